@@ -1,0 +1,90 @@
+// Single-source shortest paths on non-negative weights: delta-stepping
+// [Meyer and Sanders, J. Algorithms 2003] in its near/far form (as in
+// Davidson et al., IPDPS 2014): the near frontier holds vertices whose
+// distance is below the current threshold and is relaxed until empty; vertices
+// beyond it wait in the far set until the threshold moves up by delta.
+// Verified by sssp_verifier.cc.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "algorithms/algorithm.h"
+#include "core/atomics.h"
+#include "engines/engine.h"
+
+namespace tg {
+
+template <typename V>
+struct SsspRelax {
+  static constexpr bool needs_weights = true;
+  double* dist;
+
+  TG_HD bool cond(V) const { return true; }
+  TG_HD bool update(V u, V v, weight_t w) const {
+    double candidate = dist[u] + w;
+    if (candidate < dist[v]) {
+      dist[v] = candidate;
+      return true;
+    }
+    return false;
+  }
+  TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], dist[u] + w); }
+};
+
+struct DistanceBelow {
+  const double* dist;
+  double threshold;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    return dist[v] < threshold;
+  }
+};
+
+struct DistanceOf {
+  const double* dist;
+  template <typename V>
+  TG_HD double operator()(V v) const {
+    return dist[v];
+  }
+};
+
+struct DistanceAtLeast {
+  const double* dist;
+  double threshold;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    return dist[v] >= threshold;
+  }
+};
+
+template <typename Engine>
+std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta) {
+  using V = typename Engine::vertex_t;
+  auto dist_array = engine.template make_array<double>(kInfDistance);
+  engine.set(dist_array, source, 0.0);
+  double* dist = engine.data(dist_array);
+  const EdgeMapOptions push{Direction::kPush, true};
+
+  double threshold = delta;
+  auto near = engine.single(source);
+  auto far = engine.filter(near, DistanceAtLeast{dist, kInfDistance});  // empty
+  while (true) {
+    while (engine.size(near) > 0) {
+      auto changed = engine.edge_map(near, SsspRelax<V>{dist}, push);
+      engine.stats().iterations++;
+      near = engine.filter(changed, DistanceBelow{dist, threshold});
+      far = engine.merge(far, engine.filter(changed, DistanceAtLeast{dist, threshold}));
+    }
+    if (engine.size(far) == 0) break;
+    // Jump over empty buckets to the one holding the nearest waiting vertex.
+    double nearest = engine.min_over(far, DistanceOf{dist});
+    threshold = (std::floor(nearest / delta) + 1) * delta;
+    if (!(threshold > nearest)) threshold = nearest + delta;  // rounding guard
+    near = engine.filter(far, DistanceBelow{dist, threshold});
+    far = engine.filter(far, DistanceAtLeast{dist, threshold});
+  }
+  return engine.to_host(dist_array);
+}
+
+}  // namespace tg

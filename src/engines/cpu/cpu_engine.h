@@ -1,0 +1,369 @@
+// The CPU engine: runs any algorithm of src/algorithms/ with OpenMP threads
+// over a graph in host memory (see engines/engine.h for the contract).
+//
+// Frontiers are sparse (a list) or dense (a bitmap), as in Ligra: edge_map
+// pushes from a sparse frontier and pulls into a dense one, choosing by
+// Ligra's rule (pull when the frontier's vertices plus out-edges exceed |E|/20)
+// when the caller leaves the direction to the engine and in-edges exist.
+// Push splits the frontier's edges into equal ranges, so one vertex of degree
+// one million is spread over all threads instead of stalling one of them.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "core/array.h"
+#include "engines/cpu/parallel.h"
+#include "engines/engine.h"
+#include "graph/graph.h"
+
+namespace tg {
+
+template <typename V>
+class CpuEngine {
+ public:
+  using vertex_t = V;
+  template <typename T>
+  using array_t = Array<T>;
+
+  class Frontier {
+   public:
+    enum class Kind { kSparse, kDense, kAll };
+    Kind kind = Kind::kSparse;
+    std::vector<V> list;          // kSparse
+    std::vector<uint64_t> bits;   // kDense: one bit per vertex
+    uint64_t count = 0;
+  };
+
+  explicit CpuEngine(const Graph<V>& graph) : graph_(graph), n_(graph.num_vertices) {
+    flags_.assign(n_, 0);
+  }
+
+  uint64_t num_vertices() const { return n_; }
+  RunStats& stats() { return stats_; }
+  const eid_t* out_offsets() const { return graph_.out.offsets.data(); }
+
+  // ---- vertex arrays ----
+  template <typename T>
+  Array<T> make_array(T init) {
+    Array<T> a = Array<T>::allocate(n_);
+    parallel_fill(a.data(), n_, init);
+    return a;
+  }
+  template <typename T>
+  T get(const Array<T>& a, V v) const { return a[v]; }
+  template <typename T>
+  void set(Array<T>& a, V v, T x) { a[v] = x; }
+  template <typename T>
+  T* data(Array<T>& a) { return a.data(); }
+  template <typename T>
+  std::vector<T> to_host(const Array<T>& a) const { return a.to_vector(); }
+
+  // ---- frontiers ----
+  Frontier single(V v) {
+    Frontier f;
+    f.list.push_back(v);
+    f.count = 1;
+    return f;
+  }
+  Frontier all() {
+    Frontier f;
+    f.kind = Frontier::Kind::kAll;
+    f.count = n_;
+    return f;
+  }
+  uint64_t size(const Frontier& f) const { return f.count; }
+
+  template <typename F>
+  void vertex_map(const Frontier& f, F fn) {
+    switch (f.kind) {
+      case Frontier::Kind::kAll:
+#pragma omp parallel for schedule(static)
+        for (uint64_t v = 0; v < n_; ++v) fn(static_cast<V>(v));
+        break;
+      case Frontier::Kind::kSparse:
+#pragma omp parallel for schedule(static)
+        for (uint64_t i = 0; i < f.list.size(); ++i) fn(f.list[i]);
+        break;
+      case Frontier::Kind::kDense:
+#pragma omp parallel for schedule(static)
+        for (uint64_t w = 0; w < f.bits.size(); ++w)
+          for (uint64_t word = f.bits[w]; word != 0; word &= word - 1)
+            fn(static_cast<V>(w * 64 + __builtin_ctzll(word)));
+        break;
+    }
+  }
+
+  template <typename Pred>
+  Frontier filter(const Frontier& f, Pred pred) {
+    Frontier out;
+    if (f.kind == Frontier::Kind::kSparse) {
+      out.list = parallel_select(f.list.size(), [&](uint64_t i, std::vector<V>& keep) {
+        if (pred(f.list[i])) keep.push_back(f.list[i]);
+      });
+    } else {
+      bool all = f.kind == Frontier::Kind::kAll;
+      out.list = parallel_select((n_ + 63) / 64, [&](uint64_t w, std::vector<V>& keep) {
+        uint64_t word = all ? full_word(w) : f.bits[w];
+        for (; word != 0; word &= word - 1) {
+          V v = static_cast<V>(w * 64 + __builtin_ctzll(word));
+          if (pred(v)) keep.push_back(v);
+        }
+      });
+    }
+    out.count = out.list.size();
+    return out;
+  }
+
+  Frontier merge(const Frontier& a, const Frontier& b) {
+    if (a.count == 0) return b;
+    if (b.count == 0) return a;
+    Frontier sa = to_sparse(a), sb = to_sparse(b);
+    for (V v : sa.list) flags_[v] = 1;
+    for (V v : sb.list)
+      if (!flags_[v]) {
+        flags_[v] = 1;
+        sa.list.push_back(v);
+      }
+    for (V v : sa.list) flags_[v] = 0;
+    sa.count = sa.list.size();
+    return sa;
+  }
+
+  template <typename F>
+  double vertex_sum(F fn) {
+    double total = 0;
+#pragma omp parallel for schedule(static) reduction(+ : total)
+    for (uint64_t v = 0; v < n_; ++v) total += fn(static_cast<V>(v));
+    return total;
+  }
+
+  template <typename F>
+  double min_over(const Frontier& f, F fn) {
+    Frontier s = to_sparse(f);
+    double best = std::numeric_limits<double>::infinity();
+#pragma omp parallel for schedule(static) reduction(min : best)
+    for (uint64_t i = 0; i < s.list.size(); ++i) best = std::min(best, static_cast<double>(fn(s.list[i])));
+    return best;
+  }
+
+  // ---- edge traversal ----
+  template <typename Op>
+  Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
+    if (f.count == 0) return Frontier{};
+    bool pull = options.direction == Direction::kPull;
+    if (options.direction == Direction::kAuto && graph_.has_in_edges()) {
+      uint64_t frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
+      pull = f.count + frontier_edges > graph_.num_edges() / 20;
+    }
+    if (pull) {
+      stats_.pull_steps++;
+      return pull_step(f, op);
+    }
+    stats_.push_steps++;
+    return push_step(f, op, options.output);
+  }
+
+  template <typename G>
+  double gather_apply(const G& op) {
+    const Csr<V>& in = graph_.in_edges();
+    double total = 0;
+    uint64_t edges = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : total, edges)
+    for (uint64_t v = 0; v < n_; ++v) {
+      typename G::acc_t acc = op.zero();
+      for (eid_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e)
+        acc = op.sum(acc, op.gather(in.neighbors[e], static_cast<V>(v), weight_of<G>(in, e)));
+      edges += in.offsets[v + 1] - in.offsets[v];
+      total += op.apply(static_cast<V>(v), acc);
+    }
+    stats_.edges_traversed += edges;
+    return total;
+  }
+
+ private:
+  template <typename Op>
+  static weight_t weight_of(const Csr<V>& csr, eid_t e) {
+    if constexpr (Op::needs_weights) return csr.weights[e];
+    return 1.0f;
+  }
+
+  uint64_t full_word(uint64_t w) const {
+    uint64_t remaining = n_ - w * 64;
+    return remaining >= 64 ? ~uint64_t{0} : (uint64_t{1} << remaining) - 1;
+  }
+
+  // Runs body(i, local) for i in [0, n) on all threads, each appending to its
+  // own vector, and concatenates those vectors in thread order.
+  template <typename Body>
+  std::vector<V> parallel_select(uint64_t n, Body body) {
+    int threads = omp_get_max_threads();
+    std::vector<std::vector<V>> parts(threads);
+    std::vector<uint64_t> starts(threads + 1, 0);
+    std::vector<V> out;
+#pragma omp parallel num_threads(threads)
+    {
+      int t = omp_get_thread_num();
+      std::vector<V>& local = parts[t];
+#pragma omp for schedule(static) nowait
+      for (uint64_t i = 0; i < n; ++i) body(i, local);
+    }
+    for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + parts[t].size();
+    out.resize(starts[threads]);
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+    for (int t = 0; t < threads; ++t) std::copy(parts[t].begin(), parts[t].end(), out.begin() + starts[t]);
+    return out;
+  }
+
+  Frontier to_sparse(const Frontier& f) {
+    if (f.kind == Frontier::Kind::kSparse) return f;
+    return filter(f, [](V) { return true; });
+  }
+
+  Frontier to_dense(const Frontier& f) {
+    if (f.kind == Frontier::Kind::kDense) return f;
+    Frontier d;
+    d.kind = Frontier::Kind::kDense;
+    d.count = f.count;
+    d.bits.assign((n_ + 63) / 64, 0);
+    if (f.kind == Frontier::Kind::kAll) {
+      for (uint64_t w = 0; w < d.bits.size(); ++w) d.bits[w] = full_word(w);
+    } else {
+#pragma omp parallel for schedule(static)
+      for (uint64_t i = 0; i < f.list.size(); ++i)
+        __atomic_fetch_or(&d.bits[f.list[i] / 64], uint64_t{1} << (f.list[i] % 64), __ATOMIC_RELAXED);
+    }
+    return d;
+  }
+
+  uint64_t out_degree_sum(const Frontier& f) {
+    const eid_t* off = graph_.out.offsets.data();
+    uint64_t sum = 0;
+    if (f.kind == Frontier::Kind::kSparse) {
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+      for (uint64_t i = 0; i < f.list.size(); ++i) sum += off[f.list[i] + 1] - off[f.list[i]];
+    } else {
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+      for (uint64_t w = 0; w < f.bits.size(); ++w)
+        for (uint64_t word = f.bits[w]; word != 0; word &= word - 1) {
+          uint64_t v = w * 64 + __builtin_ctzll(word);
+          sum += off[v + 1] - off[v];
+        }
+    }
+    return sum;
+  }
+
+  // Bottom-up: every vertex that may still change looks for frontier members
+  // among its in-neighbours. Chunks of 64 vertices own whole output words.
+  template <typename Op>
+  Frontier pull_step(const Frontier& f, const Op& op) {
+    Frontier in_frontier = to_dense(f);
+    const std::vector<uint64_t>& member = in_frontier.bits;
+    const Csr<V>& in = graph_.in_edges();
+    Frontier out;
+    out.kind = Frontier::Kind::kDense;
+    out.bits.assign((n_ + 63) / 64, 0);
+    uint64_t count = 0, edges = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : count, edges)
+    for (uint64_t w = 0; w < out.bits.size(); ++w) {
+      uint64_t word = 0;
+      uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
+      for (uint64_t v = w * 64; v < end; ++v) {
+        if (!op.cond(static_cast<V>(v))) continue;
+        for (eid_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
+          ++edges;
+          V u = in.neighbors[e];
+          if (!((member[u / 64] >> (u % 64)) & 1)) continue;
+          if (op.update(u, static_cast<V>(v), weight_of<Op>(in, e))) word |= uint64_t{1} << (v % 64);
+          if (!op.cond(static_cast<V>(v))) break;
+        }
+      }
+      out.bits[w] = word;
+      count += __builtin_popcountll(word);
+    }
+    out.count = count;
+    stats_.edges_traversed += edges;
+    return out;
+  }
+
+  // Top-down: the frontier's edges are cut into ranges of equal size; a vertex
+  // joins the output once, guarded by a per-vertex flag (test-and-set).
+  template <typename Op>
+  Frontier push_step(const Frontier& f, const Op& op, bool want_output) {
+    const Csr<V>& out_csr = graph_.out;
+    const eid_t* off = out_csr.offsets.data();
+    const V* nbr = out_csr.neighbors.data();
+    const bool all = f.kind == Frontier::Kind::kAll;
+    Frontier sparse;
+    if (!all) sparse = to_sparse(f);
+    const uint64_t count = all ? n_ : sparse.list.size();
+    auto vertex_at = [&](uint64_t i) -> V { return all ? static_cast<V>(i) : sparse.list[i]; };
+
+    // Position of each frontier vertex's first edge in the frontier's edge space.
+    std::vector<eid_t> local_prefix;
+    const eid_t* prefix = off;  // for kAll the CSR offsets are that prefix
+    if (!all) {
+      std::vector<eid_t> degrees(count);
+#pragma omp parallel for schedule(static)
+      for (uint64_t i = 0; i < count; ++i) degrees[i] = off[vertex_at(i) + 1] - off[vertex_at(i)];
+      local_prefix.resize(count + 1);
+      parallel_exclusive_scan(degrees.data(), count, local_prefix.data());
+      prefix = local_prefix.data();
+    }
+    const eid_t total_edges = prefix[count];
+    stats_.edges_traversed += total_edges;
+
+    int threads = omp_get_max_threads();
+    const eid_t grain = std::max<eid_t>(2048, total_edges / (uint64_t(threads) * 32) + 1);
+    const uint64_t tasks = total_edges / grain + 1;
+    std::vector<std::vector<V>> parts(threads);
+    uint8_t* flags = flags_.data();
+#pragma omp parallel num_threads(threads)
+    {
+      std::vector<V>& local = parts[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+      for (uint64_t task = 0; task < tasks; ++task) {
+        eid_t lo = task * grain, hi = std::min<eid_t>(total_edges, lo + grain);
+        if (lo >= hi) continue;
+        // the frontier vertex whose edge range contains lo
+        uint64_t i = std::upper_bound(prefix, prefix + count + 1, lo) - prefix - 1;
+        for (eid_t pos = lo; pos < hi; ++i) {
+          V u = vertex_at(i);
+          eid_t skip = pos - prefix[i];
+          eid_t begin = off[u] + skip;
+          eid_t end = std::min<eid_t>(off[u + 1], begin + (hi - pos));
+          for (eid_t e = begin; e < end; ++e) {
+            V v = nbr[e];
+            if (!op.cond(v)) continue;
+            if (op.update_atomic(u, v, weight_of<Op>(out_csr, e)) && want_output) {
+              if (__atomic_exchange_n(&flags[v], uint8_t{1}, __ATOMIC_RELAXED) == 0) local.push_back(v);
+            }
+          }
+          pos += end - begin;
+        }
+      }
+    }
+    Frontier out;
+    std::vector<uint64_t> starts(threads + 1, 0);
+    for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + parts[t].size();
+    out.list.resize(starts[threads]);
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+    for (int t = 0; t < threads; ++t) {
+      std::copy(parts[t].begin(), parts[t].end(), out.list.begin() + starts[t]);
+      for (V v : parts[t]) flags[v] = 0;
+    }
+    out.count = out.list.size();
+    return out;
+  }
+
+  const Graph<V>& graph_;
+  uint64_t n_;
+  std::vector<uint8_t> flags_;  // all zero between calls
+  RunStats stats_;
+};
+
+}  // namespace tg

@@ -1,0 +1,16 @@
+// Stand-in for the GPU engine where tiergraph was built without nvcc.
+#include "core/error.h"
+#include "engines/run.h"
+
+namespace tg {
+
+bool gpu_available(std::string* reason) {
+  if (reason) *reason = "this tiergraph was built without CUDA (no nvcc at build time)";
+  return false;
+}
+
+RunOutput run_on_gpu(const AnyGraph&, const RunRequest&, const GpuOptions&) {
+  throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
+}
+
+}  // namespace tg

@@ -1,0 +1,34 @@
+// The readers and writers of every supported file format. Text readers return
+// an EdgeList (the builder turns it into CSR); binary formats hold CSR
+// already and return a Graph. Every error is a tg::Error naming the file, and
+// the line or field, and what was expected.
+#pragma once
+
+#include <string>
+
+#include "graph/edge_list.h"
+#include "graph/graph.h"
+
+namespace tg {
+
+// SNAP-style edge list: "src dst" (weighted: "src dst weight") per line,
+// spaces or tabs, '#' and '%' comment lines, 0-based ids. Reads .gz, .zst
+// and .xz directly. Parsed in parallel.
+EdgeList read_edge_list(const std::string& path, bool weighted, bool progress = false);
+
+// Matrix Market coordinate: pattern, integer or real; general or symmetric;
+// 1-based. Symmetric files yield an undirected EdgeList.
+EdgeList read_matrix_market(const std::string& path, bool progress = false);
+
+// DIMACS shortest-path format: "p sp n m", "a u v w", "c" comments; 1-based.
+EdgeList read_dimacs(const std::string& path, bool progress = false);
+
+// GAP's serialized graphs (.sg unweighted, .wsg weighted).
+AnyGraph read_gap_graph(const std::string& path, bool weighted);
+
+// tiergraph's own binary format (.tgb): versioned header with magic, sizes,
+// id width, flags and a checksum; the arrays are memory-mapped.
+AnyGraph read_binary_graph(const std::string& path);
+void write_binary_graph(const AnyGraph& graph, const std::string& path, bool progress = false);
+
+}  // namespace tg

@@ -1,0 +1,33 @@
+// Synthetic graphs usable wherever a file is: "kron:22" (Kronecker/RMAT with
+// the Graph500 parameters) and "urand:20" (uniform random, GAP's -u).
+// Deterministic for a seed, whatever the number of threads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "graph/edge_list.h"
+
+namespace tg {
+
+struct GeneratorSpec {
+  enum class Kind { kKronecker, kUniform };
+  Kind kind = Kind::kKronecker;
+  int scale = 0;           // 2^scale vertices
+  int edge_factor = 16;    // edges generated = edge_factor * 2^scale
+  uint64_t seed = 27491095;
+  std::string text;        // as given, for summaries
+};
+
+// True for "kron:..." and "urand:...".
+bool is_generator_spec(const std::string& text);
+// Parses "kron:S" or "urand:S"; the optional suffixes ":ef=N" and ":seed=N"
+// override the edge factor and seed given here. Throws tg::Error naming the
+// bad field.
+GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor = 16, uint64_t seed = 27491095);
+
+// The generated edges are undirected (EdgeList::directed = false), as in
+// Graph500 and GAP; the builder adds the reverse edges.
+EdgeList generate(const GeneratorSpec& spec);
+
+}  // namespace tg

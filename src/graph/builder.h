@@ -1,0 +1,57 @@
+// Turns an EdgeList into a Graph: picks the vertex id width, symmetrizes,
+// simplifies, adds weights, builds CSR (and CSC on request), in parallel.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "graph/edge_list.h"
+#include "graph/graph.h"
+
+namespace tg {
+
+// Random integer weights drawn uniformly from [low, high], seeded (the papers
+// use 8..72). Parsed from "LOW:HIGH" or "LOW..HIGH" by parse_weight_range.
+struct WeightRange {
+  uint32_t low = 8;
+  uint32_t high = 72;
+};
+WeightRange parse_weight_range(const std::string& text);
+
+struct BuildOptions {
+  bool undirected = false;      // add the reverse of every edge (--undirected)
+  bool simplify = false;        // drop self loops and duplicate edges (--simplify)
+  bool in_edges = false;        // also build the CSC of a directed graph
+  bool force_64bit_ids = false; // 64-bit vertex ids even when |V| < 2^31
+  std::optional<WeightRange> random_weights;  // --weights: replaces/creates weights
+  uint64_t weight_seed = 27491095;
+};
+
+// Consumes the edge list (its vectors are released as soon as they are copied
+// into CSR, to keep peak memory near one copy of the graph).
+AnyGraph build_graph(EdgeList&& edges, const BuildOptions& options);
+
+// Builds the CSC (in-edges) of a directed graph in place, if not built yet.
+template <typename V>
+void ensure_in_edges(Graph<V>& graph);
+void ensure_in_edges(AnyGraph& graph);
+
+struct DegreeStats {
+  uint64_t num_vertices = 0;
+  uint64_t num_edges = 0;
+  uint64_t isolated = 0;  // no edge in either direction
+  uint64_t zero_out_degree = 0;
+  uint64_t max_out_degree = 0;
+  double mean_out_degree = 0;
+  uint64_t median_out_degree = 0;
+  uint64_t self_loops = 0;
+  uint64_t duplicate_edges = 0;  // extra copies of an (u, v) pair
+  // log2 histogram: bucket k counts vertices with out-degree in [2^k, 2^(k+1)); bucket 0 also holds degree 1
+  std::vector<uint64_t> log2_histogram;
+};
+template <typename V>
+DegreeStats degree_stats(const Graph<V>& graph);
+DegreeStats degree_stats(const AnyGraph& graph);
+
+}  // namespace tg

@@ -1,0 +1,31 @@
+// What every reader and generator produces: a list of edges with 64-bit ids,
+// before the builder turns it into CSR with the narrowest vertex id type.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+
+namespace tg {
+
+struct EdgeList {
+  // |V|: the largest id + 1, unless the format states it (.mtx, .gr, .sg).
+  uint64_t num_vertices = 0;
+  std::vector<uint64_t> src;
+  std::vector<uint64_t> dst;
+  std::vector<weight_t> weights;  // empty when the graph is unweighted
+  // False when the format says each edge stands for both directions
+  // (symmetric Matrix Market); the builder then adds the reverse edges.
+  bool directed = true;
+  // 1 for formats whose ids start at 1 (.mtx, .gr): results are written with
+  // the file's own ids, internal ids are always 0-based.
+  int id_base = 0;
+  std::string name;  // shown in summaries: file name or generator spec
+
+  uint64_t num_edges() const { return src.size(); }
+  bool weighted() const { return !weights.empty(); }
+};
+
+}  // namespace tg
