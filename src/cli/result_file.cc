@@ -1,0 +1,143 @@
+#include "cli/result_file.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+
+#include "core/error.h"
+
+namespace tg::cli {
+
+namespace {
+
+constexpr double kExactIntegerLimit = 9007199254740992.0;  // 2^53
+
+char* format_value(char* p, char* end, int32_t x) { return std::to_chars(p, end, x).ptr; }
+char* format_value(char* p, char* end, uint64_t x) { return std::to_chars(p, end, x).ptr; }
+template <typename F>
+char* format_real(char* p, char* end, F x, bool integer_when_exact) {
+  if (std::isinf(x)) {
+    std::memcpy(p, x > 0 ? "inf" : "-inf", x > 0 ? 3 : 4);
+    return p + (x > 0 ? 3 : 4);
+  }
+  if (integer_when_exact && x >= 0 && x < kExactIntegerLimit && std::floor(x) == x)
+    return std::to_chars(p, end, static_cast<uint64_t>(x)).ptr;
+  return std::to_chars(p, end, x).ptr;  // shortest text that reads back exactly
+}
+
+struct FileCloser {
+  void operator()(FILE* f) const {
+    if (f) std::fclose(f);
+  }
+};
+
+}  // namespace
+
+void write_results(const std::string& path, Algorithm algorithm, const VertexValues& values, int id_base) {
+  const std::string tmp = path + ".tmp";
+  std::unique_ptr<FILE, FileCloser> file(std::fopen(tmp.c_str(), "wb"));
+  if (!file) throw Error(path + ": cannot write: " + std::strerror(errno));
+  std::vector<char> buffer(1 << 20);
+  size_t used = 0;
+  auto flush = [&]() {
+    if (used && std::fwrite(buffer.data(), 1, used, file.get()) != used) {
+      std::remove(tmp.c_str());
+      throw Error(path + ": write failed: " + std::strerror(errno));
+    }
+    used = 0;
+  };
+  const bool counts = algorithm == Algorithm::kSsnsp;
+  std::visit(
+      [&](const auto& vec) {
+        using T = typename std::decay_t<decltype(vec)>::value_type;
+        for (size_t v = 0; v < vec.size(); ++v) {
+          if (used + 64 > buffer.size()) flush();
+          char* p = buffer.data() + used;
+          char* end = buffer.data() + buffer.size();
+          p = std::to_chars(p, end, static_cast<uint64_t>(v) + id_base).ptr;
+          *p++ = ' ';
+          if constexpr (std::is_same_v<T, uint64_t>) {
+            p = format_value(p, end, vec[v] + static_cast<uint64_t>(id_base));  // a vertex id
+          } else if constexpr (std::is_floating_point_v<T>) {
+            p = format_real(p, end, vec[v], counts);
+          } else {
+            p = format_value(p, end, vec[v]);
+          }
+          *p++ = '\n';
+          used = p - buffer.data();
+        }
+      },
+      values);
+  flush();
+  if (std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0) {
+    std::remove(tmp.c_str());
+    throw Error(path + ": write failed: " + std::strerror(errno));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error(path + ": cannot rename " + tmp + ": " + std::strerror(errno));
+}
+
+VertexValues read_results(const std::string& path, Algorithm algorithm, uint64_t n, int id_base) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
+  VertexValues values;
+  switch (algorithm) {
+    case Algorithm::kBfs: values = std::vector<int32_t>(n, kUnreached); break;
+    case Algorithm::kCc: values = std::vector<uint64_t>(n, 0); break;
+    case Algorithm::kSswp: values = std::vector<float>(n, 0); break;
+    default: values = std::vector<double>(n, 0); break;
+  }
+  std::vector<uint8_t> seen(n, 0);
+  std::string line;
+  uint64_t line_no = 0, count = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.empty() || line[0] == '#') continue;
+    char* p = line.data();
+    char* end = p + line.size();
+    uint64_t id = 0;
+    auto r = std::from_chars(p, end, id);
+    if (r.ec != std::errc() || r.ptr == end || (*r.ptr != ' ' && *r.ptr != '\t'))
+      throw input_error(path, line_no, "expected '<vertex id> <value>'");
+    if (id < static_cast<uint64_t>(id_base) || id - id_base >= n)
+      throw input_error(path, line_no, "vertex id " + std::to_string(id) + " is out of range");
+    uint64_t v = id - id_base;
+    if (seen[v]) throw input_error(path, line_no, "vertex id " + std::to_string(id) + " appears twice");
+    seen[v] = 1;
+    ++count;
+    p = const_cast<char*>(r.ptr);
+    while (p < end && (*p == ' ' || *p == '\t')) ++p;
+    std::string token(p, end);
+    while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
+    if (algorithm == Algorithm::kCc) {  // labels are vertex ids: parse them exactly
+      uint64_t label = 0;
+      auto q = std::from_chars(token.data(), token.data() + token.size(), label);
+      if (q.ec != std::errc() || q.ptr != token.data() + token.size() || label < static_cast<uint64_t>(id_base))
+        throw input_error(path, line_no, "expected a vertex id as component label, found '" + token + "'");
+      std::get<std::vector<uint64_t>>(values)[v] = label - id_base;
+      continue;
+    }
+    double x;
+    if (token == "inf") {
+      x = INFINITY;
+    } else {
+      auto q = std::from_chars(token.data(), token.data() + token.size(), x);
+      if (q.ec != std::errc() || q.ptr != token.data() + token.size())
+        throw input_error(path, line_no, "expected a number, found '" + token + "'");
+    }
+    std::visit(
+        [&](auto& vec) {
+          using T = typename std::decay_t<decltype(vec)>::value_type;
+          vec[v] = static_cast<T>(x);
+        },
+        values);
+  }
+  if (count != n)
+    throw Error(path + ": has values for " + std::to_string(count) + " vertices, the graph has " + std::to_string(n));
+  return values;
+}
+
+}  // namespace tg::cli

@@ -1,0 +1,91 @@
+// tiergraph run ALGO --graph G: load, run on the chosen engine, optionally
+// verify and write per-vertex results, then report.
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "algorithms/verifier.h"
+#include "cli/commands.h"
+#include "cli/graph_options.h"
+#include "cli/report.h"
+#include "cli/result_file.h"
+#include "cli/run_setup.h"
+#include "core/error.h"
+
+namespace tg::cli {
+
+namespace {
+
+struct RunCommandOptions {
+  std::string algorithm;
+  GraphOptions graph;
+  EngineOptions engine;
+  std::string source;  // empty: the default source
+  AlgorithmOptions algo;
+  std::string output;
+  bool json = false;
+  bool verify = false;
+};
+
+void run(const RunCommandOptions& o, const std::string& command_line) {
+  const Algorithm algorithm = *parse_algorithm(o.algorithm);
+  apply_threads(o.engine.threads);
+  EngineChoice choice = choose_engine(o.engine);
+
+  auto t0 = std::chrono::steady_clock::now();
+  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(uses_in_edges(algorithm)));
+  double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  RunRequest request;
+  request.algorithm = algorithm;
+  request.options = o.algo;
+  if (needs_source(algorithm)) request.source = resolve_source(graph, o.source);
+  request = prepare_request(graph, request);
+
+  RunReport report;
+  report.command_line = command_line;
+  report.algorithm = algorithm;
+  if (needs_source(algorithm)) report.source = request.source;
+  report.engine_note = choice.note;
+  report.output = run_on_engine(graph, request, choice, o.engine);
+  report.output.stats.phases_s.insert(report.output.stats.phases_s.begin(), {"load", load_s});
+
+  if (o.verify) {
+    auto t1 = std::chrono::steady_clock::now();
+    report.verification = tg::verify(algorithm, graph, request.source, report.output.values, request.options);
+    report.output.stats.add_phase("verify", std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+  }
+  if (!o.output.empty())
+    write_results(o.output, algorithm, report.output.values, std::visit([](const auto& g) { return g.id_base; }, graph));
+
+  if (o.json) std::printf("%s\n", to_json(graph, report).dump().c_str());
+  else print_summary(stdout, graph, report);
+  std::fflush(stdout);
+  if (report.verification && !report.verification->ok) throw Error("verification failed: " + report.verification->message);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app) {
+  auto o = std::make_shared<RunCommandOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Run one algorithm on a graph and report what it took");
+  cmd->add_option("algorithm", o->algorithm, "bfs, sssp, cc, pagerank, sswp or ssnsp")
+      ->required()
+      ->check(CLI::IsMember({"bfs", "sssp", "cc", "pagerank", "pr", "sswp", "ssnsp"}));
+  o->graph.add_to(*cmd);
+  o->engine.add_to(*cmd);
+  cmd->add_option("-s,--source", o->source,
+                  "Source vertex, as numbered in the file (default: vertex 0 if it has out-edges, else the first that has)");
+  cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: stop when the L1 change is below this")->capture_default_str();
+  cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
+  cmd->add_option("--damping", o->algo.damping, "PageRank damping factor")->capture_default_str();
+  cmd->add_option("--delta", o->algo.delta, "SSSP: delta-stepping bucket width (default: the mean edge weight)");
+  cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
+  cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");
+  cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");
+  cmd->callback([o]() { run(*o, command_line_of_current_process()); });
+}
+
+}  // namespace tg::cli

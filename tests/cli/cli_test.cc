@@ -1,0 +1,192 @@
+// End-to-end tests of the tiergraph program, as a user runs it: exit codes,
+// one-line errors, summaries, JSON records and result files.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "engines/run.h"
+#include "support/datasets.h"
+
+namespace {
+
+struct Result {
+  int exit_code;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Result tiergraph(const std::string& args) {
+  static int counter = 0;
+  std::string base = ::testing::TempDir() + "/tg_cli_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+  std::string cmd = tg::test::tiergraph_binary() + " " + args + " >" + base + ".out 2>" + base + ".err </dev/null";
+  int status = std::system(cmd.c_str());
+  Result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(base + ".out"), read_file(base + ".err")};
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+// A failing command prints exactly one line on stderr and exits non-zero.
+void expect_one_line_error(const Result& r, const std::string& fragment) {
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST(Cli, HelpExitsZero) {
+  Result r = tiergraph("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("run"), std::string::npos);
+  EXPECT_EQ(tiergraph("run --help").exit_code, 0);
+}
+
+TEST(Cli, NoSubcommandIsAnError) { EXPECT_NE(tiergraph("").exit_code, 0); }
+
+TEST(Cli, BadFlagsGiveOneLineErrors) {
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --bogus"), "bogus");
+  expect_one_line_error(tiergraph("run dijkstra --graph kron:8"), "dijkstra");
+  expect_one_line_error(tiergraph("run bfs"), "--graph");
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine tpu"), "tpu");
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --threads 0"), "threads");
+}
+
+TEST(Cli, BadGraphsGiveOneLineErrors) {
+  expect_one_line_error(tiergraph("run bfs --graph /nonexistent/graph.el"), "/nonexistent/graph.el");
+  expect_one_line_error(tiergraph("run bfs --graph graph.unknownext"), "graph.unknownext");
+  expect_one_line_error(tiergraph("run bfs --graph kron:abc"), "kron:abc");
+  std::string bad = write_temp("cli_bad.el", "0 1\n1 x\n");
+  expect_one_line_error(tiergraph("run bfs --graph " + bad), "cli_bad.el:2");
+}
+
+TEST(Cli, SourceOutOfRangeIsAnError) {
+  std::string g = write_temp("cli_small.el", "0 1\n1 2\n");
+  expect_one_line_error(tiergraph("run bfs --graph " + g + " --source 3"), "--source 3");
+  expect_one_line_error(tiergraph("run bfs --graph " + g + " --source -1"), "--source");
+  expect_one_line_error(tiergraph("run bfs --graph " + g + " --source abc"), "--source");
+}
+
+TEST(Cli, WeightedAlgorithmsNeedWeights) {
+  std::string g = write_temp("cli_unweighted.el", "0 1\n1 2\n");
+  expect_one_line_error(tiergraph("run sssp --graph " + g), "--weights");
+  std::string neg = write_temp("cli_negative.wel", "0 1 -3\n1 2 1\n");
+  expect_one_line_error(tiergraph("run sssp --graph " + neg), "non-negative");
+}
+
+TEST(Cli, GpuWhereThereIsNoneIsAnErrorButAutoFallsBack) {
+  std::string why;
+  if (tg::gpu_available(&why)) GTEST_SKIP() << "a GPU is present";
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine gpu"), "GPU");
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --placement device"), "GPU");
+  Result r = tiergraph("run bfs --graph kron:8 --engine auto --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["engine"], "cpu");
+  EXPECT_NE(j["engine_note"].get<std::string>().find("GPU"), std::string::npos);
+}
+
+TEST(Cli, RunWritesResultsWithTheFilesOwnIds) {
+  // DIMACS is 1-based: results must be too.
+  std::string g = write_temp("cli_path.gr", "p sp 4 3\na 1 2 5\na 2 3 7\na 3 4 1\n");
+  std::string out = ::testing::TempDir() + "/cli_path_sssp.txt";
+  Result r = tiergraph("run sssp --graph " + g + " --source 1 --output " + out + " --verify");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(out), "1 0\n2 5\n3 12\n4 13\n");
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+
+  std::string bfs_out = ::testing::TempDir() + "/cli_path_bfs.txt";
+  ASSERT_EQ(tiergraph("run bfs --graph " + g + " --source 2 --output " + bfs_out).exit_code, 0);
+  EXPECT_EQ(read_file(bfs_out), "1 -1\n2 0\n3 1\n4 2\n");
+}
+
+TEST(Cli, ResultFormatsOfEveryAlgorithm) {
+  std::string g = write_temp("cli_tri.wel", "0 1 2\n1 2 3\n0 2 9\n3 3 1\n");
+  auto run = [&](const std::string& algo, const std::string& extra = "") {
+    std::string out = ::testing::TempDir() + "/cli_tri_" + algo + ".txt";
+    Result r = tiergraph("run " + algo + " --graph " + g + " --output " + out + " --verify " + extra);
+    EXPECT_EQ(r.exit_code, 0) << algo << ": " << r.err;
+    return read_file(out);
+  };
+  EXPECT_EQ(run("sssp"), "0 0\n1 2\n2 5\n3 inf\n");
+  EXPECT_EQ(run("sswp"), "0 inf\n1 2\n2 9\n3 0\n");
+  EXPECT_EQ(run("ssnsp"), "0 1\n1 1\n2 1\n3 0\n");
+  EXPECT_EQ(run("cc"), "0 0\n1 0\n2 0\n3 3\n");
+  std::string pr = run("pagerank");
+  EXPECT_EQ(count_lines(pr), 4);
+}
+
+TEST(Cli, JsonRecordHasTheFieldsAUserNeeds) {
+  Result r = tiergraph("run bfs --graph kron:10 --engine cpu --threads 2 --json --verify");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"algorithm", "graph", "engine", "placement", "time_s", "iterations", "edges_traversed", "gteps",
+                          "bytes_moved", "io_amplification", "verification", "source"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["algorithm"], "bfs");
+  EXPECT_EQ(j["graph"]["vertices"], 1024);
+  EXPECT_FALSE(j["graph"]["directed"].get<bool>());
+  EXPECT_TRUE(j["verification"]["ok"].get<bool>());
+  EXPECT_GT(j["iterations"].get<int>(), 0);
+  EXPECT_TRUE(j["time_s"].contains("load"));
+  EXPECT_TRUE(j["time_s"].contains("compute"));
+}
+
+TEST(Cli, ConvertRoundTripGivesTheSameResults) {
+  std::string tgb = ::testing::TempDir() + "/cli_wiki.tgb";
+  std::string wiki = tg::test::dataset("wiki-Vote.el.gz");
+  Result c = tiergraph("convert " + wiki + " " + tgb);
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  std::string a = ::testing::TempDir() + "/cli_wiki_a.txt", b = ::testing::TempDir() + "/cli_wiki_b.txt";
+  ASSERT_EQ(tiergraph("run pagerank --graph " + wiki + " --output " + a).exit_code, 0);
+  ASSERT_EQ(tiergraph("run pagerank --graph " + tgb + " --output " + b).exit_code, 0);
+  EXPECT_EQ(read_file(a), read_file(b));
+  expect_one_line_error(tiergraph("convert " + wiki + " /tmp/out.el"), ".tgb");
+}
+
+TEST(Cli, VerifyCommandAcceptsGoodAndRejectsBadResults) {
+  std::string g = write_temp("cli_verify.el", "0 1\n1 2\n2 0\n3 4\n");
+  std::string good = write_temp("cli_verify_good.txt", "0 0\n1 1\n2 2\n3 -1\n4 -1\n");
+  std::string bad = write_temp("cli_verify_bad.txt", "0 0\n1 1\n2 1\n3 -1\n4 -1\n");
+  Result ok = tiergraph("verify bfs --graph " + g + " --results " + good + " --source 0");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  Result fail = tiergraph("verify bfs --graph " + g + " --results " + bad + " --source 0");
+  EXPECT_NE(fail.exit_code, 0);
+  std::string truncated = write_temp("cli_verify_short.txt", "0 0\n1 1\n");
+  expect_one_line_error(tiergraph("verify bfs --graph " + g + " --results " + truncated), "cli_verify_short.txt");
+}
+
+TEST(Cli, InfoDescribesTheGraph) {
+  Result r = tiergraph("info " + tg::test::dataset("karate.mtx") + " --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["vertices"], 34);
+  EXPECT_EQ(j["edges"], 156);  // 78 symmetric entries, stored both ways
+  EXPECT_FALSE(j["directed"].get<bool>());
+}
+
+TEST(Cli, GpuMemNeedsASize) {
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine gpu --gpu-mem lots"), "--gpu-mem");
+}
+
+}  // namespace
