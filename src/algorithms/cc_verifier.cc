@@ -1,0 +1,101 @@
+// CC verifier: checks that label[v] is the smallest vertex id of v's weakly
+// connected component. Invariants, which together are a certificate:
+//   1. one label per vertex, each a vertex id (< |V|).
+//   2. every edge (u, v), whatever its direction, has label[u] = label[v]:
+//      each component lies inside one label class.
+//   3. label[v] <= v and label[label[v]] = label[v]: each class is named by a
+//      member (the vertex r with label r is in class r) that is its smallest
+//      id, and the classes are counted by the vertices with label[v] = v.
+//   4. that count equals the number of components found by an independent
+//      union-find over the edges. With 2, a class holding two components would
+//      make fewer classes than components, so classes are the components.
+#include "algorithms/verifier_common.h"
+
+namespace tg {
+
+namespace {
+
+// Union-find with path halving; union by smaller root, so no ranks needed
+// for correctness (the walk is short enough in practice with halving).
+class DisjointSets {
+ public:
+  explicit DisjointSets(uint64_t n) : parent_(n) {
+    for (uint64_t v = 0; v < n; ++v) parent_[v] = v;
+  }
+  uint64_t find(uint64_t v) {
+    while (parent_[v] != v) {
+      parent_[v] = parent_[parent_[v]];
+      v = parent_[v];
+    }
+    return v;
+  }
+  bool unite(uint64_t a, uint64_t b) {
+    a = find(a);
+    b = find(b);
+    if (a == b) return false;
+    if (a < b) std::swap(a, b);
+    parent_[a] = b;
+    return true;
+  }
+
+ private:
+  std::vector<uint64_t> parent_;
+};
+
+template <typename V>
+Verification check_cc(const Graph<V>& g, const std::vector<uint64_t>& label) {
+  using namespace verifier;
+  if (auto bad = check_shape(g, label.size())) return *bad;
+  const uint64_t n = g.num_vertices;
+
+  uint64_t v = first_bad_vertex(n, [&](uint64_t x) { return label[x] >= n; });
+  if (v != kNone) return fail(vertex_name(g, v) + " has label " + std::to_string(label[v]) + ", not a vertex id");
+  v = first_bad_vertex(n, [&](uint64_t x) { return label[x] > x; });
+  if (v != kNone)
+    return fail(vertex_name(g, v) + " has label " + id_of(g, label[v]) +
+                ", larger than its own id (labels must be the smallest id of the component)");
+  v = first_bad_vertex(n, [&](uint64_t x) { return label[label[x]] != label[x]; });
+  if (v != kNone)
+    return fail(vertex_name(g, v) + " has label " + id_of(g, label[v]) + " but " +
+                vertex_name(g, label[v]) + " has label " + id_of(g, label[label[v]]));
+
+  eid_t e = first_bad_edge(g, [&](uint64_t a, uint64_t b, eid_t) { return label[a] != label[b]; });
+  if (e != kNone) {
+    uint64_t a = edge_tail(g, e), b = g.out.neighbors[e];
+    return fail(edge_name(g, e) + " joins different labels " + id_of(g, label[a]) + " and " +
+                id_of(g, label[b]));
+  }
+
+  uint64_t classes = 0;
+#pragma omp parallel for schedule(static) reduction(+ : classes)
+  for (uint64_t x = 0; x < n; ++x) classes += label[x] == x;
+
+  DisjointSets sets(n);
+  uint64_t components = n;
+  for (uint64_t a = 0; a < n; ++a)
+    for (eid_t i = g.out.offsets[a]; i < g.out.offsets[a + 1]; ++i) components -= sets.unite(a, g.out.neighbors[i]);
+  if (classes != components) {
+    // Name two vertices of one component with different labels.
+    std::vector<uint64_t> label_of_root(n, kNone);
+    for (uint64_t x = 0; x < n; ++x) {
+      uint64_t r = sets.find(x);
+      if (label_of_root[r] == kNone) label_of_root[r] = x;
+      else if (label[label_of_root[r]] != label[x])
+        return fail(vertex_name(g, label_of_root[r]) + " (label " + id_of(g, label[label_of_root[r]]) +
+                    ") and " + vertex_name(g, x) + " (label " + id_of(g, label[x]) +
+                    ") are in one component; " + std::to_string(classes) + " labels for " +
+                    std::to_string(components) + " components");
+    }
+    return fail(std::to_string(classes) + " distinct labels but union-find finds " + std::to_string(components) +
+                " components");
+  }
+  return pass(g);
+}
+
+}  // namespace
+
+Verification verify_cc(const AnyGraph& graph, const std::vector<uint64_t>& label) {
+  return std::visit([&](const auto& g) { return check_cc(g, label); }, graph);
+}
+
+}  // namespace tg
