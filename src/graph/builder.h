@@ -30,7 +30,23 @@ struct BuildOptions {
 
 // Consumes the edge list (its vectors are released as soon as they are copied
 // into CSR, to keep peak memory near one copy of the graph).
+// - ids: 32-bit unless |V| >= 2^31 or force_64bit_ids.
+// - undirected (option or !edges.directed): each edge stored in both
+//   directions, a self loop once; Graph::directed = false, no CSC.
+// - simplify: drops self loops and repeated (u, v); of weighted repeats the
+//   smallest weight is kept.
+// - random_weights: weight of {u, v} hashed from (min, max, weight_seed), so
+//   both directions agree and any thread count gives the same graph.
+// - neighbor lists sorted ascending (then by weight).
+// Throws tg::Error when an id is >= edges.num_vertices.
 AnyGraph build_graph(EdgeList&& edges, const BuildOptions& options);
+
+// The reverse of build_graph, for rebuilding a loaded graph with other
+// options: every stored edge, or for an undirected graph each edge once (as
+// u <= v) with directed = false.
+template <typename V>
+EdgeList to_edge_list(const Graph<V>& graph);
+EdgeList to_edge_list(const AnyGraph& graph);
 
 // Builds the CSC (in-edges) of a directed graph in place, if not built yet.
 template <typename V>
@@ -45,9 +61,12 @@ struct DegreeStats {
   uint64_t max_out_degree = 0;
   double mean_out_degree = 0;
   uint64_t median_out_degree = 0;
+  // Both counted over stored edges: an undirected repeat counts once in each direction.
   uint64_t self_loops = 0;
   uint64_t duplicate_edges = 0;  // extra copies of an (u, v) pair
-  // log2 histogram: bucket k counts vertices with out-degree in [2^k, 2^(k+1)); bucket 0 also holds degree 1
+  // log2 histogram: bucket k counts vertices with out-degree in [2^k, 2^(k+1)),
+  // so bucket 0 holds degree 1; degree 0 is in zero_out_degree only. Ends at the
+  // bucket of the max degree (empty when there are no edges).
   std::vector<uint64_t> log2_histogram;
 };
 template <typename V>

@@ -1,0 +1,431 @@
+// EdgeList -> CSR in four parallel passes, as GAP's builder does: count
+// degrees, prefix-sum them into offsets, scatter the edges to their slots,
+// sort each neighbor list. Simplification and the CSC reuse the same passes.
+//
+// The scatter claims slots with atomic cursors, so the order inside a list
+// before the sort depends on the thread schedule; the sort by (neighbor,
+// weight) makes the result identical for any thread count.
+
+#include "graph/builder.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <charconv>
+#include <compare>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/cpu/parallel.h"
+
+namespace tg {
+
+namespace {
+
+// splitmix64's finalizer: a cheap bijective mix with good avalanche.
+uint64_t mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+// The weight of edge {u, v} depends only on the unordered pair and the seed,
+// so both directions of an undirected edge agree, and the result does not
+// depend on edge order or thread count. A directed graph's u->v and v->u get
+// the same weight too.
+weight_t random_weight(uint64_t u, uint64_t v, const WeightRange& range, uint64_t seed) {
+  uint64_t a = std::min(u, v), b = std::max(u, v);
+  uint64_t h = mix64(mix64(mix64(seed + 0x9e3779b97f4a7c15ULL) ^ a) + b);
+  uint64_t span = uint64_t{range.high} - range.low + 1;
+  // high half of h * span: uniform over [0, span) without a division
+  uint64_t pick = static_cast<uint64_t>((static_cast<unsigned __int128>(h) * span) >> 64);
+  return static_cast<weight_t>(range.low + pick);
+}
+
+eid_t fetch_add(eid_t* p) { return __atomic_fetch_add(p, eid_t{1}, __ATOMIC_RELAXED); }
+
+// Fills a CSR with the edges that for_each_edge(emit) reports by calling
+// emit(u, v, w) once per stored edge u->v, from inside its own parallel loop.
+// It is called twice: once to count, once to place. Lists come out unsorted.
+template <typename V, typename ForEachEdge>
+Csr<V> scatter_csr(uint64_t n, bool weighted, ForEachEdge&& for_each_edge) {
+  Array<eid_t> cursor = Array<eid_t>::allocate(n + 1);
+  parallel_fill(cursor.data(), n + 1, eid_t{0});
+  eid_t* c = cursor.data();
+  for_each_edge([c](uint64_t u, uint64_t, weight_t) { fetch_add(&c[u]); });
+
+  Csr<V> csr;
+  csr.offsets = Array<eid_t>::allocate(n + 1);
+  const eid_t m = parallel_exclusive_scan(c, n, csr.offsets.data());
+  const eid_t* off = csr.offsets.data();
+#pragma omp parallel for schedule(static)
+  for (uint64_t v = 0; v < n; ++v) c[v] = off[v];
+
+  csr.neighbors = Array<V>::allocate(m);
+  if (weighted) csr.weights = Array<weight_t>::allocate(m);
+  V* nbr = csr.neighbors.data();
+  weight_t* wts = weighted ? csr.weights.data() : nullptr;
+  for_each_edge([c, nbr, wts](uint64_t u, uint64_t v, weight_t w) {
+    eid_t slot = fetch_add(&c[u]);
+    nbr[slot] = static_cast<V>(v);
+    if (wts != nullptr) wts[slot] = w;
+  });
+  return csr;
+}
+
+// Sorts every neighbor list ascending by neighbor, then by weight (IEEE total
+// order, so NaN cannot break the sort), carrying weights along.
+template <typename V>
+void sort_neighbors(Csr<V>& csr, uint64_t n) {
+  const eid_t* off = csr.offsets.data();
+  V* nbr = csr.neighbors.data();
+  weight_t* wts = csr.weights.empty() ? nullptr : csr.weights.data();
+#pragma omp parallel
+  {
+    std::vector<std::pair<V, weight_t>> buffer;
+    // dynamic: power-law degrees make static chunks very uneven
+#pragma omp for schedule(dynamic, 1024)
+    for (uint64_t v = 0; v < n; ++v) {
+      V* begin = nbr + off[v];
+      V* end = nbr + off[v + 1];
+      if (wts == nullptr) {
+        if (!std::is_sorted(begin, end)) std::sort(begin, end);
+        continue;
+      }
+      eid_t d = off[v + 1] - off[v];
+      buffer.resize(d);
+      for (eid_t j = 0; j < d; ++j) buffer[j] = {begin[j], wts[off[v] + j]};
+      std::sort(buffer.begin(), buffer.end(), [](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first < b.first;
+        return std::is_lt(std::strong_order(a.second, b.second));
+      });
+      for (eid_t j = 0; j < d; ++j) {
+        begin[j] = buffer[j].first;
+        wts[off[v] + j] = buffer[j].second;
+      }
+    }
+  }
+}
+
+// Drops self loops and repeated neighbors from sorted lists. The first copy
+// of a repeated (u, v) is kept: lists are sorted by weight within a neighbor,
+// so the kept edge has the smallest weight (the one shortest paths would use).
+template <typename V>
+Csr<V> simplify_csr(Csr<V>&& csr, uint64_t n) {
+  const eid_t* off = csr.offsets.data();
+  const V* nbr = csr.neighbors.data();
+  auto keep = [&](uint64_t u, eid_t j) { return nbr[j] != u && (j == off[u] || nbr[j] != nbr[j - 1]); };
+
+  Array<eid_t> kept = Array<eid_t>::allocate(n + 1);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (uint64_t u = 0; u < n; ++u) {
+    eid_t count = 0;
+    for (eid_t j = off[u]; j < off[u + 1]; ++j) count += keep(u, j);
+    kept[u] = count;
+  }
+  Csr<V> out;
+  out.offsets = Array<eid_t>::allocate(n + 1);
+  const eid_t m = parallel_exclusive_scan(kept.data(), n, out.offsets.data());
+  if (m == csr.num_edges()) return std::move(csr);
+
+  out.neighbors = Array<V>::allocate(m);
+  const bool weighted = !csr.weights.empty();
+  if (weighted) out.weights = Array<weight_t>::allocate(m);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (uint64_t u = 0; u < n; ++u) {
+    eid_t to = out.offsets[u];
+    for (eid_t j = off[u]; j < off[u + 1]; ++j) {
+      if (!keep(u, j)) continue;
+      out.neighbors[to] = nbr[j];
+      if (weighted) out.weights[to] = csr.weights[j];
+      ++to;
+    }
+  }
+  return out;
+}
+
+// The CSC: each out-edge u->v becomes an in-edge of v from u.
+template <typename V>
+Csr<V> transpose(const Csr<V>& out, uint64_t n) {
+  const eid_t* off = out.offsets.data();
+  const V* nbr = out.neighbors.data();
+  const weight_t* wts = out.weights.empty() ? nullptr : out.weights.data();
+  Csr<V> in = scatter_csr<V>(n, wts != nullptr, [&](auto emit) {
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (uint64_t u = 0; u < n; ++u)
+      for (eid_t j = off[u]; j < off[u + 1]; ++j) emit(nbr[j], u, wts != nullptr ? wts[j] : weight_t{0});
+  });
+  sort_neighbors(in, n);
+  return in;
+}
+
+template <typename V>
+void assign_random_weights(Graph<V>& g, const WeightRange& range, uint64_t seed) {
+  const uint64_t n = g.num_vertices;
+  const eid_t* off = g.out.offsets.data();
+  const V* nbr = g.out.neighbors.data();
+  g.out.weights = Array<weight_t>::allocate(g.num_edges());
+  weight_t* w = g.out.weights.data();
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (uint64_t u = 0; u < n; ++u)
+    for (eid_t j = off[u]; j < off[u + 1]; ++j) w[j] = random_weight(u, nbr[j], range, seed);
+}
+
+template <typename V>
+Graph<V> build(EdgeList&& edges, const BuildOptions& options) {
+  Graph<V> g;
+  g.num_vertices = edges.num_vertices;
+  g.directed = edges.directed && !options.undirected;
+  g.id_base = edges.id_base;
+  g.name = std::move(edges.name);
+  const uint64_t n = g.num_vertices;
+  const bool symmetric = !g.directed;
+
+  // Moved out so that they are freed right after the scatter, not when the
+  // caller's EdgeList dies.
+  std::vector<uint64_t> src = std::move(edges.src);
+  std::vector<uint64_t> dst = std::move(edges.dst);
+  std::vector<weight_t> weights = std::move(edges.weights);
+  if (options.random_weights) weights = {};  // replaced at the end
+  const uint64_t m = src.size();
+  const bool weighted = !weights.empty();
+
+  {
+    const uint64_t* s = src.data();
+    const uint64_t* d = dst.data();
+    const weight_t* w = weighted ? weights.data() : nullptr;
+    g.out = scatter_csr<V>(n, weighted, [&](auto emit) {
+#pragma omp parallel for schedule(static)
+      for (uint64_t e = 0; e < m; ++e) {
+        weight_t x = w != nullptr ? w[e] : weight_t{0};
+        emit(s[e], d[e], x);
+        if (symmetric && s[e] != d[e]) emit(d[e], s[e], x);  // a self loop is stored once
+      }
+    });
+  }
+  src = {};
+  dst = {};
+  weights = {};
+
+  sort_neighbors(g.out, n);
+  if (options.simplify) g.out = simplify_csr(std::move(g.out), n);
+  if (options.random_weights) assign_random_weights(g, *options.random_weights, options.weight_seed);
+  if (options.in_edges && g.directed) g.in = transpose(g.out, n);
+  return g;
+}
+
+void validate(const EdgeList& edges) {
+  const uint64_t m = edges.src.size();
+  const std::string who = edges.name.empty() ? std::string("edge list") : edges.name;
+  if (edges.dst.size() != m || (!edges.weights.empty() && edges.weights.size() != m))
+    throw Error(who + ": edge list arrays differ in length (src " + std::to_string(m) + ", dst " +
+                std::to_string(edges.dst.size()) + ", weights " + std::to_string(edges.weights.size()) + ")");
+  // Far beyond any memory: also keeps n + 1 and n * 8 from overflowing.
+  if (edges.num_vertices > (uint64_t{1} << 48))
+    throw Error(who + ": " + std::to_string(edges.num_vertices) + " vertices is more than tiergraph supports (2^48)");
+  const uint64_t n = edges.num_vertices;
+  const uint64_t* s = edges.src.data();
+  const uint64_t* d = edges.dst.data();
+  uint64_t first_bad = m;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (uint64_t e = 0; e < m; ++e)
+    if (s[e] >= n || d[e] >= n) first_bad = std::min(first_bad, e);
+  if (first_bad != m) {
+    const uint64_t base = static_cast<uint64_t>(edges.id_base);
+    uint64_t bad = s[first_bad] >= n ? s[first_bad] : d[first_bad];
+    throw Error(who + ": edge " + std::to_string(first_bad + 1) + " (" + std::to_string(s[first_bad] + base) + " -> " +
+                std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
+                " is out of range (the graph has " + std::to_string(n) + " vertices)");
+  }
+}
+
+}  // namespace
+
+AnyGraph build_graph(EdgeList&& edges, const BuildOptions& options) {
+  validate(edges);
+  const uint64_t n = edges.num_vertices;
+  const uint64_t m = edges.num_edges();
+  const std::string name = edges.name;
+  try {
+    if (options.force_64bit_ids || n >= kVid32Limit) return build<vid64_t>(std::move(edges), options);
+    return build<vid32_t>(std::move(edges), options);
+  } catch (const std::bad_alloc&) {
+    throw Error((name.empty() ? std::string("graph") : name) + ": out of memory building the graph (" +
+                std::to_string(n) + " vertices, " + std::to_string(m) + " edges)");
+  }
+}
+
+template <typename V>
+void ensure_in_edges(Graph<V>& graph) {
+  if (!graph.directed || graph.in.built()) return;
+  graph.in = transpose(graph.out, graph.num_vertices);
+}
+template void ensure_in_edges(Graph<vid32_t>&);
+template void ensure_in_edges(Graph<vid64_t>&);
+
+void ensure_in_edges(AnyGraph& graph) {
+  std::visit([](auto& g) { ensure_in_edges(g); }, graph);
+}
+
+template <typename V>
+DegreeStats degree_stats(const Graph<V>& graph) {
+  DegreeStats s;
+  const uint64_t n = graph.num_vertices;
+  s.num_vertices = n;
+  s.num_edges = graph.num_edges();
+  if (n == 0) return s;
+  const eid_t* off = graph.out.offsets.data();
+  const V* nbr = graph.out.neighbors.data();
+
+  // Which vertices have an in-edge, for isolated vertices of directed graphs.
+  std::vector<uint8_t> has_in;
+  if (graph.directed) {
+    has_in.assign(n, 0);
+    uint8_t* h = has_in.data();
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (uint64_t u = 0; u < n; ++u)
+      for (eid_t j = off[u]; j < off[u + 1]; ++j) __atomic_store_n(&h[nbr[j]], uint8_t{1}, __ATOMIC_RELAXED);
+  }
+
+  std::vector<eid_t> degrees(n);
+  uint64_t isolated = 0, zero = 0, max_degree = 0, loops = 0, duplicates = 0;
+#pragma omp parallel reduction(+ : isolated, zero, loops, duplicates) reduction(max : max_degree)
+  {
+    std::vector<V> sorted;
+#pragma omp for schedule(dynamic, 1024)
+    for (uint64_t u = 0; u < n; ++u) {
+      const eid_t d = off[u + 1] - off[u];
+      degrees[u] = d;
+      max_degree = std::max<uint64_t>(max_degree, d);
+      if (d == 0) {
+        ++zero;
+        if (!graph.directed || has_in[u] == 0) ++isolated;
+        continue;
+      }
+      const V* begin = nbr + off[u];
+      const V* end = nbr + off[u + 1];
+      // the builder sorts lists; a graph from elsewhere (GAP .sg) may not be
+      if (!std::is_sorted(begin, end)) {
+        sorted.assign(begin, end);
+        std::sort(sorted.begin(), sorted.end());
+        begin = sorted.data();
+        end = begin + d;
+      }
+      for (const V* p = begin; p != end; ++p) {
+        loops += (*p == u);
+        duplicates += (p != begin && *p == p[-1]);
+      }
+    }
+  }
+  s.isolated = isolated;
+  s.zero_out_degree = zero;
+  s.max_out_degree = max_degree;
+  s.self_loops = loops;
+  s.duplicate_edges = duplicates;
+  s.mean_out_degree = static_cast<double>(s.num_edges) / static_cast<double>(n);
+
+  std::vector<uint64_t> histogram(64, 0);
+  for (uint64_t u = 0; u < n; ++u)
+    if (degrees[u] > 0) ++histogram[63 - __builtin_clzll(degrees[u])];
+  int top = 0;
+  for (int k = 0; k < 64; ++k)
+    if (histogram[k] > 0) top = k + 1;
+  histogram.resize(top);
+  s.log2_histogram = std::move(histogram);
+
+  auto middle = degrees.begin() + static_cast<std::ptrdiff_t>((n - 1) / 2);
+  std::nth_element(degrees.begin(), middle, degrees.end());
+  s.median_out_degree = *middle;
+  return s;
+}
+template DegreeStats degree_stats(const Graph<vid32_t>&);
+template DegreeStats degree_stats(const Graph<vid64_t>&);
+
+DegreeStats degree_stats(const AnyGraph& graph) {
+  return std::visit([](const auto& g) { return degree_stats(g); }, graph);
+}
+
+WeightRange parse_weight_range(const std::string& text) {
+  auto fail = [&](const std::string& why) {
+    return Error("--weights '" + text + "': " + why + " (expected LOW:HIGH or LOW..HIGH, e.g. 8:72)");
+  };
+  std::string low_text, high_text;
+  if (size_t p = text.find(".."); p != std::string::npos) {
+    low_text = text.substr(0, p);
+    high_text = text.substr(p + 2);
+  } else if (size_t q = text.find(':'); q != std::string::npos) {
+    low_text = text.substr(0, q);
+    high_text = text.substr(q + 1);
+  } else {
+    throw fail("no separator");
+  }
+  // Weights are 4-byte floats: integers above 2^24 would not be exact.
+  constexpr uint64_t kMaxWeight = uint64_t{1} << 24;
+  auto number = [&](const std::string& s, const char* which) {
+    uint64_t x = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+    if (s.empty() || ec != std::errc() || end != s.data() + s.size())
+      throw fail(std::string(which) + " must be a non-negative integer");
+    if (x > kMaxWeight) throw fail(std::string(which) + " must be at most 16777216 (2^24, exact in a float)");
+    return static_cast<uint32_t>(x);
+  };
+  WeightRange r;
+  r.low = number(low_text, "LOW");
+  r.high = number(high_text, "HIGH");
+  if (r.low > r.high) throw fail("LOW is greater than HIGH");
+  return r;
+}
+
+template <typename V>
+EdgeList to_edge_list(const Graph<V>& graph) {
+  EdgeList el;
+  el.num_vertices = graph.num_vertices;
+  el.directed = graph.directed;
+  el.id_base = graph.id_base;
+  el.name = graph.name;
+  const uint64_t n = graph.num_vertices;
+  const eid_t* off = graph.out.offsets.data();
+  const V* nbr = graph.out.neighbors.data();
+  const bool weighted = graph.weighted();
+  const bool once = !graph.directed;  // undirected: emit {u, v} only from u <= v
+  auto emitted = [&](uint64_t u, eid_t j) { return !once || u <= nbr[j]; };
+
+  std::vector<eid_t> count(n + 1, 0);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (uint64_t u = 0; u < n; ++u) {
+    eid_t c = 0;
+    for (eid_t j = off[u]; j < off[u + 1]; ++j) c += emitted(u, j);
+    count[u] = c;
+  }
+  std::vector<eid_t> start(n + 1);
+  const eid_t m = parallel_exclusive_scan(count.data(), n, start.data());
+  count = {};
+  el.src.resize(m);
+  el.dst.resize(m);
+  if (weighted) el.weights.resize(m);
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (uint64_t u = 0; u < n; ++u) {
+    eid_t to = start[u];
+    for (eid_t j = off[u]; j < off[u + 1]; ++j) {
+      if (!emitted(u, j)) continue;
+      el.src[to] = u;
+      el.dst[to] = nbr[j];
+      if (weighted) el.weights[to] = graph.out.weights[j];
+      ++to;
+    }
+  }
+  return el;
+}
+template EdgeList to_edge_list(const Graph<vid32_t>&);
+template EdgeList to_edge_list(const Graph<vid64_t>&);
+
+EdgeList to_edge_list(const AnyGraph& graph) {
+  return std::visit([](const auto& g) { return to_edge_list(g); }, graph);
+}
+
+}  // namespace tg
