@@ -30,4 +30,8 @@ GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor = 16
 // Graph500 and GAP; the builder adds the reverse edges.
 EdgeList generate(const GeneratorSpec& spec);
 
+// The seeded bijection of [0, 2^scale) that kron applies to its ids
+// (exposed for tests).
+uint64_t kron_permute(uint64_t id, int scale, uint64_t seed);
+
 }  // namespace tg

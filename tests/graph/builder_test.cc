@@ -260,6 +260,47 @@ TEST(Builder, SameGraphForAnyThreadCount) {
   EXPECT_EQ(results[0], results[2]);
 }
 
+// Simplify packs lists in place in per-thread blocks: check it against a
+// brute-force simplification for several thread counts.
+TEST(Builder, SimplifyMatchesBruteForceForAnyThreadCount) {
+  int saved = omp_get_max_threads();
+  for (bool undirected : {false, true}) {
+    EdgeList el = random_edges(400, 20000, 5, true);
+    // (u, v) -> smallest weight, both directions when undirected; self loops dropped
+    std::vector<std::map<uint64_t, weight_t>> expected(400);
+    auto add = [&](uint64_t u, uint64_t v, weight_t w) {
+      if (u == v) return;
+      auto [it, fresh] = expected[u].insert({v, w});
+      if (!fresh) it->second = std::min(it->second, w);
+    };
+    for (size_t e = 0; e < el.src.size(); ++e) {
+      add(el.src[e], el.dst[e], el.weights[e]);
+      if (undirected) add(el.dst[e], el.src[e], el.weights[e]);
+    }
+    for (int threads : {1, 2, 3, 5}) {
+      omp_set_num_threads(threads);
+      AnyGraph any = build_graph(random_edges(400, 20000, 5, true), {.undirected = undirected, .simplify = true});
+      const auto& g = g32(any);
+      eid_t total = 0;
+      for (uint64_t u = 0; u < 400; ++u) {
+        std::vector<uint64_t> want_v;
+        std::vector<weight_t> want_w;
+        for (auto [v, w] : expected[u]) {
+          want_v.push_back(v);
+          want_w.push_back(w);
+        }
+        total += want_v.size();
+        ASSERT_EQ(neighbors(g.out, u), want_v) << "threads " << threads << " vertex " << u;
+        ASSERT_EQ(weights_of(g.out, u), want_w) << "threads " << threads << " vertex " << u;
+      }
+      EXPECT_EQ(g.num_edges(), total);
+      EXPECT_EQ(g.out.neighbors.size(), total);
+      EXPECT_EQ(g.out.weights.size(), total);
+    }
+  }
+  omp_set_num_threads(saved);
+}
+
 TEST(Builder, RandomWeightsInRangeSymmetricAndDeterministic) {
   BuildOptions options{.undirected = true, .random_weights = WeightRange{8, 72}, .weight_seed = 5};
   AnyGraph a = build_graph(random_edges(500, 20000, 3, false), options);

@@ -1,0 +1,24 @@
+// XXH64 (Yann Collet's xxHash, 64-bit variant, implemented from its published
+// specification) and the block-parallel section checksum of the .tgb format.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tg::formats {
+
+// XXH64 of data[0..bytes) with the given seed; equal to the reference
+// implementation's XXH64() (see checksum_test.cc for the test vectors).
+uint64_t xxh64(const void* data, size_t bytes, uint64_t seed = 0);
+
+// Size of the blocks hashed independently (and in parallel) by section_checksum.
+constexpr size_t kChecksumBlockBytes = size_t{1} << 20;
+
+// Checksum of one array of the .tgb format: the array is cut into 1 MiB
+// blocks, block i hashes to xxh64(block, seed 0), and the checksum is the
+// xxh64 of those block hashes (little-endian uint64) with seed = bytes. The
+// blocks are hashed in parallel (OpenMP), which keeps verification far above
+// the speed of a disk.
+uint64_t section_checksum(const void* data, size_t bytes);
+
+}  // namespace tg::formats

@@ -1,0 +1,58 @@
+// Opening input files with tiergraph's one-line errors, and reading them as a
+// stream of bytes that is decompressed on the fly (gzip, zstd, xz), so that a
+// compressed graph never has to fit in memory decompressed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tg::formats {
+
+// The last path component, used as a graph's name and in error messages.
+std::string base_name(const std::string& path);
+
+// Opens PATH read-only and returns the descriptor and the file size. Errors:
+// "PATH: no such file", "PATH: is a directory", "PATH: permission denied",
+// "PATH: not a regular file", "PATH: cannot open (REASON)".
+int open_input_file(const std::string& path, uint64_t* size);
+
+// Reads exactly `bytes` at `offset` or throws "PATH: read error (...)" /
+// "PATH: unexpected end of file".
+void read_exact(int fd, const std::string& path, void* buffer, size_t bytes, uint64_t offset);
+
+enum class Compression { kNone, kGzip, kZstd, kXz };
+const char* compression_name(Compression c);
+
+// A file read front to back, decompressed when its first bytes are the magic
+// number of gzip, zstd or xz (whatever its extension says). A truncated or
+// corrupt compressed stream is reported as "PATH: truncated gzip stream" or
+// "PATH: corrupt zstd data (...)".
+class ByteStream {
+ public:
+  static std::unique_ptr<ByteStream> open(const std::string& path);
+  virtual ~ByteStream();
+
+  // Fills buffer with up to `bytes` bytes; returns fewer only at the end.
+  virtual size_t read(char* buffer, size_t bytes) = 0;
+
+  const std::string& path() const { return path_; }
+  Compression compression() const { return compression_; }
+  uint64_t file_bytes() const { return file_bytes_; }
+  // Bytes of the file (compressed bytes for compressed input) consumed so far.
+  uint64_t file_bytes_read() const { return file_bytes_read_; }
+
+ protected:
+  ByteStream(std::string path, int fd, uint64_t file_bytes, Compression c);
+  // Reads raw file bytes; returns 0 at end of file.
+  size_t read_raw(char* buffer, size_t bytes);
+
+  std::string path_;
+  int fd_ = -1;
+  uint64_t file_bytes_ = 0;
+  uint64_t file_bytes_read_ = 0;
+  Compression compression_ = Compression::kNone;
+};
+
+}  // namespace tg::formats

@@ -1,0 +1,216 @@
+// Kronecker (R-MAT) and uniform random edge lists, generated in parallel.
+//
+// Determinism: the edges are cut into fixed blocks of kBlock edges and block b
+// draws from its own stream seeded by (seed, b), so the output depends on the
+// seed only, never on the thread count or schedule (GAP reseeds per block the
+// same way).
+//
+// Kronecker follows Graph500: each edge descends `scale` levels of the
+// adjacency matrix, picking a quadrant with probabilities A, B, C, D =
+// .57, .19, .19, .05; then the ids are permuted so that the hubs (low ids
+// before permuting) are not clustered at the start of the id range.
+
+#include "generators/generators.h"
+
+#include <algorithm>
+#include <charconv>
+#include <new>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "graph/huge_pages.h"
+
+namespace tg {
+
+namespace {
+
+constexpr uint64_t kBlock = uint64_t{1} << 16;
+constexpr int kMaxScale = 40;
+constexpr int kMaxEdgeFactor = 1 << 20;
+
+uint64_t mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+// splitmix64: one add and one mix per 64 random bits, plenty for sampling
+// quadrants; seeded per block so blocks are independent streams.
+class Stream {
+ public:
+  Stream(uint64_t seed, uint64_t block) : state_(mix64(mix64(seed) ^ (block * 0xd1b54a32d192ed03ULL + 1))) {}
+  uint64_t next() { return mix64(state_ += 0x9e3779b97f4a7c15ULL); }
+
+ private:
+  uint64_t state_;
+};
+
+// Quadrant thresholds as fractions of 2^16, compared with 16 random bits, so
+// one 64-bit draw serves four levels. Rounding moves each probability by less
+// than 2^-16 (A = .57001, A+B = .76000, A+B+C = .95000).
+constexpr uint32_t kA = 37356;    // round(.57 * 2^16)
+constexpr uint32_t kAB = 49807;   // round(.76 * 2^16)
+constexpr uint32_t kABC = 62259;  // round(.95 * 2^16)
+constexpr int kLevelsPerDraw = 4;
+
+// Rounds of multiply-by-odd (carries low bits upward) and xor-shift-right
+// (carries high bits downward), each a bijection modulo 2^scale, with
+// seed-derived constants. A bijection keeps the degree sequence exactly; being
+// a formula, it needs no 2^scale-entry table and no serial shuffle, so ids
+// are permuted in parallel inside the generation loop.
+class IdPermutation {
+ public:
+  IdPermutation(int scale, uint64_t seed)
+      : mask_((uint64_t{1} << scale) - 1), shift_(std::max(1, (scale + 1) / 2)) {
+    uint64_t key = mix64(seed ^ 0x5851f42d4c957f2dULL);
+    for (int round = 0; round < kRounds; ++round) {
+      key = mix64(key + 0x9e3779b97f4a7c15ULL);
+      multiplier_[round] = key | 1;
+      offset_[round] = key >> 17;
+    }
+  }
+  uint64_t operator()(uint64_t id) const {
+    uint64_t x = id & mask_;
+    for (int round = 0; round < kRounds; ++round) {
+      x = (x * multiplier_[round]) & mask_;
+      x ^= x >> shift_;
+      x = (x + offset_[round]) & mask_;
+    }
+    return x;
+  }
+
+ private:
+  static constexpr int kRounds = 4;
+  uint64_t mask_;
+  int shift_;
+  uint64_t multiplier_[kRounds];
+  uint64_t offset_[kRounds];
+};
+
+template <typename MakeEdge>
+EdgeList generate_blocks(const GeneratorSpec& spec, MakeEdge make_edge) {
+  EdgeList el;
+  el.num_vertices = uint64_t{1} << spec.scale;
+  el.directed = false;
+  el.name = spec.text.empty() ? (spec.kind == GeneratorSpec::Kind::kKronecker ? "kron:" : "urand:") +
+                                     std::to_string(spec.scale)
+                               : spec.text;
+  const uint64_t m = static_cast<uint64_t>(spec.edge_factor) << spec.scale;
+  resize_huge(el.src, m);
+  resize_huge(el.dst, m);
+  uint64_t* src = el.src.data();
+  uint64_t* dst = el.dst.data();
+  const uint64_t blocks = (m + kBlock - 1) / kBlock;
+#pragma omp parallel for schedule(static)
+  for (uint64_t b = 0; b < blocks; ++b) {
+    Stream rng(spec.seed, b);
+    const uint64_t end = std::min(m, (b + 1) * kBlock);
+    for (uint64_t e = b * kBlock; e < end; ++e) make_edge(rng, src[e], dst[e]);
+  }
+  return el;
+}
+
+EdgeList generate_kronecker(const GeneratorSpec& spec) {
+  const int scale = spec.scale;
+  const IdPermutation permute(scale, spec.seed);
+  return generate_blocks(spec, [scale, &permute](Stream& rng, uint64_t& u, uint64_t& v) {
+    uint64_t s = 0, d = 0;
+    uint64_t bits = 0;
+    for (int level = 0; level < scale; ++level) {
+      if (level % kLevelsPerDraw == 0) bits = rng.next();
+      uint32_t r = static_cast<uint32_t>(bits & 0xffff);
+      bits >>= 16;
+      uint64_t down = r >= kAB;                            // quadrants C, D: source bit 1
+      uint64_t right = (r >= kA && r < kAB) || r >= kABC;  // quadrants B, D: destination bit 1
+      s = (s << 1) | down;
+      d = (d << 1) | right;
+    }
+    u = permute(s);
+    v = permute(d);
+  });
+}
+
+EdgeList generate_uniform(const GeneratorSpec& spec) {
+  const int shift = 64 - spec.scale;
+  return generate_blocks(spec, [shift](Stream& rng, uint64_t& u, uint64_t& v) {
+    // the top bits of a uniform 64-bit value: uniform over 2^scale ids
+    u = rng.next() >> shift;
+    v = rng.next() >> shift;
+  });
+}
+
+bool parse_uint(std::string_view s, uint64_t& x) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), x);
+  return !s.empty() && ec == std::errc() && end == s.data() + s.size();
+}
+
+}  // namespace
+
+uint64_t kron_permute(uint64_t id, int scale, uint64_t seed) { return IdPermutation(scale, seed)(id); }
+
+bool is_generator_spec(const std::string& text) {
+  return text.rfind("kron:", 0) == 0 || text.rfind("urand:", 0) == 0;
+}
+
+GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor, uint64_t seed) {
+  GeneratorSpec spec;
+  spec.text = text;
+  spec.edge_factor = edge_factor;
+  spec.seed = seed;
+  std::vector<std::string_view> fields;
+  std::string_view rest = text;
+  for (size_t colon; (colon = rest.find(':')) != std::string_view::npos; rest.remove_prefix(colon + 1))
+    fields.push_back(rest.substr(0, colon));
+  fields.push_back(rest);
+
+  auto fail = [&](const std::string& why) { return Error(text + ": " + why); };
+  if (fields[0] == "kron") {
+    spec.kind = GeneratorSpec::Kind::kKronecker;
+  } else if (fields[0] == "urand") {
+    spec.kind = GeneratorSpec::Kind::kUniform;
+  } else {
+    throw fail("unknown generator '" + std::string(fields[0]) + "' (expected kron:SCALE or urand:SCALE)");
+  }
+  uint64_t scale = 0;
+  if (fields.size() < 2 || !parse_uint(fields[1], scale) || scale < 1 || scale > kMaxScale)
+    throw fail("scale must be an integer from 1 to " + std::to_string(kMaxScale));
+  spec.scale = static_cast<int>(scale);
+  for (size_t i = 2; i < fields.size(); ++i) {
+    std::string_view f = fields[i];
+    size_t eq = f.find('=');
+    std::string_view key = f.substr(0, eq);
+    std::string_view value = eq == std::string_view::npos ? std::string_view() : f.substr(eq + 1);
+    uint64_t x = 0;
+    if (key == "ef") {
+      if (!parse_uint(value, x) || x < 1 || x > kMaxEdgeFactor)
+        throw fail("ef (edge factor) must be an integer from 1 to " + std::to_string(kMaxEdgeFactor));
+      spec.edge_factor = static_cast<int>(x);
+    } else if (key == "seed") {
+      if (!parse_uint(value, x)) throw fail("seed must be a non-negative 64-bit integer");
+      spec.seed = x;
+    } else {
+      throw fail("unknown option '" + std::string(f) + "' (expected ef=N or seed=N)");
+    }
+  }
+  if (spec.edge_factor < 1 || spec.edge_factor > kMaxEdgeFactor)
+    throw fail("edge factor must be an integer from 1 to " + std::to_string(kMaxEdgeFactor));
+  return spec;
+}
+
+EdgeList generate(const GeneratorSpec& spec) {
+  if (spec.scale < 1 || spec.scale > kMaxScale || spec.edge_factor < 1 || spec.edge_factor > kMaxEdgeFactor)
+    throw Error(spec.text + ": scale must be from 1 to " + std::to_string(kMaxScale) + " and edge factor from 1 to " +
+                std::to_string(kMaxEdgeFactor));
+  try {
+    return spec.kind == GeneratorSpec::Kind::kKronecker ? generate_kronecker(spec) : generate_uniform(spec);
+  } catch (const std::bad_alloc&) {
+    throw Error(spec.text + ": out of memory generating " +
+                std::to_string(static_cast<uint64_t>(spec.edge_factor) << spec.scale) + " edges");
+  }
+}
+
+}  // namespace tg

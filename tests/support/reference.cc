@@ -1,0 +1,184 @@
+#include "support/reference.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <queue>
+#include <utility>
+
+namespace tg::test {
+
+namespace {
+
+template <typename V>
+double weight(const Graph<V>& g, eid_t e) {
+  return g.weighted() ? static_cast<double>(g.out.weights[e]) : 1.0;
+}
+
+template <typename V>
+std::vector<int32_t> bfs(const Graph<V>& g, uint64_t source) {
+  std::vector<int32_t> depth(g.num_vertices, -1);
+  std::queue<uint64_t> queue;
+  depth[source] = 0;
+  queue.push(source);
+  while (!queue.empty()) {
+    uint64_t u = queue.front();
+    queue.pop();
+    for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e) {
+      uint64_t v = g.out.neighbors[e];
+      if (depth[v] == -1) {
+        depth[v] = depth[u] + 1;
+        queue.push(v);
+      }
+    }
+  }
+  return depth;
+}
+
+template <typename V>
+std::vector<double> dijkstra(const Graph<V>& g, uint64_t source) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> dist(g.num_vertices, inf);
+  using Item = std::pair<double, uint64_t>;  // (distance, vertex), smallest first
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heap;
+  dist[source] = 0;
+  heap.push({0.0, source});
+  while (!heap.empty()) {
+    auto [d, u] = heap.top();
+    heap.pop();
+    if (d > dist[u]) continue;  // stale entry
+    for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e) {
+      uint64_t v = g.out.neighbors[e];
+      double candidate = d + weight(g, e);
+      if (candidate < dist[v]) {
+        dist[v] = candidate;
+        heap.push({candidate, v});
+      }
+    }
+  }
+  return dist;
+}
+
+template <typename V>
+std::vector<uint64_t> union_find_cc(const Graph<V>& g) {
+  std::vector<uint64_t> parent(g.num_vertices);
+  std::iota(parent.begin(), parent.end(), uint64_t{0});
+  auto find = [&](uint64_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  for (uint64_t u = 0; u < g.num_vertices; ++u)
+    for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e) {
+      uint64_t a = find(u), b = find(g.out.neighbors[e]);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);  // the root is always the smallest id
+    }
+  std::vector<uint64_t> label(g.num_vertices);
+  for (uint64_t v = 0; v < g.num_vertices; ++v) label[v] = find(v);
+  return label;
+}
+
+template <typename V>
+std::vector<double> power_iteration(const Graph<V>& g, double damping) {
+  const uint64_t n = g.num_vertices;
+  if (n == 0) return {};
+  std::vector<double> score(n, 1.0 / n), next(n);
+  for (int iter = 0; iter < 1000; ++iter) {
+    double dangling = 0;
+    for (uint64_t u = 0; u < n; ++u)
+      if (g.out.degree(u) == 0) dangling += score[u];
+    std::fill(next.begin(), next.end(), (1 - damping) / n + damping * dangling / n);
+    for (uint64_t u = 0; u < n; ++u)
+      for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e)
+        next[g.out.neighbors[e]] += damping * score[u] / g.out.degree(u);
+    double change = 0;
+    for (uint64_t v = 0; v < n; ++v) change += std::fabs(next[v] - score[v]);
+    score.swap(next);
+    if (change < 1e-12) break;
+  }
+  return score;
+}
+
+template <typename V>
+std::vector<float> widest(const Graph<V>& g, uint64_t source) {
+  std::vector<float> width(g.num_vertices, 0.0f);
+  std::vector<bool> done(g.num_vertices, false);
+  using Item = std::pair<float, uint64_t>;  // (width, vertex), widest first
+  std::priority_queue<Item> heap;
+  width[source] = std::numeric_limits<float>::infinity();
+  heap.push({width[source], source});
+  while (!heap.empty()) {
+    auto [w, u] = heap.top();
+    heap.pop();
+    if (done[u]) continue;
+    done[u] = true;
+    for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e) {
+      uint64_t v = g.out.neighbors[e];
+      float candidate = std::min(w, static_cast<float>(weight(g, e)));
+      if (candidate > width[v]) {
+        width[v] = candidate;
+        heap.push({candidate, v});
+      }
+    }
+  }
+  return width;
+}
+
+template <typename V>
+std::vector<double> count_paths(const Graph<V>& g, uint64_t source) {
+  std::vector<int64_t> depth(g.num_vertices, -1);
+  std::vector<double> paths(g.num_vertices, 0.0);
+  std::vector<uint64_t> order;  // BFS order: all of depth d before depth d + 1
+  depth[source] = 0;
+  paths[source] = 1;
+  order.push_back(source);
+  for (size_t head = 0; head < order.size(); ++head) {
+    uint64_t u = order[head];
+    for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e) {
+      uint64_t v = g.out.neighbors[e];
+      if (depth[v] == -1) {
+        depth[v] = depth[u] + 1;
+        order.push_back(v);
+      }
+      // u's count is final here: every in-neighbour of u one level up came
+      // earlier in the queue and has already pushed its count into u.
+      if (depth[v] == depth[u] + 1) paths[v] += paths[u];
+    }
+  }
+  return paths;
+}
+
+}  // namespace
+
+std::vector<int32_t> reference_bfs(const AnyGraph& graph, uint64_t source) {
+  return std::visit([&](const auto& g) { return bfs(g, source); }, graph);
+}
+std::vector<double> reference_sssp(const AnyGraph& graph, uint64_t source) {
+  return std::visit([&](const auto& g) { return dijkstra(g, source); }, graph);
+}
+std::vector<uint64_t> reference_cc(const AnyGraph& graph) {
+  return std::visit([&](const auto& g) { return union_find_cc(g); }, graph);
+}
+std::vector<double> reference_pagerank(const AnyGraph& graph, const AlgorithmOptions& options) {
+  return std::visit([&](const auto& g) { return power_iteration(g, options.damping); }, graph);
+}
+std::vector<float> reference_sswp(const AnyGraph& graph, uint64_t source) {
+  return std::visit([&](const auto& g) { return widest(g, source); }, graph);
+}
+std::vector<double> reference_ssnsp(const AnyGraph& graph, uint64_t source) {
+  return std::visit([&](const auto& g) { return count_paths(g, source); }, graph);
+}
+
+VertexValues reference(Algorithm algorithm, const AnyGraph& graph, uint64_t source, const AlgorithmOptions& options) {
+  switch (algorithm) {
+    case Algorithm::kBfs: return reference_bfs(graph, source);
+    case Algorithm::kSssp: return reference_sssp(graph, source);
+    case Algorithm::kCc: return reference_cc(graph);
+    case Algorithm::kPageRank: return reference_pagerank(graph, options);
+    case Algorithm::kSswp: return reference_sswp(graph, source);
+    case Algorithm::kSsnsp: return reference_ssnsp(graph, source);
+  }
+  return {};
+}
+
+}  // namespace tg::test

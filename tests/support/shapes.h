@@ -1,0 +1,60 @@
+// A catalogue of small test graphs ("shapes") as edge lists, and the ways
+// the tests turn them into graphs: directed (with or without the CSC),
+// undirected, 32- or 64-bit ids, with several kinds of edge weights.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/builder.h"
+#include "graph/edge_list.h"
+#include "graph/graph.h"
+
+namespace tg::test {
+
+struct Shape {
+  std::string name;  // a GoogleTest-safe identifier: letters, digits, '_'
+  EdgeList edges;    // directed and unweighted; the variants below add the rest
+};
+
+// Empty (0 vertices; 5 vertices and no edges), a single vertex, a self loop,
+// one edge, path, cycle, out-star, in-star, complete graph, binary tree, grid,
+// disconnected pieces, isolated vertices, self loops with duplicate edges, a
+// DAG, layers of tied shortest paths (many paths per vertex), a chain of
+// diamonds (2^64 paths), a star of 6000 leaves, random graphs
+// (with self loops and duplicates) at several seeds, and Kronecker (power
+// law) and uniform random graphs from the generators at several seeds.
+const std::vector<Shape>& all_shapes();
+const Shape& find_shape(const std::string& name);
+
+enum class Orientation {
+  kDirected,       // out-CSR and CSC
+  kDirectedNoCsc,  // out-CSR only: engines must push, verifiers scan out-edges
+  kUndirected,     // every edge in both directions
+};
+const char* orientation_name(Orientation o);
+std::vector<Orientation> all_orientations();
+
+enum class WeightKind {
+  kInteger,    // uniform in 1..9 (ties common)
+  kReal,       // uniform real in (0, 10): distinct distances
+  kEqual,      // all 1: many tied shortest paths
+  kWithZeros,  // integers 0..2, a third of them 0 (zero-weight cycles)
+};
+const char* weight_kind_name(WeightKind k);
+std::vector<WeightKind> all_weight_kinds();
+
+// The edges with weights of the given kind, seeded (the same for any thread count).
+EdgeList with_weights(EdgeList edges, WeightKind kind, uint64_t seed);
+
+// Builds a variant of the edges. The edge list is copied, the shape kept.
+AnyGraph build_variant(const EdgeList& edges, Orientation orientation, bool ids64);
+
+// Sources worth testing on a graph: vertex 0, the first vertex without
+// out-edges, the first isolated vertex (no edges at all), the vertex of
+// largest out-degree, and `random` others picked with the seed; no repeats.
+// Empty when the graph has no vertices.
+std::vector<uint64_t> test_sources(const AnyGraph& graph, int random, uint64_t seed);
+
+}  // namespace tg::test
