@@ -260,6 +260,24 @@ TEST(Builder, SameGraphForAnyThreadCount) {
   EXPECT_EQ(results[0], results[2]);
 }
 
+// Long lists take the radix sort, short ones std::sort: both against the
+// brute-force lists, for 32- and 64-bit ids.
+TEST(Builder, LongListsMatchBruteForce) {
+  EdgeList el = random_edges(100, 30000, 9, false);
+  Edges pairs;
+  for (size_t e = 0; e < el.src.size(); ++e) pairs.push_back({el.src[e], el.dst[e]});
+  for (bool undirected : {false, true}) {
+    for (bool simplify : {false, true}) {
+      BuildOptions options{.undirected = undirected, .simplify = simplify};
+      AnyGraph narrow = build_graph(make_edges(100, pairs), options);
+      expect_lists(g32(narrow).out, expected_lists(100, pairs, undirected, simplify));
+      options.force_64bit_ids = true;
+      AnyGraph wide = build_graph(make_edges(100, pairs), options);
+      expect_lists(std::get<Graph<vid64_t>>(wide).out, expected_lists(100, pairs, undirected, simplify));
+    }
+  }
+}
+
 // Simplify packs lists in place in per-thread blocks: check it against a
 // brute-force simplification for several thread counts.
 TEST(Builder, SimplifyMatchesBruteForceForAnyThreadCount) {
