@@ -108,6 +108,22 @@ TEST(Builder, SimplifyDropsSelfLoopsAndDuplicates) {
   AnyGraph undirected = build_graph(make_edges(7, kMixed), {.undirected = true, .simplify = true});
   expect_lists(g32(undirected).out, expected_lists(7, kMixed, true, true));
   EXPECT_EQ(g32(undirected).num_edges(), 10u);  // {0,1} {1,2} {0,2} {1,3} {3,5}
+
+  // nothing left: only self loops
+  AnyGraph loops = build_graph(make_edges(3, {{1, 1}, {2, 2}, {1, 1}}, {1, 2, 3}), {.simplify = true});
+  EXPECT_EQ(num_edges(loops), 0u);
+  EXPECT_EQ(g32(loops).out.neighbors.size(), 0u);
+  EXPECT_EQ(g32(loops).out.offsets.to_vector(), (std::vector<eid_t>{0, 0, 0, 0}));
+}
+
+TEST(Builder, SingleVertex) {
+  AnyGraph any = build_graph(make_edges(1, {{0, 0}}), {.undirected = true});
+  EXPECT_EQ(num_edges(any), 1u);
+  EXPECT_EQ(neighbors(g32(any).out, 0), (std::vector<uint64_t>{0}));
+  DegreeStats s = degree_stats(any);
+  EXPECT_EQ(s.self_loops, 1u);
+  EXPECT_EQ(s.isolated, 0u);
+  EXPECT_EQ(s.median_out_degree, 1u);
 }
 
 TEST(Builder, SimplifyKeepsSmallestWeight) {
