@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <sys/mman.h>
 #include <type_traits>
 #include <vector>
 
@@ -33,6 +34,9 @@ class Array {
     size_t rounded = (bytes + align - 1) / align * align;
     void* p = std::aligned_alloc(align, rounded);
     if (p == nullptr) throw std::bad_alloc();
+    // First touch of 4 KiB pages is slow on these VMs (1 s per 256 MiB
+    // measured); huge pages cut it 3-50x and ease GPU address translation.
+    if (align > 64) madvise(p, rounded, MADV_HUGEPAGE);
     a.owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
     a.data_ = static_cast<T*>(p);
     return a;
