@@ -2,6 +2,7 @@
 // the file, line or field at fault; the CLI prints it and exits non-zero.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
