@@ -5,11 +5,17 @@
 namespace tg::formats {
 namespace {
 constexpr size_t kDefaultChunkBytes = size_t{64} << 20;
+constexpr size_t kDefaultParallelMinBytes = size_t{1} << 20;
 std::atomic<size_t> g_chunk_bytes{kDefaultChunkBytes};
+std::atomic<size_t> g_parallel_min_bytes{kDefaultParallelMinBytes};
 }  // namespace
 
 size_t text_chunk_bytes() { return g_chunk_bytes.load(); }
 void set_text_chunk_bytes(size_t bytes) { g_chunk_bytes.store(bytes == 0 ? kDefaultChunkBytes : bytes); }
+size_t text_parallel_min_bytes() { return g_parallel_min_bytes.load(); }
+void set_text_parallel_min_bytes(size_t bytes) {
+  g_parallel_min_bytes.store(bytes == 0 ? kDefaultParallelMinBytes : bytes);
+}
 
 std::string quote_token(const char* begin, const char* end) {
   std::string out = "'";

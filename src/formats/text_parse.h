@@ -29,6 +29,10 @@ namespace tg::formats {
 // boundaries; 0 restores the default.
 size_t text_chunk_bytes();
 void set_text_chunk_bytes(size_t bytes);
+// Below this many bytes a chunk is parsed by one thread (1 MiB: thread start
+// costs more than parsing less). Tests and fuzzers lower it; 0 restores it.
+size_t text_parallel_min_bytes();
+void set_text_parallel_min_bytes(size_t bytes);
 
 // A line longer than this is an error rather than a reason to grow without bound.
 constexpr size_t kMaxLineBytes = size_t{256} << 20;
@@ -247,10 +251,13 @@ TextResult parse_text(const TextSpec& spec, LineFn line_fn, EdgeList& out) {
       // At the end of the file everything is complete, the last line too.
       valid = a.eof ? a.len : static_cast<size_t>(last - a.data.get()) + 1;
     }
+    // The next chunk is read (and decompressed) while this one is parsed;
+    // small chunks are read in place, a thread would cost more.
     std::future<void> next;
     if (!a.eof) {
       want = std::min(chunk, want * 2);
-      next = std::async(std::launch::async, [&, valid, want] { fill_chunk(*stream, b, a.data.get() + valid, a.len - valid, want); });
+      auto read_next = [&, valid, want] { fill_chunk(*stream, b, a.data.get() + valid, a.len - valid, want); };
+      next = std::async(want >= (size_t{1} << 20) ? std::launch::async : std::launch::deferred, read_next);
     }
 
     const char* pos = a.data.get();
@@ -265,7 +272,7 @@ TextResult parse_text(const TextSpec& spec, LineFn line_fn, EdgeList& out) {
 
     if (pos < end) {
       size_t len = static_cast<size_t>(end - pos);
-      int blocks = len >= (size_t{1} << 20) ? threads : 1;
+      int blocks = len >= text_parallel_min_bytes() ? threads : 1;
       std::vector<const char*> bounds(blocks + 1);
       bounds[0] = pos;
       bounds[blocks] = end;
