@@ -17,9 +17,10 @@ seconds="${FUZZ_SECONDS:-20}"
 targets="${FUZZ_TARGETS:-edge_list weighted_edge_list matrix_market dimacs binary gap}"
 jobs="${FUZZ_JOBS:-2}"
 
+mkdir -p "$build"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DTG_FUZZ=ON -DTG_CUDA=OFF -DBUILD_TESTING=OFF \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build.configure.log" 2>&1 || {
-  cat "$build.configure.log"
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$build/configure.log" 2>&1 || {
+  cat "$build/configure.log"
   exit 1
 }
 cmake --build "$build" -j "$jobs" --target fuzz_all
