@@ -39,8 +39,8 @@ class ShapeTest : public ::testing::TestWithParam<ShapeParam> {
   const Shape& shape() const { return find_shape(std::get<0>(GetParam())); }
   Orientation orientation() const { return std::get<1>(GetParam()); }
 
-  // Runs the algorithm on every variant of the shape (ids 32/64, threads 1/2,
-  // each weight kind where it needs weights) from every test source.
+  // Runs the algorithm on variants of the shape (ids 32/64, threads 1/2,
+  // each weight kind where it needs weights) from the test sources.
   void check_all(Algorithm algorithm) {
     std::vector<EdgeList> edge_sets;
     if (needs_weights(algorithm)) {
@@ -53,18 +53,26 @@ class ShapeTest : public ::testing::TestWithParam<ShapeParam> {
       edge_sets.push_back(shape().edges);
     }
     const uint64_t source_seed = std::hash<std::string>{}(shape().name);
+    // 2-thread runs cost the most where the test machine is shared (each
+    // OpenMP barrier may wait for a descheduled thread), so they take the
+    // first three sources (0, the hub, a vertex without out-edges) and 64-bit
+    // ids; 1 thread takes every source and both widths.
+    struct Variant {
+      bool ids64;
+      int threads;
+      size_t max_sources;
+    };
     for (const EdgeList& edges : edge_sets) {
-      for (bool ids64 : {false, true}) {
-        AnyGraph graph = build_variant(edges, orientation(), ids64);
+      for (Variant variant : {Variant{false, 1, 99}, Variant{true, 1, 99}, Variant{true, 2, 3}}) {
+        AnyGraph graph = build_variant(edges, orientation(), variant.ids64);
         if (needs_source(algorithm) && num_vertices(graph) == 0) continue;
         std::vector<uint64_t> sources = needs_source(algorithm) ? test_sources(graph, 2, source_seed) : std::vector<uint64_t>{0};
-        for (int threads : {1, 2}) {
-          ThreadCount scope(threads);
-          for (uint64_t source : sources)
-            EXPECT_TRUE(runs_correctly(run_on_cpu, algorithm, graph, source))
-                << "weights " << (edges.weighted() ? "yes" : "no") << ", " << (ids64 ? 64 : 32) << "-bit ids, "
-                << threads << " threads";
-        }
+        if (sources.size() > variant.max_sources) sources.resize(variant.max_sources);
+        ThreadCount scope(variant.threads);
+        for (uint64_t source : sources)
+          EXPECT_TRUE(runs_correctly(run_on_cpu, algorithm, graph, source))
+              << "weights " << (edges.weighted() ? "yes" : "no") << ", " << (variant.ids64 ? 64 : 32) << "-bit ids, "
+              << variant.threads << " threads";
       }
     }
   }

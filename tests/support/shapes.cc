@@ -252,6 +252,10 @@ std::vector<uint64_t> test_sources(const AnyGraph& graph, int random, uint64_t s
           if (std::find(sources.begin(), sources.end(), v) == sources.end()) sources.push_back(v);
         };
         add(0);
+        uint64_t hub = 0;
+        for (uint64_t v = 1; v < n; ++v)
+          if (g.out.degree(v) > g.out.degree(hub)) hub = v;
+        add(hub);
         std::vector<uint8_t> has_in(n, 0);
         for (uint64_t u = 0; u < n; ++u)
           for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e) has_in[g.out.neighbors[e]] = 1;
@@ -265,10 +269,6 @@ std::vector<uint64_t> test_sources(const AnyGraph& graph, int random, uint64_t s
             add(v);
             break;
           }
-        uint64_t hub = 0;
-        for (uint64_t v = 1; v < n; ++v)
-          if (g.out.degree(v) > g.out.degree(hub)) hub = v;
-        add(hub);
         std::mt19937_64 rng(seed);
         for (int i = 0; i < random; ++i) add(std::uniform_int_distribution<uint64_t>(0, n - 1)(rng));
         return sources;

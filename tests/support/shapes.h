@@ -51,9 +51,10 @@ EdgeList with_weights(EdgeList edges, WeightKind kind, uint64_t seed);
 // Builds a variant of the edges. The edge list is copied, the shape kept.
 AnyGraph build_variant(const EdgeList& edges, Orientation orientation, bool ids64);
 
-// Sources worth testing on a graph: vertex 0, the first vertex without
-// out-edges, the first isolated vertex (no edges at all), the vertex of
-// largest out-degree, and `random` others picked with the seed; no repeats.
+// Sources worth testing on a graph, in this order: vertex 0, the vertex of
+// largest out-degree, the first vertex without out-edges, the first isolated
+// vertex (no edges at all), and `random` others picked with the seed; no
+// repeats.
 // Empty when the graph has no vertices.
 std::vector<uint64_t> test_sources(const AnyGraph& graph, int random, uint64_t seed);
 
