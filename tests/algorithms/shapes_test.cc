@@ -15,12 +15,6 @@
 namespace tg::test {
 namespace {
 
-std::vector<std::string> shape_names() {
-  std::vector<std::string> names;
-  for (const Shape& s : all_shapes()) names.push_back(s.name);
-  return names;
-}
-
 // Restores the thread count the test program started with.
 class ThreadCount {
  public:

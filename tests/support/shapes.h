@@ -25,8 +25,11 @@ struct Shape {
 // diamonds (2^64 paths), a star of 6000 leaves, random graphs
 // (with self loops and duplicates) at several seeds, and Kronecker (power
 // law) and uniform random graphs from the generators at several seeds.
-const std::vector<Shape>& all_shapes();
+// The names are cheap; a shape is made on first use (find_shape), all of
+// them by all_shapes().
+const std::vector<std::string>& shape_names();
 const Shape& find_shape(const std::string& name);
+const std::vector<Shape>& all_shapes();
 
 enum class Orientation {
   kDirected,       // out-CSR and CSC
