@@ -1,0 +1,98 @@
+#include "formats/load_graph.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <string>
+
+#include "core/error.h"
+#include "formats/input_file.h"
+#include "formats/readers.h"
+#include "generators/generators.h"
+#include "graph/builder.h"
+
+namespace tg {
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+constexpr const char* kKnownExtensions =
+    ".el .txt .wel .mtx .gr (optionally compressed: .gz .zst .xz), .sg .wsg .tgb";
+
+bool is_binary(FileFormat f) { return f == FileFormat::kGapSg || f == FileFormat::kGapWsg || f == FileFormat::kBinary; }
+
+// True when the options ask for a graph other than the one stored.
+bool needs_rebuild(const AnyGraph& g, const BuildOptions& b) {
+  bool directed = std::visit([](const auto& x) { return x.directed; }, g);
+  return b.simplify || b.random_weights.has_value() || (b.undirected && directed) ||
+         (b.force_64bit_ids && vertex_id_bytes(g) == 4);
+}
+
+}  // namespace
+
+FileFormat format_from_path(const std::string& path) {
+  std::string name = lower(formats::base_name(path));
+  bool compressed = false;
+  for (const char* c : {".gz", ".zst", ".xz"}) {
+    if (ends_with(name, c) && name.size() > std::strlen(c)) {
+      name.resize(name.size() - std::strlen(c));
+      compressed = true;
+      break;
+    }
+  }
+  size_t dot = name.find_last_of('.');
+  std::string ext = dot == std::string::npos ? "" : name.substr(dot);
+  FileFormat f;
+  if (ext == ".el" || ext == ".txt") f = FileFormat::kEdgeList;
+  else if (ext == ".wel") f = FileFormat::kWeightedEdgeList;
+  else if (ext == ".mtx") f = FileFormat::kMatrixMarket;
+  else if (ext == ".gr") f = FileFormat::kDimacs;
+  else if (ext == ".sg") f = FileFormat::kGapSg;
+  else if (ext == ".wsg") f = FileFormat::kGapWsg;
+  else if (ext == ".tgb") f = FileFormat::kBinary;
+  else if (ext.empty())
+    throw input_error(path, std::string("no file extension to tell the format by (known: ") + kKnownExtensions + ")");
+  else
+    throw input_error(path, "unknown graph file extension '" + ext + "' (known: " + kKnownExtensions + ")");
+  if (compressed && is_binary(f))
+    throw input_error(path, "compressed " + ext + " files are not supported (decompress it first)");
+  return f;
+}
+
+AnyGraph load_graph(const std::string& spec, const LoadOptions& options) {
+  if (is_generator_spec(spec)) {
+    GeneratorSpec g = parse_generator_spec(spec, options.edge_factor, options.seed);
+    BuildOptions build = options.build;
+    build.simplify = true;  // as GAP's generated graphs
+    return build_graph(generate(g), build);
+  }
+  const FileFormat format = format_from_path(spec);
+  if (is_binary(format)) {
+    AnyGraph g = format == FileFormat::kBinary ? read_binary_graph(spec) : read_gap_graph(spec, format == FileFormat::kGapWsg);
+    if (!needs_rebuild(g, options.build)) {
+      if (options.build.in_edges) ensure_in_edges(g);
+      return g;
+    }
+    EdgeList edges = to_edge_list(g);
+    g = AnyGraph{};  // release the stored graph before building the new one
+    return build_graph(std::move(edges), options.build);
+  }
+  EdgeList edges;
+  switch (format) {
+    case FileFormat::kEdgeList: edges = read_edge_list(spec, false, options.progress); break;
+    case FileFormat::kWeightedEdgeList: edges = read_edge_list(spec, true, options.progress); break;
+    case FileFormat::kMatrixMarket: edges = read_matrix_market(spec, options.progress); break;
+    case FileFormat::kDimacs: edges = read_dimacs(spec, options.progress); break;
+    default: break;
+  }
+  return build_graph(std::move(edges), options.build);
+}
+
+}  // namespace tg
