@@ -10,7 +10,7 @@
 #include <tuple>
 
 #include "engines/run.h"
-#include "formats/readers.h"
+#include "formats/load_graph.h"
 #include "graph/builder.h"
 #include "support/algorithm_checks.h"
 #include "support/datasets.h"
@@ -22,22 +22,17 @@ namespace {
 struct Dataset {
   const char* file;
   bool undirected;  // build with --undirected (road networks list each edge once)
+  bool weighted;    // the file has weights; the others get random ones for SSSP/SSWP
   int sources;      // how many test sources (0, the hub, a sink, then random)
 };
 
 const Dataset kDatasets[] = {
-    {"karate.mtx", false, 4},              // symmetric: undirected by the format
-    {"rome99.gr", false, 4},               // directed, weighted
-    {"wiki-Vote.el.gz", false, 3},         // directed, many vertices without edges
-    {"soc-Slashdot0902.el.gz", false, 2},  // directed, self loops
-    {"road-NY.el.gz", true, 1},            // long diameter: thousands of SSSP buckets
+    {"karate.mtx", false, false, 4},              // symmetric: undirected by the format
+    {"rome99.gr", false, true, 4},                // directed, weighted
+    {"wiki-Vote.el.gz", false, false, 3},         // directed, many vertices without edges
+    {"soc-Slashdot0902.el.gz", false, false, 2},  // directed, self loops
+    {"road-NY.el.gz", true, false, 1},            // long diameter: thousands of SSSP buckets
 };
-
-EdgeList read(const std::string& path) {
-  if (path.ends_with(".mtx")) return read_matrix_market(path);
-  if (path.ends_with(".gr")) return read_dimacs(path);
-  return read_edge_list(path, false);
-}
 
 using Param = std::tuple<Dataset, Algorithm>;
 
@@ -47,12 +42,11 @@ TEST_P(DatasetTest, MatchesReferenceAndVerifier) {
   const auto& [dataset, algorithm] = GetParam();
   const std::string path = test::dataset(dataset.file);
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is missing";
-  EdgeList edges = read(path);
-  BuildOptions options;
-  options.undirected = dataset.undirected;
-  options.in_edges = true;
-  if (needs_weights(algorithm) && !edges.weighted()) options.random_weights = WeightRange{8, 72};
-  AnyGraph graph = build_graph(std::move(edges), options);
+  LoadOptions options;  // the program's own loading path: format by extension
+  options.build.undirected = dataset.undirected;
+  options.build.in_edges = true;
+  if (needs_weights(algorithm) && !dataset.weighted) options.build.random_weights = WeightRange{8, 72};
+  AnyGraph graph = load_graph(path, options);
   std::vector<uint64_t> sources{0};
   if (needs_source(algorithm)) {
     sources = test_sources(graph, 2, 12345);
