@@ -38,7 +38,7 @@ inline uint64_t merge_round(uint64_t acc, uint64_t value) {
 
 uint64_t xxh64(const void* data, size_t bytes, uint64_t seed) {
   const unsigned char* p = static_cast<const unsigned char*>(data);
-  const unsigned char* end = p + bytes;
+  const unsigned char* end = bytes > 0 ? p + bytes : p;
   uint64_t h;
   if (bytes >= 32) {
     uint64_t v1 = seed + kP1 + kP2, v2 = seed + kP2, v3 = seed, v4 = seed - kP1;
@@ -59,20 +59,21 @@ uint64_t xxh64(const void* data, size_t bytes, uint64_t seed) {
     h = seed + kP5;
   }
   h += static_cast<uint64_t>(bytes);
-  while (p + 8 <= end) {
+  // Lengths, not pointers, are compared: data may be null when bytes is 0.
+  size_t left = static_cast<size_t>(end - p);
+  for (; left >= 8; left -= 8, p += 8) {
     h ^= round_step(0, load64(p));
     h = rotl(h, 27) * kP1 + kP4;
-    p += 8;
   }
-  if (p + 4 <= end) {
+  if (left >= 4) {
     h ^= static_cast<uint64_t>(load32(p)) * kP1;
     h = rotl(h, 23) * kP2 + kP3;
     p += 4;
+    left -= 4;
   }
-  while (p < end) {
+  for (; left > 0; --left, ++p) {
     h ^= static_cast<uint64_t>(*p) * kP5;
     h = rotl(h, 11) * kP1;
-    ++p;
   }
   h ^= h >> 33;
   h *= kP2;

@@ -7,6 +7,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -104,7 +105,9 @@ class PlainStream final : public ByteStream {
 class CompressedStream : public ByteStream {
  public:
   CompressedStream(std::string path, int fd, uint64_t file_bytes, Compression c)
-      : ByteStream(std::move(path), fd, file_bytes, c), in_(kCompressedBufferBytes) {}
+      : ByteStream(std::move(path), fd, file_bytes, c),
+        in_(static_cast<size_t>(std::min<uint64_t>(kCompressedBufferBytes, file_bytes + 1))) {}
+  uint64_t input_position() const override { return file_bytes_read_ - (in_len_ - in_pos_); }
 
  protected:
   // Refills the input buffer when it is used up; false at end of file.

@@ -40,8 +40,12 @@ class ByteStream {
   const std::string& path() const { return path_; }
   Compression compression() const { return compression_; }
   uint64_t file_bytes() const { return file_bytes_; }
-  // Bytes of the file (compressed bytes for compressed input) consumed so far.
+  // Bytes of the file read so far (for compressed input, read ahead of the
+  // decoder by up to one input buffer).
   uint64_t file_bytes_read() const { return file_bytes_read_; }
+  // Bytes of the file behind the data returned so far: what the decoder has
+  // consumed. Decompressed bytes per input_position() estimate the total.
+  virtual uint64_t input_position() const { return file_bytes_read_; }
 
  protected:
   ByteStream(std::string path, int fd, uint64_t file_bytes, Compression c);

@@ -29,6 +29,10 @@ namespace tg::formats {
 // boundaries; 0 restores the default.
 size_t text_chunk_bytes();
 void set_text_chunk_bytes(size_t bytes);
+// Below this many bytes a chunk is parsed by one thread (1 MiB: thread start
+// costs more than parsing less). Tests and fuzzers lower it; 0 restores it.
+size_t text_parallel_min_bytes();
+void set_text_parallel_min_bytes(size_t bytes);
 
 // A line longer than this is an error rather than a reason to grow without bound.
 constexpr size_t kMaxLineBytes = size_t{256} << 20;
@@ -55,28 +59,25 @@ enum class Num { kOk, kMissing, kBad, kNegative, kTooLarge };
 
 // A non-negative decimal integer up to kMaxFileId. Skips leading blanks and
 // leaves p after the token (also on failure).
+Num parse_uint_slow(const char*& p, const char* e, const char* start, uint64_t& out);
 inline Num parse_uint(const char*& p, const char* e, uint64_t& out) {
   p = skip_blanks(p, e);
-  if (p == e) return Num::kMissing;
   const char* start = p;
+  // Up to 18 digits cannot overflow (10^18 - 1 < 2^63): no check per digit.
+  const char* limit = e - p > 18 ? p + 18 : e;
   uint64_t v = 0;
-  while (p < e) {
+  while (p < limit) {
     unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
     if (d > 9) break;
-    if (v > (kMaxFileId - d) / 10) {
-      const char* te = token_end(p, e);
-      bool digits = true;
-      for (const char* q = p; q < te; ++q) digits &= (*q >= '0' && *q <= '9');
-      p = te;
-      return digits ? Num::kTooLarge : Num::kBad;
-    }
     v = v * 10 + d;
     ++p;
   }
-  if (p == start || (p < e && !is_blank(*p))) {
-    bool negative = *start == '-' && start + 1 < e && start[1] >= '0' && start[1] <= '9';
-    p = token_end(start, e);
-    return negative ? Num::kNegative : Num::kBad;
+  if (p == start || p == limit || !is_blank(*p)) {
+    if (p == e && p != start) {
+      out = v;
+      return Num::kOk;
+    }
+    return parse_uint_slow(p, e, start, out);
   }
   out = v;
   return Num::kOk;
@@ -108,11 +109,12 @@ std::string describe_weight_error(Num status, const char* token_begin, const cha
 
 // ---- Parsed edges --------------------------------------------------------
 
-// What one block's parser produces; ids are already 0-based.
+// What one block's parser produces; ids are already 0-based. A block's
+// buffer is reused by every chunk: its pages are touched once.
 struct EdgeBuffer {
   std::vector<uint64_t> src, dst;
   std::vector<weight_t> weights;
-  uint64_t max_id = 0;
+  uint64_t max_id = 0;  // over every chunk
   bool any = false;
 
   void add(uint64_t u, uint64_t v) {
@@ -127,6 +129,11 @@ struct EdgeBuffer {
     weights.push_back(w);
   }
   uint64_t records() const { return src.size(); }
+  // Empties the buffers (keeping max_id) and reserves room for the records
+  // that `bytes` of text can hold at most (a record takes at least 4 bytes,
+  // "1 2\n"), so that parsing never reallocates. Reserved, untouched pages
+  // cost address space only.
+  void reset_for(size_t bytes);
 };
 
 struct TextSpec {
@@ -153,15 +160,9 @@ namespace detail {
 
 struct BlockResult {
   uint64_t lines = 0;
-  uint64_t records = 0;
   bool failed = false;
   uint64_t fail_line = 0;  // 0-based within the block
   std::string message;
-};
-
-struct Segment {
-  int block;
-  uint64_t from, count, to;
 };
 
 // Not a std::vector: a 64 MiB chunk is written by read() at once, and zeroing
@@ -171,6 +172,7 @@ struct ChunkBuffer {
   size_t capacity = 0;
   size_t len = 0;
   bool eof = false;
+  uint64_t input_position = 0;  // stream.input_position() after the last read into it
 
   void reserve(size_t bytes);  // keeps the first len bytes
 };
@@ -180,13 +182,16 @@ struct ChunkBuffer {
 void fill_chunk(ByteStream& stream, ChunkBuffer& buf, const char* carry, size_t carry_len, size_t chunk);
 // Reads one more chunk onto the end of buf (a line longer than a chunk).
 void extend_chunk(ByteStream& stream, ChunkBuffer& buf, size_t chunk);
-// Moves the parsed blocks into `out` in file order, in parallel.
-void gather_edges(std::vector<EdgeBuffer>& local, const std::vector<Segment>& segments, uint64_t total, EdgeList& out);
+// Appends the blocks' records to `out` in block order (in parallel). When
+// `out` must grow, it reserves the total estimated from the share of the file
+// consumed (input_position of file_bytes, as of the chunk just parsed).
+// `last` and a single block: moved, not copied.
+void append_blocks(std::vector<EdgeBuffer>& local, int blocks, uint64_t input_position, uint64_t file_bytes, bool last,
+                   EdgeList& out);
 
 template <typename LineFn>
 BlockResult parse_block(const char* p, const char* e, LineFn& line_fn, EdgeBuffer& out) {
   BlockResult r;
-  uint64_t before = out.records();
   while (p < e) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(e - p)));
     const char* le = nl != nullptr ? nl : e;
@@ -198,13 +203,16 @@ BlockResult parse_block(const char* p, const char* e, LineFn& line_fn, EdgeBuffe
     ++r.lines;
     p = nl != nullptr ? nl + 1 : e;
   }
-  r.records = out.records() - before;
   return r;
+}
+
+inline const char* find_newline(const char* p, const char* e) {
+  return static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(e - p)));
 }
 
 }  // namespace detail
 
-// Reads spec.path and fills out.src/dst/weights (file order) with what
+// Reads spec.path and appends to out.src/dst/weights (file order) what
 // line_fn parses. line_fn(begin, end, EdgeBuffer&, std::string& error) gets
 // one line without its '\n' and returns false with `error` set for a bad
 // line. Throws tg::Error "PATH:LINE: error" for the first bad line. The
@@ -219,10 +227,8 @@ TextResult parse_text(const TextSpec& spec, LineFn line_fn, EdgeList& out) {
   ProgressMeter meter(spec.progress, "reading " + base_name(path), stream->file_bytes());
 
   std::vector<EdgeBuffer> local(threads);
-  std::vector<Segment> segments;
   TextResult result;
   result.header_complete = !spec.header;
-  uint64_t total_records = 0;
   uint64_t line_base = 0;  // lines before the current chunk's body
 
   // Small files get small buffers: a plain file is read whole if it is below
@@ -247,16 +253,19 @@ TextResult parse_text(const TextSpec& spec, LineFn line_fn, EdgeList& out) {
       // At the end of the file everything is complete, the last line too.
       valid = a.eof ? a.len : static_cast<size_t>(last - a.data.get()) + 1;
     }
+    // The next chunk is read (and decompressed) while this one is parsed;
+    // small chunks are read in place, a thread would cost more.
     std::future<void> next;
     if (!a.eof) {
       want = std::min(chunk, want * 2);
-      next = std::async(std::launch::async, [&, valid, want] { fill_chunk(*stream, b, a.data.get() + valid, a.len - valid, want); });
+      auto read_next = [&, valid, want] { fill_chunk(*stream, b, a.data.get() + valid, a.len - valid, want); };
+      next = std::async(want >= (size_t{1} << 20) ? std::launch::async : std::launch::deferred, read_next);
     }
 
     const char* pos = a.data.get();
     const char* end = a.data.get() + valid;
     while (!result.header_complete && pos < end) {
-      const char* nl = static_cast<const char*>(std::memchr(pos, '\n', static_cast<size_t>(end - pos)));
+      const char* nl = find_newline(pos, end);
       const char* le = nl != nullptr ? nl : end;
       ++line_base;
       result.header_complete = spec.header(pos, le, line_base);
@@ -265,7 +274,7 @@ TextResult parse_text(const TextSpec& spec, LineFn line_fn, EdgeList& out) {
 
     if (pos < end) {
       size_t len = static_cast<size_t>(end - pos);
-      int blocks = len >= (size_t{1} << 20) ? threads : 1;
+      int blocks = len >= text_parallel_min_bytes() ? threads : 1;
       std::vector<const char*> bounds(blocks + 1);
       bounds[0] = pos;
       bounds[blocks] = end;
@@ -275,41 +284,41 @@ TextResult parse_text(const TextSpec& spec, LineFn line_fn, EdgeList& out) {
           bounds[t] = bounds[t - 1];
           continue;
         }
-        const char* nl = static_cast<const char*>(std::memchr(c - 1, '\n', static_cast<size_t>(end - (c - 1))));
+        const char* nl = find_newline(c - 1, end);
         bounds[t] = nl != nullptr ? nl + 1 : end;
       }
       std::vector<BlockResult> results(blocks);
-      std::vector<uint64_t> before(blocks);
-      for (int t = 0; t < blocks; ++t) before[t] = local[t].records();
 #pragma omp parallel for schedule(static, 1) num_threads(blocks)
-      for (int t = 0; t < blocks; ++t) results[t] = parse_block(bounds[t], bounds[t + 1], line_fn, local[t]);
+      for (int t = 0; t < blocks; ++t) {
+        local[t].reset_for(static_cast<size_t>(bounds[t + 1] - bounds[t]));
+        results[t] = parse_block(bounds[t], bounds[t + 1], line_fn, local[t]);
+      }
 
       const uint64_t max_records = spec.max_records != nullptr ? *spec.max_records : UINT64_MAX;
+      uint64_t records = out.src.size();
       for (int t = 0; t < blocks; ++t) {
         const BlockResult& r = results[t];
-        if (total_records + r.records > max_records) {
+        if (records + local[t].records() > max_records) {
           // Find the line of the first record past the limit.
           EdgeBuffer scratch;
           std::string error;
           uint64_t line = 0;
-          const char* p = bounds[t];
-          while (p < bounds[t + 1]) {
-            const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(bounds[t + 1] - p)));
+          for (const char* p = bounds[t]; p < bounds[t + 1];) {
+            const char* nl = find_newline(p, bounds[t + 1]);
             const char* le = nl != nullptr ? nl : bounds[t + 1];
             if (!line_fn(p, le, scratch, error)) throw input_error(path, line_base + line + 1, error);
             ++line;
-            if (total_records + scratch.records() > max_records)
-              throw input_error(path, line_base + line, spec.too_many_records());
+            if (records + scratch.records() > max_records) throw input_error(path, line_base + line, spec.too_many_records());
             p = nl != nullptr ? nl + 1 : bounds[t + 1];
           }
         }
         if (r.failed) throw input_error(path, line_base + r.fail_line + 1, r.message);
-        if (r.records > 0) segments.push_back({t, before[t], r.records, total_records});
         line_base += r.lines;
-        total_records += r.records;
+        records += local[t].records();
       }
+      append_blocks(local, blocks, a.input_position, stream->file_bytes(), a.eof, out);
     }
-    meter.update(stream->file_bytes_read(), total_records);
+    meter.update(a.input_position, out.src.size());
     if (a.eof) break;
     next.get();
     std::swap(a, b);
@@ -323,7 +332,6 @@ TextResult parse_text(const TextSpec& spec, LineFn line_fn, EdgeList& out) {
       result.max_id = std::max(result.max_id, l.max_id);
     }
   }
-  gather_edges(local, segments, total_records, out);
   return result;
 }
 

@@ -10,7 +10,9 @@
 #include <random>
 #include <set>
 
+#include "core/error.h"
 #include "engines/cpu/cpu_engine.h"
+#include "engines/run.h"
 #include "support/shapes.h"
 
 namespace tg::test {
@@ -160,6 +162,26 @@ TEST(CpuEngine, GatherApplySumsInEdges) {
     EXPECT_EQ(engine.to_host(sums), want);
     EXPECT_EQ(total, want_total);
   }
+}
+
+// Without the CSC of a directed graph: pulling would read out of bounds. An
+// explicit pull pushes instead; gather_apply (PageRank) is an error.
+TEST(CpuEngine, DirectedGraphWithoutCsc) {
+  Graph<V> g = graph32("kron_1", Orientation::kDirectedNoCsc);
+  ASSERT_FALSE(g.has_in_edges());
+  Engine engine(g);
+  auto reached = engine.make_array<int32_t>(0);
+  auto out = engine.edge_map(engine.single(0), Reach{engine.data(reached)}, EdgeMapOptions{Direction::kPull, true});
+  EXPECT_EQ(engine.size(out), std::set<V>(g.out.neighbors.data() + g.out.offsets[0],
+                                          g.out.neighbors.data() + g.out.offsets[1]).size());
+  EXPECT_EQ(engine.stats().pull_steps, 0u);
+  auto sums = engine.make_array<double>(0.0);
+  EXPECT_THROW(engine.gather_apply(InWeight{engine.data(sums)}), Error);
+
+  AnyGraph any = build_variant(find_shape("kron_1").edges, Orientation::kDirectedNoCsc, false);
+  RunRequest r;
+  r.algorithm = Algorithm::kPageRank;
+  EXPECT_THROW(run_on_cpu(any, prepare_request(any, r)), Error);
 }
 
 }  // namespace

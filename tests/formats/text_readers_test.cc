@@ -181,6 +181,33 @@ TEST(EdgeListReader, LineNumbersAreExactWithParallelChunks) {
   omp_set_num_threads(omp_get_num_procs());
 }
 
+// Every chunk size and thread count on small files, parallel blocks forced.
+TEST(EdgeListReader, TinyChunksAndForcedParallelBlocks) {
+  ScratchDir dir;
+  std::vector<uint64_t> src, dst;
+  std::string good = random_edge_list(60, 21, false, &src, &dst);
+  write_bytes(dir.path("good.el"), good);
+  std::string bad = good;
+  size_t pos = 0;
+  for (int line = 1; line < 37; ++line) pos = bad.find('\n', pos) + 1;
+  bad.insert(pos, "1 2 x\n");  // line 37
+  write_bytes(dir.path("bad.el"), bad);
+  formats::set_text_parallel_min_bytes(1);
+  for (size_t chunk : {1, 2, 3, 5, 8, 13, 21, 34, 55}) {
+    for (int threads : {1, 2, 3}) {
+      if (threads == 3 && chunk % 2 == 0) continue;  // oversubscribed spinning is slow
+      ChunkSize cs(chunk);
+      omp_set_num_threads(threads);
+      EdgeList el = read_edge_list(dir.path("good.el"), false);
+      EXPECT_EQ(el.src, src) << "chunk " << chunk << " threads " << threads;
+      EXPECT_EQ(el.dst, dst) << "chunk " << chunk << " threads " << threads;
+      expect_error([&] { read_edge_list(dir.path("bad.el"), false); }, {"bad.el:37:", "'x'"});
+    }
+  }
+  formats::set_text_parallel_min_bytes(0);
+  omp_set_num_threads(omp_get_num_procs());
+}
+
 TEST(EdgeListReader, LongLineAcrossManyChunks) {
   ScratchDir dir;
   ChunkSize cs(8);

@@ -1,6 +1,8 @@
 #include "support/shapes.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -52,22 +54,42 @@ void random_dag(EdgeList& e, uint64_t m, uint64_t seed) {
   }
 }
 
-void generated(ShapeMaker& maker, const std::string& name, GeneratorSpec::Kind kind, int scale, int edge_factor,
-               uint64_t seed) {
+// Generated shapes are made on first use: most test processes need one shape.
+struct GeneratedShape {
+  std::string name;
+  GeneratorSpec::Kind kind;
+  int scale;
+  int edge_factor;
+  uint64_t seed;
+};
+
+const std::vector<GeneratedShape>& generated_shapes() {
+  using K = GeneratorSpec::Kind;
+  static const std::vector<GeneratedShape> table = {
+      {"kron_1", K::kKronecker, 7, 8, 1},
+      {"kron_2", K::kKronecker, 7, 8, 2},
+      {"kron_large", K::kKronecker, 11, 8, 3},  // 16k edges: several push tasks per step
+      {"urand_1", K::kUniform, 7, 4, 1},
+      {"urand_2", K::kUniform, 7, 4, 2},
+  };
+  return table;
+}
+
+Shape make_generated(const GeneratedShape& g) {
   GeneratorSpec spec;
-  spec.kind = kind;
-  spec.scale = scale;
-  spec.edge_factor = edge_factor;
-  spec.seed = seed;
-  spec.text = name;
+  spec.kind = g.kind;
+  spec.scale = g.scale;
+  spec.edge_factor = g.edge_factor;
+  spec.seed = g.seed;
+  spec.text = g.name;
   EdgeList edges = generate(spec);
   edges.directed = true;  // the orientation variants decide
   edges.weights.clear();
-  edges.name = name;
-  maker.shapes.push_back(Shape{name, std::move(edges)});
+  edges.name = g.name;
+  return Shape{g.name, std::move(edges)};
 }
 
-std::vector<Shape> make_shapes() {
+std::vector<Shape> make_hand_made_shapes() {
   ShapeMaker m;
   m.add("empty", 0);
   m.add("no_edges", 5);
@@ -168,23 +190,45 @@ std::vector<Shape> make_shapes() {
     for (uint64_t v = 1; v <= 6000; ++v) edge(e, 0, v);
     for (uint64_t v = 1; v <= 6000; v += 7) edge(e, v, v % 6000 + 1);
   }
-  for (uint64_t seed : {1, 2}) generated(m, "kron_" + std::to_string(seed), GeneratorSpec::Kind::kKronecker, 7, 8, seed);
-  generated(m, "kron_large", GeneratorSpec::Kind::kKronecker, 11, 8, 3);  // 16k edges: several push tasks
-  for (uint64_t seed : {1, 2}) generated(m, "urand_" + std::to_string(seed), GeneratorSpec::Kind::kUniform, 7, 4, seed);
   return std::move(m.shapes);
+}
+
+const std::vector<Shape>& hand_made_shapes() {
+  static const std::vector<Shape> shapes = make_hand_made_shapes();
+  return shapes;
 }
 
 }  // namespace
 
-const std::vector<Shape>& all_shapes() {
-  static const std::vector<Shape> shapes = make_shapes();
-  return shapes;
+const std::vector<std::string>& shape_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const Shape& s : hand_made_shapes()) out.push_back(s.name);
+    for (const GeneratedShape& g : generated_shapes()) out.push_back(g.name);
+    return out;
+  }();
+  return names;
 }
 
 const Shape& find_shape(const std::string& name) {
-  for (const Shape& s : all_shapes())
+  for (const Shape& s : hand_made_shapes())
     if (s.name == name) return s;
+  static std::mutex mutex;
+  static std::map<std::string, Shape> made;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = made.find(name); it != made.end()) return it->second;
+  for (const GeneratedShape& g : generated_shapes())
+    if (g.name == name) return made.emplace(name, make_generated(g)).first->second;
   throw std::invalid_argument("no test shape named " + name);
+}
+
+const std::vector<Shape>& all_shapes() {
+  static const std::vector<Shape> shapes = [] {
+    std::vector<Shape> out;
+    for (const std::string& name : shape_names()) out.push_back(find_shape(name));
+    return out;
+  }();
+  return shapes;
 }
 
 const char* orientation_name(Orientation o) {
@@ -252,6 +296,10 @@ std::vector<uint64_t> test_sources(const AnyGraph& graph, int random, uint64_t s
           if (std::find(sources.begin(), sources.end(), v) == sources.end()) sources.push_back(v);
         };
         add(0);
+        uint64_t hub = 0;
+        for (uint64_t v = 1; v < n; ++v)
+          if (g.out.degree(v) > g.out.degree(hub)) hub = v;
+        add(hub);
         std::vector<uint8_t> has_in(n, 0);
         for (uint64_t u = 0; u < n; ++u)
           for (eid_t e = g.out.offsets[u]; e < g.out.offsets[u + 1]; ++e) has_in[g.out.neighbors[e]] = 1;
@@ -265,10 +313,6 @@ std::vector<uint64_t> test_sources(const AnyGraph& graph, int random, uint64_t s
             add(v);
             break;
           }
-        uint64_t hub = 0;
-        for (uint64_t v = 1; v < n; ++v)
-          if (g.out.degree(v) > g.out.degree(hub)) hub = v;
-        add(hub);
         std::mt19937_64 rng(seed);
         for (int i = 0; i < random; ++i) add(std::uniform_int_distribution<uint64_t>(0, n - 1)(rng));
         return sources;

@@ -25,8 +25,11 @@ struct Shape {
 // diamonds (2^64 paths), a star of 6000 leaves, random graphs
 // (with self loops and duplicates) at several seeds, and Kronecker (power
 // law) and uniform random graphs from the generators at several seeds.
-const std::vector<Shape>& all_shapes();
+// The names are cheap; a shape is made on first use (find_shape), all of
+// them by all_shapes().
+const std::vector<std::string>& shape_names();
 const Shape& find_shape(const std::string& name);
+const std::vector<Shape>& all_shapes();
 
 enum class Orientation {
   kDirected,       // out-CSR and CSC
@@ -51,9 +54,10 @@ EdgeList with_weights(EdgeList edges, WeightKind kind, uint64_t seed);
 // Builds a variant of the edges. The edge list is copied, the shape kept.
 AnyGraph build_variant(const EdgeList& edges, Orientation orientation, bool ids64);
 
-// Sources worth testing on a graph: vertex 0, the first vertex without
-// out-edges, the first isolated vertex (no edges at all), the vertex of
-// largest out-degree, and `random` others picked with the seed; no repeats.
+// Sources worth testing on a graph, in this order: vertex 0, the vertex of
+// largest out-degree, the first vertex without out-edges, the first isolated
+// vertex (no edges at all), and `random` others picked with the seed; no
+// repeats.
 // Empty when the graph has no vertices.
 std::vector<uint64_t> test_sources(const AnyGraph& graph, int random, uint64_t seed);
 

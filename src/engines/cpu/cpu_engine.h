@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/error.h"
 #include "engines/cpu/parallel.h"
 #include "engines/engine.h"
 #include "graph/graph.h"
@@ -155,7 +156,8 @@ class CpuEngine {
   template <typename Op>
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
     if (f.count == 0) return Frontier{};
-    bool pull = options.direction == Direction::kPull;
+    // Pull reads the in-edges; a directed graph without its CSC can only push.
+    bool pull = options.direction == Direction::kPull && graph_.has_in_edges();
     if (options.direction == Direction::kAuto && graph_.has_in_edges()) {
       uint64_t frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
       pull = f.count + frontier_edges > graph_.num_edges() / 20;
@@ -170,6 +172,9 @@ class CpuEngine {
 
   template <typename G>
   double gather_apply(const G& op) {
+    // Without this check a directed graph lacking its CSC is read out of bounds.
+    if (!graph_.has_in_edges())
+      throw Error("this algorithm pulls over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
     const Csr<V>& in = graph_.in_edges();
     double total = 0;
     uint64_t edges = 0;
