@@ -20,6 +20,30 @@ void set_text_parallel_min_bytes(size_t bytes) {
   g_parallel_min_bytes.store(bytes == 0 ? kDefaultParallelMinBytes : bytes);
 }
 
+Num parse_uint_slow(const char*& p, const char* e, const char* start, uint64_t& out) {
+  if (start == e) return Num::kMissing;
+  uint64_t v = 0;
+  for (p = start; p < e; ++p) {
+    unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (d > 9) break;
+    if (v > (kMaxFileId - d) / 10) {
+      const char* te = token_end(p, e);
+      bool digits = true;
+      for (const char* q = p; q < te; ++q) digits &= (*q >= '0' && *q <= '9');
+      p = te;
+      return digits ? Num::kTooLarge : Num::kBad;
+    }
+    v = v * 10 + d;
+  }
+  if (p == start || (p < e && !is_blank(*p))) {
+    bool negative = *start == '-' && start + 1 < e && start[1] >= '0' && start[1] <= '9';
+    p = token_end(start, e);
+    return negative ? Num::kNegative : Num::kBad;
+  }
+  out = v;
+  return Num::kOk;
+}
+
 std::string quote_token(const char* begin, const char* end) {
   std::string out = "'";
   size_t n = 0;

@@ -59,28 +59,25 @@ enum class Num { kOk, kMissing, kBad, kNegative, kTooLarge };
 
 // A non-negative decimal integer up to kMaxFileId. Skips leading blanks and
 // leaves p after the token (also on failure).
+Num parse_uint_slow(const char*& p, const char* e, const char* start, uint64_t& out);
 inline Num parse_uint(const char*& p, const char* e, uint64_t& out) {
   p = skip_blanks(p, e);
-  if (p == e) return Num::kMissing;
   const char* start = p;
+  // Up to 18 digits cannot overflow (10^18 - 1 < 2^63): no check per digit.
+  const char* limit = e - p > 18 ? p + 18 : e;
   uint64_t v = 0;
-  while (p < e) {
+  while (p < limit) {
     unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
     if (d > 9) break;
-    if (v > (kMaxFileId - d) / 10) {
-      const char* te = token_end(p, e);
-      bool digits = true;
-      for (const char* q = p; q < te; ++q) digits &= (*q >= '0' && *q <= '9');
-      p = te;
-      return digits ? Num::kTooLarge : Num::kBad;
-    }
     v = v * 10 + d;
     ++p;
   }
-  if (p == start || (p < e && !is_blank(*p))) {
-    bool negative = *start == '-' && start + 1 < e && start[1] >= '0' && start[1] <= '9';
-    p = token_end(start, e);
-    return negative ? Num::kNegative : Num::kBad;
+  if (p == start || p == limit || !is_blank(*p)) {
+    if (p == e && p != start) {
+      out = v;
+      return Num::kOk;
+    }
+    return parse_uint_slow(p, e, start, out);
   }
   out = v;
   return Num::kOk;

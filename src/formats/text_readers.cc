@@ -45,7 +45,7 @@ std::string lower(std::string s) {
 // Extra columns after the fields a format reads. In edge lists they are
 // ignored when numeric (SNAP and KONECT files carry timestamps or weights
 // there); anything else means the line is not what we think it is.
-bool skip_numeric_columns(const char* p, const char* e, const char* expected, std::string& error) {
+bool skip_numeric_columns_slow(const char* p, const char* e, const char* expected, std::string& error) {
   for (;;) {
     const char* t = skip_blanks(p, e);
     if (t == e) return true;
@@ -56,6 +56,11 @@ bool skip_numeric_columns(const char* p, const char* e, const char* expected, st
       return false;
     }
   }
+}
+
+inline bool skip_numeric_columns(const char* p, const char* e, const char* expected, std::string& error) {
+  p = skip_blanks(p, e);
+  return p == e || skip_numeric_columns_slow(p, e, expected, error);
 }
 
 bool no_more_columns(const char* p, const char* e, const char* expected, std::string& error) {
