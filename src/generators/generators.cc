@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "graph/huge_pages.h"
 
 namespace tg {
@@ -28,15 +29,6 @@ namespace {
 constexpr uint64_t kBlock = uint64_t{1} << 16;
 constexpr int kMaxScale = 40;
 constexpr int kMaxEdgeFactor = 1 << 20;
-
-uint64_t mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
 
 // splitmix64: one add and one mix per 64 random bits, plenty for sampling
 // quadrants; seeded per block so blocks are independent streams.

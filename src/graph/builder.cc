@@ -21,22 +21,13 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "engines/cpu/parallel.h"
 #include "graph/huge_pages.h"
 
 namespace tg {
 
 namespace {
-
-// splitmix64's finalizer: a cheap bijective mix with good avalanche.
-uint64_t mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
 
 // The weight of edge {u, v} depends only on the unordered pair and the seed,
 // so both directions of an undirected edge agree, and the result does not
