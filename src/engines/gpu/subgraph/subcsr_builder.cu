@@ -1,0 +1,305 @@
+// SubCSR generation on the GPU and piece loading (see subcsr_builder.cuh).
+#include "engines/gpu/subgraph/subcsr_builder.cuh"
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <span>
+
+#include "core/error.h"
+#include "engines/gpu/subgraph/subgraph_kernels.cuh"
+
+namespace tg::subgraph {
+
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int device_sms() {
+  int device = 0, sms = 1;
+  TG_CUDA(cudaGetDevice(&device));
+  TG_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+// Blocks for a grid-stride kernel over `items` threads' worth of work.
+unsigned blocks_for(uint64_t threads, int sms) {
+  uint64_t b = gpu::div_up(threads, kernels::kThreads);
+  uint64_t cap = static_cast<uint64_t>(sms) * 16;
+  return static_cast<unsigned>(std::max<uint64_t>(1, std::min(b, cap)));
+}
+
+// Key bits of vertex ids below n (radix sort passes).
+int key_bits(uint64_t n) {
+  int b = 1;
+  while (b < 64 && (uint64_t{1} << b) < n) ++b;
+  return b;
+}
+
+}  // namespace
+
+const char* gather_way_name(GatherWay way) { return way == GatherWay::kCpu ? "cpu" : "gpu"; }
+
+template <typename V>
+SubcsrBuilder<V>::SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfig& config)
+    : src_(source), cfg_(config) {
+  if (cfg_.slots == 0) throw Error("subgraph builder: 0 buffer slots");
+  if (src_.offsets_device == nullptr && src_.n > 0) throw Error("subgraph builder: no device offsets");
+  if (cfg_.weights && (src_.weights_host == nullptr))
+    throw Error("subgraph builder: the algorithm reads weights but the graph has none");
+  sizing_ = size_buffers(cfg_.budget_bytes, EdgeEntry{sizeof(V), cfg_.weights}, cfg_.slots,
+                         "the subgraph edge budget (--gpu-mem)");
+  const uint64_t n = src_.n;
+  active_ = gpu::DeviceArray<V>::allocate(std::max<uint64_t>(n, 1));
+  sub_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
+  full_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
+  TG_CUDA(cudaMemset(full_.data(), 0, (n + 1) * sizeof(eid_t)));
+  split_ = gpu::DeviceArray<eid_t>::allocate(2 * uint64_t{cfg_.slots});
+  counter_ = gpu::DeviceArray<unsigned long long>::allocate(1);
+  lines_ = gpu::DeviceArray<unsigned long long>::allocate(cfg_.slots);
+  for (uint32_t s = 0; s < cfg_.slots; ++s) {
+    buf_n_.push_back(gpu::DeviceArray<V>::allocate(sizing_.capacity_edges));
+    if (cfg_.weights) buf_w_.push_back(gpu::DeviceArray<weight_t>::allocate(sizing_.capacity_edges));
+    cudaStream_t stream;
+    TG_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    streams_.push_back(stream);
+    cudaEvent_t event;
+    TG_CUDA(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+    copied_.push_back(event);
+  }
+}
+
+template <typename V>
+SubcsrBuilder<V>::~SubcsrBuilder() {
+  // Errors are ignored: a destructor may run while an error unwinds.
+  for (cudaStream_t s : streams_) cudaStreamSynchronize(s);
+  for (cudaEvent_t e : copied_) cudaEventDestroy(e);
+  for (cudaStream_t s : streams_) cudaStreamDestroy(s);
+  if (host_active_) cudaFreeHost(host_active_);
+  if (host_sub_) cudaFreeHost(host_sub_);
+  for (V* p : stage_n_) cudaFreeHost(p);
+  for (weight_t* p : stage_w_) cudaFreeHost(p);
+  cudaGetLastError();
+}
+
+template <typename V>
+uint64_t SubcsrBuilder<V>::vertex_bytes() const {
+  return std::max<uint64_t>(src_.n, 1) * sizeof(V) * 2 + (src_.n + 1) * sizeof(eid_t) * 2;
+}
+
+template <typename V>
+SubcsrShape SubcsrBuilder<V>::build_from_bitmap(const uint32_t* bits) {
+  const double start = now_s();
+  count_ = 0;
+  if (src_.n > 0) {
+    V* out = active_.data();
+    unsigned long long* selected = counter_.data();
+    const int64_t n = static_cast<int64_t>(src_.n);
+    gpu::run_cub(pool_, [&](void* tmp, size_t& bytes) {
+      return cub::DeviceSelect::If(tmp, bytes, thrust::counting_iterator<V>(0), out, selected, n,
+                                   kernels::InBitmap<V>{bits});
+    });
+    unsigned long long c = 0;
+    TG_CUDA(cudaMemcpy(&c, selected, sizeof c, cudaMemcpyDeviceToHost));
+    count_ = c;
+  }
+  return finish_build(start);
+}
+
+template <typename V>
+SubcsrShape SubcsrBuilder<V>::build_from_list(const V* list, uint64_t count, bool sorted) {
+  const double start = now_s();
+  if (count > src_.n)
+    throw Error("subgraph builder: " + std::to_string(count) + " active vertices in a graph of " +
+                std::to_string(src_.n));
+  count_ = count;
+  if (count > 0) {
+    V* out = active_.data();
+    if (sorted) {
+      TG_CUDA(cudaMemcpy(out, list, count * sizeof(V), cudaMemcpyDeviceToDevice));
+    } else {
+      const int end_bit = key_bits(src_.n);
+      gpu::run_cub(pool_, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceRadixSort::SortKeys(tmp, bytes, list, out, count, 0, end_bit);
+      });
+    }
+  }
+  return finish_build(start);
+}
+
+template <typename V>
+SubcsrShape SubcsrBuilder<V>::finish_build(double start) {
+  host_active_valid_ = false;
+  host_sub_valid_ = false;
+  pieces_.clear();
+  total_ = 0;
+  if (count_ > 0) {
+    auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<uint64_t>(0),
+                                                   kernels::ActiveDegree<V>{active_.data(), src_.offsets_device, count_});
+    eid_t* sub = sub_.data();
+    const uint64_t items = count_ + 1;
+    gpu::run_cub(pool_, [&](void* tmp, size_t& bytes) {
+      return cub::DeviceScan::ExclusiveSum(tmp, bytes, degrees, sub, items);
+    });
+    kernels::scatter_sub_offsets<V><<<blocks_for(count_, device_sms()), kernels::kThreads>>>(active_.data(), sub, count_,
+                                                                                             full_.data());
+    TG_CUDA_LAUNCH(scatter_sub_offsets);
+    TG_CUDA(cudaMemcpy(&total_, sub + count_, sizeof total_, cudaMemcpyDeviceToHost));
+    if (total_ <= sizing_.capacity_edges) {
+      pieces_.push_back(EdgeRange{0, count_, 0, total_, false});
+    } else {
+      // Oversized: the sub-offsets come to the host (Subway moves them anyway
+      // for its CPU gather) and are cut into pieces there.
+      if (host_sub_ == nullptr)
+        TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_sub_), (src_.n + 1) * sizeof(eid_t), cudaHostAllocDefault));
+      TG_CUDA(cudaMemcpy(host_sub_, sub, items * sizeof(eid_t), cudaMemcpyDeviceToHost));
+      host_sub_valid_ = true;
+      pieces_ = plan_pieces(std::span<const eid_t>(host_sub_, items), sizing_.capacity_edges);
+    }
+  }
+  SubcsrShape shape;
+  shape.active_vertices = count_;
+  shape.active_edges = total_;
+  shape.pieces = pieces_.size();
+  shape.generate_s = now_s() - start;
+  return shape;
+}
+
+template <typename V>
+void SubcsrBuilder<V>::ensure_host_lists(LoadedPiece<V>& out) {
+  if (host_active_ == nullptr)
+    TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_active_), std::max<uint64_t>(src_.n, 1) * sizeof(V),
+                          cudaHostAllocDefault));
+  if (host_sub_ == nullptr)
+    TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_sub_), (src_.n + 1) * sizeof(eid_t), cudaHostAllocDefault));
+  if (!host_active_valid_) {
+    TG_CUDA(cudaMemcpy(host_active_, active_.data(), count_ * sizeof(V), cudaMemcpyDeviceToHost));
+    out.bytes_to_host += count_ * sizeof(V);
+    host_active_valid_ = true;
+  }
+  if (!host_sub_valid_) {
+    TG_CUDA(cudaMemcpy(host_sub_, sub_.data(), (count_ + 1) * sizeof(eid_t), cudaMemcpyDeviceToHost));
+    out.bytes_to_host += (count_ + 1) * sizeof(eid_t);
+    host_sub_valid_ = true;
+  }
+}
+
+template <typename V>
+void SubcsrBuilder<V>::ensure_staging() {
+  if (!stage_n_.empty()) return;
+  for (uint32_t s = 0; s < cfg_.slots; ++s) {
+    V* n = nullptr;
+    TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&n), sizing_.capacity_edges * sizeof(V), cudaHostAllocDefault));
+    stage_n_.push_back(n);
+    if (cfg_.weights) {
+      weight_t* w = nullptr;
+      TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&w), sizing_.capacity_edges * sizeof(weight_t),
+                            cudaHostAllocDefault));
+      stage_w_.push_back(w);
+    }
+  }
+}
+
+template <typename V>
+LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay way) {
+  if (piece >= pieces_.size())
+    throw Error("subgraph builder: piece " + std::to_string(piece) + " of " + std::to_string(pieces_.size()));
+  if (slot >= cfg_.slots) throw Error("subgraph builder: slot " + std::to_string(slot) + " of " + std::to_string(cfg_.slots));
+  const EdgeRange& p = pieces_[piece];
+  const eid_t len = p.edges();
+  LoadedPiece<V> out;
+  out.slot = slot;
+  uint64_t split_vertex = 0;
+  if (p.split) {
+    V v;
+    TG_CUDA(cudaMemcpy(&v, active_.data() + p.first, sizeof(V), cudaMemcpyDeviceToHost));
+    split_vertex = v;
+  }
+  out.unit = piece_unit(p, split_vertex);
+  V* dn = buf_n_[slot].data();
+  weight_t* dw = cfg_.weights ? buf_w_[slot].data() : nullptr;
+  cudaStream_t stream = streams_[slot];
+  eid_t* split = split_.data() + 2 * uint64_t{slot};
+  if (p.split) {
+    kernels::set_pair<eid_t><<<1, 1, 0, stream>>>(split, eid_t{0}, len);
+    TG_CUDA_LAUNCH(set_pair);
+  }
+
+  if (way == GatherWay::kGpu) {
+    if (src_.neighbors_mapped == nullptr || (cfg_.weights && src_.weights_mapped == nullptr))
+      throw Error("subgraph builder: the GPU gather needs the edge array mapped for zero-copy");
+    const double start = now_s();
+    unsigned long long* lines = lines_.data() + slot;
+    TG_CUDA(cudaMemsetAsync(lines, 0, sizeof *lines, stream));
+    if (len > 0) {
+      kernels::GatherListsArgs<V> a;
+      a.offsets = src_.offsets_device;
+      a.neighbors = src_.neighbors_mapped;
+      a.weights = cfg_.weights ? src_.weights_mapped : nullptr;
+      a.active = active_.data();
+      a.sub = sub_.data();
+      a.first = p.first;
+      a.last = p.last;
+      a.edge_begin = p.edge_begin;
+      a.edge_end = p.edge_end;
+      a.out_neighbors = dn;
+      a.out_weights = dw;
+      a.chunk = std::max<uint64_t>(cfg_.gpu_chunk_edges, 1);
+      a.lines = lines;
+      const uint64_t warps = gpu::div_up(len, a.chunk);
+      kernels::gather_lists<V><<<blocks_for(warps * 32, device_sms()), kernels::kThreads, 0, stream>>>(a);
+      TG_CUDA_LAUNCH(gather_lists);
+    }
+    unsigned long long requested = 0;
+    TG_CUDA(cudaMemcpyAsync(&requested, lines, sizeof requested, cudaMemcpyDeviceToHost, stream));
+    TG_CUDA(cudaStreamSynchronize(stream));
+    out.gather_s = now_s() - start;
+    out.link_bytes = requested * 128;
+  } else {
+    ensure_host_lists(out);
+    ensure_staging();
+    TG_CUDA(cudaEventSynchronize(copied_[slot]));  // the slot's last copy has left the staging buffer
+    V* sn = stage_n_[slot];
+    weight_t* sw = cfg_.weights ? stage_w_[slot] : nullptr;
+    const std::span<const V> active(host_active_, count_);
+    const std::span<const eid_t> sub(host_sub_, count_ + 1);
+    const uint64_t step = std::max<uint64_t>(cfg_.cpu_pipeline_edges, 1);
+    double gather = 0;
+    for (eid_t a = p.edge_begin; a < p.edge_end;) {
+      const eid_t b = p.edge_end - a > step ? a + step : p.edge_end;
+      const uint64_t at = a - p.edge_begin;
+      const double t = now_s();
+      gather_edges_cpu<V>(src_.offsets_host, src_.neighbors_host, sw ? src_.weights_host : nullptr, active, sub, a, b,
+                          sn + at, sw ? sw + at : nullptr, cfg_.cpu_chunk_edges);
+      gather += now_s() - t;
+      // Copied while the threads gather the next chunk.
+      TG_CUDA(cudaMemcpyAsync(dn + at, sn + at, (b - a) * sizeof(V), cudaMemcpyHostToDevice, stream));
+      if (sw) TG_CUDA(cudaMemcpyAsync(dw + at, sw + at, (b - a) * sizeof(weight_t), cudaMemcpyHostToDevice, stream));
+      a = b;
+    }
+    TG_CUDA(cudaEventRecord(copied_[slot], stream));
+    const double t = now_s();
+    TG_CUDA(cudaStreamSynchronize(stream));
+    out.gather_s = gather;
+    out.copy_s = now_s() - t;
+  }
+  out.bytes_to_device = len * sizing_.entry.bytes();
+  if (way == GatherWay::kCpu) out.link_bytes = out.bytes_to_device + out.bytes_to_host;
+  present_unit(out.csr, out.unit, full_.data(), static_cast<const V*>(dn), static_cast<const weight_t*>(dw), split);
+  out.csr.neighbor_misalign = 0;
+  out.frontier = active_.data() + p.first;
+  out.count = p.items();
+  return out;
+}
+
+template class SubcsrBuilder<uint32_t>;
+template class SubcsrBuilder<uint64_t>;
+
+}  // namespace tg::subgraph

@@ -1,0 +1,149 @@
+// SubCSR generation on the GPU (Subway algorithm 3, section 3.1) and the
+// loading of its pieces into device edge buffers.
+//
+// build_*: steps 1-5 with CUB on the default stream: the sorted active list
+// (a compaction of the bitmap, or a radix sort of a frontier queue), the
+// sub-offsets (one exclusive scan over the active vertices' degrees: steps
+// 3-5 fused, O(|V_active|) rather than Subway's O(|V|)), and the scattered
+// sub-offsets the push kernel reads (work_unit.h). When the active edges
+// exceed one buffer, the sub-offsets come to the host and plan_pieces cuts
+// the SubCSR into pieces.
+//
+// load: step 6 for one piece into one buffer slot, either
+//   GatherWay::kCpu: OpenMP threads copy the lists into pinned staging
+//     (edge_gather.h), pipelined with cudaMemcpyAsync in chunks, or
+//   GatherWay::kGpu: gather_lists reads them over zero-copy straight into
+//     device memory (warp-merged, 128-byte aligned).
+// The result is a CsrView for push_step<Access::kDevice> and the slice of
+// the active list to use as its frontier: the GPU engine's push kernel runs
+// on it unchanged (docs/SUBWAY.md).
+//
+// Memory: the edge buffers take SubcsrConfig::budget_bytes (all slots); the
+// vertex-side arrays (active list, its sort buffer, sub-offsets, scattered
+// sub-offsets: about n * (2 * sizeof(V) + 16) bytes) are vertex data, like
+// the engine's offsets and frontiers, and are reported by vertex_bytes().
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "engines/gpu/cuda_util.h"
+#include "engines/gpu/edge_step.h"
+#include "engines/gpu/subgraph/edge_gather.h"
+#include "engines/gpu/subgraph/subgraph_plan.h"
+#include "engines/gpu/subgraph/work_unit.h"
+
+namespace tg::subgraph {
+
+// The graph as the builder reads it: offsets on both sides, the edge array
+// (and weights) in pinned host memory, with its zero-copy device pointers.
+template <typename V>
+struct SubcsrSource {
+  uint64_t n = 0;
+  const eid_t* offsets_device = nullptr;  // n + 1
+  const eid_t* offsets_host = nullptr;    // n + 1
+  const V* neighbors_host = nullptr;      // pinned (cudaHostRegister / cudaHostAlloc)
+  const weight_t* weights_host = nullptr;
+  const V* neighbors_mapped = nullptr;    // cudaHostGetDevicePointer of the above
+  const weight_t* weights_mapped = nullptr;
+};
+
+struct SubcsrConfig {
+  uint64_t budget_bytes = 0;  // device memory of the edge buffers, all slots together
+  uint32_t slots = 1;         // 2: piece k + 1 loads while piece k is processed
+  bool weights = false;       // load weights too (SSSP, SSWP)
+  uint64_t gpu_chunk_edges = 256;                     // per warp, zero-copy gather
+  uint64_t cpu_chunk_edges = kGatherChunkEdges;       // per OpenMP work item
+  uint64_t cpu_pipeline_edges = uint64_t{1} << 22;    // copied to the GPU as soon as gathered
+};
+
+enum class GatherWay { kCpu, kGpu };
+const char* gather_way_name(GatherWay way);  // "cpu", "gpu"
+
+struct SubcsrShape {
+  uint64_t active_vertices = 0;
+  eid_t active_edges = 0;
+  uint64_t pieces = 0;
+  double generate_s = 0;  // steps 1-5 and the piece plan, wall time
+};
+
+template <typename V>
+struct LoadedPiece {
+  gpu::CsrView<V> csr;          // for push_step<Access::kDevice>
+  const V* frontier = nullptr;  // device: the piece's slice of the sorted active list
+  uint64_t count = 0;
+  WorkUnit unit;
+  uint32_t slot = 0;
+  uint64_t bytes_to_device = 0;  // edges (and weights) copied or gathered into the buffer
+  uint64_t bytes_to_host = 0;    // CPU way: the active list and sub-offsets (once per build)
+  uint64_t link_bytes = 0;       // GPU way: 128-byte lines requested over the link, x 128
+  double gather_s = 0;           // CPU way: host gather; GPU way: the kernel
+  double copy_s = 0;             // CPU way: copy time left after the gather (not overlapped)
+};
+
+template <typename V>
+class SubcsrBuilder {
+ public:
+  // Allocates the vertex-side arrays and the edge buffers (budget_bytes split
+  // into `slots`); throws tg::Error when the budget is under the minimum.
+  SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfig& config);
+  ~SubcsrBuilder();
+  SubcsrBuilder(const SubcsrBuilder&) = delete;
+  SubcsrBuilder& operator=(const SubcsrBuilder&) = delete;
+
+  // Steps 1-5 for the active set given as a bitmap of n bits...
+  SubcsrShape build_from_bitmap(const uint32_t* bits);
+  // ...or as a list of distinct vertices (sorted: copied; else radix-sorted).
+  SubcsrShape build_from_list(const V* list, uint64_t count, bool sorted);
+
+  const std::vector<EdgeRange>& pieces() const { return pieces_; }
+
+  // Step 6 for pieces()[piece] into buffer `slot`; returns when the piece is
+  // in device memory. The caller must have finished with what it last
+  // processed from this slot (push_step returns after its kernels have).
+  LoadedPiece<V> load(uint64_t piece, uint32_t slot, GatherWay way);
+
+  const V* active() const { return active_.data(); }                // sorted, active_vertices entries
+  const eid_t* sub_offsets() const { return sub_.data(); }          // active_vertices + 1
+  const eid_t* scattered_offsets() const { return full_.data(); }  // n + 1, see work_unit.h
+  uint64_t active_vertices() const { return count_; }
+  const BufferSizing& sizing() const { return sizing_; }
+  // A slot's device buffers (capacity_edges entries each; weights null
+  // without weights), to lend to a PartitionStreamer between builds.
+  V* slot_neighbors(uint32_t slot) const { return buf_n_.at(slot).data(); }
+  weight_t* slot_weights(uint32_t slot) const { return cfg_.weights ? buf_w_.at(slot).data() : nullptr; }
+  uint64_t vertex_bytes() const;
+
+ private:
+  SubcsrShape finish_build(double start);
+  void ensure_host_lists(LoadedPiece<V>& out);
+  void ensure_staging();
+
+  SubcsrSource<V> src_;
+  SubcsrConfig cfg_;
+  BufferSizing sizing_;
+  gpu::ScratchPool pool_;
+  gpu::DeviceArray<V> active_;
+  gpu::DeviceArray<eid_t> sub_;
+  gpu::DeviceArray<eid_t> full_;
+  gpu::DeviceArray<eid_t> split_;  // 2 entries per slot
+  gpu::DeviceArray<unsigned long long> counter_;  // selected count (build)
+  gpu::DeviceArray<unsigned long long> lines_;    // one per slot (GPU way)
+  std::vector<gpu::DeviceArray<V>> buf_n_;
+  std::vector<gpu::DeviceArray<weight_t>> buf_w_;
+  std::vector<cudaStream_t> streams_;     // one per slot, non-blocking
+  std::vector<cudaEvent_t> copied_;       // staging slot free again
+  V* host_active_ = nullptr;              // pinned, n entries
+  eid_t* host_sub_ = nullptr;             // pinned, n + 1 entries
+  std::vector<V*> stage_n_;               // pinned, one per slot
+  std::vector<weight_t*> stage_w_;
+  uint64_t count_ = 0;
+  eid_t total_ = 0;
+  bool host_active_valid_ = false;
+  bool host_sub_valid_ = false;
+  std::vector<EdgeRange> pieces_;
+};
+
+}  // namespace tg::subgraph
