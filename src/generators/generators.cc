@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "graph/huge_pages.h"
 
 namespace tg {
 
@@ -48,10 +49,13 @@ class Stream {
   uint64_t state_;
 };
 
-// Quadrant thresholds as fractions of 2^32, compared with 32 random bits.
-constexpr uint32_t kA = static_cast<uint32_t>(0.57 * 4294967296.0);
-constexpr uint32_t kAB = static_cast<uint32_t>(0.76 * 4294967296.0);
-constexpr uint32_t kABC = static_cast<uint32_t>(0.95 * 4294967296.0);
+// Quadrant thresholds as fractions of 2^16, compared with 16 random bits, so
+// one 64-bit draw serves four levels. Rounding moves each probability by less
+// than 2^-16 (A = .57001, A+B = .76000, A+B+C = .95000).
+constexpr uint32_t kA = 37356;    // round(.57 * 2^16)
+constexpr uint32_t kAB = 49807;   // round(.76 * 2^16)
+constexpr uint32_t kABC = 62259;  // round(.95 * 2^16)
+constexpr int kLevelsPerDraw = 4;
 
 // Rounds of multiply-by-odd (carries low bits upward) and xor-shift-right
 // (carries high bits downward), each a bijection modulo 2^scale, with
@@ -96,8 +100,8 @@ EdgeList generate_blocks(const GeneratorSpec& spec, MakeEdge make_edge) {
                                      std::to_string(spec.scale)
                                : spec.text;
   const uint64_t m = static_cast<uint64_t>(spec.edge_factor) << spec.scale;
-  el.src.resize(m);
-  el.dst.resize(m);
+  resize_huge(el.src, m);
+  resize_huge(el.dst, m);
   uint64_t* src = el.src.data();
   uint64_t* dst = el.dst.data();
   const uint64_t blocks = (m + kBlock - 1) / kBlock;
@@ -115,16 +119,15 @@ EdgeList generate_kronecker(const GeneratorSpec& spec) {
   const IdPermutation permute(scale, spec.seed);
   return generate_blocks(spec, [scale, &permute](Stream& rng, uint64_t& u, uint64_t& v) {
     uint64_t s = 0, d = 0;
-    for (int level = 0; level < scale; level += 2) {
-      uint64_t bits = rng.next();
-      // two levels per 64 random bits
-      for (int half = 0; half < 2 && level + half < scale; ++half) {
-        uint32_t r = static_cast<uint32_t>(bits >> (32 * half));
-        uint64_t down = r >= kAB;                    // quadrants C, D: source bit 1
-        uint64_t right = (r >= kA && r < kAB) || r >= kABC;  // quadrants B, D: destination bit 1
-        s = (s << 1) | down;
-        d = (d << 1) | right;
-      }
+    uint64_t bits = 0;
+    for (int level = 0; level < scale; ++level) {
+      if (level % kLevelsPerDraw == 0) bits = rng.next();
+      uint32_t r = static_cast<uint32_t>(bits & 0xffff);
+      bits >>= 16;
+      uint64_t down = r >= kAB;                            // quadrants C, D: source bit 1
+      uint64_t right = (r >= kA && r < kAB) || r >= kABC;  // quadrants B, D: destination bit 1
+      s = (s << 1) | down;
+      d = (d << 1) | right;
     }
     u = permute(s);
     v = permute(d);

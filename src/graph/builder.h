@@ -60,7 +60,7 @@ struct DegreeStats {
   uint64_t zero_out_degree = 0;
   uint64_t max_out_degree = 0;
   double mean_out_degree = 0;
-  uint64_t median_out_degree = 0;
+  uint64_t median_out_degree = 0;  // the lower middle one when |V| is even
   // Both counted over stored edges: an undirected repeat counts once in each direction.
   uint64_t self_loops = 0;
   uint64_t duplicate_edges = 0;  // extra copies of an (u, v) pair

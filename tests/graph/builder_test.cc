@@ -108,6 +108,22 @@ TEST(Builder, SimplifyDropsSelfLoopsAndDuplicates) {
   AnyGraph undirected = build_graph(make_edges(7, kMixed), {.undirected = true, .simplify = true});
   expect_lists(g32(undirected).out, expected_lists(7, kMixed, true, true));
   EXPECT_EQ(g32(undirected).num_edges(), 10u);  // {0,1} {1,2} {0,2} {1,3} {3,5}
+
+  // nothing left: only self loops
+  AnyGraph loops = build_graph(make_edges(3, {{1, 1}, {2, 2}, {1, 1}}, {1, 2, 3}), {.simplify = true});
+  EXPECT_EQ(num_edges(loops), 0u);
+  EXPECT_EQ(g32(loops).out.neighbors.size(), 0u);
+  EXPECT_EQ(g32(loops).out.offsets.to_vector(), (std::vector<eid_t>{0, 0, 0, 0}));
+}
+
+TEST(Builder, SingleVertex) {
+  AnyGraph any = build_graph(make_edges(1, {{0, 0}}), {.undirected = true});
+  EXPECT_EQ(num_edges(any), 1u);
+  EXPECT_EQ(neighbors(g32(any).out, 0), (std::vector<uint64_t>{0}));
+  DegreeStats s = degree_stats(any);
+  EXPECT_EQ(s.self_loops, 1u);
+  EXPECT_EQ(s.isolated, 0u);
+  EXPECT_EQ(s.median_out_degree, 1u);
 }
 
 TEST(Builder, SimplifyKeepsSmallestWeight) {
@@ -258,6 +274,65 @@ TEST(Builder, SameGraphForAnyThreadCount) {
   omp_set_num_threads(saved);
   EXPECT_EQ(results[0], results[1]);
   EXPECT_EQ(results[0], results[2]);
+}
+
+// Long lists take the radix sort, short ones std::sort: both against the
+// brute-force lists, for 32- and 64-bit ids.
+TEST(Builder, LongListsMatchBruteForce) {
+  EdgeList el = random_edges(100, 30000, 9, false);
+  Edges pairs;
+  for (size_t e = 0; e < el.src.size(); ++e) pairs.push_back({el.src[e], el.dst[e]});
+  for (bool undirected : {false, true}) {
+    for (bool simplify : {false, true}) {
+      BuildOptions options{.undirected = undirected, .simplify = simplify};
+      AnyGraph narrow = build_graph(make_edges(100, pairs), options);
+      expect_lists(g32(narrow).out, expected_lists(100, pairs, undirected, simplify));
+      options.force_64bit_ids = true;
+      AnyGraph wide = build_graph(make_edges(100, pairs), options);
+      expect_lists(std::get<Graph<vid64_t>>(wide).out, expected_lists(100, pairs, undirected, simplify));
+    }
+  }
+}
+
+// Simplify packs lists in place in per-thread blocks: check it against a
+// brute-force simplification for several thread counts.
+TEST(Builder, SimplifyMatchesBruteForceForAnyThreadCount) {
+  int saved = omp_get_max_threads();
+  for (bool undirected : {false, true}) {
+    EdgeList el = random_edges(400, 20000, 5, true);
+    // (u, v) -> smallest weight, both directions when undirected; self loops dropped
+    std::vector<std::map<uint64_t, weight_t>> expected(400);
+    auto add = [&](uint64_t u, uint64_t v, weight_t w) {
+      if (u == v) return;
+      auto [it, fresh] = expected[u].insert({v, w});
+      if (!fresh) it->second = std::min(it->second, w);
+    };
+    for (size_t e = 0; e < el.src.size(); ++e) {
+      add(el.src[e], el.dst[e], el.weights[e]);
+      if (undirected) add(el.dst[e], el.src[e], el.weights[e]);
+    }
+    for (int threads : {1, 2, 3, 5}) {
+      omp_set_num_threads(threads);
+      AnyGraph any = build_graph(random_edges(400, 20000, 5, true), {.undirected = undirected, .simplify = true});
+      const auto& g = g32(any);
+      eid_t total = 0;
+      for (uint64_t u = 0; u < 400; ++u) {
+        std::vector<uint64_t> want_v;
+        std::vector<weight_t> want_w;
+        for (auto [v, w] : expected[u]) {
+          want_v.push_back(v);
+          want_w.push_back(w);
+        }
+        total += want_v.size();
+        ASSERT_EQ(neighbors(g.out, u), want_v) << "threads " << threads << " vertex " << u;
+        ASSERT_EQ(weights_of(g.out, u), want_w) << "threads " << threads << " vertex " << u;
+      }
+      EXPECT_EQ(g.num_edges(), total);
+      EXPECT_EQ(g.out.neighbors.size(), total);
+      EXPECT_EQ(g.out.weights.size(), total);
+    }
+  }
+  omp_set_num_threads(saved);
 }
 
 TEST(Builder, RandomWeightsInRangeSymmetricAndDeterministic) {
