@@ -14,6 +14,8 @@
 //
 // The arrays are not aligned in the file, so they are read (pread) rather
 // than mapped.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -22,8 +24,6 @@
 #include "core/error.h"
 #include "formats/input_file.h"
 #include "formats/readers.h"
-
-#include <unistd.h>
 
 namespace tg {
 namespace {

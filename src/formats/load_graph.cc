@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "core/error.h"
@@ -66,7 +67,24 @@ FileFormat format_from_path(const std::string& path) {
   return f;
 }
 
+namespace {
+
+AnyGraph load(const std::string& spec, const LoadOptions& options);
+
+}  // namespace
+
 AnyGraph load_graph(const std::string& spec, const LoadOptions& options) {
+  try {
+    return load(spec, options);
+  } catch (const std::bad_alloc&) {
+    // Typically one huge id in a small file: |V| is the largest id + 1.
+    throw Error(spec + ": out of memory while loading the graph (is a vertex id far larger than the vertex count?)");
+  }
+}
+
+namespace {
+
+AnyGraph load(const std::string& spec, const LoadOptions& options) {
   if (is_generator_spec(spec)) {
     GeneratorSpec g = parse_generator_spec(spec, options.edge_factor, options.seed);
     BuildOptions build = options.build;
@@ -95,4 +113,5 @@ AnyGraph load_graph(const std::string& spec, const LoadOptions& options) {
   return build_graph(std::move(edges), options.build);
 }
 
+}  // namespace
 }  // namespace tg

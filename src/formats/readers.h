@@ -12,8 +12,10 @@
 namespace tg {
 
 // SNAP-style edge list: "src dst" (weighted: "src dst weight") per line,
-// spaces or tabs, '#' and '%' comment lines, 0-based ids. Reads .gz, .zst
-// and .xz directly. Parsed in parallel.
+// spaces or tabs, '#' and '%' comment lines, 0-based ids; further numeric
+// columns are ignored, non-numeric ones are errors. Reads .gz, .zst and .xz
+// directly (by magic number), streaming. Parsed in parallel.
+// docs/FORMATS.md has the rules of every format.
 EdgeList read_edge_list(const std::string& path, bool weighted, bool progress = false);
 
 // Matrix Market coordinate: pattern, integer or real; general or symmetric;

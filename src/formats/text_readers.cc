@@ -2,6 +2,7 @@
 // line function run by parse_text (text_parse.h) plus, for the formats that
 // have one, a header function run serially on the first lines.
 #include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 

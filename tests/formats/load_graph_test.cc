@@ -128,3 +128,16 @@ TEST(LoadGraph, BinaryGraphsAreReturnedAsStoredUnlessOptionsChangeThem) {
 
 }  // namespace
 }  // namespace tg
+
+namespace tg {
+namespace {
+
+TEST(LoadGraph, HugeIdInASmallFileIsAnError) {
+  ScratchDir dir;
+  write_bytes(dir.path("huge.el"), "0 9000000000000000000\n");
+  LoadOptions options;
+  expect_error([&] { load_graph(dir.path("huge.el"), options); }, {"huge.el"});
+}
+
+}  // namespace
+}  // namespace tg
