@@ -9,6 +9,10 @@
 #include "graph/builder.h"
 
 #include <omp.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -322,8 +326,33 @@ void validate(const EdgeList& edges) {
 
 }  // namespace
 
+// Refuses, in one line, a graph whose CSR cannot fit in this machine's RAM
+// (a stray id of 3e9 in a small file asks for 24 GB of offsets), rather than
+// letting the kernel kill the process minutes later. TG_NO_MEMORY_CHECK=1
+// skips it where RAM grows on demand (some VMs report a small MemTotal).
+static void check_fits_in_memory(const EdgeList& edges, const BuildOptions& options) {
+  if (const char* skip = std::getenv("TG_NO_MEMORY_CHECK"); skip != nullptr && skip[0] == '1') return;
+  const uint64_t n = edges.num_vertices, m = edges.num_edges();
+  const bool wide = options.force_64bit_ids || n >= kVid32Limit;
+  const bool both_ways = options.undirected || !edges.directed;
+  const double stored = static_cast<double>(m) * (both_ways ? 2 : 1) * (options.in_edges && !both_ways ? 2 : 1);
+  const double per_edge = (wide ? 8.0 : 4.0) + (edges.weighted() || options.random_weights ? 4.0 : 0.0);
+  const double need = stored * per_edge + 2.0 * (static_cast<double>(n) + 1) * sizeof(eid_t);
+  const double ram = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
+  if (ram > 0 && need > ram) {
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "%s: the graph needs about %.1f GB (%llu vertices, the largest id + 1; %llu edges) but this machine "
+                  "has %.1f GB of RAM",
+                  edges.name.empty() ? "graph" : edges.name.c_str(), need / 1e9, static_cast<unsigned long long>(n),
+                  static_cast<unsigned long long>(m), ram / 1e9);
+    throw Error(buf);
+  }
+}
+
 AnyGraph build_graph(EdgeList&& edges, const BuildOptions& options) {
   validate(edges);
+  check_fits_in_memory(edges, options);
   const uint64_t n = edges.num_vertices;
   const uint64_t m = edges.num_edges();
   const std::string name = edges.name;

@@ -80,6 +80,12 @@ TEST(Cli, BadGraphsGiveOneLineErrors) {
   expect_one_line_error(tiergraph("run bfs --graph " + bad), "cli_bad.el:2");
 }
 
+TEST(Cli, AGraphLargerThanMemoryIsRefusedUpFront) {
+  // One stray id makes |V| = 2^44: 140 TB of offsets. A clear error, not an OOM kill.
+  std::string g = write_temp("cli_huge_id.el", "0 1\n0 17592186044415\n");
+  expect_one_line_error(tiergraph("run bfs --graph " + g), "RAM");
+}
+
 TEST(Cli, SourceOutOfRangeIsAnError) {
   std::string g = write_temp("cli_small.el", "0 1\n1 2\n");
   expect_one_line_error(tiergraph("run bfs --graph " + g + " --source 3"), "--source 3");
