@@ -11,7 +11,7 @@ namespace {
 template <typename V>
 void check_weights(const Graph<V>& graph, const RunRequest& request) {
   if (!needs_weights(request.algorithm)) return;
-  if (!graph.weighted())
+  if (!graph.weighted() && graph.num_edges() > 0)  // without edges no weight is ever read
     throw Error(std::string(algorithm_name(request.algorithm)) +
                 ": the graph has no edge weights; use a weighted format (.wel, .gr, .wsg, weighted .mtx) "
                 "or add random ones with --weights 8:72");
