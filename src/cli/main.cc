@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   tg::cli::add_generate_command(app);
   tg::cli::add_info_command(app);
   tg::cli::add_verify_command(app);
+  tg::cli::add_bench_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

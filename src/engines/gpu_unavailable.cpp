@@ -13,4 +13,8 @@ RunOutput run_on_gpu(const AnyGraph&, const RunRequest&, const GpuOptions&) {
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
+std::vector<RunOutput> run_batch_on_gpu(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&) {
+  throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
+}
+
 }  // namespace tg

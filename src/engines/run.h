@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "algorithms/algorithm.h"
 #include "engines/engine.h"
@@ -42,5 +43,9 @@ RunOutput run_on_cpu(const AnyGraph& graph, const RunRequest& request);
 // was not built).
 bool gpu_available(std::string* reason);
 RunOutput run_on_gpu(const AnyGraph& graph, const RunRequest& request, const GpuOptions& options);
+// Several requests on one placement of the graph: the edges are placed (copied
+// or pinned) once; UVM runs each start cold. For `tiergraph bench`.
+std::vector<RunOutput> run_batch_on_gpu(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                                        const GpuOptions& options);
 
 }  // namespace tg

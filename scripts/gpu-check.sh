@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Run ON THE GPU MACHINE through the device tool (see docs/GPU.md):
+#   run(command="scripts/gpu-check.sh", carry=[".deps", ".data"])
+# Builds tiergraph and the GPU tests for sm_90, runs every GPU test, then a
+# short benchmark (BFS, SSSP, CC, PageRank per placement on generated
+# Kronecker graphs), and prints a compact pass/fail and timing table last.
+# Logs and JSON records go to $OUT (the device tool's folder) or out/gpu-check.
+#
+# Environment:
+#   GPU_CHECK_TESTS=0        skip the tests
+#   GPU_CHECK_GRAPHS="..."   benchmark graphs (default "kron:20 kron:22"; empty: no benchmark)
+#   GPU_CHECK_ALGOS="..."    benchmark algorithms (default "bfs sssp cc pagerank")
+#   GPU_CHECK_FILTER=...     gtest filter for the tests (default: all)
+#   GPU_CHECK_EXTRA="..."    extra commands run after the benchmark (bash -c), output to $OUT/extra.log
+#   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests} built elsewhere (same x86-64 Linux;
+#                            copy them there from a build here) instead of building: saves device time
+#   GPU_CHECK_RUN_TIMEOUT=N  seconds allowed per benchmark run (default 120)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out="${OUT:-$root/out/gpu-check}"
+mkdir -p "$out"
+graphs="${GPU_CHECK_GRAPHS-kron:20 kron:22}"
+algos="${GPU_CHECK_ALGOS:-bfs sssp cc pagerank}"
+summary="$out/summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+note "gpu: $(nvidia-smi --query-gpu=name,memory.used,memory.total,driver_version --format=csv,noheader 2>&1)  date: $(date -u +%F)"
+
+# ---- dependencies staged by scripts/stage-device-deps.sh (liblzma-dev) ----
+if [ -f .deps/usr/lib/x86_64-linux-gnu/pkgconfig/liblzma.pc ]; then
+  mkdir -p .deps/pkgconfig
+  sed -e "s#^prefix=.*#prefix=$root/.deps/usr#" -e "s#^exec_prefix=.*#exec_prefix=$root/.deps/usr#" \
+      -e "s#^libdir=.*#libdir=$root/.deps/usr/lib/x86_64-linux-gnu#" -e "s#^includedir=.*#includedir=$root/.deps/usr/include#" \
+      .deps/usr/lib/x86_64-linux-gnu/pkgconfig/liblzma.pc >.deps/pkgconfig/liblzma.pc
+  export PKG_CONFIG_PATH="$root/.deps/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+fi
+export TG_DATASETS_DIR="$root/.data/datasets"
+
+# ---- build ----
+t0=$(date +%s)
+if [ "${GPU_CHECK_PREBUILT:-0}" = 1 ]; then
+  bin=.data/bin/tiergraph
+  tests=.data/bin/tg_gpu_tests
+  note "build: prebuilt binaries from .data/bin"
+else
+if ! cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/cmake.log" 2>&1; then
+  tail -30 "$out/cmake.log"
+  note "BUILD: cmake FAILED"
+  exit 1
+fi
+if ! cmake --build build-device -j16 --target tiergraph tg_gpu_tests >"$out/build.log" 2>&1; then
+  grep -E "error|Error" "$out/build.log" | head -30
+  note "BUILD: FAILED"
+  exit 1
+fi
+note "build: ok in $(($(date +%s) - t0)) s"
+bin=build-device/src/tiergraph
+tests=build-device/tests/tg_gpu_tests
+fi
+
+# ---- tests ----
+tests_rc=0
+if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
+  t0=$(date +%s)
+  "$tests" --gtest_filter="${GPU_CHECK_FILTER:-*}" >"$out/gpu_tests.log" 2>&1
+  tests_rc=$?
+  passed=$(grep -c '^\[       OK \]' "$out/gpu_tests.log")
+  failed=$(grep -c '^\[  FAILED  \] [A-Za-z]' "$out/gpu_tests.log")
+  skipped=$(grep -c '^\[  SKIPPED \]' "$out/gpu_tests.log")
+  note "tests: $passed passed, $failed failed, $skipped skipped in $(($(date +%s) - t0)) s (rc $tests_rc)"
+  if [ "$tests_rc" != 0 ]; then
+    grep -E "Failure|FAILED|error|gpu [-0-9]|vertex " "$out/gpu_tests.log" | head -40
+  fi
+  # pass/fail matrix: algorithm x placement, v32/v64
+  python3 - "$out/gpu_tests.log" >>"$summary" <<'EOF'
+import re, sys, collections
+res = collections.OrderedDict()
+for line in open(sys.argv[1]):
+    m = re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] AllPlacements/GpuMatrix\.MatchesCpuOnEveryShape/(\w+?)_(device|uvm|zerocopy_\w+?)_(v32|v64)\b', line)
+    if m:
+        res.setdefault(m.group(2), {})[(m.group(3), m.group(4))] = {'OK': 'ok', 'FAILED': 'FAIL', 'SKIPPED': 'skip'}[m.group(1)]
+places = ['device', 'uvm', 'zerocopy_naive', 'zerocopy_merged', 'zerocopy_aligned']
+if res:
+    print('%-9s' % 'algo' + ''.join('%-18s' % p.replace('zerocopy_', 'zc-') for p in places) + '  (v32/v64)')
+    for a, r in res.items():
+        print('%-9s' % a + ''.join('%-18s' % (r.get((p, 'v32'), '-') + '/' + r.get((p, 'v64'), '-')) for p in places))
+others = [l.strip() for l in open(sys.argv[1]) if re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] Gpu(?!Matrix)', l) or re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] (?!AllPlacements)\w+\.', l)]
+for l in others: print(l)
+EOF
+fi
+
+# ---- benchmark ----
+bench_rc=0
+if [ -n "$graphs" ]; then
+  : >"$out/bench.jsonl"
+  for spec in $graphs; do
+    file="/tmp/$(echo "$spec" | tr ':' '_').tgb"
+    t0=$(date +%s)
+    if [ ! -f "$file" ]; then
+      "$bin" generate "$spec" "$file" --weights 1:255 >>"$out/bench.log" 2>&1 || { note "generate $spec FAILED"; bench_rc=1; continue; }
+    fi
+    edges=$("$bin" info "$file" --json 2>>"$out/bench.log" | python3 -c "import json,sys; print(json.load(sys.stdin)['edges'])" 2>/dev/null || echo 0)
+    quarter=$edges  # bytes: a quarter of the 4-byte edge array
+    note "graph $spec: $edges directed edges, generated in $(($(date +%s) - t0)) s; zero-copy runs with --gpu-mem $quarter"
+    for algo in $algos; do
+      for p in device uvm zerocopy-naive zerocopy-merged zerocopy-aligned; do
+        budget=()
+        case $p in zerocopy*) budget=(--gpu-mem "$quarter") ;; esac
+        timeout "${GPU_CHECK_RUN_TIMEOUT:-120}" "$bin" run "$algo" --graph "$file" --engine gpu --placement "$p" "${budget[@]}" --verify --json \
+          >>"$out/bench.jsonl" 2>>"$out/bench.log" || { echo "{\"failed\": \"$spec $algo $p (rc $?)\"}" >>"$out/bench.jsonl"; bench_rc=1; }
+      done
+    done
+  done
+  python3 - "$out/bench.jsonl" >>"$summary" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print('%-14s %-8s %-17s %9s %9s %7s %8s %6s %s' % ('graph', 'algo', 'placement', 'compute', 'transfer', 'GTEPS', 'GB/s', 'ampl', 'verified'))
+for r in rows:
+    if 'failed' in r:
+        print('FAILED: ' + r['failed']); continue
+    t = r['time_s']; c = t.get('compute', 0)
+    eff = r['bytes_needed'] / c / 1e9 if c else 0
+    amp = r['io_amplification']
+    print('%-14s %-8s %-17s %8.2fms %8.2fms %7.2f %8.1f %6s %s' % (
+        r['graph']['name'][-14:], r['algorithm'], r['placement'], c * 1e3, t.get('transfer', 0) * 1e3, r['gteps'], eff,
+        '%.2f' % amp if amp is not None else '-', 'ok' if r['verification'] and r['verification']['ok'] else 'FAIL'))
+EOF
+fi
+
+if [ -n "${GPU_CHECK_EXTRA:-}" ]; then
+  bash -c "$GPU_CHECK_EXTRA" >"$out/extra.log" 2>&1
+  note "extra: rc $? (see extra.log)"
+fi
+
+echo
+echo "================ gpu-check summary ================"
+cat "$summary"
+[ "$tests_rc" = 0 ] && [ "$bench_rc" = 0 ]

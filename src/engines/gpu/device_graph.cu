@@ -1,0 +1,330 @@
+// Placing a graph's edges for the GPU engine: device memory, managed memory
+// (UVM), or pinned host memory read in place (zero-copy), within the budget.
+#include "engines/gpu/device_graph.h"
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#include "core/error.h"
+#include "engines/gpu/cuda_util.h"
+
+namespace tg::gpu {
+
+const char* placement_name(Placement p) {
+  switch (p) {
+    case Placement::kDevice: return "device";
+    case Placement::kUvm: return "uvm";
+    case Placement::kZeroCopyNaive: return "zerocopy-naive";
+    case Placement::kZeroCopyMerged: return "zerocopy-merged";
+    case Placement::kZeroCopyAligned: return "zerocopy-aligned";
+  }
+  return "?";
+}
+
+std::optional<Placement> parse_placement(const std::string& name) {
+  for (Placement p : {Placement::kDevice, Placement::kUvm, Placement::kZeroCopyNaive, Placement::kZeroCopyMerged,
+                      Placement::kZeroCopyAligned})
+    if (name == placement_name(p)) return p;
+  if (name == "zerocopy") return Placement::kZeroCopyAligned;
+  return std::nullopt;
+}
+
+Access access_of(Placement p) {
+  switch (p) {
+    case Placement::kDevice: return Access::kDevice;
+    case Placement::kUvm: return Access::kUvm;
+    case Placement::kZeroCopyNaive: return Access::kNaive;
+    case Placement::kZeroCopyMerged: return Access::kMerged;
+    case Placement::kZeroCopyAligned: return Access::kAligned;
+  }
+  return Access::kDevice;
+}
+
+EdgeNeeds edge_needs(const std::vector<Algorithm>& algorithms) {
+  EdgeNeeds needs;
+  for (Algorithm a : algorithms) {
+    if (a != Algorithm::kPageRank) needs.out_edges = true;
+    if (uses_in_edges(a)) needs.in_edges = true;
+    if (needs_weights(a)) needs.weights = true;
+  }
+  return needs;
+}
+
+bool init_cuda(int device, std::string* reason) {
+  static std::mutex mutex;
+  static bool done = false;
+  static bool ok = false;
+  static std::string why;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!done) {
+    done = true;
+    // Load every kernel when the context is created, not at its first launch
+    // inside a timed region.
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+      why = cudaGetErrorString(e);
+      cudaGetLastError();
+    } else if (count == 0) {
+      why = "no CUDA device found";
+    } else {
+      ok = true;
+    }
+  }
+  if (!ok) {
+    if (reason) *reason = why;
+    return false;
+  }
+  int count = 0;
+  cudaGetDeviceCount(&count);
+  if (device < 0 || device >= count) {
+    if (reason) *reason = "GPU " + std::to_string(device) + " does not exist (" + std::to_string(count) + " found)";
+    return false;
+  }
+  cudaError_t e = cudaSetDevice(device);
+  if (e == cudaSuccess) e = cudaFree(nullptr);  // creates the context
+  if (e != cudaSuccess) {
+    if (reason) *reason = cudaGetErrorString(e);
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / double(uint64_t{1} << 30));
+  return buf;
+}
+
+// Whether [p, p + bytes) lies in a file mapping (a memory-mapped .tgb graph).
+// Such pages are not pinned in place: a first run of BFS over a pinned
+// MAP_PRIVATE file mapping did not finish in minutes on the lent H100, while
+// the same arrays copied into pinned memory ran in milliseconds.
+bool file_backed(const void* p) {
+  FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return false;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  char line[4096];
+  bool found = false;
+  while (std::fgets(line, sizeof line, maps)) {
+    unsigned long long lo = 0, hi = 0, inode = 0;
+    if (std::sscanf(line, "%llx-%llx %*s %*s %*s %llu", &lo, &hi, &inode) != 3) continue;
+    if (a >= lo && a < hi) {
+      found = inode != 0;
+      break;
+    }
+  }
+  std::fclose(maps);
+  return found;
+}
+
+// GPU memory held back from the default budget for the CUDA context, CUB's
+// scratch and fragmentation.
+constexpr uint64_t kMargin = uint64_t{512} << 20;
+
+}  // namespace
+
+template <typename V>
+PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const GpuOptions& options)
+    : device_(options.device) {
+  std::string reason;
+  if (!init_cuda(options.device, &reason)) throw Error("no usable GPU: " + reason);
+  cudaDeviceProp prop;
+  TG_CUDA(cudaGetDeviceProperties(&prop, device_));
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+
+  const uint64_t n = graph.num_vertices;
+  const bool directed_in = needs.in_edges && graph.directed && graph.in.built();
+  const bool use_in = needs.in_edges && graph.has_in_edges();
+  const bool weights = needs.weights && graph.weighted();
+  const uint64_t entry = sizeof(V) + (weights ? sizeof(weight_t) : 0);
+  uint64_t edge_bytes = 0;
+  if (needs.out_edges || (use_in && !graph.directed)) edge_bytes += graph.out.num_edges() * entry;
+  if (directed_in) edge_bytes += graph.in.num_edges() * entry;
+  // Offsets, up to two 8-byte values per vertex, the engine's queues and
+  // bitmaps, and a few live frontiers.
+  const uint64_t vertex_bytes =
+      (n + 1) * sizeof(eid_t) * (directed_in ? 2 : 1) + n * (16 + 5 * sizeof(V)) + 6 * ((n + 31) / 32) * 4;
+  if (vertex_bytes + kMargin > free_bytes)
+    throw Error("the GPU engine needs " + gib(vertex_bytes) + " of GPU memory for vertex data (offsets, values, " +
+                "frontiers) of " + std::to_string(n) + " vertices, but only " + gib(free_bytes) + " of " +
+                gib(total_bytes) + " is free on " + prop.name);
+  const uint64_t room = free_bytes - vertex_bytes - kMargin;
+  const uint64_t budget = options.memory_budget > 0 ? options.memory_budget : room;
+
+  if (options.placement == "auto") {
+    placement_ = edge_bytes <= budget && edge_bytes <= room ? Placement::kDevice : Placement::kZeroCopyAligned;
+  } else {
+    std::optional<Placement> p = parse_placement(options.placement);
+    if (!p)
+      throw Error("unknown placement '" + options.placement +
+                  "' (expected device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned or auto)");
+    placement_ = *p;
+  }
+  if (placement_ == Placement::kDevice || placement_ == Placement::kUvm) {
+    const char* name = placement_name(placement_);
+    if (edge_bytes > budget)
+      throw Error(std::string("placement ") + name + " needs " + gib(edge_bytes) +
+                  " of GPU memory for the edge array, over the budget of " + gib(budget) +
+                  " (--gpu-mem); use --placement zerocopy-aligned, or auto");
+    if (edge_bytes > room)
+      throw Error(std::string("placement ") + name + " needs " + gib(edge_bytes) + " for the edge array plus " +
+                  gib(vertex_bytes) + " for vertex data, but only " + gib(free_bytes) + " is free on " + prop.name +
+                  (placement_ == Placement::kUvm ? " (managed memory beyond free memory is refused: it can hang the GPU)"
+                                                 : "") +
+                  "; use --placement zerocopy-aligned, or auto");
+  }
+
+  view_.n = n;
+  view_.m = graph.num_edges();
+  view_.access = access_of(placement_);
+  view_.sms = prop.multiProcessorCount;
+
+  auto start = std::chrono::steady_clock::now();
+  place_csr(graph.out, view_.out, needs.out_edges || (use_in && !graph.directed), weights);
+  if (use_in) {
+    if (graph.directed) place_csr(graph.in, view_.in, true, weights);
+    else view_.in = view_.out;
+  }
+  TG_CUDA(cudaDeviceSynchronize());
+  transfer_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  details_["placement"] = placement_name(placement_);
+  details_["gpu"] = prop.name;
+  details_["budget_bytes"] = budget;
+  details_["gpu_free_bytes"] = free_bytes;
+  details_["edge_bytes"] = edge_bytes;
+  details_["vertex_bytes_estimate"] = vertex_bytes;
+  details_["transfer_bytes"] = transfer_bytes_;
+}
+
+template <typename V>
+PlacedGraph<V>::~PlacedGraph() {
+  // Errors are ignored here: a destructor may run while an error unwinds.
+  for (void* p : registered_) cudaHostUnregister(p);
+  for (void* p : host_allocs_) cudaFreeHost(p);
+  for (void* p : device_allocs_) cudaFree(p);
+  cudaGetLastError();
+}
+
+template <typename V>
+template <typename T>
+T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
+  if (n == 0 || host == nullptr) return nullptr;
+  for (auto& [h, d] : placed_)
+    if (h == host) return static_cast<T*>(d);
+  const uint64_t bytes = n * sizeof(T);
+  void* d = nullptr;
+  switch (placement_) {
+    case Placement::kDevice:
+      TG_CUDA(cudaMalloc(&d, bytes));
+      device_allocs_.push_back(d);
+      TG_CUDA(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+      transfer_bytes_ += bytes;
+      break;
+    case Placement::kUvm: {
+      TG_CUDA(cudaMallocManaged(&d, bytes, cudaMemAttachGlobal));
+      device_allocs_.push_back(d);
+      std::memcpy(d, host, bytes);  // pages start on the host, as EMOGI's UVM baseline
+      cudaMemLocation loc{};
+      loc.type = cudaMemLocationTypeDevice;
+      loc.id = device_;
+      TG_CUDA(cudaMemAdvise(d, bytes, cudaMemAdviseSetReadMostly, loc));
+      managed_.emplace_back(d, bytes);
+      break;
+    }
+    default: {
+      // Zero-copy: pin the graph's own array where the OS lets us (tg::Array
+      // allocates large arrays 2 MiB-aligned for this), else copy it into
+      // pinned memory (memory-mapped files, for instance).
+      void* h = const_cast<T*>(host);
+      cudaError_t e = cudaErrorNotSupported;
+      static const bool pin_files = std::getenv("TG_GPU_PIN_FILES") != nullptr;  // for measuring only
+      if (pin_files || !file_backed(host)) {
+        e = cudaHostRegister(h, bytes, cudaHostRegisterMapped | cudaHostRegisterReadOnly);
+        if (e != cudaSuccess) {
+          cudaGetLastError();
+          e = cudaHostRegister(h, bytes, cudaHostRegisterMapped);
+        }
+      }
+      if (e == cudaSuccess) {
+        registered_.push_back(h);
+      } else {
+        cudaGetLastError();
+        TG_CUDA(cudaHostAlloc(&h, bytes, cudaHostAllocMapped));
+        host_allocs_.push_back(h);
+        std::memcpy(h, host, bytes);
+        details_["zerocopy_copied_bytes"] = details_.value("zerocopy_copied_bytes", uint64_t{0}) + bytes;
+      }
+      TG_CUDA(cudaHostGetDevicePointer(&d, h, 0));
+      break;
+    }
+  }
+  placed_.emplace_back(host, d);
+  return static_cast<T*>(d);
+}
+
+template <typename V>
+void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights) {
+  const uint64_t n = view_.n;
+  eid_t* offsets = nullptr;
+  TG_CUDA(cudaMalloc(&offsets, (n + 1) * sizeof(eid_t)));
+  device_allocs_.push_back(offsets);
+  if (csr.built()) {
+    TG_CUDA(cudaMemcpy(offsets, csr.offsets.data(), (n + 1) * sizeof(eid_t), cudaMemcpyHostToDevice));
+  } else {
+    TG_CUDA(cudaMemset(offsets, 0, (n + 1) * sizeof(eid_t)));
+  }
+  out.view.offsets = offsets;
+  if (!neighbors) return;
+  const uint64_t m = csr.num_edges();
+  out.placed = true;
+  out.view.neighbors = place_bytes(csr.neighbors.data(), m);
+  out.view.neighbor_misalign = static_cast<uint32_t>((reinterpret_cast<uintptr_t>(out.view.neighbors) & 127) / sizeof(V));
+  if (weights) out.view.weights = place_bytes(csr.weights.data(), m);
+  if (placement_ == Placement::kUvm) {
+    uint64_t pages = ((m * sizeof(V)) >> kUvmPageShift) + 1;
+    out.uvm_weight_page0 = pages;
+    if (weights) pages += ((m * sizeof(weight_t)) >> kUvmPageShift) + 1;
+    uint64_t words = (pages + 31) / 32;
+    uint32_t* bits = nullptr;
+    TG_CUDA(cudaMalloc(&bits, words * sizeof(uint32_t)));
+    device_allocs_.push_back(bits);
+    TG_CUDA(cudaMemset(bits, 0, words * sizeof(uint32_t)));
+    out.uvm_pages = bits;
+    page_maps_.emplace_back(bits, words);
+  }
+}
+
+template <typename V>
+void PlacedGraph<V>::reset_between_runs() {
+  if (placement_ != Placement::kUvm) return;
+  cudaMemLocation gpu{}, host{};
+  gpu.type = cudaMemLocationTypeDevice;
+  gpu.id = device_;
+  host.type = cudaMemLocationTypeHost;
+  host.id = 0;
+  for (auto& [p, bytes] : managed_) {
+    // Collapse the read-only GPU copies onto the host, then read-mostly again.
+    TG_CUDA(cudaMemAdvise(p, bytes, cudaMemAdviseUnsetReadMostly, gpu));
+    TG_CUDA(cudaMemPrefetchAsync(p, bytes, host, 0, 0));
+    TG_CUDA(cudaMemAdvise(p, bytes, cudaMemAdviseSetReadMostly, gpu));
+  }
+  for (auto& [bits, words] : page_maps_) TG_CUDA(cudaMemset(bits, 0, words * sizeof(uint32_t)));
+  TG_CUDA(cudaDeviceSynchronize());
+}
+
+template class PlacedGraph<uint32_t>;
+template class PlacedGraph<uint64_t>;
+
+}  // namespace tg::gpu

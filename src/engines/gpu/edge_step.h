@@ -1,0 +1,110 @@
+// One traversal step of the GPU engine, as seen from both sides: the engine
+// (gpu_engine.cuh) fills these argument structs and calls push_step,
+// pull_step or gather_step for the placement in use; each placement's
+// translation unit (placement_*.cu) defines them for its access pattern and
+// instantiates them for the operators of algorithms/operators.h.
+//
+// A placement differs from another only in where the edge array lives and how
+// a worker walks a neighbour list (thread or warp, aligned or not), so one
+// template over `Access` serves all of them.
+#pragma once
+
+#include <cstdint>
+
+#include "core/types.h"
+#include "engines/gpu/cuda_util.h"
+
+namespace tg::gpu {
+
+// How the kernels reach the edge array.
+enum class Access {
+  kDevice,   // edges in GPU memory (cudaMalloc); warp per list, long lists split
+  kUvm,      // edges in managed memory (ReadMostly); same kernels, pages counted
+  kNaive,    // pinned host memory, one thread walks a whole list (EMOGI Listing 1)
+  kMerged,   // pinned host memory, a warp reads a list 32 entries at a time
+  kAligned,  // as kMerged, but starting at the 128-byte line before the list (EMOGI Listing 2)
+};
+
+// One CSR as the kernels see it. Offsets are always in GPU memory; neighbours
+// and weights in the placement's memory (for zero-copy: the device pointer of
+// pinned host memory).
+template <typename V>
+struct CsrView {
+  const eid_t* offsets = nullptr;
+  const V* neighbors = nullptr;
+  const weight_t* weights = nullptr;  // null unless the operator needs them
+  // Entries before neighbors[0] up to the previous 128-byte line (0 when the
+  // array is 128-byte aligned, as tg::Array and cudaHostAlloc make it).
+  uint32_t neighbor_misalign = 0;
+};
+
+// Counters a step accumulates on the device; the engine zeroes them before a
+// step and folds them into RunStats after it.
+struct StepCounters {
+  unsigned long long edges;      // neighbour entries read
+  unsigned long long sectors;    // 32-byte sectors requested across the link (zero-copy)
+  unsigned long long requests;   // link requests: distinct 128-byte lines per warp load
+  unsigned long long pages;      // UVM pages touched for the first time in this run
+  unsigned long long out_count;  // vertices written to the output frontier
+  unsigned long long big_count;  // long lists deferred to the chunked pass
+};
+
+// Lists longer than this are cut into chunks of this many entries, each
+// walked by its own warp, so that one vertex of degree one million does not
+// keep a single warp busy while the rest of the GPU idles.
+constexpr int64_t kChunkEntries = 1024;
+// UVM accounting granule: 64 KiB, the unit in which the driver migrates pages
+// on a GPU fault (see docs/GPU.md, "Bytes moved").
+constexpr int kUvmPageShift = 16;
+
+template <typename V>
+struct PushArgs {
+  CsrView<V> csr;
+  const V* frontier = nullptr;  // null: the frontier is every vertex (0..count-1)
+  uint64_t count = 0;
+  bool want_output = true;
+  uint32_t* out_bits = nullptr;  // all zero on entry; the output set, one bit per vertex
+  V* out_queue = nullptr;        // capacity: number of vertices
+  V* big_queue = nullptr;        // capacity: count
+  StepCounters* counters = nullptr;
+  uint32_t* uvm_pages = nullptr;  // UVM: one bit per page of neighbours, then of weights
+  uint64_t uvm_weight_page0 = 0;  // first bit of the weights' pages
+  int sms = 1;
+  ScratchPool* pool = nullptr;
+};
+
+template <typename V>
+struct PullArgs {
+  CsrView<V> csr;  // in-edges
+  uint64_t n = 0;
+  const uint32_t* in_bits = nullptr;  // the input frontier as a bitmap
+  uint32_t* out_bits = nullptr;       // every word is written
+  StepCounters* counters = nullptr;
+  uint32_t* uvm_pages = nullptr;
+  uint64_t uvm_weight_page0 = 0;
+  int sms = 1;
+};
+
+template <typename V>
+struct GatherArgs {
+  CsrView<V> csr;  // in-edges
+  uint64_t n = 0;
+  StepCounters* counters = nullptr;
+  double* residual = nullptr;  // zero on entry; sum of apply's results
+  V* big_queue = nullptr;      // capacity: n
+  uint32_t* uvm_pages = nullptr;
+  uint64_t uvm_weight_page0 = 0;
+  int sms = 1;
+  ScratchPool* pool = nullptr;
+};
+
+// Each returns the step's counters, copied to the host.
+template <Access A, typename V, typename Op>
+StepCounters push_step(const PushArgs<V>& args, const Op& op);
+template <Access A, typename V, typename Op>
+StepCounters pull_step(const PullArgs<V>& args, const Op& op);
+// Also returns the residual (sum of apply's results) through *residual.
+template <Access A, typename V, typename Op>
+StepCounters gather_step(const GatherArgs<V>& args, const Op& op, double* residual);
+
+}  // namespace tg::gpu

@@ -1,0 +1,568 @@
+// The GPU engine: runs any algorithm of src/algorithms/ (see engines/engine.h
+// for the contract) with vertex data and frontiers in GPU memory and the edge
+// array wherever the placement put it (device_graph.h). It owns frontiers,
+// direction choice and accounting; the traversal kernels of each placement
+// live in placement_*.cu behind push_step / pull_step / gather_step.
+//
+// Frontiers are a vertex queue (sparse), a bitmap (dense, what a pull step
+// produces) or "every vertex". edge_map pushes from a queue and pulls into a
+// bitmap, choosing as the CPU engine does (Ligra's rule: pull when the
+// frontier's vertices plus out-edges exceed |E|/20) when the caller leaves the
+// direction open and in-edges exist: Beamer's direction-optimizing BFS.
+// A push step's output is a set: a per-vertex bit is set with atomicOr and
+// only the thread that set it appends the vertex. Large outputs skip the
+// queue and are read back from the bitmap in vertex order (sorted frontiers
+// keep zero-copy reads in address order, see docs/GPU.md).
+#pragma once
+
+#include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/engine.h"
+#include "engines/gpu/device_graph.h"
+#include "engines/gpu/edge_step.h"
+
+namespace tg::gpu {
+
+namespace engine_kernels {
+
+template <typename T>
+__global__ void fill(T* p, uint64_t n, T x) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    p[i] = x;
+}
+
+template <typename V, typename F>
+__global__ void map_all(uint64_t n, F f) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    f(static_cast<V>(i));
+}
+
+template <typename V, typename F>
+__global__ void map_list(const V* list, uint64_t n, F f) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    f(list[i]);
+}
+
+template <typename V>
+__global__ void set_bits(const V* list, uint64_t n, uint32_t* bits) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    V v = list[i];
+    atomicOr(&bits[v >> 5], 1u << (v & 31));
+  }
+}
+
+// Zeroes the words holding the listed vertices (every set bit belongs to one).
+template <typename V>
+__global__ void clear_bits(const V* list, uint64_t n, uint32_t* bits) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    bits[list[i] >> 5] = 0;
+}
+
+// Appends the listed vertices whose bit was not yet set (test-and-set).
+template <typename V>
+__global__ void append_new(const V* list, uint64_t n, uint32_t* bits, V* out, unsigned long long* count) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    V v = list[i];
+    uint32_t m = 1u << (v & 31);
+    if (!(atomicOr(&bits[v >> 5], m) & m)) out[atomicAdd(count, 1ull)] = v;
+  }
+}
+
+template <typename V>
+struct InBits {
+  const uint32_t* bits;
+  __host__ __device__ bool operator()(V v) const { return (bits[v >> 5] >> (v & 31)) & 1u; }
+};
+
+// pred(v) for members of a bitmap (or of every vertex when bits is null).
+template <typename V, typename Pred>
+struct MemberAnd {
+  const uint32_t* bits;
+  Pred pred;
+  __host__ __device__ bool operator()(V v) const {
+    if (bits != nullptr && !((bits[v >> 5] >> (v & 31)) & 1u)) return false;
+    return pred(v);
+  }
+};
+
+template <typename V, typename F>
+struct AsDouble {
+  F f;
+  __host__ __device__ double operator()(V v) const { return static_cast<double>(f(v)); }
+};
+
+template <typename V>
+struct OutDegree {
+  const eid_t* offsets;
+  const uint32_t* bits;  // null: every vertex counts
+  __host__ __device__ unsigned long long operator()(V v) const {
+    if (bits != nullptr && !((bits[v >> 5] >> (v & 31)) & 1u)) return 0;
+    return offsets[v + 1] - offsets[v];
+  }
+};
+
+struct Always {
+  template <typename V>
+  __host__ __device__ bool operator()(V) const { return true; }
+};
+
+struct Sum {
+  template <typename T>
+  __host__ __device__ T operator()(T a, T b) const { return a + b; }
+};
+struct Min {
+  __host__ __device__ double operator()(double a, double b) const { return b < a ? b : a; }
+};
+
+}  // namespace engine_kernels
+
+template <typename V>
+class GpuEngine {
+ public:
+  using vertex_t = V;
+  template <typename T>
+  using array_t = DeviceArray<T>;
+
+  class Frontier {
+   public:
+    enum class Kind { kSparse, kDense, kAll };
+    Kind kind = Kind::kSparse;
+    uint64_t count = 0;
+    std::shared_ptr<void> queue;  // kSparse: V[count]
+    std::shared_ptr<void> bits;   // kDense: one bit per vertex, padding bits zero
+    const V* list() const { return static_cast<const V*>(queue.get()); }
+    const uint32_t* words() const { return static_cast<const uint32_t*>(bits.get()); }
+  };
+
+  explicit GpuEngine(const DeviceGraph<V>& graph) : g_(graph), n_(graph.n), words_((graph.n + 31) / 32) {
+    counters_ = DeviceArray<StepCounters>::allocate(1);
+    scalar_ = DeviceArray<unsigned long long>::allocate(1);
+    residual_ = DeviceArray<double>::allocate(1);
+    dedupe_ = DeviceArray<uint32_t>::allocate(words_);
+    big_ = DeviceArray<V>::allocate(n_);
+    if (words_ > 0) TG_CUDA(cudaMemset(dedupe_.data(), 0, words_ * sizeof(uint32_t)));
+    stats_.details["link_requests"] = 0;
+    TG_CUDA(cudaEventCreate(&results_ready_));
+    const char* trace = std::getenv("TG_GPU_TRACE");
+    trace_ = trace != nullptr && trace[0] == '1';
+  }
+
+  ~GpuEngine() {
+    if (results_ready_ != nullptr) cudaEventDestroy(results_ready_);
+  }
+  GpuEngine(const GpuEngine&) = delete;
+  GpuEngine& operator=(const GpuEngine&) = delete;
+
+  uint64_t num_vertices() const { return n_; }
+  RunStats& stats() { return stats_; }
+  const eid_t* out_offsets() const { return g_.out.view.offsets; }
+
+  // ---- vertex arrays ----
+  template <typename T>
+  DeviceArray<T> make_array(T init) {
+    DeviceArray<T> a = DeviceArray<T>::allocate(n_);
+    if (n_ > 0) {
+      engine_kernels::fill<<<grid_for(n_, kBlock, g_.sms), kBlock>>>(a.data(), n_, init);
+      TG_CUDA_LAUNCH(fill);
+    }
+    return a;
+  }
+  template <typename T>
+  T get(const DeviceArray<T>& a, V v) const {
+    T x;
+    TG_CUDA(cudaMemcpy(&x, a.data() + v, sizeof(T), cudaMemcpyDeviceToHost));
+    return x;
+  }
+  template <typename T>
+  void set(DeviceArray<T>& a, V v, T x) {
+    TG_CUDA(cudaMemcpy(a.data() + v, &x, sizeof(T), cudaMemcpyHostToDevice));
+  }
+  template <typename T>
+  T* data(DeviceArray<T>& a) {
+    return a.data();
+  }
+  // The compute phase ends when the first result is copied back: the copy
+  // itself is reported as its own phase ("copy back").
+  cudaEvent_t results_ready() const { return results_ready_; }
+  bool results_recorded() const { return results_recorded_; }
+
+  template <typename T>
+  std::vector<T> to_host(const DeviceArray<T>& a) {
+    if (!results_recorded_ && results_ready_ != nullptr) {
+      TG_CUDA(cudaEventRecord(results_ready_));
+      results_recorded_ = true;
+    }
+    std::vector<T> out(a.size());
+    if (!out.empty()) TG_CUDA(cudaMemcpy(out.data(), a.data(), a.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+  }
+
+  // ---- frontiers ----
+  Frontier single(V v) {
+    Frontier f;
+    f.queue = pool_.get_n<V>(1);
+    TG_CUDA(cudaMemcpy(f.queue.get(), &v, sizeof(V), cudaMemcpyHostToDevice));
+    f.count = 1;
+    return f;
+  }
+  Frontier all() {
+    Frontier f;
+    f.kind = Frontier::Kind::kAll;
+    f.count = n_;
+    return f;
+  }
+  uint64_t size(const Frontier& f) const { return f.count; }
+
+  template <typename F>
+  void vertex_map(const Frontier& f, F fn) {
+    if (f.count == 0) return;
+    switch (f.kind) {
+      case Frontier::Kind::kAll:
+        engine_kernels::map_all<V><<<grid_for(n_, kBlock, g_.sms), kBlock>>>(n_, fn);
+        break;
+      case Frontier::Kind::kSparse:
+        engine_kernels::map_list<V><<<grid_for(f.count, kBlock, g_.sms), kBlock>>>(f.list(), f.count, fn);
+        break;
+      case Frontier::Kind::kDense: {
+        Frontier s = to_sparse(f);
+        engine_kernels::map_list<V><<<grid_for(s.count, kBlock, g_.sms), kBlock>>>(s.list(), s.count, fn);
+        break;
+      }
+    }
+    TG_CUDA_LAUNCH(vertex_map);
+  }
+
+  template <typename Pred>
+  Frontier filter(const Frontier& f, Pred pred) {
+    if (f.count == 0) return Frontier{};
+    if (f.kind == Frontier::Kind::kSparse) {
+      return select_from(f.list(), f.count, engine_kernels::MemberAnd<V, Pred>{nullptr, pred}, f.count);
+    }
+    const uint32_t* bits = f.kind == Frontier::Kind::kDense ? f.words() : nullptr;
+    return select_from(thrust::counting_iterator<V>(0), n_, engine_kernels::MemberAnd<V, Pred>{bits, pred}, f.count);
+  }
+
+  Frontier merge(const Frontier& a, const Frontier& b) {
+    if (a.count == 0) return b;
+    if (b.count == 0) return a;
+    if (a.kind == Frontier::Kind::kAll || b.kind == Frontier::Kind::kAll) return all();
+    Frontier sa = to_sparse(a), sb = to_sparse(b);
+    Frontier out;
+    out.queue = pool_.get_n<V>(sa.count + sb.count);
+    V* list = static_cast<V*>(out.queue.get());
+    TG_CUDA(cudaMemcpy(list, sa.list(), sa.count * sizeof(V), cudaMemcpyDeviceToDevice));
+    engine_kernels::set_bits<<<grid_for(sa.count, kBlock, g_.sms), kBlock>>>(sa.list(), sa.count, dedupe_.data());
+    TG_CUDA_LAUNCH(set_bits);
+    unsigned long long count = sa.count;
+    TG_CUDA(cudaMemcpy(scalar_.data(), &count, sizeof count, cudaMemcpyHostToDevice));
+    engine_kernels::append_new<<<grid_for(sb.count, kBlock, g_.sms), kBlock>>>(sb.list(), sb.count, dedupe_.data(),
+                                                                                list, scalar_.data());
+    TG_CUDA_LAUNCH(append_new);
+    TG_CUDA(cudaMemcpy(&count, scalar_.data(), sizeof count, cudaMemcpyDeviceToHost));
+    out.count = count;
+    clear_dedupe(list, count);
+    return out;
+  }
+
+  template <typename F>
+  double vertex_sum(F fn) {
+    if (n_ == 0) return 0;
+    double* out = static_cast<double*>(scratch_double());
+    run_cub(pool_, [&](void* tmp, size_t& bytes) {
+      return cub::DeviceReduce::TransformReduce(tmp, bytes, thrust::counting_iterator<V>(0), out, n_,
+                                                engine_kernels::Sum{}, engine_kernels::AsDouble<V, F>{fn}, 0.0);
+    });
+    double x;
+    TG_CUDA(cudaMemcpy(&x, out, sizeof x, cudaMemcpyDeviceToHost));
+    return x;
+  }
+
+  template <typename F>
+  double min_over(const Frontier& f, F fn) {
+    if (f.count == 0) return std::numeric_limits<double>::infinity();
+    Frontier s = to_sparse(f);
+    double* out = static_cast<double*>(scratch_double());
+    run_cub(pool_, [&](void* tmp, size_t& bytes) {
+      return cub::DeviceReduce::TransformReduce(tmp, bytes, s.list(), out, s.count, engine_kernels::Min{},
+                                                engine_kernels::AsDouble<V, F>{fn},
+                                                std::numeric_limits<double>::infinity());
+    });
+    double x;
+    TG_CUDA(cudaMemcpy(&x, out, sizeof x, cudaMemcpyDeviceToHost));
+    return x;
+  }
+
+  // ---- edge traversal ----
+  template <typename Op>
+  Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
+    if (f.count == 0) return Frontier{};
+    if (!trace_) return edge_map_(f, op, options);
+    // TG_GPU_TRACE=1: one line per step on stderr, to show where the time goes.
+    TG_CUDA(cudaDeviceSynchronize());
+    auto t0 = std::chrono::steady_clock::now();
+    uint64_t edges0 = stats_.edges_traversed, pulls0 = stats_.pull_steps, bytes0 = stats_.bytes_moved;
+    Frontier out = edge_map_(f, op, options);
+    TG_CUDA(cudaDeviceSynchronize());
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "tg-gpu step %s in %-9llu -> out %-9llu edges %-11llu link %-11llu %.3f ms\n",
+                 stats_.pull_steps > pulls0 ? "pull" : "push", (unsigned long long)f.count,
+                 (unsigned long long)out.count, (unsigned long long)(stats_.edges_traversed - edges0),
+                 (unsigned long long)(stats_.bytes_moved - bytes0), ms);
+    return out;
+  }
+
+ private:
+  template <typename Op>
+  Frontier edge_map_(const Frontier& f, const Op& op, EdgeMapOptions options) {
+    const uint64_t frontier_edges = out_degree_sum(f);
+    bool pull = options.direction == Direction::kPull;
+    if (pull && !g_.in.placed)
+      throw Error("GPU engine: a pull step needs the graph's in-edges, which were not prepared");
+    if (options.direction == Direction::kAuto && g_.in.placed)
+      pull = f.count + frontier_edges > g_.m / 20;
+    if (pull) {
+      stats_.pull_steps++;
+      return pull_step_(f, op);
+    }
+    stats_.push_steps++;
+    return push_step_(f, op, options.output, frontier_edges);
+  }
+
+ public:
+  template <typename G>
+  double gather_apply(const G& op) {
+    if (!g_.in.placed) throw Error("GPU engine: gather_apply needs the graph's in-edges, which were not prepared");
+    auto t0 = std::chrono::steady_clock::now();
+    GatherArgs<V> a;
+    a.csr = g_.in.view;
+    a.n = n_;
+    a.counters = counters_.data();
+    a.residual = residual_.data();
+    a.big_queue = big_.data();
+    a.uvm_pages = g_.in.uvm_pages;
+    a.uvm_weight_page0 = g_.in.uvm_weight_page0;
+    a.sms = g_.sms;
+    a.pool = &pool_;
+    reset_counters();
+    TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
+    double residual = 0;
+    StepCounters c;
+    switch (g_.access) {
+      case Access::kDevice: c = gather_step<Access::kDevice>(a, op, &residual); break;
+      case Access::kUvm: c = gather_step<Access::kUvm>(a, op, &residual); break;
+      case Access::kNaive: c = gather_step<Access::kNaive>(a, op, &residual); break;
+      case Access::kMerged: c = gather_step<Access::kMerged>(a, op, &residual); break;
+      case Access::kAligned: c = gather_step<Access::kAligned>(a, op, &residual); break;
+    }
+    account<G>(c);
+    if (trace_)
+      std::fprintf(stderr, "tg-gpu gather edges %-11llu link %-11llu %.3f ms\n", (unsigned long long)c.edges,
+                   (unsigned long long)c.sectors * 32,
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return residual;
+  }
+
+ private:
+  void reset_counters() { TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters))); }
+
+  void* scratch_double() {
+    if (!double_) double_ = pool_.get(sizeof(double));
+    return double_.get();
+  }
+
+  template <typename Op>
+  void account(const StepCounters& c) {
+    stats_.edges_traversed += c.edges;
+    const uint64_t entry = sizeof(V) + (Op::needs_weights ? sizeof(weight_t) : 0);
+    stats_.bytes_needed += c.edges * entry;
+    if (g_.access == Access::kNaive || g_.access == Access::kMerged || g_.access == Access::kAligned) {
+      stats_.bytes_moved += c.sectors * 32;
+      stats_.details["link_requests"] = stats_.details["link_requests"].template get<uint64_t>() + c.requests;
+    } else if (g_.access == Access::kUvm) {
+      stats_.bytes_moved += c.pages << kUvmPageShift;
+    }
+  }
+
+  // Selects the items of [in, in + n) that satisfy pred into a new sparse
+  // frontier of at most `capacity` vertices.
+  template <typename It, typename Pred>
+  Frontier select_from(It in, uint64_t n, Pred pred, uint64_t capacity) {
+    Frontier out;
+    out.queue = pool_.get_n<V>(capacity);
+    V* list = static_cast<V*>(out.queue.get());
+    unsigned long long* selected = scalar_.data();
+    run_cub(pool_, [&](void* tmp, size_t& bytes) {
+      return cub::DeviceSelect::If(tmp, bytes, in, list, selected, static_cast<int64_t>(n), pred);
+    });
+    unsigned long long count = 0;
+    TG_CUDA(cudaMemcpy(&count, selected, sizeof count, cudaMemcpyDeviceToHost));
+    out.count = count;
+    return out;
+  }
+
+  Frontier to_sparse(const Frontier& f) {
+    if (f.kind == Frontier::Kind::kSparse) return f;
+    if (f.count == 0) return Frontier{};
+    const uint32_t* bits = f.kind == Frontier::Kind::kDense ? f.words() : nullptr;
+    return select_from(thrust::counting_iterator<V>(0), n_,
+                       engine_kernels::MemberAnd<V, engine_kernels::Always>{bits, engine_kernels::Always{}}, f.count);
+  }
+
+  Frontier to_dense(const Frontier& f) {
+    if (f.kind == Frontier::Kind::kDense) return f;
+    Frontier d;
+    d.kind = Frontier::Kind::kDense;
+    d.count = f.count;
+    d.bits = pool_.get_n<uint32_t>(words_);
+    uint32_t* words = static_cast<uint32_t*>(d.bits.get());
+    if (f.kind == Frontier::Kind::kAll) {
+      TG_CUDA(cudaMemset(words, 0xff, words_ * sizeof(uint32_t)));
+      if (n_ % 32 != 0) {
+        uint32_t last = (1u << (n_ % 32)) - 1;
+        TG_CUDA(cudaMemcpy(words + words_ - 1, &last, sizeof last, cudaMemcpyHostToDevice));
+      }
+    } else {
+      TG_CUDA(cudaMemset(words, 0, words_ * sizeof(uint32_t)));
+      if (f.count > 0) {
+        engine_kernels::set_bits<<<grid_for(f.count, kBlock, g_.sms), kBlock>>>(f.list(), f.count, words);
+        TG_CUDA_LAUNCH(set_bits);
+      }
+    }
+    return d;
+  }
+
+  // Zeroes the dedupe bitmap again after a step that set the bits of `list`.
+  void clear_dedupe(const V* list, uint64_t count) {
+    if (count == 0) return;
+    if (count > words_ / 8) {
+      TG_CUDA(cudaMemset(dedupe_.data(), 0, words_ * sizeof(uint32_t)));
+    } else {
+      engine_kernels::clear_bits<<<grid_for(count, kBlock, g_.sms), kBlock>>>(list, count, dedupe_.data());
+      TG_CUDA_LAUNCH(clear_bits);
+    }
+  }
+
+  uint64_t out_degree_sum(const Frontier& f) {
+    if (f.kind == Frontier::Kind::kAll) return g_.m;
+    unsigned long long* out = scalar_.data();
+    const eid_t* offsets = g_.out.view.offsets;
+    if (f.kind == Frontier::Kind::kSparse) {
+      run_cub(pool_, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceReduce::TransformReduce(tmp, bytes, f.list(), out, f.count, engine_kernels::Sum{},
+                                                  engine_kernels::OutDegree<V>{offsets, nullptr}, 0ull);
+      });
+    } else {
+      run_cub(pool_, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceReduce::TransformReduce(tmp, bytes, thrust::counting_iterator<V>(0), out, n_,
+                                                  engine_kernels::Sum{},
+                                                  engine_kernels::OutDegree<V>{offsets, f.words()}, 0ull);
+      });
+    }
+    unsigned long long x = 0;
+    TG_CUDA(cudaMemcpy(&x, out, sizeof x, cudaMemcpyDeviceToHost));
+    return x;
+  }
+
+  template <typename Op>
+  Frontier push_step_(const Frontier& f, const Op& op, bool want_output, uint64_t frontier_edges) {
+    if (!g_.out.placed) throw Error("GPU engine: a push step needs the graph's out-edges, which were not prepared");
+    Frontier src = f.kind == Frontier::Kind::kDense ? to_sparse(f) : f;
+    // Small outputs are appended to a queue as they are found; large ones are
+    // read back from the bitmap afterwards, in vertex order.
+    const bool use_queue = frontier_edges <= n_ / 64;
+    PushArgs<V> a;
+    a.csr = g_.out.view;
+    a.frontier = src.kind == Frontier::Kind::kAll ? nullptr : src.list();
+    a.count = src.count;
+    a.want_output = want_output;
+    a.out_bits = dedupe_.data();
+    // The output queue is a pooled buffer that the returned frontier keeps.
+    std::shared_ptr<void> queue;
+    if (use_queue && want_output) queue = pool_.get_n<V>(n_);
+    a.out_queue = use_queue ? static_cast<V*>(queue.get()) : nullptr;
+    a.big_queue = big_.data();
+    a.counters = counters_.data();
+    a.uvm_pages = g_.out.uvm_pages;
+    a.uvm_weight_page0 = g_.out.uvm_weight_page0;
+    a.sms = g_.sms;
+    a.pool = &pool_;
+    reset_counters();
+    StepCounters c;
+    switch (g_.access) {
+      case Access::kDevice: c = push_step<Access::kDevice>(a, op); break;
+      case Access::kUvm: c = push_step<Access::kUvm>(a, op); break;
+      case Access::kNaive: c = push_step<Access::kNaive>(a, op); break;
+      case Access::kMerged: c = push_step<Access::kMerged>(a, op); break;
+      case Access::kAligned: c = push_step<Access::kAligned>(a, op); break;
+    }
+    account<Op>(c);
+    Frontier out;
+    if (!want_output || c.out_count == 0) return out;
+    if (use_queue) {
+      out.queue = std::move(queue);
+      out.count = c.out_count;
+      clear_dedupe(out.list(), out.count);
+    } else {
+      out = select_from(thrust::counting_iterator<V>(0), n_, engine_kernels::InBits<V>{dedupe_.data()}, c.out_count);
+      TG_CUDA(cudaMemset(dedupe_.data(), 0, words_ * sizeof(uint32_t)));
+    }
+    return out;
+  }
+
+  template <typename Op>
+  Frontier pull_step_(const Frontier& f, const Op& op) {
+    Frontier in = to_dense(f);
+    Frontier out;
+    out.kind = Frontier::Kind::kDense;
+    out.bits = pool_.get_n<uint32_t>(words_);
+    PullArgs<V> a;
+    a.csr = g_.in.view;
+    a.n = n_;
+    a.in_bits = in.words();
+    a.out_bits = static_cast<uint32_t*>(out.bits.get());
+    a.counters = counters_.data();
+    a.uvm_pages = g_.in.uvm_pages;
+    a.uvm_weight_page0 = g_.in.uvm_weight_page0;
+    a.sms = g_.sms;
+    reset_counters();
+    StepCounters c;
+    switch (g_.access) {
+      case Access::kDevice: c = pull_step<Access::kDevice>(a, op); break;
+      case Access::kUvm: c = pull_step<Access::kUvm>(a, op); break;
+      case Access::kNaive: c = pull_step<Access::kNaive>(a, op); break;
+      case Access::kMerged: c = pull_step<Access::kMerged>(a, op); break;
+      case Access::kAligned: c = pull_step<Access::kAligned>(a, op); break;
+    }
+    account<Op>(c);
+    out.count = c.out_count;
+    if (out.count == 0) return Frontier{};
+    return out;
+  }
+
+  DeviceGraph<V> g_;
+  uint64_t n_;
+  uint64_t words_;
+  ScratchPool pool_;
+  DeviceArray<StepCounters> counters_;
+  DeviceArray<unsigned long long> scalar_;
+  DeviceArray<double> residual_;
+  DeviceArray<uint32_t> dedupe_;  // all zero between steps
+  DeviceArray<V> big_;            // long lists deferred to the chunked pass
+  std::shared_ptr<void> double_;
+  RunStats stats_;
+  bool trace_ = false;
+  cudaEvent_t results_ready_ = nullptr;
+  bool results_recorded_ = false;
+};
+
+}  // namespace tg::gpu
