@@ -43,7 +43,7 @@ for gen in kron urand; do
     case $algo in sssp|sswp) g="$wtgb";; esac
     times=()
     for i in $(seq "$reps"); do
-      j=$("$bin" run "$algo" --graph "$g" --threads "$threads" --json --verify -q)
+      j=$("$bin" run "$algo" --graph "$g" --engine cpu --threads "$threads" --json --verify -q)
       ok=$(echo "$j" | field 'j["verification"]["ok"]')
       [ "$ok" = "True" ] || { echo "verification failed: $j" >&2; exit 1; }
       times+=("$(echo "$j" | field 'j["time_s"]["compute"]')")
