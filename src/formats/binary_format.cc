@@ -189,11 +189,8 @@ Graph<V> graph_from_mapping(const std::string& path, const TgbHeader& h, const s
 
 AnyGraph read_binary_graph(const std::string& path) {
   uint64_t size = 0;
-  int fd = formats::open_input_file(path, &size);
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
+  const int fd = formats::open_input_file(path, &size);
+  const formats::ScopedFd closer(fd);
 
   if (size == 0) throw input_error(path, "empty file");
   char magic[8] = {};

@@ -88,11 +88,8 @@ void read_csr(int fd, const std::string& path, uint64_t& pos, uint64_t n, uint64
 
 AnyGraph read_gap_graph(const std::string& path, bool weighted) {
   uint64_t size = 0;
-  int fd = formats::open_input_file(path, &size);
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
+  const int fd = formats::open_input_file(path, &size);
+  const formats::ScopedFd closer(fd);
   const char* kind = weighted ? "GAP .wsg" : "GAP .sg";
   if (size == 0) throw input_error(path, "empty file");
   if (size < kGapHeaderBytes)

@@ -3,6 +3,8 @@
 // compressed graph never has to fit in memory decompressed.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,6 +19,15 @@ std::string base_name(const std::string& path);
 // "PATH: no such file", "PATH: is a directory", "PATH: permission denied",
 // "PATH: not a regular file", "PATH: cannot open (REASON)".
 int open_input_file(const std::string& path, uint64_t* size);
+
+// Closes a descriptor from open_input_file when the reader leaves, by any path.
+struct ScopedFd {
+  int fd;
+  explicit ScopedFd(int descriptor) : fd(descriptor) {}
+  ScopedFd(const ScopedFd&) = delete;
+  ScopedFd& operator=(const ScopedFd&) = delete;
+  ~ScopedFd() { ::close(fd); }
+};
 
 // Reads exactly `bytes` at `offset` or throws "PATH: read error (...)" /
 // "PATH: unexpected end of file".
