@@ -37,7 +37,18 @@ namespace tg::cli {
 namespace {
 
 const std::vector<std::string> kAllPlacements = {"cpu",           "device",          "uvm",
-                                                 "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned"};
+                                                 "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned",
+                                                 "subgraph",       "subgraph-async",  "stream",
+                                                 "stream-pt",      "stream-pt-opt",   "stream-async"};
+
+// A bench placement name as GPU options: subgraph[-async], stream[-pt|-pt-opt|-async].
+void apply_bench_placement(const std::string& name, GpuOptions& g) {
+  g.placement = name;
+  if (name == "subgraph-async") g.placement = "subgraph", g.async = true;
+  if (name == "stream-async") g.placement = "stream", g.async = true;
+  if (name == "stream-pt") g.placement = "stream", g.stream_mode = "pt";
+  if (name == "stream-pt-opt") g.placement = "stream", g.stream_mode = "pt-opt";
+}
 
 struct BenchOptions {
   std::vector<std::string> graphs;
@@ -255,7 +266,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   for (const std::string& p : o.placements)
     if (std::find(kAllPlacements.begin(), kAllPlacements.end(), p) == kAllPlacements.end() && p != "auto")
       throw Error("--placements: unknown placement '" + p + "' (cpu, device, uvm, zerocopy-naive, zerocopy-merged, " +
-                  "zerocopy-aligned, auto)");
+                  "zerocopy-aligned, subgraph, subgraph-async, stream, stream-pt, stream-pt-opt, stream-async, auto)");
   if (o.sources < 1) throw Error("--sources must be at least 1");
   if (o.verify != "all" && o.verify != "first" && o.verify != "none")
     throw Error("--verify must be all, first or none");
@@ -308,7 +319,9 @@ void bench(const BenchOptions& o, const std::string& command_line) {
     }
     for (const std::string& placement : o.placements) {
       std::vector<RunOutput> outputs;
+      std::vector<RunRequest> ran = requests;
       std::string error;
+      const bool subway = placement.rfind("subgraph", 0) == 0 || placement.rfind("stream", 0) == 0;
       try {
         if (placement == "cpu") {
           for (const RunRequest& r : requests) outputs.push_back(run_on_cpu(graph, r));
@@ -316,8 +329,31 @@ void bench(const BenchOptions& o, const std::string& command_line) {
           std::string reason;
           if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
           GpuOptions g = gpu;
-          g.placement = placement;
-          outputs = run_batch_on_gpu(graph, requests, g);
+          apply_bench_placement(placement, g);
+          if (!subway) {
+            outputs = run_batch_on_gpu(graph, requests, g);
+          } else {
+            // subgraph / stream refuse some algorithms (pagerank; --async for
+            // bfs, ssnsp): one request at a time, so a refusal is that row's.
+            ran.clear();
+            for (const RunRequest& r : requests) {
+              try {
+                outputs.push_back(std::move(run_batch_on_gpu(graph, {r}, g).front()));
+                ran.push_back(r);
+              } catch (const Error& e) {
+                Row row;
+                row.graph = spec;
+                row.algorithm = algorithm_name(r.algorithm);
+                row.placement = placement;
+                row.has_source = needs_source(r.algorithm);
+                row.source = r.source;
+                row.error = e.what();
+                rows.push_back(row);
+                std::fprintf(stderr, "bench: %s %s on %s: %s\n", spec.c_str(), algorithm_name(r.algorithm),
+                             placement.c_str(), e.what());
+              }
+            }
+          }
         }
       } catch (const Error& e) {
         error = e.what();
@@ -338,8 +374,9 @@ void bench(const BenchOptions& o, const std::string& command_line) {
       }
       std::map<Algorithm, int> checked;
       for (size_t i = 0; i < outputs.size(); ++i) {
-        const RunRequest& r = requests[i];
+        const RunRequest& r = ran[i];
         Row row = row_of(graph, spec, r, outputs[i]);
+        if (subway) row.placement = placement;
         if (gpu_name.empty() && row.details.contains("gpu")) gpu_name = row.details["gpu"].get<std::string>();
         if (o.verify == "all" || (o.verify == "first" && checked[r.algorithm]++ == 0)) {
           Verification v = verify(r.algorithm, graph, r.source, outputs[i].values, r.options);
@@ -505,7 +542,8 @@ void add_bench_command(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("-p,--placements", o->placements,
-                  "Comma-separated: cpu, device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, auto")
+                  "Comma-separated: cpu, device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, "
+                  "subgraph-async, stream (pt-opt), stream-pt, stream-pt-opt, stream-async, auto")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--baseline", o->baseline, "Placement the speedups are measured against (default: uvm if run)");

@@ -17,9 +17,25 @@ void EngineOptions::add_to(CLI::App& command) {
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   command.add_option("-p,--placement", placement,
                      "GPU: where the edges live: device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, "
-                     "or auto (device when the graph fits the budget, else zerocopy-aligned)")
+                     "subgraph (the active edges copied each iteration, Subway), stream (partitions copied each "
+                     "iteration), or auto (device when the graph fits the budget, else zerocopy-aligned)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "device", "uvm", "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned"}));
+      ->check(CLI::IsMember(
+          {"auto", "device", "uvm", "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned", "subgraph", "stream"}));
+  command.add_flag("--async", async,
+                   "GPU, subgraph/stream: iterate each loaded subgraph or partition to local convergence (sssp, sswp, "
+                   "cc)");
+  command.add_option("--stream-mode", stream_mode, "GPU, stream: pt (copy every partition) or pt-opt (skip, overlap, "
+                                                   "keep the first partitions resident)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"pt", "pt-opt"}));
+  command.add_option("--stream-threshold", stream_threshold,
+                     "GPU, subgraph: stream the partitions when active edges exceed this fraction of all")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  command.add_option("--gather", gather, "GPU, subgraph: who gathers the active lists: cpu, gpu (zero-copy) or auto")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)");
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   command.add_option("--device", device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
@@ -29,6 +45,10 @@ GpuOptions EngineOptions::gpu_options() const {
   GpuOptions g;
   g.placement = placement;
   g.device = device;
+  g.async = async;
+  g.stream_mode = stream_mode;
+  g.stream_threshold = stream_threshold;
+  g.gather = gather;
   if (!gpu_mem.empty()) {
     g.memory_budget = parse_size(gpu_mem, "--gpu-mem");
     if (g.memory_budget == 0) throw Error("--gpu-mem must be larger than 0");
@@ -45,6 +65,7 @@ EngineChoice choose_engine(const EngineOptions& options) {
   if (options.engine == "cpu") {
     if (options.placement != "auto") throw Error("--placement " + options.placement + " needs --engine gpu");
     if (!options.gpu_mem.empty()) throw Error("--gpu-mem needs --engine gpu");
+    if (options.async) throw Error("--async needs --engine gpu and --placement subgraph or stream");
     return choice;
   }
   options.gpu_options();  // a malformed --gpu-mem is reported before anything else

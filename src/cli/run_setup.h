@@ -13,10 +13,14 @@ namespace tg::cli {
 
 struct EngineOptions {
   std::string engine = "auto";     // cpu, gpu, auto
-  std::string placement = "auto";  // GPU: device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, auto
+  std::string placement = "auto";  // GPU: device, uvm, zerocopy-*, subgraph, stream, auto
   std::string gpu_mem;             // budget, e.g. "4G"; empty: free memory minus a margin
   int threads = 0;                 // CPU threads; 0: all cores
   int device = 0;
+  bool async = false;                  // subgraph / stream: Subway's asynchronous mode
+  std::string stream_mode = "pt-opt";  // stream: pt or pt-opt
+  double stream_threshold = 0.8;       // subgraph: stream above this active-edge fraction
+  std::string gather = "auto";         // subgraph: cpu, gpu, auto
 
   void add_to(CLI::App& command);
   GpuOptions gpu_options() const;

@@ -28,9 +28,14 @@ struct RunOutput {
 
 // Where the GPU engine keeps the edge array and how its kernels read it.
 struct GpuOptions {
-  std::string placement = "auto";  // device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, auto
+  std::string placement = "auto";  // device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, stream, auto
   uint64_t memory_budget = 0;      // bytes of device memory the run may use; 0: free memory minus a margin
   int device = 0;
+  // subgraph / stream placements (docs/SUBWAY.md):
+  bool async = false;                // Subway's asynchronous mode (sssp, sswp, cc only)
+  std::string stream_mode = "pt-opt";  // stream: pt or pt-opt
+  double stream_threshold = 0.8;     // subgraph: stream when active edges exceed this fraction of |E|
+  std::string gather = "auto";       // subgraph: cpu, gpu or auto (the cheaper estimate)
 };
 
 // Fills in defaults that depend on the graph (SSSP's delta) and checks that

@@ -22,13 +22,15 @@ const char* placement_name(Placement p) {
     case Placement::kZeroCopyNaive: return "zerocopy-naive";
     case Placement::kZeroCopyMerged: return "zerocopy-merged";
     case Placement::kZeroCopyAligned: return "zerocopy-aligned";
+    case Placement::kSubgraph: return "subgraph";
+    case Placement::kStream: return "stream";
   }
   return "?";
 }
 
 std::optional<Placement> parse_placement(const std::string& name) {
   for (Placement p : {Placement::kDevice, Placement::kUvm, Placement::kZeroCopyNaive, Placement::kZeroCopyMerged,
-                      Placement::kZeroCopyAligned})
+                      Placement::kZeroCopyAligned, Placement::kSubgraph, Placement::kStream})
     if (name == placement_name(p)) return p;
   if (name == "zerocopy") return Placement::kZeroCopyAligned;
   return std::nullopt;
@@ -41,6 +43,8 @@ Access access_of(Placement p) {
     case Placement::kZeroCopyNaive: return Access::kNaive;
     case Placement::kZeroCopyMerged: return Access::kMerged;
     case Placement::kZeroCopyAligned: return Access::kAligned;
+    case Placement::kSubgraph:
+    case Placement::kStream: return Access::kDevice;  // the kernels read device buffers
   }
   return Access::kDevice;
 }
@@ -153,8 +157,13 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   if (directed_in) edge_bytes += graph.in.num_edges() * entry;
   // Offsets, up to two 8-byte values per vertex, the engine's queues and
   // bitmaps, and a few live frontiers.
+  // subgraph / stream add the SubCSR builder's arrays (active list, sort
+  // buffer, sub-offsets, scattered sub-offsets) or the streamer's (identity,
+  // sorted list), and a second dedupe bitmap and queue for --async.
+  const bool subway = options.placement == "subgraph" || options.placement == "stream";
   const uint64_t vertex_bytes =
-      (n + 1) * sizeof(eid_t) * (directed_in ? 2 : 1) + n * (16 + 5 * sizeof(V)) + 6 * ((n + 31) / 32) * 4;
+      (n + 1) * sizeof(eid_t) * (directed_in ? 2 : 1) + n * (16 + 5 * sizeof(V)) + 6 * ((n + 31) / 32) * 4 +
+      (subway ? n * (3 * sizeof(V) + 16) + 2 * ((n + 31) / 32) * 4 : 0);
   if (vertex_bytes + kMargin > free_bytes)
     throw Error("the GPU engine needs " + gib(vertex_bytes) + " of GPU memory for vertex data (offsets, values, " +
                 "frontiers) of " + std::to_string(n) + " vertices, but only " + gib(free_bytes) + " of " +
@@ -168,7 +177,7 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
     std::optional<Placement> p = parse_placement(options.placement);
     if (!p)
       throw Error("unknown placement '" + options.placement +
-                  "' (expected device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned or auto)");
+                  "' (expected device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, stream or auto)");
     placement_ = *p;
   }
   if (placement_ == Placement::kDevice || placement_ == Placement::kUvm) {
@@ -189,6 +198,24 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   view_.m = graph.num_edges();
   view_.access = access_of(placement_);
   view_.sms = prop.multiProcessorCount;
+  if (placement_ == Placement::kSubgraph || placement_ == Placement::kStream) {
+    SubwayOptions& s = view_.subway;
+    s.enabled = true;
+    s.stream = placement_ == Placement::kStream;
+    if (options.stream_mode != "pt" && options.stream_mode != "pt-opt")
+      throw Error("unknown stream mode '" + options.stream_mode + "' (expected pt or pt-opt)");
+    if (options.gather != "cpu" && options.gather != "gpu" && options.gather != "auto")
+      throw Error("unknown gather way '" + options.gather + "' (expected cpu, gpu or auto)");
+    if (!(options.stream_threshold >= 0 && options.stream_threshold <= 1))
+      throw Error("--stream-threshold must lie in [0, 1]");
+    s.pt = options.stream_mode == "pt";
+    s.async = options.async;
+    s.stream_threshold = options.stream_threshold;
+    s.gather = options.gather;
+    s.budget = budget;
+  } else if (options.async) {
+    throw Error(std::string("--async needs --placement subgraph or stream, not ") + placement_name(placement_));
+  }
 
   auto start = std::chrono::steady_clock::now();
   place_csr(graph.out, view_.out, needs.out_edges || (use_in && !graph.directed), weights);
@@ -206,6 +233,14 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   details_["edge_bytes"] = edge_bytes;
   details_["vertex_bytes_estimate"] = vertex_bytes;
   details_["transfer_bytes"] = transfer_bytes_;
+}
+
+template <typename V>
+const void* PlacedGraph<V>::host_of(const void* device) const {
+  if (device == nullptr) return nullptr;
+  for (const auto& [h, d] : pinned_host_)
+    if (d == device) return h;
+  throw Error("GPU engine: no pinned host array for a mapped edge array");
 }
 
 template <typename V>
@@ -267,6 +302,7 @@ T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
         details_["zerocopy_copied_bytes"] = details_.value("zerocopy_copied_bytes", uint64_t{0}) + bytes;
       }
       TG_CUDA(cudaHostGetDevicePointer(&d, h, 0));
+      pinned_host_.emplace_back(h, d);
       break;
     }
   }
@@ -286,12 +322,19 @@ void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighb
     TG_CUDA(cudaMemset(offsets, 0, (n + 1) * sizeof(eid_t)));
   }
   out.view.offsets = offsets;
+  out.host_offsets = csr.built() ? csr.offsets.data() : nullptr;
   if (!neighbors) return;
   const uint64_t m = csr.num_edges();
   out.placed = true;
   out.view.neighbors = place_bytes(csr.neighbors.data(), m);
   out.view.neighbor_misalign = static_cast<uint32_t>((reinterpret_cast<uintptr_t>(out.view.neighbors) & 127) / sizeof(V));
   if (weights) out.view.weights = place_bytes(csr.weights.data(), m);
+  if (placement_ == Placement::kSubgraph || placement_ == Placement::kStream) {
+    // The pinned host copies (the graph's own arrays, registered, or the
+    // pinned copies place_bytes made of a file mapping).
+    out.host_neighbors = static_cast<const V*>(host_of(out.view.neighbors));
+    out.host_weights = weights ? static_cast<const weight_t*>(host_of(out.view.weights)) : nullptr;
+  }
   if (placement_ == Placement::kUvm) {
     uint64_t pages = ((m * sizeof(V)) >> kUvmPageShift) + 1;
     out.uvm_weight_page0 = pages;

@@ -25,11 +25,14 @@
 
 namespace tg::gpu {
 
-enum class Placement { kDevice, kUvm, kZeroCopyNaive, kZeroCopyMerged, kZeroCopyAligned };
+enum class Placement { kDevice, kUvm, kZeroCopyNaive, kZeroCopyMerged, kZeroCopyAligned, kSubgraph, kStream };
 
 const char* placement_name(Placement p);
 // "device", "uvm", "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned"
-// ("zerocopy" is zerocopy-aligned); nullopt for anything else, "auto" included.
+// "subgraph", "stream" ("zerocopy" is zerocopy-aligned); nullopt for anything
+// else, "auto" included. subgraph and stream keep the edges pinned and mapped
+// on the host (as zero-copy) and copy the active part into device buffers
+// each iteration (docs/SUBWAY.md); their kernels read device memory.
 std::optional<Placement> parse_placement(const std::string& name);
 Access access_of(Placement p);
 
@@ -39,6 +42,21 @@ struct PlacedCsr {
   CsrView<V> view;
   uint32_t* uvm_pages = nullptr;  // UVM: bitmap of 64 KiB pages touched
   uint64_t uvm_weight_page0 = 0;
+  // subgraph / stream: the host arrays (pinned) the buffers are filled from.
+  const eid_t* host_offsets = nullptr;
+  const V* host_neighbors = nullptr;
+  const weight_t* host_weights = nullptr;
+};
+
+// What the subgraph / stream placements need besides the graph.
+struct SubwayOptions {
+  bool enabled = false;  // placement subgraph or stream
+  bool stream = false;   // stream (else subgraph)
+  bool pt = false;       // stream mode pt (else pt-opt)
+  bool async = false;
+  double stream_threshold = 0.8;
+  std::string gather = "auto";
+  uint64_t budget = 0;   // edge-buffer bytes (--gpu-mem, or free memory minus vertex data and margin)
 };
 
 template <typename V>
@@ -49,6 +67,7 @@ struct DeviceGraph {
   PlacedCsr<V> out;  // out.view.offsets is always set; neighbours when pushing
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
   int sms = 1;
+  SubwayOptions subway;
 };
 
 // Which parts of the graph a set of algorithms reads.
@@ -101,6 +120,8 @@ class PlacedGraph {
   std::vector<std::pair<const void*, void*>> placed_;  // host array -> its device pointer
   std::vector<std::pair<void*, uint64_t>> managed_;    // managed ranges (for reset)
   std::vector<std::pair<uint32_t*, uint64_t>> page_maps_;
+  std::vector<std::pair<const void*, void*>> pinned_host_;  // pinned host array -> its mapped pointer
+  const void* host_of(const void* device) const;
 };
 
 }  // namespace tg::gpu

@@ -24,12 +24,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 #include <vector>
 
+#include "algorithms/algorithm.h"
 #include "core/error.h"
 #include "engines/engine.h"
 #include "engines/gpu/device_graph.h"
 #include "engines/gpu/edge_step.h"
+#include "engines/gpu/subgraph/async_policy.h"
+#include "engines/gpu/subgraph/partition_streamer.cuh"
+#include "engines/gpu/subgraph/subcsr_builder.cuh"
+#include "engines/gpu/subgraph/transfer_choice.h"
 
 namespace tg::gpu {
 
@@ -75,6 +81,30 @@ __global__ void append_new(const V* list, uint64_t n, uint32_t* bits, V* out, un
     V v = list[i];
     uint32_t m = 1u << (v & 31);
     if (!(atomicOr(&bits[v >> 5], m) & m)) out[atomicAdd(count, 1ull)] = v;
+  }
+}
+
+// Test-and-set of the listed vertices in `bits`; counts (and, with `out`,
+// appends) those not yet set. Merges an async unit's output into the step's.
+template <typename V>
+__global__ void merge_new(const V* list, uint64_t n, uint32_t* bits, V* out, unsigned long long* count) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    V v = list[i];
+    uint32_t m = 1u << (v & 31);
+    if (!(atomicOr(&bits[v >> 5], m) & m)) {
+      unsigned long long at = atomicAdd(count, 1ull);
+      if (out != nullptr) out[at] = v;
+    }
+  }
+}
+
+// The listed vertices whose lists lie in the loaded unit (async inner frontier).
+template <typename V>
+__global__ void select_members(const V* list, uint64_t n, subgraph::UnitMembers members, V* out,
+                               unsigned long long* count) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x) {
+    V v = list[i];
+    if (members(v)) out[atomicAdd(count, 1ull)] = v;
   }
 }
 
@@ -165,6 +195,93 @@ class GpuEngine {
 
   uint64_t num_vertices() const { return n_; }
   RunStats& stats() { return stats_; }
+
+  // Placements subgraph / stream (docs/SUBWAY.md): before the run, for the
+  // algorithm about to run (its weights decide the buffer entry). Throws a
+  // one-line tg::Error for what these placements cannot run.
+  void prepare_subway(Algorithm algorithm) {
+    if (!g_.subway.enabled) return;
+    const char* where = g_.subway.stream ? "stream" : "subgraph";
+    if (algorithm == Algorithm::kPageRank)
+      throw Error(std::string("pagerank cannot run on placement ") + where +
+                  ": its gather step over streamed in-edge partitions is not written yet (docs/SUBWAY.md); use "
+                  "zerocopy-aligned or device");
+    if (g_.subway.async) subgraph::check_async(algorithm);
+    sw_ = std::make_unique<Subway>();
+    Subway& s = *sw_;
+    s.weights = needs_weights(algorithm) && g_.out.host_weights != nullptr;
+    const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), s.weights};
+    if (g_.out.host_offsets == nullptr && n_ > 0) throw Error(std::string("placement ") + where + ": no host offsets");
+    // Buffers no larger than the graph needs, whatever the budget.
+    auto round64 = [](uint64_t x) { return (x + 63) / 64 * 64 + 64; };
+    const uint64_t m = g_.m;
+    uint64_t cap = 0;
+    if (!g_.subway.stream) cap = 2 * round64(m) * entry.bytes();
+    else if (g_.subway.pt) cap = round64(m) * entry.bytes();
+    else cap = subgraph::kDefaultStreamSlots * round64((m + 5) / 6) * entry.bytes();
+    s.budget = std::min(g_.subway.budget, cap);
+    subgraph::StreamSource<V> ss{n_, g_.out.view.offsets, g_.out.host_offsets, g_.out.host_neighbors,
+                                 s.weights ? g_.out.host_weights : nullptr};
+    if (g_.subway.stream) {
+      subgraph::StreamConfig cfg = subgraph::stream_config(
+          s.budget, entry, g_.subway.pt ? subgraph::StreamMode::kPt : subgraph::StreamMode::kPtOpt, "--gpu-mem");
+      s.streamer = std::make_unique<subgraph::PartitionStreamer<V>>(ss, cfg);
+    } else {
+      subgraph::SubcsrSource<V> src;
+      src.n = n_;
+      src.offsets_device = g_.out.view.offsets;
+      src.offsets_host = g_.out.host_offsets;
+      src.neighbors_host = g_.out.host_neighbors;
+      src.weights_host = s.weights ? g_.out.host_weights : nullptr;
+      src.neighbors_mapped = g_.out.view.neighbors;
+      src.weights_mapped = s.weights ? g_.out.view.weights : nullptr;
+      subgraph::SubcsrConfig sc;
+      sc.budget_bytes = s.budget;
+      sc.slots = 2;
+      sc.weights = s.weights;
+      s.builder = std::make_unique<subgraph::SubcsrBuilder<V>>(src, sc);
+      if (g_.subway.gather != "gpu") s.builder->prepare_cpu_gather();  // pinned staging, outside the timed run
+      // Iterations above the threshold stream through the builder's two slots
+      // (PT-Opt skipping, no residents): one budget for both.
+      subgraph::StreamConfig cfg;
+      cfg.mode = subgraph::StreamMode::kPtOpt;
+      cfg.entry = entry;
+      cfg.staging_buffers = 2;
+      cfg.partition_edges = s.builder->sizing().capacity_edges;
+      cfg.resident_edges = 0;
+      std::vector<typename subgraph::PartitionStreamer<V>::Borrowed> lent;
+      for (uint32_t k = 0; k < 2; ++k) lent.push_back({s.builder->slot_neighbors(k), s.builder->slot_weights(k)});
+      s.streamer = std::make_unique<subgraph::PartitionStreamer<V>>(ss, cfg, lent);
+      s.params.stream_threshold = g_.subway.stream_threshold;
+      s.params.gather = g_.subway.gather == "cpu"   ? subgraph::GatherPreference::kCpu
+                        : g_.subway.gather == "gpu" ? subgraph::GatherPreference::kGpu
+                                                    : subgraph::GatherPreference::kAuto;
+    }
+    if (g_.subway.async) {
+      s.inner_bits = DeviceArray<uint32_t>::allocate(words_);
+      s.active_bits = DeviceArray<uint32_t>::allocate(words_);
+      if (words_ > 0) {
+        TG_CUDA(cudaMemset(s.inner_bits.data(), 0, words_ * sizeof(uint32_t)));
+        TG_CUDA(cudaMemset(s.active_bits.data(), 0, words_ * sizeof(uint32_t)));
+      }
+      s.inner_queue = DeviceArray<V>::allocate(std::max<uint64_t>(n_, 1));
+      s.next_queue = DeviceArray<V>::allocate(std::max<uint64_t>(n_, 1));
+      s.counters = DeviceArray<StepCounters>::allocate(1);
+    }
+    stats_.details["subgraph_budget_bytes"] = s.budget;
+    stats_.details["subgraph_buffer_edges"] =
+        s.builder ? s.builder->sizing().capacity_edges : s.streamer->schedule().config().partition_edges;
+    stats_.details["stream_partitions"] = s.streamer->schedule().partitions().size();
+    stats_.details["stream_resident_partitions"] = s.streamer->schedule().resident_count();
+    if (g_.subway.stream) stats_.details["stream_mode"] = g_.subway.pt ? "pt" : "pt-opt";
+    stats_.details["async"] = g_.subway.async;
+  }
+
+  // After the run: the per-iteration records into the details.
+  void finish_subway() {
+    if (!sw_) return;
+    stats_.details["subgraph"] = subgraph::summarize(sw_->records);
+  }
   const eid_t* out_offsets() const { return g_.out.view.offsets; }
 
   // ---- vertex arrays ----
@@ -325,6 +442,14 @@ class GpuEngine {
   template <typename Op>
   Frontier edge_map_(const Frontier& f, const Op& op, EdgeMapOptions options) {
     const uint64_t frontier_edges = out_degree_sum(f);
+    if (sw_) {
+      // subgraph / stream: push only (the in-edges are not in device memory;
+      // BFS runs top-down).
+      if (options.direction == Direction::kPull)
+        throw Error("GPU engine: placements subgraph and stream run push steps only, and a pull step was asked for");
+      stats_.push_steps++;
+      return subway_push_(f, op, options.output, frontier_edges);
+    }
     bool pull = options.direction == Direction::kPull;
     if (pull && !g_.in.placed)
       throw Error("GPU engine: a pull step needs the graph's in-edges, which were not prepared");
@@ -519,6 +644,203 @@ class GpuEngine {
     return out;
   }
 
+  // ---- placements subgraph / stream (docs/SUBWAY.md) ----
+  struct Subway {
+    std::unique_ptr<subgraph::SubcsrBuilder<V>> builder;     // subgraph
+    std::unique_ptr<subgraph::PartitionStreamer<V>> streamer;  // stream, or subgraph's fallback
+    bool weights = false;
+    uint64_t budget = 0;
+    subgraph::ChoiceParams params;
+    subgraph::TransferMeters meters;
+    std::vector<subgraph::IterationRecord> records;
+    // --async: a unit's own output set, the next inner frontier, the build's active set
+    DeviceArray<uint32_t> inner_bits, active_bits;
+    DeviceArray<V> inner_queue, next_queue;
+    DeviceArray<StepCounters> counters;
+  };
+
+  // One push step over the loaded units (SubCSR pieces or partitions): the
+  // unchanged push kernel on device buffers, output the union over units.
+  template <typename Op>
+  Frontier subway_push_(const Frontier& f, const Op& op, bool want_output, uint64_t frontier_edges) {
+    Subway& s = *sw_;
+    Frontier src = f.kind == Frontier::Kind::kDense ? to_sparse(f) : f;
+    const bool every = src.kind == Frontier::Kind::kAll;
+    const bool use_queue = frontier_edges <= n_ / 64;
+    const bool async = g_.subway.async && want_output;
+    const auto t0 = std::chrono::steady_clock::now();
+    PushArgs<V> a;
+    a.want_output = want_output;
+    a.out_bits = dedupe_.data();
+    std::shared_ptr<void> queue;
+    if (use_queue && want_output) queue = pool_.get_n<V>(n_);
+    a.out_queue = use_queue ? static_cast<V*>(queue.get()) : nullptr;
+    a.big_queue = big_.data();
+    a.counters = counters_.data();
+    a.sms = g_.sms;
+    a.pool = &pool_;
+
+    subgraph::IterationRecord rec;
+    rec.iteration = s.records.size();
+    rec.inner_iterations = 0;
+    rec.shape.vertices = n_;
+    rec.shape.total_edges = g_.m;
+    rec.shape.active_vertices = src.count;
+    rec.shape.active_edges = frontier_edges;
+    rec.shape.id_bytes = sizeof(V);
+    rec.shape.weights = s.weights;
+    bool stream_it = true;
+    if (s.builder) {
+      rec.choice = subgraph::choose_transfer(rec.shape, s.meters.rates(subgraph::TransferRates{}), s.params);
+      if (every) {
+        rec.choice.transfer = subgraph::Transfer::kStream;
+        rec.choice.reason = "every vertex is active";
+      }
+      stream_it = rec.choice.transfer == subgraph::Transfer::kStream;
+    } else {
+      rec.choice.transfer = subgraph::Transfer::kStream;
+      rec.choice.active_edge_fraction = g_.m ? double(frontier_edges) / double(g_.m) : 0;
+      rec.choice.reason = "placement stream";
+    }
+
+    uint64_t out_count = 0, edges = 0;
+    // Runs the kernel on one loaded unit (and, --async, to local convergence).
+    auto run_unit = [&](const CsrView<V>& csr, const V* frontier, uint64_t count, subgraph::UnitMembers members) {
+      rec.units++;
+      if (!async) {
+        a.csr = csr;
+        a.frontier = frontier;
+        a.count = count;
+        StepCounters carry{};
+        carry.out_count = out_count;  // queue appends continue; big_count restarts
+        TG_CUDA(cudaMemcpy(counters_.data(), &carry, sizeof carry, cudaMemcpyHostToDevice));
+        StepCounters c = push_step<Access::kDevice>(a, op);
+        edges += c.edges;
+        out_count = c.out_count;
+        rec.inner_iterations++;
+        return;
+      }
+      // Subway algorithm 4: push within the unit until no member changes.
+      // Each push writes the unit's own output set (inner_bits, queue qa);
+      // it is merged into the step's output, and its members (qb) are the
+      // next inner frontier.
+      PushArgs<V> b = a;
+      b.csr = csr;
+      b.out_bits = s.inner_bits.data();
+      b.counters = s.counters.data();
+      V* qa = s.inner_queue.data();
+      V* qb = s.next_queue.data();
+      const V* in = frontier;
+      uint64_t in_count = count;
+      while (in_count > 0) {
+        b.frontier = in;
+        b.count = in_count;
+        b.out_queue = qa;
+        TG_CUDA(cudaMemset(s.counters.data(), 0, sizeof(StepCounters)));
+        StepCounters c = push_step<Access::kDevice>(b, op);
+        edges += c.edges;
+        rec.inner_iterations++;
+        const uint64_t produced = c.out_count;
+        if (produced == 0) break;
+        unsigned long long total = out_count;
+        TG_CUDA(cudaMemcpy(scalar_.data(), &total, sizeof total, cudaMemcpyHostToDevice));
+        engine_kernels::merge_new<<<grid_for(produced, kBlock, g_.sms), kBlock>>>(qa, produced, dedupe_.data(),
+                                                                                  a.out_queue, scalar_.data());
+        TG_CUDA_LAUNCH(merge_new);
+        TG_CUDA(cudaMemcpy(&total, scalar_.data(), sizeof total, cudaMemcpyDeviceToHost));
+        out_count = total;
+        unsigned long long next = 0;
+        TG_CUDA(cudaMemcpy(scalar_.data(), &next, sizeof next, cudaMemcpyHostToDevice));
+        engine_kernels::select_members<<<grid_for(produced, kBlock, g_.sms), kBlock>>>(qa, produced, members, qb,
+                                                                                       scalar_.data());
+        TG_CUDA_LAUNCH(select_members);
+        TG_CUDA(cudaMemcpy(&next, scalar_.data(), sizeof next, cudaMemcpyDeviceToHost));
+        engine_kernels::clear_bits<<<grid_for(produced, kBlock, g_.sms), kBlock>>>(qa, produced,
+                                                                                   s.inner_bits.data());
+        TG_CUDA_LAUNCH(clear_bits);
+        in = qb;  // the next push reads qb and writes qa
+        in_count = next;
+      }
+    };
+
+    if (stream_it) {
+      const V* active = every ? nullptr : s.streamer->sorted(src.list(), src.count);
+      const auto& parts = s.streamer->schedule().partitions();
+      subgraph::StreamTraffic t = s.streamer->run(active, every ? 0 : src.count, [&](const subgraph::StreamUnit<V>& u) {
+        const subgraph::EdgeRange& p = parts[u.partition];
+        run_unit(u.csr, u.frontier, u.count, subgraph::UnitMembers{nullptr, p.first, p.last});
+      });
+      rec.bytes_copied = t.bytes_to_device;
+      rec.copy_s = t.seconds;
+      if (t.bytes_to_device > 0) s.meters.link.add(double(t.bytes_to_device), t.seconds);
+      stats_.details["stream_copies"] = stats_.details.value("stream_copies", uint64_t{0}) + t.copies;
+      stats_.details["stream_skipped"] = stats_.details.value("stream_skipped", uint64_t{0}) + t.skipped;
+      stats_.details["stream_resident_hits"] = stats_.details.value("stream_resident_hits", uint64_t{0}) + t.resident_hits;
+    } else {
+      subgraph::SubcsrShape shape = s.builder->build_from_list(src.list(), src.count, false);
+      rec.generate_s = shape.generate_s;
+      // A graph without edges has no mapped edge array: the CPU way (which copies nothing).
+      const subgraph::GatherWay way =
+          rec.choice.transfer == subgraph::Transfer::kSubgraphGpuGather && g_.out.view.neighbors != nullptr
+              ? subgraph::GatherWay::kGpu
+              : subgraph::GatherWay::kCpu;
+      if (way == subgraph::GatherWay::kCpu) rec.choice.transfer = subgraph::Transfer::kSubgraphCpuGather;
+      if (async && shape.active_vertices > 0) {
+        engine_kernels::set_bits<<<grid_for(shape.active_vertices, kBlock, g_.sms), kBlock>>>(
+            s.builder->active(), shape.active_vertices, s.active_bits.data());
+        TG_CUDA_LAUNCH(set_bits);
+      }
+      const auto& pieces = s.builder->pieces();
+      uint64_t sub_bytes = 0;
+      for (uint64_t k = 0; k < pieces.size(); ++k) {
+        subgraph::LoadedPiece<V> p = s.builder->load(k, static_cast<uint32_t>(k % 2), way);
+        const uint64_t moved = way == subgraph::GatherWay::kGpu ? p.link_bytes : p.bytes_to_device;
+        rec.bytes_copied += moved;
+        sub_bytes += p.bytes_to_device;
+        rec.gather_s += p.gather_s;
+        rec.copy_s += p.copy_s;
+        stats_.details["subgraph_d2h_bytes"] = stats_.details.value("subgraph_d2h_bytes", uint64_t{0}) + p.bytes_to_host;
+        if (way == subgraph::GatherWay::kGpu) s.meters.gpu_gather.add(double(p.bytes_to_device), p.gather_s);
+        else s.meters.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
+        subgraph::UnitMembers members{s.active_bits.data(), 0, 0};
+        if (async && p.count > 0) {
+          V ends[2];
+          TG_CUDA(cudaMemcpy(&ends[0], p.frontier, sizeof(V), cudaMemcpyDeviceToHost));
+          TG_CUDA(cudaMemcpy(&ends[1], p.frontier + p.count - 1, sizeof(V), cudaMemcpyDeviceToHost));
+          members.lo = ends[0];
+          members.hi = static_cast<uint64_t>(ends[1]) + 1;
+        }
+        if (p.count > 0) run_unit(p.csr, p.frontier, p.count, members);
+      }
+      if (async && shape.active_vertices > 0) {
+        engine_kernels::clear_bits<<<grid_for(shape.active_vertices, kBlock, g_.sms), kBlock>>>(
+            s.builder->active(), shape.active_vertices, s.active_bits.data());
+        TG_CUDA_LAUNCH(clear_bits);
+      }
+      stats_.details["subcsr_max_edges"] =
+          std::max<uint64_t>(stats_.details.value("subcsr_max_edges", uint64_t{0}), shape.active_edges);
+      stats_.details["subcsr_max_pieces"] = std::max<uint64_t>(stats_.details.value("subcsr_max_pieces", uint64_t{0}), shape.pieces);
+      stats_.details["subcsr_bytes"] = stats_.details.value("subcsr_bytes", uint64_t{0}) + sub_bytes;
+    }
+    stats_.bytes_moved += rec.bytes_copied;
+    stats_.edges_traversed += edges;
+    stats_.bytes_needed += edges * (sizeof(V) + (Op::needs_weights ? sizeof(weight_t) : 0));
+    rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s.records.push_back(std::move(rec));
+
+    Frontier out;
+    if (!want_output || out_count == 0) return out;
+    if (use_queue) {
+      out.queue = std::move(queue);
+      out.count = out_count;
+      clear_dedupe(out.list(), out.count);
+    } else {
+      out = select_from(thrust::counting_iterator<V>(0), n_, engine_kernels::InBits<V>{dedupe_.data()}, out_count);
+      TG_CUDA(cudaMemset(dedupe_.data(), 0, words_ * sizeof(uint32_t)));
+    }
+    return out;
+  }
+
   template <typename Op>
   Frontier pull_step_(const Frontier& f, const Op& op) {
     Frontier in = to_dense(f);
@@ -563,6 +885,7 @@ class GpuEngine {
   bool trace_ = false;
   cudaEvent_t results_ready_ = nullptr;
   bool results_recorded_ = false;
+  std::unique_ptr<Subway> sw_;  // placements subgraph / stream
 };
 
 }  // namespace tg::gpu

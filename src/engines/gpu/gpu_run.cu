@@ -25,6 +25,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   out.engine = "gpu";
   out.placement = gpu::placement_name(placed.placement());
   gpu::GpuEngine<V> engine(placed.view());
+  engine.prepare_subway(request.algorithm);  // subgraph / stream: buffers, refusals
   cudaEvent_t start, stop;
   TG_CUDA(cudaEventCreate(&start));
   TG_CUDA(cudaEventCreate(&stop));
@@ -46,6 +47,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
+  engine.finish_subway();
   out.stats = engine.stats();
   out.stats.add_phase("transfer", placed.transfer_seconds());
   out.stats.add_phase("compute", ms / 1000.0);

@@ -100,6 +100,11 @@ class SubcsrBuilder {
 
   const std::vector<EdgeRange>& pieces() const { return pieces_; }
 
+  // Allocates the CPU way's pinned host arrays (active list, sub-offsets,
+  // staging) now rather than at its first load, which may lie inside a timed
+  // run (cudaHostAlloc of the staging takes tens of ms per 100 MB).
+  void prepare_cpu_gather();
+
   // Step 6 for pieces()[piece] into buffer `slot`; returns when the piece is
   // in device memory. The caller must have finished with what it last
   // processed from this slot (push_step returns after its kernels have).
