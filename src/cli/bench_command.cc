@@ -167,7 +167,10 @@ void write_svg(const std::string& path, const std::vector<Cell>& cells, const st
   const char* colors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f"};
   const double bar = 14, gap = 26, left = 70, top = 50, panel = 220, mid = 60;
   const double group_w = placements.size() * bar + gap;
-  const double width = left + groups.size() * group_w + 40;
+  // Wide enough for the bars, the legend row and the title, whichever is widest.
+  double legend_w = left;
+  for (const std::string& p : placements) legend_w += 14 + 7.0 * p.size() + 18;
+  const double width = std::max({left + groups.size() * group_w + 40, legend_w + 20, left + 8.0 * title.size()});
   const double height = top + panel + mid + panel + 90;
   double tmin = 1e30, tmax = 0, smax = 1;
   for (const Cell& c : cells)
