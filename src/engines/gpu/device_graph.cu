@@ -72,7 +72,11 @@ bool init_cuda(int device, std::string* reason) {
     setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
+      // CUDA's wording for "this machine has no NVIDIA driver" confuses users
+      why = "no NVIDIA GPU or driver found";
+      cudaGetLastError();
+    } else if (e != cudaSuccess) {
       why = cudaGetErrorString(e);
       cudaGetLastError();
     } else if (count == 0) {
