@@ -76,6 +76,18 @@ struct Row {
   nlohmann::json details;
 };
 
+// The row of a run that could not happen (refused, or the placement failed).
+Row failed_row(const std::string& graph, const std::string& placement, const RunRequest& r, const std::string& error) {
+  Row row;
+  row.graph = graph;
+  row.algorithm = algorithm_name(r.algorithm);
+  row.placement = placement;
+  row.has_source = needs_source(r.algorithm);
+  row.source = r.source;
+  row.error = error;
+  return row;
+}
+
 struct Cell {
   std::string graph, algorithm, placement;
   int runs = 0, failed = 0, verified = 0, verify_failed = 0;
@@ -344,14 +356,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
                 outputs.push_back(std::move(run_batch_on_gpu(graph, {r}, g).front()));
                 ran.push_back(r);
               } catch (const Error& e) {
-                Row row;
-                row.graph = spec;
-                row.algorithm = algorithm_name(r.algorithm);
-                row.placement = placement;
-                row.has_source = needs_source(r.algorithm);
-                row.source = r.source;
-                row.error = e.what();
-                rows.push_back(row);
+                rows.push_back(failed_row(spec, placement, r, e.what()));
                 std::fprintf(stderr, "bench: %s %s on %s: %s\n", spec.c_str(), algorithm_name(r.algorithm),
                              placement.c_str(), e.what());
               }
@@ -363,16 +368,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
       }
       if (!error.empty()) {
         std::fprintf(stderr, "bench: %s on %s: %s\n", spec.c_str(), placement.c_str(), error.c_str());
-        for (const RunRequest& r : requests) {
-          Row row;
-          row.graph = spec;
-          row.algorithm = algorithm_name(r.algorithm);
-          row.placement = placement;
-          row.has_source = needs_source(r.algorithm);
-          row.source = r.source;
-          row.error = error;
-          rows.push_back(row);
-        }
+        for (const RunRequest& r : requests) rows.push_back(failed_row(spec, placement, r, error));
         continue;
       }
       std::map<Algorithm, int> checked;
