@@ -8,6 +8,8 @@
 #include <fstream>
 #include <memory>
 
+#include <sys/stat.h>
+
 #include "core/error.h"
 
 namespace tg::cli {
@@ -38,6 +40,8 @@ struct FileCloser {
 }  // namespace
 
 void write_results(const std::string& path, Algorithm algorithm, const VertexValues& values, int id_base) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory, not a file to write");
   const std::string tmp = path + ".tmp";
   std::unique_ptr<FILE, FileCloser> file(std::fopen(tmp.c_str(), "wb"));
   if (!file) throw Error(path + ": cannot write: " + std::strerror(errno));
@@ -77,7 +81,11 @@ void write_results(const std::string& path, Algorithm algorithm, const VertexVal
     std::remove(tmp.c_str());
     throw Error(path + ": write failed: " + std::strerror(errno));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw Error(path + ": cannot rename " + tmp + ": " + std::strerror(errno));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw Error(path + ": cannot rename " + tmp + ": " + why);
+  }
 }
 
 VertexValues read_results(const std::string& path, Algorithm algorithm, uint64_t n, int id_base) {

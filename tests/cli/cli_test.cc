@@ -126,6 +126,15 @@ TEST(Cli, RunWritesResultsWithTheFilesOwnIds) {
   EXPECT_EQ(read_file(bfs_out), "1 -1\n2 0\n3 1\n4 2\n");
 }
 
+TEST(Cli, OutputToADirectoryOrMissingFolderIsAnError) {
+  std::string g = write_temp("cli_out.el", "0 1\n");
+  std::string dir = ::testing::TempDir() + "/cli_out_dir";
+  std::filesystem::create_directories(dir);
+  expect_one_line_error(tiergraph("run bfs --graph " + g + " --output " + dir), "is a directory");
+  EXPECT_FALSE(std::filesystem::exists(dir + ".tmp"));
+  expect_one_line_error(tiergraph("run bfs --graph " + g + " --output /nonexistent/folder/out.txt"), "/nonexistent/folder/out.txt");
+}
+
 TEST(Cli, ResultFormatsOfEveryAlgorithm) {
   std::string g = write_temp("cli_tri.wel", "0 1 2\n1 2 3\n0 2 9\n3 3 1\n");
   auto run = [&](const std::string& algo, const std::string& extra = "") {
