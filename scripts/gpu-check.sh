@@ -112,11 +112,11 @@ if [ -n "$graphs" ]; then
     quarter=$edges  # bytes: a quarter of the 4-byte edge array
     note "graph $spec: $edges directed edges, generated in $(($(date +%s) - t0)) s; zero-copy runs with --gpu-mem $quarter"
     for algo in $algos; do
-      for p in device uvm zerocopy-naive zerocopy-merged zerocopy-aligned subgraph stream; do
-        budget=()
-        case $p in zerocopy*|subgraph|stream) budget=(--gpu-mem "$quarter") ;; esac
-        case $algo:$p in pagerank:subgraph|pagerank:stream) continue ;; esac  # refused on these (docs/SUBWAY.md)
-        timeout "${GPU_CHECK_RUN_TIMEOUT:-120}" "$bin" run "$algo" --graph "$file" --engine gpu --placement "$p" "${budget[@]}" --verify --json \
+      for p in device uvm zerocopy-naive zerocopy-merged zerocopy-aligned subgraph subgraph+async stream stream+async; do
+        budget=() async=()
+        case $p in zerocopy*|subgraph*|stream*) budget=(--gpu-mem "$quarter") ;; esac
+        case $p in *+async) async=(--async) p=${p%+async} ;; esac
+        timeout "${GPU_CHECK_RUN_TIMEOUT:-120}" "$bin" run "$algo" --graph "$file" --engine gpu --placement "$p" "${async[@]}" "${budget[@]}" --verify --json \
           >>"$out/bench.jsonl" 2>>"$out/bench.log" || { echo "{\"failed\": \"$spec $algo $p (rc $?)\"}" >>"$out/bench.jsonl"; bench_rc=1; }
       done
     done
@@ -125,6 +125,8 @@ if [ -n "$graphs" ]; then
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print('%-14s %-8s %-17s %9s %9s %7s %8s %6s %s' % ('graph', 'algo', 'placement', 'compute', 'transfer', 'GTEPS', 'GB/s', 'ampl', 'verified'))
+def place(r):
+    return r['placement'] + ('-async' if r.get('details', {}).get('async') else '')
 for r in rows:
     if 'failed' in r:
         print('FAILED: ' + r['failed']); continue
@@ -132,7 +134,7 @@ for r in rows:
     eff = r['bytes_needed'] / c / 1e9 if c else 0
     amp = r['io_amplification']
     print('%-14s %-8s %-17s %8.2fms %8.2fms %7.2f %8.1f %6s %s' % (
-        r['graph']['name'][-14:], r['algorithm'], r['placement'], c * 1e3, t.get('transfer', 0) * 1e3, r['gteps'], eff,
+        r['graph']['name'][-14:], r['algorithm'], place(r), c * 1e3, t.get('transfer', 0) * 1e3, r['gteps'], eff,
         '%.2f' % amp if amp is not None else '-', 'ok' if r['verification'] and r['verification']['ok'] else 'FAIL'))
 EOF
 fi

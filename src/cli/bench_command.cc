@@ -36,14 +36,16 @@ namespace tg::cli {
 
 namespace {
 
-const std::vector<std::string> kAllPlacements = {"cpu",           "device",          "uvm",
-                                                 "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned",
-                                                 "subgraph",       "subgraph-async",  "stream",
-                                                 "stream-pt",      "stream-pt-opt",   "stream-async"};
+const std::vector<std::string> kAllPlacements = {
+    "cpu",      "device",       "uvm",          "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned", "subgraph",
+    "subgraph-cpu", "subgraph-gpu", "subgraph-async", "stream",     "stream-pt",       "stream-pt-opt",    "stream-async"};
 
-// A bench placement name as GPU options: subgraph[-async], stream[-pt|-pt-opt|-async].
+// A bench placement name as GPU options: subgraph[-cpu|-gpu|-async],
+// stream[-pt|-pt-opt|-async]; subgraph-cpu / -gpu fix who gathers the lists.
 void apply_bench_placement(const std::string& name, GpuOptions& g) {
   g.placement = name;
+  if (name == "subgraph-cpu") g.placement = "subgraph", g.gather = "cpu";
+  if (name == "subgraph-gpu") g.placement = "subgraph", g.gather = "gpu";
   if (name == "subgraph-async") g.placement = "subgraph", g.async = true;
   if (name == "stream-async") g.placement = "stream", g.async = true;
   if (name == "stream-pt") g.placement = "stream", g.stream_mode = "pt";
@@ -60,6 +62,7 @@ struct BenchOptions {
   uint64_t source_seed = 27491095;
   std::string verify = "all";  // all, first, none
   std::string gpu_mem;
+  double stream_threshold = 0.8;
   int device = 0;
   int threads = 0;
   AlgorithmOptions algo;
@@ -281,7 +284,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   for (const std::string& p : o.placements)
     if (std::find(kAllPlacements.begin(), kAllPlacements.end(), p) == kAllPlacements.end() && p != "auto")
       throw Error("--placements: unknown placement '" + p + "' (cpu, device, uvm, zerocopy-naive, zerocopy-merged, " +
-                  "zerocopy-aligned, subgraph, subgraph-async, stream, stream-pt, stream-pt-opt, stream-async, auto)");
+                  "zerocopy-aligned, subgraph, subgraph-cpu, subgraph-gpu, subgraph-async, stream, stream-pt, stream-pt-opt, stream-async, auto)");
   if (o.sources < 1) throw Error("--sources must be at least 1");
   if (o.verify != "all" && o.verify != "first" && o.verify != "none")
     throw Error("--verify must be all, first or none");
@@ -293,6 +296,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   GpuOptions gpu;
   gpu.device = o.device;
   if (!o.gpu_mem.empty()) gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
+  gpu.stream_threshold = o.stream_threshold;
   const bool any_weights = std::any_of(algorithms.begin(), algorithms.end(), needs_weights);
   const bool any_in = std::any_of(algorithms.begin(), algorithms.end(), uses_in_edges);
 
@@ -348,8 +352,8 @@ void bench(const BenchOptions& o, const std::string& command_line) {
           if (!subway) {
             outputs = run_batch_on_gpu(graph, requests, g);
           } else {
-            // subgraph / stream refuse some algorithms (pagerank; --async for
-            // bfs, ssnsp): one request at a time, so a refusal is that row's.
+            // subgraph / stream: one request at a time, so that a refusal
+            // (a budget under the minimum, say) is that row's alone.
             ran.clear();
             for (const RunRequest& r : requests) {
               try {
@@ -542,7 +546,7 @@ void add_bench_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("-p,--placements", o->placements,
                   "Comma-separated: cpu, device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, "
-                  "subgraph-async, stream (pt-opt), stream-pt, stream-pt-opt, stream-async, auto")
+                  "subgraph-cpu, subgraph-gpu, subgraph-async, stream (pt-opt), stream-pt, stream-pt-opt, stream-async, auto")
       ->delimiter(',')
       ->capture_default_str();
   cmd->add_option("--baseline", o->baseline, "Placement the speedups are measured against (default: uvm if run)");
@@ -552,6 +556,10 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--verify", o->verify, "Verify all runs, the first of each algorithm and placement, or none")
       ->capture_default_str();
   cmd->add_option("--gpu-mem", o->gpu_mem, "GPU: device-memory budget for every placement, e.g. 1G");
+  cmd->add_option("--stream-threshold", o->stream_threshold,
+                  "GPU, subgraph placements: stream the partitions when active edges exceed this fraction of all")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   cmd->add_option("--device", o->device, "GPU: device index")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)");
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();

@@ -23,8 +23,8 @@ void EngineOptions::add_to(CLI::App& command) {
       ->check(CLI::IsMember(
           {"auto", "device", "uvm", "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned", "subgraph", "stream"}));
   command.add_flag("--async", async,
-                   "GPU, subgraph/stream: iterate each loaded subgraph or partition to local convergence (sssp, sswp, "
-                   "cc)");
+                   "GPU, subgraph/stream: iterate each loaded subgraph or partition to local convergence; pagerank "
+                   "and ssnsp then run in their accumulative (delta-pushing) forms");
   command.add_option("--stream-mode", stream_mode, "GPU, stream: pt (copy every partition) or pt-opt (skip, overlap, "
                                                    "keep the first partitions resident)")
       ->capture_default_str()

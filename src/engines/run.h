@@ -32,7 +32,7 @@ struct GpuOptions {
   uint64_t memory_budget = 0;      // bytes of device memory the run may use; 0: free memory minus a margin
   int device = 0;
   // subgraph / stream placements (docs/SUBWAY.md):
-  bool async = false;                // Subway's asynchronous mode (sssp, sswp, cc only)
+  bool async = false;                // Subway's asynchronous mode (AlgorithmOptions::accumulative forms)
   std::string stream_mode = "pt-opt";  // stream: pt or pt-opt
   double stream_threshold = 0.8;     // subgraph: stream when active edges exceed this fraction of |E|
   std::string gather = "auto";       // subgraph: cpu, gpu or auto (the cheaper estimate)

@@ -491,6 +491,15 @@ __device__ inline void add_residual(double* residual, double x) {
   if ((threadIdx.x & 31) == 0 && x != 0) atomicAdd(residual, x);
 }
 
+// A vertex's total: applied, or (streamed partitions) added to its partial sum.
+template <typename V, typename Op>
+__device__ inline double finish_gather(const GatherArgs<V>& a, const Op& op, V v, typename Op::acc_t total) {
+  if (a.partial == nullptr) return op.apply(v, total);
+  auto* partial = static_cast<typename Op::acc_t*>(a.partial);
+  partial[v] = op.sum(partial[v], total);
+  return 0;
+}
+
 // Sum of gather() over entries [lo, hi) of v's list, loaded from `start`, in
 // every lane.
 template <Access A, typename V, typename Op>
@@ -532,7 +541,7 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
   Tally t;
   double residual = 0;
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.n; i += warps) {
-    V v = static_cast<V>(i);
+    V v = static_cast<V>(a.first + i);
     int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
     int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
     if (e - s > kChunkEntries) {
@@ -540,7 +549,7 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
       continue;
     }
     typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, lane, t);
-    if (lane == 0) residual += op.apply(v, total);
+    if (lane == 0) residual += finish_gather(a, op, v, total);
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
@@ -575,7 +584,7 @@ __global__ void gather_combine_kernel(GatherArgs<V> a, Op op, const unsigned lon
   if (i < count) {
     typename Op::acc_t acc = op.zero();
     for (unsigned long long c = prefix[i]; c < prefix[i + 1]; ++c) acc = op.sum(acc, partial[c]);
-    residual = op.apply(a.big_queue[i], acc);
+    residual = finish_gather(a, op, a.big_queue[i], acc);
   }
   add_residual(a.residual, residual);
 }
@@ -591,7 +600,7 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
        base += stride) {
     uint64_t i = base + (threadIdx.x & 31);
     if (i < a.n) {
-      V v = static_cast<V>(i);
+      V v = static_cast<V>(a.first + i);
       int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
       typename Op::acc_t acc = op.zero();
       for (int64_t k = b; k < e; ++k) {
@@ -604,7 +613,7 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
         count_link(t, a.csr.neighbors, b, e - 1);
         if constexpr (kW) count_link(t, a.csr.weights, b, e - 1);
       }
-      residual += op.apply(v, acc);
+      residual += finish_gather(a, op, v, acc);
     }
   }
   t.requests = t.sectors;

@@ -88,7 +88,13 @@ struct PullArgs {
 template <typename V>
 struct GatherArgs {
   CsrView<V> csr;  // in-edges
-  uint64_t n = 0;
+  uint64_t n = 0;  // vertices first .. first + n - 1
+  uint64_t first = 0;
+  // Streamed in-edge partitions (placements subgraph / stream): null, or an
+  // Op::acc_t per vertex to which each vertex's sum is added instead of being
+  // applied. A list split over several partitions is then summed in parts,
+  // one launch after another; the engine applies once every part is in.
+  void* partial = nullptr;
   StepCounters* counters = nullptr;
   double* residual = nullptr;  // zero on entry; sum of apply's results
   V* big_queue = nullptr;      // capacity: n

@@ -32,7 +32,6 @@
 #include "engines/engine.h"
 #include "engines/gpu/device_graph.h"
 #include "engines/gpu/edge_step.h"
-#include "engines/gpu/subgraph/async_policy.h"
 #include "engines/gpu/subgraph/partition_streamer.cuh"
 #include "engines/gpu/subgraph/subcsr_builder.cuh"
 #include "engines/gpu/subgraph/transfer_choice.h"
@@ -107,6 +106,24 @@ __global__ void select_members(const V* list, uint64_t n, subgraph::UnitMembers 
     if (members(v)) out[atomicAdd(count, 1ull)] = v;
   }
 }
+
+// Applies every vertex's gathered total (streamed in-edge partitions leave
+// partial sums; see GatherArgs::partial) and sums apply's results.
+template <typename V, typename Op>
+__global__ void apply_partials(uint64_t n, Op op, const typename Op::acc_t* partial, double* residual) {
+  double r = 0;
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
+    r += op.apply(static_cast<V>(i), partial[i]);
+  for (int o = 16; o > 0; o >>= 1) r += __shfl_xor_sync(0xffffffffu, r, o);
+  if ((threadIdx.x & 31) == 0 && r != 0) atomicAdd(residual, r);
+}
+
+// An operator's begin(u) (engines/engine.h) as a vertex_map functor.
+template <typename V, typename Op>
+struct BeginOf {
+  Op op;
+  __device__ void operator()(V v) const { op.begin(v); }
+};
 
 template <typename V>
 struct InBits {
@@ -202,11 +219,6 @@ class GpuEngine {
   void prepare_subway(Algorithm algorithm) {
     if (!g_.subway.enabled) return;
     const char* where = g_.subway.stream ? "stream" : "subgraph";
-    if (algorithm == Algorithm::kPageRank)
-      throw Error(std::string("pagerank cannot run on placement ") + where +
-                  ": its gather step over streamed in-edge partitions is not written yet (docs/SUBWAY.md); use "
-                  "zerocopy-aligned or device");
-    if (g_.subway.async) subgraph::check_async(algorithm);
     sw_ = std::make_unique<Subway>();
     Subway& s = *sw_;
     s.weights = needs_weights(algorithm) && g_.out.host_weights != nullptr;
@@ -215,6 +227,28 @@ class GpuEngine {
     // Buffers no larger than the graph needs, whatever the budget.
     auto round64 = [](uint64_t x) { return (x + 63) / 64 * 64 + 64; };
     const uint64_t m = g_.m;
+    if (algorithm == Algorithm::kPageRank && !g_.subway.async) {
+      // The gather (pull) form reads every in-list every iteration: both
+      // placements stream the in-edges, PT or PT-Opt (subgraph: PT-Opt, since
+      // a SubCSR of every vertex is the whole CSR).
+      if (!g_.in.placed || (g_.in.host_offsets == nullptr && n_ > 0))
+        throw Error(std::string("placement ") + where + ": pagerank needs the graph's in-edges, which were not prepared");
+      const bool pt = g_.subway.stream && g_.subway.pt;
+      const uint64_t cap = pt ? round64(m) * entry.bytes()
+                              : subgraph::kDefaultStreamSlots * round64((m + 5) / 6) * entry.bytes();
+      s.budget = std::min(g_.subway.budget, cap);
+      subgraph::StreamSource<V> in{n_, g_.in.view.offsets, g_.in.host_offsets, g_.in.host_neighbors, nullptr};
+      s.gather_streamer = std::make_unique<subgraph::PartitionStreamer<V>>(
+          in, subgraph::stream_config(s.budget, entry, pt ? subgraph::StreamMode::kPt : subgraph::StreamMode::kPtOpt,
+                                      "--gpu-mem"));
+      stats_.details["subgraph_budget_bytes"] = s.budget;
+      stats_.details["subgraph_buffer_edges"] = s.gather_streamer->schedule().config().partition_edges;
+      stats_.details["stream_partitions"] = s.gather_streamer->schedule().partitions().size();
+      stats_.details["stream_resident_partitions"] = s.gather_streamer->schedule().resident_count();
+      stats_.details["stream_mode"] = pt ? "pt" : "pt-opt";
+      stats_.details["async"] = false;
+      return;
+    }
     uint64_t cap = 0;
     if (!g_.subway.stream) cap = 2 * round64(m) * entry.bytes();
     else if (g_.subway.pt) cap = round64(m) * entry.bytes();
@@ -441,6 +475,7 @@ class GpuEngine {
  private:
   template <typename Op>
   Frontier edge_map_(const Frontier& f, const Op& op, EdgeMapOptions options) {
+    if constexpr (HasBegin<Op, V>) vertex_map(f, engine_kernels::BeginOf<V, Op>{op});
     const uint64_t frontier_edges = out_degree_sum(f);
     if (sw_) {
       // subgraph / stream: push only (the in-edges are not in device memory;
@@ -467,6 +502,7 @@ class GpuEngine {
   template <typename G>
   double gather_apply(const G& op) {
     if (!g_.in.placed) throw Error("GPU engine: gather_apply needs the graph's in-edges, which were not prepared");
+    if (sw_) return subway_gather_(op);
     auto t0 = std::chrono::steady_clock::now();
     GatherArgs<V> a;
     a.csr = g_.in.view;
@@ -648,6 +684,8 @@ class GpuEngine {
   struct Subway {
     std::unique_ptr<subgraph::SubcsrBuilder<V>> builder;     // subgraph
     std::unique_ptr<subgraph::PartitionStreamer<V>> streamer;  // stream, or subgraph's fallback
+    std::unique_ptr<subgraph::PartitionStreamer<V>> gather_streamer;  // in-edges, for gather_apply
+    std::shared_ptr<void> partial;  // gather: an acc_t per vertex
     bool weights = false;
     uint64_t budget = 0;
     subgraph::ChoiceParams params;
@@ -760,6 +798,13 @@ class GpuEngine {
         TG_CUDA_LAUNCH(clear_bits);
         in = qb;  // the next push reads qb and writes qa
         in_count = next;
+        if constexpr (HasBegin<Op, V>) {
+          if (next > 0) {
+            engine_kernels::map_list<V><<<grid_for(next, kBlock, g_.sms), kBlock>>>(
+                qb, next, engine_kernels::BeginOf<V, Op>{op});
+            TG_CUDA_LAUNCH(begin);
+          }
+        }
       }
     };
 
@@ -768,7 +813,10 @@ class GpuEngine {
       const auto& parts = s.streamer->schedule().partitions();
       subgraph::StreamTraffic t = s.streamer->run(active, every ? 0 : src.count, [&](const subgraph::StreamUnit<V>& u) {
         const subgraph::EdgeRange& p = parts[u.partition];
-        run_unit(u.csr, u.frontier, u.count, subgraph::UnitMembers{nullptr, p.first, p.last});
+        // A split hub list is pushed in parts, one unit each: re-running it
+        // inside one part would push the rest of its list a different value.
+        run_unit(u.csr, u.frontier, u.count,
+                 p.split ? subgraph::UnitMembers{nullptr, 0, 0} : subgraph::UnitMembers{nullptr, p.first, p.last});
       });
       rec.bytes_copied = t.bytes_to_device;
       rec.copy_s = t.seconds;
@@ -803,7 +851,7 @@ class GpuEngine {
         if (way == subgraph::GatherWay::kGpu) s.meters.gpu_gather.add(double(p.bytes_to_device), p.gather_s);
         else s.meters.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
         subgraph::UnitMembers members{s.active_bits.data(), 0, 0};
-        if (async && p.count > 0) {
+        if (async && p.count > 0 && !p.unit.split) {  // split lists: see the stream case
           V ends[2];
           TG_CUDA(cudaMemcpy(&ends[0], p.frontier, sizeof(V), cudaMemcpyDeviceToHost));
           TG_CUDA(cudaMemcpy(&ends[1], p.frontier + p.count - 1, sizeof(V), cudaMemcpyDeviceToHost));
@@ -839,6 +887,72 @@ class GpuEngine {
       TG_CUDA(cudaMemset(dedupe_.data(), 0, words_ * sizeof(uint32_t)));
     }
     return out;
+  }
+
+  // gather_apply on subgraph / stream: every in-edge partition streamed
+  // through the device buffers (PT or PT-Opt), each vertex's sum kept as a
+  // partial until all its parts are in, then one apply over every vertex.
+  template <typename G>
+  double subway_gather_(const G& op) {
+    Subway& s = *sw_;
+    if (!s.gather_streamer) throw Error("GPU engine: gather_apply on subgraph / stream was not prepared (prepare_subway)");
+    using acc_t = typename G::acc_t;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!s.partial) s.partial = pool_.get_n<acc_t>(std::max<uint64_t>(n_, 1));
+    acc_t* partial = static_cast<acc_t*>(s.partial.get());
+    if (n_ > 0) {
+      engine_kernels::fill<<<grid_for(n_, kBlock, g_.sms), kBlock>>>(partial, n_, op.zero());
+      TG_CUDA_LAUNCH(fill);
+    }
+    subgraph::IterationRecord rec;
+    rec.iteration = s.records.size();
+    rec.shape.vertices = rec.shape.active_vertices = n_;
+    rec.shape.total_edges = rec.shape.active_edges = g_.m;
+    rec.shape.id_bytes = sizeof(V);
+    rec.choice.transfer = subgraph::Transfer::kStream;
+    rec.choice.active_edge_fraction = 1;
+    rec.choice.reason = "gather: every in-list is read";
+    const auto& parts = s.gather_streamer->schedule().partitions();
+    uint64_t edges = 0;
+    subgraph::StreamTraffic t = s.gather_streamer->run(nullptr, 0, [&](const subgraph::StreamUnit<V>& u) {
+      const subgraph::EdgeRange& p = parts[u.partition];
+      GatherArgs<V> a;
+      a.csr = u.csr;
+      a.first = u.unit.split ? u.unit.split_vertex : p.first;
+      a.n = u.unit.split ? 1 : p.last - p.first;
+      a.partial = partial;
+      a.counters = counters_.data();
+      a.residual = residual_.data();
+      a.big_queue = big_.data();
+      a.sms = g_.sms;
+      a.pool = &pool_;
+      reset_counters();
+      double unused = 0;
+      edges += gather_step<Access::kDevice>(a, op, &unused).edges;
+      rec.units++;
+    });
+    TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
+    if (n_ > 0) {
+      engine_kernels::apply_partials<V, G><<<grid_for(n_, kBlock, g_.sms), kBlock>>>(n_, op, partial, residual_.data());
+      TG_CUDA_LAUNCH(apply_partials);
+    }
+    double residual = 0;
+    TG_CUDA(cudaMemcpy(&residual, residual_.data(), sizeof residual, cudaMemcpyDeviceToHost));
+    rec.inner_iterations = rec.units;  // one gather per loaded partition
+    rec.bytes_copied = t.bytes_to_device;
+    rec.copy_s = t.seconds;
+    rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    stats_.details["stream_copies"] = stats_.details.value("stream_copies", uint64_t{0}) + t.copies;
+    stats_.details["stream_resident_hits"] = stats_.details.value("stream_resident_hits", uint64_t{0}) + t.resident_hits;
+    stats_.bytes_moved += t.bytes_to_device;
+    stats_.edges_traversed += edges;
+    stats_.bytes_needed += edges * (sizeof(V) + (G::needs_weights ? sizeof(weight_t) : 0));
+    s.records.push_back(std::move(rec));
+    if (trace_)
+      std::fprintf(stderr, "tg-gpu gather (streamed) edges %-11llu copied %-11llu %.3f ms\n", (unsigned long long)edges,
+                   (unsigned long long)t.bytes_to_device,
+                   std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return residual;
   }
 
   template <typename Op>

@@ -33,7 +33,10 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   try {
     TG_CUDA(cudaDeviceSynchronize());
     TG_CUDA(cudaEventRecord(start));
-    out.values = run_algorithm(engine, request);
+    // --async runs each algorithm's order-independent (accumulative) form.
+    RunRequest r = request;
+    r.options.accumulative = placed.view().subway.async;
+    out.values = run_algorithm(engine, r);
     TG_CUDA(cudaEventRecord(stop));
     TG_CUDA(cudaEventSynchronize(stop));
     TG_CUDA(cudaGetLastError());
