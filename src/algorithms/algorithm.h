@@ -26,6 +26,9 @@ struct AlgorithmOptions {
   int max_iters = 100;      // PageRank
   double damping = 0.85;    // PageRank
   double delta = 0;         // SSSP bucket width; 0 picks one from the weights
+  // Run the order-independent (accumulative) form where one differs (ssnsp,
+  // pagerank; bfs relaxes reached vertices too); --async sets it.
+  bool accumulative = false;
 };
 
 // Per-vertex results, indexed by internal (0-based) vertex id:

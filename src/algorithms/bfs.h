@@ -4,6 +4,10 @@
 // (bottom-up) per level by frontier size, which makes this Beamer's
 // direction-optimizing BFS [Beamer, Asanovic, Patterson, SC 2012] whenever the
 // graph's in-edges are available. Verified by bfs_verifier.cc.
+//
+// The operator is a min-relaxation (depth[v] = min(depth[v], depth[u] + 1)),
+// not a stamp of the driver's level, so the result does not depend on the
+// order edges are read in: asynchronous engines may run it too.
 #pragma once
 
 #include <vector>
@@ -18,26 +22,46 @@ template <typename V>
 struct BfsStep {
   static constexpr bool needs_weights = false;
   int32_t* depth;
-  int32_t level;
+  // Out of order (AlgorithmOptions::accumulative), a vertex may be reached by
+  // a longer path first, so reached vertices must stay open to be lowered.
+  // In synchronous steps a reached vertex is final, and pull stops early.
+  bool relax_reached = false;
 
-  TG_HD bool cond(V v) const { return depth[v] == kUnreached; }
-  TG_HD bool update(V, V v, weight_t) const {
-    depth[v] = level;
+  TG_HD bool cond(V v) const { return relax_reached || depth[v] == kUnreached; }
+  TG_HD bool update(V u, V v, weight_t) const {
+    int32_t next = depth[u] + 1;
+    if (depth[v] != kUnreached && depth[v] <= next) return false;
+    depth[v] = next;
     return true;
   }
-  TG_HD bool update_atomic(V, V v, weight_t) const { return compare_and_swap(&depth[v], kUnreached, level); }
+  // Reads before the CAS, so an edge into a vertex that is already as close
+  // costs no atomic.
+  TG_HD bool update_atomic(V u, V v, weight_t) const {
+    int32_t next = atomic_load(&depth[u]) + 1;
+    int32_t old = atomic_load(&depth[v]);
+    while (old == kUnreached || next < old) {
+      if (compare_and_swap(&depth[v], old, next)) return true;
+      old = atomic_load(&depth[v]);
+    }
+    return false;
+  }
 };
 
-template <typename Engine>
-std::vector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source) {
+// BFS steps from the frontier (its depths already set) until it empties.
+template <typename Engine, typename Frontier>
+void bfs_steps(Engine& engine, Frontier frontier, int32_t* depth, bool relax_reached) {
   using V = typename Engine::vertex_t;
-  auto depth = engine.template make_array<int32_t>(kUnreached);
-  engine.set(depth, source, 0);
-  auto frontier = engine.single(source);
-  for (int32_t level = 1; engine.size(frontier) > 0; ++level) {
-    frontier = engine.edge_map(frontier, BfsStep<V>{engine.data(depth), level}, EdgeMapOptions{});
+  while (engine.size(frontier) > 0) {
+    frontier = engine.edge_map(frontier, BfsStep<V>{depth, relax_reached}, EdgeMapOptions{});
     engine.stats().iterations++;
   }
+}
+
+template <typename Engine>
+std::vector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, const AlgorithmOptions& options) {
+  auto depth = engine.template make_array<int32_t>(kUnreached);
+  engine.set(depth, source, 0);
+  bfs_steps(engine, engine.single(source), engine.data(depth), options.accumulative);
   return engine.to_host(depth);
 }
 

@@ -19,7 +19,9 @@
   X(V, ::tg::SsspRelax<V>)              \
   X(V, ::tg::CcHook<V>)                 \
   X(V, ::tg::SswpRelax<V>)              \
-  X(V, ::tg::SsnspStep<V>)
+  X(V, ::tg::SsnspStep<V>)              \
+  X(V, ::tg::SsnspCount<V>)             \
+  X(V, ::tg::PageRankPush<V>)
 
 // X(V, OP) for every gather operator (gather/sum/apply over in-edges).
 #define TG_FOR_EACH_GATHER_OPERATOR(X, V) X(V, ::tg::PageRankGather<V>)

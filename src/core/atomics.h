@@ -110,13 +110,15 @@ TG_HD bool atomic_max(T* p, T value) {
   }
 }
 
+// Returns the value *p held before the add (accumulative operators compare
+// the sum they produced with a threshold).
 template <typename T>
-TG_HD void atomic_add(T* p, T value) {
+TG_HD T atomic_add(T* p, T value) {
 #if defined(__CUDA_ARCH__)
   if constexpr (std::is_same_v<T, uint64_t>) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(value));
+    return static_cast<T>(atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(value)));
   } else {
-    atomicAdd(p, value);
+    return atomicAdd(p, value);
   }
 #else
   if constexpr (std::is_floating_point_v<T>) {
@@ -127,8 +129,9 @@ TG_HD void atomic_add(T* p, T value) {
     while (!__atomic_compare_exchange_n(q, &old, detail::bit_cast<U>(detail::bit_cast<T>(old) + value), true,
                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
     }
+    return detail::bit_cast<T>(old);
   } else {
-    __atomic_fetch_add(p, value, __ATOMIC_RELAXED);
+    return __atomic_fetch_add(p, value, __ATOMIC_RELAXED);
   }
 #endif
 }

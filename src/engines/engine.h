@@ -28,6 +28,16 @@
 //   bool update(V u, V v, weight_t w);  // pull: v belongs to the caller
 //   bool update_atomic(V u, V v, weight_t w);  // push: v is shared
 // It returns true when v joins the output frontier. The output is a set.
+// Push checks cond(v) before update_atomic too, so where an engine reads
+// edges out of order cond must admit every v that an update may still change
+// (BfsStep::relax_reached).
+// It may also define (detected by HasBegin below)
+//   void begin(V u);                    // once per input frontier vertex
+// which engines call for every vertex of the input frontier before any edge
+// of that step is read, in either direction. Accumulative operators move a
+// vertex's pending delta there into what its edges send this step; so an
+// engine must read all of a step's edges of u before it calls begin(u) again
+// (an asynchronous inner iteration counts as a step of its own).
 //
 // A gather operator (Garaph's gather/sum/apply, for PageRank):
 //   using acc_t;  acc_t zero();  acc_t gather(V u, V v, weight_t w);
@@ -47,6 +57,11 @@
 namespace tg {
 
 enum class Direction { kAuto, kPush, kPull };
+
+// Whether an edge-map operator has the optional begin hook (see above);
+// engines call it only then, so other operators cost nothing.
+template <class Op, class V>
+concept HasBegin = requires(const Op& op, V v) { op.begin(v); };
 
 struct EdgeMapOptions {
   Direction direction = Direction::kAuto;

@@ -16,7 +16,7 @@ VertexValues run_algorithm(Engine& engine, const RunRequest& request) {
   using V = typename Engine::vertex_t;
   const V source = static_cast<V>(request.source);
   switch (request.algorithm) {
-    case Algorithm::kBfs: return bfs(engine, source);
+    case Algorithm::kBfs: return bfs(engine, source, request.options);
     case Algorithm::kSssp: return sssp(engine, source, request.options.delta);
     case Algorithm::kCc: return cc(engine);
     case Algorithm::kPageRank: {
@@ -25,7 +25,7 @@ VertexValues run_algorithm(Engine& engine, const RunRequest& request) {
       return std::move(out.score);
     }
     case Algorithm::kSswp: return sswp(engine, source);
-    case Algorithm::kSsnsp: return std::move(ssnsp(engine, source).paths);
+    case Algorithm::kSsnsp: return std::move(ssnsp(engine, source, request.options).paths);
   }
   return {};
 }

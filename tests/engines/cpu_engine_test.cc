@@ -53,6 +53,35 @@ struct Reach {
   }
 };
 
+// Counts begin calls and checks, at every update, that begin has already run
+// for every frontier vertex (so for u too) and only once; a begin after the
+// first update counts as late.
+struct CountBegins {
+  static constexpr bool needs_weights = false;
+  int32_t* begun;       // begin calls per vertex
+  uint64_t* total;      // begin calls in all
+  uint64_t expected;    // frontier size
+  int32_t* updating;    // set by the first update
+  uint64_t* bad;        // updates that ran too early, begins that ran too late
+
+  void begin(V u) const {
+    __atomic_fetch_add(&begun[u], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(total, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(updating, __ATOMIC_SEQ_CST)) __atomic_fetch_add(bad, 1, __ATOMIC_RELAXED);
+  }
+  bool cond(V) const { return true; }
+  bool update_atomic(V u, V, weight_t) const {
+    __atomic_store_n(updating, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(total, __ATOMIC_SEQ_CST) != expected || __atomic_load_n(&begun[u], __ATOMIC_RELAXED) != 1)
+      __atomic_fetch_add(bad, 1, __ATOMIC_RELAXED);
+    return true;
+  }
+  bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
+};
+
+static_assert(HasBegin<CountBegins, V>);
+static_assert(!HasBegin<Reach, V>);
+
 // Sums incoming weights: gather over in-edges.
 struct InWeight {
   using acc_t = double;
@@ -131,6 +160,39 @@ TEST(CpuEngine, PushAndPullAgree) {
         }
       omp_set_num_threads(2);
     }
+  }
+}
+
+// begin runs once for every frontier vertex, all before the first update,
+// pushing or pulling, from sparse and from all-vertex frontiers.
+TEST(CpuEngine, BeginRunsOncePerFrontierVertexBeforeUpdates) {
+  for (const char* shape : {"kron_large", "big_star", "loops_and_duplicates"}) {
+    Graph<V> g = graph32(shape, Orientation::kDirected);
+    const uint64_t n = g.num_vertices;
+    std::mt19937 rng(7);
+    std::vector<uint8_t> in_frontier(n);
+    for (uint64_t v = 0; v < n; ++v) in_frontier[v] = v == 0 || rng() % 3 == 0;
+    for (bool every : {false, true})
+      for (Direction d : {Direction::kPush, Direction::kPull})
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(std::string(shape) + (every ? ", all vertices" : ", a third") + ", direction " +
+                       std::to_string(int(d)) + ", " + std::to_string(threads) + " threads");
+          omp_set_num_threads(threads);
+          Engine engine(g);
+          auto frontier = every ? engine.all() : engine.filter(engine.all(), [&](V v) { return in_frontier[v] != 0; });
+          auto begun = engine.make_array<int32_t>(0);
+          uint64_t total = 0, bad = 0;
+          int32_t updating = 0;
+          CountBegins op{engine.data(begun), &total, engine.size(frontier), &updating, &bad};
+          auto out = engine.edge_map(frontier, op, EdgeMapOptions{d, true});
+          EXPECT_EQ(d == Direction::kPush ? engine.stats().push_steps : engine.stats().pull_steps, 1u);
+          EXPECT_EQ(bad, 0u);
+          EXPECT_EQ(total, engine.size(frontier));
+          for (uint64_t v = 0; v < n; ++v)
+            ASSERT_EQ(engine.get(begun, v), (every || in_frontier[v]) ? 1 : 0) << "vertex " << v;
+          EXPECT_GT(engine.size(out), 0u);
+        }
+    omp_set_num_threads(2);
   }
 }
 

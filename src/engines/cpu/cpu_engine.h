@@ -156,6 +156,9 @@ class CpuEngine {
   template <typename Op>
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
     if (f.count == 0) return Frontier{};
+    // Finished before any edge is read: updates then see every frontier
+    // vertex's delta already moved into what it sends.
+    if constexpr (HasBegin<Op, V>) vertex_map(f, [&op](V u) { op.begin(u); });
     // Pull reads the in-edges; a directed graph without its CSC can only push.
     bool pull = options.direction == Direction::kPull && graph_.has_in_edges();
     if (options.direction == Direction::kAuto && graph_.has_in_edges()) {
