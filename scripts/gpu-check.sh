@@ -12,7 +12,7 @@
 #   GPU_CHECK_ALGOS="..."    benchmark algorithms (default "bfs sssp cc pagerank")
 #   GPU_CHECK_FILTER=...     gtest filter for the tests (default: all)
 #   GPU_CHECK_EXTRA="..."    extra commands run after the benchmark (bash -c), output to $OUT/extra.log
-#   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests} built elsewhere (same x86-64 Linux;
+#   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests,tg_gpu_subgraph_device_tests} built elsewhere (same x86-64 Linux;
 #                            copy them there from a build here) instead of building: saves device time
 #   GPU_CHECK_RUN_TIMEOUT=N  seconds allowed per benchmark run (default 120)
 set -uo pipefail
@@ -43,6 +43,7 @@ t0=$(date +%s)
 if [ "${GPU_CHECK_PREBUILT:-0}" = 1 ]; then
   bin=.data/bin/tiergraph
   tests=.data/bin/tg_gpu_tests
+  subgraph_tests=.data/bin/tg_gpu_subgraph_device_tests
   note "build: prebuilt binaries from .data/bin"
 else
 if ! cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/cmake.log" 2>&1; then

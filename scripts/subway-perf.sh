@@ -3,10 +3,11 @@
 # by side with uvm and zerocopy-aligned, for every algorithm, on one generated
 # graph with a quarter budget (a quarter of the 4-byte edge array).
 #   scripts/subway-perf.sh BIN OUTDIR SPEC
-# Writes OUTDIR/subway-SPEC.{csv,json,svg} (the quarter-budget placements) and
-# OUTDIR/uvm-SPEC.* (uvm without a budget: it may not be oversubscribed on
+# Writes OUTDIR/subway-SPEC.json (the quarter-budget placements) and
+# OUTDIR/uvm-SPEC.json (uvm without a budget: it may not be oversubscribed on
 # this GPU, see docs/GPU.md), then, with SWEEP=1, BFS and SSSP on subgraph with
-# CPU and GPU gather over stream thresholds 0.2 .. 1.0 (sweep-SPEC-T.*).
+# CPU and GPU gather over stream thresholds 0.2 .. 1.0 (sweep-T-SPEC.json); the
+# progress lines of every bench in OUTDIR/bench-SPEC.log. Tables: scripts/subway-table.py.
 # Environment: SOURCES (default 2), ALGOS, PLACEMENTS, VERIFY (default first).
 set -uo pipefail
 bin=$1 outdir=$2 spec=$3
@@ -26,16 +27,18 @@ run_bench() {  # label, then bench arguments
   local label=$1
   shift
   local t=$(date +%s)
-  timeout "${BENCH_TIMEOUT:-420}" "$bin" bench "$file" -a "$algos" -n "$sources" --verify "${VERIFY:-first}" -q "$@" \
-    -o "$outdir/$label-$name" 2>"$outdir/$label-$name.log"
+  # Only the JSON comes back (the device tool returns a few files); logs go to one file.
+  timeout "${BENCH_TIMEOUT:-420}" "$bin" bench "$file" -a "$algos" -n "$sources" --verify "${VERIFY:-first}" "$@" \
+    -o "/tmp/$label-$name" 2>>"$outdir/bench-$name.log"
   echo "== $label $spec: rc $? in $(($(date +%s) - t)) s"
+  cp "/tmp/$label-$name.json" "$outdir/" 2>/dev/null
 }
 
 [ "${SKIP_MAIN:-0}" = 1 ] || run_bench subway -p "$placements" --gpu-mem "$quarter" --baseline stream-pt
 [ "${SKIP_UVM:-0}" = 1 ] || run_bench uvm -p uvm
 if [ "${SWEEP:-0}" = 1 ]; then
   for t in ${THRESHOLDS:-0.2 0.4 0.6 0.8 1.0}; do
-    algos=${SWEEP_ALGOS:-bfs,sssp} run_bench "sweep-$t" -p subgraph-cpu,subgraph-gpu --gpu-mem "$quarter" \
-      --stream-threshold "$t" --verify none
+    VERIFY=none algos=${SWEEP_ALGOS:-bfs,sssp} run_bench "sweep-$t" -p subgraph-cpu,subgraph-gpu --gpu-mem "$quarter" \
+      --stream-threshold "$t"
   done
 fi

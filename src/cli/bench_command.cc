@@ -352,18 +352,23 @@ void bench(const BenchOptions& o, const std::string& command_line) {
           if (!subway) {
             outputs = run_batch_on_gpu(graph, requests, g);
           } else {
-            // subgraph / stream: one request at a time, so that a refusal
-            // (a budget under the minimum, say) is that row's alone.
+            // subgraph / stream: one algorithm at a time (its sources share
+            // the placement), so that a refusal (a budget under the minimum
+            // for weighted edges, say) is that algorithm's rows alone.
             ran.clear();
-            for (const RunRequest& r : requests) {
+            for (size_t i = 0; i < requests.size();) {
+              size_t j = i;
+              while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
+              const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
               try {
-                outputs.push_back(std::move(run_batch_on_gpu(graph, {r}, g).front()));
-                ran.push_back(r);
+                for (RunOutput& out : run_batch_on_gpu(graph, group, g)) outputs.push_back(std::move(out));
+                ran.insert(ran.end(), group.begin(), group.end());
               } catch (const Error& e) {
-                rows.push_back(failed_row(spec, placement, r, e.what()));
-                std::fprintf(stderr, "bench: %s %s on %s: %s\n", spec.c_str(), algorithm_name(r.algorithm),
+                for (const RunRequest& r : group) rows.push_back(failed_row(spec, placement, r, e.what()));
+                std::fprintf(stderr, "bench: %s %s on %s: %s\n", spec.c_str(), algorithm_name(group[0].algorithm),
                              placement.c_str(), e.what());
               }
+              i = j;
             }
           }
         }

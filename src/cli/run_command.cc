@@ -81,6 +81,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: stop when the L1 change is below this")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
   cmd->add_option("--damping", o->algo.damping, "PageRank damping factor")->capture_default_str();
+  cmd->add_flag("--accumulative", o->algo.accumulative,
+                "Run the order-independent forms: pagerank and ssnsp push deltas, bfs relaxes depths (--async "
+                "implies it)");
   cmd->add_option("--delta", o->algo.delta, "SSSP: delta-stepping bucket width (default: the mean edge weight)");
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");

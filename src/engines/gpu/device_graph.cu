@@ -49,10 +49,11 @@ Access access_of(Placement p) {
   return Access::kDevice;
 }
 
-EdgeNeeds edge_needs(const std::vector<Algorithm>& algorithms) {
+EdgeNeeds edge_needs(const std::vector<Algorithm>& algorithms, bool accumulative) {
   EdgeNeeds needs;
   for (Algorithm a : algorithms) {
-    if (a != Algorithm::kPageRank) needs.out_edges = true;
+    // PageRank's pull form reads only in-edges; its accumulative form pushes.
+    if (a != Algorithm::kPageRank || accumulative) needs.out_edges = true;
     if (uses_in_edges(a)) needs.in_edges = true;
     if (needs_weights(a)) needs.weights = true;
   }

@@ -76,7 +76,8 @@ struct EdgeNeeds {
   bool in_edges = false;   // pull steps and gather (when the graph has them)
   bool weights = false;
 };
-EdgeNeeds edge_needs(const std::vector<Algorithm>& algorithms);
+// accumulative: the algorithms run in their order-independent forms (--async).
+EdgeNeeds edge_needs(const std::vector<Algorithm>& algorithms, bool accumulative = false);
 
 // Sets CUDA up once (eager module loading, so that no kernel is loaded inside
 // a timed region) and says whether a GPU is usable.

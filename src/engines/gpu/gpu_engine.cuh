@@ -224,10 +224,14 @@ class GpuEngine {
     s.weights = needs_weights(algorithm) && g_.out.host_weights != nullptr;
     const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), s.weights};
     if (g_.out.host_offsets == nullptr && n_ > 0) throw Error(std::string("placement ") + where + ": no host offsets");
+    const bool gather = algorithm == Algorithm::kPageRank && !g_.subway.async;
+    if (!gather && g_.m > 0 && g_.out.host_neighbors == nullptr)
+      throw Error(std::string("placement ") + where + ": the graph's out-edges were not prepared for " +
+                  algorithm_name(algorithm));
     // Buffers no larger than the graph needs, whatever the budget.
     auto round64 = [](uint64_t x) { return (x + 63) / 64 * 64 + 64; };
     const uint64_t m = g_.m;
-    if (algorithm == Algorithm::kPageRank && !g_.subway.async) {
+    if (gather) {
       // The gather (pull) form reads every in-list every iteration: both
       // placements stream the in-edges, PT or PT-Opt (subgraph: PT-Opt, since
       // a SubCSR of every vertex is the whole CSR).

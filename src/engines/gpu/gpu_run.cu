@@ -35,7 +35,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
     TG_CUDA(cudaEventRecord(start));
     // --async runs each algorithm's order-independent (accumulative) form.
     RunRequest r = request;
-    r.options.accumulative = placed.view().subway.async;
+    r.options.accumulative = r.options.accumulative || placed.view().subway.async;
     out.values = run_algorithm(engine, r);
     TG_CUDA(cudaEventRecord(stop));
     TG_CUDA(cudaEventSynchronize(stop));
@@ -66,11 +66,13 @@ template <typename V>
 std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests,
                                  const GpuOptions& options) {
   std::vector<Algorithm> algorithms;
+  bool accumulative = options.async;
   for (const RunRequest& r : requests) {
     check_request(graph, r);
     algorithms.push_back(r.algorithm);
+    accumulative = accumulative || r.options.accumulative;
   }
-  gpu::PlacedGraph<V> placed(graph, gpu::edge_needs(algorithms), options);
+  gpu::PlacedGraph<V> placed(graph, gpu::edge_needs(algorithms, accumulative), options);
   std::vector<RunOutput> outputs;
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
