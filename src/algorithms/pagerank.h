@@ -216,7 +216,9 @@ PageRankOutput pagerank_accumulative(Engine& engine, const AlgorithmOptions& opt
   double* score = engine.data(score_array);
   double* pending = engine.data(pending_array);
   const eid_t* offsets = engine.out_offsets();
-  PageRankPush<V> push{score, pending, engine.data(send_array), offsets, d, eps};
+  // In the first step every vertex holds 1/n and every target would cross
+  // any threshold: no re-activation within it (the frontier is re-filtered).
+  PageRankPush<V> push{score, pending, engine.data(send_array), offsets, d, std::numeric_limits<double>::infinity()};
   // The cap only guards against a tolerance too fine for doubles.
   const uint64_t max_steps = 100 * static_cast<uint64_t>(std::max(options.max_iters, 1));
 
