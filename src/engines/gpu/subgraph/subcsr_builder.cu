@@ -192,12 +192,17 @@ void SubcsrBuilder<V>::ensure_host_lists(LoadedPiece<V>& out) {
 }
 
 template <typename V>
+void SubcsrBuilder<V>::prepare_piece_plan() {
+  if (host_sub_ == nullptr)
+    TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_sub_), (src_.n + 1) * sizeof(eid_t), cudaHostAllocDefault));
+}
+
+template <typename V>
 void SubcsrBuilder<V>::prepare_cpu_gather() {
+  prepare_piece_plan();
   if (host_active_ == nullptr)
     TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_active_), std::max<uint64_t>(src_.n, 1) * sizeof(V),
                           cudaHostAllocDefault));
-  if (host_sub_ == nullptr)
-    TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_sub_), (src_.n + 1) * sizeof(eid_t), cudaHostAllocDefault));
   ensure_staging();
 }
 

@@ -104,6 +104,9 @@ class SubcsrBuilder {
   // staging) now rather than at its first load, which may lie inside a timed
   // run (cudaHostAlloc of the staging takes tens of ms per 100 MB).
   void prepare_cpu_gather();
+  // The pinned host sub-offsets that cutting a SubCSR into pieces reads (both
+  // ways): n + 1 entries, ~150 ms to allocate on kron:25 inside a run.
+  void prepare_piece_plan();
 
   // Step 6 for pieces()[piece] into buffer `slot`; returns when the piece is
   // in device memory. The caller must have finished with what it last
