@@ -38,7 +38,7 @@ run_bench() {  # label, then bench arguments
 [ "${SKIP_UVM:-0}" = 1 ] || run_bench uvm -p uvm
 if [ "${SWEEP:-0}" = 1 ]; then
   for t in ${THRESHOLDS:-0.2 0.4 0.6 0.8 1.0}; do
-    VERIFY=none algos=${SWEEP_ALGOS:-bfs,sssp} run_bench "sweep-$t" -p subgraph-cpu,subgraph-gpu --gpu-mem "$quarter" \
+    VERIFY=none algos=${SWEEP_ALGOS:-bfs,sssp} run_bench "sweep-$t" -p "${SWEEP_PLACEMENTS:-subgraph-cpu,subgraph-gpu}" --gpu-mem "$quarter" \
       --stream-threshold "$t"
   done
 fi

@@ -33,7 +33,9 @@ void EngineOptions::add_to(CLI::App& command) {
                      "GPU, subgraph: stream the partitions when active edges exceed this fraction of all")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  command.add_option("--gather", gather, "GPU, subgraph: who gathers the active lists: cpu, gpu (zero-copy) or auto")
+  command.add_option("--gather", gather,
+                     "GPU, subgraph: who gathers the active lists: cpu, gpu (zero-copy; faster on the H100, "
+                     "docs/PERF.md) or auto (the cheaper estimate)")
       ->capture_default_str()
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
   command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)");

@@ -20,7 +20,7 @@ struct EngineOptions {
   bool async = false;                  // subgraph / stream: Subway's asynchronous mode
   std::string stream_mode = "pt-opt";  // stream: pt or pt-opt
   double stream_threshold = 0.8;       // subgraph: stream above this active-edge fraction
-  std::string gather = "auto";         // subgraph: cpu, gpu, auto
+  std::string gather = "gpu";          // subgraph: cpu, gpu, auto
 
   void add_to(CLI::App& command);
   GpuOptions gpu_options() const;

@@ -35,7 +35,7 @@ struct GpuOptions {
   bool async = false;                // Subway's asynchronous mode (AlgorithmOptions::accumulative forms)
   std::string stream_mode = "pt-opt";  // stream: pt or pt-opt
   double stream_threshold = 0.8;     // subgraph: stream when active edges exceed this fraction of |E|
-  std::string gather = "auto";       // subgraph: cpu, gpu or auto (the cheaper estimate)
+  std::string gather = "gpu";        // subgraph: cpu, gpu or auto (the cheaper estimate); gpu measured faster (docs/PERF.md)
 };
 
 // Fills in defaults that depend on the graph (SSSP's delta) and checks that
