@@ -6,7 +6,6 @@
 // close to the pull form and the reference. Then the same on a small engine
 // that reads edges in Subway's asynchronous order.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,18 +22,10 @@
 #include "support/algorithm_checks.h"
 #include "support/reference.h"
 #include "support/shapes.h"
+#include "support/thread_count.h"
 
 namespace tg::test {
 namespace {
-
-class ThreadCount {
- public:
-  explicit ThreadCount(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
-  ~ThreadCount() { omp_set_num_threads(saved_); }
-
- private:
-  int saved_;
-};
 
 // Engines call begin only where they detect it (a non-const begin would be
 // skipped without a word).

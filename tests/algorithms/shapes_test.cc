@@ -3,7 +3,6 @@
 // 1 and 2 threads, several sources: the result must equal the sequential
 // reference and pass the verifier. SSSP and SSWP run with every weight kind.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <functional>
 #include <string>
@@ -11,19 +10,10 @@
 #include "engines/run.h"
 #include "support/algorithm_checks.h"
 #include "support/shapes.h"
+#include "support/thread_count.h"
 
 namespace tg::test {
 namespace {
-
-// Restores the thread count the test program started with.
-class ThreadCount {
- public:
-  explicit ThreadCount(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
-  ~ThreadCount() { omp_set_num_threads(saved_); }
-
- private:
-  int saved_;
-};
 
 // One test per shape and algorithm (the orientations inside it), to keep the
 // number of CTest entries, each a process, modest.
