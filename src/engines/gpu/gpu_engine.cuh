@@ -231,71 +231,62 @@ class GpuEngine {
     // Buffers no larger than the graph needs, whatever the budget.
     auto round64 = [](uint64_t x) { return (x + 63) / 64 * 64 + 64; };
     const uint64_t m = g_.m;
+    const bool pt = g_.subway.stream && g_.subway.pt;
+    const uint64_t stream_cap = pt ? round64(m) * entry.bytes()
+                                   : subgraph::kDefaultStreamSlots * round64((m + 5) / 6) * entry.bytes();
+    auto make_streamer = [&](const subgraph::StreamSource<V>& source) {
+      return std::make_unique<subgraph::PartitionStreamer<V>>(
+          source, subgraph::stream_config(s.budget, entry, pt ? subgraph::StreamMode::kPt : subgraph::StreamMode::kPtOpt,
+                                          "--gpu-mem"));
+    };
     if (gather) {
       // The gather (pull) form reads every in-list every iteration: both
       // placements stream the in-edges, PT or PT-Opt (subgraph: PT-Opt, since
       // a SubCSR of every vertex is the whole CSR).
       if (!g_.in.placed || (g_.in.host_offsets == nullptr && n_ > 0))
         throw Error(std::string("placement ") + where + ": pagerank needs the graph's in-edges, which were not prepared");
-      const bool pt = g_.subway.stream && g_.subway.pt;
-      const uint64_t cap = pt ? round64(m) * entry.bytes()
-                              : subgraph::kDefaultStreamSlots * round64((m + 5) / 6) * entry.bytes();
-      s.budget = std::min(g_.subway.budget, cap);
-      subgraph::StreamSource<V> in{n_, g_.in.view.offsets, g_.in.host_offsets, g_.in.host_neighbors, nullptr};
-      s.gather_streamer = std::make_unique<subgraph::PartitionStreamer<V>>(
-          in, subgraph::stream_config(s.budget, entry, pt ? subgraph::StreamMode::kPt : subgraph::StreamMode::kPtOpt,
-                                      "--gpu-mem"));
-      stats_.details["subgraph_budget_bytes"] = s.budget;
-      stats_.details["subgraph_buffer_edges"] = s.gather_streamer->schedule().config().partition_edges;
-      stats_.details["stream_partitions"] = s.gather_streamer->schedule().partitions().size();
-      stats_.details["stream_resident_partitions"] = s.gather_streamer->schedule().resident_count();
-      stats_.details["stream_mode"] = pt ? "pt" : "pt-opt";
-      stats_.details["async"] = false;
-      return;
-    }
-    uint64_t cap = 0;
-    if (!g_.subway.stream) cap = 2 * round64(m) * entry.bytes();
-    else if (g_.subway.pt) cap = round64(m) * entry.bytes();
-    else cap = subgraph::kDefaultStreamSlots * round64((m + 5) / 6) * entry.bytes();
-    s.budget = std::min(g_.subway.budget, cap);
-    subgraph::StreamSource<V> ss{n_, g_.out.view.offsets, g_.out.host_offsets, g_.out.host_neighbors,
-                                 s.weights ? g_.out.host_weights : nullptr};
-    if (g_.subway.stream) {
-      subgraph::StreamConfig cfg = subgraph::stream_config(
-          s.budget, entry, g_.subway.pt ? subgraph::StreamMode::kPt : subgraph::StreamMode::kPtOpt, "--gpu-mem");
-      s.streamer = std::make_unique<subgraph::PartitionStreamer<V>>(ss, cfg);
+      s.budget = std::min(g_.subway.budget, stream_cap);
+      s.gather_streamer =
+          make_streamer(subgraph::StreamSource<V>{n_, g_.in.view.offsets, g_.in.host_offsets, g_.in.host_neighbors, nullptr});
     } else {
-      subgraph::SubcsrSource<V> src;
-      src.n = n_;
-      src.offsets_device = g_.out.view.offsets;
-      src.offsets_host = g_.out.host_offsets;
-      src.neighbors_host = g_.out.host_neighbors;
-      src.weights_host = s.weights ? g_.out.host_weights : nullptr;
-      src.neighbors_mapped = g_.out.view.neighbors;
-      src.weights_mapped = s.weights ? g_.out.view.weights : nullptr;
-      subgraph::SubcsrConfig sc;
-      sc.budget_bytes = s.budget;
-      sc.slots = 2;
-      sc.weights = s.weights;
-      s.builder = std::make_unique<subgraph::SubcsrBuilder<V>>(src, sc);
-      // Pinned host arrays outside the timed run.
-      if (g_.subway.gather != "gpu") s.builder->prepare_cpu_gather();
-      else s.builder->prepare_piece_plan();
-      // Iterations above the threshold stream through the builder's two slots
-      // (PT-Opt skipping, no residents): one budget for both.
-      subgraph::StreamConfig cfg;
-      cfg.mode = subgraph::StreamMode::kPtOpt;
-      cfg.entry = entry;
-      cfg.staging_buffers = 2;
-      cfg.partition_edges = s.builder->sizing().capacity_edges;
-      cfg.resident_edges = 0;
-      std::vector<typename subgraph::PartitionStreamer<V>::Borrowed> lent;
-      for (uint32_t k = 0; k < 2; ++k) lent.push_back({s.builder->slot_neighbors(k), s.builder->slot_weights(k)});
-      s.streamer = std::make_unique<subgraph::PartitionStreamer<V>>(ss, cfg, lent);
-      s.params.stream_threshold = g_.subway.stream_threshold;
-      s.params.gather = g_.subway.gather == "cpu"   ? subgraph::GatherPreference::kCpu
-                        : g_.subway.gather == "gpu" ? subgraph::GatherPreference::kGpu
-                                                    : subgraph::GatherPreference::kAuto;
+      s.budget = std::min(g_.subway.budget, g_.subway.stream ? stream_cap : 2 * round64(m) * entry.bytes());
+      subgraph::StreamSource<V> ss{n_, g_.out.view.offsets, g_.out.host_offsets, g_.out.host_neighbors,
+                                   s.weights ? g_.out.host_weights : nullptr};
+      if (g_.subway.stream) {
+        s.streamer = make_streamer(ss);
+      } else {
+        subgraph::SubcsrSource<V> src;
+        src.n = n_;
+        src.offsets_device = g_.out.view.offsets;
+        src.offsets_host = g_.out.host_offsets;
+        src.neighbors_host = g_.out.host_neighbors;
+        src.weights_host = s.weights ? g_.out.host_weights : nullptr;
+        src.neighbors_mapped = g_.out.view.neighbors;
+        src.weights_mapped = s.weights ? g_.out.view.weights : nullptr;
+        subgraph::SubcsrConfig sc;
+        sc.budget_bytes = s.budget;
+        sc.slots = 2;
+        sc.weights = s.weights;
+        s.builder = std::make_unique<subgraph::SubcsrBuilder<V>>(src, sc);
+        // Pinned host arrays outside the timed run.
+        if (g_.subway.gather != "gpu") s.builder->prepare_cpu_gather();
+        else s.builder->prepare_piece_plan();
+        // Iterations above the threshold stream through the builder's two slots
+        // (PT-Opt skipping, no residents): one budget for both.
+        subgraph::StreamConfig cfg;
+        cfg.mode = subgraph::StreamMode::kPtOpt;
+        cfg.entry = entry;
+        cfg.staging_buffers = 2;
+        cfg.partition_edges = s.builder->sizing().capacity_edges;
+        cfg.resident_edges = 0;
+        std::vector<typename subgraph::PartitionStreamer<V>::Borrowed> lent;
+        for (uint32_t k = 0; k < 2; ++k) lent.push_back({s.builder->slot_neighbors(k), s.builder->slot_weights(k)});
+        s.streamer = std::make_unique<subgraph::PartitionStreamer<V>>(ss, cfg, lent);
+        s.params.stream_threshold = g_.subway.stream_threshold;
+        s.params.gather = g_.subway.gather == "cpu"   ? subgraph::GatherPreference::kCpu
+                          : g_.subway.gather == "gpu" ? subgraph::GatherPreference::kGpu
+                                                      : subgraph::GatherPreference::kAuto;
+      }
     }
     if (g_.subway.async) {
       s.inner_bits = DeviceArray<uint32_t>::allocate(words_);
@@ -308,12 +299,13 @@ class GpuEngine {
       s.next_queue = DeviceArray<V>::allocate(std::max<uint64_t>(n_, 1));
       s.counters = DeviceArray<StepCounters>::allocate(1);
     }
+    const subgraph::StreamSchedule& schedule = (gather ? s.gather_streamer : s.streamer)->schedule();
     stats_.details["subgraph_budget_bytes"] = s.budget;
     stats_.details["subgraph_buffer_edges"] =
-        s.builder ? s.builder->sizing().capacity_edges : s.streamer->schedule().config().partition_edges;
-    stats_.details["stream_partitions"] = s.streamer->schedule().partitions().size();
-    stats_.details["stream_resident_partitions"] = s.streamer->schedule().resident_count();
-    if (g_.subway.stream) stats_.details["stream_mode"] = g_.subway.pt ? "pt" : "pt-opt";
+        s.builder ? s.builder->sizing().capacity_edges : schedule.config().partition_edges;
+    stats_.details["stream_partitions"] = schedule.partitions().size();
+    stats_.details["stream_resident_partitions"] = schedule.resident_count();
+    if (g_.subway.stream || gather) stats_.details["stream_mode"] = pt ? "pt" : "pt-opt";
     stats_.details["async"] = g_.subway.async;
   }
 
@@ -827,9 +819,7 @@ class GpuEngine {
       rec.bytes_copied = t.bytes_to_device;
       rec.copy_s = t.seconds;
       if (t.bytes_to_device > 0) s.meters.link.add(double(t.bytes_to_device), t.seconds);
-      stats_.details["stream_copies"] = stats_.details.value("stream_copies", uint64_t{0}) + t.copies;
-      stats_.details["stream_skipped"] = stats_.details.value("stream_skipped", uint64_t{0}) + t.skipped;
-      stats_.details["stream_resident_hits"] = stats_.details.value("stream_resident_hits", uint64_t{0}) + t.resident_hits;
+      add_stream_details(t);
     } else {
       subgraph::SubcsrShape shape = s.builder->build_from_list(src.list(), src.count, false);
       rec.generate_s = shape.generate_s;
@@ -895,6 +885,14 @@ class GpuEngine {
     return out;
   }
 
+  // Partition-streaming counters, summed over a run's steps (push and gather).
+  void add_stream_details(const subgraph::StreamTraffic& t) {
+    auto add = [&](const char* key, uint64_t x) { stats_.details[key] = stats_.details.value(key, uint64_t{0}) + x; };
+    add("stream_copies", t.copies);
+    add("stream_skipped", t.skipped);
+    add("stream_resident_hits", t.resident_hits);
+  }
+
   // gather_apply on subgraph / stream: every in-edge partition streamed
   // through the device buffers (PT or PT-Opt), each vertex's sum kept as a
   // partial until all its parts are in, then one apply over every vertex.
@@ -948,8 +946,7 @@ class GpuEngine {
     rec.bytes_copied = t.bytes_to_device;
     rec.copy_s = t.seconds;
     rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    stats_.details["stream_copies"] = stats_.details.value("stream_copies", uint64_t{0}) + t.copies;
-    stats_.details["stream_resident_hits"] = stats_.details.value("stream_resident_hits", uint64_t{0}) + t.resident_hits;
+    add_stream_details(t);
     stats_.bytes_moved += t.bytes_to_device;
     stats_.edges_traversed += edges;
     stats_.bytes_needed += edges * (sizeof(V) + (G::needs_weights ? sizeof(weight_t) : 0));
