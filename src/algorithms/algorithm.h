@@ -1,25 +1,34 @@
-// The algorithms tiergraph runs, their options, and what each returns per
-// vertex. The per-algorithm files hold the operators and driver loops.
+// How an algorithm describes itself. Each algorithm header (bfs.h, sssp.h,
+// ...) holds, beside its operators and driver, one descriptor struct:
+//
+//   struct Bfs {
+//     using value_t = int32_t;                         // one result per vertex
+//     static constexpr AlgorithmTraits traits{...};    // name, sources, weights, unreached, ...
+//     static EdgeReads reads(const AlgorithmOptions&); // the edges its chosen form reads
+//     template <typename V> using operators = OperatorList<BfsStep<V>>;  // for the GPU build
+//     template <typename Engine>
+//     static std::vector<value_t> run(Engine&, const Sources&, const AlgorithmOptions&);
+//     static Verification verify(const AnyGraph&, const Sources&, const std::vector<value_t>&,
+//                                const AlgorithmOptions&);        // its *_verifier.cc
+//     static std::string describe(const AnyGraph&, const std::vector<value_t>&);  // summary line
+//   };
+//
+// and registry.h lists the descriptors once. Everything that differs by
+// algorithm (command-line choices, result files, verify, bench, reports, the
+// test matrices, the GPU kernels' instantiations) is read off the
+// descriptors through AlgorithmInfo below; nothing else names an algorithm.
 #pragma once
 
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
+#include "graph/graph.h"
+
 namespace tg {
-
-enum class Algorithm { kBfs, kSssp, kCc, kPageRank, kSswp, kSsnsp };
-
-const char* algorithm_name(Algorithm a);                   // "bfs", "sssp", ...
-std::optional<Algorithm> parse_algorithm(const std::string& name);
-const std::vector<Algorithm>& all_algorithms();
-bool needs_source(Algorithm a);   // bfs, sssp, sswp, ssnsp
-bool needs_weights(Algorithm a);  // sssp, sswp
-// Whether the driver pulls over in-edges (a directed graph then needs its CSC).
-bool uses_in_edges(Algorithm a);
 
 struct AlgorithmOptions {
   double tolerance = 1e-6;  // PageRank: stop when the L1 change is below this
@@ -31,12 +40,106 @@ struct AlgorithmOptions {
   bool accumulative = false;
 };
 
-// Per-vertex results, indexed by internal (0-based) vertex id:
-//   bfs: int32 hop depth, -1 unreachable      sssp: double distance, inf unreachable
-//   cc: uint64 smallest vertex id of the component
-//   pagerank: double score                    sswp: float width, source inf, unreachable 0
-//   ssnsp: double number of shortest hop paths, source 1, unreachable 0
+// Internal (0-based) source vertices of one run.
+using Sources = std::vector<uint64_t>;
+
+// Per-vertex results, indexed by internal vertex id; which alternative an
+// algorithm returns is its descriptor's value_t.
 using VertexValues = std::variant<std::vector<int32_t>, std::vector<double>, std::vector<float>, std::vector<uint64_t>>;
+
+enum class SourceUse {
+  kNone,  // every vertex at once (cc, pagerank)
+  kOne,   // one source
+  kMany,  // one or more sources, results summed (bc)
+};
+
+// How the values read and print in result files.
+enum class ValueMeaning {
+  kNumber,    // as it is (shortest text that reads back exactly)
+  kCount,     // a count held in a double: printed as an integer where exact
+  kVertexId,  // a vertex id (cc's labels): shifted by the file's id base
+};
+
+// How far two correct results of the same run may differ (engines add in
+// different orders): exact, within a relative error per vertex, or within
+// an L1 distance over all vertices.
+struct Agreement {
+  double relative = 0;
+  double l1 = 0;
+};
+
+struct AlgorithmTraits {
+  std::string_view name;     // on the command line and in reports
+  std::string_view aliases;  // other accepted names, space-separated
+  std::string_view summary;  // one line for --help
+  SourceUse sources = SourceUse::kOne;
+  bool weights = false;  // reads edge weights (which must then be non-negative)
+  // The value of a vertex no source reaches; when `unreached_marks_reach`,
+  // exactly the unreached vertices hold it (reports count reached vertices).
+  double unreached = 0;
+  bool unreached_marks_reach = false;
+  ValueMeaning meaning = ValueMeaning::kNumber;
+  Agreement agreement;
+};
+
+// Whether a run needs a part of the graph.
+enum class Need { kNo, kIfPresent, kYes };
+
+// The edges a form of an algorithm reads: out-edges (push steps), in-edges
+// (pull steps where present, or required by a gather), weights. Engines and
+// placements are configured from this, never from the algorithm's name.
+struct EdgeReads {
+  Need out_edges = Need::kYes;
+  Need in_edges = Need::kNo;
+  bool weights = false;
+};
+
+// A run's verdict from an algorithm's verifier (see verifier.h).
+struct Verification {
+  bool ok = false;
+  // The first failure found, on one line, naming the vertex or edge (with the
+  // file's ids, that is internal id + id_base) and the values involved; on
+  // success a short summary such as "checked 34 vertices, 156 edges".
+  std::string message;
+};
+
+// The GPU build instantiates its kernels for every operator an algorithm
+// lists here (edge-map and gather operators alike).
+template <typename... Ops>
+struct OperatorList {};
+
+enum class ValueType { kInt32, kDouble, kFloat, kUint64 };
+const char* value_type_name(ValueType t);  // "int32", "double", ...
+
+// An algorithm as the rest of the program sees it: the traits, and its
+// descriptor's functions over type-erased values. Made by registry.cc from
+// every descriptor of the registry.
+struct AlgorithmInfo {
+  AlgorithmTraits traits;
+  ValueType value_type = ValueType::kDouble;
+  EdgeReads (*reads)(const AlgorithmOptions&) = nullptr;
+  // Fills the defaults that depend on the graph (sssp's delta) and checks the
+  // options; throws a one-line tg::Error.
+  void (*prepare)(const AnyGraph&, AlgorithmOptions&) = nullptr;
+  // Never throws on a wrong result: a wrong size or value type is a failure.
+  Verification (*verify)(const AnyGraph&, const Sources&, const VertexValues&, const AlgorithmOptions&) = nullptr;
+  std::string (*describe)(const AnyGraph&, const VertexValues&) = nullptr;
+
+  std::string name() const { return std::string(traits.name); }
+  bool needs_source() const { return traits.sources != SourceUse::kNone; }
+  bool needs_weights() const { return traits.weights; }
+  // Whether vertex v of a result counts as reached (always true for
+  // algorithms without a reach marker).
+  bool reached(const VertexValues& values, uint64_t v) const;
+};
+
+// The registry, at run time (registry.cc): every algorithm in the order of
+// registry.h, and lookup by name or alias (nullptr when unknown).
+const std::vector<const AlgorithmInfo*>& all_algorithms();
+const AlgorithmInfo* find_algorithm(std::string_view name);
+// "bfs, sssp, ..." for messages; names and aliases for CLI11's IsMember.
+std::string algorithm_list();
+std::vector<std::string> algorithm_names_and_aliases();
 
 constexpr int32_t kUnreached = -1;
 constexpr double kInfDistance = std::numeric_limits<double>::infinity();

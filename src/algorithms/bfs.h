@@ -10,9 +10,12 @@
 // order edges are read in: asynchronous engines may run it too.
 #pragma once
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/describe.h"
 #include "core/atomics.h"
 #include "engines/engine.h"
 
@@ -64,5 +67,36 @@ std::vector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, const
   bfs_steps(engine, engine.single(source), engine.data(depth), options.accumulative);
   return engine.to_host(depth);
 }
+
+// bfs_verifier.cc
+Verification verify_bfs(const AnyGraph& graph, uint64_t source, const std::vector<int32_t>& depth);
+
+struct Bfs {
+  using value_t = int32_t;
+  static constexpr AlgorithmTraits traits{
+      .name = "bfs",
+      .summary = "hop depth of every vertex from the source (-1 unreached); direction-optimizing",
+      .sources = SourceUse::kOne,
+      .unreached = kUnreached,
+      .unreached_marks_reach = true,
+  };
+  // Pulls (bottom-up steps) wherever the in-edges are there.
+  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kIfPresent, false}; }
+  template <typename V>
+  using operators = OperatorList<BfsStep<V>>;
+
+  template <typename Engine>
+  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+    return bfs(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), options);
+  }
+  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& depth,
+                             const AlgorithmOptions&) {
+    return verify_bfs(graph, sources[0], depth);
+  }
+  static std::string describe(const AnyGraph&, const std::vector<value_t>& depth) {
+    int32_t deepest = depth.empty() ? 0 : *std::max_element(depth.begin(), depth.end());
+    return describe::reached_of(depth, kUnreached) + ", deepest level " + std::to_string(deepest);
+  }
+};
 
 }  // namespace tg

@@ -9,9 +9,12 @@
 // so directed graphs need no CSC. Verified by cc_verifier.cc.
 #pragma once
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/describe.h"
 #include "core/atomics.h"
 #include "engines/engine.h"
 
@@ -67,5 +70,43 @@ std::vector<uint64_t> cc(Engine& engine) {
   std::vector<V> labels = engine.to_host(label_array);
   return std::vector<uint64_t>(labels.begin(), labels.end());
 }
+
+// cc_verifier.cc
+Verification verify_cc(const AnyGraph& graph, const std::vector<uint64_t>& label);
+
+struct Cc {
+  using value_t = uint64_t;
+  static constexpr AlgorithmTraits traits{
+      .name = "cc",
+      .summary = "weakly connected components, each labelled by its smallest vertex id",
+      .sources = SourceUse::kNone,
+      .meaning = ValueMeaning::kVertexId,
+  };
+  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kNo, false}; }
+  template <typename V>
+  using operators = OperatorList<CcHook<V>>;
+
+  template <typename Engine>
+  static std::vector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions&) {
+    return cc(engine);
+  }
+  static Verification verify(const AnyGraph& graph, const Sources&, const std::vector<value_t>& label,
+                             const AlgorithmOptions&) {
+    return verify_cc(graph, label);
+  }
+  static std::string describe(const AnyGraph&, const std::vector<value_t>& label) {
+    std::vector<uint64_t> size(label.size(), 0);
+    uint64_t components = 0, largest = 0;
+    for (uint64_t l : label)
+      if (l < size.size()) size[l]++;
+    for (uint64_t s : size)
+      if (s) {
+        components++;
+        largest = std::max(largest, s);
+      }
+    return describe::count(double(components)) + " components, the largest has " + describe::count(double(largest)) +
+           " vertices";
+  }
+};
 
 }  // namespace tg

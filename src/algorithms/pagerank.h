@@ -16,11 +16,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/describe.h"
 #include "core/atomics.h"
+#include "core/error.h"
 #include "engines/engine.h"
 
 namespace tg {
@@ -259,5 +263,50 @@ PageRankOutput pagerank(Engine& engine, const AlgorithmOptions& options) {
   if (engine.num_vertices() == 0) return PageRankOutput{};
   return options.accumulative ? pagerank_accumulative(engine, options) : pagerank_pull(engine, options);
 }
+
+// pagerank_verifier.cc
+Verification verify_pagerank(const AnyGraph& graph, const std::vector<double>& score, const AlgorithmOptions& options);
+
+struct PageRank {
+  using value_t = double;
+  static constexpr AlgorithmTraits traits{
+      .name = "pagerank",
+      .aliases = "pr",
+      .summary = "PageRank scores (sum 1), to --tolerance in L1; pull (gather) form, or pushed deltas",
+      .sources = SourceUse::kNone,
+      .agreement = {.l1 = 1e-4},
+  };
+  // The pull form gathers over in-edges only; the accumulative one pushes.
+  static EdgeReads reads(const AlgorithmOptions& options) {
+    if (options.accumulative) return {Need::kYes, Need::kNo, false};
+    return {Need::kNo, Need::kYes, false};
+  }
+  template <typename V>
+  using operators = OperatorList<PageRankGather<V>, PageRankPush<V>>;
+
+  static void prepare(const AnyGraph&, const AlgorithmOptions& options) {
+    if (!(options.tolerance >= 0)) throw Error("--tolerance must be non-negative");
+    if (options.max_iters < 1) throw Error("--max-iters must be at least 1");
+    if (!(options.damping > 0 && options.damping < 1)) throw Error("--damping must be between 0 and 1");
+  }
+  template <typename Engine>
+  static std::vector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {
+    PageRankOutput out = pagerank(engine, options);
+    engine.stats().residual = out.last_change;
+    return std::move(out.score);
+  }
+  static Verification verify(const AnyGraph& graph, const Sources&, const std::vector<value_t>& score,
+                             const AlgorithmOptions& options) {
+    return verify_pagerank(graph, score, options);
+  }
+  static std::string describe(const AnyGraph& graph, const std::vector<value_t>& score) {
+    auto top = std::max_element(score.begin(), score.end());
+    if (top == score.end()) return "empty graph";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "top vertex %llu with score %.6g",
+                  static_cast<unsigned long long>(describe::file_id(graph, top - score.begin())), *top);
+    return buf;
+  }
+};
 
 }  // namespace tg

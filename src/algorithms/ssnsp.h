@@ -12,10 +12,12 @@
 // to the same integers whatever the order (exact below 2^53, as above).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
 #include "algorithms/bfs.h"
+#include "algorithms/describe.h"
 #include "core/atomics.h"
 #include "engines/engine.h"
 
@@ -76,39 +78,78 @@ struct SsnspCount {
   }
 };
 
+// Depths and path counts of every vertex from the source into the engine
+// arrays (depth all unreached, paths all 0 on entry), in the form the
+// options ask for. The synchronous form appends each level's frontier
+// (vertices first reached at that depth) to `levels` when it is given; the
+// accumulative form leaves it empty.
 template <typename Engine>
-SsnspOutput ssnsp_accumulative(Engine& engine, typename Engine::vertex_t source) {
+void ssnsp_into(Engine& engine, typename Engine::vertex_t source, typename Engine::template array_t<int32_t>& depth_array,
+                typename Engine::template array_t<double>& paths_array, const AlgorithmOptions& options,
+                std::vector<typename Engine::Frontier>* levels) {
   using V = typename Engine::vertex_t;
-  auto depth = engine.template make_array<int32_t>(kUnreached);
-  engine.set(depth, source, 0);
-  bfs_steps(engine, engine.single(source), engine.data(depth), true);
-
-  auto paths = engine.template make_array<double>(0.0);
-  auto pending = engine.template make_array<double>(0.0);
-  auto send = engine.template make_array<double>(0.0);
-  engine.set(pending, source, 1.0);
-  const SsnspCount<V> count{engine.data(depth), engine.data(paths), engine.data(pending), engine.data(send)};
-  for (auto frontier = engine.single(source); engine.size(frontier) > 0;) {
-    frontier = engine.edge_map(frontier, count, EdgeMapOptions{});
-    engine.stats().iterations++;
+  int32_t* depth = engine.data(depth_array);
+  double* paths = engine.data(paths_array);
+  engine.set(depth_array, source, 0);
+  if (options.accumulative) {
+    bfs_steps(engine, engine.single(source), depth, true);
+    auto pending = engine.template make_array<double>(0.0);
+    auto send = engine.template make_array<double>(0.0);
+    engine.set(pending, source, 1.0);
+    const SsnspCount<V> count{depth, paths, engine.data(pending), engine.data(send)};
+    for (auto frontier = engine.single(source); engine.size(frontier) > 0;) {
+      frontier = engine.edge_map(frontier, count, EdgeMapOptions{});
+      engine.stats().iterations++;
+    }
+    return;
   }
-  return {engine.to_host(depth), engine.to_host(paths)};
+  engine.set(paths_array, source, 1.0);
+  auto frontier = engine.single(source);
+  if (levels) levels->push_back(frontier);
+  for (int32_t level = 1; engine.size(frontier) > 0; ++level) {
+    frontier = engine.edge_map(frontier, SsnspStep<V>{depth, paths, level}, EdgeMapOptions{});
+    engine.stats().iterations++;
+    if (levels && engine.size(frontier) > 0) levels->push_back(frontier);
+  }
 }
 
 template <typename Engine>
 SsnspOutput ssnsp(Engine& engine, typename Engine::vertex_t source, const AlgorithmOptions& options) {
-  using V = typename Engine::vertex_t;
-  if (options.accumulative) return ssnsp_accumulative(engine, source);
   auto depth = engine.template make_array<int32_t>(kUnreached);
   auto paths = engine.template make_array<double>(0.0);
-  engine.set(depth, source, 0);
-  engine.set(paths, source, 1.0);
-  auto frontier = engine.single(source);
-  for (int32_t level = 1; engine.size(frontier) > 0; ++level) {
-    frontier = engine.edge_map(frontier, SsnspStep<V>{engine.data(depth), engine.data(paths), level}, EdgeMapOptions{});
-    engine.stats().iterations++;
-  }
+  ssnsp_into(engine, source, depth, paths, options, nullptr);
   return {engine.to_host(depth), engine.to_host(paths)};
 }
+
+// ssnsp_verifier.cc
+Verification verify_ssnsp(const AnyGraph& graph, uint64_t source, const std::vector<double>& paths);
+
+struct Ssnsp {
+  using value_t = double;
+  static constexpr AlgorithmTraits traits{
+      .name = "ssnsp",
+      .summary = "number of shortest hop paths from the source (source 1, unreached 0)",
+      .sources = SourceUse::kOne,
+      .unreached = 0,
+      .unreached_marks_reach = true,
+      .meaning = ValueMeaning::kCount,
+      .agreement = {.relative = 1e-12},
+  };
+  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kIfPresent, false}; }
+  template <typename V>
+  using operators = OperatorList<SsnspStep<V>, BfsStep<V>, SsnspCount<V>>;
+
+  template <typename Engine>
+  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+    return std::move(ssnsp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), options).paths);
+  }
+  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& paths,
+                             const AlgorithmOptions&) {
+    return verify_ssnsp(graph, sources[0], paths);
+  }
+  static std::string describe(const AnyGraph&, const std::vector<value_t>& paths) {
+    return describe::reached_of(paths, 0.0);
+  }
+};
 
 }  // namespace tg

@@ -7,10 +7,13 @@
 #pragma once
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/describe.h"
 #include "core/atomics.h"
+#include "core/error.h"
 #include "engines/engine.h"
 
 namespace tg {
@@ -86,5 +89,59 @@ std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, doubl
   }
   return engine.to_host(dist_array);
 }
+
+// sssp_verifier.cc
+Verification verify_sssp(const AnyGraph& graph, uint64_t source, const std::vector<double>& dist);
+
+struct Sssp {
+  using value_t = double;
+  static constexpr AlgorithmTraits traits{
+      .name = "sssp",
+      .summary = "shortest-path distance from the source (inf unreached); delta-stepping",
+      .sources = SourceUse::kOne,
+      .weights = true,
+      .unreached = kInfDistance,
+      .unreached_marks_reach = true,
+      .agreement = {.relative = 1e-9},
+  };
+  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kNo, true}; }
+  template <typename V>
+  using operators = OperatorList<SsspRelax<V>>;
+
+  // delta 0: the mean edge weight, a bucket holding about one edge's reach.
+  static void prepare(const AnyGraph& any, AlgorithmOptions& options) {
+    if (options.delta < 0 || std::isnan(options.delta)) throw Error("--delta must be positive");
+    if (options.delta > 0) return;
+    std::visit(
+        [&](const auto& graph) {
+          const weight_t* w = graph.out.weights.data();
+          const eid_t m = graph.num_edges();
+          double sum = 0;
+          if (w != nullptr) {
+#pragma omp parallel for reduction(+ : sum)
+            for (eid_t e = 0; e < m; ++e) sum += w[e];
+          }
+          double mean = m > 0 && w != nullptr ? sum / static_cast<double>(m) : 1.0;
+          options.delta = mean > 0 ? mean : 1.0;
+        },
+        any);
+  }
+  template <typename Engine>
+  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), options.delta);
+  }
+  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& dist,
+                             const AlgorithmOptions&) {
+    return verify_sssp(graph, sources[0], dist);
+  }
+  static std::string describe(const AnyGraph&, const std::vector<value_t>& dist) {
+    double far = 0;
+    for (double x : dist)
+      if (std::isfinite(x) && x > far) far = x;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, ", farthest at distance %g", far);
+    return describe::reached_of(dist, kInfDistance) + buf;
+  }
+};
 
 }  // namespace tg

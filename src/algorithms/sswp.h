@@ -5,9 +5,11 @@
 // Verified by sswp_verifier.cc.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "algorithms/describe.h"
 #include "core/atomics.h"
 #include "engines/engine.h"
 
@@ -45,5 +47,36 @@ std::vector<float> sswp(Engine& engine, typename Engine::vertex_t source) {
   }
   return engine.to_host(width);
 }
+
+// sswp_verifier.cc
+Verification verify_sswp(const AnyGraph& graph, uint64_t source, const std::vector<float>& width);
+
+struct Sswp {
+  using value_t = float;
+  static constexpr AlgorithmTraits traits{
+      .name = "sswp",
+      .summary = "widest-path bottleneck from the source (source inf, unreached 0)",
+      .sources = SourceUse::kOne,
+      .weights = true,
+      .unreached = 0,
+      .unreached_marks_reach = true,
+      .agreement = {.relative = 1e-9},
+  };
+  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kNo, true}; }
+  template <typename V>
+  using operators = OperatorList<SswpRelax<V>>;
+
+  template <typename Engine>
+  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions&) {
+    return sswp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)));
+  }
+  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& width,
+                             const AlgorithmOptions&) {
+    return verify_sswp(graph, sources[0], width);
+  }
+  static std::string describe(const AnyGraph&, const std::vector<value_t>& width) {
+    return describe::reached_of(width, 0.0);
+  }
+};
 
 }  // namespace tg

@@ -17,26 +17,15 @@
 
 namespace tg {
 
-struct Verification {
-  bool ok = false;
-  // The first failure found, on one line, naming the vertex or edge (with the
-  // file's ids, that is internal id + id_base) and the values involved; on
-  // success a short summary such as "checked 34 vertices, 156 edges".
-  std::string message;
-};
-
-// Checks `values` (as returned by an engine for `algorithm`) on `graph`.
-// `source` is the internal (0-based) id; ignored by CC and PageRank. Never
-// throws on a wrong result: a wrong size, value type or source is a failure.
-Verification verify(Algorithm algorithm, const AnyGraph& graph, uint64_t source, const VertexValues& values,
-                    const AlgorithmOptions& options);
-
-// The per-algorithm verifiers behind verify().
-Verification verify_bfs(const AnyGraph& graph, uint64_t source, const std::vector<int32_t>& depth);
-Verification verify_sssp(const AnyGraph& graph, uint64_t source, const std::vector<double>& dist);
-Verification verify_cc(const AnyGraph& graph, const std::vector<uint64_t>& label);
-Verification verify_pagerank(const AnyGraph& graph, const std::vector<double>& score, const AlgorithmOptions& options);
-Verification verify_sswp(const AnyGraph& graph, uint64_t source, const std::vector<float>& width);
-Verification verify_ssnsp(const AnyGraph& graph, uint64_t source, const std::vector<double>& paths);
+// Each algorithm header declares its verifier (verify_bfs in bfs.h, ...),
+// which its descriptor's verify() calls.
+//
+// Checks `values`, as an engine returned them for `algorithm`, on `graph`
+// (sources: internal ids; none for cc and pagerank). Never throws on a wrong
+// result: a wrong size, value type or source is a failure.
+inline Verification verify(const AlgorithmInfo& algorithm, const AnyGraph& graph, const Sources& sources,
+                           const VertexValues& values, const AlgorithmOptions& options) {
+  return algorithm.verify(graph, sources, values, options);
+}
 
 }  // namespace tg

@@ -31,6 +31,7 @@
 #include "cli/sizes.h"
 #include "core/error.h"
 #include "generators/generators.h"
+#include "graph/source_picker.h"
 
 namespace tg::cli {
 
@@ -43,13 +44,13 @@ const std::vector<std::string> kAllPlacements = {
 // A bench placement name as GPU options: subgraph[-cpu|-gpu|-async],
 // stream[-pt|-pt-opt|-async]; subgraph-cpu / -gpu fix who gathers the lists.
 void apply_bench_placement(const std::string& name, GpuOptions& g) {
-  g.placement = name;
-  if (name == "subgraph-cpu") g.placement = "subgraph", g.gather = "cpu";
-  if (name == "subgraph-gpu") g.placement = "subgraph", g.gather = "gpu";
-  if (name == "subgraph-async") g.placement = "subgraph", g.async = true;
-  if (name == "stream-async") g.placement = "stream", g.async = true;
-  if (name == "stream-pt") g.placement = "stream", g.stream_mode = "pt";
-  if (name == "stream-pt-opt") g.placement = "stream", g.stream_mode = "pt-opt";
+  if (auto p = parse_placement(name)) g.placement = *p;
+  if (name == "subgraph-cpu") g.placement = Placement::kSubgraph, g.gather = GatherWay::kCpu;
+  if (name == "subgraph-gpu") g.placement = Placement::kSubgraph, g.gather = GatherWay::kGpu;
+  if (name == "subgraph-async") g.placement = Placement::kSubgraph, g.async = true;
+  if (name == "stream-async") g.placement = Placement::kStream, g.async = true;
+  if (name == "stream-pt") g.placement = Placement::kStream, g.stream_mode = StreamMode::kPt;
+  if (name == "stream-pt-opt") g.placement = Placement::kStream, g.stream_mode = StreamMode::kPtOpt;
 }
 
 struct BenchOptions {
@@ -83,10 +84,10 @@ struct Row {
 Row failed_row(const std::string& graph, const std::string& placement, const RunRequest& r, const std::string& error) {
   Row row;
   row.graph = graph;
-  row.algorithm = algorithm_name(r.algorithm);
+  row.algorithm = r.algorithm->name();
   row.placement = placement;
-  row.has_source = needs_source(r.algorithm);
-  row.source = r.source;
+  row.has_source = r.algorithm->needs_source();
+  row.source = r.source();
   row.error = error;
   return row;
 }
@@ -98,33 +99,13 @@ struct Cell {
   std::string error;
 };
 
-std::vector<uint64_t> pick_sources(const AnyGraph& any, int count, uint64_t seed) {
-  return std::visit(
-      [&](const auto& g) {
-        std::vector<uint64_t> out;
-        if (g.num_vertices == 0) return out;
-        std::mt19937_64 rng(seed);
-        std::set<uint64_t> seen;
-        // GAP's rule: random vertices that have out-edges; give up after many tries.
-        for (int tries = 0; static_cast<int>(out.size()) < count && tries < 1000 * count; ++tries) {
-          uint64_t v = rng() % g.num_vertices;
-          if (g.out.degree(v) == 0 || seen.count(v)) continue;
-          seen.insert(v);
-          out.push_back(v);
-        }
-        if (out.empty()) out.push_back(0);
-        return out;
-      },
-      any);
-}
-
 Row row_of(const AnyGraph& graph, const std::string& name, const RunRequest& r, const RunOutput& out) {
   Row row;
   row.graph = name;
-  row.algorithm = algorithm_name(r.algorithm);
-  row.placement = out.engine == "cpu" ? "cpu" : out.placement;
-  row.has_source = needs_source(r.algorithm);
-  row.source = r.source;
+  row.algorithm = r.algorithm->name();
+  row.placement = out.placement ? std::string(name_of(*out.placement)) : "cpu";
+  row.has_source = r.algorithm->needs_source();
+  row.source = r.source();
   const RunStats& s = out.stats;
   row.compute_s = s.phase("compute");
   row.transfer_s = s.phase("transfer");
@@ -133,9 +114,9 @@ Row row_of(const AnyGraph& graph, const std::string& name, const RunRequest& r, 
   row.edges_traversed = s.edges_traversed;
   row.bytes_moved = s.bytes_moved;
   row.bytes_needed = s.bytes_needed;
-  row.details = s.details;
-  if (row.has_source) {
-    row.input_edges = traversed_input_edges(graph, r.algorithm, out.values);
+  row.details = details_json(s);
+  if (row.has_source && r.algorithm->traits.unreached_marks_reach) {
+    row.input_edges = traversed_input_edges(graph, *r.algorithm, out.values);
     row.gteps = row.compute_s > 0 ? row.input_edges / row.compute_s / 1e9 : 0;
   } else {
     row.gteps = row.compute_s > 0 ? row.edges_traversed / row.compute_s / 1e9 : 0;
@@ -275,11 +256,11 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   std::vector<std::string> graphs = o.graphs;
   if (!o.graph.graph.empty()) graphs.insert(graphs.begin(), o.graph.graph);
   if (graphs.empty()) throw Error("bench: name at least one graph (PATH, kron:SCALE or urand:SCALE)");
-  std::vector<Algorithm> algorithms;
+  std::vector<const AlgorithmInfo*> algorithms;
   for (const std::string& a : o.algorithms) {
-    auto parsed = parse_algorithm(a);
-    if (!parsed) throw Error("--algorithms: unknown algorithm '" + a + "' (bfs, sssp, cc, pagerank, sswp, ssnsp)");
-    algorithms.push_back(*parsed);
+    const AlgorithmInfo* parsed = find_algorithm(a);
+    if (!parsed) throw Error("--algorithms: unknown algorithm '" + a + "' (" + algorithm_list() + ")");
+    algorithms.push_back(parsed);
   }
   for (const std::string& p : o.placements)
     if (std::find(kAllPlacements.begin(), kAllPlacements.end(), p) == kAllPlacements.end() && p != "auto")
@@ -297,8 +278,11 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   gpu.device = o.device;
   if (!o.gpu_mem.empty()) gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   gpu.stream_threshold = o.stream_threshold;
-  const bool any_weights = std::any_of(algorithms.begin(), algorithms.end(), needs_weights);
-  const bool any_in = std::any_of(algorithms.begin(), algorithms.end(), uses_in_edges);
+  const bool any_weights =
+      std::any_of(algorithms.begin(), algorithms.end(), [](const AlgorithmInfo* a) { return a->needs_weights(); });
+  const bool any_in = std::any_of(algorithms.begin(), algorithms.end(), [&](const AlgorithmInfo* a) {
+    return a->reads(o.algo).in_edges != Need::kNo;
+  });
 
   std::vector<Row> rows;
   std::string gpu_name;
@@ -315,23 +299,23 @@ void bench(const BenchOptions& o, const std::string& command_line) {
     std::vector<uint64_t> sources = pick_sources(graph, o.sources, o.source_seed);
     std::vector<RunRequest> requests;
     std::vector<std::string> request_errors;
-    for (Algorithm a : algorithms) {
-      std::vector<uint64_t> srcs = needs_source(a) ? sources : std::vector<uint64_t>{0};
-      for (uint64_t s : srcs) {
-        RunRequest r;
-        r.algorithm = a;
-        r.source = s;
-        r.options = o.algo;
+    for (const AlgorithmInfo* a : algorithms) {
+      std::vector<Sources> runs;
+      if (a->needs_source())
+        for (uint64_t s : sources) runs.push_back({s});
+      else
+        runs.push_back({});
+      for (const Sources& srcs : runs) {
         try {
-          requests.push_back(prepare_request(graph, r));
+          requests.push_back(prepare_request(graph, make_request(*a, srcs, o.algo)));
         } catch (const Error& e) {
           Row row;
           row.graph = spec;
-          row.algorithm = algorithm_name(a);
+          row.algorithm = a->name();
           row.placement = "*";
           row.error = e.what();
           rows.push_back(row);
-          std::fprintf(stderr, "bench: %s %s: %s\n", spec.c_str(), algorithm_name(a), e.what());
+          std::fprintf(stderr, "bench: %s %s: %s\n", spec.c_str(), a->name().c_str(), e.what());
           break;
         }
       }
@@ -365,7 +349,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
                 ran.insert(ran.end(), group.begin(), group.end());
               } catch (const Error& e) {
                 for (const RunRequest& r : group) rows.push_back(failed_row(spec, placement, r, e.what()));
-                std::fprintf(stderr, "bench: %s %s on %s: %s\n", spec.c_str(), algorithm_name(group[0].algorithm),
+                std::fprintf(stderr, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
                              placement.c_str(), e.what());
               }
               i = j;
@@ -380,19 +364,19 @@ void bench(const BenchOptions& o, const std::string& command_line) {
         for (const RunRequest& r : requests) rows.push_back(failed_row(spec, placement, r, error));
         continue;
       }
-      std::map<Algorithm, int> checked;
+      std::map<std::string, int> checked;
       for (size_t i = 0; i < outputs.size(); ++i) {
         const RunRequest& r = ran[i];
         Row row = row_of(graph, spec, r, outputs[i]);
         if (subway) row.placement = placement;
         if (gpu_name.empty() && row.details.contains("gpu")) gpu_name = row.details["gpu"].get<std::string>();
-        if (o.verify == "all" || (o.verify == "first" && checked[r.algorithm]++ == 0)) {
-          Verification v = verify(r.algorithm, graph, r.source, outputs[i].values, r.options);
+        if (o.verify == "all" || (o.verify == "first" && checked[r.algorithm->name()]++ == 0)) {
+          Verification v = verify(*r.algorithm, graph, r.sources, outputs[i].values, r.options);
           row.verified = v.ok ? "ok" : "FAIL: " + v.message;
         }
         rows.push_back(row);
         std::fprintf(stderr, "bench: %s %s %s%s: %.3f ms, %.2f GTEPS, %s\n", spec.c_str(), row.algorithm.c_str(),
-                     placement.c_str(), row.has_source ? (" from " + std::to_string(r.source)).c_str() : "",
+                     placement.c_str(), row.has_source ? (" from " + std::to_string(r.source())).c_str() : "",
                      row.compute_s * 1e3, row.gteps, row.verified.c_str());
       }
     }

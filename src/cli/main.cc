@@ -5,12 +5,13 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "tiergraph/version.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"tiergraph: graph analytics (BFS, SSSP, CC, PageRank, SSWP, SSNSP) on GPUs and CPUs,\n"
+  CLI::App app{"tiergraph: graph analytics (BFS, SSSP, CC, PageRank, SSWP, SSNSP, BC) on GPUs and CPUs,\n"
                "for graphs larger than GPU memory. Run 'tiergraph SUBCOMMAND --help' for details."};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "tiergraph 0.1.0");
+  app.set_version_flag("--version", std::string("tiergraph ") + tg::kVersion);
   tg::cli::add_run_command(app);
   tg::cli::add_convert_command(app);
   tg::cli::add_generate_command(app);

@@ -3,36 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "algorithms/describe.h"
+#include "tiergraph/version.h"
+
 namespace tg::cli {
 
 namespace {
-
-// Whether vertex v was reached, read off each algorithm's own convention.
-bool reached(const VertexValues& values, Algorithm algorithm, uint64_t v) {
-  switch (algorithm) {
-    case Algorithm::kBfs: return std::get<std::vector<int32_t>>(values)[v] != kUnreached;
-    case Algorithm::kSssp: return std::isfinite(std::get<std::vector<double>>(values)[v]);
-    case Algorithm::kSswp: return std::get<std::vector<float>>(values)[v] > 0;
-    case Algorithm::kSsnsp: return std::get<std::vector<double>>(values)[v] > 0;
-    default: return true;
-  }
-}
-
-uint64_t count_reached(const VertexValues& values, Algorithm algorithm, uint64_t n) {
-  uint64_t count = 0;
-#pragma omp parallel for reduction(+ : count)
-  for (uint64_t v = 0; v < n; ++v) count += reached(values, algorithm, v);
-  return count;
-}
-
-std::string human_count(double x) {
-  char buf[32];
-  if (x >= 1e9) std::snprintf(buf, sizeof buf, "%.2fG", x / 1e9);
-  else if (x >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", x / 1e6);
-  else if (x >= 1e4) std::snprintf(buf, sizeof buf, "%.1fK", x / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f", x);
-  return buf;
-}
 
 std::string human_bytes(double x) {
   char buf[32];
@@ -42,70 +18,21 @@ std::string human_bytes(double x) {
   return buf;
 }
 
-// One-line digest of the result itself, so a user sees at a glance what came out.
-std::string result_digest(const AnyGraph& graph, const RunReport& r) {
-  const uint64_t n = num_vertices(graph);
-  const VertexValues& values = r.output.values;
-  char buf[256];
-  switch (r.algorithm) {
-    case Algorithm::kBfs: {
-      const auto& d = std::get<std::vector<int32_t>>(values);
-      int32_t depth = d.empty() ? 0 : *std::max_element(d.begin(), d.end());
-      std::snprintf(buf, sizeof buf, "reached %s of %s vertices, deepest level %d", human_count(count_reached(values, r.algorithm, n)).c_str(),
-                    human_count(n).c_str(), depth);
-      return buf;
-    }
-    case Algorithm::kSssp: {
-      const auto& d = std::get<std::vector<double>>(values);
-      double far = 0;
-      for (double x : d)
-        if (std::isfinite(x)) far = std::max(far, x);
-      std::snprintf(buf, sizeof buf, "reached %s of %s vertices, farthest at distance %g",
-                    human_count(count_reached(values, r.algorithm, n)).c_str(), human_count(n).c_str(), far);
-      return buf;
-    }
-    case Algorithm::kCc: {
-      const auto& label = std::get<std::vector<uint64_t>>(values);
-      std::vector<uint64_t> size(n, 0);
-      uint64_t components = 0, largest = 0;
-      for (uint64_t l : label) size[l]++;
-      for (uint64_t s : size)
-        if (s) {
-          components++;
-          largest = std::max(largest, s);
-        }
-      std::snprintf(buf, sizeof buf, "%s components, the largest has %s vertices", human_count(components).c_str(),
-                    human_count(largest).c_str());
-      return buf;
-    }
-    case Algorithm::kPageRank: {
-      const auto& s = std::get<std::vector<double>>(values);
-      auto top = std::max_element(s.begin(), s.end());
-      if (top == s.end()) return "empty graph";
-      std::snprintf(buf, sizeof buf, "top vertex %llu with score %.6g",
-                    static_cast<unsigned long long>(top - s.begin()) + std::visit([](const auto& g) { return g.id_base; }, graph),
-                    *top);
-      return buf;
-    }
-    case Algorithm::kSswp:
-    case Algorithm::kSsnsp:
-      std::snprintf(buf, sizeof buf, "reached %s of %s vertices", human_count(count_reached(values, r.algorithm, n)).c_str(),
-                    human_count(n).c_str());
-      return buf;
-  }
-  return "";
+std::string placement_of(const RunOutput& out) {
+  return out.placement ? std::string(name_of(*out.placement)) : std::string("host");
 }
 
 }  // namespace
 
-uint64_t traversed_input_edges(const AnyGraph& any, Algorithm algorithm, const VertexValues& values) {
+uint64_t traversed_input_edges(const AnyGraph& any, const AlgorithmInfo& algorithm, const VertexValues& values) {
   return std::visit(
       [&](const auto& g) -> uint64_t {
+        if (!algorithm.traits.unreached_marks_reach) return g.directed ? g.num_edges() : g.num_edges() / 2;
         uint64_t sum = 0;
         const uint64_t n = g.num_vertices;
 #pragma omp parallel for reduction(+ : sum)
         for (uint64_t v = 0; v < n; ++v)
-          if (reached(values, algorithm, v)) sum += g.out.degree(v);
+          if (algorithm.reached(values, v)) sum += g.out.degree(v);
         return g.directed ? sum : sum / 2;
       },
       any);
@@ -116,18 +43,22 @@ nlohmann::json to_json(const AnyGraph& graph, const RunReport& r) {
   int id_base = std::visit([](const auto& g) { return g.id_base; }, graph);
   nlohmann::json j;
   j["tool"] = "tiergraph";
-  j["version"] = "0.1.0";
+  j["version"] = kVersion;
   j["command"] = r.command_line;
-  j["algorithm"] = algorithm_name(r.algorithm);
+  j["algorithm"] = r.algorithm->name();
   j["graph"] = {{"name", std::visit([](const auto& g) { return g.name; }, graph)},
                 {"vertices", num_vertices(graph)},
                 {"edges", num_edges(graph)},
                 {"directed", std::visit([](const auto& g) { return g.directed; }, graph)},
                 {"weighted", std::visit([](const auto& g) { return g.weighted(); }, graph)},
                 {"vertex_id_bytes", vertex_id_bytes(graph)}};
-  j["source"] = r.source ? nlohmann::json(*r.source + id_base) : nlohmann::json(nullptr);
-  j["engine"] = r.output.engine;
-  j["placement"] = r.output.placement;
+  j["source"] = r.sources.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.sources.front() + id_base);
+  if (r.sources.size() > 1) {
+    j["sources"] = nlohmann::json::array();
+    for (uint64_t s : r.sources) j["sources"].push_back(s + id_base);
+  }
+  j["engine"] = engine_name(r.output.engine);
+  j["placement"] = placement_of(r.output);
   if (!r.engine_note.empty()) j["engine_note"] = r.engine_note;
   nlohmann::json phases = nlohmann::json::object();
   for (const auto& [name, seconds] : s.phases_s) phases[name] = seconds;
@@ -137,8 +68,8 @@ nlohmann::json to_json(const AnyGraph& graph, const RunReport& r) {
   j["pull_steps"] = s.pull_steps;
   j["edges_traversed"] = s.edges_traversed;
   double compute = s.phase("compute");
-  if (r.source) {
-    uint64_t input_edges = traversed_input_edges(graph, r.algorithm, r.output.values);
+  if (r.sources.size() == 1 && r.algorithm->traits.unreached_marks_reach) {
+    uint64_t input_edges = traversed_input_edges(graph, *r.algorithm, r.output.values);
     j["input_edges_traversed"] = input_edges;
     j["gteps"] = compute > 0 ? input_edges / compute / 1e9 : 0.0;
   } else {
@@ -147,26 +78,25 @@ nlohmann::json to_json(const AnyGraph& graph, const RunReport& r) {
   j["bytes_moved"] = s.bytes_moved;
   j["bytes_needed"] = s.bytes_needed;
   j["io_amplification"] = s.bytes_needed > 0 ? nlohmann::json(double(s.bytes_moved) / double(s.bytes_needed)) : nlohmann::json(nullptr);
-  j["result"] = result_digest(graph, r);
+  j["result"] = r.algorithm->describe(graph, r.output.values);
   if (r.verification) j["verification"] = {{"ok", r.verification->ok}, {"message", r.verification->message}};
   else j["verification"] = nullptr;
-  j["details"] = s.details;
+  j["details"] = details_json(s);
   return j;
 }
 
 void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
   const RunStats& s = r.output.stats;
   const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
-  const int id_base = std::visit([](const auto& g) { return g.id_base; }, graph);
-  std::fprintf(out, "%s on %s: %s vertices, %s edges (%s, %d-byte ids)\n", algorithm_name(r.algorithm),
-               std::visit([](const auto& g) { return g.name; }, graph).c_str(), human_count(num_vertices(graph)).c_str(),
-               human_count(num_edges(graph)).c_str(), directed ? "directed" : "undirected", vertex_id_bytes(graph));
-  std::string engine = r.output.engine;
-  if (r.output.engine == "cpu" && s.details.contains("threads"))
-    engine += " (" + std::to_string(s.details["threads"].get<int>()) + " threads)";
-  else if (!r.output.placement.empty())
-    engine += ", placement " + r.output.placement;
-  if (r.source) engine += ", source " + std::to_string(*r.source + id_base);
+  std::fprintf(out, "%s on %s: %s vertices, %s edges (%s, %d-byte ids)\n", r.algorithm->name().c_str(),
+               std::visit([](const auto& g) { return g.name; }, graph).c_str(),
+               describe::count(num_vertices(graph)).c_str(), describe::count(num_edges(graph)).c_str(),
+               directed ? "directed" : "undirected", vertex_id_bytes(graph));
+  std::string engine = engine_name(r.output.engine);
+  if (r.output.engine == EngineKind::kCpu && s.threads > 0) engine += " (" + std::to_string(s.threads) + " threads)";
+  else if (r.output.placement) engine += ", placement " + placement_of(r.output);
+  if (r.sources.size() == 1) engine += ", source " + std::to_string(describe::file_id(graph, r.sources.front()));
+  if (r.sources.size() > 1) engine += ", " + std::to_string(r.sources.size()) + " sources";
   std::fprintf(out, "  engine     %s\n", engine.c_str());
   if (!r.engine_note.empty()) std::fprintf(out, "  note       %s\n", r.engine_note.c_str());
   std::string times;
@@ -179,7 +109,8 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
   nlohmann::json j = to_json(graph, r);
   std::fprintf(out, "  work       %llu iterations (%llu push, %llu pull), %s edges traversed, %.3f GTEPS\n",
                static_cast<unsigned long long>(s.iterations), static_cast<unsigned long long>(s.push_steps),
-               static_cast<unsigned long long>(s.pull_steps), human_count(s.edges_traversed).c_str(), j["gteps"].get<double>());
+               static_cast<unsigned long long>(s.pull_steps), describe::count(s.edges_traversed).c_str(),
+               j["gteps"].get<double>());
   if (s.bytes_moved > 0)
     std::fprintf(out, "  transfer   %s moved across the link, %s of edges needed, I/O amplification %.2f\n",
                  human_bytes(s.bytes_moved).c_str(), human_bytes(s.bytes_needed).c_str(),

@@ -17,8 +17,8 @@ namespace tg::cli {
 
 struct RunReport {
   std::string command_line;
-  Algorithm algorithm = Algorithm::kBfs;
-  std::optional<uint64_t> source;  // internal id, for algorithms with a source
+  const AlgorithmInfo* algorithm = nullptr;
+  Sources sources;  // internal ids; empty for algorithms without a source
   RunOutput output;
   std::optional<Verification> verification;
   std::string engine_note;  // e.g. why auto chose the CPU
@@ -29,6 +29,7 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& repor
 
 // Graph500's traversed edges for a source-based result: the input edges with
 // a reached endpoint (undirected edges counted once).
-uint64_t traversed_input_edges(const AnyGraph& graph, Algorithm algorithm, const VertexValues& values);
+// For algorithms whose values do not mark reach, every input edge.
+uint64_t traversed_input_edges(const AnyGraph& graph, const AlgorithmInfo& algorithm, const VertexValues& values);
 
 }  // namespace tg::cli

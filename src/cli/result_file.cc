@@ -39,7 +39,7 @@ struct FileCloser {
 
 }  // namespace
 
-void write_results(const std::string& path, Algorithm algorithm, const VertexValues& values, int id_base) {
+void write_results(const std::string& path, const AlgorithmInfo& algorithm, const VertexValues& values, int id_base) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory, not a file to write");
   const std::string tmp = path + ".tmp";
@@ -54,7 +54,8 @@ void write_results(const std::string& path, Algorithm algorithm, const VertexVal
     }
     used = 0;
   };
-  const bool counts = algorithm == Algorithm::kSsnsp;
+  const bool counts = algorithm.traits.meaning == ValueMeaning::kCount;
+  const bool vertex_ids = algorithm.traits.meaning == ValueMeaning::kVertexId;
   std::visit(
       [&](const auto& vec) {
         using T = typename std::decay_t<decltype(vec)>::value_type;
@@ -65,7 +66,7 @@ void write_results(const std::string& path, Algorithm algorithm, const VertexVal
           p = std::to_chars(p, end, static_cast<uint64_t>(v) + id_base).ptr;
           *p++ = ' ';
           if constexpr (std::is_same_v<T, uint64_t>) {
-            p = format_value(p, end, vec[v] + static_cast<uint64_t>(id_base));  // a vertex id
+            p = format_value(p, end, vec[v] + (vertex_ids ? static_cast<uint64_t>(id_base) : 0));
           } else if constexpr (std::is_floating_point_v<T>) {
             p = format_real(p, end, vec[v], counts);
           } else {
@@ -88,16 +89,17 @@ void write_results(const std::string& path, Algorithm algorithm, const VertexVal
   }
 }
 
-VertexValues read_results(const std::string& path, Algorithm algorithm, uint64_t n, int id_base) {
+VertexValues read_results(const std::string& path, const AlgorithmInfo& algorithm, uint64_t n, int id_base) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
   VertexValues values;
-  switch (algorithm) {
-    case Algorithm::kBfs: values = std::vector<int32_t>(n, kUnreached); break;
-    case Algorithm::kCc: values = std::vector<uint64_t>(n, 0); break;
-    case Algorithm::kSswp: values = std::vector<float>(n, 0); break;
-    default: values = std::vector<double>(n, 0); break;
+  switch (algorithm.value_type) {
+    case ValueType::kInt32: values = std::vector<int32_t>(n, 0); break;
+    case ValueType::kUint64: values = std::vector<uint64_t>(n, 0); break;
+    case ValueType::kFloat: values = std::vector<float>(n, 0); break;
+    case ValueType::kDouble: values = std::vector<double>(n, 0); break;
   }
+  const bool vertex_ids = algorithm.traits.meaning == ValueMeaning::kVertexId;
   std::vector<uint8_t> seen(n, 0);
   std::string line;
   uint64_t line_no = 0, count = 0;
@@ -120,12 +122,15 @@ VertexValues read_results(const std::string& path, Algorithm algorithm, uint64_t
     while (p < end && (*p == ' ' || *p == '\t')) ++p;
     std::string token(p, end);
     while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
-    if (algorithm == Algorithm::kCc) {  // labels are vertex ids: parse them exactly
-      uint64_t label = 0;
-      auto q = std::from_chars(token.data(), token.data() + token.size(), label);
-      if (q.ec != std::errc() || q.ptr != token.data() + token.size() || label < static_cast<uint64_t>(id_base))
-        throw input_error(path, line_no, "expected a vertex id as component label, found '" + token + "'");
-      std::get<std::vector<uint64_t>>(values)[v] = label - id_base;
+    if (auto* ids = std::get_if<std::vector<uint64_t>>(&values)) {  // parse them exactly
+      const uint64_t base = vertex_ids ? static_cast<uint64_t>(id_base) : 0;
+      uint64_t x = 0;
+      auto q = std::from_chars(token.data(), token.data() + token.size(), x);
+      if (q.ec != std::errc() || q.ptr != token.data() + token.size() || x < base)
+        throw input_error(path, line_no,
+                          std::string(vertex_ids ? "expected a vertex id as label" : "expected an integer") +
+                              ", found '" + token + "'");
+      (*ids)[v] = x - base;
       continue;
     }
     double x;

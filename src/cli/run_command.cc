@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "algorithms/verifier.h"
+#include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/graph_options.h"
 #include "cli/report.h"
@@ -22,7 +23,7 @@ struct RunCommandOptions {
   std::string algorithm;
   GraphOptions graph;
   EngineOptions engine;
-  std::string source;  // empty: the default source
+  SourceOptions sources;
   AlgorithmOptions algo;
   std::string output;
   bool json = false;
@@ -30,31 +31,31 @@ struct RunCommandOptions {
 };
 
 void run(const RunCommandOptions& o, const std::string& command_line) {
-  const Algorithm algorithm = *parse_algorithm(o.algorithm);
+  const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   apply_threads(o.engine.threads);
-  EngineChoice choice = choose_engine(o.engine);
+  ChosenEngine choice = choose_engine(o.engine);
 
+  RunRequest request = make_request(algorithm, {}, o.algo);
+  request.options.accumulative = request.options.accumulative || o.engine.gpu.async;
   auto t0 = std::chrono::steady_clock::now();
-  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(uses_in_edges(algorithm)));
+  // A directed graph gets its CSC where the algorithm pulls or gathers.
+  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(edge_reads(request).in_edges != Need::kNo));
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  RunRequest request;
-  request.algorithm = algorithm;
-  request.options = o.algo;
-  if (needs_source(algorithm)) request.source = resolve_source(graph, o.source);
+  request.sources = o.sources.resolve(graph, algorithm);
   request = prepare_request(graph, request);
 
   RunReport report;
   report.command_line = command_line;
-  report.algorithm = algorithm;
-  if (needs_source(algorithm)) report.source = request.source;
+  report.algorithm = &algorithm;
+  report.sources = request.sources;
   report.engine_note = choice.note;
   report.output = run_on_engine(graph, request, choice, o.engine);
   report.output.stats.phases_s.insert(report.output.stats.phases_s.begin(), {"load", load_s});
 
   if (o.verify) {
     auto t1 = std::chrono::steady_clock::now();
-    report.verification = tg::verify(algorithm, graph, request.source, report.output.values, request.options);
+    report.verification = tg::verify(algorithm, graph, request.sources, report.output.values, request.options);
     report.output.stats.add_phase("verify", std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
   }
   if (!o.output.empty())
@@ -71,13 +72,10 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunCommandOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run one algorithm on a graph and report what it took");
-  cmd->add_option("algorithm", o->algorithm, "bfs, sssp, cc, pagerank, sswp or ssnsp")
-      ->required()
-      ->check(CLI::IsMember({"bfs", "sssp", "cc", "pagerank", "pr", "sswp", "ssnsp"}));
+  add_algorithm_argument(*cmd, o->algorithm);
   o->graph.add_to(*cmd);
   o->engine.add_to(*cmd);
-  cmd->add_option("-s,--source", o->source,
-                  "Source vertex, as numbered in the file (default: vertex 0 if it has out-edges, else the first that has)");
+  o->sources.add_to(*cmd, true);
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: stop when the L1 change is below this")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
   cmd->add_option("--damping", o->algo.damping, "PageRank damping factor")->capture_default_str();

@@ -6,55 +6,39 @@
 #include <fstream>
 #include <iterator>
 
+#include "cli/choices.h"
 #include "cli/sizes.h"
 #include "core/error.h"
+#include "graph/source_picker.h"
 
 namespace tg::cli {
 
 void EngineOptions::add_to(CLI::App& command) {
-  command.add_option("-e,--engine", engine, "cpu, gpu, or auto (the GPU when one is usable, else the CPU)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-  command.add_option("-p,--placement", placement,
-                     "GPU: where the edges live: device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, "
-                     "subgraph (the active edges copied each iteration, Subway), stream (partitions copied each "
-                     "iteration), or auto (device when the graph fits the budget, else zerocopy-aligned)")
-      ->capture_default_str()
-      ->check(CLI::IsMember(
-          {"auto", "device", "uvm", "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned", "subgraph", "stream"}));
-  command.add_flag("--async", async,
+  const std::vector<NamedChoice<EngineChoice>> engines = {
+      {EngineChoice::kCpu, "cpu", "OpenMP threads over the graph in host memory"},
+      {EngineChoice::kGpu, "gpu", "the GPU engine; an error where no GPU is usable"},
+      {EngineChoice::kAuto, "auto", "the GPU when one is usable, else the CPU"}};
+  add_choice(command, "-e,--engine", engine, engines, "Which engine runs the algorithm");
+  add_choice(command, "-p,--placement", gpu.placement, placement_choices(), "GPU: where the edges live");
+  command.add_flag("--async", gpu.async,
                    "GPU, subgraph/stream: iterate each loaded subgraph or partition to local convergence; pagerank "
                    "and ssnsp then run in their accumulative (delta-pushing) forms");
-  command.add_option("--stream-mode", stream_mode, "GPU, stream: pt (copy every partition) or pt-opt (skip, overlap, "
-                                                   "keep the first partitions resident)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"pt", "pt-opt"}));
-  command.add_option("--stream-threshold", stream_threshold,
-                     "GPU, subgraph: stream the partitions when active edges exceed this fraction of all")
+  add_choice(command, "--stream-mode", gpu.stream_mode, stream_mode_choices(), "GPU, stream: how partitions travel");
+  command
+      .add_option("--stream-threshold", gpu.stream_threshold,
+                  "GPU, subgraph: stream the partitions when active edges exceed this fraction of all")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  command.add_option("--gather", gather,
-                     "GPU, subgraph: who gathers the active lists: cpu, gpu (zero-copy; faster on the H100, "
-                     "docs/PERF.md) or auto (the cheaper estimate)")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"cpu", "gpu", "auto"}));
-  command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)");
+  add_choice(command, "--gather", gpu.gather, gather_way_choices(), "GPU, subgraph: who gathers the active lists");
+  command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)")
+      ->check(SizeValidator());
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
-  command.add_option("--device", device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
+  command.add_option("--device", gpu.device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
 }
 
 GpuOptions EngineOptions::gpu_options() const {
-  GpuOptions g;
-  g.placement = placement;
-  g.device = device;
-  g.async = async;
-  g.stream_mode = stream_mode;
-  g.stream_threshold = stream_threshold;
-  g.gather = gather;
-  if (!gpu_mem.empty()) {
-    g.memory_budget = parse_size(gpu_mem, "--gpu-mem");
-    if (g.memory_budget == 0) throw Error("--gpu-mem must be larger than 0");
-  }
+  GpuOptions g = gpu;
+  if (!gpu_mem.empty()) g.memory_budget = parse_size(gpu_mem, "--gpu-mem");
   return g;
 }
 
@@ -62,20 +46,21 @@ void apply_threads(int threads) {
   if (threads > 0) omp_set_num_threads(threads);
 }
 
-EngineChoice choose_engine(const EngineOptions& options) {
-  EngineChoice choice;
-  if (options.engine == "cpu") {
-    if (options.placement != "auto") throw Error("--placement " + options.placement + " needs --engine gpu");
+ChosenEngine choose_engine(const EngineOptions& options) {
+  ChosenEngine choice;
+  if (options.engine == EngineChoice::kCpu) {
+    if (options.gpu.placement != Placement::kAuto)
+      throw Error("--placement " + std::string(name_of(options.gpu.placement)) + " needs --engine gpu");
     if (!options.gpu_mem.empty()) throw Error("--gpu-mem needs --engine gpu");
-    if (options.async) throw Error("--async needs --engine gpu and --placement subgraph or stream");
+    if (options.gpu.async) throw Error("--async needs --engine gpu and --placement subgraph or stream");
     return choice;
   }
-  options.gpu_options();  // a malformed --gpu-mem is reported before anything else
   std::string reason;
   bool usable = gpu_available(&reason);
-  if (options.engine == "gpu" && !usable) throw Error("--engine gpu: no usable GPU: " + reason);
+  if (options.engine == EngineChoice::kGpu && !usable) throw Error("--engine gpu: no usable GPU: " + reason);
   if (!usable) {
-    if (options.placement != "auto") throw Error("--placement " + options.placement + ": no usable GPU: " + reason);
+    if (options.gpu.placement != Placement::kAuto)
+      throw Error("--placement " + std::string(name_of(options.gpu.placement)) + ": no usable GPU: " + reason);
     choice.note = "no usable GPU (" + reason + "), ran on the CPU";
     return choice;
   }
@@ -83,10 +68,36 @@ EngineChoice choose_engine(const EngineOptions& options) {
   return choice;
 }
 
-RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const EngineChoice& choice,
+RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,
                         const EngineOptions& options) {
   if (choice.gpu) return run_on_gpu(graph, request, options.gpu_options());
   return run_on_cpu(graph, request);
+}
+
+void SourceOptions::add_to(CLI::App& command, bool with_count) {
+  auto* one = command.add_option(
+      "-s,--source", source,
+      "Source vertex, as numbered in the file (default: vertex 0 if it has out-edges, else the first that has)");
+  if (!with_count) return;
+  auto* many = command.add_option("--sources", count,
+                                  "bc: sum over this many random sources with out-edges, picked as bench picks them")
+                   ->check(CLI::Range(1, 1 << 20));
+  one->excludes(many);
+  command.add_option("--source-seed", seed, "Seed for picking --sources")->capture_default_str();
+}
+
+Sources SourceOptions::resolve(const AnyGraph& graph, const AlgorithmInfo& algorithm) const {
+  if (!algorithm.needs_source()) {
+    if (!source.empty() || count > 0) throw Error(algorithm.name() + " takes no source");
+    return {};
+  }
+  if (count > 0) {
+    if (algorithm.traits.sources != SourceUse::kMany && count > 1)
+      throw Error("--sources " + std::to_string(count) + ": " + algorithm.name() + " takes one source");
+    if (num_vertices(graph) == 0) throw Error("the graph has no vertices, so there is no source");
+    return pick_sources(graph, count, seed);
+  }
+  return {resolve_source(graph, source)};
 }
 
 uint64_t resolve_source(const AnyGraph& any, const std::string& text) {

@@ -1,7 +1,8 @@
 // Choices every running subcommand (run, bench) makes the same way: threads,
-// engine and placement, the source vertex.
+// engine and placement, the sources.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -11,34 +12,44 @@
 
 namespace tg::cli {
 
+enum class EngineChoice { kAuto, kCpu, kGpu };
+
 struct EngineOptions {
-  std::string engine = "auto";     // cpu, gpu, auto
-  std::string placement = "auto";  // GPU: device, uvm, zerocopy-*, subgraph, stream, auto
-  std::string gpu_mem;             // budget, e.g. "4G"; empty: free memory minus a margin
-  int threads = 0;                 // CPU threads; 0: all cores
-  int device = 0;
-  bool async = false;                  // subgraph / stream: Subway's asynchronous mode
-  std::string stream_mode = "pt-opt";  // stream: pt or pt-opt
-  double stream_threshold = 0.8;       // subgraph: stream above this active-edge fraction
-  std::string gather = "gpu";          // subgraph: cpu, gpu, auto
+  EngineChoice engine = EngineChoice::kAuto;
+  std::string gpu_mem;  // budget, e.g. "4G"; empty: free memory minus a margin
+  int threads = 0;      // CPU threads; 0: all cores
+  GpuOptions gpu;       // placement, device, subgraph/stream settings
 
   void add_to(CLI::App& command);
-  GpuOptions gpu_options() const;
+  GpuOptions gpu_options() const;  // gpu with the budget of --gpu-mem
 };
 
-struct EngineChoice {
+struct ChosenEngine {
   bool gpu = false;
   std::string note;  // why, when auto fell back to the CPU
 };
 
 void apply_threads(int threads);
-// "gpu" where none is usable is an error; "auto" falls back to the CPU.
-EngineChoice choose_engine(const EngineOptions& options);
-RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const EngineChoice& choice,
+// --engine gpu where none is usable is an error; auto falls back to the CPU.
+ChosenEngine choose_engine(const EngineOptions& options);
+RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,
                         const EngineOptions& options);
 
-// The internal id of --source (given in the file's numbering), or the default:
-// vertex 0 when it has out-edges, else the first vertex that has.
+// The sources of a run, as given on the command line: --source S (in the
+// file's numbering), or --sources K picked at random as bench picks them
+// (GAP's rule: vertices with out-edges), or by default vertex 0 when it has
+// out-edges, else the first vertex that has. Empty for algorithms without
+// a source.
+struct SourceOptions {
+  std::string source;
+  int count = 0;  // --sources K
+  uint64_t seed = 27491095;
+
+  void add_to(CLI::App& command, bool with_count);
+  Sources resolve(const AnyGraph& graph, const AlgorithmInfo& algorithm) const;
+};
+
+// The internal id of a source given in the file's numbering.
 uint64_t resolve_source(const AnyGraph& graph, const std::string& source_text);
 
 std::string command_line_of_current_process();

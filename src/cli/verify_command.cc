@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "algorithms/verifier.h"
+#include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/graph_options.h"
 #include "cli/result_file.h"
@@ -18,18 +19,18 @@ struct VerifyOptions {
   std::string algorithm;
   GraphOptions graph;
   std::string results;
-  std::string source;
+  SourceOptions sources;
   AlgorithmOptions algo;
 };
 
 void verify_file(const VerifyOptions& o) {
-  const Algorithm algorithm = *parse_algorithm(o.algorithm);
+  const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(false));
   const int id_base = std::visit([](const auto& g) { return g.id_base; }, graph);
-  uint64_t source = needs_source(algorithm) ? resolve_source(graph, o.source) : 0;
+  const Sources sources = o.sources.resolve(graph, algorithm);
   VertexValues values = read_results(o.results, algorithm, num_vertices(graph), id_base);
-  Verification v = tg::verify(algorithm, graph, source, values, o.algo);
-  std::printf("verify %s: %s: %s\n", algorithm_name(algorithm), v.ok ? "PASS" : "FAIL", v.message.c_str());
+  Verification v = tg::verify(algorithm, graph, sources, values, o.algo);
+  std::printf("verify %s: %s: %s\n", algorithm.name().c_str(), v.ok ? "PASS" : "FAIL", v.message.c_str());
   if (!v.ok) throw Error("verification failed: " + v.message);
 }
 
@@ -38,12 +39,10 @@ void verify_file(const VerifyOptions& o) {
 void add_verify_command(CLI::App& app) {
   auto o = std::make_shared<VerifyOptions>();
   CLI::App* cmd = app.add_subcommand("verify", "Check a result file with the algorithm's independent verifier");
-  cmd->add_option("algorithm", o->algorithm, "bfs, sssp, cc, pagerank, sswp or ssnsp")
-      ->required()
-      ->check(CLI::IsMember({"bfs", "sssp", "cc", "pagerank", "pr", "sswp", "ssnsp"}));
+  add_algorithm_argument(*cmd, o->algorithm);
   o->graph.add_to(*cmd);
   cmd->add_option("-r,--results", o->results, "Result file: one '<id> <value>' line per vertex")->required();
-  cmd->add_option("-s,--source", o->source, "Source vertex the results were computed from (file numbering)");
+  o->sources.add_to(*cmd, true);
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: the tolerance the run used")->capture_default_str();
   cmd->add_option("--damping", o->algo.damping, "PageRank damping factor")->capture_default_str();
   cmd->callback([o]() { verify_file(*o); });

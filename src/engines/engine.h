@@ -1,97 +1,139 @@
-// The contract between algorithms and engines.
+// The contract between algorithms and engines, as C++20 concepts: an engine
+// that breaks it fails to compile, and so does an operator.
 //
 // An algorithm (src/algorithms/) is a driver loop plus small operator structs;
 // it is a template over an Engine and never sees where the edges live. An
-// engine (CPU, or GPU with one of its placements) owns vertex arrays,
-// frontiers, traversal, load balancing and data movement. Every engine offers:
+// engine (the CPU engine, or the GPU engine over one of its edge sources)
+// owns vertex arrays, frontiers, traversal, load balancing and data movement.
 //
-//   using vertex_t = V;
-//   template <class T> using array_t = ...;       // vertex-indexed array
-//   array_t<T> make_array<T>(T init);
-//   T get(const array_t<T>&, V v);   void set(array_t<T>&, V v, T x);
-//   std::vector<T> to_host(const array_t<T>&);
-//   T* data(array_t<T>&);                        // pointer operators may use
-//   Frontier single(V v);   Frontier all();   uint64_t size(const Frontier&);
-//   Frontier edge_map(const Frontier&, Op, EdgeMapOptions);
-//   Frontier filter(const Frontier&, Pred);     // keeps v with pred(v); a set
-//   Frontier merge(const Frontier&, const Frontier&);  // union
-//   void vertex_map(const Frontier&, F);         // f(v) for each v
-//   double vertex_sum(F);                        // sum of f(v) over all v
-//   double min_over(const Frontier&, F);         // min of f(v) over the frontier
-//   double gather_apply(GatherOp);               // pull over in-edges, all v
-//   const eid_t* out_offsets();                  // degrees, usable in operators
-//   uint64_t num_vertices();   RunStats& stats();
-//
-// An edge-map operator (Ligra's edgeMap functor):
-//   static constexpr bool needs_weights;
-//   bool cond(V v);                     // may v still change? (pull stops early)
-//   bool update(V u, V v, weight_t w);  // pull: v belongs to the caller
-//   bool update_atomic(V u, V v, weight_t w);  // push: v is shared
-// It returns true when v joins the output frontier. The output is a set.
-// Push checks cond(v) before update_atomic too, so where an engine reads
-// edges out of order cond must admit every v that an update may still change
-// (BfsStep::relax_reached).
-// It may also define (detected by HasBegin below)
-//   void begin(V u);                    // once per input frontier vertex
-// which engines call for every vertex of the input frontier before any edge
-// of that step is read, in either direction. Accumulative operators move a
-// vertex's pending delta there into what its edges send this step; so an
-// engine must read all of a step's edges of u before it calls begin(u) again
-// (an asynchronous inner iteration counts as a step of its own).
-//
-// A gather operator (Garaph's gather/sum/apply, for PageRank):
-//   using acc_t;  acc_t zero();  acc_t gather(V u, V v, weight_t w);
-//   acc_t sum(acc_t, acc_t);  double apply(V v, acc_t total);
-// gather_apply returns the sum of apply's results (a residual, say).
+// Semantics every engine keeps (tests/engines/contract_*: the same suite runs
+// on every engine and placement):
+//  - A frontier is a set of vertices. single(v), all(), filter, merge and
+//    edge_map return sets; size() counts distinct members.
+//  - edge_map(f, op, options) applies op over the edges of f's vertices in
+//    the direction the policy of direction.h picks: push over out-edges
+//    (update_atomic(u, v, w) for each u in f, edge u -> v, where cond(v)) or
+//    pull over in-edges (for each v with cond(v), update(u, v, w) for its
+//    in-neighbours u in f, one thread per v, stopping once cond(v) is false).
+//    It returns the set of v for which an update returned true; with
+//    options.output false it returns the empty frontier (updates still run).
+//    Direction::kPull where the engine cannot pull is an error (tg::Error),
+//    never a silent push.
+//  - Before any edge of a step is read, op.begin(u) runs once for every u in
+//    the input frontier (only where Op defines begin: HasBegin). An engine
+//    reads all of a step's edges of u before it calls begin(u) again (an
+//    asynchronous inner iteration counts as a step of its own).
+//  - vertex_map(f, fn) calls fn(v) once per member; vertex_sum(fn) sums fn(v)
+//    over all vertices; min_over(f, fn) is the minimum over f (inf if empty).
+//  - gather_apply(g) folds, for every vertex v, g.gather(u, v, w) over its
+//    in-edges with g.sum from g.zero(), calls g.apply(v, total) once, and
+//    returns the sum of apply's results. It needs in-edges (an error without).
+//  - Arrays are made with a value for every vertex; data(a) is a pointer the
+//    operators may use (device memory on the GPU), get/set/to_host reach
+//    them from the driver.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
-#include <string>
-#include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/types.h"
+#include "engines/direction.h"
+#include "engines/run_stats.h"
 
 namespace tg {
-
-enum class Direction { kAuto, kPush, kPull };
-
-// Whether an edge-map operator has the optional begin hook (see above);
-// engines call it only then, so other operators cost nothing.
-template <class Op, class V>
-concept HasBegin = requires(const Op& op, V v) { op.begin(v); };
 
 struct EdgeMapOptions {
   Direction direction = Direction::kAuto;
   bool output = true;  // false: the caller needs no output frontier
 };
 
-// What a run measured; every engine fills what applies to it.
-struct RunStats {
-  std::vector<std::pair<std::string, double>> phases_s;  // e.g. {"compute", 0.12}
-  uint64_t iterations = 0;
-  uint64_t edges_traversed = 0;  // edges the engine read (both directions)
-  uint64_t bytes_moved = 0;      // across the host-GPU link
-  uint64_t bytes_needed = 0;     // bytes of the edges the algorithm needed
-  uint64_t push_steps = 0;
-  uint64_t pull_steps = 0;
-  nlohmann::json details = nlohmann::json::object();  // engine-specific extras
+// Ligra's edgeMap functor. update returns true when v joins the output; push
+// checks cond(v) before update_atomic too, so where an engine reads edges out
+// of order cond must admit every v that an update may still change
+// (BfsStep::relax_reached).
+template <typename Op, typename V>
+concept EdgeOperator = requires(const Op& op, V u, V v, weight_t w) {
+  { Op::needs_weights } -> std::convertible_to<bool>;
+  { op.cond(v) } -> std::same_as<bool>;
+  { op.update(u, v, w) } -> std::same_as<bool>;         // pull: v belongs to the caller
+  { op.update_atomic(u, v, w) } -> std::same_as<bool>;  // push: v is shared
+};
 
-  void add_phase(const std::string& name, double seconds) {
-    for (auto& p : phases_s)
-      if (p.first == name) {
-        p.second += seconds;
-        return;
-      }
-    phases_s.emplace_back(name, seconds);
-  }
-  double phase(const std::string& name) const {
-    for (const auto& p : phases_s)
-      if (p.first == name) return p.second;
-    return 0;
-  }
+// The optional begin hook of an edge-map operator (see above); engines call
+// it only where it exists, so other operators cost nothing.
+template <typename Op, typename V>
+concept HasBegin = requires(const Op& op, V v) { op.begin(v); };
+
+// Garaph's gather/sum/apply, for PageRank-like programs.
+template <typename G, typename V>
+concept GatherOperator = requires(const G& g, V u, V v, weight_t w, typename G::acc_t a) {
+  { G::needs_weights } -> std::convertible_to<bool>;
+  { g.zero() } -> std::same_as<typename G::acc_t>;
+  { g.gather(u, v, w) } -> std::same_as<typename G::acc_t>;
+  { g.sum(a, a) } -> std::same_as<typename G::acc_t>;
+  { g.apply(v, a) } -> std::convertible_to<double>;
+};
+
+namespace contract {
+// Archetypes: the least an operator provides, to state what an engine takes.
+template <typename V>
+struct AnyEdgeOp {
+  static constexpr bool needs_weights = false;
+  bool cond(V) const;
+  bool update(V, V, weight_t) const;
+  bool update_atomic(V, V, weight_t) const;
+};
+template <typename V>
+struct AnyGatherOp {
+  using acc_t = double;
+  static constexpr bool needs_weights = false;
+  acc_t zero() const;
+  acc_t gather(V, V, weight_t) const;
+  acc_t sum(acc_t, acc_t) const;
+  double apply(V, acc_t) const;
+};
+template <typename V>
+struct AnyVertexFn {
+  void operator()(V) const;
+};
+template <typename V>
+struct AnyPredicate {
+  bool operator()(V) const;
+};
+template <typename V>
+struct AnyValue {
+  double operator()(V) const;
+};
+}  // namespace contract
+
+template <typename E>
+concept Engine = requires(E& e, const E& ce, typename E::vertex_t v, const typename E::Frontier& f,
+                          typename E::template array_t<double>& a) {
+  typename E::vertex_t;
+  typename E::Frontier;
+  { e.template make_array<double>(0.0) } -> std::same_as<typename E::template array_t<double>>;
+  { e.get(a, v) } -> std::same_as<double>;
+  e.set(a, v, 1.0);
+  { e.data(a) } -> std::same_as<double*>;
+  { e.to_host(a) } -> std::same_as<std::vector<double>>;
+
+  { e.single(v) } -> std::same_as<typename E::Frontier>;
+  { e.all() } -> std::same_as<typename E::Frontier>;
+  { ce.size(f) } -> std::same_as<uint64_t>;
+  { e.filter(f, contract::AnyPredicate<typename E::vertex_t>{}) } -> std::same_as<typename E::Frontier>;
+  { e.merge(f, f) } -> std::same_as<typename E::Frontier>;
+  e.vertex_map(f, contract::AnyVertexFn<typename E::vertex_t>{});
+  { e.vertex_sum(contract::AnyValue<typename E::vertex_t>{}) } -> std::same_as<double>;
+  { e.min_over(f, contract::AnyValue<typename E::vertex_t>{}) } -> std::same_as<double>;
+
+  { e.edge_map(f, contract::AnyEdgeOp<typename E::vertex_t>{}, EdgeMapOptions{}) } -> std::same_as<typename E::Frontier>;
+  { e.gather_apply(contract::AnyGatherOp<typename E::vertex_t>{}) } -> std::same_as<double>;
+  { ce.can_pull() } -> std::same_as<bool>;
+
+  { ce.out_offsets() } -> std::same_as<const eid_t*>;
+  { ce.num_vertices() } -> std::same_as<uint64_t>;
+  { e.stats() } -> std::same_as<RunStats&>;
 };
 
 }  // namespace tg

@@ -1,3 +1,6 @@
+// Checking a request against its graph before any engine runs it: the parts
+// every algorithm shares (sources, weights); the algorithm's own options go
+// to its descriptor's prepare().
 #include <algorithm>
 #include <cmath>
 
@@ -9,10 +12,10 @@ namespace tg {
 namespace {
 
 template <typename V>
-void check_weights(const Graph<V>& graph, const RunRequest& request) {
-  if (!needs_weights(request.algorithm)) return;
+void check_weights(const Graph<V>& graph, const AlgorithmInfo& algorithm) {
+  if (!algorithm.needs_weights()) return;
   if (!graph.weighted() && graph.num_edges() > 0)  // without edges no weight is ever read
-    throw Error(std::string(algorithm_name(request.algorithm)) +
+    throw Error(algorithm.name() +
                 ": the graph has no edge weights; use a weighted format (.wel, .gr, .wsg, weighted .mtx) "
                 "or add random ones with --weights 8:72");
   const weight_t* w = graph.out.weights.data();
@@ -22,44 +25,50 @@ void check_weights(const Graph<V>& graph, const RunRequest& request) {
   for (eid_t e = 0; e < m; ++e)
     if (!(w[e] >= 0) || std::isinf(w[e])) bad = std::min(bad, e);
   if (bad != m)
-    throw Error(std::string(algorithm_name(request.algorithm)) + ": edge weights must be finite and non-negative (found " +
-                std::to_string(w[bad]) + ")");
+    throw Error(algorithm.name() + ": edge weights must be finite and non-negative (found " + std::to_string(w[bad]) +
+                ")");
 }
 
 template <typename V>
-double default_delta(const Graph<V>& graph) {
-  const weight_t* w = graph.out.weights.data();
-  const eid_t m = graph.num_edges();
-  double sum = 0;
-#pragma omp parallel for reduction(+ : sum)
-  for (eid_t e = 0; e < m; ++e) sum += w[e];
-  double mean = m > 0 ? sum / static_cast<double>(m) : 1.0;
-  return mean > 0 ? mean : 1.0;
+void check_sources(const Graph<V>& graph, const RunRequest& request) {
+  const AlgorithmInfo& a = *request.algorithm;
+  if (a.traits.sources == SourceUse::kNone) {
+    if (!request.sources.empty()) throw Error(a.name() + " takes no source");
+    return;
+  }
+  if (request.sources.empty()) throw Error(a.name() + " needs a source");
+  if (a.traits.sources == SourceUse::kOne && request.sources.size() > 1)
+    throw Error(a.name() + " takes one source, not " + std::to_string(request.sources.size()));
+  for (uint64_t s : request.sources)
+    if (s >= graph.num_vertices)
+      throw Error("--source " + std::to_string(s + graph.id_base) + " is out of range: the graph has " +
+                  std::to_string(graph.num_vertices) + " vertices (ids " + std::to_string(graph.id_base) + ".." +
+                  std::to_string(graph.num_vertices - 1 + graph.id_base) + ")");
 }
 
 }  // namespace
 
+RunRequest make_request(const AlgorithmInfo& algorithm, Sources sources, AlgorithmOptions options) {
+  RunRequest r;
+  r.algorithm = &algorithm;
+  r.sources = std::move(sources);
+  r.options = options;
+  return r;
+}
+
+const char* engine_name(EngineKind e) { return e == EngineKind::kGpu ? "gpu" : "cpu"; }
+
+EdgeReads edge_reads(const RunRequest& request) { return request.algorithm->reads(request.options); }
+
 RunRequest prepare_request(const AnyGraph& any, RunRequest request) {
+  if (request.algorithm == nullptr) throw Error("no algorithm was named");
   std::visit(
       [&](const auto& graph) {
-        if (needs_source(request.algorithm) && request.source >= graph.num_vertices)
-          throw Error("--source " + std::to_string(request.source + graph.id_base) + " is out of range: the graph has " +
-                      std::to_string(graph.num_vertices) + " vertices (ids " + std::to_string(graph.id_base) + ".." +
-                      std::to_string(graph.num_vertices - 1 + graph.id_base) + ")");
-        check_weights(graph, request);
-        if (request.algorithm == Algorithm::kSssp) {
-          if (request.options.delta < 0 || std::isnan(request.options.delta))
-            throw Error("--delta must be positive");
-          if (request.options.delta == 0) request.options.delta = default_delta(graph);
-        }
-        if (request.algorithm == Algorithm::kPageRank) {
-          if (!(request.options.tolerance >= 0)) throw Error("--tolerance must be non-negative");
-          if (request.options.max_iters < 1) throw Error("--max-iters must be at least 1");
-          if (!(request.options.damping > 0 && request.options.damping < 1))
-            throw Error("--damping must be between 0 and 1");
-        }
+        check_sources(graph, request);
+        check_weights(graph, *request.algorithm);
       },
       any);
+  request.algorithm->prepare(any, request.options);
   return request;
 }
 

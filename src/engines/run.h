@@ -4,43 +4,57 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
-#include "engines/engine.h"
+#include "engines/placement.h"
+#include "engines/run_stats.h"
 #include "graph/graph.h"
 
 namespace tg {
 
 struct RunRequest {
-  Algorithm algorithm = Algorithm::kBfs;
-  uint64_t source = 0;  // internal (0-based) id
+  const AlgorithmInfo* algorithm = nullptr;
+  Sources sources;  // internal (0-based) ids: one, or several for algorithms that sum over sources
   AlgorithmOptions options;
+
+  uint64_t source() const { return sources.empty() ? 0 : sources.front(); }
 };
+
+// A request for `algorithm` from `sources` (none for cc and pagerank).
+RunRequest make_request(const AlgorithmInfo& algorithm, Sources sources = {}, AlgorithmOptions options = {});
+
+enum class EngineKind { kCpu, kGpu };
+const char* engine_name(EngineKind e);  // "cpu", "gpu"
 
 struct RunOutput {
   VertexValues values;
   RunStats stats;
-  std::string engine;     // "cpu" or "gpu"
-  std::string placement;  // "host" for the CPU engine
+  EngineKind engine = EngineKind::kCpu;
+  std::optional<Placement> placement;  // GPU runs: where the edges were (never kAuto)
 };
 
 // Where the GPU engine keeps the edge array and how its kernels read it.
 struct GpuOptions {
-  std::string placement = "auto";  // device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, stream, auto
-  uint64_t memory_budget = 0;      // bytes of device memory the run may use; 0: free memory minus a margin
+  Placement placement = Placement::kAuto;
+  uint64_t memory_budget = 0;  // bytes of device memory the run may use; 0: free memory minus a margin
   int device = 0;
   // subgraph / stream placements (docs/SUBWAY.md):
-  bool async = false;                // Subway's asynchronous mode (AlgorithmOptions::accumulative forms)
-  std::string stream_mode = "pt-opt";  // stream: pt or pt-opt
-  double stream_threshold = 0.8;     // subgraph: stream when active edges exceed this fraction of |E|
-  std::string gather = "gpu";        // subgraph: cpu, gpu or auto (the cheaper estimate); gpu measured faster (docs/PERF.md)
+  bool async = false;                         // Subway's asynchronous mode (the algorithms' accumulative forms)
+  StreamMode stream_mode = StreamMode::kPtOpt;  // stream
+  double stream_threshold = 0.8;              // subgraph: stream when active edges exceed this fraction of |E|
+  GatherWay gather = GatherWay::kGpu;         // subgraph: measured faster than cpu on the H100 (docs/PERF.md)
 };
 
-// Fills in defaults that depend on the graph (SSSP's delta) and checks that
-// the request fits the graph; throws tg::Error with a one-line message.
+// Fills in defaults that depend on the graph (sssp's delta), checks the
+// sources, weights and options against the graph; throws tg::Error with a
+// one-line message.
 RunRequest prepare_request(const AnyGraph& graph, RunRequest request);
+
+// What the request's algorithm reads, in the form the request runs.
+EdgeReads edge_reads(const RunRequest& request);
 
 RunOutput run_on_cpu(const AnyGraph& graph, const RunRequest& request);
 

@@ -11,13 +11,16 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <limits>
 #include <set>
 #include <string>
 
+#include "algorithms/bc.h"
 #include "algorithms/bfs.h"
 #include "algorithms/pagerank.h"
 #include "algorithms/ssnsp.h"
 #include "engines/cpu/cpu_engine.h"
+#include "core/error.h"
 #include "engines/run.h"
 #include "support/algorithm_checks.h"
 #include "support/reference.h"
@@ -93,6 +96,13 @@ class OutOfOrderEngine {
     return f;
   }
   uint64_t size(const Frontier& f) const { return f.size(); }
+  bool can_pull() const { return false; }
+  template <typename F>
+  double min_over(const Frontier& f, F fn) {
+    double best = std::numeric_limits<double>::infinity();
+    for (V v : f) best = std::min(best, static_cast<double>(fn(v)));
+    return best;
+  }
   template <typename F>
   void vertex_map(const Frontier& f, F fn) {
     for (V v : f) fn(v);
@@ -112,7 +122,8 @@ class OutOfOrderEngine {
   }
 
   template <typename Op>
-  Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions) {
+  Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
+    if (options.direction == Direction::kPull) throw Error("OutOfOrderEngine: no pull");
     if constexpr (HasBegin<Op, V>) vertex_map(f, [&op](V u) { op.begin(u); });
     std::vector<int> order(units_);
     for (int k = 0; k < units_; ++k) order[k] = k;
@@ -143,6 +154,7 @@ class OutOfOrderEngine {
         stats_.iterations++;
       }
     }
+    if (!options.output) return {};
     return filter(all(), [&](V v) { return reached[v] != 0; });
   }
 
@@ -181,14 +193,17 @@ TEST(Accumulative, OutOfOrderEngine) {
         SsnspOutput counts = ssnsp(engine, s, accumulative());
         EXPECT_EQ(counts.depth, reference_bfs(any, source)) << "source " << source;
         EXPECT_TRUE(same_counts(counts.paths, reference_ssnsp(any, source))) << "source " << source;
+        const Sources one{source};
+        EXPECT_TRUE(matches_reference(algorithm("bc"), any, one,
+                                      bc(engine, one, accumulative()), accumulative()));
         // The synchronous operators are wrong here: the engine does reorder.
         if (bfs(engine, s, AlgorithmOptions{}) != reference_bfs(any, source)) wrong_sync_bfs++;
       }
       OutOfOrderEngine<vid32_t> engine(g, 3, 1);
       PageRankOutput pr = pagerank_accumulative(engine, accumulative());
       VertexValues scores = pr.score;
-      EXPECT_TRUE(passes_verifier(Algorithm::kPageRank, any, 0, scores, accumulative()));
-      EXPECT_TRUE(matches_reference(Algorithm::kPageRank, any, 0, scores, accumulative()));
+      EXPECT_TRUE(passes_verifier(algorithm("pagerank"), any, {}, scores, accumulative()));
+      EXPECT_TRUE(matches_reference(algorithm("pagerank"), any, {}, scores, accumulative()));
     }
   EXPECT_GT(wrong_sync_bfs, 0u);
 }
@@ -199,7 +214,8 @@ class AccumulativeTest : public ::testing::TestWithParam<std::string> {
 
   // f(graph, sources) on each orientation, ids 32/64 and
   // threads 1/2; as in shapes_test.cc, 2 threads take the first 3 sources.
-  void for_variants(const std::function<void(const AnyGraph&, const std::vector<uint64_t>&)>& f) {
+  void for_variants(const std::function<void(const AnyGraph&, const std::vector<uint64_t>&)>& f, bool weights = false) {
+    const EdgeList edges = weights ? with_weights(shape().edges, WeightKind::kInteger, 3) : shape().edges;
     const uint64_t source_seed = std::hash<std::string>{}(shape().name);
     struct Variant {
       bool ids64;
@@ -210,7 +226,7 @@ class AccumulativeTest : public ::testing::TestWithParam<std::string> {
       for (Variant variant : {Variant{false, 1, 99}, Variant{true, 1, 99}, Variant{true, 2, 3}}) {
         SCOPED_TRACE(std::string(orientation_name(o)) + ", " + (variant.ids64 ? "64" : "32") + "-bit ids, " +
                      std::to_string(variant.threads) + " threads");
-        AnyGraph graph = build_variant(shape().edges, o, variant.ids64);
+        AnyGraph graph = build_variant(edges, o, variant.ids64);
         std::vector<uint64_t> sources = test_sources(graph, 2, source_seed);
         if (sources.size() > variant.max_sources) sources.resize(variant.max_sources);
         ThreadCount scope(variant.threads);
@@ -219,18 +235,26 @@ class AccumulativeTest : public ::testing::TestWithParam<std::string> {
   }
 };
 
-TEST_P(AccumulativeTest, Bfs) {
-  for_variants([&](const AnyGraph& graph, const std::vector<uint64_t>& sources) {
-    for (uint64_t source : sources) {
-      EXPECT_TRUE(runs_correctly(run_on_cpu, Algorithm::kBfs, graph, source, accumulative()));
-    }
-  });
+// Every algorithm of the registry that takes a source, in its accumulative
+// form (the same as the synchronous one where none differs), against the
+// reference and the verifier; with integer weights where it reads them.
+TEST_P(AccumulativeTest, EverySourceAlgorithm) {
+  for (const AlgorithmInfo* a : all_algorithms()) {
+    if (!a->needs_source()) continue;
+    SCOPED_TRACE(a->name());
+    for_variants(
+        [&](const AnyGraph& graph, const std::vector<uint64_t>& sources) {
+          for (uint64_t source : sources) EXPECT_TRUE(runs_correctly(run_on_cpu, *a, graph, {source}, accumulative()));
+          if (a->traits.sources == SourceUse::kMany && sources.size() > 1)
+            EXPECT_TRUE(runs_correctly(run_on_cpu, *a, graph, sources, accumulative()));
+        },
+        a->needs_weights());
+  }
 }
 
-TEST_P(AccumulativeTest, Ssnsp) {
+TEST_P(AccumulativeTest, SsnspDepthsEqualTheSynchronousForm) {
   for_variants([&](const AnyGraph& graph, const std::vector<uint64_t>& sources) {
     for (uint64_t source : sources) {
-      EXPECT_TRUE(runs_correctly(run_on_cpu, Algorithm::kSsnsp, graph, source, accumulative()));
       SsnspOutput got = ssnsp_on_cpu(graph, source, accumulative());
       SsnspOutput sync = ssnsp_on_cpu(graph, source, AlgorithmOptions{});
       EXPECT_EQ(got.depth, reference_bfs(graph, source)) << "source " << source;
@@ -247,15 +271,13 @@ TEST_P(AccumulativeTest, Ssnsp) {
 TEST_P(AccumulativeTest, PageRank) {
   for_variants([&](const AnyGraph& graph, const std::vector<uint64_t>&) {
     if (num_vertices(graph) == 0) return;
-    EXPECT_TRUE(runs_correctly(run_on_cpu, Algorithm::kPageRank, graph, 0, accumulative()));
+    EXPECT_TRUE(runs_correctly(run_on_cpu, algorithm("pagerank"), graph, {}, accumulative()));
     const bool can_pull = std::visit([](const auto& g) { return g.has_in_edges(); }, graph);
     for (double tolerance : {1e-3, 1e-6, 1e-9}) {
-      RunRequest request;
-      request.algorithm = Algorithm::kPageRank;
-      request.options = accumulative(tolerance);
+      RunRequest request = make_request(algorithm("pagerank"), {}, accumulative(tolerance));
       request.options.max_iters = 1000;  // so that the pull form converges too
       RunOutput push = run_on_cpu(graph, request);
-      EXPECT_TRUE(passes_verifier(Algorithm::kPageRank, graph, 0, push.values, request.options))
+      EXPECT_TRUE(passes_verifier(algorithm("pagerank"), graph, {}, push.values, request.options))
           << "tolerance " << tolerance;
       if (!can_pull) continue;
       request.options.accumulative = false;
@@ -272,13 +294,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, AccumulativeTest, ::testing::ValuesIn(shape_nam
 // (100 * max_iters) and still sums to 1.
 TEST(Accumulative, PageRankStepCap) {
   AnyGraph graph = build_variant(find_shape("kron_1").edges, Orientation::kDirected, false);
-  RunRequest request;
-  request.algorithm = Algorithm::kPageRank;
-  request.options = accumulative(0);
+  RunRequest request = make_request(algorithm("pagerank"), {}, accumulative(0));
   request.options.max_iters = 3;
   RunOutput out = run_on_cpu(graph, request);
   EXPECT_EQ(out.stats.iterations, 300u);
-  EXPECT_TRUE(passes_verifier(Algorithm::kPageRank, graph, 0, out.values, request.options));
+  EXPECT_TRUE(passes_verifier(algorithm("pagerank"), graph, {}, out.values, request.options));
 }
 
 }  // namespace

@@ -51,83 +51,82 @@ AnyGraph unreachable_cycle(float w) { return graph_of(4, {{0, 1, 3}, {2, 3, w}, 
 
 struct Corruption {
   std::string name;
-  Algorithm algorithm;
+  std::string algorithm;
   std::function<AnyGraph()> graph;
   uint64_t source;
   std::function<void(VertexValues&, const AnyGraph&)> corrupt;
 };
 
 std::vector<Corruption> corruptions() {
-  using A = Algorithm;
   auto no_csc = [](const char* name) { return [=] { return shape_graph(name, Orientation::kDirectedNoCsc); }; };
   auto directed = [](const char* name) { return [=] { return shape_graph(name); }; };
   auto undirected = [](const char* name) { return [=] { return shape_graph(name, Orientation::kUndirected); }; };
   auto weighted = [](const char* name) { return [=] { return weighted_shape_graph(name); }; };
   return {
       // ---- BFS (path: depths 0..7) ----
-      {"bfs_depth_too_large", A::kBfs, directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[5] = 6; }},
-      {"bfs_depth_too_small", A::kBfs, directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[5] = 4; }},
-      {"bfs_last_depth_too_small", A::kBfs, no_csc("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[7] = 6; }},
-      {"bfs_reached_marked_unreached", A::kBfs, directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[7] = -1; }},
-      {"bfs_unreachable_marked_reached", A::kBfs, directed("pieces"), 3,
+      {"bfs_depth_too_large", "bfs", directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[5] = 6; }},
+      {"bfs_depth_too_small", "bfs", directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[5] = 4; }},
+      {"bfs_last_depth_too_small", "bfs", no_csc("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[7] = 6; }},
+      {"bfs_reached_marked_unreached", "bfs", directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[7] = -1; }},
+      {"bfs_unreachable_marked_reached", "bfs", directed("pieces"), 3,
        [](auto& x, auto&) { as<int32_t>(x)[1] = 2; }},
-      {"bfs_source_not_zero", A::kBfs, directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[0] = 1; }},
-      {"bfs_depth_below_minus_one", A::kBfs, directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[3] = -2; }},
-      {"bfs_swapped_depths", A::kBfs, undirected("grid"), 0,
+      {"bfs_source_not_zero", "bfs", directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[0] = 1; }},
+      {"bfs_depth_below_minus_one", "bfs", directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x)[3] = -2; }},
+      {"bfs_swapped_depths", "bfs", undirected("grid"), 0,
        [](auto& x, auto&) { std::swap(as<int32_t>(x)[1], as<int32_t>(x)[19]); }},
-      {"bfs_all_zero", A::kBfs, undirected("grid"), 0,
+      {"bfs_all_zero", "bfs", undirected("grid"), 0,
        [](auto& x, auto&) { std::fill(as<int32_t>(x).begin(), as<int32_t>(x).end(), 0); }},
-      {"bfs_too_few_values", A::kBfs, directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x).pop_back(); }},
-      {"bfs_wrong_value_type", A::kBfs, directed("path"), 0,
+      {"bfs_too_few_values", "bfs", directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x).pop_back(); }},
+      {"bfs_wrong_value_type", "bfs", directed("path"), 0,
        [](auto& x, auto&) { x = std::vector<double>(as<int32_t>(x).begin(), as<int32_t>(x).end()); }},
       // ---- SSSP (grid, integer weights, all reachable from 0) ----
-      {"sssp_plus_one", A::kSssp, weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[19] += 1; }},
-      {"sssp_minus_one", A::kSssp, weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[7] -= 1; }},
-      {"sssp_relative_error_1e-6", A::kSssp, weighted("grid"), 0,
+      {"sssp_plus_one", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[19] += 1; }},
+      {"sssp_minus_one", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[7] -= 1; }},
+      {"sssp_relative_error_1e-6", "sssp", weighted("grid"), 0,
        [](auto& x, auto&) { as<double>(x)[19] *= 1 + 1e-6; }},
-      {"sssp_finite_made_inf", A::kSssp, weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[12] = kInf; }},
-      {"sssp_nan", A::kSssp, weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[3] = std::nan(""); }},
-      {"sssp_negative", A::kSssp, weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[3] = -1; }},
-      {"sssp_source_not_zero", A::kSssp, weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[0] = 0.5; }},
-      {"sssp_zero_weight_cycle_made_finite", A::kSssp, [] { return unreachable_cycle(0); }, 0,
+      {"sssp_finite_made_inf", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[12] = kInf; }},
+      {"sssp_nan", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[3] = std::nan(""); }},
+      {"sssp_negative", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[3] = -1; }},
+      {"sssp_source_not_zero", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[0] = 0.5; }},
+      {"sssp_zero_weight_cycle_made_finite", "sssp", [] { return unreachable_cycle(0); }, 0,
        [](auto& x, auto&) { as<double>(x)[2] = as<double>(x)[3] = 5; }},
       // ---- CC (pieces: {0} {1,5,9} {2,10} {3,7,11} {4,6,8}) ----
-      {"cc_merged_components", A::kCc, undirected("pieces"), 0,
+      {"cc_merged_components", "cc", undirected("pieces"), 0,
        [](auto& x, auto&) { as<uint64_t>(x)[2] = as<uint64_t>(x)[10] = 1; }},
-      {"cc_merged_with_isolated", A::kCc, directed("pieces"), 0,
+      {"cc_merged_with_isolated", "cc", directed("pieces"), 0,
        [](auto& x, auto&) { as<uint64_t>(x)[3] = as<uint64_t>(x)[7] = as<uint64_t>(x)[11] = 0; }},
-      {"cc_split_component", A::kCc, undirected("pieces"), 0, [](auto& x, auto&) { as<uint64_t>(x)[11] = 11; }},
-      {"cc_label_not_smallest", A::kCc, undirected("pieces"), 0,
+      {"cc_split_component", "cc", undirected("pieces"), 0, [](auto& x, auto&) { as<uint64_t>(x)[11] = 11; }},
+      {"cc_label_not_smallest", "cc", undirected("pieces"), 0,
        [](auto& x, auto&) { as<uint64_t>(x)[1] = as<uint64_t>(x)[5] = as<uint64_t>(x)[9] = 5; }},
-      {"cc_label_not_own_label", A::kCc, undirected("pieces"), 0, [](auto& x, auto&) { as<uint64_t>(x)[9] = 5; }},
-      {"cc_label_out_of_range", A::kCc, undirected("pieces"), 0, [](auto& x, auto&) { as<uint64_t>(x)[0] = 12; }},
-      {"cc_all_zero", A::kCc, undirected("pieces"), 0,
+      {"cc_label_not_own_label", "cc", undirected("pieces"), 0, [](auto& x, auto&) { as<uint64_t>(x)[9] = 5; }},
+      {"cc_label_out_of_range", "cc", undirected("pieces"), 0, [](auto& x, auto&) { as<uint64_t>(x)[0] = 12; }},
+      {"cc_all_zero", "cc", undirected("pieces"), 0,
        [](auto& x, auto&) { std::fill(as<uint64_t>(x).begin(), as<uint64_t>(x).end(), 0); }},
       // ---- PageRank ----
-      {"pagerank_unnormalized", A::kPageRank, directed("random_1"), 0,
+      {"pagerank_unnormalized", "pagerank", directed("random_1"), 0,
        [](auto& x, auto&) {
          for (double& s : as<double>(x)) s *= 2;
        }},
-      {"pagerank_mass_moved", A::kPageRank, directed("random_1"), 0,
+      {"pagerank_mass_moved", "pagerank", directed("random_1"), 0,
        [](auto& x, auto&) {
          auto& s = as<double>(x);
          size_t top = std::max_element(s.begin(), s.end()) - s.begin();
          s[top] -= 0.001;
          s[(top + 1) % s.size()] += 0.001;
        }},
-      {"pagerank_mass_moved_no_csc", A::kPageRank, no_csc("random_2"), 0,
+      {"pagerank_mass_moved_no_csc", "pagerank", no_csc("random_2"), 0,
        [](auto& x, auto&) {
          auto& s = as<double>(x);
          size_t top = std::max_element(s.begin(), s.end()) - s.begin();
          s[top] -= 0.001;
          s[(top + 1) % s.size()] += 0.001;
        }},
-      {"pagerank_uniform", A::kPageRank, directed("star_out"), 0,
+      {"pagerank_uniform", "pagerank", directed("star_out"), 0,
        [](auto& x, auto&) {
          auto& s = as<double>(x);
          std::fill(s.begin(), s.end(), 1.0 / s.size());
        }},
-      {"pagerank_dangling_mass_dropped", A::kPageRank, directed("star_out"), 0,
+      {"pagerank_dangling_mass_dropped", "pagerank", directed("star_out"), 0,
        [](auto& x, auto& g) {
          // The scores without the dangling mass spread, renormalized.
          auto& s = as<double>(x);
@@ -139,52 +138,56 @@ std::vector<Corruption> corruptions() {
          for (size_t v = 0; v < s.size(); ++v) s[v] = next[v] / total;
          (void)g;
        }},
-      {"pagerank_negative", A::kPageRank, directed("random_1"), 0, [](auto& x, auto&) { as<double>(x)[4] *= -1; }},
-      {"pagerank_nan", A::kPageRank, directed("random_1"), 0, [](auto& x, auto&) { as<double>(x)[4] = std::nan(""); }},
-      {"pagerank_three_iterations", A::kPageRank, directed("kron_1"), 0,
+      {"pagerank_negative", "pagerank", directed("random_1"), 0, [](auto& x, auto&) { as<double>(x)[4] *= -1; }},
+      {"pagerank_nan", "pagerank", directed("random_1"), 0, [](auto& x, auto&) { as<double>(x)[4] = std::nan(""); }},
+      {"pagerank_three_iterations", "pagerank", directed("kron_1"), 0,
        [](auto& x, auto& g) {
-         RunRequest r;
-         r.algorithm = Algorithm::kPageRank;
+         RunRequest r = make_request(algorithm("pagerank"));
          r.options.max_iters = 3;
          x = run_on_cpu(g, prepare_request(g, r)).values;
        }},
       // ---- SSWP (grid, integer weights 1..9, all reachable from 0) ----
-      {"sswp_too_wide", A::kSswp, weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[19] += 1; }},
-      {"sswp_too_narrow", A::kSswp, weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[7] -= 0.5f; }},
-      {"sswp_reachable_made_zero", A::kSswp, weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[12] = 0; }},
-      {"sswp_source_not_inf", A::kSswp, weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[0] = 9; }},
-      {"sswp_negative", A::kSswp, weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[5] = -1; }},
-      {"sswp_unreachable_cycle_made_wide", A::kSswp, [] { return unreachable_cycle(5); }, 0,
+      {"sswp_too_wide", "sswp", weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[19] += 1; }},
+      {"sswp_too_narrow", "sswp", weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[7] -= 0.5f; }},
+      {"sswp_reachable_made_zero", "sswp", weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[12] = 0; }},
+      {"sswp_source_not_inf", "sswp", weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[0] = 9; }},
+      {"sswp_negative", "sswp", weighted("grid"), 0, [](auto& x, auto&) { as<float>(x)[5] = -1; }},
+      {"sswp_unreachable_cycle_made_wide", "sswp", [] { return unreachable_cycle(5); }, 0,
        [](auto& x, auto&) { as<float>(x)[2] = as<float>(x)[3] = 5; }},
       // ---- SSNSP ----
-      {"ssnsp_plus_one", A::kSsnsp, directed("tied_layers"), 0, [](auto& x, auto&) { as<double>(x)[90] += 1; }},
-      {"ssnsp_plus_one_no_csc", A::kSsnsp, no_csc("tied_layers"), 0, [](auto& x, auto&) { as<double>(x)[50] += 1; }},
-      {"ssnsp_unreached_counted", A::kSsnsp, directed("pieces"), 3, [](auto& x, auto&) { as<double>(x)[1] = 1; }},
-      {"ssnsp_source_two", A::kSsnsp, directed("path"), 0, [](auto& x, auto&) { as<double>(x)[0] = 2; }},
-      {"ssnsp_duplicates_ignored", A::kSsnsp, directed("loops_and_duplicates"), 0,
+      {"ssnsp_plus_one", "ssnsp", directed("tied_layers"), 0, [](auto& x, auto&) { as<double>(x)[90] += 1; }},
+      {"ssnsp_plus_one_no_csc", "ssnsp", no_csc("tied_layers"), 0, [](auto& x, auto&) { as<double>(x)[50] += 1; }},
+      {"ssnsp_unreached_counted", "ssnsp", directed("pieces"), 3, [](auto& x, auto&) { as<double>(x)[1] = 1; }},
+      {"ssnsp_source_two", "ssnsp", directed("path"), 0, [](auto& x, auto&) { as<double>(x)[0] = 2; }},
+      {"ssnsp_duplicates_ignored", "ssnsp", directed("loops_and_duplicates"), 0,
        [](auto& x, auto&) {
          EdgeList e = find_shape("loops_and_duplicates").edges;
          BuildOptions simple;
          simple.simplify = true;
          x = reference_ssnsp(build_graph(std::move(e), simple), 0);
        }},
-      {"ssnsp_self_loop_counted", A::kSsnsp, directed("loops_and_duplicates"), 0,
+      {"ssnsp_self_loop_counted", "ssnsp", directed("loops_and_duplicates"), 0,
        [](auto& x, auto&) { as<double>(x)[1] *= 2; }},
-      {"ssnsp_beyond_2_53_off_by_1e-6", A::kSsnsp, directed("diamonds"), 0,
+      {"ssnsp_beyond_2_53_off_by_1e-6", "ssnsp", directed("diamonds"), 0,
        [](auto& x, auto&) { as<double>(x).back() *= 1 + 1e-6; }},
   };
 }
+
+// Test names show the case, not its bytes.
+void PrintTo(const Corruption& c, std::ostream* os) { *os << c.name; }
 
 class VerifierRejects : public ::testing::TestWithParam<Corruption> {};
 
 TEST_P(VerifierRejects, Corruption) {
   const Corruption& c = GetParam();
+  const AlgorithmInfo& a = algorithm(c.algorithm);
   AnyGraph graph = c.graph();
   AlgorithmOptions options;
-  VertexValues values = reference(c.algorithm, graph, c.source, options);
-  ASSERT_TRUE(passes_verifier(c.algorithm, graph, c.source, values, options)) << "the correct result must pass";
+  const Sources sources = a.needs_source() ? Sources{c.source} : Sources{};
+  VertexValues values = reference(a, graph, sources, options);
+  ASSERT_TRUE(passes_verifier(a, graph, sources, values, options)) << "the correct result must pass";
   c.corrupt(values, graph);
-  Verification v = verify(c.algorithm, graph, c.source, values, options);
+  Verification v = verify(a, graph, sources, values, options);
   EXPECT_FALSE(v.ok) << "the verifier accepted a corrupted result: " << v.message;
   EXPECT_FALSE(v.message.empty());
   EXPECT_EQ(v.message.find('\n'), std::string::npos) << "one line: " << v.message;
@@ -206,39 +209,38 @@ TEST(VerifierAccepts, RoundingWithinTolerance) {
   AlgorithmOptions options;
   VertexValues dist = reference_sssp(graph, 0);
   as<double>(dist)[19] *= 1 + 1e-12;
-  EXPECT_TRUE(passes_verifier(Algorithm::kSssp, graph, 0, dist, options));
+  EXPECT_TRUE(passes_verifier(algorithm("sssp"), graph, {0}, dist, options));
 
   AnyGraph diamonds = shape_graph("diamonds");
   VertexValues paths = reference_ssnsp(diamonds, 0);
   EXPECT_EQ(as<double>(paths).back(), std::ldexp(1.0, 64));
   as<double>(paths).back() *= 1 + 1e-12;  // beyond 2^53 counts compare relatively
-  EXPECT_TRUE(passes_verifier(Algorithm::kSsnsp, diamonds, 0, paths, options));
+  EXPECT_TRUE(passes_verifier(algorithm("ssnsp"), diamonds, {0}, paths, options));
 }
 
 TEST(VerifierAccepts, ZeroWeightCycleReachable) {
   // 0 -> 1 -> 2 -> 1 with 0-weight edges between 1 and 2: ties everywhere.
   AnyGraph graph = graph_of(3, {{0, 1, 2}, {1, 2, 0}, {2, 1, 0}});
-  EXPECT_TRUE(passes_verifier(Algorithm::kSssp, graph, 0, std::vector<double>{0, 2, 2}, {}));
-  EXPECT_TRUE(passes_verifier(Algorithm::kSswp, graph, 0, std::vector<float>{kInfWidth, 2, 0}, {}));
+  EXPECT_TRUE(passes_verifier(algorithm("sssp"), graph, {0}, std::vector<double>{0, 2, 2}, {}));
+  EXPECT_TRUE(passes_verifier(algorithm("sswp"), graph, {0}, std::vector<float>{kInfWidth, 2, 0}, {}));
 }
 
 TEST(VerifierAccepts, PageRankStoppedByTolerance) {
   // The engine's own result at the default tolerance passes: the residual bound is not too tight.
   for (const char* name : {"kron_1", "random_1", "star_out", "star_in", "cycle", "isolated"}) {
     AnyGraph graph = shape_graph(name);
-    RunRequest r;
-    r.algorithm = Algorithm::kPageRank;
+    RunRequest r = make_request(algorithm("pagerank"));
     r.options.tolerance = 1e-4;  // loose, so the bound is tested and not the limit
     RunOutput out = run_on_cpu(graph, prepare_request(graph, r));
-    EXPECT_TRUE(passes_verifier(Algorithm::kPageRank, graph, 0, out.values, r.options)) << name;
+    EXPECT_TRUE(passes_verifier(algorithm("pagerank"), graph, {}, out.values, r.options)) << name;
   }
 }
 
 TEST(VerifierAccepts, EmptyGraph) {
   AnyGraph graph = shape_graph("empty");
-  EXPECT_TRUE(passes_verifier(Algorithm::kCc, graph, 0, std::vector<uint64_t>{}, {}));
-  EXPECT_TRUE(passes_verifier(Algorithm::kPageRank, graph, 0, std::vector<double>{}, {}));
-  Verification v = verify(Algorithm::kBfs, graph, 0, std::vector<int32_t>{}, {});
+  EXPECT_TRUE(passes_verifier(algorithm("cc"), graph, {}, std::vector<uint64_t>{}, {}));
+  EXPECT_TRUE(passes_verifier(algorithm("pagerank"), graph, {}, std::vector<double>{}, {}));
+  Verification v = verify(algorithm("bfs"), graph, {0}, std::vector<int32_t>{}, {});
   EXPECT_FALSE(v.ok) << "no vertex can be the source";
 }
 
@@ -249,13 +251,13 @@ TEST(VerifierMessages, NameFileIdsAndValues) {
   AnyGraph graph = build_variant(e, Orientation::kDirected, false);
   VertexValues depth = reference_bfs(graph, 0);
   as<int32_t>(depth)[7] = 3;
-  Verification v = verify(Algorithm::kBfs, graph, 0, depth, {});
+  Verification v = verify(algorithm("bfs"), graph, {0}, depth, {});
   ASSERT_FALSE(v.ok);
   EXPECT_NE(v.message.find("vertex 8"), std::string::npos) << v.message;
   EXPECT_NE(v.message.find("depth 3"), std::string::npos) << v.message;
 
   VertexValues good = reference_bfs(graph, 0);
-  Verification ok = verify(Algorithm::kBfs, graph, 0, good, {});
+  Verification ok = verify(algorithm("bfs"), graph, {0}, good, {});
   EXPECT_TRUE(ok.ok);
   EXPECT_EQ(ok.message, "checked 8 vertices, 7 edges");
 }

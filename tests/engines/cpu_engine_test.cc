@@ -227,13 +227,16 @@ TEST(CpuEngine, GatherApplySumsInEdges) {
 }
 
 // Without the CSC of a directed graph: pulling would read out of bounds. An
-// explicit pull pushes instead; gather_apply (PageRank) is an error.
+// explicit pull and gather_apply (PageRank) are errors; auto pushes.
 TEST(CpuEngine, DirectedGraphWithoutCsc) {
   Graph<V> g = graph32("kron_1", Orientation::kDirectedNoCsc);
   ASSERT_FALSE(g.has_in_edges());
   Engine engine(g);
   auto reached = engine.make_array<int32_t>(0);
-  auto out = engine.edge_map(engine.single(0), Reach{engine.data(reached)}, EdgeMapOptions{Direction::kPull, true});
+  EXPECT_FALSE(engine.can_pull());
+  EXPECT_THROW(engine.edge_map(engine.single(0), Reach{engine.data(reached)}, EdgeMapOptions{Direction::kPull, true}),
+               Error);
+  auto out = engine.edge_map(engine.single(0), Reach{engine.data(reached)}, EdgeMapOptions{});
   EXPECT_EQ(engine.size(out), std::set<V>(g.out.neighbors.data() + g.out.offsets[0],
                                           g.out.neighbors.data() + g.out.offsets[1]).size());
   EXPECT_EQ(engine.stats().pull_steps, 0u);
@@ -241,8 +244,7 @@ TEST(CpuEngine, DirectedGraphWithoutCsc) {
   EXPECT_THROW(engine.gather_apply(InWeight{engine.data(sums)}), Error);
 
   AnyGraph any = build_variant(find_shape("kron_1").edges, Orientation::kDirectedNoCsc, false);
-  RunRequest r;
-  r.algorithm = Algorithm::kPageRank;
+  RunRequest r = make_request(*find_algorithm("pagerank"));
   EXPECT_THROW(run_on_cpu(any, prepare_request(any, r)), Error);
 }
 

@@ -75,9 +75,9 @@ TEST(TransferChoice, GatherPreference) {
   s.vertices = 1 << 20;
   EXPECT_EQ(choose_transfer(s, slow_cpu, p).transfer, Transfer::kSubgraphGpuGather);
   EXPECT_EQ(choose_transfer(s, slow_gpu, p).transfer, Transfer::kSubgraphCpuGather);
-  p.gather = GatherPreference::kCpu;
+  p.gather = GatherWay::kCpu;
   EXPECT_EQ(choose_transfer(s, slow_cpu, p).transfer, Transfer::kSubgraphCpuGather);
-  p.gather = GatherPreference::kGpu;
+  p.gather = GatherWay::kGpu;
   EXPECT_EQ(choose_transfer(s, slow_gpu, p).transfer, Transfer::kSubgraphGpuGather);
 }
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "algorithms/verifier.h"
 #include "core/error.h"
@@ -35,71 +36,90 @@ template <typename T, typename Same>
 }
 
 template <typename T>
-bool close_relative(T a, T b) {
+bool close_relative(T a, T b, double relative) {
   if (a == b) return true;  // both inf too
   double x = a, y = b;
-  return std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y));
+  return std::fabs(x - y) <= relative * std::max(std::fabs(x), std::fabs(y));
 }
 
 template <typename T>
-::testing::AssertionResult compare(const VertexValues& got_values, const VertexValues& want_values, Algorithm a) {
+::testing::AssertionResult compare(const VertexValues& got_values, const VertexValues& want_values,
+                                   const Agreement& agreement) {
   const auto* got = std::get_if<std::vector<T>>(&got_values);
   const auto& want = std::get<std::vector<T>>(want_values);
   if (got == nullptr) return ::testing::AssertionFailure() << "the result holds the wrong value type";
-  switch (a) {
-    case Algorithm::kSssp:
-    case Algorithm::kSswp: return compare_each(*got, want, [](T x, T y) { return close_relative(x, y); });
-    case Algorithm::kPageRank: {
-      if (got->size() != want.size())
-        return ::testing::AssertionFailure() << "got " << got->size() << " values, the reference has " << want.size();
-      double l1 = 0;
-      for (size_t v = 0; v < want.size(); ++v) l1 += std::fabs(double((*got)[v]) - double(want[v]));
-      if (!(l1 < 1e-4)) return ::testing::AssertionFailure() << "L1 distance to the reference is " << show(l1);
-      return ::testing::AssertionSuccess();
-    }
-    default: return compare_each(*got, want, [](T x, T y) { return x == y; });
+  if (agreement.l1 > 0) {
+    if (got->size() != want.size())
+      return ::testing::AssertionFailure() << "got " << got->size() << " values, the reference has " << want.size();
+    double l1 = 0;
+    for (size_t v = 0; v < want.size(); ++v) l1 += std::fabs(double((*got)[v]) - double(want[v]));
+    if (!(l1 < agreement.l1)) return ::testing::AssertionFailure() << "L1 distance to the reference is " << show(l1);
+    return ::testing::AssertionSuccess();
   }
+  return compare_each(*got, want, [&](T x, T y) { return close_relative(x, y, agreement.relative); });
 }
 
 }  // namespace
 
-::testing::AssertionResult matches_reference(Algorithm algorithm, const AnyGraph& graph, uint64_t source,
-                                             const VertexValues& got, const AlgorithmOptions& options) {
-  VertexValues want = reference(algorithm, graph, source, options);
-  ::testing::AssertionResult result = std::visit(
+::testing::AssertionResult agrees(const AlgorithmInfo& algorithm, const VertexValues& got, const VertexValues& want) {
+  return std::visit(
       [&](const auto& w) {
         using T = typename std::decay_t<decltype(w)>::value_type;
-        return compare<T>(got, want, algorithm);
+        return compare<T>(got, want, algorithm.traits.agreement);
       },
       want);
-  if (!result) result << " (" << algorithm_name(algorithm) << " on " << graph_name(graph) << ", source " << source << ")";
+}
+
+std::string describe_sources(const Sources& sources) {
+  if (sources.empty()) return "no source";
+  std::string s = sources.size() == 1 ? "source " : "sources ";
+  for (size_t i = 0; i < sources.size(); ++i) s += (i ? "," : "") + std::to_string(sources[i]);
+  return s;
+}
+
+::testing::AssertionResult matches_reference(const AlgorithmInfo& algorithm, const AnyGraph& graph,
+                                             const Sources& sources, const VertexValues& got,
+                                             const AlgorithmOptions& options) {
+  ::testing::AssertionResult result = agrees(algorithm, got, reference(algorithm, graph, sources, options));
+  if (!result) result << " (" << algorithm.name() << " on " << graph_name(graph) << ", " << describe_sources(sources) << ")";
   return result;
 }
 
-::testing::AssertionResult passes_verifier(Algorithm algorithm, const AnyGraph& graph, uint64_t source,
-                                           const VertexValues& got, const AlgorithmOptions& options) {
-  Verification v = verify(algorithm, graph, source, got, options);
+::testing::AssertionResult passes_verifier(const AlgorithmInfo& algorithm, const AnyGraph& graph,
+                                           const Sources& sources, const VertexValues& got,
+                                           const AlgorithmOptions& options) {
+  Verification v = verify(algorithm, graph, sources, got, options);
   if (v.ok) return ::testing::AssertionSuccess() << v.message;
-  return ::testing::AssertionFailure() << "verifier: " << v.message << " (" << algorithm_name(algorithm) << " on "
-                                       << graph_name(graph) << ", source " << source << ")";
+  return ::testing::AssertionFailure() << "verifier: " << v.message << " (" << algorithm.name() << " on "
+                                       << graph_name(graph) << ", " << describe_sources(sources) << ")";
 }
 
-::testing::AssertionResult runs_correctly(const EngineRunner& runner, Algorithm algorithm, const AnyGraph& graph,
-                                          uint64_t source, const AlgorithmOptions& options) {
-  RunRequest request;
-  request.algorithm = algorithm;
-  request.source = source;
-  request.options = options;
+::testing::AssertionResult runs_correctly(const EngineRunner& runner, const AlgorithmInfo& algorithm,
+                                          const AnyGraph& graph, const Sources& sources,
+                                          const AlgorithmOptions& options) {
+  RunRequest request = make_request(algorithm, sources, options);
   RunOutput out;
   try {
     request = prepare_request(graph, request);
     out = runner(graph, request);
   } catch (const std::exception& e) {
-    return ::testing::AssertionFailure() << algorithm_name(algorithm) << " on " << graph_name(graph) << ", source "
-                                         << source << " threw: " << e.what();
+    return ::testing::AssertionFailure() << algorithm.name() << " on " << graph_name(graph) << ", "
+                                         << describe_sources(sources) << " threw: " << e.what();
   }
-  if (auto r = matches_reference(algorithm, graph, source, out.values, request.options); !r) return r;
-  return passes_verifier(algorithm, graph, source, out.values, request.options);
+  if (auto r = matches_reference(algorithm, graph, sources, out.values, request.options); !r) return r;
+  return passes_verifier(algorithm, graph, sources, out.values, request.options);
+}
+
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const AlgorithmInfo* a : all_algorithms()) names.push_back(a->name());
+  return names;
+}
+
+const AlgorithmInfo& algorithm(const std::string& name) {
+  const AlgorithmInfo* a = find_algorithm(name);
+  if (a == nullptr) throw std::logic_error("no algorithm named " + name + " in the registry");
+  return *a;
 }
 
 }  // namespace tg::test

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
+#include <stdexcept>
 #include <limits>
 #include <numeric>
 #include <queue>
@@ -169,16 +171,49 @@ std::vector<double> reference_ssnsp(const AnyGraph& graph, uint64_t source) {
   return std::visit([&](const auto& g) { return count_paths(g, source); }, graph);
 }
 
-VertexValues reference(Algorithm algorithm, const AnyGraph& graph, uint64_t source, const AlgorithmOptions& options) {
-  switch (algorithm) {
-    case Algorithm::kBfs: return reference_bfs(graph, source);
-    case Algorithm::kSssp: return reference_sssp(graph, source);
-    case Algorithm::kCc: return reference_cc(graph);
-    case Algorithm::kPageRank: return reference_pagerank(graph, options);
-    case Algorithm::kSswp: return reference_sswp(graph, source);
-    case Algorithm::kSsnsp: return reference_ssnsp(graph, source);
-  }
-  return {};
+namespace {
+
+std::map<std::string, ReferenceFn>& references() {
+  static std::map<std::string, ReferenceFn> all;
+  return all;
+}
+
+const bool builtin_registered = [] {
+  register_reference("bfs", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
+    return reference_bfs(g, s.at(0));
+  });
+  register_reference("sssp", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
+    return reference_sssp(g, s.at(0));
+  });
+  register_reference("cc", [](const AnyGraph& g, const Sources&, const AlgorithmOptions&) -> VertexValues {
+    return reference_cc(g);
+  });
+  register_reference("pagerank", [](const AnyGraph& g, const Sources&, const AlgorithmOptions& o) -> VertexValues {
+    return reference_pagerank(g, o);
+  });
+  register_reference("sswp", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
+    return reference_sswp(g, s.at(0));
+  });
+  register_reference("ssnsp", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
+    return reference_ssnsp(g, s.at(0));
+  });
+  return true;
+}();
+
+}  // namespace
+
+bool register_reference(const std::string& algorithm, ReferenceFn fn) {
+  references()[algorithm] = fn;
+  return true;
+}
+
+VertexValues reference(const AlgorithmInfo& algorithm, const AnyGraph& graph, const Sources& sources,
+                       const AlgorithmOptions& options) {
+  auto it = references().find(algorithm.name());
+  if (it == references().end())
+    throw std::logic_error("no reference implementation is registered for " + algorithm.name() +
+                           " (tests/support/reference.h)");
+  return it->second(graph, sources, options);
 }
 
 }  // namespace tg::test

@@ -2,9 +2,8 @@
 // over a graph in host memory (see engines/engine.h for the contract).
 //
 // Frontiers are sparse (a list) or dense (a bitmap), as in Ligra: edge_map
-// pushes from a sparse frontier and pulls into a dense one, choosing by
-// Ligra's rule (pull when the frontier's vertices plus out-edges exceed |E|/20)
-// when the caller leaves the direction to the engine and in-edges exist.
+// pushes from a sparse frontier and pulls into a dense one, choosing by the
+// policy of engines/direction.h; it pulls wherever the graph has in-edges.
 // Push splits the frontier's edges into equal ranges, so one vertex of degree
 // one million is spread over all threads instead of stalling one of them.
 #pragma once
@@ -19,6 +18,7 @@
 #include "core/array.h"
 #include "core/error.h"
 #include "engines/cpu/parallel.h"
+#include "engines/direction.h"
 #include "engines/engine.h"
 #include "graph/graph.h"
 
@@ -47,6 +47,7 @@ class CpuEngine {
   uint64_t num_vertices() const { return n_; }
   RunStats& stats() { return stats_; }
   const eid_t* out_offsets() const { return graph_.out.offsets.data(); }
+  bool can_pull() const { return graph_.has_in_edges(); }
 
   // ---- vertex arrays ----
   template <typename T>
@@ -154,30 +155,31 @@ class CpuEngine {
 
   // ---- edge traversal ----
   template <typename Op>
+    requires EdgeOperator<Op, V>
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
     if (f.count == 0) return Frontier{};
     // Finished before any edge is read: updates then see every frontier
     // vertex's delta already moved into what it sends.
     if constexpr (HasBegin<Op, V>) vertex_map(f, [&op](V u) { op.begin(u); });
-    // Pull reads the in-edges; a directed graph without its CSC can only push.
-    bool pull = options.direction == Direction::kPull && graph_.has_in_edges();
-    if (options.direction == Direction::kAuto && graph_.has_in_edges()) {
-      uint64_t frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
-      pull = f.count + frontier_edges > graph_.num_edges() / 20;
-    }
-    if (pull) {
+    StepShape shape{f.count, 0, graph_.num_edges(), can_pull()};
+    // The degree sum is needed only where the policy weighs it.
+    if (options.direction == Direction::kAuto && shape.can_pull)
+      shape.frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
+    if (choose_pull(options.direction, shape)) {
       stats_.pull_steps++;
-      return pull_step(f, op);
+      Frontier out = pull_step(f, op);
+      return options.output ? out : Frontier{};
     }
     stats_.push_steps++;
     return push_step(f, op, options.output);
   }
 
   template <typename G>
+    requires GatherOperator<G, V>
   double gather_apply(const G& op) {
     // Without this check a directed graph lacking its CSC is read out of bounds.
-    if (!graph_.has_in_edges())
-      throw Error("this algorithm pulls over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
+    if (!can_pull())
+      throw Error("this algorithm gathers over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
     const Csr<V>& in = graph_.in_edges();
     double total = 0;
     uint64_t edges = 0;

@@ -3,7 +3,8 @@
 #include <chrono>
 
 #include "engines/cpu/cpu_engine.h"
-#include "engines/run_algorithm.h"
+#include "algorithms/registry.h"
+#include "engines/run.h"
 
 namespace tg {
 
@@ -12,14 +13,14 @@ RunOutput run_on_cpu(const AnyGraph& any, const RunRequest& request) {
       [&](const auto& graph) {
         using V = typename std::decay_t<decltype(graph)>::vertex_t;
         RunOutput out;
-        out.engine = "cpu";
-        out.placement = "host";
+        out.engine = EngineKind::kCpu;
         auto start = std::chrono::steady_clock::now();
         CpuEngine<V> engine(graph);
-        out.values = run_algorithm(engine, request);
+        static_assert(Engine<CpuEngine<V>>);
+        out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
         out.stats = engine.stats();
         out.stats.add_phase("compute", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        out.stats.details["threads"] = omp_get_max_threads();
+        out.stats.threads = omp_get_max_threads();
         return out;
       },
       any);

@@ -8,16 +8,6 @@
 
 namespace tg::subgraph {
 
-const char* transfer_name(Transfer t) {
-  switch (t) {
-    case Transfer::kSubgraphCpuGather: return "subgraph-cpu";
-    case Transfer::kSubgraphGpuGather: return "subgraph-gpu";
-    case Transfer::kStream: return "stream";
-    case Transfer::kZeroCopy: return "zerocopy";
-  }
-  return "?";
-}
-
 TransferEstimate estimate_transfer(const IterationShape& s, const TransferRates& r) {
   TransferEstimate e;
   const double entry = static_cast<double>(s.entry_bytes());
@@ -70,9 +60,9 @@ TransferChoice choose_transfer(const IterationShape& shape, const TransferRates&
 
   Transfer subgraph = Transfer::kSubgraphCpuGather;
   switch (params.gather) {
-    case GatherPreference::kCpu: subgraph = Transfer::kSubgraphCpuGather; break;
-    case GatherPreference::kGpu: subgraph = Transfer::kSubgraphGpuGather; break;
-    case GatherPreference::kAuto:
+    case GatherWay::kCpu: subgraph = Transfer::kSubgraphCpuGather; break;
+    case GatherWay::kGpu: subgraph = Transfer::kSubgraphGpuGather; break;
+    case GatherWay::kAuto:
       subgraph = c.estimate.subgraph_gpu_s < c.estimate.subgraph_cpu_s ? Transfer::kSubgraphGpuGather
                                                                        : Transfer::kSubgraphCpuGather;
       break;
@@ -132,59 +122,6 @@ TransferRates TransferMeters::rates(const TransferRates& prior) const {
   r.cpu_gather = cpu_gather.rate(prior.cpu_gather);
   r.gpu_gather = gpu_gather.rate(prior.gpu_gather);
   return r;
-}
-
-nlohmann::json to_json(const IterationRecord& r) {
-  return nlohmann::json{
-      {"iteration", r.iteration},
-      {"inner_iterations", r.inner_iterations},
-      {"transfer", transfer_name(r.choice.transfer)},
-      {"reason", r.choice.reason},
-      {"active_vertices", r.shape.active_vertices},
-      {"active_edges", r.shape.active_edges},
-      {"active_edge_fraction", r.choice.active_edge_fraction},
-      {"units", r.units},
-      {"bytes_copied", r.bytes_copied},
-      {"generate_s", r.generate_s},
-      {"gather_s", r.gather_s},
-      {"copy_s", r.copy_s},
-      {"compute_s", r.compute_s},
-      {"estimate",
-       {{"subgraph_cpu_s", r.choice.estimate.subgraph_cpu_s},
-        {"subgraph_gpu_s", r.choice.estimate.subgraph_gpu_s},
-        {"stream_s", r.choice.estimate.stream_s},
-        {"subgraph_bytes", r.choice.estimate.subgraph_bytes},
-        {"stream_bytes", r.choice.estimate.stream_bytes}}},
-  };
-}
-
-nlohmann::json summarize(const std::vector<IterationRecord>& records) {
-  uint64_t bytes = 0, inner = 0, units = 0;
-  double generate = 0, gather = 0, copy = 0, compute = 0;
-  nlohmann::json by_transfer = nlohmann::json::object();
-  nlohmann::json list = nlohmann::json::array();
-  for (const IterationRecord& r : records) {
-    bytes += r.bytes_copied;
-    inner += r.inner_iterations;
-    units += r.units;
-    generate += r.generate_s;
-    gather += r.gather_s;
-    copy += r.copy_s;
-    compute += r.compute_s;
-    const char* name = transfer_name(r.choice.transfer);
-    by_transfer[name] = by_transfer.value(name, 0) + 1;
-    list.push_back(to_json(r));
-  }
-  return nlohmann::json{{"outer_iterations", records.size()},
-                        {"inner_iterations", inner},
-                        {"units", units},
-                        {"bytes_copied", bytes},
-                        {"generate_s", generate},
-                        {"gather_s", gather},
-                        {"copy_s", copy},
-                        {"compute_s", compute},
-                        {"iterations_by_transfer", by_transfer},
-                        {"iterations", list}};
 }
 
 }  // namespace tg::subgraph

@@ -23,12 +23,10 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "engines/stream_stats.h"
 
 namespace tg::subgraph {
 
-enum class Transfer { kSubgraphCpuGather, kSubgraphGpuGather, kStream, kZeroCopy };
-const char* transfer_name(Transfer t);  // "subgraph-cpu", "subgraph-gpu", "stream", "zerocopy"
 
 // Rates in bytes (or lists) per second. Defaults are this machine's
 // measurements (../shared/PLATFORM.md, H100 over PCIe Gen5) where they exist,
@@ -42,47 +40,20 @@ struct TransferRates {
   double launch_s = 10e-6;          // fixed cost per kernel launch or copy
 };
 
-// What an iteration looks like when the choice is made.
-struct IterationShape {
-  uint64_t vertices = 0;         // |V|
-  uint64_t total_edges = 0;      // |E| of the CSR the step reads
-  uint64_t active_vertices = 0;  // frontier size
-  uint64_t active_edges = 0;     // sum of the frontier's degrees
-  uint64_t stream_edges = 0;     // edges streaming would copy (PT-Opt: non-resident active partitions); 0: total_edges
-  uint32_t id_bytes = 4;
-  bool weights = false;
-  uint64_t entry_bytes() const { return id_bytes + (weights ? 4u : 0u); }
-};
 
 enum class ChoiceRule { kThreshold, kCostModel };
-enum class GatherPreference { kAuto, kCpu, kGpu };
 
 struct ChoiceParams {
   ChoiceRule rule = ChoiceRule::kThreshold;
   double stream_threshold = 0.8;  // Subway: stream when active edges > 80% of all
-  GatherPreference gather = GatherPreference::kAuto;  // kAuto: the cheaper estimate
+  GatherWay gather = GatherWay::kAuto;  // kAuto: the cheaper estimate
   bool allow_stream = true;
   bool allow_zero_copy = false;  // not wired yet (phase 2+)
 };
 
-// Estimated seconds of each way for one iteration's transfer (not compute).
-struct TransferEstimate {
-  double subgraph_cpu_s = 0;
-  double subgraph_gpu_s = 0;
-  double stream_s = 0;
-  double zero_copy_s = 0;
-  uint64_t subgraph_bytes = 0;  // over the link, both directions
-  uint64_t stream_bytes = 0;
-};
 
 TransferEstimate estimate_transfer(const IterationShape& shape, const TransferRates& rates);
 
-struct TransferChoice {
-  Transfer transfer = Transfer::kSubgraphCpuGather;
-  double active_edge_fraction = 0;  // active_edges / total_edges (0 when there are no edges)
-  TransferEstimate estimate;
-  std::string reason;  // one line: which rule decided, with the numbers
-};
 
 // Throws tg::Error for a threshold outside [0, 1] or a shape whose active
 // part exceeds its whole.
@@ -110,22 +81,6 @@ struct TransferMeters {
   TransferRates rates(const TransferRates& prior) const;
 };
 
-// What one outer iteration did, for --json and for fitting the threshold.
-struct IterationRecord {
-  uint64_t iteration = 0;
-  uint64_t inner_iterations = 1;  // asynchronous mode: steps run on loaded units
-  IterationShape shape;
-  TransferChoice choice;
-  uint64_t units = 0;  // pieces or partitions processed
-  uint64_t bytes_copied = 0;
-  double generate_s = 0;  // steps 1-5
-  double gather_s = 0;    // step 6
-  double copy_s = 0;      // not overlapped with the gather
-  double compute_s = 0;
-};
 
-nlohmann::json to_json(const IterationRecord& r);
-// Totals and the per-iteration records.
-nlohmann::json summarize(const std::vector<IterationRecord>& records);
 
 }  // namespace tg::subgraph

@@ -1,0 +1,36 @@
+#include "cli/choices.h"
+
+#include "cli/sizes.h"
+#include "core/error.h"
+
+namespace tg::cli {
+
+CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target) {
+  std::string help = "The algorithm:";
+  for (const AlgorithmInfo* a : all_algorithms()) {
+    help += "\n  " + a->name();
+    if (!a->traits.aliases.empty()) help += " (" + std::string(a->traits.aliases) + ")";
+    help += ": " + std::string(a->traits.summary);
+  }
+  return command.add_option("algorithm", target, help)->required()->check(CLI::IsMember(algorithm_names_and_aliases()));
+}
+
+const AlgorithmInfo& algorithm_named(const std::string& name) {
+  const AlgorithmInfo* a = find_algorithm(name);
+  if (a == nullptr) throw Error("unknown algorithm '" + name + "' (" + algorithm_list() + ")");
+  return *a;
+}
+
+SizeValidator::SizeValidator() {
+  name_ = "SIZE";
+  func_ = [](std::string& text) -> std::string {
+    try {
+      if (parse_size(text, "size") == 0) return "must be larger than 0";
+    } catch (const Error&) {
+      return "'" + text + "' is not a size (examples: 4G, 512M, 1.5GiB, 1000000)";
+    }
+    return std::string();
+  };
+}
+
+}  // namespace tg::cli

@@ -1,0 +1,49 @@
+// Command-line options over the typed choices of engines/placement.h and the
+// algorithm registry, so that a name is checked (and listed in --help) by
+// CLI11 from the same table the engines use.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "algorithms/algorithm.h"
+#include "engines/placement.h"
+
+namespace tg::cli {
+
+// An option holding one of `choices`, by name; --help lists each name with
+// its one-line help, and the option's value when the command starts as the
+// default.
+template <typename E>
+CLI::Option* add_choice(CLI::App& command, const std::string& flags, E& target,
+                        const std::vector<NamedChoice<E>>& choices, const std::string& description) {
+  std::map<std::string, E> by_name;
+  std::string help = description, names, initial;
+  for (const auto& c : choices) {
+    by_name.emplace(std::string(c.name), c.value);
+    help += "\n  " + std::string(c.name) + ": " + std::string(c.help);
+    names += (names.empty() ? "" : "|") + std::string(c.name);
+    if (c.value == target) initial = c.name;
+  }
+  return command.add_option(flags, target, help)
+      ->transform(CLI::CheckedTransformer(by_name).description(""))
+      ->type_name(names)
+      ->default_str(initial);
+}
+
+// The positional ALGORITHM argument: any name or alias of the registry.
+CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target);
+
+// The registry's entry for a name the option has already checked.
+const AlgorithmInfo& algorithm_named(const std::string& name);
+
+// --gpu-mem and other sizes: "4G", "512MiB", "1000000" (bytes), above 0.
+class SizeValidator : public CLI::Validator {
+ public:
+  SizeValidator();
+};
+
+}  // namespace tg::cli

@@ -1,0 +1,42 @@
+// Push or pull: the one direction policy of every engine.
+//
+// Beamer's direction-optimizing traversal [Beamer, Asanovic, Patterson, SC
+// 2012] with Ligra's threshold [Shun and Blelloch, PPoPP 2013]: pull when the
+// frontier's vertices plus out-edges exceed |E| / 20, push otherwise. An
+// engine that cannot pull (no in-edges, or a placement that streams only
+// out-edges) pushes when the caller leaves the direction to it, and refuses a
+// pull the caller insists on: a silent push would break an operator written
+// for pull (one thread per destination).
+#pragma once
+
+#include <cstdint>
+
+#include "core/error.h"
+
+namespace tg {
+
+enum class Direction { kAuto, kPush, kPull };
+
+// What the policy looks at, as the engine knows it before the step.
+struct StepShape {
+  uint64_t frontier_vertices = 0;
+  uint64_t frontier_edges = 0;  // sum of the frontier's out-degrees
+  uint64_t total_edges = 0;     // |E| of the out-CSR
+  bool can_pull = false;
+};
+
+// True: pull. Throws tg::Error for kPull where the engine cannot pull.
+inline bool choose_pull(Direction asked, const StepShape& s) {
+  switch (asked) {
+    case Direction::kPush: return false;
+    case Direction::kPull:
+      if (!s.can_pull)
+        throw Error("a pull step was asked for, but this engine cannot pull: it has no in-edges (build the CSC of "
+                    "a directed graph) or its placement streams out-edges only");
+      return true;
+    case Direction::kAuto: break;
+  }
+  return s.can_pull && s.frontier_vertices + s.frontier_edges > s.total_edges / 20;
+}
+
+}  // namespace tg

@@ -1,0 +1,65 @@
+#include "engines/placement.h"
+
+namespace tg {
+
+const std::vector<NamedChoice<Placement>>& placement_choices() {
+  static const std::vector<NamedChoice<Placement>> all = {
+      {Placement::kAuto, "auto", "device when the edges fit the budget, else zerocopy-aligned"},
+      {Placement::kDevice, "device", "edges copied into GPU memory"},
+      {Placement::kUvm, "uvm", "edges in managed memory (ReadMostly), paged in on demand"},
+      {Placement::kZeroCopyNaive, "zerocopy-naive", "edges read in place from pinned host memory, a thread per list"},
+      {Placement::kZeroCopyMerged, "zerocopy-merged", "as naive, a warp per list"},
+      {Placement::kZeroCopyAligned, "zerocopy-aligned", "as merged, each warp load on whole 128-byte lines"},
+      {Placement::kSubgraph, "subgraph", "the active edges copied each iteration (Subway)"},
+      {Placement::kStream, "stream", "partitions with active vertices copied each iteration"},
+  };
+  return all;
+}
+
+const std::vector<NamedChoice<StreamMode>>& stream_mode_choices() {
+  static const std::vector<NamedChoice<StreamMode>> all = {
+      {StreamMode::kPt, "pt", "copy every partition"},
+      {StreamMode::kPtOpt, "pt-opt", "skip inactive partitions, overlap copies, keep the first ones resident"},
+  };
+  return all;
+}
+
+const std::vector<NamedChoice<GatherWay>>& gather_way_choices() {
+  static const std::vector<NamedChoice<GatherWay>> all = {
+      {GatherWay::kCpu, "cpu", "CPU threads gather the active lists"},
+      {GatherWay::kGpu, "gpu", "a kernel gathers them over zero-copy"},
+      {GatherWay::kAuto, "auto", "the cheaper estimate, per iteration"},
+  };
+  return all;
+}
+
+namespace {
+
+template <typename E>
+std::string_view find_name(const std::vector<NamedChoice<E>>& choices, E value) {
+  for (const auto& c : choices)
+    if (c.value == value) return c.name;
+  return "?";
+}
+
+template <typename E>
+std::optional<E> find_value(const std::vector<NamedChoice<E>>& choices, std::string_view name) {
+  for (const auto& c : choices)
+    if (c.name == name) return c.value;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view name_of(Placement p) { return find_name(placement_choices(), p); }
+std::string_view name_of(StreamMode m) { return find_name(stream_mode_choices(), m); }
+std::string_view name_of(GatherWay g) { return find_name(gather_way_choices(), g); }
+
+std::optional<Placement> parse_placement(std::string_view name) {
+  if (name == "zerocopy") return Placement::kZeroCopyAligned;
+  return find_value(placement_choices(), name);
+}
+std::optional<StreamMode> parse_stream_mode(std::string_view name) { return find_value(stream_mode_choices(), name); }
+std::optional<GatherWay> parse_gather_way(std::string_view name) { return find_value(gather_way_choices(), name); }
+
+}  // namespace tg

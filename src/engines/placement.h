@@ -1,0 +1,68 @@
+// Where the GPU engine keeps the edges and how they travel, as typed choices
+// with one name table each: the command line (CLI11 checks and --help),
+// bench, reports and tests all read these tables, so a name exists once.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tg {
+
+enum class Placement {
+  kAuto,             // device when the edges fit the budget, else zero-copy aligned
+  kDevice,           // edges copied into GPU memory
+  kUvm,              // managed memory, ReadMostly (EMOGI's baseline)
+  kZeroCopyNaive,    // pinned host memory, a thread per list (EMOGI Listing 1)
+  kZeroCopyMerged,   // pinned host memory, a warp per list
+  kZeroCopyAligned,  // as merged, from the 128-byte line before the list (EMOGI Listing 2)
+  kSubgraph,         // the active edges copied each iteration (Subway's SubCSR)
+  kStream,           // partitions with active vertices copied each iteration
+};
+
+// Subway's partition streaming.
+enum class StreamMode {
+  kPt,     // copy every partition every iteration
+  kPtOpt,  // skip inactive partitions, overlap copies, keep the first ones resident
+};
+
+// Who gathers the active lists of a SubCSR.
+enum class GatherWay {
+  kCpu,   // OpenMP threads into pinned staging, then cudaMemcpy
+  kGpu,   // a kernel over zero-copy into device memory (faster on the H100, docs/PERF.md)
+  kAuto,  // the cheaper estimate, per iteration
+};
+
+template <typename E>
+struct NamedChoice {
+  E value;
+  std::string_view name;
+  std::string_view help;
+};
+
+const std::vector<NamedChoice<Placement>>& placement_choices();
+const std::vector<NamedChoice<StreamMode>>& stream_mode_choices();
+const std::vector<NamedChoice<GatherWay>>& gather_way_choices();
+
+std::string_view name_of(Placement p);
+std::string_view name_of(StreamMode m);
+std::string_view name_of(GatherWay g);
+// nullopt for an unknown name; "zerocopy" is zerocopy-aligned.
+std::optional<Placement> parse_placement(std::string_view name);
+std::optional<StreamMode> parse_stream_mode(std::string_view name);
+std::optional<GatherWay> parse_gather_way(std::string_view name);
+
+// "device, uvm, ..." for messages.
+template <typename E>
+std::string names_of(const std::vector<NamedChoice<E>>& choices) {
+  std::string out;
+  for (const auto& c : choices) out += (out.empty() ? "" : ", ") + std::string(c.name);
+  return out;
+}
+
+// Whether the placement keeps the edges in host memory and copies parts of
+// them into device buffers each iteration (subgraph, stream).
+inline bool is_streamed(Placement p) { return p == Placement::kSubgraph || p == Placement::kStream; }
+
+}  // namespace tg

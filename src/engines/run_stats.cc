@@ -1,0 +1,39 @@
+#include "engines/run_stats.h"
+
+namespace tg {
+
+void RunStats::add_phase(const std::string& name, double seconds) {
+  for (auto& p : phases_s)
+    if (p.first == name) {
+      p.second += seconds;
+      return;
+    }
+  phases_s.emplace_back(name, seconds);
+}
+
+double RunStats::phase(const std::string& name) const {
+  for (const auto& p : phases_s)
+    if (p.first == name) return p.second;
+  return 0;
+}
+
+nlohmann::json details_json(const RunStats& s) {
+  nlohmann::json j = nlohmann::json::object();
+  if (s.threads > 0) j["threads"] = s.threads;
+  if (s.residual) j["residual"] = *s.residual;
+  if (s.gpu) {
+    const GpuPlacementStats& g = *s.gpu;
+    j["gpu"] = g.gpu;
+    j["budget_bytes"] = g.budget_bytes;
+    j["gpu_free_bytes"] = g.gpu_free_bytes;
+    j["edge_bytes"] = g.edge_bytes;
+    j["vertex_bytes_estimate"] = g.vertex_bytes_estimate;
+    j["transfer_bytes"] = g.transfer_bytes;
+    if (g.zerocopy_copied_bytes > 0) j["zerocopy_copied_bytes"] = g.zerocopy_copied_bytes;
+    j["link_requests"] = s.link_requests;
+  }
+  if (s.stream) j.update(to_json(*s.stream));
+  return j;
+}
+
+}  // namespace tg

@@ -1,0 +1,49 @@
+// What a run measured, typed: every engine fills what applies to it, and
+// reports write it out (to_json below keeps the record's field names).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engines/stream_stats.h"
+
+namespace tg {
+
+// The placed graph of a GPU run: where it went and what it cost.
+struct GpuPlacementStats {
+  std::string gpu;                     // device name
+  uint64_t budget_bytes = 0;           // device memory the edges may take
+  uint64_t gpu_free_bytes = 0;         // free before the run
+  uint64_t edge_bytes = 0;             // of the edge arrays the run reads
+  uint64_t vertex_bytes_estimate = 0;  // offsets, values, frontiers
+  uint64_t transfer_bytes = 0;         // edge bytes copied to the GPU before the run
+  uint64_t zerocopy_copied_bytes = 0;  // edge bytes copied into pinned memory (file mappings are not pinned in place)
+};
+
+struct RunStats {
+  std::vector<std::pair<std::string, double>> phases_s;  // e.g. {"compute", 0.12}, in order
+  uint64_t iterations = 0;
+  uint64_t edges_traversed = 0;  // edges the engine read (both directions)
+  uint64_t bytes_moved = 0;      // across the host-GPU link
+  uint64_t bytes_needed = 0;     // bytes of the edges the algorithm needed
+  uint64_t push_steps = 0;
+  uint64_t pull_steps = 0;
+  uint64_t link_requests = 0;    // zero-copy: distinct 128-byte lines per warp load
+  std::optional<double> residual;  // iterative algorithms: the last change (pagerank)
+  int threads = 0;                 // CPU engine: OpenMP threads
+  std::optional<GpuPlacementStats> gpu;
+  std::optional<StreamStats> stream;  // subgraph / stream placements
+
+  void add_phase(const std::string& name, double seconds);
+  double phase(const std::string& name) const;  // 0 when absent
+};
+
+// The engine-specific part of a report (its "details" object).
+nlohmann::json details_json(const RunStats& stats);
+
+}  // namespace tg
