@@ -1,5 +1,6 @@
-// XXH64 (Yann Collet's xxHash, 64-bit variant, implemented from its published
-// specification) and the block-parallel section checksum of the .tgb format.
+// XXH64 (Yann Collet's xxHash, 64-bit variant, from Debian's libxxhash) and
+// the block-parallel section checksum of the .tgb format. Wrapped so that
+// xxhash.h, and the choice of library, stay in checksum.cc.
 #pragma once
 
 #include <cstddef>
@@ -7,8 +8,9 @@
 
 namespace tg::formats {
 
-// XXH64 of data[0..bytes) with the given seed; equal to the reference
-// implementation's XXH64() (see checksum_test.cc for the test vectors).
+// XXH64 of data[0..bytes) with the given seed (data may be null when bytes is
+// 0). tests/formats/checksum_test.cc pins it, and section_checksum, to the
+// values existing .tgb files carry.
 uint64_t xxh64(const void* data, size_t bytes, uint64_t seed = 0);
 
 // Size of the blocks hashed independently (and in parallel) by section_checksum.

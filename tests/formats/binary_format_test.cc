@@ -23,22 +23,6 @@ using test::read_bytes;
 using test::ScratchDir;
 using test::write_bytes;
 
-TEST(Checksum, Xxh64TestVectors) {
-  // Values of the reference implementation (libxxhash 0.8.1).
-  EXPECT_EQ(formats::xxh64("", 0, 0), 0xEF46DB3751D8E999ull);
-  EXPECT_EQ(formats::xxh64("a", 1, 0), 0xD24EC4F1A98C6E5Bull);
-  EXPECT_EQ(formats::xxh64("abc", 3, 0), 0x44BC2CF5AD770999ull);
-}
-
-TEST(Checksum, SectionChecksumDependsOnEveryByte) {
-  std::vector<char> data(3 * formats::kChecksumBlockBytes + 123, 'x');
-  uint64_t base = formats::section_checksum(data.data(), data.size());
-  EXPECT_EQ(base, formats::section_checksum(data.data(), data.size()));
-  data[2 * formats::kChecksumBlockBytes + 5] = 'y';
-  EXPECT_NE(base, formats::section_checksum(data.data(), data.size()));
-  EXPECT_NE(formats::section_checksum(data.data(), 10), formats::section_checksum(data.data(), 11));
-}
-
 EdgeList random_edges(uint64_t n, uint64_t m, bool weighted, uint64_t seed) {
   std::mt19937_64 rng(seed);
   EdgeList el;

@@ -4,9 +4,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -206,58 +203,6 @@ TEST(Generators, SimplifiedGraphIsSymmetricAndClean) {
       const auto* end = g.out.neighbors.begin() + g.out.offsets[v + 1];
       ASSERT_TRUE(std::binary_search(begin, end, static_cast<vid32_t>(u))) << u << " " << v;
     }
-}
-
-// Timing, not a test: run with --gtest_also_run_disabled_tests
-// --gtest_filter='*Timing*'. Prints wall seconds and process CPU seconds (all
-// threads; on a shared machine CPU time is the steadier of the two). Numbers
-// go to docs/PERF-graph.md.
-class Stopwatch {
- public:
-  Stopwatch() : wall_(std::chrono::steady_clock::now()), cpu_(std::clock()) {}
-  std::string lap() {
-    auto wall = std::chrono::steady_clock::now();
-    std::clock_t cpu = std::clock();
-    char text[64];
-    std::snprintf(text, sizeof text, "%.3f s (cpu %.3f s)", std::chrono::duration<double>(wall - wall_).count(),
-                  static_cast<double>(cpu - cpu_) / CLOCKS_PER_SEC);
-    wall_ = wall;
-    cpu_ = cpu;
-    return text;
-  }
-
- private:
-  std::chrono::steady_clock::time_point wall_;
-  std::clock_t cpu_;
-};
-
-TEST(Generators, DISABLED_TimingKron20AndUrand20) {
-  for (const char* text : {"kron:20", "urand:20"}) {
-    for (bool simplify : {false, true}) {
-      Stopwatch watch;
-      EdgeList el = generate(parse_generator_spec(text));
-      std::string generate_time = watch.lap();
-      uint64_t input = el.num_edges();
-      AnyGraph g = build_graph(std::move(el), {.simplify = simplify});
-      std::string build_time = watch.lap();
-      EdgeList back = to_edge_list(g);
-      std::string back_time = watch.lap();
-      std::printf("%s threads=%d simplify=%d: generate %s, %llu edges; build %s, %llu stored; to_edge_list %s\n", text,
-                  omp_get_max_threads(), simplify, generate_time.c_str(), static_cast<unsigned long long>(input),
-                  build_time.c_str(), static_cast<unsigned long long>(num_edges(g)), back_time.c_str());
-    }
-  }
-  // a directed graph, to time the CSC (transpose) and the statistics alone
-  EdgeList el = generate(parse_generator_spec("kron:20"));
-  el.directed = true;
-  AnyGraph d = build_graph(std::move(el), {});
-  Stopwatch watch;
-  ensure_in_edges(d);
-  std::string in_time = watch.lap();
-  DegreeStats s = degree_stats(d);
-  std::string stats_time = watch.lap();
-  std::printf("kron:20 directed, %llu edges: ensure_in_edges %s; degree_stats %s\n",
-              static_cast<unsigned long long>(num_edges(d)), in_time.c_str(), stats_time.c_str());
 }
 
 }  // namespace
