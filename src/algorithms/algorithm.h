@@ -94,6 +94,12 @@ struct EdgeReads {
   bool weights = false;
 };
 
+// What several runs read together (one placement of the graph serves them all).
+inline EdgeReads combine(const EdgeReads& a, const EdgeReads& b) {
+  auto most = [](Need x, Need y) { return static_cast<int>(x) > static_cast<int>(y) ? x : y; };
+  return {most(a.out_edges, b.out_edges), most(a.in_edges, b.in_edges), a.weights || b.weights};
+}
+
 // A run's verdict from an algorithm's verifier (see verifier.h).
 struct Verification {
   bool ok = false;

@@ -5,9 +5,11 @@
 
 #include <cstdint>
 
+#include "core/types.h"
+
 namespace tg {
 
-inline uint64_t mix64(uint64_t x) {
+TG_HD uint64_t mix64(uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 27;

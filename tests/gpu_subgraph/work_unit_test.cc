@@ -1,6 +1,6 @@
 // The presentation of pieces and partitions to the push kernel (work_unit.h),
 // checked by emulating exactly the reads the kernel makes
-// (edge_kernels.cuh, push_warp_kernel / push_chunk_kernel):
+// (kernels/push.cuh, push_warp_kernel / push_chunk_kernel):
 //   u = frontier[i];  for k in [offsets[u], offsets[u + 1]): v = neighbors[k], w = weights[k]
 // Over all units of an iteration, the (u, v, w) read must be exactly the
 // active vertices' edges, each once.

@@ -190,6 +190,21 @@ std::vector<Shape> make_hand_made_shapes() {
     for (uint64_t v = 1; v <= 6000; ++v) edge(e, 0, v);
     for (uint64_t v = 1; v <= 6000; v += 7) edge(e, v, v % 6000 + 1);
   }
+  {
+    // In-degree 3999 at vertex 3, longer than a GPU chunk (1024 entries):
+    // pulls and gathers cut its in-list; a path through every vertex and an
+    // edge back from 3 keep it reachable and reaching.
+    EdgeList& e = m.add("big_star_in", 4001);
+    for (uint64_t v = 0; v < 4000; ++v)
+      if (v != 3) edge(e, v, 3);
+    for (uint64_t v = 0; v + 1 < 4000; ++v) edge(e, v, v + 1);
+    edge(e, 3, 0);
+  }
+  {
+    // 1500 levels: many small steps, and SSSP buckets in a long row.
+    EdgeList& e = m.add("long_path", 1500);
+    for (uint64_t v = 0; v + 1 < 1500; ++v) edge(e, v, v + 1);
+  }
   return std::move(m.shapes);
 }
 

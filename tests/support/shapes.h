@@ -22,7 +22,8 @@ struct Shape {
 // one edge, path, cycle, out-star, in-star, complete graph, binary tree, grid,
 // disconnected pieces, isolated vertices, self loops with duplicate edges, a
 // DAG, layers of tied shortest paths (many paths per vertex), a chain of
-// diamonds (2^64 paths), a star of 6000 leaves, random graphs
+// diamonds (2^64 paths), a star of 6000 leaves, an in-star of 3999 leaves,
+// a path of 1500 vertices, random graphs
 // (with self loops and duplicates) at several seeds, and Kronecker (power
 // law) and uniform random graphs from the generators at several seeds.
 // The names are cheap; a shape is made on first use (find_shape), all of

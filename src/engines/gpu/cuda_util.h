@@ -24,7 +24,7 @@ namespace tg::gpu {
 }
 
 // Every CUDA call goes through TG_CUDA; every kernel launch is followed by
-// TG_CUDA_LAUNCH, which catches bad launch configurations at once and
+// TG_CUDA_CHECK_LAUNCH(), which catches bad launch configurations at once and
 // asynchronous faults at the next synchronising call.
 #define TG_CUDA(call)                                                                      \
   do {                                                                                     \
@@ -32,7 +32,7 @@ namespace tg::gpu {
     if (tg_cuda_status_ != cudaSuccess)                                                    \
       ::tg::gpu::throw_cuda_error(tg_cuda_status_, #call, __FILE__, __LINE__);             \
   } while (0)
-#define TG_CUDA_LAUNCH(name) TG_CUDA(cudaGetLastError())
+#define TG_CUDA_CHECK_LAUNCH() TG_CUDA(cudaGetLastError())
 
 constexpr int kWarp = 32;
 constexpr int kBlock = 256;  // threads per block of every traversal kernel

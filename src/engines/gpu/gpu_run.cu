@@ -1,11 +1,11 @@
 // The GPU engine's entry points (engines/run.h): place the graph's edges once,
-// then run each request's algorithm driver on a GpuEngine over it. The one
+// then run each request's algorithm on a GpuEngine over it. The one
 // instantiation of every algorithm driver for the GPU, per vertex id width.
 #include <cuda_runtime.h>
 
-#include "engines/gpu/device_graph.h"
+#include "algorithms/registry.h"
 #include "engines/gpu/gpu_engine.cuh"
-#include "engines/run_algorithm.h"
+#include "engines/gpu/placed_graph.h"
 
 namespace tg {
 
@@ -13,19 +13,27 @@ bool gpu_available(std::string* reason) { return gpu::init_cuda(0, reason); }
 
 namespace {
 
+// --async runs every algorithm's order-independent (accumulative) form.
+RunRequest with_forms_of(const RunRequest& request, const GpuOptions& options) {
+  RunRequest r = request;
+  r.options.accumulative = r.options.accumulative || options.async;
+  return r;
+}
+
 template <typename V>
 void check_request(const Graph<V>& graph, const RunRequest& request) {
-  if (request.algorithm == Algorithm::kPageRank && graph.directed && !graph.in.built())
-    throw Error("pagerank on the GPU needs the in-edges (CSC) of this directed graph, and they were not built");
+  if (edge_reads(request).in_edges == Need::kYes && !graph.has_in_edges())
+    throw Error(request.algorithm->name() +
+                " on the GPU needs the in-edges (CSC) of this directed graph, and they were not built");
 }
 
 template <typename V>
 RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
+  static_assert(Engine<gpu::GpuEngine<V>>);
   RunOutput out;
-  out.engine = "gpu";
-  out.placement = gpu::placement_name(placed.placement());
-  gpu::GpuEngine<V> engine(placed.view());
-  engine.prepare_subway(request.algorithm);  // subgraph / stream: buffers, refusals
+  out.engine = EngineKind::kGpu;
+  out.placement = placed.placement();
+  gpu::GpuEngine<V> engine(placed.view(), edge_reads(request));
   cudaEvent_t start, stop;
   TG_CUDA(cudaEventCreate(&start));
   TG_CUDA(cudaEventCreate(&stop));
@@ -33,10 +41,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   try {
     TG_CUDA(cudaDeviceSynchronize());
     TG_CUDA(cudaEventRecord(start));
-    // --async runs each algorithm's order-independent (accumulative) form.
-    RunRequest r = request;
-    r.options.accumulative = r.options.accumulative || placed.view().subway.async;
-    out.values = run_algorithm(engine, r);
+    out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
     TG_CUDA(cudaEventRecord(stop));
     TG_CUDA(cudaEventSynchronize(stop));
     TG_CUDA(cudaGetLastError());
@@ -50,29 +55,29 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
-  engine.finish_subway();
+  engine.finish();
   out.stats = engine.stats();
   out.stats.add_phase("transfer", placed.transfer_seconds());
   out.stats.add_phase("compute", ms / 1000.0);
   out.stats.add_phase("copy back", (total_ms - ms) / 1000.0);
   // With the edges in GPU memory, what crossed the link is the one copy of
   // the edge array made before the run.
-  if (placed.placement() == gpu::Placement::kDevice) out.stats.bytes_moved += placed.transfer_bytes();
-  for (const auto& [key, value] : placed.details().items()) out.stats.details[key] = value;
+  if (placed.placement() == Placement::kDevice) out.stats.bytes_moved += placed.transfer_bytes();
+  out.stats.gpu = placed.stats();
   return out;
 }
 
 template <typename V>
-std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests,
+std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunRequest>& given,
                                  const GpuOptions& options) {
-  std::vector<Algorithm> algorithms;
-  bool accumulative = options.async;
-  for (const RunRequest& r : requests) {
-    check_request(graph, r);
-    algorithms.push_back(r.algorithm);
-    accumulative = accumulative || r.options.accumulative;
+  std::vector<RunRequest> requests;
+  EdgeReads reads{Need::kNo, Need::kNo, false};
+  for (const RunRequest& r : given) {
+    requests.push_back(with_forms_of(r, options));
+    check_request(graph, requests.back());
+    reads = combine(reads, edge_reads(requests.back()));
   }
-  gpu::PlacedGraph<V> placed(graph, gpu::edge_needs(algorithms, accumulative), options);
+  gpu::PlacedGraph<V> placed(graph, reads, options);
   std::vector<RunOutput> outputs;
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();

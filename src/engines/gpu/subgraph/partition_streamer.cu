@@ -117,7 +117,7 @@ const V* PartitionStreamer<V>::identity() {
   if (identity_.size() == 0 && src_.n > 0) {
     identity_ = gpu::DeviceArray<V>::allocate(src_.n);
     kernels::iota<V><<<blocks_for(src_.n, sms_), kernels::kThreads>>>(identity_.data(), src_.n);
-    TG_CUDA_LAUNCH(iota);
+    TG_CUDA_CHECK_LAUNCH();
   }
   return identity_.data();
 }
@@ -149,7 +149,7 @@ std::vector<std::pair<uint64_t, uint64_t>> PartitionStreamer<V>::ranges_of(const
   }
   kernels::lower_bounds<V><<<blocks_for(keys, sms_), kernels::kThreads>>>(active, count, keys_.data(), keys,
                                                                          bounds_.data());
-  TG_CUDA_LAUNCH(lower_bounds);
+  TG_CUDA_CHECK_LAUNCH();
   std::vector<uint64_t> bounds(keys);
   TG_CUDA(cudaMemcpy(bounds.data(), bounds_.data(), keys * sizeof(uint64_t), cudaMemcpyDeviceToHost));
   for (size_t p = 0; p < out.size(); ++p) out[p] = {bounds[2 * p], bounds[2 * p + 1]};

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "engines/gpu/cuda_util.h"
-#include "engines/gpu/edge_step.h"
+#include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/subgraph/stream_schedule.h"
 #include "engines/gpu/subgraph/subgraph_plan.h"
 #include "engines/gpu/subgraph/work_unit.h"

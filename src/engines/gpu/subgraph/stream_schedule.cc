@@ -5,7 +5,6 @@
 
 namespace tg::subgraph {
 
-const char* stream_mode_name(StreamMode mode) { return mode == StreamMode::kPt ? "pt" : "pt-opt"; }
 
 StreamConfig stream_config(uint64_t budget_bytes, EdgeEntry entry, StreamMode mode, const std::string& what,
                            uint64_t staging_buffers, uint64_t slots) {

@@ -22,11 +22,12 @@
 #include <vector>
 
 #include "engines/gpu/subgraph/subgraph_plan.h"
+#include "engines/placement.h"
 
 namespace tg::subgraph {
 
-enum class StreamMode { kPt, kPtOpt };
-const char* stream_mode_name(StreamMode mode);  // "pt", "pt-opt"
+// PT or PT-Opt: tg::StreamMode (engines/placement.h).
+using ::tg::StreamMode;
 
 struct StreamConfig {
   StreamMode mode = StreamMode::kPtOpt;

@@ -45,7 +45,6 @@ int key_bits(uint64_t n) {
 
 }  // namespace
 
-const char* gather_way_name(GatherWay way) { return way == GatherWay::kCpu ? "cpu" : "gpu"; }
 
 template <typename V>
 SubcsrBuilder<V>::SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfig& config)
@@ -150,7 +149,7 @@ SubcsrShape SubcsrBuilder<V>::finish_build(double start) {
     });
     kernels::scatter_sub_offsets<V><<<blocks_for(count_, device_sms()), kernels::kThreads>>>(active_.data(), sub, count_,
                                                                                              full_.data());
-    TG_CUDA_LAUNCH(scatter_sub_offsets);
+    TG_CUDA_CHECK_LAUNCH();
     TG_CUDA(cudaMemcpy(&total_, sub + count_, sizeof total_, cudaMemcpyDeviceToHost));
     if (total_ <= sizing_.capacity_edges) {
       pieces_.push_back(EdgeRange{0, count_, 0, total_, false});
@@ -244,7 +243,7 @@ LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay w
   eid_t* split = split_.data() + 2 * uint64_t{slot};
   if (p.split) {
     kernels::set_pair<eid_t><<<1, 1, 0, stream>>>(split, eid_t{0}, len);
-    TG_CUDA_LAUNCH(set_pair);
+    TG_CUDA_CHECK_LAUNCH();
   }
 
   if (way == GatherWay::kGpu) {
@@ -270,7 +269,7 @@ LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay w
       a.lines = lines;
       const uint64_t warps = gpu::div_up(len, a.chunk);
       kernels::gather_lists<V><<<blocks_for(warps * 32, device_sms()), kernels::kThreads, 0, stream>>>(a);
-      TG_CUDA_LAUNCH(gather_lists);
+      TG_CUDA_CHECK_LAUNCH();
     }
     unsigned long long requested = 0;
     TG_CUDA(cudaMemcpyAsync(&requested, lines, sizeof requested, cudaMemcpyDeviceToHost, stream));

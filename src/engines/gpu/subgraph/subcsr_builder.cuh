@@ -30,7 +30,8 @@
 #include <vector>
 
 #include "engines/gpu/cuda_util.h"
-#include "engines/gpu/edge_step.h"
+#include "engines/placement.h"
+#include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/subgraph/edge_gather.h"
 #include "engines/gpu/subgraph/subgraph_plan.h"
 #include "engines/gpu/subgraph/work_unit.h"
@@ -59,8 +60,8 @@ struct SubcsrConfig {
   uint64_t cpu_pipeline_edges = uint64_t{1} << 22;    // copied to the GPU as soon as gathered
 };
 
-enum class GatherWay { kCpu, kGpu };
-const char* gather_way_name(GatherWay way);  // "cpu", "gpu"
+// Who gathers a piece: tg::GatherWay (engines/placement.h), kCpu or kGpu.
+using ::tg::GatherWay;
 
 struct SubcsrShape {
   uint64_t active_vertices = 0;

@@ -46,7 +46,7 @@ enum class ChoiceRule { kThreshold, kCostModel };
 struct ChoiceParams {
   ChoiceRule rule = ChoiceRule::kThreshold;
   double stream_threshold = 0.8;  // Subway: stream when active edges > 80% of all
-  GatherWay gather = GatherWay::kAuto;  // kAuto: the cheaper estimate
+  ::tg::GatherWay gather = ::tg::GatherWay::kAuto;  // kAuto: the cheaper estimate
   bool allow_stream = true;
   bool allow_zero_copy = false;  // not wired yet (phase 2+)
 };

@@ -1,5 +1,5 @@
 // How a loaded SubCSR piece or partition is handed to the GPU engine's push
-// kernel (edge_kernels.cuh) without changing it.
+// kernel (kernels/push.cuh) without changing it.
 //
 // The push kernel, for each frontier vertex u, reads its list as
 // neighbors[offsets[u] .. offsets[u + 1]). Three presentations satisfy that:

@@ -1,6 +1,6 @@
 // Placing a graph's edges for the GPU engine: device memory, managed memory
 // (UVM), or pinned host memory read in place (zero-copy), within the budget.
-#include "engines/gpu/device_graph.h"
+#include "engines/gpu/placed_graph.h"
 
 #include <cuda_runtime.h>
 
@@ -15,27 +15,6 @@
 
 namespace tg::gpu {
 
-const char* placement_name(Placement p) {
-  switch (p) {
-    case Placement::kDevice: return "device";
-    case Placement::kUvm: return "uvm";
-    case Placement::kZeroCopyNaive: return "zerocopy-naive";
-    case Placement::kZeroCopyMerged: return "zerocopy-merged";
-    case Placement::kZeroCopyAligned: return "zerocopy-aligned";
-    case Placement::kSubgraph: return "subgraph";
-    case Placement::kStream: return "stream";
-  }
-  return "?";
-}
-
-std::optional<Placement> parse_placement(const std::string& name) {
-  for (Placement p : {Placement::kDevice, Placement::kUvm, Placement::kZeroCopyNaive, Placement::kZeroCopyMerged,
-                      Placement::kZeroCopyAligned, Placement::kSubgraph, Placement::kStream})
-    if (name == placement_name(p)) return p;
-  if (name == "zerocopy") return Placement::kZeroCopyAligned;
-  return std::nullopt;
-}
-
 Access access_of(Placement p) {
   switch (p) {
     case Placement::kDevice: return Access::kDevice;
@@ -43,21 +22,11 @@ Access access_of(Placement p) {
     case Placement::kZeroCopyNaive: return Access::kNaive;
     case Placement::kZeroCopyMerged: return Access::kMerged;
     case Placement::kZeroCopyAligned: return Access::kAligned;
+    case Placement::kAuto:  // resolved before this is asked
     case Placement::kSubgraph:
     case Placement::kStream: return Access::kDevice;  // the kernels read device buffers
   }
   return Access::kDevice;
-}
-
-EdgeNeeds edge_needs(const std::vector<Algorithm>& algorithms, bool accumulative) {
-  EdgeNeeds needs;
-  for (Algorithm a : algorithms) {
-    // PageRank's pull form reads only in-edges; its accumulative form pushes.
-    if (a != Algorithm::kPageRank || accumulative) needs.out_edges = true;
-    if (uses_in_edges(a)) needs.in_edges = true;
-    if (needs_weights(a)) needs.weights = true;
-  }
-  return needs;
 }
 
 bool init_cuda(int device, std::string* reason) {
@@ -143,7 +112,7 @@ constexpr uint64_t kMargin = uint64_t{512} << 20;
 }  // namespace
 
 template <typename V>
-PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const GpuOptions& options)
+PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const GpuOptions& options)
     : device_(options.device) {
   std::string reason;
   if (!init_cuda(options.device, &reason)) throw Error("no usable GPU: " + reason);
@@ -153,22 +122,23 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
 
   const uint64_t n = graph.num_vertices;
-  const bool directed_in = needs.in_edges && graph.directed && graph.in.built();
-  const bool use_in = needs.in_edges && graph.has_in_edges();
-  const bool weights = needs.weights && graph.weighted();
+  const bool out_edges = reads.out_edges != Need::kNo;
+  const bool use_in = reads.in_edges != Need::kNo && graph.has_in_edges();
+  const bool directed_in = use_in && graph.directed;
+  const bool weights = reads.weights && graph.weighted();
   const uint64_t entry = sizeof(V) + (weights ? sizeof(weight_t) : 0);
   uint64_t edge_bytes = 0;
-  if (needs.out_edges || (use_in && !graph.directed)) edge_bytes += graph.out.num_edges() * entry;
+  if (out_edges || (use_in && !graph.directed)) edge_bytes += graph.out.num_edges() * entry;
   if (directed_in) edge_bytes += graph.in.num_edges() * entry;
   // Offsets, up to two 8-byte values per vertex, the engine's queues and
   // bitmaps, and a few live frontiers.
   // subgraph / stream add the SubCSR builder's arrays (active list, sort
   // buffer, sub-offsets, scattered sub-offsets) or the streamer's (identity,
   // sorted list), and a second dedupe bitmap and queue for --async.
-  const bool subway = options.placement == "subgraph" || options.placement == "stream";
+  const bool streamed = is_streamed(options.placement);
   const uint64_t vertex_bytes =
       (n + 1) * sizeof(eid_t) * (directed_in ? 2 : 1) + n * (16 + 5 * sizeof(V)) + 6 * ((n + 31) / 32) * 4 +
-      (subway ? n * (3 * sizeof(V) + 16) + 2 * ((n + 31) / 32) * 4 : 0);
+      (streamed ? n * (3 * sizeof(V) + 16) + 2 * ((n + 31) / 32) * 4 : 0);
   if (vertex_bytes + kMargin > free_bytes)
     throw Error("the GPU engine needs " + gib(vertex_bytes) + " of GPU memory for vertex data (offsets, values, " +
                 "frontiers) of " + std::to_string(n) + " vertices, but only " + gib(free_bytes) + " of " +
@@ -176,17 +146,11 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   const uint64_t room = free_bytes - vertex_bytes - kMargin;
   const uint64_t budget = options.memory_budget > 0 ? options.memory_budget : room;
 
-  if (options.placement == "auto") {
+  placement_ = options.placement;
+  if (placement_ == Placement::kAuto)
     placement_ = edge_bytes <= budget && edge_bytes <= room ? Placement::kDevice : Placement::kZeroCopyAligned;
-  } else {
-    std::optional<Placement> p = parse_placement(options.placement);
-    if (!p)
-      throw Error("unknown placement '" + options.placement +
-                  "' (expected device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, stream or auto)");
-    placement_ = *p;
-  }
   if (placement_ == Placement::kDevice || placement_ == Placement::kUvm) {
-    const char* name = placement_name(placement_);
+    const std::string name(name_of(placement_));
     if (edge_bytes > budget)
       throw Error(std::string("placement ") + name + " needs " + gib(edge_bytes) +
                   " of GPU memory for the edge array, over the budget of " + gib(budget) +
@@ -203,27 +167,23 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   view_.m = graph.num_edges();
   view_.access = access_of(placement_);
   view_.sms = prop.multiProcessorCount;
-  if (placement_ == Placement::kSubgraph || placement_ == Placement::kStream) {
-    SubwayOptions& s = view_.subway;
+  if (is_streamed(placement_)) {
+    StreamedOptions& s = view_.streamed;
     s.enabled = true;
     s.stream = placement_ == Placement::kStream;
-    if (options.stream_mode != "pt" && options.stream_mode != "pt-opt")
-      throw Error("unknown stream mode '" + options.stream_mode + "' (expected pt or pt-opt)");
-    if (options.gather != "cpu" && options.gather != "gpu" && options.gather != "auto")
-      throw Error("unknown gather way '" + options.gather + "' (expected cpu, gpu or auto)");
     if (!(options.stream_threshold >= 0 && options.stream_threshold <= 1))
       throw Error("--stream-threshold must lie in [0, 1]");
-    s.pt = options.stream_mode == "pt";
+    s.mode = options.stream_mode;
     s.async = options.async;
     s.stream_threshold = options.stream_threshold;
     s.gather = options.gather;
     s.budget = budget;
   } else if (options.async) {
-    throw Error(std::string("--async needs --placement subgraph or stream, not ") + placement_name(placement_));
+    throw Error("--async needs --placement subgraph or stream, not " + std::string(name_of(placement_)));
   }
 
   auto start = std::chrono::steady_clock::now();
-  place_csr(graph.out, view_.out, needs.out_edges || (use_in && !graph.directed), weights);
+  place_csr(graph.out, view_.out, out_edges || (use_in && !graph.directed), weights);
   if (use_in) {
     if (graph.directed) place_csr(graph.in, view_.in, true, weights);
     else view_.in = view_.out;
@@ -231,13 +191,12 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   TG_CUDA(cudaDeviceSynchronize());
   transfer_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  details_["placement"] = placement_name(placement_);
-  details_["gpu"] = prop.name;
-  details_["budget_bytes"] = budget;
-  details_["gpu_free_bytes"] = free_bytes;
-  details_["edge_bytes"] = edge_bytes;
-  details_["vertex_bytes_estimate"] = vertex_bytes;
-  details_["transfer_bytes"] = transfer_bytes_;
+  stats_.gpu = prop.name;
+  stats_.budget_bytes = budget;
+  stats_.gpu_free_bytes = free_bytes;
+  stats_.edge_bytes = edge_bytes;
+  stats_.vertex_bytes_estimate = vertex_bytes;
+  stats_.transfer_bytes = transfer_bytes_;
 }
 
 template <typename V>
@@ -304,7 +263,7 @@ T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
         TG_CUDA(cudaHostAlloc(&h, bytes, cudaHostAllocMapped));
         host_allocs_.push_back(h);
         std::memcpy(h, host, bytes);
-        details_["zerocopy_copied_bytes"] = details_.value("zerocopy_copied_bytes", uint64_t{0}) + bytes;
+        stats_.zerocopy_copied_bytes += bytes;
       }
       TG_CUDA(cudaHostGetDevicePointer(&d, h, 0));
       pinned_host_.emplace_back(h, d);
@@ -334,7 +293,7 @@ void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighb
   out.view.neighbors = place_bytes(csr.neighbors.data(), m);
   out.view.neighbor_misalign = static_cast<uint32_t>((reinterpret_cast<uintptr_t>(out.view.neighbors) & 127) / sizeof(V));
   if (weights) out.view.weights = place_bytes(csr.weights.data(), m);
-  if (placement_ == Placement::kSubgraph || placement_ == Placement::kStream) {
+  if (is_streamed(placement_)) {
     // The pinned host copies (the graph's own arrays, registered, or the
     // pinned copies place_bytes made of a file mapping).
     out.host_neighbors = static_cast<const V*>(host_of(out.view.neighbors));

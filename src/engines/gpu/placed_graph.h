@@ -16,24 +16,17 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "algorithms/algorithm.h"
-#include "engines/gpu/edge_step.h"
+#include "engines/gpu/kernels/step_args.h"
 #include "engines/run.h"
 #include "graph/graph.h"
 
 namespace tg::gpu {
 
-enum class Placement { kDevice, kUvm, kZeroCopyNaive, kZeroCopyMerged, kZeroCopyAligned, kSubgraph, kStream };
-
-const char* placement_name(Placement p);
-// "device", "uvm", "zerocopy-naive", "zerocopy-merged", "zerocopy-aligned"
-// "subgraph", "stream" ("zerocopy" is zerocopy-aligned); nullopt for anything
-// else, "auto" included. subgraph and stream keep the edges pinned and mapped
-// on the host (as zero-copy) and copy the active part into device buffers
-// each iteration (docs/SUBWAY.md); their kernels read device memory.
-std::optional<Placement> parse_placement(const std::string& name);
+// How the kernels of a placement (engines/placement.h) reach the edges.
+// subgraph and stream keep the edges pinned and mapped on the host (as
+// zero-copy) and copy the active part into device buffers each iteration
+// (docs/SUBWAY.md); their kernels read device memory.
 Access access_of(Placement p);
 
 template <typename V>
@@ -49,13 +42,13 @@ struct PlacedCsr {
 };
 
 // What the subgraph / stream placements need besides the graph.
-struct SubwayOptions {
+struct StreamedOptions {
   bool enabled = false;  // placement subgraph or stream
   bool stream = false;   // stream (else subgraph)
-  bool pt = false;       // stream mode pt (else pt-opt)
+  StreamMode mode = StreamMode::kPtOpt;
   bool async = false;
   double stream_threshold = 0.8;
-  std::string gather = "auto";
+  GatherWay gather = GatherWay::kAuto;
   uint64_t budget = 0;   // edge-buffer bytes (--gpu-mem, or free memory minus vertex data and margin)
 };
 
@@ -67,17 +60,8 @@ struct DeviceGraph {
   PlacedCsr<V> out;  // out.view.offsets is always set; neighbours when pushing
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
   int sms = 1;
-  SubwayOptions subway;
+  StreamedOptions streamed;
 };
-
-// Which parts of the graph a set of algorithms reads.
-struct EdgeNeeds {
-  bool out_edges = false;  // push steps
-  bool in_edges = false;   // pull steps and gather (when the graph has them)
-  bool weights = false;
-};
-// accumulative: the algorithms run in their order-independent forms (--async).
-EdgeNeeds edge_needs(const std::vector<Algorithm>& algorithms, bool accumulative = false);
 
 // Sets CUDA up once (eager module loading, so that no kernel is loaded inside
 // a timed region) and says whether a GPU is usable.
@@ -86,10 +70,12 @@ bool init_cuda(int device, std::string* reason);
 template <typename V>
 class PlacedGraph {
  public:
-  // Chooses the placement (options.placement, "auto" resolved against the
-  // budget), checks memory, and moves or pins the edges. Throws tg::Error
-  // with one line when the placement cannot be honoured.
-  PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const GpuOptions& options);
+  // Chooses the placement (options.placement, auto resolved against the
+  // budget), checks memory, and moves or pins the edges the runs read
+  // (`reads`: out-edges where any run pushes, in-edges where any pulls or
+  // gathers and the graph has them, weights where any reads them). Throws
+  // tg::Error with one line when the placement cannot be honoured.
+  PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const GpuOptions& options);
   ~PlacedGraph();
   PlacedGraph(const PlacedGraph&) = delete;
   PlacedGraph& operator=(const PlacedGraph&) = delete;
@@ -98,7 +84,7 @@ class PlacedGraph {
   Placement placement() const { return placement_; }
   double transfer_seconds() const { return transfer_s_; }
   uint64_t transfer_bytes() const { return transfer_bytes_; }  // edge bytes copied to the GPU
-  const nlohmann::json& details() const { return details_; }
+  const GpuPlacementStats& stats() const { return stats_; }
   // Between runs of a batch: UVM pages go back to the host and the page
   // counts restart, so that each run starts cold as the first did.
   void reset_between_runs();
@@ -114,7 +100,7 @@ class PlacedGraph {
   int device_ = 0;
   double transfer_s_ = 0;
   uint64_t transfer_bytes_ = 0;
-  nlohmann::json details_ = nlohmann::json::object();
+  GpuPlacementStats stats_;
   std::vector<void*> device_allocs_;     // cudaMalloc and cudaMallocManaged
   std::vector<void*> host_allocs_;       // cudaHostAlloc
   std::vector<void*> registered_;        // cudaHostRegister

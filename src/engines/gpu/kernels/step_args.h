@@ -1,12 +1,14 @@
-// One traversal step of the GPU engine, as seen from both sides: the engine
-// (gpu_engine.cuh) fills these argument structs and calls push_step,
-// pull_step or gather_step for the placement in use; each placement's
-// translation unit (placement_*.cu) defines them for its access pattern and
-// instantiates them for the operators of algorithms/operators.h.
+// One traversal step of the GPU engine, as the edge sources and the kernels
+// see it: a source (sources/) fills these argument structs and calls
+// push_step, pull_step or gather_step for its access pattern; the kernels are
+// defined in push.cuh, pull.cuh and gather.cuh, and each access pattern's
+// translation unit (access_*.cu) compiles them for every operator of the
+// algorithm registry (instantiate.cuh). Other translation units see only the
+// declarations below, so the kernels are compiled once.
 //
-// A placement differs from another only in where the edge array lives and how
-// a worker walks a neighbour list (thread or warp, aligned or not), so one
-// template over `Access` serves all of them.
+// An access pattern differs from another only in where the edge array lives
+// and how a worker walks a neighbour list (thread or warp, aligned or not),
+// so one template over `Access` serves all of them.
 #pragma once
 
 #include <cstdint>

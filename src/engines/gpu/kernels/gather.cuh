@@ -1,0 +1,193 @@
+// Gather over every in-edge (Garaph's gather/sum/apply, for PageRank): a
+// warp sums gather() over a vertex's in-list and applies the total, or adds
+// it to a partial sum when the in-edges arrive in streamed partitions. Long
+// lists are summed a chunk per warp and combined in order. Compiled by the
+// access_*.cu files only.
+#pragma once
+
+#include "engines/gpu/kernels/edge_walk.cuh"
+
+namespace tg::gpu {
+namespace kernels {
+
+template <typename Op, typename T>
+__device__ inline T warp_combine(const Op& op, T x) {
+  for (int o = 16; o > 0; o >>= 1) x = op.sum(x, __shfl_xor_sync(kFull, x, o));
+  return x;
+}
+
+__device__ inline void add_residual(double* residual, double x) {
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFull, x, o);
+  if ((threadIdx.x & 31) == 0 && x != 0) atomicAdd(residual, x);
+}
+
+// A vertex's total: applied, or (streamed partitions) added to its partial sum.
+template <typename V, typename Op>
+__device__ inline double finish_gather(const GatherArgs<V>& a, const Op& op, V v, typename Op::acc_t total) {
+  if (a.partial == nullptr) return op.apply(v, total);
+  auto* partial = static_cast<typename Op::acc_t*>(a.partial);
+  partial[v] = op.sum(partial[v], total);
+  return 0;
+}
+
+// Sum of gather() over entries [lo, hi) of v's list, loaded from `start`, in
+// every lane.
+template <Access A, typename V, typename Op>
+__device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const Op& op, V v, int64_t lo, int64_t hi,
+                                                 int64_t start, int lane, Tally& t) {
+  constexpr bool kW = Op::needs_weights;
+  typename Op::acc_t acc = op.zero();
+  for (int64_t base = start; base < hi; base += kWarp) {
+    int64_t k = base + lane;
+    if (k >= lo && k < hi) {
+      weight_t w = 1.0f;
+      if constexpr (kW) w = a.csr.weights[k];
+      acc = op.sum(acc, op.gather(a.csr.neighbors[k], v, w));
+    }
+  }
+  if (lane == 0 && hi > lo) {
+    t.edges += hi - lo;
+    if constexpr (kOverLink<A>) {
+      // one warp load per line group: count them the way push_walk does
+      for (int64_t base = start; base < hi; base += kWarp) {
+        int64_t first = base > lo ? base : lo;
+        int64_t last = (base + kWarp < hi ? base + kWarp : hi) - 1;
+        count_link(t, a.csr.neighbors, first, last);
+        if constexpr (kW) count_link(t, a.csr.weights, first, last);
+      }
+    }
+    if constexpr (A == Access::kUvm) {
+      mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, lo, hi - 1);
+      if constexpr (kW) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, lo, hi - 1);
+    }
+  }
+  return warp_combine(op, acc);
+}
+
+template <Access A, typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op op) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  Tally t;
+  double residual = 0;
+  for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.n; i += warps) {
+    V v = static_cast<V>(a.first + i);
+    int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+    int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
+    if (e - s > kChunkEntries) {
+      if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = v;
+      continue;
+    }
+    typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, lane, t);
+    if (lane == 0) residual += finish_gather(a, op, v, total);
+  }
+  add_residual(a.residual, residual);
+  flush(t, a.counters);
+}
+
+// One warp per chunk of a long in-list: partial sums, combined below.
+template <Access A, typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_chunk_kernel(GatherArgs<V> a, Op op, const unsigned long long* prefix,
+                                                              uint64_t count, typename Op::acc_t* partial) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const unsigned long long total = prefix[count];
+  Tally t;
+  for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
+    uint64_t i = owner_of(prefix, count, c);
+    V v = a.big_queue[i];
+    int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+    int64_t s = walk_start<A, Op::needs_weights>(a.csr, b) + static_cast<int64_t>(c - prefix[i]) * kChunkEntries;
+    int64_t hi = s + kChunkEntries < e ? s + kChunkEntries : e;
+    typename Op::acc_t sum = gather_walk<A>(a, op, v, s > b ? s : b, hi, s, lane, t);
+    if (lane == 0) partial[c] = sum;
+  }
+  flush(t, a.counters);
+}
+
+// A thread per long list: combines its chunks in order and applies.
+template <typename V, typename Op>
+__global__ void gather_combine_kernel(GatherArgs<V> a, Op op, const unsigned long long* prefix, uint64_t count,
+                                      const typename Op::acc_t* partial) {
+  uint64_t i = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  double residual = 0;
+  if (i < count) {
+    typename Op::acc_t acc = op.zero();
+    for (unsigned long long c = prefix[i]; c < prefix[i + 1]; ++c) acc = op.sum(acc, partial[c]);
+    residual = finish_gather(a, op, a.big_queue[i], acc);
+  }
+  add_residual(a.residual, residual);
+}
+
+// Naive gather: a thread per vertex.
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  Tally t;
+  double residual = 0;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.n;
+       base += stride) {
+    uint64_t i = base + (threadIdx.x & 31);
+    if (i < a.n) {
+      V v = static_cast<V>(a.first + i);
+      int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      typename Op::acc_t acc = op.zero();
+      for (int64_t k = b; k < e; ++k) {
+        weight_t w = 1.0f;
+        if constexpr (kW) w = a.csr.weights[k];
+        acc = op.sum(acc, op.gather(a.csr.neighbors[k], v, w));
+      }
+      if (e > b) {
+        t.edges += e - b;
+        count_link(t, a.csr.neighbors, b, e - 1);
+        if constexpr (kW) count_link(t, a.csr.weights, b, e - 1);
+      }
+      residual += finish_gather(a, op, v, acc);
+    }
+  }
+  t.requests = t.sectors;
+  add_residual(a.residual, residual);
+  flush(t, a.counters);
+}
+
+template <Access A, typename V, typename Op>
+StepCounters run_gather(const GatherArgs<V>& a, const Op& op, double* residual_out) {
+  StepCounters c{};
+  if (a.n > 0) {
+    if constexpr (A == Access::kNaive) {
+      gather_naive_kernel<V, Op><<<grid_for(a.n, kBlock, a.sms), kBlock>>>(a, op);
+      TG_CUDA_CHECK_LAUNCH();
+    } else {
+      gather_warp_kernel<A, V, Op><<<grid_for(a.n, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
+      TG_CUDA_CHECK_LAUNCH();
+    }
+  }
+  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+  if constexpr (A != Access::kNaive) {
+    if (c.big_count > 0) {
+      using acc_t = typename Op::acc_t;
+      const uint64_t nb = c.big_count;
+      ChunkPlan plan = plan_chunks<A, Op::needs_weights>(a.csr, a.big_queue, nb, *a.pool);
+      auto partial = a.pool->template get_n<acc_t>(plan.total);
+      auto* partial_p = static_cast<acc_t*>(partial.get());
+      gather_chunk_kernel<A, V, Op><<<grid_for(plan.total, kWarpsPerBlock, a.sms), kBlock>>>(a, op, plan.starts(), nb,
+                                                                                              partial_p);
+      TG_CUDA_CHECK_LAUNCH();
+      gather_combine_kernel<V, Op><<<div_up(nb, kBlock), kBlock>>>(a, op, plan.starts(), nb, partial_p);
+      TG_CUDA_CHECK_LAUNCH();
+      TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+    }
+  }
+  TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));
+  return c;
+}
+
+}  // namespace kernels
+
+template <Access A, typename V, typename Op>
+StepCounters gather_step(const GatherArgs<V>& args, const Op& op, double* residual) {
+  return kernels::run_gather<A>(args, op, residual);
+}
+
+}  // namespace tg::gpu

@@ -1,0 +1,186 @@
+// Pull (bottom-up) over in-edges: every vertex v with cond(v) looks for
+// members of the input frontier among its in-neighbours, applies update()
+// (v belongs to one warp, so no atomics) and stops as soon as cond(v) turns
+// false: Beamer's bottom-up step. Compiled by the access_*.cu files only.
+#pragma once
+
+#include "engines/gpu/kernels/edge_walk.cuh"
+
+namespace tg::gpu {
+namespace kernels {
+
+__device__ inline bool member(const uint32_t* bits, uint64_t v) { return (bits[v >> 5] >> (v & 31)) & 1u; }
+
+// A warp owns 32 consecutive vertices (one output word). Each lane asks
+// cond() for its vertex; then the warp walks the in-list of each open vertex
+// in turn, 32 entries at a time, applying update() one frontier neighbour at
+// a time (the vertex belongs to this warp, so no atomics) and stopping as soon
+// as cond() turns false: Beamer's bottom-up step.
+template <Access A, typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  const int lane = threadIdx.x & 31;
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const uint64_t words = (a.n + 31) / 32;
+  const V* nbr = a.csr.neighbors;
+  Tally t;
+  for (uint64_t wd = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; wd < words; wd += warps) {
+    uint64_t mine = wd * 32 + lane;
+    bool active = mine < a.n && op.cond(static_cast<V>(mine));
+    int64_t resume = 0;  // where the warp continues this lane's list
+    bool joined_here = false;
+    if (active) {
+      resume = static_cast<int64_t>(a.csr.offsets[mine]);
+      int64_t e = static_cast<int64_t>(a.csr.offsets[mine + 1]);
+      if constexpr (A == Access::kDevice) {
+        // In GPU memory, each lane first tries the head of its own list:
+        // bottom-up BFS mostly stops there, 32 vertices at a time instead
+        // of one (scattered loads cost nothing extra in GPU memory).
+        const V v = static_cast<V>(mine);
+        const int64_t b = resume, stop = b + kPullProbe < e ? b + kPullProbe : e;
+        for (; resume < stop;) {
+          const int64_t k = resume++;
+          V u = nbr[k];
+          if (!member(a.in_bits, u)) continue;
+          weight_t w = 1.0f;
+          if constexpr (kW) w = a.csr.weights[k];
+          if (op.update(u, v, w)) joined_here = true;
+          if (!op.cond(v)) {
+            e = resume;  // closed: nothing left for the warp
+            break;
+          }
+        }
+        t.edges += resume - b;
+      }
+      active = resume < e;
+    }
+    __syncwarp();  // the probe's updates are seen by the lanes that continue
+    unsigned open_set = __ballot_sync(kFull, active);
+    unsigned joined = __ballot_sync(kFull, joined_here);
+    while (open_set) {
+      int j = __ffs(open_set) - 1;
+      open_set &= open_set - 1;
+      V v = static_cast<V>(wd * 32 + j);
+      const int64_t b = __shfl_sync(kFull, resume, j);
+      const int64_t e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      int64_t last_read = b - 1;
+      bool open = true;
+      for (int64_t base = walk_start<A, kW>(a.csr, b); open && base < e; base += kWarp) {
+        int64_t k = base + lane;
+        bool valid = k >= b && k < e;
+        V u = 0;
+        weight_t w = 1.0f;
+        bool hit = false;
+        if (valid) {
+          u = nbr[k];
+          if constexpr (kW) w = a.csr.weights[k];
+          hit = member(a.in_bits, u);
+        }
+        unsigned hits = __ballot_sync(kFull, hit);
+        int64_t stop = base + kWarp < e ? base + kWarp : e;
+        while (hits) {
+          int h = __ffs(hits) - 1;
+          hits &= hits - 1;
+          int result = 0;
+          if (lane == h) result = (op.update(u, v, w) ? 1 : 0) | (op.cond(v) ? 2 : 0);
+          result = __shfl_sync(kFull, result, h);
+          __syncwarp();
+          if (result & 1) joined |= 1u << j;
+          if (!(result & 2)) {
+            open = false;
+            stop = base + h + 1;
+            break;
+          }
+        }
+        last_read = stop - 1;
+        if constexpr (kOverLink<A>) {
+          if (lane == 0) {
+            int64_t first = base > b ? base : b;
+            count_link(t, nbr, first, stop - 1);
+            if constexpr (kW) count_link(t, a.csr.weights, first, stop - 1);
+          }
+        }
+      }
+      if (lane == 0 && last_read >= b) {
+        t.edges += last_read - b + 1;
+        if constexpr (A == Access::kUvm) {
+          mark_pages(t, a.uvm_pages, 0, nbr, b, last_read);
+          if constexpr (kW) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, b, last_read);
+        }
+      }
+    }
+    if (lane == 0) {
+      a.out_bits[wd] = joined;
+      t.out += __popc(joined);
+    }
+  }
+  flush(t, a.counters);
+}
+
+// The naive bottom-up worker: a thread per vertex.
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) pull_naive_kernel(PullArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  const int lane = threadIdx.x & 31;
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const uint64_t words = (a.n + 31) / 32;
+  Tally t;
+  for (uint64_t wd = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; wd < words; wd += warps) {
+    uint64_t mine = wd * 32 + lane;
+    bool joined = false;
+    if (mine < a.n && op.cond(static_cast<V>(mine))) {
+      V v = static_cast<V>(mine);
+      int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      int64_t k = b;
+      for (; k < e; ++k) {
+        V u = a.csr.neighbors[k];
+        if (!member(a.in_bits, u)) continue;
+        weight_t w = 1.0f;
+        if constexpr (kW) w = a.csr.weights[k];
+        if (op.update(u, v, w)) joined = true;
+        if (!op.cond(v)) {
+          ++k;
+          break;
+        }
+      }
+      if (k > b) {
+        t.edges += k - b;
+        count_link(t, a.csr.neighbors, b, k - 1);
+        if constexpr (kW) count_link(t, a.csr.weights, b, k - 1);
+      }
+    }
+    unsigned word = __ballot_sync(kFull, joined);
+    if (lane == 0) {
+      a.out_bits[wd] = word;
+      t.out += __popc(word);
+    }
+  }
+  t.requests = t.sectors;
+  flush(t, a.counters);
+}
+
+template <Access A, typename V, typename Op>
+StepCounters run_pull(const PullArgs<V>& a, const Op& op) {
+  StepCounters c{};
+  uint64_t words = (a.n + 31) / 32;
+  if (words > 0) {
+    if constexpr (A == Access::kNaive) {
+      pull_naive_kernel<V, Op><<<grid_for(words, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
+      TG_CUDA_CHECK_LAUNCH();
+    } else {
+      pull_warp_kernel<A, V, Op><<<grid_for(words, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
+      TG_CUDA_CHECK_LAUNCH();
+    }
+  }
+  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+  return c;
+}
+
+}  // namespace kernels
+
+template <Access A, typename V, typename Op>
+StepCounters pull_step(const PullArgs<V>& args, const Op& op) {
+  return kernels::run_pull<A>(args, op);
+}
+
+}  // namespace tg::gpu

@@ -1,0 +1,185 @@
+// Push (top-down) over a frontier queue, or over every vertex: for each
+// frontier vertex u and out-edge u -> v with cond(v), update_atomic(u, v, w);
+// the vertices for which it returns true form the output set (a bitmap, and
+// a queue when the engine keeps one). Lists longer than kChunkEntries go to a
+// second pass, a warp per chunk. Compiled by the access_*.cu files only.
+#pragma once
+
+#include "engines/gpu/kernels/edge_walk.cuh"
+
+namespace tg::gpu {
+namespace kernels {
+
+// Adds v to the output frontier unless it is there already (the bitmap makes
+// the output a set); the queue, when kept, gets one atomic per warp.
+// All 32 lanes must call this.
+template <typename V>
+__device__ inline void emit(const PushArgs<V>& a, bool joined, V v, int lane, Tally& t) {
+  bool fresh = false;
+  if (joined) {
+    uint32_t m = 1u << (v & 31);
+    fresh = !(atomicOr(&a.out_bits[v >> 5], m) & m);
+  }
+  unsigned mask = __ballot_sync(kFull, fresh);
+  if (mask == 0) return;
+  if (a.out_queue == nullptr) {
+    if (fresh) t.out++;
+    return;
+  }
+  int leader = __ffs(mask) - 1;
+  unsigned long long pos = 0;
+  if (lane == leader) pos = atomicAdd(&a.counters->out_count, static_cast<unsigned long long>(__popc(mask)));
+  pos = __shfl_sync(kFull, pos, leader);
+  if (fresh) a.out_queue[pos + __popc(mask & ((1u << lane) - 1))] = v;
+}
+
+
+
+// A warp applies op to entries [lo, hi) of u's list, loading from `start`.
+template <Access A, typename V, typename Op>
+__device__ inline void push_walk(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
+                                 int lane, Tally& t) {
+  constexpr bool kW = Op::needs_weights;
+  const V* nbr = a.csr.neighbors;
+  for (int64_t base = start; base < hi; base += kWarp) {
+    int64_t k = base + lane;
+    bool joined = false;
+    V v = 0;
+    if (k >= lo && k < hi) {
+      v = nbr[k];
+      weight_t w = 1.0f;
+      if constexpr (kW) w = a.csr.weights[k];
+      joined = op.cond(v) && op.update_atomic(u, v, w);
+    }
+    if constexpr (kOverLink<A>) {
+      if (lane == 0) {
+        int64_t first = base > lo ? base : lo;
+        int64_t last = (base + kWarp < hi ? base + kWarp : hi) - 1;
+        count_link(t, nbr, first, last);
+        if constexpr (kW) count_link(t, a.csr.weights, first, last);
+      }
+    }
+    if (a.want_output) emit(a, joined, v, lane, t);
+  }
+  if (lane == 0) {
+    t.edges += hi - lo;
+    if constexpr (A == Access::kUvm) {
+      mark_pages(t, a.uvm_pages, 0, nbr, lo, hi - 1);
+      if constexpr (kW) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, lo, hi - 1);
+    }
+  }
+}
+
+// One warp per frontier vertex; lists longer than a chunk go to big_queue.
+template <Access A, typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  Tally t;
+  for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.count; i += warps) {
+    V u = a.frontier ? a.frontier[i] : static_cast<V>(i);
+    int64_t b = static_cast<int64_t>(a.csr.offsets[u]), e = static_cast<int64_t>(a.csr.offsets[u + 1]);
+    if (b == e) continue;
+    int64_t s = walk_start<A, Op::needs_weights>(a.csr, b);
+    if (e - s > kChunkEntries) {
+      if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = u;
+      continue;
+    }
+    push_walk<A>(a, op, u, b, e, s, lane, t);
+  }
+  flush(t, a.counters);
+}
+
+// One warp per chunk of a long list.
+template <Access A, typename V, typename Op>
+__global__ void __launch_bounds__(kBlock)
+    push_chunk_kernel(PushArgs<V> a, Op op, const V* big, const unsigned long long* prefix, uint64_t count) {
+  const int lane = threadIdx.x & 31;
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const unsigned long long total = prefix[count];
+  Tally t;
+  for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
+    uint64_t i = owner_of(prefix, count, c);
+    V u = big[i];
+    int64_t b = static_cast<int64_t>(a.csr.offsets[u]), e = static_cast<int64_t>(a.csr.offsets[u + 1]);
+    int64_t s = walk_start<A, Op::needs_weights>(a.csr, b) + static_cast<int64_t>(c - prefix[i]) * kChunkEntries;
+    int64_t hi = s + kChunkEntries < e ? s + kChunkEntries : e;
+    push_walk<A>(a, op, u, s > b ? s : b, hi, s, lane, t);
+  }
+  flush(t, a.counters);
+}
+
+// EMOGI's naive worker: a thread per frontier vertex walks its whole list.
+// Loops are kept warp-uniform so that output appends can be aggregated.
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) push_naive_kernel(PushArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  const int lane = threadIdx.x & 31;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  Tally t;
+  for (uint64_t base = (static_cast<uint64_t>(blockIdx.x) * blockDim.x) + (threadIdx.x & ~31u); base < a.count;
+       base += stride) {
+    uint64_t i = base + lane;
+    V u = 0;
+    int64_t b = 0, e = 0;
+    if (i < a.count) {
+      u = a.frontier ? a.frontier[i] : static_cast<V>(i);
+      b = static_cast<int64_t>(a.csr.offsets[u]);
+      e = static_cast<int64_t>(a.csr.offsets[u + 1]);
+    }
+    if (e > b) {
+      t.edges += e - b;
+      count_link(t, a.csr.neighbors, b, e - 1);
+      if constexpr (kW) count_link(t, a.csr.weights, b, e - 1);
+    }
+    for (int64_t k = b; __any_sync(kFull, k < e); ++k) {
+      bool joined = false;
+      V v = 0;
+      if (k < e) {
+        v = a.csr.neighbors[k];
+        weight_t w = 1.0f;
+        if constexpr (kW) w = a.csr.weights[k];
+        joined = op.cond(v) && op.update_atomic(u, v, w);
+      }
+      if (a.want_output) emit(a, joined, v, lane, t);
+    }
+  }
+  // naive requests are single sectors
+  t.requests = t.sectors;
+  flush(t, a.counters);
+}
+
+template <Access A, typename V, typename Op>
+StepCounters run_push(const PushArgs<V>& a, const Op& op) {
+  StepCounters c{};
+  if (a.count > 0) {
+    if constexpr (A == Access::kNaive) {
+      push_naive_kernel<V, Op><<<grid_for(a.count, kBlock, a.sms), kBlock>>>(a, op);
+      TG_CUDA_CHECK_LAUNCH();
+    } else {
+      push_warp_kernel<A, V, Op><<<grid_for(a.count, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
+      TG_CUDA_CHECK_LAUNCH();
+    }
+  }
+  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+  if constexpr (A != Access::kNaive) {
+    if (c.big_count > 0) {
+      const uint64_t nb = c.big_count;
+      ChunkPlan plan = plan_chunks<A, Op::needs_weights>(a.csr, a.big_queue, nb, *a.pool);
+      push_chunk_kernel<A, V, Op><<<grid_for(plan.total, kWarpsPerBlock, a.sms), kBlock>>>(a, op, a.big_queue,
+                                                                                            plan.starts(), nb);
+      TG_CUDA_CHECK_LAUNCH();
+      TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+    }
+  }
+  return c;
+}
+
+}  // namespace kernels
+
+template <Access A, typename V, typename Op>
+StepCounters push_step(const PushArgs<V>& args, const Op& op) {
+  return kernels::run_push<A>(args, op);
+}
+
+}  // namespace tg::gpu

@@ -1,0 +1,130 @@
+// The resident edge source (edge_source.h): the placements device, uvm and
+// zero-copy naive / merged / aligned. The edge arrays stay where the
+// placement put them for the whole run; a step is one launch of the traversal
+// kernel compiled for that placement's access pattern (kernels/access_*.cu),
+// plus the chunked second pass for long lists.
+//
+// Bytes over the link: zero-copy counts the 32-byte sectors its loads
+// request; UVM the 64 KiB pages touched for the first time in the run;
+// device memory moves nothing during the run (its one copy before the run is
+// the placement's).
+#pragma once
+
+#include <cstdint>
+
+#include "core/error.h"
+#include "engines/gpu/cuda_util.h"
+#include "engines/gpu/kernels/step_args.h"
+#include "engines/gpu/placed_graph.h"
+#include "engines/gpu/sources/edge_source.h"
+
+namespace tg::gpu {
+
+template <typename V>
+class ResidentSource {
+ public:
+  ResidentSource(const DeviceGraph<V>& g, ScratchPool& pool) : g_(g), pool_(pool) {
+    counters_ = DeviceArray<StepCounters>::allocate(1);
+    residual_ = DeviceArray<double>::allocate(1);
+    big_ = DeviceArray<V>::allocate(g.n);
+  }
+
+  bool can_pull() const { return g_.in.placed; }
+  const eid_t* out_offsets() const { return g_.out.view.offsets; }
+
+  template <typename Op>
+  StepOutcome push(const PushInput<V>& in, const Op& op) {
+    if (!g_.out.placed) throw Error("GPU engine: a push step needs the graph's out-edges, which were not placed");
+    PushArgs<V> a;
+    a.csr = g_.out.view;
+    a.frontier = in.frontier;
+    a.count = in.count;
+    a.want_output = in.want_output;
+    a.out_bits = in.out_bits;
+    a.out_queue = in.out_queue;
+    a.big_queue = big_.data();
+    a.counters = counters_.data();
+    a.uvm_pages = g_.out.uvm_pages;
+    a.uvm_weight_page0 = g_.out.uvm_weight_page0;
+    a.sms = g_.sms;
+    a.pool = &pool_;
+    reset_counters();
+    return outcome(with_access([&]<Access A>() { return push_step<A>(a, op); }));
+  }
+
+  template <typename Op>
+  StepOutcome pull(const PullInput<V>& in, const Op& op) {
+    if (!can_pull()) throw Error("GPU engine: a pull step needs the graph's in-edges, which were not placed");
+    PullArgs<V> a;
+    a.csr = g_.in.view;
+    a.n = g_.n;
+    a.in_bits = in.in_bits;
+    a.out_bits = in.out_bits;
+    a.counters = counters_.data();
+    a.uvm_pages = g_.in.uvm_pages;
+    a.uvm_weight_page0 = g_.in.uvm_weight_page0;
+    a.sms = g_.sms;
+    reset_counters();
+    return outcome(with_access([&]<Access A>() { return pull_step<A>(a, op); }));
+  }
+
+  template <typename G>
+  StepOutcome gather(const G& op, double* residual) {
+    if (!can_pull()) throw Error("GPU engine: gather_apply needs the graph's in-edges, which were not placed");
+    GatherArgs<V> a;
+    a.csr = g_.in.view;
+    a.n = g_.n;
+    a.counters = counters_.data();
+    a.residual = residual_.data();
+    a.big_queue = big_.data();
+    a.uvm_pages = g_.in.uvm_pages;
+    a.uvm_weight_page0 = g_.in.uvm_weight_page0;
+    a.sms = g_.sms;
+    a.pool = &pool_;
+    reset_counters();
+    TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
+    double r = 0;
+    StepOutcome o = outcome(with_access([&]<Access A>() { return gather_step<A>(a, op, &r); }));
+    *residual += r;
+    return o;
+  }
+
+  void report(RunStats&) const {}
+
+ private:
+  // The one switch from the placement's access pattern to its kernels.
+  template <typename F>
+  StepCounters with_access(F&& step) {
+    switch (g_.access) {
+      case Access::kDevice: return step.template operator()<Access::kDevice>();
+      case Access::kUvm: return step.template operator()<Access::kUvm>();
+      case Access::kNaive: return step.template operator()<Access::kNaive>();
+      case Access::kMerged: return step.template operator()<Access::kMerged>();
+      case Access::kAligned: return step.template operator()<Access::kAligned>();
+    }
+    throw Error("GPU engine: unknown access pattern");
+  }
+
+  StepOutcome outcome(const StepCounters& c) const {
+    StepOutcome o;
+    o.out_count = c.out_count;
+    o.edges = c.edges;
+    if (g_.access == Access::kNaive || g_.access == Access::kMerged || g_.access == Access::kAligned) {
+      o.bytes_moved = c.sectors * 32;
+      o.link_requests = c.requests;
+    } else if (g_.access == Access::kUvm) {
+      o.bytes_moved = c.pages << kUvmPageShift;
+    }
+    return o;
+  }
+
+  void reset_counters() { TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters))); }
+
+  DeviceGraph<V> g_;
+  ScratchPool& pool_;
+  DeviceArray<StepCounters> counters_;
+  DeviceArray<double> residual_;
+  DeviceArray<V> big_;  // long lists deferred to the chunked pass
+};
+
+}  // namespace tg::gpu

@@ -1,0 +1,445 @@
+// The streamed edge source (edge_source.h): the placements subgraph and
+// stream (Subway, docs/SUBWAY.md). The edges stay in pinned host memory; a
+// push step loads the part the frontier needs into device buffers, as SubCSR
+// pieces (subgraph, below the stream threshold) or as the partitions that
+// hold active vertices (stream, and subgraph above the threshold), and runs
+// the device-memory push kernel on each loaded unit. A gather streams every
+// in-edge partition and keeps partial sums until a vertex's parts are all in.
+//
+// --async (Subway's asynchronous mode, algorithm 4): within each loaded unit
+// the push repeats until none of the unit's own vertices changes; the
+// operators are then the accumulative forms (AlgorithmOptions::accumulative).
+//
+// Configured from what the run reads (EdgeReads): out-edges for push steps,
+// in-edges for gathers, and the weights with the edges where it reads them.
+// Pull steps need the in-edges in device memory, so this source never pulls.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/gpu/cuda_util.h"
+#include "engines/gpu/frontier.cuh"
+#include "engines/gpu/kernels/step_args.h"
+#include "engines/gpu/placed_graph.h"
+#include "engines/gpu/sources/edge_source.h"
+#include "engines/gpu/subgraph/partition_streamer.cuh"
+#include "engines/gpu/subgraph/subcsr_builder.cuh"
+#include "engines/gpu/subgraph/transfer_choice.h"
+#include "engines/gpu/vertex_kernels.cuh"
+
+namespace tg::gpu {
+
+template <typename V>
+class StreamedSource {
+ public:
+  // Allocates the edge buffers within the budget (no larger than the graph
+  // needs) and the pinned host arrays, outside the timed run. Throws a
+  // one-line tg::Error for what these placements cannot run.
+  StreamedSource(const DeviceGraph<V>& g, const EdgeReads& reads, Frontiers<V>& frontiers)
+      : g_(g), opt_(g.streamed), frontiers_(frontiers), n_(g.n), words_((g.n + 31) / 32) {
+    const std::string where = opt_.stream ? "placement stream" : "placement subgraph";
+    const bool push = reads.out_edges != Need::kNo;
+    const bool gather = reads.in_edges == Need::kYes;
+    weights_ = reads.weights && g_.out.host_weights != nullptr;
+    const bool in_weights = reads.weights && g_.in.host_weights != nullptr;
+    if (g_.out.host_offsets == nullptr && n_ > 0) throw Error(where + ": no host offsets");
+    if (push && g_.m > 0 && g_.out.host_neighbors == nullptr)
+      throw Error(where + ": the graph's out-edges were not placed");
+    if (gather && (!g_.in.placed || (g_.in.host_offsets == nullptr && n_ > 0)))
+      throw Error(where + ": gathering needs the graph's in-edges, which were not placed");
+    // Buffers no larger than the graph needs, whatever the budget; a run that
+    // both pushes and gathers splits the budget between the two.
+    auto round64 = [](uint64_t x) { return (x + 63) / 64 * 64 + 64; };
+    const uint64_t m = g_.m;
+    const bool pt = opt_.stream && opt_.mode == StreamMode::kPt;
+    auto stream_cap = [&](const subgraph::EdgeEntry& e) {
+      return pt ? round64(m) * e.bytes() : subgraph::kDefaultStreamSlots * round64((m + 5) / 6) * e.bytes();
+    };
+    const uint64_t budget = push && gather ? opt_.budget / 2 : opt_.budget;
+    auto make_streamer = [&](const subgraph::StreamSource<V>& source, const subgraph::EdgeEntry& e, uint64_t bytes) {
+      return std::make_unique<subgraph::PartitionStreamer<V>>(
+          source, subgraph::stream_config(bytes, e, pt ? StreamMode::kPt : StreamMode::kPtOpt, "--gpu-mem"));
+    };
+    if (gather) {
+      // A gather reads every in-list every iteration: both placements stream
+      // the in-edges, PT or PT-Opt (subgraph: PT-Opt, since a SubCSR of every
+      // vertex is the whole CSR).
+      const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), in_weights};
+      const uint64_t bytes = std::min(budget, stream_cap(entry));
+      stats_.budget_bytes += bytes;
+      gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.view.offsets, g_.in.host_offsets,
+                                                                 g_.in.host_neighbors,
+                                                                 in_weights ? g_.in.host_weights : nullptr},
+                                       entry, bytes);
+      stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
+    }
+    if (push) {
+      const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), weights_};
+      const uint64_t bytes = std::min(budget, opt_.stream ? stream_cap(entry) : 2 * round64(m) * entry.bytes());
+      stats_.budget_bytes += bytes;
+      subgraph::StreamSource<V> out{n_, g_.out.view.offsets, g_.out.host_offsets, g_.out.host_neighbors,
+                                    weights_ ? g_.out.host_weights : nullptr};
+      if (opt_.stream) {
+        streamer_ = make_streamer(out, entry, bytes);
+        stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
+      } else {
+        make_builder(out, entry, bytes);
+      }
+    }
+    if (opt_.async) {
+      inner_bits_ = DeviceArray<uint32_t>::allocate(words_);
+      active_bits_ = DeviceArray<uint32_t>::allocate(words_);
+      if (words_ > 0) {
+        TG_CUDA(cudaMemset(inner_bits_.data(), 0, words_ * sizeof(uint32_t)));
+        TG_CUDA(cudaMemset(active_bits_.data(), 0, words_ * sizeof(uint32_t)));
+      }
+      inner_queue_ = DeviceArray<V>::allocate(std::max<uint64_t>(n_, 1));
+      next_queue_ = DeviceArray<V>::allocate(std::max<uint64_t>(n_, 1));
+      inner_counters_ = DeviceArray<StepCounters>::allocate(1);
+    }
+    counters_ = DeviceArray<StepCounters>::allocate(1);
+    residual_ = DeviceArray<double>::allocate(1);
+    scalar_ = DeviceArray<unsigned long long>::allocate(1);
+    big_ = DeviceArray<V>::allocate(n_);
+    const subgraph::PartitionStreamer<V>* shown = streamer_ ? streamer_.get() : gather_streamer_.get();
+    if (shown != nullptr) {
+      stats_.partitions = shown->schedule().partitions().size();
+      stats_.resident_partitions = shown->schedule().resident_count();
+    }
+    stats_.buffer_edges = builder_ ? builder_->sizing().capacity_edges
+                          : shown  ? shown->schedule().config().partition_edges
+                                   : 0;
+    stats_.async = opt_.async;
+  }
+
+  bool can_pull() const { return false; }
+  const eid_t* out_offsets() const { return g_.out.view.offsets; }
+
+  template <typename Op>
+  StepOutcome pull(const PullInput<V>&, const Op&) {
+    throw Error("GPU engine: placements subgraph and stream run push steps only, and a pull step was asked for");
+  }
+
+  // One push step over the loaded units (SubCSR pieces or partitions): the
+  // device-memory push kernel on each, the output the union over units.
+  template <typename Op>
+  StepOutcome push(const PushInput<V>& in, const Op& op) {
+    if (!streamer_) throw Error("GPU engine: the streamed source was not set up to push (no out-edges read)");
+    const bool every = in.frontier == nullptr;
+    const bool async = opt_.async && in.want_output;
+    const auto t0 = std::chrono::steady_clock::now();
+    PushArgs<V> a;
+    a.want_output = in.want_output;
+    a.out_bits = in.out_bits;
+    a.out_queue = in.out_queue;
+    a.big_queue = big_.data();
+    a.counters = counters_.data();
+    a.sms = g_.sms;
+    a.pool = &frontiers_.pool();
+
+    subgraph::IterationRecord rec;
+    rec.iteration = stats_.iterations.size();
+    rec.inner_iterations = 0;
+    rec.shape.vertices = n_;
+    rec.shape.total_edges = g_.m;
+    rec.shape.active_vertices = in.count;
+    rec.shape.active_edges = in.frontier_edges;
+    rec.shape.id_bytes = sizeof(V);
+    rec.shape.weights = weights_;
+    bool stream_it = true;
+    if (builder_) {
+      rec.choice = subgraph::choose_transfer(rec.shape, meters_.rates(subgraph::TransferRates{}), params_);
+      if (every) {
+        rec.choice.transfer = subgraph::Transfer::kStream;
+        rec.choice.reason = "every vertex is active";
+      }
+      stream_it = rec.choice.transfer == subgraph::Transfer::kStream;
+    } else {
+      rec.choice.transfer = subgraph::Transfer::kStream;
+      rec.choice.active_edge_fraction = g_.m ? double(in.frontier_edges) / double(g_.m) : 0;
+      rec.choice.reason = "placement stream";
+    }
+
+    uint64_t out_count = 0, edges = 0;
+    // Runs the kernel on one loaded unit (and, with --async, to local convergence).
+    auto run_unit = [&](const CsrView<V>& csr, const V* frontier, uint64_t count, subgraph::UnitMembers members) {
+      rec.units++;
+      if (async) {
+        run_unit_async(a, op, csr, frontier, count, members, out_count, edges, rec);
+        return;
+      }
+      a.csr = csr;
+      a.frontier = frontier;
+      a.count = count;
+      StepCounters carry{};
+      carry.out_count = out_count;  // queue appends continue; big_count restarts
+      TG_CUDA(cudaMemcpy(counters_.data(), &carry, sizeof carry, cudaMemcpyHostToDevice));
+      StepCounters c = push_step<Access::kDevice>(a, op);
+      edges += c.edges;
+      out_count = c.out_count;
+      rec.inner_iterations++;
+    };
+
+    if (stream_it) stream_units(in, every, rec, run_unit);
+    else subgraph_units(in, async, rec, run_unit);
+    rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    StepOutcome o;
+    o.out_count = in.want_output ? out_count : 0;
+    o.edges = edges;
+    o.bytes_moved = rec.bytes_copied;
+    stats_.iterations.push_back(std::move(rec));
+    return o;
+  }
+
+  // Every in-edge partition streamed through the device buffers (PT or
+  // PT-Opt), each vertex's sum kept as a partial until all its parts are in,
+  // then one apply over every vertex.
+  template <typename G>
+  StepOutcome gather(const G& op, double* residual) {
+    if (!gather_streamer_) throw Error("GPU engine: the streamed source was not set up to gather (no in-edges read)");
+    using acc_t = typename G::acc_t;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!partial_) partial_ = frontiers_.pool().template get_n<acc_t>(std::max<uint64_t>(n_, 1));
+    acc_t* partial = static_cast<acc_t*>(partial_.get());
+    if (n_ > 0) {
+      vertex_kernels::fill<<<grid_for(n_, kBlock, g_.sms), kBlock>>>(partial, n_, op.zero());
+      TG_CUDA_CHECK_LAUNCH();
+    }
+    subgraph::IterationRecord rec;
+    rec.iteration = stats_.iterations.size();
+    rec.shape.vertices = rec.shape.active_vertices = n_;
+    rec.shape.total_edges = rec.shape.active_edges = g_.m;
+    rec.shape.id_bytes = sizeof(V);
+    rec.choice.transfer = subgraph::Transfer::kStream;
+    rec.choice.active_edge_fraction = 1;
+    rec.choice.reason = "gather: every in-list is read";
+    const auto& parts = gather_streamer_->schedule().partitions();
+    uint64_t edges = 0;
+    subgraph::StreamTraffic t = gather_streamer_->run(nullptr, 0, [&](const subgraph::StreamUnit<V>& u) {
+      const subgraph::EdgeRange& p = parts[u.partition];
+      GatherArgs<V> a;
+      a.csr = u.csr;
+      a.first = u.unit.split ? u.unit.split_vertex : p.first;
+      a.n = u.unit.split ? 1 : p.last - p.first;
+      a.partial = partial;
+      a.counters = counters_.data();
+      a.residual = residual_.data();
+      a.big_queue = big_.data();
+      a.sms = g_.sms;
+      a.pool = &frontiers_.pool();
+      TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters)));
+      double unused = 0;
+      edges += gather_step<Access::kDevice>(a, op, &unused).edges;
+      rec.units++;
+    });
+    TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
+    if (n_ > 0) {
+      vertex_kernels::apply_partials<V, G><<<grid_for(n_, kBlock, g_.sms), kBlock>>>(n_, op, partial, residual_.data());
+      TG_CUDA_CHECK_LAUNCH();
+    }
+    double r = 0;
+    TG_CUDA(cudaMemcpy(&r, residual_.data(), sizeof r, cudaMemcpyDeviceToHost));
+    *residual += r;
+    rec.inner_iterations = rec.units;  // one gather per loaded partition
+    rec.bytes_copied = t.bytes_to_device;
+    rec.copy_s = t.seconds;
+    rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    add_traffic(t);
+    stats_.iterations.push_back(std::move(rec));
+    StepOutcome o;
+    o.edges = edges;
+    o.bytes_moved = t.bytes_to_device;
+    return o;
+  }
+
+  void report(RunStats& stats) const { stats.stream = stats_; }
+
+ private:
+  // subgraph: the SubCSR builder, and the streamer that runs the iterations
+  // above the threshold through the builder's two slots (PT-Opt skipping, no
+  // residents): one budget for both.
+  void make_builder(const subgraph::StreamSource<V>& out, const subgraph::EdgeEntry& entry, uint64_t bytes) {
+    subgraph::SubcsrSource<V> src;
+    src.n = n_;
+    src.offsets_device = g_.out.view.offsets;
+    src.offsets_host = g_.out.host_offsets;
+    src.neighbors_host = g_.out.host_neighbors;
+    src.weights_host = weights_ ? g_.out.host_weights : nullptr;
+    src.neighbors_mapped = g_.out.view.neighbors;
+    src.weights_mapped = weights_ ? g_.out.view.weights : nullptr;
+    subgraph::SubcsrConfig sc;
+    sc.budget_bytes = bytes;
+    sc.slots = 2;
+    sc.weights = weights_;
+    builder_ = std::make_unique<subgraph::SubcsrBuilder<V>>(src, sc);
+    // Pinned host arrays outside the timed run.
+    if (opt_.gather != GatherWay::kGpu) builder_->prepare_cpu_gather();
+    else builder_->prepare_piece_plan();
+    subgraph::StreamConfig cfg;
+    cfg.mode = StreamMode::kPtOpt;
+    cfg.entry = entry;
+    cfg.staging_buffers = 2;
+    cfg.partition_edges = builder_->sizing().capacity_edges;
+    cfg.resident_edges = 0;
+    std::vector<typename subgraph::PartitionStreamer<V>::Borrowed> lent;
+    for (uint32_t k = 0; k < 2; ++k) lent.push_back({builder_->slot_neighbors(k), builder_->slot_weights(k)});
+    streamer_ = std::make_unique<subgraph::PartitionStreamer<V>>(out, cfg, lent);
+    params_.stream_threshold = opt_.stream_threshold;
+    params_.gather = opt_.gather;
+  }
+
+  // The partitions that hold active vertices (all of them for PT).
+  template <typename RunUnit>
+  void stream_units(const PushInput<V>& in, bool every, subgraph::IterationRecord& rec, RunUnit& run_unit) {
+    const V* active = every ? nullptr : streamer_->sorted(in.frontier, in.count);
+    const auto& parts = streamer_->schedule().partitions();
+    subgraph::StreamTraffic t = streamer_->run(active, every ? 0 : in.count, [&](const subgraph::StreamUnit<V>& u) {
+      const subgraph::EdgeRange& p = parts[u.partition];
+      // A split hub list is pushed in parts, one unit each: re-running it
+      // inside one part would push the rest of its list a different value.
+      run_unit(u.csr, u.frontier, u.count,
+               p.split ? subgraph::UnitMembers{nullptr, 0, 0} : subgraph::UnitMembers{nullptr, p.first, p.last});
+    });
+    rec.bytes_copied = t.bytes_to_device;
+    rec.copy_s = t.seconds;
+    if (t.bytes_to_device > 0) meters_.link.add(double(t.bytes_to_device), t.seconds);
+    add_traffic(t);
+  }
+
+  // The SubCSR of the active lists, piece by piece.
+  template <typename RunUnit>
+  void subgraph_units(const PushInput<V>& in, bool async, subgraph::IterationRecord& rec, RunUnit& run_unit) {
+    subgraph::SubcsrShape shape = builder_->build_from_list(in.frontier, in.count, false);
+    rec.generate_s = shape.generate_s;
+    // A graph without edges has no mapped edge array: the CPU way (which copies nothing).
+    const GatherWay way =
+        rec.choice.transfer == subgraph::Transfer::kSubgraphGpuGather && g_.out.view.neighbors != nullptr
+            ? GatherWay::kGpu
+            : GatherWay::kCpu;
+    if (way == GatherWay::kCpu) rec.choice.transfer = subgraph::Transfer::kSubgraphCpuGather;
+    if (async && shape.active_vertices > 0) {
+      vertex_kernels::set_bits<<<grid_for(shape.active_vertices, kBlock, g_.sms), kBlock>>>(
+          builder_->active(), shape.active_vertices, active_bits_.data());
+      TG_CUDA_CHECK_LAUNCH();
+    }
+    const auto& pieces = builder_->pieces();
+    uint64_t sub_bytes = 0;
+    for (uint64_t k = 0; k < pieces.size(); ++k) {
+      subgraph::LoadedPiece<V> p = builder_->load(k, static_cast<uint32_t>(k % 2), way);
+      const uint64_t moved = way == GatherWay::kGpu ? p.link_bytes : p.bytes_to_device;
+      rec.bytes_copied += moved;
+      sub_bytes += p.bytes_to_device;
+      rec.gather_s += p.gather_s;
+      rec.copy_s += p.copy_s;
+      stats_.d2h_bytes += p.bytes_to_host;
+      if (way == GatherWay::kGpu) meters_.gpu_gather.add(double(p.bytes_to_device), p.gather_s);
+      else meters_.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
+      subgraph::UnitMembers members{active_bits_.data(), 0, 0};
+      if (async && p.count > 0 && !p.unit.split) {  // split lists: see stream_units
+        V ends[2];
+        TG_CUDA(cudaMemcpy(&ends[0], p.frontier, sizeof(V), cudaMemcpyDeviceToHost));
+        TG_CUDA(cudaMemcpy(&ends[1], p.frontier + p.count - 1, sizeof(V), cudaMemcpyDeviceToHost));
+        members.lo = ends[0];
+        members.hi = static_cast<uint64_t>(ends[1]) + 1;
+      }
+      if (p.count > 0) run_unit(p.csr, p.frontier, p.count, members);
+    }
+    if (async && shape.active_vertices > 0) {
+      vertex_kernels::clear_bits<<<grid_for(shape.active_vertices, kBlock, g_.sms), kBlock>>>(
+          builder_->active(), shape.active_vertices, active_bits_.data());
+      TG_CUDA_CHECK_LAUNCH();
+    }
+    stats_.subcsr_max_edges = std::max<uint64_t>(stats_.subcsr_max_edges, shape.active_edges);
+    stats_.subcsr_max_pieces = std::max<uint64_t>(stats_.subcsr_max_pieces, shape.pieces);
+    stats_.subcsr_bytes += sub_bytes;
+  }
+
+  // Subway algorithm 4: push within the unit until no member changes. Each
+  // push writes the unit's own output set (inner_bits_, queue qa); it is
+  // merged into the step's output, and its members (qb) are the next inner
+  // frontier.
+  template <typename Op>
+  void run_unit_async(const PushArgs<V>& step, const Op& op, const CsrView<V>& csr, const V* frontier, uint64_t count,
+                      subgraph::UnitMembers members, uint64_t& out_count, uint64_t& edges,
+                      subgraph::IterationRecord& rec) {
+    PushArgs<V> b = step;
+    b.csr = csr;
+    b.out_bits = inner_bits_.data();
+    b.counters = inner_counters_.data();
+    V* qa = inner_queue_.data();
+    V* qb = next_queue_.data();
+    const V* in = frontier;
+    uint64_t in_count = count;
+    while (in_count > 0) {
+      b.frontier = in;
+      b.count = in_count;
+      b.out_queue = qa;
+      TG_CUDA(cudaMemset(inner_counters_.data(), 0, sizeof(StepCounters)));
+      StepCounters c = push_step<Access::kDevice>(b, op);
+      edges += c.edges;
+      rec.inner_iterations++;
+      const uint64_t produced = c.out_count;
+      if (produced == 0) break;
+      unsigned long long total = out_count;
+      TG_CUDA(cudaMemcpy(scalar_.data(), &total, sizeof total, cudaMemcpyHostToDevice));
+      vertex_kernels::append_new<<<grid_for(produced, kBlock, g_.sms), kBlock>>>(qa, produced, step.out_bits,
+                                                                                 step.out_queue, scalar_.data());
+      TG_CUDA_CHECK_LAUNCH();
+      TG_CUDA(cudaMemcpy(&total, scalar_.data(), sizeof total, cudaMemcpyDeviceToHost));
+      out_count = total;
+      unsigned long long next = 0;
+      TG_CUDA(cudaMemcpy(scalar_.data(), &next, sizeof next, cudaMemcpyHostToDevice));
+      vertex_kernels::select_members<<<grid_for(produced, kBlock, g_.sms), kBlock>>>(qa, produced, members, qb,
+                                                                                     scalar_.data());
+      TG_CUDA_CHECK_LAUNCH();
+      TG_CUDA(cudaMemcpy(&next, scalar_.data(), sizeof next, cudaMemcpyDeviceToHost));
+      vertex_kernels::clear_bits<<<grid_for(produced, kBlock, g_.sms), kBlock>>>(qa, produced, inner_bits_.data());
+      TG_CUDA_CHECK_LAUNCH();
+      in = qb;  // the next push reads qb and writes qa
+      in_count = next;
+      if constexpr (HasBegin<Op, V>) {
+        if (next > 0) {
+          vertex_kernels::map_list<V><<<grid_for(next, kBlock, g_.sms), kBlock>>>(qb, next,
+                                                                                  vertex_kernels::BeginOf<V, Op>{op});
+          TG_CUDA_CHECK_LAUNCH();
+        }
+      }
+    }
+  }
+
+  void add_traffic(const subgraph::StreamTraffic& t) {
+    stats_.copies += t.copies;
+    stats_.skipped += t.skipped;
+    stats_.resident_hits += t.resident_hits;
+  }
+
+  DeviceGraph<V> g_;
+  StreamedOptions opt_;
+  Frontiers<V>& frontiers_;
+  uint64_t n_;
+  uint64_t words_;
+  bool weights_ = false;
+  std::unique_ptr<subgraph::SubcsrBuilder<V>> builder_;             // subgraph
+  std::unique_ptr<subgraph::PartitionStreamer<V>> streamer_;        // stream, or subgraph's fallback
+  std::unique_ptr<subgraph::PartitionStreamer<V>> gather_streamer_; // in-edges, for gathers
+  std::shared_ptr<void> partial_;  // gather: an acc_t per vertex
+  subgraph::ChoiceParams params_;
+  subgraph::TransferMeters meters_;
+  StreamStats stats_;
+  DeviceArray<StepCounters> counters_;
+  DeviceArray<double> residual_;
+  DeviceArray<unsigned long long> scalar_;
+  DeviceArray<V> big_;
+  // --async: a unit's own output set, the next inner frontier, the build's active set
+  DeviceArray<uint32_t> inner_bits_, active_bits_;
+  DeviceArray<V> inner_queue_, next_queue_;
+  DeviceArray<StepCounters> inner_counters_;
+};
+
+}  // namespace tg::gpu

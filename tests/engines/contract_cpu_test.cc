@@ -1,0 +1,31 @@
+// The engine contract (engine_contract.h) on the CPU engine: 32- and 64-bit
+// ids, 1 and 2 threads (2 threads split one vertex's list over tasks).
+#include "engines/cpu/cpu_engine.h"
+#include "engines/engine_contract.h"
+#include "support/thread_count.h"
+
+namespace tg::test::contract {
+namespace {
+
+template <typename V, int kThreads>
+struct CpuFactory {
+  using vertex_t = V;
+  static bool available(std::string*) { return true; }
+  class Instance {
+   public:
+    Instance(const Graph<V>& graph, const EdgeReads&) : threads_(kThreads), engine_(graph) {}
+    CpuEngine<V>& engine() { return engine_; }
+
+   private:
+    ThreadCount threads_;
+    CpuEngine<V> engine_;
+  };
+};
+
+static_assert(Engine<CpuEngine<vid32_t>> && Engine<CpuEngine<vid64_t>>);
+
+using CpuEngines = ::testing::Types<CpuFactory<vid32_t, 1>, CpuFactory<vid32_t, 2>, CpuFactory<vid64_t, 2>>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, EngineContract, CpuEngines);
+
+}  // namespace
+}  // namespace tg::test::contract
