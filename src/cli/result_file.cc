@@ -90,7 +90,7 @@ void write_results(const std::string& path, Algorithm algorithm, const VertexVal
 
 VertexValues read_results(const std::string& path, Algorithm algorithm, uint64_t n, int id_base) {
   std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
+  if (!in) throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
   VertexValues values;
   switch (algorithm) {
     case Algorithm::kBfs: values = std::vector<int32_t>(n, kUnreached); break;
@@ -144,7 +144,7 @@ VertexValues read_results(const std::string& path, Algorithm algorithm, uint64_t
         values);
   }
   if (count != n)
-    throw Error(path + ": has values for " + std::to_string(count) + " vertices, the graph has " + std::to_string(n));
+    throw input_error(path, "has values for " + std::to_string(count) + " vertices, the graph has " + std::to_string(n));
   return values;
 }
 

@@ -53,7 +53,7 @@ GpuOptions EngineOptions::gpu_options() const {
   g.gather = gather;
   if (!gpu_mem.empty()) {
     g.memory_budget = parse_size(gpu_mem, "--gpu-mem");
-    if (g.memory_budget == 0) throw Error("--gpu-mem must be larger than 0");
+    if (g.memory_budget == 0) throw usage_error("--gpu-mem must be larger than 0");
   }
   return g;
 }
@@ -65,9 +65,9 @@ void apply_threads(int threads) {
 EngineChoice choose_engine(const EngineOptions& options) {
   EngineChoice choice;
   if (options.engine == "cpu") {
-    if (options.placement != "auto") throw Error("--placement " + options.placement + " needs --engine gpu");
-    if (!options.gpu_mem.empty()) throw Error("--gpu-mem needs --engine gpu");
-    if (options.async) throw Error("--async needs --engine gpu and --placement subgraph or stream");
+    if (options.placement != "auto") throw usage_error("--placement " + options.placement + " needs --engine gpu");
+    if (!options.gpu_mem.empty()) throw usage_error("--gpu-mem needs --engine gpu");
+    if (options.async) throw usage_error("--async needs --engine gpu and --placement subgraph or stream");
     return choice;
   }
   options.gpu_options();  // a malformed --gpu-mem is reported before anything else
@@ -92,7 +92,7 @@ RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const 
 uint64_t resolve_source(const AnyGraph& any, const std::string& text) {
   return std::visit(
       [&](const auto& g) -> uint64_t {
-        if (g.num_vertices == 0) throw Error("the graph has no vertices, so there is no source");
+        if (g.num_vertices == 0) throw input_error("the graph has no vertices, so there is no source");
         if (text.empty()) {
           for (uint64_t v = 0; v < g.num_vertices; ++v)
             if (g.out.degree(v) > 0) return v;
@@ -101,11 +101,11 @@ uint64_t resolve_source(const AnyGraph& any, const std::string& text) {
         uint64_t id = 0;
         auto r = std::from_chars(text.data(), text.data() + text.size(), id);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size())
-          throw Error("--source: '" + text + "' is not a vertex id");
+          throw usage_error("--source: '" + text + "' is not a vertex id");
         uint64_t first = static_cast<uint64_t>(g.id_base), last = g.num_vertices - 1 + g.id_base;
         if (id < first || id > last)
-          throw Error("--source " + text + " is out of range: vertex ids of this graph are " + std::to_string(first) +
-                      ".." + std::to_string(last));
+          throw usage_error("--source " + text + " is out of range: vertex ids of this graph are " + std::to_string(first) +
+                            ".." + std::to_string(last));
         return id - first;
       },
       any);

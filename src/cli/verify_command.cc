@@ -30,7 +30,7 @@ void verify_file(const VerifyOptions& o) {
   VertexValues values = read_results(o.results, algorithm, num_vertices(graph), id_base);
   Verification v = tg::verify(algorithm, graph, source, values, o.algo);
   std::printf("verify %s: %s: %s\n", algorithm_name(algorithm), v.ok ? "PASS" : "FAIL", v.message.c_str());
-  if (!v.ok) throw Error("verification failed: " + v.message);
+  if (!v.ok) throw verification_error("verification failed: " + v.message);
 }
 
 }  // namespace

@@ -307,7 +307,7 @@ void validate(const EdgeList& edges) {
                 std::to_string(edges.dst.size()) + ", weights " + std::to_string(edges.weights.size()) + ")");
   // Far beyond any memory: also keeps n + 1 and n * 8 from overflowing.
   if (edges.num_vertices > (uint64_t{1} << 48))
-    throw Error(who + ": " + std::to_string(edges.num_vertices) + " vertices is more than tiergraph supports (2^48)");
+    throw input_error(who, std::to_string(edges.num_vertices) + " vertices is more than tiergraph supports (2^48)");
   const uint64_t n = edges.num_vertices;
   const uint64_t* s = edges.src.data();
   const uint64_t* d = edges.dst.data();
@@ -318,9 +318,9 @@ void validate(const EdgeList& edges) {
   if (first_bad != m) {
     const uint64_t base = static_cast<uint64_t>(edges.id_base);
     uint64_t bad = s[first_bad] >= n ? s[first_bad] : d[first_bad];
-    throw Error(who + ": edge " + std::to_string(first_bad + 1) + " (" + std::to_string(s[first_bad] + base) + " -> " +
-                std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
-                " is out of range (the graph has " + std::to_string(n) + " vertices)");
+    throw input_error(who, "edge " + std::to_string(first_bad + 1) + " (" + std::to_string(s[first_bad] + base) + " -> " +
+                               std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
+                               " is out of range (the graph has " + std::to_string(n) + " vertices)");
   }
 }
 
@@ -457,7 +457,7 @@ DegreeStats degree_stats(const AnyGraph& graph) {
 
 WeightRange parse_weight_range(const std::string& text) {
   auto fail = [&](const std::string& why) {
-    return Error("--weights '" + text + "': " + why + " (expected LOW:HIGH or LOW..HIGH, e.g. 8:72)");
+    return usage_error("--weights '" + text + "': " + why + " (expected LOW:HIGH or LOW..HIGH, e.g. 8:72)");
   };
   std::string low_text, high_text;
   if (size_t p = text.find(".."); p != std::string::npos) {

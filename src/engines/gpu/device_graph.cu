@@ -181,8 +181,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
   } else {
     std::optional<Placement> p = parse_placement(options.placement);
     if (!p)
-      throw Error("unknown placement '" + options.placement +
-                  "' (expected device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, stream or auto)");
+      throw usage_error("unknown placement '" + options.placement +
+                        "' (expected device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, subgraph, stream or auto)");
     placement_ = *p;
   }
   if (placement_ == Placement::kDevice || placement_ == Placement::kUvm) {
@@ -208,18 +208,18 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeNeeds& needs, const
     s.enabled = true;
     s.stream = placement_ == Placement::kStream;
     if (options.stream_mode != "pt" && options.stream_mode != "pt-opt")
-      throw Error("unknown stream mode '" + options.stream_mode + "' (expected pt or pt-opt)");
+      throw usage_error("unknown stream mode '" + options.stream_mode + "' (expected pt or pt-opt)");
     if (options.gather != "cpu" && options.gather != "gpu" && options.gather != "auto")
-      throw Error("unknown gather way '" + options.gather + "' (expected cpu, gpu or auto)");
+      throw usage_error("unknown gather way '" + options.gather + "' (expected cpu, gpu or auto)");
     if (!(options.stream_threshold >= 0 && options.stream_threshold <= 1))
-      throw Error("--stream-threshold must lie in [0, 1]");
+      throw usage_error("--stream-threshold must lie in [0, 1]");
     s.pt = options.stream_mode == "pt";
     s.async = options.async;
     s.stream_threshold = options.stream_threshold;
     s.gather = options.gather;
     s.budget = budget;
   } else if (options.async) {
-    throw Error(std::string("--async needs --placement subgraph or stream, not ") + placement_name(placement_));
+    throw usage_error(std::string("--async needs --placement subgraph or stream, not ") + placement_name(placement_));
   }
 
   auto start = std::chrono::steady_clock::now();
