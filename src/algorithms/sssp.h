@@ -3,6 +3,8 @@
 // Davidson et al., IPDPS 2014): the near frontier holds vertices whose
 // distance is below the current threshold and is relaxed until empty; vertices
 // beyond it wait in the far set until the threshold moves up by delta.
+// An edge of weight inf is never taken: its candidate, inf, is never below a
+// distance, so only vertices of finite distance ever enter near or far.
 // Verified by sssp_verifier.cc.
 #pragma once
 
@@ -80,7 +82,9 @@ std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, doubl
     // Jump over empty buckets to the one holding the nearest waiting vertex.
     double nearest = engine.min_over(far, DistanceOf{dist});
     threshold = (std::floor(nearest / delta) + 1) * delta;
-    if (!(threshold > nearest)) threshold = nearest + delta;  // rounding guard
+    // Rounding guard; nextafter as well, since with a delta below half an ulp
+    // of nearest, nearest + delta == nearest and the loop would never advance.
+    if (!(threshold > nearest)) threshold = std::nextafter(nearest + delta, kInfDistance);
     near = engine.filter(far, DistanceBelow{dist, threshold});
     far = engine.filter(far, DistanceAtLeast{dist, threshold});
   }

@@ -20,9 +20,9 @@ void check_weights(const Graph<V>& graph, const RunRequest& request) {
   eid_t bad = m;
 #pragma omp parallel for reduction(min : bad)
   for (eid_t e = 0; e < m; ++e)
-    if (!(w[e] >= 0) || std::isinf(w[e])) bad = std::min(bad, e);
+    if (!(w[e] >= 0)) bad = std::min(bad, e);  // +inf passes: such an edge is never taken (sssp) or unbounded (sswp)
   if (bad != m)
-    throw input_error(std::string(algorithm_name(request.algorithm)) + ": edge weights must be finite and non-negative (found " +
+    throw input_error(std::string(algorithm_name(request.algorithm)) + ": edge weights must be non-negative (found " +
                       std::to_string(w[bad]) + ")");
 }
 
@@ -30,11 +30,18 @@ template <typename V>
 double default_delta(const Graph<V>& graph) {
   const weight_t* w = graph.out.weights.data();
   const eid_t m = graph.num_edges();
+  // Over finite weights only: one inf edge would make every bucket infinite
+  // wide, and delta-stepping would degrade to Bellman-Ford.
   double sum = 0;
-#pragma omp parallel for reduction(+ : sum)
-  for (eid_t e = 0; e < m; ++e) sum += w[e];
-  double mean = m > 0 ? sum / static_cast<double>(m) : 1.0;
-  return mean > 0 ? mean : 1.0;
+  eid_t finite = 0;
+#pragma omp parallel for reduction(+ : sum, finite)
+  for (eid_t e = 0; e < m; ++e)
+    if (std::isfinite(w[e])) {
+      sum += w[e];
+      ++finite;
+    }
+  double mean = finite > 0 ? sum / static_cast<double>(finite) : 1.0;
+  return std::isfinite(mean) && mean > 0 ? mean : 1.0;
 }
 
 }  // namespace

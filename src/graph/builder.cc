@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <compare>
 #include <cstring>
 #include <memory>
@@ -321,6 +322,20 @@ void validate(const EdgeList& edges) {
     throw input_error(who, "edge " + std::to_string(first_bad + 1) + " (" + std::to_string(s[first_bad] + base) + " -> " +
                                std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
                                " is out of range (the graph has " + std::to_string(n) + " vertices)");
+  }
+  // The readers refuse NaN; this catches edge lists made in code. A NaN would
+  // also break the strict weak order of the (neighbor, weight) sort.
+  if (!edges.weights.empty()) {
+    const weight_t* w = edges.weights.data();
+    uint64_t first_nan = m;
+#pragma omp parallel for schedule(static) reduction(min : first_nan)
+    for (uint64_t e = 0; e < m; ++e)
+      if (std::isnan(w[e])) first_nan = std::min(first_nan, e);
+    if (first_nan != m) {
+      const uint64_t base = static_cast<uint64_t>(edges.id_base);
+      throw input_error(who, "edge " + std::to_string(first_nan + 1) + " (" + std::to_string(s[first_nan] + base) +
+                                 " -> " + std::to_string(d[first_nan] + base) + "): the weight is NaN");
+    }
   }
 }
 

@@ -281,4 +281,19 @@ TEST(CliExitCodes, OtherFailuresAre1) {
   expect_exit(tiergraph("run bfs --graph " + g + " --engine gpu"), 1, "GPU");
 }
 
+TEST(CliExitCodes, SuccessIs0WithInfWeights) {
+  // 0 -inf-> 1 is never taken; 1 is reached over 2 at distance 5; 3 only over an inf edge.
+  std::string g = write_temp("cli_exit_inf.wel", "0 1 inf\n0 2 2\n2 1 3\n1 3 +Infinity\n");
+  std::string out = ::testing::TempDir() + "/cli_exit_inf_sssp.txt";
+  Result r = tiergraph("run sssp --graph " + g + " --source 0 --verify --output " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(out), "0 0\n1 5\n2 2\n3 inf\n");
+  std::string wide = ::testing::TempDir() + "/cli_exit_inf_sswp.txt";
+  r = tiergraph("run sswp --graph " + g + " --source 0 --verify --output " + wide);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(wide), "0 inf\n1 inf\n2 2\n3 inf\n");
+  Result v = tiergraph("verify sssp --graph " + g + " --results " + out + " --source 0");
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+}
+
 }  // namespace
