@@ -296,4 +296,33 @@ TEST(CliExitCodes, SuccessIs0WithInfWeights) {
   EXPECT_EQ(v.exit_code, 0) << v.err;
 }
 
+TEST(CliVerifyJson, PassAndFailRecords) {
+  std::string g = write_temp("cli_vjson.gr", "p sp 3 2\na 1 2 4\na 2 3 inf\n");
+  std::string good = write_temp("cli_vjson_good.txt", "1 0\n2 4\n3 inf\n");
+  Result ok = tiergraph("verify sssp --graph " + g + " --results " + good + " --source 1 --json");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  auto j = nlohmann::json::parse(ok.out);
+  EXPECT_TRUE(j["ok"].get<bool>());
+  EXPECT_EQ(j["tool"], "tiergraph");
+  EXPECT_EQ(j["algorithm"], "sssp");
+  EXPECT_EQ(j["source"], 1);  // the file's numbering
+  EXPECT_EQ(j["graph"]["vertices"], 3);
+  EXPECT_EQ(j["graph"]["edges"], 2);
+  EXPECT_EQ(j["results"], good);
+  for (const char* key : {"version", "message", "time_s"}) EXPECT_TRUE(j.contains(key)) << key;
+
+  // 3 at distance 9 could only be explained by the inf edge.
+  std::string wrong = write_temp("cli_vjson_wrong.txt", "1 0\n2 4\n3 9\n");
+  Result fail = tiergraph("verify sssp --graph " + g + " --results " + wrong + " --source 1 --json");
+  EXPECT_EQ(fail.exit_code, 4) << fail.err;
+  auto f = nlohmann::json::parse(fail.out);
+  EXPECT_FALSE(f["ok"].get<bool>());
+  EXPECT_NE(f["message"].get<std::string>().find("vertex 3"), std::string::npos) << f["message"];
+  EXPECT_EQ(count_lines(fail.err), 1) << fail.err;
+
+  Result cc = tiergraph("verify cc --graph " + g + " --results " + write_temp("cli_vjson_cc.txt", "1 1\n2 1\n3 1\n") + " --json");
+  ASSERT_EQ(cc.exit_code, 0) << cc.err;
+  EXPECT_TRUE(nlohmann::json::parse(cc.out)["source"].is_null());
+}
+
 }  // namespace
