@@ -1,11 +1,13 @@
 // Shared by the libFuzzer targets: each input is written to a scratch file
 // (one per process) and handed to a reader. tg::Error is the expected outcome
-// of bad input; any other exception, a crash, a sanitizer report or a result
+// of bad input (of any ErrorKind: the readers throw kInput, allocation limits
+// kOther); any other exception, a crash, a sanitizer report or a result
 // that breaks the reader's guarantees is a bug.
 #pragma once
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +52,8 @@ inline void check_edge_list(const EdgeList& el) {
   if (!el.weights.empty() && el.weights.size() != el.src.size()) broken("weights length");
   for (size_t i = 0; i < el.src.size(); ++i)
     if (el.src[i] >= el.num_vertices || el.dst[i] >= el.num_vertices) broken("edge id >= num_vertices");
+  for (weight_t w : el.weights)
+    if (std::isnan(w)) broken("NaN weight");
 }
 
 template <typename V>
@@ -63,6 +67,8 @@ void check_graph(const Graph<V>& g) {
     for (size_t i = 0; i < c.neighbors.size(); ++i)
       if (c.neighbors[i] >= g.num_vertices) broken("neighbor id");
     if (!c.weights.empty() && c.weights.size() != c.neighbors.size()) broken("weights length");
+    for (size_t i = 0; i < c.weights.size(); ++i)
+      if (std::isnan(c.weights[i])) broken("NaN weight");
   };
   check_csr(g.out);
   if (g.in.built()) check_csr(g.in);

@@ -5,6 +5,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -104,6 +105,10 @@ int main(int argc, char** argv) {
   d.out = csr<tg::vid32_t>({0, 2, 3, 4, 5}, {1, 2, 2, 0, 3}, {1.5f, 2, 3, 4, 5});
   d.in = csr<tg::vid32_t>({0, 1, 2, 4, 5}, {2, 0, 0, 1, 3}, {4, 1.5f, 2, 3, 5});
   tg::write_binary_graph(d, (out / "binary" / "directed_weighted_csc.tgb").string());
+
+  tg::Graph<tg::vid32_t> inf = d;  // inf weights are valid; NaN is one bit flip away
+  inf.out.weights = tg::Array<tg::weight_t>::from(std::vector<float>{INFINITY, 2, -INFINITY, 4, 5});
+  tg::write_binary_graph(inf, (out / "binary" / "inf_weights.tgb").string());
 
   tg::Graph<tg::vid64_t> u;  // undirected path 0-1-2, 64-bit ids
   u.num_vertices = 3;

@@ -285,9 +285,9 @@ struct PageRank {
   using operators = OperatorList<PageRankGather<V>, PageRankPush<V>>;
 
   static void prepare(const AnyGraph&, const AlgorithmOptions& options) {
-    if (!(options.tolerance >= 0)) throw Error("--tolerance must be non-negative");
-    if (options.max_iters < 1) throw Error("--max-iters must be at least 1");
-    if (!(options.damping > 0 && options.damping < 1)) throw Error("--damping must be between 0 and 1");
+    if (!(options.tolerance >= 0)) throw usage_error("--tolerance must be non-negative");
+    if (options.max_iters < 1) throw usage_error("--max-iters must be at least 1");
+    if (!(options.damping > 0 && options.damping < 1)) throw usage_error("--damping must be between 0 and 1");
   }
   template <typename Engine>
   static std::vector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {

@@ -3,6 +3,8 @@
 // Davidson et al., IPDPS 2014): the near frontier holds vertices whose
 // distance is below the current threshold and is relaxed until empty; vertices
 // beyond it wait in the far set until the threshold moves up by delta.
+// An edge of weight inf is never taken: its candidate, inf, is never below a
+// distance, so only vertices of finite distance ever enter near or far.
 // Verified by sssp_verifier.cc.
 #pragma once
 
@@ -83,7 +85,9 @@ std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, doubl
     // Jump over empty buckets to the one holding the nearest waiting vertex.
     double nearest = engine.min_over(far, DistanceOf{dist});
     threshold = (std::floor(nearest / delta) + 1) * delta;
-    if (!(threshold > nearest)) threshold = nearest + delta;  // rounding guard
+    // Rounding guard; nextafter as well, since with a delta below half an ulp
+    // of nearest, nearest + delta == nearest and the loop would never advance.
+    if (!(threshold > nearest)) threshold = std::nextafter(nearest + delta, kInfDistance);
     near = engine.filter(far, DistanceBelow{dist, threshold});
     far = engine.filter(far, DistanceAtLeast{dist, threshold});
   }
@@ -108,21 +112,26 @@ struct Sssp {
   template <typename V>
   using operators = OperatorList<SsspRelax<V>>;
 
-  // delta 0: the mean edge weight, a bucket holding about one edge's reach.
+  // delta 0: the mean of the finite edge weights, a bucket holding about one
+  // edge's reach (one inf edge would make every bucket infinitely wide, and
+  // delta-stepping would degrade to Bellman-Ford).
   static void prepare(const AnyGraph& any, AlgorithmOptions& options) {
-    if (options.delta < 0 || std::isnan(options.delta)) throw Error("--delta must be positive");
+    if (options.delta < 0 || std::isnan(options.delta)) throw usage_error("--delta must be positive");
     if (options.delta > 0) return;
     std::visit(
         [&](const auto& graph) {
           const weight_t* w = graph.out.weights.data();
-          const eid_t m = graph.num_edges();
+          const eid_t m = w != nullptr ? graph.num_edges() : 0;
           double sum = 0;
-          if (w != nullptr) {
-#pragma omp parallel for reduction(+ : sum)
-            for (eid_t e = 0; e < m; ++e) sum += w[e];
-          }
-          double mean = m > 0 && w != nullptr ? sum / static_cast<double>(m) : 1.0;
-          options.delta = mean > 0 ? mean : 1.0;
+          eid_t finite = 0;
+#pragma omp parallel for reduction(+ : sum, finite)
+          for (eid_t e = 0; e < m; ++e)
+            if (std::isfinite(w[e])) {
+              sum += w[e];
+              ++finite;
+            }
+          double mean = finite > 0 ? sum / static_cast<double>(finite) : 1.0;
+          options.delta = std::isfinite(mean) && mean > 0 ? mean : 1.0;
         },
         any);
   }

@@ -15,6 +15,8 @@
 //      weights can be 0: two unreachable vertices joined both ways by 0-weight
 //      edges could hold any equal finite distance. The walk over tight edges,
 //      a plain BFS, catches that.)
+// An edge of weight inf is allowed: it bounds nothing in 2 (dist[u] + inf)
+// and is never tight in 3, so a distance that only it could explain fails.
 #include "algorithms/verifier_common.h"
 
 namespace tg {
@@ -24,7 +26,10 @@ namespace {
 constexpr double kTolerance = 1e-9;
 
 bool at_most(double a, double b) { return a <= b + kTolerance * b; }  // a <= b, both >= 0
-bool close(double a, double b) { return std::fabs(a - b) <= kTolerance * std::max(a, b); }
+// Finite only: |a - inf| <= 1e-9 * inf would hold for every a.
+bool close(double a, double b) {
+  return std::isfinite(a) && std::isfinite(b) && std::fabs(a - b) <= kTolerance * std::max(a, b);
+}
 
 template <typename V>
 Verification check_sssp(const Graph<V>& g, uint64_t source, const std::vector<double>& dist) {

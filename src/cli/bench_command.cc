@@ -255,20 +255,20 @@ void write_svg(const std::string& path, const std::vector<Cell>& cells, const st
 void bench(const BenchOptions& o, const std::string& command_line) {
   std::vector<std::string> graphs = o.graphs;
   if (!o.graph.graph.empty()) graphs.insert(graphs.begin(), o.graph.graph);
-  if (graphs.empty()) throw Error("bench: name at least one graph (PATH, kron:SCALE or urand:SCALE)");
+  if (graphs.empty()) throw usage_error("bench: name at least one graph (PATH, kron:SCALE or urand:SCALE)");
   std::vector<const AlgorithmInfo*> algorithms;
   for (const std::string& a : o.algorithms) {
     const AlgorithmInfo* parsed = find_algorithm(a);
-    if (!parsed) throw Error("--algorithms: unknown algorithm '" + a + "' (" + algorithm_list() + ")");
+    if (!parsed) throw usage_error("--algorithms: unknown algorithm '" + a + "' (" + algorithm_list() + ")");
     algorithms.push_back(parsed);
   }
   for (const std::string& p : o.placements)
     if (std::find(kAllPlacements.begin(), kAllPlacements.end(), p) == kAllPlacements.end() && p != "auto")
-      throw Error("--placements: unknown placement '" + p + "' (cpu, device, uvm, zerocopy-naive, zerocopy-merged, " +
-                  "zerocopy-aligned, subgraph, subgraph-cpu, subgraph-gpu, subgraph-async, stream, stream-pt, stream-pt-opt, stream-async, auto)");
-  if (o.sources < 1) throw Error("--sources must be at least 1");
+      throw usage_error("--placements: unknown placement '" + p + "' (cpu, device, uvm, zerocopy-naive, zerocopy-merged, " +
+                        "zerocopy-aligned, subgraph, subgraph-cpu, subgraph-gpu, subgraph-async, stream, stream-pt, stream-pt-opt, stream-async, auto)");
+  if (o.sources < 1) throw usage_error("--sources must be at least 1");
   if (o.verify != "all" && o.verify != "first" && o.verify != "none")
-    throw Error("--verify must be all, first or none");
+    throw usage_error("--verify must be all, first or none");
   std::string baseline = o.baseline;
   if (baseline.empty())
     baseline = std::find(o.placements.begin(), o.placements.end(), "uvm") != o.placements.end() ? "uvm"
@@ -277,6 +277,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   GpuOptions gpu;
   gpu.device = o.device;
   if (!o.gpu_mem.empty()) gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
+  if (!o.gpu_mem.empty() && gpu.memory_budget == 0) throw usage_error("--gpu-mem must be larger than 0");
   gpu.stream_threshold = o.stream_threshold;
   const bool any_weights =
       std::any_of(algorithms.begin(), algorithms.end(), [](const AlgorithmInfo* a) { return a->needs_weights(); });
@@ -519,7 +520,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   std::printf("wrote %s.csv, %s.json, %s.svg (speedup over %s; GB/s: bytes of edges needed / compute time)\n",
               o.output.c_str(), o.output.c_str(), o.output.c_str(), baseline.c_str());
   std::fflush(stdout);
-  if (!all_ok) throw Error("bench: some results failed verification (see " + o.output + ".csv)");
+  if (!all_ok) throw verification_error("bench: some results failed verification (see " + o.output + ".csv)");
 }
 
 }  // namespace

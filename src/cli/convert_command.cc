@@ -22,7 +22,7 @@ struct ConvertOptions {
 
 void convert(const ConvertOptions& o) {
   if (format_from_path(o.output) != FileFormat::kBinary)
-    throw Error(o.output + ": can only write tiergraph's binary format; name the output FILE.tgb");
+    throw usage_error(o.output + ": can only write tiergraph's binary format; name the output FILE.tgb");
   auto t0 = std::chrono::steady_clock::now();
   AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(o.in_edges));
   auto t1 = std::chrono::steady_clock::now();

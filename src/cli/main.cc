@@ -7,10 +7,29 @@
 #include "core/error.h"
 #include "tiergraph/version.h"
 
+namespace {
+
+// The one place where a failure becomes an exit code; README.md and the
+// --help footer list the same table.
+int exit_code_of(tg::ErrorKind kind) {
+  switch (kind) {
+    case tg::ErrorKind::kUsage: return 2;
+    case tg::ErrorKind::kInput: return 3;
+    case tg::ErrorKind::kVerification: return 4;
+    case tg::ErrorKind::kOther: return 1;
+  }
+  return 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"tiergraph: graph analytics (BFS, SSSP, CC, PageRank, SSWP, SSNSP, BC) on GPUs and CPUs,\n"
                "for graphs larger than GPU memory. Run 'tiergraph SUBCOMMAND --help' for details."};
   app.require_subcommand(1);
+  app.footer("Exit codes: 0 success; 1 any other failure (no usable GPU, CUDA error, out of memory, writing output);\n"
+             "2 usage (a bad or missing option or value); 3 bad input data (a malformed or unfit graph or results\n"
+             "file); 4 verification failed (run --verify, verify, bench).");
   app.set_version_flag("--version", std::string("tiergraph ") + tg::kVersion);
   tg::cli::add_run_command(app);
   tg::cli::add_convert_command(app);
@@ -28,16 +47,16 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "tiergraph: error: %s (see tiergraph --help)\n", e.what());
-    return 2;
+    return exit_code_of(tg::ErrorKind::kUsage);
   } catch (const tg::Error& e) {
     std::fprintf(stderr, "tiergraph: error: %s\n", e.what());
-    return 1;
+    return exit_code_of(e.kind());
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "tiergraph: error: out of host memory\n");
-    return 1;
+    return exit_code_of(tg::ErrorKind::kOther);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tiergraph: error: %s\n", e.what());
-    return 1;
+    return exit_code_of(tg::ErrorKind::kOther);
   }
   return 0;
 }

@@ -91,7 +91,7 @@ void write_results(const std::string& path, const AlgorithmInfo& algorithm, cons
 
 VertexValues read_results(const std::string& path, const AlgorithmInfo& algorithm, uint64_t n, int id_base) {
   std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
+  if (!in) throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
   VertexValues values;
   switch (algorithm.value_type) {
     case ValueType::kInt32: values = std::vector<int32_t>(n, 0); break;
@@ -149,7 +149,7 @@ VertexValues read_results(const std::string& path, const AlgorithmInfo& algorith
         values);
   }
   if (count != n)
-    throw Error(path + ": has values for " + std::to_string(count) + " vertices, the graph has " + std::to_string(n));
+    throw input_error(path, "has values for " + std::to_string(count) + " vertices, the graph has " + std::to_string(n));
   return values;
 }
 

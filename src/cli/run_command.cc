@@ -64,7 +64,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   if (o.json) std::printf("%s\n", to_json(graph, report).dump().c_str());
   else print_summary(stdout, graph, report);
   std::fflush(stdout);
-  if (report.verification && !report.verification->ok) throw Error("verification failed: " + report.verification->message);
+  if (report.verification && !report.verification->ok) throw verification_error("verification failed: " + report.verification->message);
 }
 
 }  // namespace

@@ -50,9 +50,9 @@ ChosenEngine choose_engine(const EngineOptions& options) {
   ChosenEngine choice;
   if (options.engine == EngineChoice::kCpu) {
     if (options.gpu.placement != Placement::kAuto)
-      throw Error("--placement " + std::string(name_of(options.gpu.placement)) + " needs --engine gpu");
-    if (!options.gpu_mem.empty()) throw Error("--gpu-mem needs --engine gpu");
-    if (options.gpu.async) throw Error("--async needs --engine gpu and --placement subgraph or stream");
+      throw usage_error("--placement " + std::string(name_of(options.gpu.placement)) + " needs --engine gpu");
+    if (!options.gpu_mem.empty()) throw usage_error("--gpu-mem needs --engine gpu");
+    if (options.gpu.async) throw usage_error("--async needs --engine gpu and --placement subgraph or stream");
     return choice;
   }
   std::string reason;
@@ -88,13 +88,13 @@ void SourceOptions::add_to(CLI::App& command, bool with_count) {
 
 Sources SourceOptions::resolve(const AnyGraph& graph, const AlgorithmInfo& algorithm) const {
   if (!algorithm.needs_source()) {
-    if (!source.empty() || count > 0) throw Error(algorithm.name() + " takes no source");
+    if (!source.empty() || count > 0) throw usage_error(algorithm.name() + " takes no source");
     return {};
   }
   if (count > 0) {
     if (algorithm.traits.sources != SourceUse::kMany && count > 1)
-      throw Error("--sources " + std::to_string(count) + ": " + algorithm.name() + " takes one source");
-    if (num_vertices(graph) == 0) throw Error("the graph has no vertices, so there is no source");
+      throw usage_error("--sources " + std::to_string(count) + ": " + algorithm.name() + " takes one source");
+    if (num_vertices(graph) == 0) throw input_error("the graph has no vertices, so there is no source");
     return pick_sources(graph, count, seed);
   }
   return {resolve_source(graph, source)};
@@ -103,7 +103,7 @@ Sources SourceOptions::resolve(const AnyGraph& graph, const AlgorithmInfo& algor
 uint64_t resolve_source(const AnyGraph& any, const std::string& text) {
   return std::visit(
       [&](const auto& g) -> uint64_t {
-        if (g.num_vertices == 0) throw Error("the graph has no vertices, so there is no source");
+        if (g.num_vertices == 0) throw input_error("the graph has no vertices, so there is no source");
         if (text.empty()) {
           for (uint64_t v = 0; v < g.num_vertices; ++v)
             if (g.out.degree(v) > 0) return v;
@@ -112,11 +112,11 @@ uint64_t resolve_source(const AnyGraph& any, const std::string& text) {
         uint64_t id = 0;
         auto r = std::from_chars(text.data(), text.data() + text.size(), id);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size())
-          throw Error("--source: '" + text + "' is not a vertex id");
+          throw usage_error("--source: '" + text + "' is not a vertex id");
         uint64_t first = static_cast<uint64_t>(g.id_base), last = g.num_vertices - 1 + g.id_base;
         if (id < first || id > last)
-          throw Error("--source " + text + " is out of range: vertex ids of this graph are " + std::to_string(first) +
-                      ".." + std::to_string(last));
+          throw usage_error("--source " + text + " is out of range: vertex ids of this graph are " + std::to_string(first) +
+                            ".." + std::to_string(last));
         return id - first;
       },
       any);

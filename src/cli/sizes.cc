@@ -9,7 +9,7 @@
 namespace tg::cli {
 
 uint64_t parse_size(const std::string& text, const std::string& option) {
-  const Error bad(option + ": '" + text + "' is not a size (examples: 4G, 512M, 1.5GiB, 1000000)");
+  const Error bad = usage_error(option + ": '" + text + "' is not a size (examples: 4G, 512M, 1.5GiB, 1000000)");
   if (text.empty() || !(std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '.')) throw bad;
   char* end = nullptr;
   double number = std::strtod(text.c_str(), &end);

@@ -7,7 +7,8 @@
 namespace tg::cli {
 
 // Powers of 1024 for K/M/G/T with or without "iB"/"B"; plain numbers are bytes.
-// Throws tg::Error naming `option` when the text is not a size.
+// Throws a usage error (tg::ErrorKind::kUsage) naming `option` when the text
+// is not a size.
 uint64_t parse_size(const std::string& text, const std::string& option);
 
 }  // namespace tg::cli

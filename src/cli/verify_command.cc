@@ -9,6 +9,7 @@
 #include "cli/graph_options.h"
 #include "cli/result_file.h"
 #include "cli/run_setup.h"
+#include "cli/verify_report.h"
 #include "core/error.h"
 
 namespace tg::cli {
@@ -21,17 +22,25 @@ struct VerifyOptions {
   std::string results;
   SourceOptions sources;
   AlgorithmOptions algo;
+  bool json = false;
 };
 
 void verify_file(const VerifyOptions& o) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
+  VerifyReport r{&algorithm, {}, o.results, {}, {}};
+  auto t = std::chrono::steady_clock::now();
   AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(false));
+  r.phases_s.emplace_back("load", lap(t));
   const int id_base = std::visit([](const auto& g) { return g.id_base; }, graph);
-  const Sources sources = o.sources.resolve(graph, algorithm);
+  r.sources = o.sources.resolve(graph, algorithm);
   VertexValues values = read_results(o.results, algorithm, num_vertices(graph), id_base);
-  Verification v = tg::verify(algorithm, graph, sources, values, o.algo);
-  std::printf("verify %s: %s: %s\n", algorithm.name().c_str(), v.ok ? "PASS" : "FAIL", v.message.c_str());
-  if (!v.ok) throw Error("verification failed: " + v.message);
+  r.phases_s.emplace_back("read", lap(t));
+  Verification v = r.verification = tg::verify(algorithm, graph, r.sources, values, o.algo);
+  r.phases_s.emplace_back("verify", lap(t));
+  if (o.json) std::printf("%s\n", to_json(graph, r).dump().c_str());
+  else std::printf("verify %s: %s: %s\n", algorithm.name().c_str(), v.ok ? "PASS" : "FAIL", v.message.c_str());
+  std::fflush(stdout);
+  if (!v.ok) throw verification_error("verification failed: " + v.message);
 }
 
 }  // namespace
@@ -45,6 +54,7 @@ void add_verify_command(CLI::App& app) {
   o->sources.add_to(*cmd, true);
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: the tolerance the run used")->capture_default_str();
   cmd->add_option("--damping", o->algo.damping, "PageRank damping factor")->capture_default_str();
+  cmd->add_flag("--json", o->json, "Print one JSON record (ok, message, ...) instead of the PASS/FAIL line");
   cmd->callback([o]() { verify_file(*o); });
 }
 

@@ -8,18 +8,40 @@
 
 namespace tg {
 
+// What went wrong, for the caller that must tell failures apart without
+// parsing messages: the CLI turns it into its exit code (src/cli/main.cc).
+enum class ErrorKind {
+  kOther,         // no GPU, CUDA, out of memory, writing output, internal
+  kUsage,         // a bad or missing option or option value
+  kInput,         // input data that is malformed or unfit: graph files, result files
+  kVerification,  // a result the verifier refused
+};
+
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
+  explicit Error(const std::string& message, ErrorKind kind = ErrorKind::kOther)
+      : std::runtime_error(message), kind_(kind) {}
+  ErrorKind kind() const { return kind_; }
+
+ private:
+  ErrorKind kind_;
 };
+
+inline Error usage_error(const std::string& message) { return Error(message, ErrorKind::kUsage); }
 
 // "FILE:LINE: MESSAGE", the form compilers use, so editors can jump to it.
 inline Error input_error(const std::string& file, uint64_t line, const std::string& message) {
-  return Error(file + ":" + std::to_string(line) + ": " + message);
+  return Error(file + ":" + std::to_string(line) + ": " + message, ErrorKind::kInput);
 }
 
 inline Error input_error(const std::string& file, const std::string& message) {
-  return Error(file + ": " + message);
+  return Error(file + ": " + message, ErrorKind::kInput);
 }
+
+// Unfit input found past the reader, where no one file is at fault (a graph
+// without the weights an algorithm needs, say).
+inline Error input_error(const std::string& message) { return Error(message, ErrorKind::kInput); }
+
+inline Error verification_error(const std::string& message) { return Error(message, ErrorKind::kVerification); }
 
 }  // namespace tg

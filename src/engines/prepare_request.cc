@@ -15,35 +15,34 @@ template <typename V>
 void check_weights(const Graph<V>& graph, const AlgorithmInfo& algorithm) {
   if (!algorithm.needs_weights()) return;
   if (!graph.weighted() && graph.num_edges() > 0)  // without edges no weight is ever read
-    throw Error(algorithm.name() +
-                ": the graph has no edge weights; use a weighted format (.wel, .gr, .wsg, weighted .mtx) "
-                "or add random ones with --weights 8:72");
+    throw input_error(algorithm.name() +
+                      ": the graph has no edge weights; use a weighted format (.wel, .gr, .wsg, weighted .mtx) "
+                      "or add random ones with --weights 8:72");
   const weight_t* w = graph.out.weights.data();
   const eid_t m = graph.num_edges();
   eid_t bad = m;
 #pragma omp parallel for reduction(min : bad)
   for (eid_t e = 0; e < m; ++e)
-    if (!(w[e] >= 0) || std::isinf(w[e])) bad = std::min(bad, e);
+    if (!(w[e] >= 0)) bad = std::min(bad, e);  // +inf passes: such an edge is never taken (sssp) or unbounded (sswp)
   if (bad != m)
-    throw Error(algorithm.name() + ": edge weights must be finite and non-negative (found " + std::to_string(w[bad]) +
-                ")");
+    throw input_error(algorithm.name() + ": edge weights must be non-negative (found " + std::to_string(w[bad]) + ")");
 }
 
 template <typename V>
 void check_sources(const Graph<V>& graph, const RunRequest& request) {
   const AlgorithmInfo& a = *request.algorithm;
   if (a.traits.sources == SourceUse::kNone) {
-    if (!request.sources.empty()) throw Error(a.name() + " takes no source");
+    if (!request.sources.empty()) throw usage_error(a.name() + " takes no source");
     return;
   }
-  if (request.sources.empty()) throw Error(a.name() + " needs a source");
+  if (request.sources.empty()) throw usage_error(a.name() + " needs a source");
   if (a.traits.sources == SourceUse::kOne && request.sources.size() > 1)
-    throw Error(a.name() + " takes one source, not " + std::to_string(request.sources.size()));
+    throw usage_error(a.name() + " takes one source, not " + std::to_string(request.sources.size()));
   for (uint64_t s : request.sources)
     if (s >= graph.num_vertices)
-      throw Error("--source " + std::to_string(s + graph.id_base) + " is out of range: the graph has " +
-                  std::to_string(graph.num_vertices) + " vertices (ids " + std::to_string(graph.id_base) + ".." +
-                  std::to_string(graph.num_vertices - 1 + graph.id_base) + ")");
+      throw usage_error("--source " + std::to_string(s + graph.id_base) + " is out of range: the graph has " +
+                        std::to_string(graph.num_vertices) + " vertices (ids " + std::to_string(graph.id_base) + ".." +
+                        std::to_string(graph.num_vertices - 1 + graph.id_base) + ")");
 }
 
 }  // namespace

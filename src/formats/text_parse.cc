@@ -80,7 +80,8 @@ std::string describe_weight_error(Num status, const char* b, const char* e, cons
   switch (status) {
     case Num::kMissing: return "missing the " + f + " (expected a number)";
     case Num::kTooLarge: return f + " " + quote_token(b, e) + " is out of the range of a 4-byte float";
-    default: return "expected the " + f + " (a finite number), got " + quote_token(b, e);
+    case Num::kNotANumber: return f + " " + quote_token(b, e) + " is NaN (expected a number or inf)";
+    default: return "expected the " + f + " (a number or inf), got " + quote_token(b, e);
   }
 }
 

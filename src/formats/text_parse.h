@@ -55,7 +55,7 @@ inline const char* token_end(const char* p, const char* e) {
   return p;
 }
 
-enum class Num { kOk, kMissing, kBad, kNegative, kTooLarge };
+enum class Num { kOk, kMissing, kBad, kNegative, kTooLarge, kNotANumber };
 
 // A non-negative decimal integer up to kMaxFileId. Skips leading blanks and
 // leaves p after the token (also on failure).
@@ -83,8 +83,10 @@ inline Num parse_uint(const char*& p, const char* e, uint64_t& out) {
   return Num::kOk;
 }
 
-// A finite decimal number that fits a 4-byte float (optional sign, fraction,
-// exponent). Skips leading blanks and leaves p after the token.
+// A decimal number that fits a 4-byte float (optional sign, fraction,
+// exponent), or inf / infinity in any case and with a sign: an edge that is
+// never taken (SSSP) or unbounded (SSWP). NaN in any spelling is kNotANumber.
+// Skips leading blanks and leaves p after the token.
 inline Num parse_weight(const char*& p, const char* e, float& out) {
   p = skip_blanks(p, e);
   if (p == e) return Num::kMissing;
@@ -95,7 +97,8 @@ inline Num parse_weight(const char*& p, const char* e, float& out) {
   if (start == te) return Num::kBad;
   auto [ptr, ec] = std::from_chars(start, te, out);
   if (ec == std::errc::result_out_of_range && ptr == te) return Num::kTooLarge;
-  if (ec != std::errc() || ptr != te || !std::isfinite(out)) return Num::kBad;
+  if (ec != std::errc() || ptr != te) return Num::kBad;
+  if (std::isnan(out)) return Num::kNotANumber;
   return Num::kOk;
 }
 

@@ -159,7 +159,7 @@ GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor, uin
     fields.push_back(rest.substr(0, colon));
   fields.push_back(rest);
 
-  auto fail = [&](const std::string& why) { return Error(text + ": " + why); };
+  auto fail = [&](const std::string& why) { return usage_error(text + ": " + why); };
   if (fields[0] == "kron") {
     spec.kind = GeneratorSpec::Kind::kKronecker;
   } else if (fields[0] == "urand") {
@@ -195,8 +195,8 @@ GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor, uin
 
 EdgeList generate(const GeneratorSpec& spec) {
   if (spec.scale < 1 || spec.scale > kMaxScale || spec.edge_factor < 1 || spec.edge_factor > kMaxEdgeFactor)
-    throw Error(spec.text + ": scale must be from 1 to " + std::to_string(kMaxScale) + " and edge factor from 1 to " +
-                std::to_string(kMaxEdgeFactor));
+    throw usage_error(spec.text + ": scale must be from 1 to " + std::to_string(kMaxScale) + " and edge factor from 1 to " +
+                      std::to_string(kMaxEdgeFactor));
   try {
     return spec.kind == GeneratorSpec::Kind::kKronecker ? generate_kronecker(spec) : generate_uniform(spec);
   } catch (const std::bad_alloc&) {

@@ -22,8 +22,8 @@ struct GeneratorSpec {
 // True for "kron:..." and "urand:...".
 bool is_generator_spec(const std::string& text);
 // Parses "kron:S" or "urand:S"; the optional suffixes ":ef=N" and ":seed=N"
-// override the edge factor and seed given here. Throws tg::Error naming the
-// bad field.
+// override the edge factor and seed given here. Throws a usage error
+// (tg::ErrorKind::kUsage: the spec is an option value) naming the bad field.
 GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor = 16, uint64_t seed = 27491095);
 
 // The generated edges are undirected (EdgeList::directed = false), as in

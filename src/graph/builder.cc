@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <compare>
 #include <cstring>
 #include <memory>
@@ -307,7 +308,7 @@ void validate(const EdgeList& edges) {
                 std::to_string(edges.dst.size()) + ", weights " + std::to_string(edges.weights.size()) + ")");
   // Far beyond any memory: also keeps n + 1 and n * 8 from overflowing.
   if (edges.num_vertices > (uint64_t{1} << 48))
-    throw Error(who + ": " + std::to_string(edges.num_vertices) + " vertices is more than tiergraph supports (2^48)");
+    throw input_error(who, std::to_string(edges.num_vertices) + " vertices is more than tiergraph supports (2^48)");
   const uint64_t n = edges.num_vertices;
   const uint64_t* s = edges.src.data();
   const uint64_t* d = edges.dst.data();
@@ -318,9 +319,23 @@ void validate(const EdgeList& edges) {
   if (first_bad != m) {
     const uint64_t base = static_cast<uint64_t>(edges.id_base);
     uint64_t bad = s[first_bad] >= n ? s[first_bad] : d[first_bad];
-    throw Error(who + ": edge " + std::to_string(first_bad + 1) + " (" + std::to_string(s[first_bad] + base) + " -> " +
-                std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
-                " is out of range (the graph has " + std::to_string(n) + " vertices)");
+    throw input_error(who, "edge " + std::to_string(first_bad + 1) + " (" + std::to_string(s[first_bad] + base) + " -> " +
+                               std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
+                               " is out of range (the graph has " + std::to_string(n) + " vertices)");
+  }
+  // The readers refuse NaN; this catches edge lists made in code. A NaN would
+  // also break the strict weak order of the (neighbor, weight) sort.
+  if (!edges.weights.empty()) {
+    const weight_t* w = edges.weights.data();
+    uint64_t first_nan = m;
+#pragma omp parallel for schedule(static) reduction(min : first_nan)
+    for (uint64_t e = 0; e < m; ++e)
+      if (std::isnan(w[e])) first_nan = std::min(first_nan, e);
+    if (first_nan != m) {
+      const uint64_t base = static_cast<uint64_t>(edges.id_base);
+      throw input_error(who, "edge " + std::to_string(first_nan + 1) + " (" + std::to_string(s[first_nan] + base) +
+                                 " -> " + std::to_string(d[first_nan] + base) + "): the weight is NaN");
+    }
   }
 }
 
@@ -457,7 +472,7 @@ DegreeStats degree_stats(const AnyGraph& graph) {
 
 WeightRange parse_weight_range(const std::string& text) {
   auto fail = [&](const std::string& why) {
-    return Error("--weights '" + text + "': " + why + " (expected LOW:HIGH or LOW..HIGH, e.g. 8:72)");
+    return usage_error("--weights '" + text + "': " + why + " (expected LOW:HIGH or LOW..HIGH, e.g. 8:72)");
   };
   std::string low_text, high_text;
   if (size_t p = text.find(".."); p != std::string::npos) {

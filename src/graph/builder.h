@@ -38,7 +38,8 @@ struct BuildOptions {
 // - random_weights: weight of {u, v} hashed from (min, max, weight_seed), so
 //   both directions agree and any thread count gives the same graph.
 // - neighbor lists sorted ascending (then by weight).
-// Throws tg::Error when an id is >= edges.num_vertices.
+// Throws an input error (ErrorKind::kInput) when an id is >= edges.num_vertices
+// or a weight is NaN.
 AnyGraph build_graph(EdgeList&& edges, const BuildOptions& options);
 
 // The reverse of build_graph, for rebuilding a loaded graph with other

@@ -55,11 +55,19 @@ void expect_one_line_error(const Result& r, const std::string& fragment) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// As expect_one_line_error, with the exit code that tells the kind of failure.
+void expect_exit(const Result& r, int code, const std::string& fragment) {
+  EXPECT_EQ(r.exit_code, code) << "stderr: " << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
+}
+
 TEST(Cli, HelpExitsZero) {
   Result r = tiergraph("--help");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("run"), std::string::npos);
   EXPECT_EQ(tiergraph("run --help").exit_code, 0);
+  EXPECT_NE(r.out.find("Exit codes"), std::string::npos) << r.out;
 }
 
 TEST(Cli, NoSubcommandIsAnError) { EXPECT_NE(tiergraph("").exit_code, 0); }
@@ -202,6 +210,119 @@ TEST(Cli, InfoDescribesTheGraph) {
 
 TEST(Cli, GpuMemNeedsASize) {
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine gpu --gpu-mem lots"), "--gpu-mem");
+}
+
+// ---- exit codes: 0 success, 1 other, 2 usage, 3 bad input data, 4 verification failed ----
+
+TEST(CliExitCodes, UsageIs2) {
+  std::string g = write_temp("cli_exit_small.el", "0 1\n1 2\n");
+  std::string w = write_temp("cli_exit_small.wel", "0 1 1\n1 2 2\n");
+  expect_exit(tiergraph("run bfs --graph " + g + " --bogus"), 2, "bogus");
+  expect_exit(tiergraph("run bfs"), 2, "--graph");
+  expect_exit(tiergraph("run bfs --graph " + g + " --placement nowhere"), 2, "nowhere");
+  expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --placement device"), 2, "--placement device");
+  expect_exit(tiergraph("run bfs --graph " + g + " --source 3"), 2, "--source 3");
+  expect_exit(tiergraph("run bfs --graph " + g + " --source abc"), 2, "--source");
+  expect_exit(tiergraph("run bfs --graph " + g + " --gpu-mem 0"), 2, "--gpu-mem");
+  expect_exit(tiergraph("run bfs --graph " + g + " --gpu-mem lots"), 2, "--gpu-mem");
+  expect_exit(tiergraph("run bfs --graph kron:abc"), 2, "kron:abc");
+  expect_exit(tiergraph("run bfs --graph kron:8 --weights 9"), 2, "--weights");
+  expect_exit(tiergraph("run sssp --graph " + w + " --delta -1"), 2, "--delta");
+  expect_exit(tiergraph("run pagerank --graph " + g + " --damping 2"), 2, "--damping");
+  expect_exit(tiergraph("convert " + g + " " + ::testing::TempDir() + "/cli_exit.el"), 2, ".tgb");
+  expect_exit(tiergraph("bench " + g + " -a bfs -p nowhere -o " + ::testing::TempDir() + "/cli_exit_bench"), 2, "nowhere");
+  expect_exit(tiergraph("verify bfs --graph " + g + " --results " + g + " --source 7"), 2, "--source 7");
+}
+
+TEST(CliExitCodes, BadInputDataIs3) {
+  expect_exit(tiergraph("run bfs --graph /nonexistent/graph.el"), 3, "/nonexistent/graph.el");
+  std::string bad = write_temp("cli_exit_bad.el", "0 1\n1 x\n");
+  expect_exit(tiergraph("info " + bad), 3, "cli_exit_bad.el:2:");
+  std::string nan = write_temp("cli_exit_nan.wel", "0 1 2\n1 2 nan\n");
+  expect_exit(tiergraph("run sssp --graph " + nan), 3, "cli_exit_nan.wel:2:");
+  std::string gr = write_temp("cli_exit_range.gr", "p sp 3 1\na 1 4 2\n");
+  expect_exit(tiergraph("run sssp --graph " + gr), 3, "cli_exit_range.gr:2:");
+  std::string unweighted = write_temp("cli_exit_unweighted.el", "0 1\n");
+  expect_exit(tiergraph("run sswp --graph " + unweighted), 3, "no edge weights");
+  std::string negative = write_temp("cli_exit_negative.wel", "0 1 -3\n");
+  expect_exit(tiergraph("run sssp --graph " + negative), 3, "non-negative");
+  std::string magic = write_temp("cli_exit_magic.tgb", "not a graph at all, just some text\n");
+  expect_exit(tiergraph("info " + magic), 3, "bad magic");
+  // A real .tgb cut short.
+  std::string tgb = ::testing::TempDir() + "/cli_exit_cut.tgb";
+  ASSERT_EQ(tiergraph("generate kron:6 " + tgb).exit_code, 0);
+  std::filesystem::resize_file(tgb, std::filesystem::file_size(tgb) - 100);
+  expect_exit(tiergraph("run bfs --graph " + tgb), 3, "truncated");
+  std::string results = write_temp("cli_exit_results.txt", "0 0\n1 one\n");
+  std::string g = write_temp("cli_exit_pair.el", "0 1\n");
+  expect_exit(tiergraph("verify bfs --graph " + g + " --results " + results), 3, "cli_exit_results.txt:2:");
+}
+
+TEST(CliExitCodes, VerificationFailedIs4) {
+  std::string g = write_temp("cli_exit_verify.el", "0 1\n1 2\n");
+  std::string wrong = write_temp("cli_exit_wrong.txt", "0 0\n1 1\n2 1\n");
+  Result r = tiergraph("verify bfs --graph " + g + " --results " + wrong + " --source 0");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.out.find("FAIL"), std::string::npos) << r.out;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("verification failed"), std::string::npos) << r.err;
+}
+
+TEST(CliExitCodes, OtherFailuresAre1) {
+  std::string g = write_temp("cli_exit_other.el", "0 1\n");
+  std::string dir = ::testing::TempDir() + "/cli_exit_dir";
+  std::filesystem::create_directories(dir);
+  expect_exit(tiergraph("run bfs --graph " + g + " --output " + dir), 1, "is a directory");
+  expect_exit(tiergraph("run bfs --graph " + g + " --output /nonexistent/folder/out.txt"), 1, "cannot write");
+  std::string huge = write_temp("cli_exit_huge.el", "0 1\n0 17592186044415\n");
+  expect_exit(tiergraph("run bfs --graph " + huge), 1, "RAM");
+  std::string why;
+  if (tg::gpu_available(&why)) return;  // the GPU case below needs a machine without one
+  expect_exit(tiergraph("run bfs --graph " + g + " --engine gpu"), 1, "GPU");
+}
+
+TEST(CliExitCodes, SuccessIs0WithInfWeights) {
+  // 0 -inf-> 1 is never taken; 1 is reached over 2 at distance 5; 3 only over an inf edge.
+  std::string g = write_temp("cli_exit_inf.wel", "0 1 inf\n0 2 2\n2 1 3\n1 3 +Infinity\n");
+  std::string out = ::testing::TempDir() + "/cli_exit_inf_sssp.txt";
+  Result r = tiergraph("run sssp --graph " + g + " --source 0 --verify --output " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(out), "0 0\n1 5\n2 2\n3 inf\n");
+  std::string wide = ::testing::TempDir() + "/cli_exit_inf_sswp.txt";
+  r = tiergraph("run sswp --graph " + g + " --source 0 --verify --output " + wide);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(wide), "0 inf\n1 inf\n2 2\n3 inf\n");
+  Result v = tiergraph("verify sssp --graph " + g + " --results " + out + " --source 0");
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+}
+
+TEST(CliVerifyJson, PassAndFailRecords) {
+  std::string g = write_temp("cli_vjson.gr", "p sp 3 2\na 1 2 4\na 2 3 inf\n");
+  std::string good = write_temp("cli_vjson_good.txt", "1 0\n2 4\n3 inf\n");
+  Result ok = tiergraph("verify sssp --graph " + g + " --results " + good + " --source 1 --json");
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  auto j = nlohmann::json::parse(ok.out);
+  EXPECT_TRUE(j["ok"].get<bool>());
+  EXPECT_EQ(j["tool"], "tiergraph");
+  EXPECT_EQ(j["algorithm"], "sssp");
+  EXPECT_EQ(j["source"], 1);  // the file's numbering
+  EXPECT_EQ(j["graph"]["vertices"], 3);
+  EXPECT_EQ(j["graph"]["edges"], 2);
+  EXPECT_EQ(j["results"], good);
+  for (const char* key : {"version", "message", "time_s"}) EXPECT_TRUE(j.contains(key)) << key;
+
+  // 3 at distance 9 could only be explained by the inf edge.
+  std::string wrong = write_temp("cli_vjson_wrong.txt", "1 0\n2 4\n3 9\n");
+  Result fail = tiergraph("verify sssp --graph " + g + " --results " + wrong + " --source 1 --json");
+  EXPECT_EQ(fail.exit_code, 4) << fail.err;
+  auto f = nlohmann::json::parse(fail.out);
+  EXPECT_FALSE(f["ok"].get<bool>());
+  EXPECT_NE(f["message"].get<std::string>().find("vertex 3"), std::string::npos) << f["message"];
+  EXPECT_EQ(count_lines(fail.err), 1) << fail.err;
+
+  Result cc = tiergraph("verify cc --graph " + g + " --results " + write_temp("cli_vjson_cc.txt", "1 1\n2 1\n3 1\n") + " --json");
+  ASSERT_EQ(cc.exit_code, 0) << cc.err;
+  EXPECT_TRUE(nlohmann::json::parse(cc.out)["source"].is_null());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <random>
 
 #include "format_test_util.h"
@@ -250,6 +251,34 @@ TEST_F(DamagedBinary, SemanticChecksBehindValidChecksums) {
   std::string first = good_;
   put<uint64_t>(first, off.offset, 1);
   expect_damage(with_valid_checksums(first), {"bad.tgb", "out_offsets[0] is 1"});
+}
+
+TEST_F(DamagedBinary, NanWeightIsRefusedInfIsNot) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  for (int sec : {formats::kOutWeights, formats::kInWeights}) {
+    SCOPED_TRACE(formats::tgb_section_name(sec));
+    std::string bytes = good_;
+    put<float>(bytes, header_.sections[sec].offset + 4 * 77, nan);
+    expect_damage(with_valid_checksums(bytes), {"bad.tgb", std::string(formats::tgb_section_name(sec)) + "[77] is NaN"});
+  }
+  std::string bytes = good_;
+  put<float>(bytes, header_.sections[formats::kOutWeights].offset + 4 * 5, inf);
+  put<float>(bytes, header_.sections[formats::kOutWeights].offset + 4 * 6, -inf);
+  write_bytes(dir_.path("inf.tgb"), with_valid_checksums(bytes));
+  AnyGraph g = read_binary_graph(dir_.path("inf.tgb"));
+  const auto& w = std::get<Graph<vid32_t>>(g).out.weights;
+  EXPECT_EQ(w[5], inf);
+  EXPECT_EQ(w[6], -inf);
+}
+
+TEST_F(DamagedBinary, ErrorsAreInputErrors) {
+  write_bytes(dir_.path("bad.tgb"), "hello world, this is text\n");
+  try {
+    read_binary_graph(dir_.path("bad.tgb"));
+    ADD_FAILURE() << "accepted text";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput) << e.what();
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <sys/stat.h>
 
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -99,9 +100,46 @@ TEST(EdgeListReader, Errors) {
   expect_el_error("e.wel", "0 1 1\n0 1\n", {"e.wel:2:", "expected 3 fields", "missing the weight"}, true);
   expect_el_error("e.wel", "0 1 x\n", {"e.wel:1:", "weight", "'x'"}, true);
   expect_el_error("e.wel", "0 1 nan\n", {"e.wel:1:", "weight", "'nan'"}, true);
-  expect_el_error("e.wel", "0 1 inf\n", {"e.wel:1:", "weight"}, true);
   expect_el_error("e.wel", "0 1 1e99\n", {"e.wel:1:", "out of the range"}, true);
   expect_el_error("e.wel", "0 1 2 zz\n", {"e.wel:1:", "'zz'"}, true);
+}
+
+TEST(EdgeListReader, InfIsAWeightInAnySpelling) {
+  ScratchDir dir;
+  const float inf = std::numeric_limits<float>::infinity();
+  EdgeList el = read_el(dir, "g.wel", "0 1 inf\n1 2 +inf\n2 3 Infinity\n3 0 INF\n0 2 -inf\n1 3 1.5 inf\n", true);
+  EXPECT_EQ(el.weights, (std::vector<weight_t>{inf, inf, inf, inf, -inf, 1.5f}));
+  EdgeList unweighted = read_el(dir, "g.el", "0 1 inf\n");  // an ignored numeric column
+  EXPECT_EQ(unweighted.num_edges(), 1u);
+}
+
+TEST(EdgeListReader, NanIsRefusedInAnySpellingWithFileAndLine) {
+  for (const char* nan : {"nan", "NaN", "-nan", "+NAN", "nan(0x7fc)"}) {
+    SCOPED_TRACE(nan);
+    expect_el_error("e.wel", std::string("0 1 2\n1 2 ") + nan + "\n", {"e.wel:2:", "weight", "is NaN"}, true);
+  }
+  expect_el_error("e.wel", "0 1 nanx\n", {"e.wel:1:", "weight", "'nanx'"}, true);
+  expect_el_error("e.wel", "0 1 infin\n", {"e.wel:1:", "weight", "'infin'"}, true);
+  expect_el_error("e.el", "0 1 nan\n", {"e.el:1:", "extra column", "'nan'"});
+}
+
+TEST(EdgeListReader, ErrorsAreInputErrors) {
+  ScratchDir dir;
+  for (const std::string& text : {std::string("0 x\n"), std::string("0 1 nan\n"), std::string("")}) {
+    write_bytes(dir.path("k.wel"), text);
+    try {
+      read_edge_list(dir.path("k.wel"), true);
+      ADD_FAILURE() << "accepted '" << text << "'";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kInput) << e.what();
+    }
+  }
+  try {
+    read_edge_list(dir.path("none.wel"), true);
+    ADD_FAILURE() << "read a missing file";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput) << e.what();
+  }
 }
 
 TEST(EdgeListReader, MissingFileDirectoryAndPermission) {
@@ -314,6 +352,18 @@ TEST(MatrixMarketReader, RealSymmetricAndIntegerCaseInsensitive) {
   EXPECT_EQ(el3.num_edges(), 0u);
 }
 
+TEST(MatrixMarketReader, InfValuesAndNanRefused) {
+  ScratchDir dir;
+  const float inf = std::numeric_limits<float>::infinity();
+  EdgeList real = read_mtx(dir, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 inf\n2 3 0.5\n");
+  EXPECT_EQ(real.weights, (std::vector<weight_t>{inf, 0.5f}));
+  EdgeList integer = read_mtx(dir, "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 2 Infinity\n");
+  EXPECT_EQ(integer.weights, (std::vector<weight_t>{inf}));
+  expect_mtx_error("%%MatrixMarket matrix coordinate real general\n3 3 2\n1 2 1\n2 3 NaN\n",
+                   {"m.mtx:4:", "value", "'NaN'", "is NaN"});
+  expect_mtx_error("%%MatrixMarket matrix coordinate integer symmetric\n3 3 1\n% c\n2 1 nan\n", {"m.mtx:4:", "is NaN"});
+}
+
 TEST(MatrixMarketReader, Errors) {
   const std::string banner = "%%MatrixMarket matrix coordinate pattern general\n";
   expect_mtx_error("", {"m.mtx", "empty file"});
@@ -368,6 +418,15 @@ TEST(DimacsReader, Good) {
   EXPECT_EQ(el.weights, (std::vector<weight_t>{10.0f, 3.5f, 0.0f}));
   EXPECT_TRUE(el.directed);
   EXPECT_EQ(el.id_base, 1);
+}
+
+TEST(DimacsReader, InfWeightsAndNanRefused) {
+  ScratchDir dir;
+  write_bytes(dir.path("r.gr"), "p sp 3 2\na 1 2 inf\na 2 3 +Infinity\n");
+  EdgeList el = read_dimacs(dir.path("r.gr"));
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(el.weights, (std::vector<weight_t>{inf, inf}));
+  expect_gr_error("c x\np sp 3 2\na 1 2 4\na 2 3 nan\n", {"r.gr:4:", "weight W", "'nan'", "is NaN"});
 }
 
 TEST(DimacsReader, Errors) {

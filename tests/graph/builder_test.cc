@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <random>
 #include <tuple>
@@ -199,6 +200,35 @@ TEST(Builder, IdOutOfRangeThrows) {
   EdgeList bad = make_edges(3, {{0, 1}});
   bad.dst.push_back(2);
   EXPECT_THROW(build_graph(std::move(bad), {}), Error);
+}
+
+TEST(Builder, InputErrorsHaveTheInputKind) {
+  try {
+    build_graph(make_edges(3, {{0, 1}, {1, 3}}), {});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput) << e.what();
+  }
+  try {
+    parse_weight_range("8");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage) << e.what();
+  }
+}
+
+TEST(Builder, NanWeightThrowsInfIsKept) {
+  const float inf = std::numeric_limits<float>::infinity();
+  try {
+    build_graph(make_edges(3, {{0, 1}, {1, 2}}, {1.0f, std::numeric_limits<float>::quiet_NaN()}), {});
+    ADD_FAILURE() << "accepted a NaN weight";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput) << e.what();
+    EXPECT_NE(std::string(e.what()).find("test: edge 2 (1 -> 2): the weight is NaN"), std::string::npos) << e.what();
+  }
+  AnyGraph g = build_graph(make_edges(3, {{0, 1}, {0, 1}, {1, 2}}, {inf, 4.0f, inf}), {.simplify = true});
+  const auto& out = std::get<Graph<vid32_t>>(g).out;
+  EXPECT_EQ(std::vector<weight_t>(out.weights.begin(), out.weights.end()), (std::vector<weight_t>{4.0f, inf}));
 }
 
 TEST(Builder, ReleasesEdgeList) {

@@ -1,6 +1,7 @@
 #include "support/shapes.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -265,12 +266,13 @@ const char* weight_kind_name(WeightKind k) {
     case WeightKind::kReal: return "real";
     case WeightKind::kEqual: return "equal";
     case WeightKind::kWithZeros: return "with_zeros";
+    case WeightKind::kWithInf: return "with_inf";
   }
   return "?";
 }
 
 std::vector<WeightKind> all_weight_kinds() {
-  return {WeightKind::kInteger, WeightKind::kReal, WeightKind::kEqual, WeightKind::kWithZeros};
+  return {WeightKind::kInteger, WeightKind::kReal, WeightKind::kEqual, WeightKind::kWithZeros, WeightKind::kWithInf};
 }
 
 EdgeList with_weights(EdgeList edges, WeightKind kind, uint64_t seed) {
@@ -287,6 +289,9 @@ EdgeList with_weights(EdgeList edges, WeightKind kind, uint64_t seed) {
         break;
       case WeightKind::kEqual: w = 1; break;
       case WeightKind::kWithZeros: w = static_cast<weight_t>(small(rng)); break;
+      case WeightKind::kWithInf:
+        w = rng() % 5 == 0 ? std::numeric_limits<weight_t>::infinity() : static_cast<weight_t>(integer(rng));
+        break;
     }
   }
   return edges;

@@ -45,6 +45,7 @@ enum class WeightKind {
   kReal,       // uniform real in (0, 10): distinct distances
   kEqual,      // all 1: many tied shortest paths
   kWithZeros,  // integers 0..2, a third of them 0 (zero-weight cycles)
+  kWithInf,    // integers 1..9, a fifth of them inf (edges SSSP never takes)
 };
 const char* weight_kind_name(WeightKind k);
 std::vector<WeightKind> all_weight_kinds();

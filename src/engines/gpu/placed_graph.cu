@@ -172,14 +172,14 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     s.enabled = true;
     s.stream = placement_ == Placement::kStream;
     if (!(options.stream_threshold >= 0 && options.stream_threshold <= 1))
-      throw Error("--stream-threshold must lie in [0, 1]");
+      throw usage_error("--stream-threshold must lie in [0, 1]");
     s.mode = options.stream_mode;
     s.async = options.async;
     s.stream_threshold = options.stream_threshold;
     s.gather = options.gather;
     s.budget = budget;
   } else if (options.async) {
-    throw Error("--async needs --placement subgraph or stream, not " + std::string(name_of(placement_)));
+    throw usage_error("--async needs --placement subgraph or stream, not " + std::string(name_of(placement_)));
   }
 
   auto start = std::chrono::steady_clock::now();
