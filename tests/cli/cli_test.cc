@@ -77,6 +77,7 @@ TEST(Cli, BadFlagsGiveOneLineErrors) {
   expect_one_line_error(tiergraph("run dijkstra --graph kron:8"), "dijkstra");
   expect_one_line_error(tiergraph("run bfs"), "--graph");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine tpu"), "tpu");
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --placement floppy"), "floppy");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --threads 0"), "threads");
 }
 
