@@ -69,6 +69,8 @@ TEST_P(GpuMatrix, MatchesCpuOnEveryShape) {
       ASSERT_EQ(vertex_id_bytes(graph), ids64 ? 8 : 4);
       check_batch(graph, gpu_requests(graph, a, seed++), placement, shape + ", " + orientation_name(o));
     }
+  AnyGraph deep = gpu_graph(kDeepShape, a, Orientation::kUndirected, ids64);
+  check_batch(deep, gpu_requests(deep, a, seed), placement, kDeepShape);
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
