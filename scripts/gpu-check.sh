@@ -12,8 +12,9 @@
 #   GPU_CHECK_ALGOS="..."    benchmark algorithms (default "bfs sssp cc pagerank")
 #   GPU_CHECK_FILTER=...     gtest filter for the tests (default: all)
 #   GPU_CHECK_EXTRA="..."    extra commands run after the benchmark (bash -c), output to $OUT/extra.log
-#   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests,tg_gpu_subgraph_device_tests} built elsewhere (same x86-64 Linux;
-#                            copy them there from a build here) instead of building: saves device time
+#   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests,tg_gpu_subgraph_device_tests}[.xz] built elsewhere
+#                            (same x86-64 Linux; scripts/stage-gpu-binaries.sh strips and compresses them there)
+#                            instead of building: saves device time
 #   GPU_CHECK_RUN_TIMEOUT=N  seconds allowed per benchmark run (default 120)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,7 @@ root=$PWD
 out="${OUT:-$root/out/gpu-check}"
 mkdir -p "$out"
 graphs="${GPU_CHECK_GRAPHS-kron:20 kron:22}"
-algos="${GPU_CHECK_ALGOS:-bfs sssp cc pagerank}"
+algos="${GPU_CHECK_ALGOS:-bfs sssp cc pagerank bc}"
 summary="$out/summary.txt"
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
@@ -41,9 +42,17 @@ export TG_DATASETS_DIR="$root/.data/datasets"
 # ---- build ----
 t0=$(date +%s)
 if [ "${GPU_CHECK_PREBUILT:-0}" = 1 ]; then
-  bin=.data/bin/tiergraph
-  tests=.data/bin/tg_gpu_tests
-  subgraph_tests=.data/bin/tg_gpu_subgraph_device_tests
+  mkdir -p /tmp/tg-bin
+  for f in .data/bin/*; do
+    case $f in
+      *.xz) xz -dc "$f" >"/tmp/tg-bin/$(basename "$f" .xz)" ;;
+      *) cp "$f" /tmp/tg-bin/ ;;
+    esac
+  done
+  chmod +x /tmp/tg-bin/*
+  bin=/tmp/tg-bin/tiergraph
+  tests=/tmp/tg-bin/tg_gpu_tests
+  subgraph_tests=/tmp/tg-bin/tg_gpu_subgraph_device_tests
   note "build: prebuilt binaries from .data/bin"
 else
 if ! cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$out/cmake.log" 2>&1; then
@@ -81,21 +90,34 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     [ "$rc" = 0 ] || tests_rc=$rc
     note "subgraph building-block tests: $(grep -c '^\[       OK \]' "$out/gpu_subgraph_tests.log") passed, $(grep -c '^\[  FAILED  \] [A-Za-z]' "$out/gpu_subgraph_tests.log") failed (rc $rc)"
   fi
-  # pass/fail matrix: algorithm x placement, v32/v64
+  # pass/fail matrices: algorithm x placement (resident, then streamed variants), v32/v64; the contract per placement
   python3 - "$out/gpu_tests.log" >>"$summary" <<'EOF'
 import re, sys, collections
-res = collections.OrderedDict()
-for line in open(sys.argv[1]):
-    m = re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] AllPlacements/GpuMatrix\.MatchesCpuOnEveryShape/(\w+?)_(device|uvm|zerocopy_\w+?)_(v32|v64)\b', line)
-    if m:
-        res.setdefault(m.group(2), {})[(m.group(3), m.group(4))] = {'OK': 'ok', 'FAILED': 'FAIL', 'SKIPPED': 'skip'}[m.group(1)]
-places = ['device', 'uvm', 'zerocopy_naive', 'zerocopy_merged', 'zerocopy_aligned']
-if res:
-    print('%-9s' % 'algo' + ''.join('%-18s' % p.replace('zerocopy_', 'zc-') for p in places) + '  (v32/v64)')
+lines = open(sys.argv[1]).read().splitlines()
+mark = {'OK': 'ok', 'FAILED': 'FAIL', 'SKIPPED': 'skip'}
+def table(pattern, title):
+    res, cols = collections.OrderedDict(), []
+    for line in lines:
+        m = re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] ' + pattern + r'/([a-z]+)_(\w+?)_(v32|v64)\b', line)
+        if m:
+            res.setdefault(m.group(2), {})[(m.group(3), m.group(4))] = mark[m.group(1)]
+            if m.group(3) not in cols: cols.append(m.group(3))
+    if not res: return
+    print('%-9s' % title + ''.join('%-14s' % c.replace('zerocopy_', 'zc-')[:13] for c in cols) + '  (v32/v64)')
     for a, r in res.items():
-        print('%-9s' % a + ''.join('%-18s' % (r.get((p, 'v32'), '-') + '/' + r.get((p, 'v64'), '-')) for p in places))
-others = [l.strip() for l in open(sys.argv[1]) if re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] Gpu(?!Matrix)', l) or re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] (?!AllPlacements)\w+\.', l)]
-for l in others: print(l)
+        print('%-9s' % a + ''.join('%-14s' % (r.get((c, 'v32'), '-') + '/' + r.get((c, 'v64'), '-')) for c in cols))
+table(r'AllPlacements/GpuMatrix\.MatchesCpuOnEveryShape', 'resident')
+table(r'Subway/SubwayMatrix\.MatchesCpuOnEveryShape', 'streamed')
+contract = collections.OrderedDict()
+for line in lines:
+    m = re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] Gpu/EngineContract/(\w+)\.(\w+)', line)
+    if m:
+        contract.setdefault(m.group(2), collections.Counter())[mark[m.group(1)]] += 1
+if contract:
+    print('contract: ' + ', '.join('%s %s' % (k, '/'.join('%d %s' % (n, s) for s, n in sorted(v.items()))) for k, v in contract.items()))
+for l in lines:
+    if re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] (Gpu(Datasets|Placement|Accounting)|Subway(Kron|Errors|Accounting))\.', l):
+        print(l.strip())
 EOF
 fi
 

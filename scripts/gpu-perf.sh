@@ -6,7 +6,8 @@
 # (weights 8:72), trace one BFS on device and zerocopy-aligned
 # (TG_GPU_TRACE=1), then `tiergraph bench` over cpu + every GPU placement for
 # BFS, SSSP, CC and PageRank with $SOURCES random sources, writing
-# OUTDIR/bench-SPEC.{csv,json,svg}. Each step has a timeout.
+# OUTDIR/bench-SPEC.{csv,json} (and .png/.svg where matplotlib is; else
+# scripts/bench-chart.py draws them here afterwards). Each step has a timeout.
 set -uo pipefail
 bin=$1 outdir=$2
 shift 2

@@ -140,12 +140,9 @@ struct Bc {
     return verify_bc(graph, sources, dependency);
   }
   static std::string describe(const AnyGraph& graph, const std::vector<value_t>& dependency) {
-    auto top = std::max_element(dependency.begin(), dependency.end());
-    if (top == dependency.end()) return "empty graph";
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "top vertex %llu with dependency %.6g, ",
-                  static_cast<unsigned long long>(describe::file_id(graph, top - dependency.begin())), *top);
-    return buf + describe::count(double(describe::reached(dependency, 0.0))) + " vertices above 0";
+    if (dependency.empty()) return "empty graph";
+    return describe::top_vertex(graph, dependency, "dependency") + ", " +
+           describe::count(double(describe::reached(dependency, 0.0))) + " vertices above 0";
   }
 };
 

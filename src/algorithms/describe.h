@@ -2,6 +2,7 @@
 // that reports print ("reached 1.2M of 2M vertices, deepest level 9").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -40,6 +41,19 @@ std::string reached_of(const std::vector<T>& values, double unreached) {
 // The file's id of internal vertex v.
 inline uint64_t file_id(const AnyGraph& graph, uint64_t v) {
   return v + static_cast<uint64_t>(std::visit([](const auto& g) { return g.id_base; }, graph));
+}
+
+// "top vertex 17 with score 0.0123": the vertex of the largest value, in
+// the file's numbering.
+template <typename T>
+std::string top_vertex(const AnyGraph& graph, const std::vector<T>& values, const char* what) {
+  auto top = std::max_element(values.begin(), values.end());
+  if (top == values.end()) return "empty graph";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "top vertex %llu with %s %.6g",
+                static_cast<unsigned long long>(file_id(graph, top - values.begin())), what,
+                static_cast<double>(*top));
+  return buf;
 }
 
 }  // namespace tg::describe

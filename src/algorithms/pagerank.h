@@ -300,12 +300,7 @@ struct PageRank {
     return verify_pagerank(graph, score, options);
   }
   static std::string describe(const AnyGraph& graph, const std::vector<value_t>& score) {
-    auto top = std::max_element(score.begin(), score.end());
-    if (top == score.end()) return "empty graph";
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "top vertex %llu with score %.6g",
-                  static_cast<unsigned long long>(describe::file_id(graph, top - score.begin())), *top);
-    return buf;
+    return describe::top_vertex(graph, score, "score");
   }
 };
 

@@ -2,7 +2,6 @@
 // one-line errors, summaries, JSON records and result files.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -12,40 +11,16 @@
 
 #include "engines/run.h"
 #include "support/datasets.h"
+#include "support/run_program.h"
 
 namespace {
 
-struct Result {
-  int exit_code;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using Result = tg::test::ProgramResult;
+using tg::test::count_lines;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Result tiergraph(const std::string& args) {
-  static int counter = 0;
-  std::string base = ::testing::TempDir() + "/tg_cli_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
-  std::string cmd = tg::test::tiergraph_binary() + " " + args + " >" + base + ".out 2>" + base + ".err </dev/null";
-  int status = std::system(cmd.c_str());
-  Result r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_file(base + ".out"), read_file(base + ".err")};
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-int count_lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+std::string read_file(const std::string& path) { return tg::test::read_text_file(path); }
+Result tiergraph(const std::string& args) { return tg::test::run_tiergraph(args); }
+std::string write_temp(const std::string& name, const std::string& text) { return tg::test::write_temp_file(name, text); }
 
 // A failing command prints exactly one line on stderr and exits non-zero.
 void expect_one_line_error(const Result& r, const std::string& fragment) {
@@ -77,6 +52,7 @@ TEST(Cli, BadFlagsGiveOneLineErrors) {
   expect_one_line_error(tiergraph("run dijkstra --graph kron:8"), "dijkstra");
   expect_one_line_error(tiergraph("run bfs"), "--graph");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine tpu"), "tpu");
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --placement floppy"), "floppy");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --threads 0"), "threads");
 }
 

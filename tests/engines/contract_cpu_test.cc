@@ -10,6 +10,8 @@ namespace {
 template <typename V, int kThreads>
 struct CpuFactory {
   using vertex_t = V;
+  static constexpr bool kAsynchronous = false;
+  static std::string name() { return std::string(sizeof(V) == 8 ? "v64" : "v32") + "_" + std::to_string(kThreads) + "_threads"; }
   static bool available(std::string*) { return true; }
   class Instance {
    public:
@@ -25,7 +27,7 @@ struct CpuFactory {
 static_assert(Engine<CpuEngine<vid32_t>> && Engine<CpuEngine<vid64_t>>);
 
 using CpuEngines = ::testing::Types<CpuFactory<vid32_t, 1>, CpuFactory<vid32_t, 2>, CpuFactory<vid64_t, 2>>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, EngineContract, CpuEngines);
+INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, EngineContract, CpuEngines, FactoryName);
 
 }  // namespace
 }  // namespace tg::test::contract

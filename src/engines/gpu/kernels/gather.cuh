@@ -151,8 +151,12 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
   flush(t, a.counters);
 }
 
+
+}  // namespace kernels
+
 template <Access A, typename V, typename Op>
-StepCounters run_gather(const GatherArgs<V>& a, const Op& op, double* residual_out) {
+StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_out) {
+  using namespace kernels;
   StepCounters c{};
   if (a.n > 0) {
     if constexpr (A == Access::kNaive) {
@@ -181,13 +185,6 @@ StepCounters run_gather(const GatherArgs<V>& a, const Op& op, double* residual_o
   }
   TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));
   return c;
-}
-
-}  // namespace kernels
-
-template <Access A, typename V, typename Op>
-StepCounters gather_step(const GatherArgs<V>& args, const Op& op, double* residual) {
-  return kernels::run_gather<A>(args, op, residual);
 }
 
 }  // namespace tg::gpu

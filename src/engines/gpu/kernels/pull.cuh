@@ -159,8 +159,12 @@ __global__ void __launch_bounds__(kBlock) pull_naive_kernel(PullArgs<V> a, Op op
   flush(t, a.counters);
 }
 
+
+}  // namespace kernels
+
 template <Access A, typename V, typename Op>
-StepCounters run_pull(const PullArgs<V>& a, const Op& op) {
+StepCounters pull_step(const PullArgs<V>& a, const Op& op) {
+  using namespace kernels;
   StepCounters c{};
   uint64_t words = (a.n + 31) / 32;
   if (words > 0) {
@@ -174,13 +178,6 @@ StepCounters run_pull(const PullArgs<V>& a, const Op& op) {
   }
   TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
   return c;
-}
-
-}  // namespace kernels
-
-template <Access A, typename V, typename Op>
-StepCounters pull_step(const PullArgs<V>& args, const Op& op) {
-  return kernels::run_pull<A>(args, op);
 }
 
 }  // namespace tg::gpu

@@ -34,7 +34,6 @@ __device__ inline void emit(const PushArgs<V>& a, bool joined, V v, int lane, Ta
 }
 
 
-
 // A warp applies op to entries [lo, hi) of u's list, loading from `start`.
 template <Access A, typename V, typename Op>
 __device__ inline void push_walk(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
@@ -149,8 +148,12 @@ __global__ void __launch_bounds__(kBlock) push_naive_kernel(PushArgs<V> a, Op op
   flush(t, a.counters);
 }
 
+
+}  // namespace kernels
+
 template <Access A, typename V, typename Op>
-StepCounters run_push(const PushArgs<V>& a, const Op& op) {
+StepCounters push_step(const PushArgs<V>& a, const Op& op) {
+  using namespace kernels;
   StepCounters c{};
   if (a.count > 0) {
     if constexpr (A == Access::kNaive) {
@@ -173,13 +176,6 @@ StepCounters run_push(const PushArgs<V>& a, const Op& op) {
     }
   }
   return c;
-}
-
-}  // namespace kernels
-
-template <Access A, typename V, typename Op>
-StepCounters push_step(const PushArgs<V>& args, const Op& op) {
-  return kernels::run_push<A>(args, op);
 }
 
 }  // namespace tg::gpu

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Here, before a run on the lent GPU machine (docs/GPU.md): strips and
+# compresses the programs of a CUDA build into .data/bin (git-ignored; carry
+# it), and copies the datasets the GPU tests read into .data/datasets.
+#   scripts/stage-gpu-binaries.sh [BUILD_DIR] [EXTRA_PROGRAM=NAME ...]
+# e.g. scripts/stage-gpu-binaries.sh build-gpu ../old/build/src/tiergraph=tiergraph-old
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
+shift || true
+mkdir -p .data/bin .data/datasets
+rm -f .data/bin/*
+stage() {  # program, name
+  strip -o "/tmp/$2" "$1"
+  xz -T2 -6 -c "/tmp/$2" >".data/bin/$2.xz"
+  rm -f "/tmp/$2"
+}
+stage "$build/src/tiergraph" tiergraph
+stage "$build/tests/tg_gpu_tests" tg_gpu_tests
+stage "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" tg_gpu_subgraph_device_tests
+for extra in "$@"; do stage "${extra%%=*}" "${extra#*=}"; done
+for d in karate.mtx rome99.gr wiki-Vote.el.gz road-NY.el.gz soc-Slashdot0902.el.gz; do
+  cp -u "../shared/datasets/$d" .data/datasets/ 2>/dev/null || true
+done
+du -sh .data/bin .data/datasets

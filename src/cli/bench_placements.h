@@ -1,0 +1,39 @@
+// The placements `tiergraph bench` can run side by side: the CPU engine, every
+// GPU placement of engines/placement.h, and the variants that fix one of its
+// settings (subgraph-cpu, stream-pt, stream-async, ...). One table, built from
+// placement.h's name tables, serves the CLI11 check, --help and the run.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engines/run.h"
+
+namespace tg::cli {
+
+struct BenchPlacement {
+  std::string name;  // on the command line, in the rows and the charts
+  EngineKind engine = EngineKind::kGpu;
+  // What the variant sets in the GPU options (GPU engine only); what it leaves
+  // unset comes from the command line.
+  Placement placement = Placement::kAuto;
+  std::optional<GatherWay> gather;
+  std::optional<StreamMode> stream_mode;
+  bool async = false;
+  std::string help;
+
+  GpuOptions gpu_options(GpuOptions base) const;
+  // subgraph and stream: each algorithm gets its own placement of the graph.
+  bool streamed() const { return engine == EngineKind::kGpu && is_streamed(placement); }
+};
+
+const std::vector<BenchPlacement>& bench_placements();
+// nullptr for a name not in the table.
+const BenchPlacement* find_bench_placement(const std::string& name);
+std::vector<std::string> bench_placement_names();
+// The default matrix: the GPU placements that keep the edges where they
+// start (device, uvm, the zero-copy ones), as EMOGI compared them.
+std::vector<std::string> default_bench_placements();
+
+}  // namespace tg::cli

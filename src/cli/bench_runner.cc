@@ -1,0 +1,206 @@
+#include "cli/bench_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "algorithms/describe.h"
+#include "algorithms/verifier.h"
+#include "cli/report.h"
+#include "core/error.h"
+#include "generators/generators.h"
+
+namespace tg::cli {
+
+const std::vector<NamedChoice<VerifyMode>>& verify_mode_choices() {
+  static const std::vector<NamedChoice<VerifyMode>> all = {
+      {VerifyMode::kAll, "all", "every run"},
+      {VerifyMode::kFirst, "first", "the first run of each algorithm on each placement"},
+      {VerifyMode::kNone, "none", "no run"},
+  };
+  return all;
+}
+
+std::string BenchRow::verified() const {
+  if (!verification) return "-";
+  return verification->ok ? "ok" : "FAIL: " + verification->message;
+}
+
+namespace {
+
+// Internal ids of sources given in the file's numbering.
+Sources fixed_sources(const AnyGraph& graph, const std::string& spec, const std::vector<uint64_t>& ids) {
+  const uint64_t base = describe::file_id(graph, 0), n = num_vertices(graph);
+  Sources out;
+  for (uint64_t id : ids) {
+    if (n == 0 || id < base || id - base >= n)
+      throw usage_error("--sources " + std::to_string(id) + " is out of range: vertex ids of " + spec + " are " +
+                        (n == 0 ? std::string("none") : std::to_string(base) + ".." + std::to_string(base + n - 1)));
+    out.push_back(id - base);
+  }
+  return out;
+}
+
+BenchRow row_of(const std::string& spec, const BenchPlacement* placement, const RunRequest& r, const AnyGraph& graph) {
+  BenchRow row;
+  row.graph = spec;
+  row.algorithm = r.algorithm;
+  row.placement = placement;
+  if (r.algorithm->needs_source()) row.source = describe::file_id(graph, r.source());
+  return row;
+}
+
+BenchRow failed_row(const std::string& spec, const BenchPlacement* placement, const RunRequest& r,
+                    const AnyGraph& graph, const std::string& error) {
+  BenchRow row = row_of(spec, placement, r, graph);
+  row.error = error;
+  return row;
+}
+
+BenchRow measured_row(const std::string& spec, const BenchPlacement* placement, const RunRequest& r,
+                      const AnyGraph& graph, const RunOutput& out) {
+  BenchRow row = row_of(spec, placement, r, graph);
+  row.gpu_placement = out.placement;
+  const RunStats& s = out.stats;
+  row.compute_s = s.phase("compute");
+  row.transfer_s = s.phase("transfer");
+  row.copy_back_s = s.phase("copy back");
+  row.iterations = s.iterations;
+  row.edges_traversed = s.edges_traversed;
+  row.bytes_moved = s.bytes_moved;
+  row.bytes_needed = s.bytes_needed;
+  row.details = details_json(s);
+  // Graph500's rule where reach is known; edges read otherwise.
+  uint64_t edges = row.edges_traversed;
+  if (r.algorithm->needs_source() && r.algorithm->traits.unreached_marks_reach) {
+    row.input_edges = traversed_input_edges(graph, *r.algorithm, out.values);
+    edges = row.input_edges;
+  }
+  row.gteps = row.compute_s > 0 ? edges / row.compute_s / 1e9 : 0;
+  return row;
+}
+
+// One run per source (bc too: each source is a run, as for bfs); one run for
+// the algorithms without a source. A request the graph cannot serve (no
+// weights) is one row for the algorithm, on no placement.
+std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
+                                     const Sources& sources, std::vector<BenchRow>& rows, std::FILE* log) {
+  std::vector<RunRequest> requests;
+  for (const AlgorithmInfo* a : plan.algorithms) {
+    std::vector<Sources> runs;
+    if (a->needs_source())
+      for (uint64_t s : sources) runs.push_back({s});
+    else
+      runs.push_back({});
+    for (const Sources& run : runs) {
+      try {
+        requests.push_back(prepare_request(graph, make_request(*a, run, plan.algorithm_options)));
+      } catch (const Error& e) {
+        BenchRow row;
+        row.graph = spec;
+        row.algorithm = a;
+        row.error = e.what();
+        rows.push_back(row);
+        std::fprintf(log, "bench: %s %s: %s\n", spec.c_str(), a->name().c_str(), e.what());
+        break;
+      }
+    }
+  }
+  return requests;
+}
+
+// The runs of one placement, in the order of `requests`; the requests that
+// ran are returned in `ran`, those refused become rows.
+std::vector<RunOutput> run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
+                                        const BenchPlacement& placement, const std::vector<RunRequest>& requests,
+                                        std::vector<RunRequest>& ran, std::vector<BenchRow>& rows, std::FILE* log) {
+  std::vector<RunOutput> outputs;
+  if (placement.engine == EngineKind::kCpu) {
+    for (const RunRequest& r : requests) outputs.push_back(run_on_cpu(graph, r));
+    ran = requests;
+    return outputs;
+  }
+  std::string reason;
+  if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
+  const GpuOptions options = placement.gpu_options(plan.gpu);
+  if (!placement.streamed()) {
+    outputs = run_batch_on_gpu(graph, requests, options);
+    ran = requests;
+    return outputs;
+  }
+  // subgraph / stream: one algorithm at a time (its sources share the
+  // placement), so that a refusal (a budget under the minimum for weighted
+  // edges, say) is that algorithm's rows alone.
+  ran.clear();
+  for (size_t i = 0; i < requests.size();) {
+    size_t j = i;
+    while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
+    const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
+    try {
+      for (RunOutput& out : run_batch_on_gpu(graph, group, options)) outputs.push_back(std::move(out));
+      ran.insert(ran.end(), group.begin(), group.end());
+    } catch (const Error& e) {
+      for (const RunRequest& r : group) rows.push_back(failed_row(spec, &placement, r, graph, e.what()));
+      std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
+                   placement.name.c_str(), e.what());
+    }
+    i = j;
+  }
+  return outputs;
+}
+
+}  // namespace
+
+BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
+  const bool any_weights = std::any_of(plan.algorithms.begin(), plan.algorithms.end(),
+                                       [](const AlgorithmInfo* a) { return a->needs_weights(); });
+  const bool any_in = std::any_of(plan.algorithms.begin(), plan.algorithms.end(), [&](const AlgorithmInfo* a) {
+    return a->reads(plan.algorithm_options).in_edges != Need::kNo;
+  });
+
+  BenchResult result;
+  for (const std::string& spec : plan.graphs) {
+    LoadOptions lo = plan.graph.load_options(any_in);
+    // Generated graphs get the papers' random weights when an algorithm needs weights.
+    if (any_weights && plan.graph.weights.empty() && is_generator_spec(spec))
+      lo.build.random_weights = WeightRange{8, 72};
+    auto t0 = std::chrono::steady_clock::now();
+    AnyGraph graph = load_graph(spec, lo);
+    double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // Checked before anything is printed, so that a bad --sources is the one line of a usage error.
+    const Sources sources = plan.sources.fixed.empty() ? pick_sources(graph, plan.sources.random, plan.sources.seed)
+                                                       : fixed_sources(graph, spec, plan.sources.fixed);
+    std::fprintf(log, "bench: %s: %llu vertices, %llu edges, loaded in %.2f s\n", spec.c_str(),
+                 static_cast<unsigned long long>(num_vertices(graph)),
+                 static_cast<unsigned long long>(num_edges(graph)), load_s);
+    const std::vector<RunRequest> requests = requests_for(plan, spec, graph, sources, result.rows, log);
+
+    for (const BenchPlacement* placement : plan.placements) {
+      std::vector<RunRequest> ran;
+      std::vector<RunOutput> outputs;
+      try {
+        outputs = run_on_placement(plan, spec, graph, *placement, requests, ran, result.rows, log);
+      } catch (const Error& e) {
+        std::fprintf(log, "bench: %s on %s: %s\n", spec.c_str(), placement->name.c_str(), e.what());
+        for (const RunRequest& r : requests) result.rows.push_back(failed_row(spec, placement, r, graph, e.what()));
+        continue;
+      }
+      std::set<const AlgorithmInfo*> checked;
+      for (size_t i = 0; i < outputs.size(); ++i) {
+        const RunRequest& r = ran[i];
+        BenchRow row = measured_row(spec, placement, r, graph, outputs[i]);
+        if (result.gpu.empty() && outputs[i].stats.gpu) result.gpu = outputs[i].stats.gpu->gpu;
+        const bool first = checked.insert(r.algorithm).second;
+        if (plan.verify == VerifyMode::kAll || (plan.verify == VerifyMode::kFirst && first))
+          row.verification = verify(*r.algorithm, graph, r.sources, outputs[i].values, r.options);
+        std::fprintf(log, "bench: %s %s %s%s: %.3f ms, %.2f GTEPS, %s\n", spec.c_str(), row.algorithm->name().c_str(),
+                     placement->name.c_str(), row.source ? (" from " + std::to_string(*row.source)).c_str() : "",
+                     row.compute_s * 1e3, row.gteps, row.verified().c_str());
+        result.rows.push_back(std::move(row));
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace tg::cli

@@ -1,0 +1,64 @@
+#include "cli/bench_summary.h"
+
+#include <map>
+#include <tuple>
+
+namespace tg::cli {
+
+std::optional<double> BenchCell::io_amplification() const {
+  if (bytes_needed <= 0) return std::nullopt;
+  return bytes_moved / bytes_needed;
+}
+
+bool BenchSummary::verification_failed() const {
+  for (const BenchCell& c : cells)
+    if (c.verify_failed > 0) return true;
+  return false;
+}
+
+const BenchPlacement* default_baseline(const std::vector<const BenchPlacement*>& placements) {
+  for (const BenchPlacement* p : placements)
+    if (p->engine == EngineKind::kGpu && p->placement == Placement::kUvm) return p;
+  return placements.empty() ? nullptr : placements.front();
+}
+
+BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* baseline) {
+  BenchSummary summary;
+  summary.baseline = baseline;
+  using Key = std::tuple<std::string, const AlgorithmInfo*, const BenchPlacement*>;
+  std::map<Key, size_t> index;
+  for (const BenchRow& r : rows) {
+    if (r.placement == nullptr) continue;
+    auto [it, added] = index.try_emplace(Key{r.graph, r.algorithm, r.placement}, summary.cells.size());
+    if (added) summary.cells.push_back(BenchCell{.graph = r.graph, .algorithm = r.algorithm, .placement = r.placement});
+    BenchCell& c = summary.cells[it->second];
+    c.runs++;
+    if (r.failed()) {
+      c.failed++;
+      c.error = r.error;
+      continue;
+    }
+    c.compute_s += r.compute_s;
+    c.gteps += r.gteps;
+    c.bytes_moved += r.bytes_moved;
+    c.bytes_needed += r.bytes_needed;
+    if (r.verification) (r.verification->ok ? c.verified : c.verify_failed)++;
+  }
+  for (BenchCell& c : summary.cells) {
+    if (c.succeeded() == 0) continue;
+    c.compute_s /= c.succeeded();
+    c.gteps /= c.succeeded();
+    c.bytes_moved /= c.succeeded();
+    c.bytes_needed /= c.succeeded();
+  }
+  for (BenchCell& c : summary.cells) {
+    auto b = index.find(Key{c.graph, c.algorithm, baseline});
+    if (b == index.end()) continue;
+    const BenchCell& base = summary.cells[b->second];
+    if (base.succeeded() > 0 && c.succeeded() > 0 && base.compute_s > 0 && c.compute_s > 0)
+      c.speedup = base.compute_s / c.compute_s;
+  }
+  return summary;
+}
+
+}  // namespace tg::cli

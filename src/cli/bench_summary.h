@@ -1,0 +1,41 @@
+// The rows of a bench as per-cell means (graph x algorithm x placement), and
+// each cell's speedup over the same graph and algorithm on the baseline
+// placement.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/bench_runner.h"
+
+namespace tg::cli {
+
+struct BenchCell {
+  std::string graph;
+  const AlgorithmInfo* algorithm = nullptr;
+  const BenchPlacement* placement = nullptr;
+  int runs = 0, failed = 0, verified = 0, verify_failed = 0;
+  // Means over the runs that happened.
+  double compute_s = 0, gteps = 0, bytes_moved = 0, bytes_needed = 0;
+  std::optional<double> speedup;  // baseline's mean time / this mean time, where both ran
+  std::string error;              // the last refusal
+
+  int succeeded() const { return runs - failed; }
+  std::optional<double> io_amplification() const;  // bytes moved / bytes needed, where any were needed
+};
+
+struct BenchSummary {
+  const BenchPlacement* baseline = nullptr;
+  std::vector<BenchCell> cells;  // in the order the rows first name them
+
+  bool verification_failed() const;
+};
+
+// uvm, EMOGI's baseline, when it is among the placements; else the first.
+const BenchPlacement* default_baseline(const std::vector<const BenchPlacement*>& placements);
+
+// Rows refused before any placement have no cell.
+BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* baseline);
+
+}  // namespace tg::cli

@@ -1,0 +1,88 @@
+// What the GPU tests share: whether a GPU is usable (poisoning every device
+// allocation first, so that unwritten results cannot pass), the graphs they
+// run on (the shapes of tests/support, built the ways the algorithms read
+// them) and the check of a batch of GPU runs against the CPU engine, the
+// registry's agreement and the verifier.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "algorithms/verifier.h"
+#include "engines/run.h"
+#include "support/algorithm_checks.h"
+#include "support/shapes.h"
+
+namespace tg::test::gpu {
+
+inline bool have_gpu() {
+  static const bool ok = [] {
+    setenv("TG_GPU_POISON", "1", 1);
+    std::string reason;
+    bool usable = gpu_available(&reason);
+    if (!usable) std::fprintf(stderr, "GPU tests skipped: %s\n", reason.c_str());
+    return usable;
+  }();
+  return ok;
+}
+
+// The support shapes the GPU matrices run on: empty frontiers, one vertex,
+// self loops and duplicates, components, long paths (many steps), ties
+// (many shortest paths, counts beyond 2^53), hubs and in-hubs longer than a
+// chunk (1024 entries), random and power-law graphs from the generators.
+inline const std::vector<std::string>& gpu_shapes() {
+  static const std::vector<std::string> names = {
+      "no_edges",    "single_vertex", "loops_and_duplicates", "pieces", "isolated", "long_path", "tied_layers",
+      "diamonds",    "grid",          "star_out",             "big_star", "big_star_in", "random_1", "dag",
+      "urand_1",     "kron_large"};
+  return names;
+}
+
+// A shape as the algorithm reads it: with integer weights where it reads
+// weights, in one orientation and id width.
+inline AnyGraph gpu_graph(const std::string& shape, const AlgorithmInfo& a, Orientation o, bool ids64) {
+  EdgeList e = find_shape(shape).edges;
+  if (a.needs_weights()) e = with_weights(e, WeightKind::kInteger, 9);
+  return build_variant(e, o, ids64);
+}
+
+// Sources: the test sources of the support (0, the hub, a vertex without
+// out-edges, ...) with one random one; bc also from all of them at once.
+inline std::vector<Sources> gpu_sources(const AnyGraph& graph, const AlgorithmInfo& a, uint64_t seed) {
+  if (!a.needs_source()) return {Sources{}};
+  std::vector<Sources> runs;
+  if (num_vertices(graph) == 0) return runs;
+  std::vector<uint64_t> picked = test_sources(graph, 1, seed);
+  if (picked.size() > 4) picked.resize(4);
+  for (uint64_t s : picked) runs.push_back({s});
+  if (a.traits.sources == SourceUse::kMany && picked.size() > 1) runs.push_back(picked);
+  return runs;
+}
+
+inline std::vector<RunRequest> gpu_requests(const AnyGraph& graph, const AlgorithmInfo& a, uint64_t seed,
+                                            const AlgorithmOptions& options = {}) {
+  std::vector<RunRequest> out;
+  for (const Sources& s : gpu_sources(graph, a, seed)) out.push_back(prepare_request(graph, make_request(a, s, options)));
+  return out;
+}
+
+// The GPU's results for each request agree with the CPU engine's (within
+// the algorithm's agreement) and pass the verifier.
+inline void expect_as_on_cpu(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                             const std::vector<RunOutput>& gpu, const std::string& what) {
+  ASSERT_EQ(gpu.size(), requests.size()) << what;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const RunRequest& r = requests[i];
+    SCOPED_TRACE(what + ", " + r.algorithm->name() + " from " + describe_sources(r.sources));
+    EXPECT_EQ(gpu[i].engine, EngineKind::kGpu);
+    RunOutput cpu = run_on_cpu(graph, r);
+    EXPECT_TRUE(agrees(*r.algorithm, gpu[i].values, cpu.values));
+    EXPECT_TRUE(passes_verifier(*r.algorithm, graph, r.sources, gpu[i].values, r.options));
+    EXPECT_GT(gpu[i].stats.phase("compute"), 0.0);
+  }
+}
+
+}  // namespace tg::test::gpu

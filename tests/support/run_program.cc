@@ -1,0 +1,44 @@
+#include "support/run_program.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "support/datasets.h"
+
+namespace tg::test {
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+ProgramResult run_tiergraph(const std::string& args) {
+  static int counter = 0;
+  std::string base = ::testing::TempDir() + "/tg_cli_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+  std::string cmd = tiergraph_binary() + " " + args + " >" + base + ".out 2>" + base + ".err </dev/null";
+  int status = std::system(cmd.c_str());
+  ProgramResult r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), read_text_file(base + ".out"),
+                  read_text_file(base + ".err")};
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+std::string write_temp_file(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+int count_lines(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+}  // namespace tg::test
