@@ -14,11 +14,7 @@
 namespace tg::cli {
 
 void EngineOptions::add_to(CLI::App& command) {
-  const std::vector<NamedChoice<EngineChoice>> engines = {
-      {EngineChoice::kCpu, "cpu", "OpenMP threads over the graph in host memory"},
-      {EngineChoice::kGpu, "gpu", "the GPU engine; an error where no GPU is usable"},
-      {EngineChoice::kAuto, "auto", "the GPU when one is usable, else the CPU"}};
-  add_choice(command, "-e,--engine", engine, engines, "Which engine runs the algorithm");
+  add_choice(command, "-e,--engine", engine, engine_choices(), "Which engine runs the algorithm");
   add_choice(command, "-p,--placement", gpu.placement, placement_choices(), "GPU: where the edges live");
   command.add_flag("--async", gpu.async,
                    "GPU, subgraph/stream: iterate each loaded subgraph or partition to local convergence; pagerank "
@@ -47,31 +43,12 @@ void apply_threads(int threads) {
 }
 
 ChosenEngine choose_engine(const EngineOptions& options) {
-  ChosenEngine choice;
-  if (options.engine == EngineChoice::kCpu) {
-    if (options.gpu.placement != Placement::kAuto)
-      throw usage_error("--placement " + std::string(name_of(options.gpu.placement)) + " needs --engine gpu");
-    if (!options.gpu_mem.empty()) throw usage_error("--gpu-mem needs --engine gpu");
-    if (options.gpu.async) throw usage_error("--async needs --engine gpu and --placement subgraph or stream");
-    return choice;
-  }
-  std::string reason;
-  bool usable = gpu_available(&reason);
-  if (options.engine == EngineChoice::kGpu && !usable) throw Error("--engine gpu: no usable GPU: " + reason);
-  if (!usable) {
-    if (options.gpu.placement != Placement::kAuto)
-      throw Error("--placement " + std::string(name_of(options.gpu.placement)) + ": no usable GPU: " + reason);
-    choice.note = "no usable GPU (" + reason + "), ran on the CPU";
-    return choice;
-  }
-  choice.gpu = true;
-  return choice;
+  return tg::choose_engine(options.engine, options.gpu_options());
 }
 
 RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,
                         const EngineOptions& options) {
-  if (choice.gpu) return run_on_gpu(graph, request, options.gpu_options());
-  return run_on_cpu(graph, request);
+  return tg::run_on_engine(graph, request, choice, options.gpu_options());
 }
 
 void SourceOptions::add_to(CLI::App& command, bool with_count) {
@@ -104,11 +81,7 @@ uint64_t resolve_source(const AnyGraph& any, const std::string& text) {
   return std::visit(
       [&](const auto& g) -> uint64_t {
         if (g.num_vertices == 0) throw input_error("the graph has no vertices, so there is no source");
-        if (text.empty()) {
-          for (uint64_t v = 0; v < g.num_vertices; ++v)
-            if (g.out.degree(v) > 0) return v;
-          return 0;
-        }
+        if (text.empty()) return default_source(any);
         uint64_t id = 0;
         auto r = std::from_chars(text.data(), text.data() + text.size(), id);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size())

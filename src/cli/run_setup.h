@@ -7,12 +7,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "engines/engine_choice.h"
 #include "engines/run.h"
 #include "graph/graph.h"
 
 namespace tg::cli {
 
-enum class EngineChoice { kAuto, kCpu, kGpu };
+// The choice itself is the library's (engines/engine_choice.h), shared with
+// the API; these names keep the subcommands' spelling cli::EngineChoice valid.
+using tg::ChosenEngine;
+using tg::EngineChoice;
 
 struct EngineOptions {
   EngineChoice engine = EngineChoice::kAuto;
@@ -22,11 +26,6 @@ struct EngineOptions {
 
   void add_to(CLI::App& command);
   GpuOptions gpu_options() const;  // gpu with the budget of --gpu-mem
-};
-
-struct ChosenEngine {
-  bool gpu = false;
-  std::string note;  // why, when auto fell back to the CPU
 };
 
 void apply_threads(int threads);

@@ -3,6 +3,8 @@
 #include <random>
 #include <set>
 
+#include "core/error.h"
+
 namespace tg {
 
 std::vector<uint64_t> pick_sources(const AnyGraph& any, int count, uint64_t seed) {
@@ -21,6 +23,17 @@ std::vector<uint64_t> pick_sources(const AnyGraph& any, int count, uint64_t seed
         }
         if (out.empty()) out.push_back(0);
         return out;
+      },
+      any);
+}
+
+uint64_t default_source(const AnyGraph& any) {
+  return std::visit(
+      [](const auto& g) -> uint64_t {
+        if (g.num_vertices == 0) throw input_error("the graph has no vertices, so there is no source");
+        for (uint64_t v = 0; v < g.num_vertices; ++v)
+          if (g.out.degree(v) > 0) return v;
+        return 0;
       },
       any);
 }

@@ -18,4 +18,9 @@ constexpr uint64_t kDefaultSourceSeed = 27491095;
 // out-edges; vertex 0 when it has none at all; empty for an empty graph).
 std::vector<uint64_t> pick_sources(const AnyGraph& graph, int count, uint64_t seed = kDefaultSourceSeed);
 
+// The source of a run that names none (`run` without --source, the library
+// API without sources): vertex 0 when it has out-edges, else the first vertex
+// that has, else 0. Throws an input error for a graph without vertices.
+uint64_t default_source(const AnyGraph& graph);
+
 }  // namespace tg

@@ -1,0 +1,55 @@
+#include "engines/engine_choice.h"
+
+#include "core/error.h"
+
+namespace tg {
+
+const std::vector<NamedChoice<EngineChoice>>& engine_choices() {
+  static const std::vector<NamedChoice<EngineChoice>> all = {
+      {EngineChoice::kCpu, "cpu", "OpenMP threads over the graph in host memory"},
+      {EngineChoice::kGpu, "gpu", "the GPU engine; an error where no GPU is usable"},
+      {EngineChoice::kAuto, "auto", "the GPU when one is usable, else the CPU"}};
+  return all;
+}
+
+std::string_view name_of(EngineChoice e) {
+  for (const auto& c : engine_choices())
+    if (c.value == e) return c.name;
+  return "?";
+}
+
+std::optional<EngineChoice> parse_engine_choice(std::string_view name) {
+  for (const auto& c : engine_choices())
+    if (c.name == name) return c.value;
+  return std::nullopt;
+}
+
+ChosenEngine choose_engine(EngineChoice engine, const GpuOptions& gpu) {
+  ChosenEngine choice;
+  if (engine == EngineChoice::kCpu) {
+    if (gpu.placement != Placement::kAuto)
+      throw usage_error("--placement " + std::string(name_of(gpu.placement)) + " needs --engine gpu");
+    if (gpu.memory_budget != 0) throw usage_error("--gpu-mem needs --engine gpu");
+    if (gpu.async) throw usage_error("--async needs --engine gpu and --placement subgraph or stream");
+    return choice;
+  }
+  std::string reason;
+  bool usable = gpu_available(&reason);
+  if (engine == EngineChoice::kGpu && !usable) throw Error("--engine gpu: no usable GPU: " + reason);
+  if (!usable) {
+    if (gpu.placement != Placement::kAuto)
+      throw Error("--placement " + std::string(name_of(gpu.placement)) + ": no usable GPU: " + reason);
+    choice.note = "no usable GPU (" + reason + "), ran on the CPU";
+    return choice;
+  }
+  choice.gpu = true;
+  return choice;
+}
+
+RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,
+                        const GpuOptions& gpu) {
+  if (choice.gpu) return run_on_gpu(graph, request, gpu);
+  return run_on_cpu(graph, request);
+}
+
+}  // namespace tg

@@ -1,0 +1,250 @@
+// The library API as an embedding program uses it: only <tiergraph/...>
+// headers and libtiergraph.so. Loads datasets and generated graphs, runs
+// every algorithm on the CPU engine with the verifier, and checks that
+// failures come back as tiergraph::Error of the right kind.
+#include <tiergraph/tiergraph.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::string dataset(const std::string& file) { return std::string(TG_DATASETS_DIR) + "/" + file; }
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = ::testing::TempDir() + "/tg_api_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+tiergraph::RunOptions cpu(std::vector<uint64_t> sources = {}) {
+  tiergraph::RunOptions o;
+  o.engine = "cpu";
+  o.sources = std::move(sources);
+  o.verify = true;
+  return o;
+}
+
+// The kind of the tiergraph::Error that `f` throws (also a std::runtime_error).
+tiergraph::ErrorKind error_kind(const std::function<void()>& f, std::string* message = nullptr) {
+  try {
+    f();
+  } catch (const tiergraph::Error& e) {
+    if (message) *message = e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();  // one line
+    return e.kind();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not a tiergraph::Error: " << e.what();
+    throw;
+  }
+  ADD_FAILURE() << "nothing was thrown";
+  return tiergraph::ErrorKind::kOther;
+}
+
+TEST(Api, VersionAndAlgorithms) {
+  EXPECT_STREQ(tiergraph::version(), TIERGRAPH_VERSION);
+  std::vector<std::string> names = tiergraph::algorithms();
+  for (const char* a : {"bfs", "sssp", "cc", "pagerank", "sswp", "ssnsp", "bc"})
+    EXPECT_NE(std::find(names.begin(), names.end(), a), names.end()) << a;
+  std::string why;
+  if (!tiergraph::gpu_available(&why)) EXPECT_FALSE(why.empty());
+}
+
+TEST(Api, LoadsAFileInItsOwnNumbering) {
+  tiergraph::Graph g = tiergraph::load(dataset("karate.mtx"));
+  EXPECT_EQ(g.num_vertices(), 34u);
+  EXPECT_EQ(g.num_edges(), 156u);  // 78 undirected edges, both directions
+  EXPECT_FALSE(g.directed());
+  EXPECT_FALSE(g.weighted());
+  EXPECT_EQ(g.id_base(), 1);
+  EXPECT_EQ(g.vertex_id_bytes(), 4);
+  EXPECT_NE(g.name().find("karate.mtx"), std::string::npos);
+
+  tiergraph::Result r = tiergraph::run("bfs", g, cpu({1}));
+  EXPECT_EQ(r.algorithm, "bfs");
+  EXPECT_EQ(r.engine, "cpu");
+  EXPECT_EQ(r.placement, "host");
+  ASSERT_EQ(r.sources, std::vector<uint64_t>{1});
+  const auto& depth = std::get<std::vector<int32_t>>(r.values);
+  ASSERT_EQ(depth.size(), 34u);
+  EXPECT_EQ(depth[0], 0);  // vertex 1 is internal id 0
+  EXPECT_EQ(*std::max_element(depth.begin(), depth.end()), 3);  // karate's eccentricity of vertex 1
+  ASSERT_TRUE(r.verified.has_value());
+  EXPECT_TRUE(*r.verified) << r.verification;
+  EXPECT_GT(r.iterations, 0u);
+  EXPECT_GT(r.edges_traversed, 0u);
+  EXPECT_GE(r.seconds("compute"), 0.0);
+  EXPECT_EQ(r.time_s.back().first, "verify");
+  EXPECT_FALSE(r.summary.empty());
+
+  // The record of `tiergraph run --json`.
+  nlohmann::json j = nlohmann::json::parse(r.json);
+  EXPECT_EQ(j["tool"], "tiergraph");
+  EXPECT_EQ(j["version"], tiergraph::version());
+  EXPECT_EQ(j["algorithm"], "bfs");
+  EXPECT_EQ(j["engine"], "cpu");
+  EXPECT_EQ(j["source"], 1);
+  EXPECT_EQ(j["graph"]["vertices"], 34);
+  EXPECT_EQ(j["iterations"], r.iterations);
+  EXPECT_EQ(j["result"], r.summary);
+  EXPECT_TRUE(j["verification"]["ok"].get<bool>());
+  EXPECT_TRUE(j["time_s"].contains("compute"));
+  EXPECT_FALSE(j["time_s"].contains("load"));
+}
+
+TEST(Api, EveryAlgorithmOnTheCpuEngine) {
+  tiergraph::LoadOptions load;
+  load.random_weights = "8:72";
+  tiergraph::Graph g = tiergraph::load("kron:9", load);
+  EXPECT_EQ(g.num_vertices(), 512u);
+  EXPECT_TRUE(g.weighted());
+  EXPECT_EQ(g.name(), "kron:9");
+  for (const std::string& algorithm : tiergraph::algorithms()) {
+    SCOPED_TRACE(algorithm);
+    tiergraph::Result r = tiergraph::run(algorithm, g, cpu());
+    EXPECT_EQ(r.algorithm, algorithm);
+    EXPECT_EQ(std::visit([](const auto& v) { return v.size(); }, r.values), g.num_vertices());
+    ASSERT_TRUE(r.verified.has_value());
+    EXPECT_TRUE(*r.verified) << r.verification;
+    EXPECT_TRUE(nlohmann::json::accept(r.json));
+  }
+}
+
+TEST(Api, ResultsHoldEachAlgorithmsValues) {
+  tiergraph::Graph roads = tiergraph::load(dataset("rome99.gr"));
+  EXPECT_TRUE(roads.directed());
+  EXPECT_TRUE(roads.weighted());
+  tiergraph::Result sssp = tiergraph::run("sssp", roads, cpu({1}));
+  const auto& dist = std::get<std::vector<double>>(sssp.values);
+  EXPECT_EQ(dist[0], 0.0);
+  EXPECT_TRUE(*sssp.verified) << sssp.verification;
+
+  tiergraph::Result cc = tiergraph::run("cc", roads, cpu());
+  EXPECT_TRUE(cc.sources.empty());
+  EXPECT_TRUE(std::holds_alternative<std::vector<uint64_t>>(cc.values));
+
+  // pagerank pulls: the directed graph gets its in-edges on this first need.
+  tiergraph::RunOptions pr = cpu();
+  pr.tolerance = 1e-9;
+  pr.threads = 1;
+  tiergraph::Result rank = tiergraph::run("pr", roads, pr);  // an alias
+  EXPECT_EQ(rank.algorithm, "pagerank");
+  const auto& score = std::get<std::vector<double>>(rank.values);
+  double sum = 0;
+  for (double s : score) sum += s;
+  EXPECT_NEAR(sum, 1.0, 1e-6);
+  EXPECT_TRUE(*rank.verified) << rank.verification;
+  EXPECT_EQ(nlohmann::json::parse(rank.json)["details"]["threads"], 1);
+
+  tiergraph::Result widest = tiergraph::run("sswp", roads, cpu({1}));
+  EXPECT_TRUE(std::isinf(std::get<std::vector<float>>(widest.values)[0]));
+}
+
+TEST(Api, DefaultSourceIsTheFirstVertexWithOutEdges) {
+  // Vertex 0 has no edges; 2 is the first with out-edges.
+  tiergraph::Graph g = tiergraph::load(write_temp("default_source.el", "2 3\n3 4\n1 1\n"));
+  tiergraph::Result r = tiergraph::run("bfs", g, cpu());
+  // 1 has a self loop: the first vertex with an out-edge.
+  ASSERT_EQ(r.sources, std::vector<uint64_t>{1});
+  tiergraph::LoadOptions simple;
+  simple.simplify = true;
+  tiergraph::Graph h = tiergraph::load(write_temp("default_source.el", "2 3\n3 4\n1 1\n"), simple);
+  EXPECT_EQ(tiergraph::run("bfs", h, cpu()).sources, std::vector<uint64_t>{2});
+  tiergraph::Result r2 = tiergraph::run("bfs", h, cpu());
+  EXPECT_EQ(std::get<std::vector<int32_t>>(r2.values), (std::vector<int32_t>{-1, -1, 0, 1, 2}));
+}
+
+TEST(Api, RunsShareAGraphAcrossThreads) {
+  tiergraph::Graph g = tiergraph::load(dataset("wiki-Vote.el.gz"));
+  tiergraph::Graph copy = g;  // one graph, two handles
+  std::vector<std::string> failures(4);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        tiergraph::RunOptions o = cpu();
+        o.threads = 1;
+        tiergraph::Result r = tiergraph::run(i % 2 ? "pagerank" : "bfs", i % 2 ? copy : g, o);
+        if (!r.verified.value_or(false)) failures[i] = r.verification;
+      } catch (const std::exception& e) {
+        failures[i] = e.what();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const std::string& f : failures) EXPECT_EQ(f, "");
+}
+
+TEST(Api, ErrorsComeBackWithTheirKind) {
+  using tiergraph::ErrorKind;
+  tiergraph::Graph g = tiergraph::load(dataset("karate.mtx"));
+  std::string message;
+
+  EXPECT_EQ(error_kind([&] { tiergraph::run("dijkstra", g, cpu()); }, &message), ErrorKind::kUsage);
+  EXPECT_NE(message.find("dijkstra"), std::string::npos) << message;
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, cpu({35})); }, &message), ErrorKind::kUsage);
+  EXPECT_NE(message.find("out of range"), std::string::npos) << message;
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, cpu({0})); }), ErrorKind::kUsage);  // ids start at 1
+  EXPECT_EQ(error_kind([&] { tiergraph::run("cc", g, cpu({1})); }), ErrorKind::kUsage);
+  EXPECT_EQ(error_kind([&] { tiergraph::run("sssp", g, cpu({1})); }, &message), ErrorKind::kInput);
+  EXPECT_NE(message.find("weights"), std::string::npos) << message;
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", tiergraph::Graph(), cpu()); }), ErrorKind::kUsage);
+
+  tiergraph::RunOptions o = cpu();
+  o.engine = "tpu";
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o = cpu();
+  o.placement = "device";
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o = cpu();
+  o.placement = "nowhere";
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o = cpu();
+  o.async = true;
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o = cpu();
+  o.threads = -1;
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  if (!tiergraph::gpu_available()) {
+    o = cpu();
+    o.engine = "gpu";
+    EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kOther);
+    o.engine = "auto";
+    tiergraph::Result r = tiergraph::run("bfs", g, o);
+    EXPECT_EQ(r.engine, "cpu");
+    EXPECT_NE(r.engine_note.find("no usable GPU"), std::string::npos) << r.engine_note;
+  }
+
+  EXPECT_EQ(error_kind([&] { tiergraph::load(dataset("no-such-graph.el")); }, &message), ErrorKind::kInput);
+  EXPECT_NE(message.find("no-such-graph.el"), std::string::npos) << message;
+  EXPECT_EQ(error_kind([&] { tiergraph::load(write_temp("bad.el", "0 1\n1 x\n")); }, &message), ErrorKind::kInput);
+  EXPECT_NE(message.find(":2:"), std::string::npos) << message;  // FILE:LINE
+  EXPECT_EQ(error_kind([&] { tiergraph::load(write_temp("graph.unknown", "0 1\n")); }), ErrorKind::kInput);
+  EXPECT_EQ(error_kind([&] { tiergraph::load("kron:abc"); }), ErrorKind::kUsage);
+  tiergraph::LoadOptions bad_weights;
+  bad_weights.random_weights = "72";
+  EXPECT_EQ(error_kind([&] { tiergraph::load("kron:4", bad_weights); }), ErrorKind::kUsage);
+}
+
+TEST(Api, OptionsByDesignatedInitializers) {
+  tiergraph::Graph g = tiergraph::load("kron:6");
+  tiergraph::Result r = tiergraph::run("bfs", g, {.engine = "cpu", .sources = {1}, .verify = true});
+  EXPECT_EQ(r.sources, std::vector<uint64_t>{1});
+  EXPECT_TRUE(r.verified.value_or(false)) << r.verification;
+}
+
+TEST(Api, EmptyGraphHandle) {
+  tiergraph::Graph g;
+  EXPECT_TRUE(g.empty());
+  EXPECT_EQ(g.num_vertices(), 0u);
+  EXPECT_EQ(g.name(), "");
+}
+
+}  // namespace
