@@ -79,20 +79,6 @@ __device__ inline void mark_pages(Tally& t, uint32_t* bits, uint64_t bit0, const
   }
 }
 
-// Accounts for entries first..last of a list that one worker read.
-template <Access A, bool kWeights, typename V>
-__device__ inline void account(Tally& t, const CsrView<V>& csr, uint32_t* pages, uint64_t weight_page0, int64_t first,
-                               int64_t last) {
-  if constexpr (kOverLink<A>) {
-    count_link(t, csr.neighbors, first, last);
-    if constexpr (kWeights) count_link(t, csr.weights, first, last);
-  }
-  if constexpr (A == Access::kUvm) {
-    mark_pages(t, pages, 0, csr.neighbors, first, last);
-    if constexpr (kWeights) mark_pages(t, pages, weight_page0, csr.weights, first, last);
-  }
-}
-
 // Where a warp starts reading the list that begins at entry b: b itself, or
 // for kAligned the first entry of its 128-byte line. With weights the line is
 // taken in entries of 4 bytes, so that the weights' loads are aligned too.
