@@ -75,7 +75,8 @@ void check(const AnyGraph& graph, const std::vector<RunRequest>& requests, const
   if (requests.empty()) return;
   const std::string where = what + ", budget " + std::to_string(budget);
   std::vector<RunOutput> gpu = run_batch_on_gpu(graph, requests, options_of(v, budget));
-  expect_as_on_cpu(graph, requests, gpu, where);
+  SCOPED_TRACE("budget " + std::to_string(budget));
+  expect_as_on_cpu(graph, requests, gpu, what);
   for (size_t i = 0; i < gpu.size(); ++i) {
     SCOPED_TRACE(where + ", " + requests[i].algorithm->name());
     EXPECT_EQ(gpu[i].placement, v.placement);
@@ -154,7 +155,10 @@ TEST(SubwayKron, AllVariantsOnKron14) {
   // One algorithm at a time, as bench does (a streamed source is set up for
   // what its run reads), with a quarter of the edge bytes.
   for (const Variant& v : variants())
-    for (const RunRequest& r : requests) check(graph, {r}, v, num_edges(graph) * 8 / 4, "kron:14 " + v.name);
+    for (const RunRequest& r : requests) {
+      SCOPED_TRACE(v.name);
+      check(graph, {r}, v, num_edges(graph) * 8 / 4, "kron:14");
+    }
 }
 
 TEST(SubwayErrors, OneLineRefusals) {

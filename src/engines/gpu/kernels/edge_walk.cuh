@@ -119,6 +119,20 @@ __device__ inline uint64_t owner_of(const unsigned long long* prefix, uint64_t c
   return lo;
 }
 
+// The first pass of a step over `items` work items (frontier entries,
+// vertices or bitmap words), `per_block` of them per block: `launch(blocks)`
+// starts the kernel. Returns the step's counters so far.
+template <typename Launch>
+StepCounters first_pass(uint64_t items, uint64_t per_block, int sms, const StepCounters* counters, Launch&& launch) {
+  if (items > 0) {
+    launch(grid_for(items, per_block, sms));
+    TG_CUDA_CHECK_LAUNCH();
+  }
+  StepCounters c{};
+  TG_CUDA(cudaMemcpy(&c, counters, sizeof c, cudaMemcpyDeviceToHost));
+  return c;
+}
+
 // The second pass over the nb long lists a first pass deferred to big: each
 // list's chunks numbered in order (prefix[i] = first chunk of big[i],
 // prefix[nb] = all chunks). The arrays come from the pool and live as long

@@ -157,18 +157,13 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
 template <Access A, typename V, typename Op>
 StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_out) {
   using namespace kernels;
-  StepCounters c{};
-  if (a.n > 0) {
-    if constexpr (A == Access::kNaive) {
-      gather_naive_kernel<V, Op><<<grid_for(a.n, kBlock, a.sms), kBlock>>>(a, op);
-      TG_CUDA_CHECK_LAUNCH();
-    } else {
-      gather_warp_kernel<A, V, Op><<<grid_for(a.n, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
-      TG_CUDA_CHECK_LAUNCH();
-    }
-  }
-  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
-  if constexpr (A != Access::kNaive) {
+  StepCounters c;
+  if constexpr (A == Access::kNaive) {
+    c = first_pass(a.n, kBlock, a.sms, a.counters,
+                   [&](unsigned blocks) { gather_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
+  } else {
+    c = first_pass(a.n, kWarpsPerBlock, a.sms, a.counters,
+                   [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
     if (c.big_count > 0) {
       using acc_t = typename Op::acc_t;
       const uint64_t nb = c.big_count;

@@ -165,19 +165,13 @@ __global__ void __launch_bounds__(kBlock) pull_naive_kernel(PullArgs<V> a, Op op
 template <Access A, typename V, typename Op>
 StepCounters pull_step(const PullArgs<V>& a, const Op& op) {
   using namespace kernels;
-  StepCounters c{};
-  uint64_t words = (a.n + 31) / 32;
-  if (words > 0) {
-    if constexpr (A == Access::kNaive) {
-      pull_naive_kernel<V, Op><<<grid_for(words, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
-      TG_CUDA_CHECK_LAUNCH();
-    } else {
-      pull_warp_kernel<A, V, Op><<<grid_for(words, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
-      TG_CUDA_CHECK_LAUNCH();
-    }
-  }
-  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
-  return c;
+  const uint64_t words = (a.n + 31) / 32;  // a warp per output word, naive too
+  if constexpr (A == Access::kNaive)
+    return first_pass(words, kWarpsPerBlock, a.sms, a.counters,
+                      [&](unsigned blocks) { pull_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
+  else
+    return first_pass(words, kWarpsPerBlock, a.sms, a.counters,
+                      [&](unsigned blocks) { pull_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
 }
 
 }  // namespace tg::gpu

@@ -154,18 +154,12 @@ __global__ void __launch_bounds__(kBlock) push_naive_kernel(PushArgs<V> a, Op op
 template <Access A, typename V, typename Op>
 StepCounters push_step(const PushArgs<V>& a, const Op& op) {
   using namespace kernels;
-  StepCounters c{};
-  if (a.count > 0) {
-    if constexpr (A == Access::kNaive) {
-      push_naive_kernel<V, Op><<<grid_for(a.count, kBlock, a.sms), kBlock>>>(a, op);
-      TG_CUDA_CHECK_LAUNCH();
-    } else {
-      push_warp_kernel<A, V, Op><<<grid_for(a.count, kWarpsPerBlock, a.sms), kBlock>>>(a, op);
-      TG_CUDA_CHECK_LAUNCH();
-    }
-  }
-  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
-  if constexpr (A != Access::kNaive) {
+  if constexpr (A == Access::kNaive) {
+    return first_pass(a.count, kBlock, a.sms, a.counters,
+                      [&](unsigned blocks) { push_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
+  } else {
+    StepCounters c = first_pass(a.count, kWarpsPerBlock, a.sms, a.counters,
+                                [&](unsigned blocks) { push_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
     if (c.big_count > 0) {
       const uint64_t nb = c.big_count;
       ChunkPlan plan = plan_chunks<A, Op::needs_weights>(a.csr, a.big_queue, nb, *a.pool);
@@ -174,8 +168,8 @@ StepCounters push_step(const PushArgs<V>& a, const Op& op) {
       TG_CUDA_CHECK_LAUNCH();
       TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
     }
+    return c;
   }
-  return c;
 }
 
 }  // namespace tg::gpu

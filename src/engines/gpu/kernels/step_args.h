@@ -59,37 +59,36 @@ constexpr int64_t kChunkEntries = 1024;
 // on a GPU fault (see docs/GPU.md, "Bytes moved").
 constexpr int kUvmPageShift = 16;
 
+// What every step's arguments hold: the CSR it reads and where it counts.
 template <typename V>
-struct PushArgs {
+struct StepArgs {
   CsrView<V> csr;
-  const V* frontier = nullptr;  // null: the frontier is every vertex (0..count-1)
-  uint64_t count = 0;
-  bool want_output = true;
-  uint32_t* out_bits = nullptr;  // all zero on entry; the output set, one bit per vertex
-  V* out_queue = nullptr;        // capacity: number of vertices
-  V* big_queue = nullptr;        // capacity: count
   StepCounters* counters = nullptr;
   uint32_t* uvm_pages = nullptr;  // UVM: one bit per page of neighbours, then of weights
   uint64_t uvm_weight_page0 = 0;  // first bit of the weights' pages
+  V* big_queue = nullptr;         // long lists deferred to the chunked pass: capacity, the step's items
   int sms = 1;
   ScratchPool* pool = nullptr;
 };
 
 template <typename V>
-struct PullArgs {
-  CsrView<V> csr;  // in-edges
-  uint64_t n = 0;
-  const uint32_t* in_bits = nullptr;  // the input frontier as a bitmap
-  uint32_t* out_bits = nullptr;       // every word is written
-  StepCounters* counters = nullptr;
-  uint32_t* uvm_pages = nullptr;
-  uint64_t uvm_weight_page0 = 0;
-  int sms = 1;
+struct PushArgs : StepArgs<V> {  // csr: out-edges
+  const V* frontier = nullptr;  // null: the frontier is every vertex (0..count-1)
+  uint64_t count = 0;
+  bool want_output = true;
+  uint32_t* out_bits = nullptr;  // all zero on entry; the output set, one bit per vertex
+  V* out_queue = nullptr;        // capacity: number of vertices
 };
 
 template <typename V>
-struct GatherArgs {
-  CsrView<V> csr;  // in-edges
+struct PullArgs : StepArgs<V> {  // csr: in-edges
+  uint64_t n = 0;
+  const uint32_t* in_bits = nullptr;  // the input frontier as a bitmap
+  uint32_t* out_bits = nullptr;       // every word is written
+};
+
+template <typename V>
+struct GatherArgs : StepArgs<V> {  // csr: in-edges
   uint64_t n = 0;  // vertices first .. first + n - 1
   uint64_t first = 0;
   // Streamed in-edge partitions (placements subgraph / stream): null, or an
@@ -97,13 +96,7 @@ struct GatherArgs {
   // applied. A list split over several partitions is then summed in parts,
   // one launch after another; the engine applies once every part is in.
   void* partial = nullptr;
-  StepCounters* counters = nullptr;
   double* residual = nullptr;  // zero on entry; sum of apply's results
-  V* big_queue = nullptr;      // capacity: n
-  uint32_t* uvm_pages = nullptr;
-  uint64_t uvm_weight_page0 = 0;
-  int sms = 1;
-  ScratchPool* pool = nullptr;
 };
 
 // Each returns the step's counters, copied to the host.

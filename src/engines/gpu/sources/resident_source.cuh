@@ -35,53 +35,31 @@ class ResidentSource {
   template <typename Op>
   StepOutcome push(const PushInput<V>& in, const Op& op) {
     if (!g_.out.placed) throw Error("GPU engine: a push step needs the graph's out-edges, which were not placed");
-    PushArgs<V> a;
-    a.csr = g_.out.view;
+    PushArgs<V> a = step_over<PushArgs<V>>(g_.out);
     a.frontier = in.frontier;
     a.count = in.count;
     a.want_output = in.want_output;
     a.out_bits = in.out_bits;
     a.out_queue = in.out_queue;
-    a.big_queue = big_.data();
-    a.counters = counters_.data();
-    a.uvm_pages = g_.out.uvm_pages;
-    a.uvm_weight_page0 = g_.out.uvm_weight_page0;
-    a.sms = g_.sms;
-    a.pool = &pool_;
-    reset_counters();
     return outcome(with_access([&]<Access A>() { return push_step<A>(a, op); }));
   }
 
   template <typename Op>
   StepOutcome pull(const PullInput<V>& in, const Op& op) {
     if (!can_pull()) throw Error("GPU engine: a pull step needs the graph's in-edges, which were not placed");
-    PullArgs<V> a;
-    a.csr = g_.in.view;
+    PullArgs<V> a = step_over<PullArgs<V>>(g_.in);
     a.n = g_.n;
     a.in_bits = in.in_bits;
     a.out_bits = in.out_bits;
-    a.counters = counters_.data();
-    a.uvm_pages = g_.in.uvm_pages;
-    a.uvm_weight_page0 = g_.in.uvm_weight_page0;
-    a.sms = g_.sms;
-    reset_counters();
     return outcome(with_access([&]<Access A>() { return pull_step<A>(a, op); }));
   }
 
   template <typename G>
   StepOutcome gather(const G& op, double* residual) {
     if (!can_pull()) throw Error("GPU engine: gather_apply needs the graph's in-edges, which were not placed");
-    GatherArgs<V> a;
-    a.csr = g_.in.view;
+    GatherArgs<V> a = step_over<GatherArgs<V>>(g_.in);
     a.n = g_.n;
-    a.counters = counters_.data();
     a.residual = residual_.data();
-    a.big_queue = big_.data();
-    a.uvm_pages = g_.in.uvm_pages;
-    a.uvm_weight_page0 = g_.in.uvm_weight_page0;
-    a.sms = g_.sms;
-    a.pool = &pool_;
-    reset_counters();
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
     double r = 0;
     StepOutcome o = outcome(with_access([&]<Access A>() { return gather_step<A>(a, op, &r); }));
@@ -118,7 +96,20 @@ class ResidentSource {
     return o;
   }
 
-  void reset_counters() { TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters))); }
+  // A step's arguments over one placed CSR, its counters zeroed.
+  template <typename Args>
+  Args step_over(const PlacedCsr<V>& csr) {
+    Args a;
+    a.csr = csr.view;
+    a.counters = counters_.data();
+    a.uvm_pages = csr.uvm_pages;
+    a.uvm_weight_page0 = csr.uvm_weight_page0;
+    a.big_queue = big_.data();
+    a.sms = g_.sms;
+    a.pool = &pool_;
+    TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters)));
+    return a;
+  }
 
   DeviceGraph<V> g_;
   ScratchPool& pool_;
