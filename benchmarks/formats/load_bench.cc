@@ -220,12 +220,5 @@ void register_benchmarks() {
 }  // namespace
 }  // namespace tg
 
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  tg::bench::add_thread_context();
-  tg::register_benchmarks();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+// The anonymous registrations above, for bench_main.cc.
+void tg::bench::register_benchmarks() { ::tg::register_benchmarks(); }

@@ -24,4 +24,8 @@ inline void add_thread_context() {
   benchmark::AddCustomContext("omp_threads", std::to_string(omp_get_max_threads()));
 }
 
+// Each program defines this (registering its benchmarks with sizes from the
+// environment); bench_main.cc is the main() they share.
+void register_benchmarks();
+
 }  // namespace tg::bench

@@ -119,6 +119,25 @@ __device__ inline uint64_t owner_of(const unsigned long long* prefix, uint64_t c
   return lo;
 }
 
+// Chunk c of the long lists a first pass deferred to `big` (prefix: the
+// chunk plan below): the list's vertex, and the entries [lo, hi) of it that
+// one warp reads, loading from `start` (a 128-byte line for kAligned).
+template <typename V>
+struct Chunk {
+  V v;
+  int64_t lo, hi, start;
+};
+
+template <Access A, bool kWeights, typename V>
+__device__ inline Chunk<V> chunk_at(const CsrView<V>& csr, const V* big, const unsigned long long* prefix,
+                                    uint64_t count, uint64_t c) {
+  const uint64_t i = owner_of(prefix, count, c);
+  const V v = big[i];
+  const int64_t b = static_cast<int64_t>(csr.offsets[v]), e = static_cast<int64_t>(csr.offsets[v + 1]);
+  const int64_t s = walk_start<A, kWeights>(csr, b) + static_cast<int64_t>(c - prefix[i]) * kChunkEntries;
+  return {v, s > b ? s : b, s + kChunkEntries < e ? s + kChunkEntries : e, s};
+}
+
 // The first pass of a step over `items` work items (frontier entries,
 // vertices or bitmap words), `per_block` of them per block: `launch(blocks)`
 // starts the kernel. Returns the step's counters so far.

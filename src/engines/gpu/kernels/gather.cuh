@@ -94,12 +94,8 @@ __global__ void __launch_bounds__(kBlock) gather_chunk_kernel(GatherArgs<V> a, O
   const unsigned long long total = prefix[count];
   Tally t;
   for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
-    uint64_t i = owner_of(prefix, count, c);
-    V v = a.big_queue[i];
-    int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
-    int64_t s = walk_start<A, Op::needs_weights>(a.csr, b) + static_cast<int64_t>(c - prefix[i]) * kChunkEntries;
-    int64_t hi = s + kChunkEntries < e ? s + kChunkEntries : e;
-    typename Op::acc_t sum = gather_walk<A>(a, op, v, s > b ? s : b, hi, s, lane, t);
+    const Chunk<V> k = chunk_at<A, Op::needs_weights>(a.csr, a.big_queue, prefix, count, c);
+    typename Op::acc_t sum = gather_walk<A>(a, op, k.v, k.lo, k.hi, k.start, lane, t);
     if (lane == 0) partial[c] = sum;
   }
   flush(t, a.counters);

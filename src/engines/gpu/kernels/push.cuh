@@ -98,12 +98,8 @@ __global__ void __launch_bounds__(kBlock)
   const unsigned long long total = prefix[count];
   Tally t;
   for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
-    uint64_t i = owner_of(prefix, count, c);
-    V u = big[i];
-    int64_t b = static_cast<int64_t>(a.csr.offsets[u]), e = static_cast<int64_t>(a.csr.offsets[u + 1]);
-    int64_t s = walk_start<A, Op::needs_weights>(a.csr, b) + static_cast<int64_t>(c - prefix[i]) * kChunkEntries;
-    int64_t hi = s + kChunkEntries < e ? s + kChunkEntries : e;
-    push_walk<A>(a, op, u, s > b ? s : b, hi, s, lane, t);
+    const Chunk<V> k = chunk_at<A, Op::needs_weights>(a.csr, big, prefix, count, c);
+    push_walk<A>(a, op, k.v, k.lo, k.hi, k.start, lane, t);
   }
   flush(t, a.counters);
 }
