@@ -11,6 +11,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -42,6 +45,8 @@ class CpuEngine {
 
   explicit CpuEngine(const Graph<V>& graph) : graph_(graph), n_(graph.num_vertices) {
     flags_.assign(n_, 0);
+    const char* trace = std::getenv("TG_CPU_TRACE");
+    trace_ = trace != nullptr && trace[0] == '1';
   }
 
   uint64_t num_vertices() const { return n_; }
@@ -158,20 +163,16 @@ class CpuEngine {
     requires EdgeOperator<Op, V>
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
     if (f.count == 0) return Frontier{};
-    // Finished before any edge is read: updates then see every frontier
-    // vertex's delta already moved into what it sends.
-    if constexpr (HasBegin<Op, V>) vertex_map(f, [&op](V u) { op.begin(u); });
-    StepShape shape{f.count, 0, graph_.num_edges(), can_pull()};
-    // The degree sum is needed only where the policy weighs it.
-    if (options.direction == Direction::kAuto && shape.can_pull)
-      shape.frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
-    if (choose_pull(options.direction, shape)) {
-      stats_.pull_steps++;
-      Frontier out = pull_step(f, op);
-      return options.output ? out : Frontier{};
-    }
-    stats_.push_steps++;
-    return push_step(f, op, options.output);
+    if (!trace_) return edge_map_(f, op, options);
+    // TG_CPU_TRACE=1: one line per step on stderr, to show where the time goes.
+    const auto t0 = std::chrono::steady_clock::now();
+    const uint64_t edges0 = stats_.edges_traversed, pulls0 = stats_.pull_steps;
+    Frontier out = edge_map_(f, op, options);
+    std::fprintf(stderr, "tg-cpu step %s in %-9llu -> out %-9llu edges %-11llu %.3f ms\n",
+                 stats_.pull_steps > pulls0 ? "pull" : "push", (unsigned long long)f.count,
+                 (unsigned long long)out.count, (unsigned long long)(stats_.edges_traversed - edges0),
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    return out;
   }
 
   template <typename G>
@@ -183,7 +184,7 @@ class CpuEngine {
     const Csr<V>& in = graph_.in_edges();
     double total = 0;
     uint64_t edges = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : total, edges)
+#pragma omp parallel for schedule(dynamic, 16384) reduction(+ : total, edges)
     for (uint64_t v = 0; v < n_; ++v) {
       typename G::acc_t acc = op.zero();
       for (eid_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e)
@@ -196,6 +197,25 @@ class CpuEngine {
   }
 
  private:
+  template <typename Op>
+  Frontier edge_map_(const Frontier& f, const Op& op, EdgeMapOptions options) {
+    // Finished before any edge is read: updates then see every frontier
+    // vertex's delta already moved into what it sends.
+    if constexpr (HasBegin<Op, V>) vertex_map(f, [&op](V u) { op.begin(u); });
+    StepShape shape{f.count, 0, graph_.num_edges(), n_, can_pull(), pulled_last_};
+    // The degree sum is needed only where the policy weighs it.
+    if (options.direction == Direction::kAuto && shape.can_pull)
+      shape.frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
+    pulled_last_ = choose_pull(options.direction, shape);
+    if (pulled_last_) {
+      stats_.pull_steps++;
+      Frontier out = pull_step(f, op);
+      return options.output ? out : Frontier{};
+    }
+    stats_.push_steps++;
+    return push_step(f, op, options.output);
+  }
+
   template <typename Op>
   static weight_t weight_of(const Csr<V>& csr, eid_t e) {
     if constexpr (Op::needs_weights) return csr.weights[e];
@@ -272,27 +292,38 @@ class CpuEngine {
   template <typename Op>
   Frontier pull_step(const Frontier& f, const Op& op) {
     Frontier in_frontier = to_dense(f);
-    const std::vector<uint64_t>& member = in_frontier.bits;
+    const uint64_t* member = in_frontier.bits.data();
     const Csr<V>& in = graph_.in_edges();
+    const eid_t* off = in.offsets.data();
+    const V* nbr = in.neighbors.data();
     Frontier out;
     out.kind = Frontier::Kind::kDense;
     out.bits.assign((n_ + 63) / 64, 0);
+    uint64_t* out_bits = out.bits.data();
+    const uint64_t words = out.bits.size();
     uint64_t count = 0, edges = 0;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : count, edges)
-    for (uint64_t w = 0; w < out.bits.size(); ++w) {
+    // Chunks of 16 words (1024 vertices) balance skewed in-degrees, as GAP's
+    // bottom-up step does.
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : count, edges)
+    for (uint64_t w = 0; w < words; ++w) {
       uint64_t word = 0;
-      uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
+      const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
       for (uint64_t v = w * 64; v < end; ++v) {
         if (!op.cond(static_cast<V>(v))) continue;
-        for (eid_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e) {
-          ++edges;
-          V u = in.neighbors[e];
+        const eid_t b = off[v], e_end = off[v + 1];
+        eid_t e = b;
+        for (; e < e_end; ++e) {
+          const V u = nbr[e];
           if (!((member[u / 64] >> (u % 64)) & 1)) continue;
           if (op.update(u, static_cast<V>(v), weight_of<Op>(in, e))) word |= uint64_t{1} << (v % 64);
-          if (!op.cond(static_cast<V>(v))) break;
+          if (!op.cond(static_cast<V>(v))) {
+            ++e;
+            break;
+          }
         }
+        edges += e - b;
       }
-      out.bits[w] = word;
+      out_bits[w] = word;
       count += __builtin_popcountll(word);
     }
     out.count = count;
@@ -374,6 +405,8 @@ class CpuEngine {
   uint64_t n_;
   std::vector<uint8_t> flags_;  // all zero between calls
   RunStats stats_;
+  bool trace_ = false;
+  bool pulled_last_ = false;  // for the direction policy's hysteresis
 };
 
 }  // namespace tg

@@ -189,7 +189,8 @@ class GpuEngine {
     // vertex's delta already moved into what it sends.
     if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
     const uint64_t frontier_edges = frontiers_.out_degree_sum(f, g_.out.view.offsets, g_.m);
-    if (choose_pull(options.direction, StepShape{f.count, frontier_edges, g_.m, can_pull()})) {
+    pulled_last_ = choose_pull(options.direction, StepShape{f.count, frontier_edges, g_.m, n_, can_pull(), pulled_last_});
+    if (pulled_last_) {
       stats_.pull_steps++;
       Frontier in = frontiers_.to_dense(f);
       Frontier out;
@@ -248,6 +249,7 @@ class GpuEngine {
   std::shared_ptr<void> reduced_;  // the result of a reduction
   RunStats stats_;
   bool trace_ = false;
+  bool pulled_last_ = false;  // for the direction policy's hysteresis
   cudaEvent_t results_ready_ = nullptr;
   bool results_recorded_ = false;
 };

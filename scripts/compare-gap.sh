@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# tiergraph's CPU engine side by side with GAP (github.com/sbeamer/gapbs), on
+# GAP's own graphs, with the same thread count and the same sources, in one
+# run; prints a table of mean times and the ratio tiergraph / GAP.
+#   scripts/compare-gap.sh GAP_CHECKOUT
+# GAP_CHECKOUT is a local copy of GAP's source at commit b5e3e19 (the project
+# does not vendor GAP; its Makefile builds it in place). Environment:
+#   SCALES ("20")  FAMILIES ("kron urand")  THREADS (2)  SOURCES (4)  TRIALS (3)
+#   ALGOS ("bfs sssp cc pr bc")  SSSP_DELTA (2: GAP's tuned delta for its 1..255 weights)
+#   PR_ITERS (20: both run exactly this many PageRank iterations)
+#   TG (build/tiergraph)  WORK (/tmp/tg-gap: GAP's graphs, logs)
+# GAP's kernels time each trial and print "Average Time"; tiergraph's times
+# are the compute phase of `run --json`, TRIALS runs per source. Both read the
+# same .sg/.wsg files; sources are tiergraph's random picks with out-edges
+# (`bench -n`), handed to GAP with -r.
+set -euo pipefail
+gap=${1:?usage: scripts/compare-gap.sh GAP_CHECKOUT}
+cd "$(dirname "$0")/.."
+tg=${TG:-$PWD/build/tiergraph}
+work=${WORK:-/tmp/tg-gap}
+threads=${THREADS:-2}
+trials=${TRIALS:-3}
+mkdir -p "$work"
+[ -x "$tg" ] || { echo "compare-gap: $tg not found: run scripts/setup.sh first" >&2; exit 2; }
+if commit=$(git -C "$gap" rev-parse --short HEAD 2>/dev/null); then
+  [ "$commit" = b5e3e19 ] || echo "compare-gap: GAP at $commit, not the pinned b5e3e19" >&2
+fi
+make -s -C "$gap" bfs sssp cc pr bc converter >&2
+export OMP_NUM_THREADS=$threads OMP_PROC_BIND=${OMP_PROC_BIND:-true}
+
+gap_ms() {  # kernel, then GAP arguments: GAP's mean trial time in ms
+  local kernel=$1
+  shift
+  "$gap/$kernel" "$@" -n "$trials" | awk '/^Average Time:/ { printf "%.3f", $3 * 1000 }'
+}
+tg_ms() {  # tiergraph run arguments: the mean compute phase of TRIALS runs, in ms
+  local sum=0 t
+  for _ in $(seq "$trials"); do
+    t=$("$tg" run "$@" --engine cpu --threads "$threads" --json -q |
+      python3 -c "import json,sys; print(json.load(sys.stdin)['time_s']['compute'] * 1000)")
+    sum=$(python3 -c "print($sum + $t)")
+  done
+  python3 -c "print('%.3f' % ($sum / $trials))"
+}
+
+printf '%-10s %-6s %3s %12s %12s %8s\n' graph algo thr 'GAP ms' 'tiergraph ms' 'tg/GAP'
+for family in ${FAMILIES:-kron urand}; do
+  for scale in ${SCALES:-20}; do
+    name=$family$scale
+    flag=-g
+    [ "$family" = urand ] && flag=-u
+    [ -f "$work/$name.sg" ] || "$gap/converter" $flag "$scale" -k 16 -b "$work/$name.sg" >/dev/null
+    [ -f "$work/$name.wsg" ] || "$gap/converter" $flag "$scale" -k 16 -wb "$work/$name.wsg" >/dev/null
+    "$tg" bench "$work/$name.sg" -a bfs -p cpu -n "${SOURCES:-4}" --verify none --no-chart -q -o "$work/sources-$name" \
+      >/dev/null 2>&1
+    sources=$(python3 -c "import json,sys; print(' '.join(str(r['source']) for r in json.load(open(sys.argv[1]))['runs']))" \
+      "$work/sources-$name.json")
+    for algo in ${ALGOS:-bfs sssp cc pr bc}; do
+      g=0 t=0 n=0
+      case $algo in
+        cc) g=$(gap_ms cc -f "$work/$name.sg"); t=$(tg_ms cc -g "$work/$name.sg"); n=1 ;;
+        pr) g=$(gap_ms pr -f "$work/$name.sg" -i "${PR_ITERS:-20}" -t 0)
+            t=$(tg_ms pagerank -g "$work/$name.sg" --max-iters "${PR_ITERS:-20}" --tolerance 0); n=1 ;;
+        *)
+          for s in $sources; do
+            case $algo in
+              bfs) g1=$(gap_ms bfs -f "$work/$name.sg" -r "$s"); t1=$(tg_ms bfs -g "$work/$name.sg" --source "$s") ;;
+              sssp) g1=$(gap_ms sssp -f "$work/$name.wsg" -r "$s" -d "${SSSP_DELTA:-2}")
+                    t1=$(tg_ms sssp -g "$work/$name.wsg" --source "$s") ;;
+              bc) g1=$(gap_ms bc -f "$work/$name.sg" -r "$s" -i 1); t1=$(tg_ms bc -g "$work/$name.sg" --source "$s") ;;
+            esac
+            g=$(python3 -c "print($g + $g1)")
+            t=$(python3 -c "print($t + $t1)")
+            n=$((n + 1))
+          done ;;
+      esac
+      python3 -c "g, t = $g / $n, $t / $n; print('%-10s %-6s %3s %12.2f %12.2f %8.2f' % ('$name', '$algo', '$threads', g, t, t / g if g else 0))"
+    done
+  done
+done
