@@ -34,7 +34,10 @@ struct AlgorithmOptions {
   double tolerance = 1e-6;  // PageRank: stop when the L1 change is below this
   int max_iters = 100;      // PageRank
   double damping = 0.85;    // PageRank
-  double delta = 0;         // SSSP bucket width; 0 picks one from the weights
+  double delta = 0;         // SSSP bucket width; 0 picks one from the weights (Sssp::prepare)
+  // Set with an automatic delta: the narrower width for engines whose steps
+  // cost little beside their edges (Sssp::run).
+  double delta_narrow = 0;
   // Run the order-independent (accumulative) form where one differs (ssnsp,
   // pagerank; bfs relaxes reached vertices too); --async sets it.
   bool accumulative = false;

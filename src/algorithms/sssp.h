@@ -1,8 +1,9 @@
 // Single-source shortest paths on non-negative weights: delta-stepping
-// [Meyer and Sanders, J. Algorithms 2003] in its near/far form (as in
-// Davidson et al., IPDPS 2014): the near frontier holds vertices whose
-// distance is below the current threshold and is relaxed until empty; vertices
-// beyond it wait in the far set until the threshold moves up by delta.
+// [Meyer and Sanders, J. Algorithms 2003]: vertices wait in buckets of
+// distance width delta (engines/buckets.h); the lowest bucket is relaxed
+// until none of its vertices changes, what moves to a later bucket waits
+// there. On the CPU the buckets are per-thread bins, as in GAP; elsewhere a
+// near and a far frontier (Davidson et al., IPDPS 2014).
 // An edge of weight inf is never taken: its candidate, inf, is never below a
 // distance, so only vertices of finite distance ever enter near or far.
 // Verified by sssp_verifier.cc.
@@ -16,6 +17,7 @@
 #include "algorithms/describe.h"
 #include "core/atomics.h"
 #include "core/error.h"
+#include "engines/buckets.h"
 #include "engines/engine.h"
 
 namespace tg {
@@ -37,29 +39,13 @@ struct SsspRelax {
   TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], dist[u] + w); }
 };
 
-struct DistanceBelow {
+// The bucket of a vertex: floor(dist / delta), inf while unreached.
+struct DistanceBucket {
   const double* dist;
-  double threshold;
-  template <typename V>
-  TG_HD bool operator()(V v) const {
-    return dist[v] < threshold;
-  }
-};
-
-struct DistanceOf {
-  const double* dist;
+  double delta;
   template <typename V>
   TG_HD double operator()(V v) const {
-    return dist[v];
-  }
-};
-
-struct DistanceAtLeast {
-  const double* dist;
-  double threshold;
-  template <typename V>
-  TG_HD bool operator()(V v) const {
-    return dist[v] >= threshold;
+    return bucket_of(dist[v], delta);
   }
 };
 
@@ -70,26 +56,22 @@ std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, doubl
   engine.set(dist_array, source, 0.0);
   double* dist = engine.data(dist_array);
   const EdgeMapOptions push{Direction::kPush, true};
+  const DistanceBucket key{dist, delta};
 
-  double threshold = delta;
-  auto near = engine.single(source);
-  auto far = engine.filter(near, DistanceAtLeast{dist, kInfDistance});  // empty
+  auto buckets = make_buckets(engine, key);
+  buckets.insert(engine.single(source));
   while (true) {
+    auto [b, near] = buckets.pop();
+    if (engine.size(near) == 0) break;
+    // Settle bucket b: relax until none of its vertices changes; what moved
+    // to a later bucket waits there.
     while (engine.size(near) > 0) {
       auto changed = engine.edge_map(near, SsspRelax<V>{dist}, push);
       engine.stats().iterations++;
-      near = engine.filter(changed, DistanceBelow{dist, threshold});
-      far = engine.merge(far, engine.filter(changed, DistanceAtLeast{dist, threshold}));
+      near = engine.filter(changed, KeyIs<DistanceBucket>{key, b});
+      // A relaxation never lowers a distance below the bucket being settled.
+      buckets.insert(engine.filter(changed, KeyAbove<DistanceBucket>{key, b}));
     }
-    if (engine.size(far) == 0) break;
-    // Jump over empty buckets to the one holding the nearest waiting vertex.
-    double nearest = engine.min_over(far, DistanceOf{dist});
-    threshold = (std::floor(nearest / delta) + 1) * delta;
-    // Rounding guard; nextafter as well, since with a delta below half an ulp
-    // of nearest, nearest + delta == nearest and the loop would never advance.
-    if (!(threshold > nearest)) threshold = std::nextafter(nearest + delta, kInfDistance);
-    near = engine.filter(far, DistanceBelow{dist, threshold});
-    far = engine.filter(far, DistanceAtLeast{dist, threshold});
   }
   return engine.to_host(dist_array);
 }
@@ -112,9 +94,17 @@ struct Sssp {
   template <typename V>
   using operators = OperatorList<SsspRelax<V>>;
 
-  // delta 0: the mean of the finite edge weights, a bucket holding about one
-  // edge's reach (one inf edge would make every bucket infinitely wide, and
-  // delta-stepping would degrade to Bellman-Ford).
+  // delta 0: picked from the finite edge weights (one inf edge would make
+  // every bucket infinitely wide, and delta-stepping degrade to
+  // Bellman-Ford). Two widths, for two kinds of engine:
+  //  - the mean weight, a bucket holding about one edge's reach: few, wide
+  //    steps, what an engine that pays per step wants (the GPU: launches and
+  //    copies per step; kron:25 in 77 ms on the H100);
+  //  - the mean weight over the average out-degree (Meyer and Sanders' delta
+  //    of order 1/d): narrow buckets, each edge relaxed about once, what a
+  //    work-bound engine wants (the CPU engine on kron:20 and urand:20 with
+  //    GAP's weights 1..255: width 4 in 158-169 ms where the mean, 128, took
+  //    456 ms; GAP itself is tuned with -d 2).
   static void prepare(const AnyGraph& any, AlgorithmOptions& options) {
     if (options.delta < 0 || std::isnan(options.delta)) throw usage_error("--delta must be positive");
     if (options.delta > 0) return;
@@ -132,12 +122,16 @@ struct Sssp {
             }
           double mean = finite > 0 ? sum / static_cast<double>(finite) : 1.0;
           options.delta = std::isfinite(mean) && mean > 0 ? mean : 1.0;
+          const double degree = graph.num_vertices > 0 ? double(graph.num_edges()) / double(graph.num_vertices) : 1.0;
+          options.delta_narrow = degree > 1 ? options.delta / degree : options.delta;
         },
         any);
   }
   template <typename Engine>
   static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
-    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), options.delta);
+    double delta = options.delta;
+    if (options.delta_narrow > 0 && !PrefersFewSteps<Engine>) delta = options.delta_narrow;
+    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), delta);
   }
   static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& dist,
                              const AlgorithmOptions&) {

@@ -75,6 +75,13 @@ concept GatherOperator = requires(const G& g, V u, V v, weight_t w, typename G::
   { g.apply(v, a) } -> std::convertible_to<double>;
 };
 
+// An engine whose steps cost far more than their edges (the GPU engine: a
+// few launches and copies each) declares `static constexpr bool
+// kPrefersFewSteps = true`; algorithms with a choice (sssp's bucket width)
+// then take fewer, wider steps.
+template <typename E>
+concept PrefersFewSteps = requires { requires E::kPrefersFewSteps; };
+
 namespace contract {
 // Archetypes: the least an operator provides, to state what an engine takes.
 template <typename V>
@@ -112,6 +119,7 @@ concept Engine = requires(E& e, const E& ce, typename E::vertex_t v, const typen
                           typename E::template array_t<double>& a) {
   typename E::vertex_t;
   typename E::Frontier;
+  requires std::default_initializable<typename E::Frontier>;  // the empty frontier
   { e.template make_array<double>(0.0) } -> std::same_as<typename E::template array_t<double>>;
   { e.get(a, v) } -> std::same_as<double>;
   e.set(a, v, 1.0);

@@ -30,6 +30,7 @@
 #include "core/atomics.h"
 #include "core/error.h"
 #include "core/hash.h"
+#include "engines/buckets.h"
 #include "engines/engine.h"
 #include "support/shapes.h"
 
@@ -72,6 +73,14 @@ struct SetWhere {
   TG_HD void operator()(V v) const {
     flag[v] = p(v) ? 1 : 0;
   }
+};
+
+// key[v] == k: the vertices whose key was set to k.
+template <typename V>
+struct InSet {
+  const double* key;
+  double k;
+  TG_HD bool operator()(V v) const { return key[v] == k; }
 };
 
 struct IdAsDouble {
@@ -137,6 +146,29 @@ struct InWeight {
   TG_HD double apply(V v, acc_t total) const {
     out[v] = total;
     return total;
+  }
+};
+
+// key[v], from an engine array (buckets' key functor).
+struct KeyFromArray {
+  const double* key;
+  template <typename V>
+  TG_HD double operator()(V v) const {
+    return key[v];
+  }
+};
+
+// key[v] = the picked vertex's hash spread over `range` buckets (times
+// `stride`), or inf for one vertex in `unkeyed`.
+struct SetKeys {
+  double* key;
+  uint64_t range;
+  double stride;
+  uint64_t unkeyed;
+  template <typename V>
+  TG_HD void operator()(V v) const {
+    const uint64_t h = mix64(static_cast<uint64_t>(v) + 77);
+    key[v] = h % unkeyed == 0 ? kNoBucket : static_cast<double>(h % range) * stride;
   }
 };
 
@@ -384,8 +416,66 @@ struct FactoryName {
   }
 };
 
+// Buckets (engines/buckets.h, the engine's own or the frontier version): pop
+// returns the lowest bucket and each of its vertices once; a vertex inserted
+// again with a lower key comes out of its new bucket only; keys spread far
+// beyond any window come out in order too.
+TYPED_TEST_P(EngineContract, BucketsPopInKeyOrder) {
+  using V = typename TestFixture::V;
+  Graph<V> g = shape_graph<V>("kron_large", Orientation::kUndirected);
+  const uint64_t n = g.num_vertices;
+  for (double stride : {1.0, 1e6}) {
+    SCOPED_TRACE("stride " + std::to_string(stride));
+    typename TypeParam::Instance inst(g, kPushAndPull);
+    auto& engine = inst.engine();
+    auto keys = engine.template make_array<double>(0.0);
+    engine.vertex_map(engine.all(), SetKeys{engine.data(keys), 50, stride, 7});
+    auto buckets = make_buckets(engine, KeyFromArray{engine.data(keys)});
+    buckets.insert(engine.all());
+    buckets.insert(engine.filter(engine.all(), Picked{5, 3}));  // repeats must come out once
+    std::vector<double> k = engine.to_host(keys);
+    // The first pop, then lower the keys of some waiting vertices to the
+    // popped bucket's successor and insert them again.
+    auto [first, lowest_bucket] = buckets.pop();
+    double lowest = kNoBucket;
+    for (double x : k) lowest = std::min(lowest, x);
+    EXPECT_EQ(first, lowest);
+    std::set<uint64_t> want;
+    for (uint64_t v = 0; v < n; ++v)
+      if (k[v] == first) want.insert(v);
+    EXPECT_EQ(members(engine, lowest_bucket), want);
+    const double moved_to = first + stride;
+    std::vector<uint64_t> moved;
+    for (uint64_t v = 0; v < n && moved.size() < 20; ++v)
+      if (k[v] > moved_to && k[v] < kNoBucket) moved.push_back(v);
+    for (uint64_t v : moved) {
+      engine.set(keys, static_cast<V>(v), moved_to);
+      k[v] = moved_to;
+    }
+    std::set<uint64_t> moved_set(moved.begin(), moved.end());
+    buckets.insert(engine.filter(engine.all(), InSet<V>{engine.data(keys), moved_to}));
+    double last = first;
+    uint64_t popped = want.size();
+    while (true) {
+      auto [b, f] = buckets.pop();
+      if (engine.size(f) == 0) break;
+      EXPECT_GT(b, last);
+      last = b;
+      std::set<uint64_t> expect;
+      for (uint64_t v = 0; v < n; ++v)
+        if (k[v] == b) expect.insert(v);
+      EXPECT_EQ(members(engine, f), expect) << "bucket " << b;
+      popped += expect.size();
+    }
+    uint64_t keyed = 0;
+    for (double x : k) keyed += x < kNoBucket;
+    EXPECT_EQ(popped, keyed);
+  }
+}
+
 REGISTER_TYPED_TEST_SUITE_P(EngineContract, FrontiersAreSets, SumsAndMinimum, PushPullAndAutoReachTheSameSet,
                             WithoutOutputUpdatesStillRun, PullWithoutInEdgesIsAnError,
-                            BeginRunsOncePerFrontierVertexBeforeUpdates, GatherApplySumsInEdges);
+                            BeginRunsOncePerFrontierVertexBeforeUpdates, GatherApplySumsInEdges,
+                            BucketsPopInKeyOrder);
 
 }  // namespace tg::test::contract

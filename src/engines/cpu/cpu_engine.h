@@ -20,6 +20,7 @@
 
 #include "core/array.h"
 #include "core/error.h"
+#include "engines/cpu/cpu_buckets.h"
 #include "engines/cpu/parallel.h"
 #include "engines/direction.h"
 #include "engines/engine.h"
@@ -93,7 +94,7 @@ class CpuEngine {
         for (uint64_t v = 0; v < n_; ++v) fn(static_cast<V>(v));
         break;
       case Frontier::Kind::kSparse:
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (f.list.size() >= kSerialBelow)
         for (uint64_t i = 0; i < f.list.size(); ++i) fn(f.list[i]);
         break;
       case Frontier::Kind::kDense:
@@ -153,9 +154,36 @@ class CpuEngine {
   double min_over(const Frontier& f, F fn) {
     Frontier s = to_sparse(f);
     double best = std::numeric_limits<double>::infinity();
-#pragma omp parallel for schedule(static) reduction(min : best)
+#pragma omp parallel for schedule(static) reduction(min : best) if (s.list.size() >= kSerialBelow)
     for (uint64_t i = 0; i < s.list.size(); ++i) best = std::min(best, static_cast<double>(fn(s.list[i])));
     return best;
+  }
+
+  // ---- buckets (engines/buckets.h) ----
+  template <typename Key>
+  class Buckets {
+   public:
+    Buckets(CpuEngine& engine, Key key) : engine_(engine), bins_(engine.n_, key) {}
+    void insert(const Frontier& f) {
+      if (f.count == 0) return;
+      const Frontier s = engine_.to_sparse(f);
+      bins_.insert(s.list.size(), [&](uint64_t i) { return s.list[i]; });
+    }
+    std::pair<double, Frontier> pop() {
+      auto [b, members] = bins_.pop();
+      Frontier f;
+      f.count = members.size();
+      f.list = std::move(members);
+      return {b, std::move(f)};
+    }
+
+   private:
+    CpuEngine& engine_;
+    CpuBuckets<V, Key> bins_;
+  };
+  template <typename Key>
+  Buckets<Key> make_buckets(Key key) {
+    return Buckets<Key>(*this, key);
   }
 
   // ---- edge traversal ----
@@ -235,7 +263,8 @@ class CpuEngine {
     std::vector<std::vector<V>> parts(threads);
     std::vector<uint64_t> starts(threads + 1, 0);
     std::vector<V> out;
-#pragma omp parallel num_threads(threads)
+    const bool parallel = n >= kSerialBelow;
+#pragma omp parallel num_threads(threads) if (parallel)
     {
       int t = omp_get_thread_num();
       std::vector<V>& local = parts[t];
@@ -244,7 +273,7 @@ class CpuEngine {
     }
     for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + parts[t].size();
     out.resize(starts[threads]);
-#pragma omp parallel for schedule(static, 1) num_threads(threads)
+#pragma omp parallel for schedule(static, 1) num_threads(threads) if (parallel)
     for (int t = 0; t < threads; ++t) std::copy(parts[t].begin(), parts[t].end(), out.begin() + starts[t]);
     return out;
   }
@@ -263,7 +292,7 @@ class CpuEngine {
     if (f.kind == Frontier::Kind::kAll) {
       for (uint64_t w = 0; w < d.bits.size(); ++w) d.bits[w] = full_word(w);
     } else {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (f.list.size() >= kSerialBelow)
       for (uint64_t i = 0; i < f.list.size(); ++i)
         __atomic_fetch_or(&d.bits[f.list[i] / 64], uint64_t{1} << (f.list[i] % 64), __ATOMIC_RELAXED);
     }
@@ -274,7 +303,7 @@ class CpuEngine {
     const eid_t* off = graph_.out.offsets.data();
     uint64_t sum = 0;
     if (f.kind == Frontier::Kind::kSparse) {
-#pragma omp parallel for schedule(static) reduction(+ : sum)
+#pragma omp parallel for schedule(static) reduction(+ : sum) if (f.list.size() >= kSerialBelow)
       for (uint64_t i = 0; i < f.list.size(); ++i) sum += off[f.list[i] + 1] - off[f.list[i]];
     } else {
 #pragma omp parallel for schedule(static) reduction(+ : sum)
@@ -349,7 +378,7 @@ class CpuEngine {
     const eid_t* prefix = off;  // for kAll the CSR offsets are that prefix
     if (!all) {
       std::vector<eid_t> degrees(count);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count >= kSerialBelow)
       for (uint64_t i = 0; i < count; ++i) degrees[i] = off[vertex_at(i) + 1] - off[vertex_at(i)];
       local_prefix.resize(count + 1);
       parallel_exclusive_scan(degrees.data(), count, local_prefix.data());
@@ -363,7 +392,9 @@ class CpuEngine {
     const uint64_t tasks = total_edges / grain + 1;
     std::vector<std::vector<V>> parts(threads);
     uint8_t* flags = flags_.data();
-#pragma omp parallel num_threads(threads)
+    // A few thousand edges cost less than waking the other threads.
+    const bool parallel = total_edges >= kSerialBelow;
+#pragma omp parallel num_threads(threads) if (parallel)
     {
       std::vector<V>& local = parts[omp_get_thread_num()];
 #pragma omp for schedule(dynamic, 1)
@@ -392,7 +423,7 @@ class CpuEngine {
     std::vector<uint64_t> starts(threads + 1, 0);
     for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + parts[t].size();
     out.list.resize(starts[threads]);
-#pragma omp parallel for schedule(static, 1) num_threads(threads)
+#pragma omp parallel for schedule(static, 1) num_threads(threads) if (parallel)
     for (int t = 0; t < threads; ++t) {
       std::copy(parts[t].begin(), parts[t].end(), out.list.begin() + starts[t]);
       for (V v : parts[t]) flags[v] = 0;

@@ -9,6 +9,11 @@
 
 namespace tg {
 
+// Work items below which a loop runs on the calling thread alone: waking the
+// team for an OpenMP region costs microseconds, more than a few thousand
+// items of frontier work (SSSP on kron:20 runs hundreds of steps that small).
+constexpr uint64_t kSerialBelow = 4096;
+
 // Exclusive prefix sum of in[0..n) into out[0..n], out[n] = total. Two passes
 // over per-thread blocks; in and out may be the same array only if n + 1 fits.
 template <typename In, typename Out>

@@ -37,6 +37,8 @@ class GpuEngine {
   template <typename T>
   using array_t = DeviceArray<T>;
   using Frontier = GpuFrontier<V>;
+  // Each step costs launches and copies: wide buckets (engines/engine.h).
+  static constexpr bool kPrefersFewSteps = true;
 
   // The source follows the placement: streamed for subgraph and stream,
   // resident for the others; `reads` says which edges the run reads.

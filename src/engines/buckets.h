@@ -1,0 +1,94 @@
+// Buckets of vertices by a key, for algorithms that settle vertices in order
+// of a priority (delta-stepping's distance buckets): Julienne's bucketing
+// [Dhulipala, Blelloch, Shun, SPAA 2017] as GBBS offers it beside edgeMap.
+//
+//   auto buckets = make_buckets(engine, key);  // key(v): a whole number as double, or inf
+//   buckets.insert(frontier);                  // each member waits in bucket key(v)
+//   auto [b, near] = buckets.pop();            // the lowest non-empty bucket and its members
+//
+// pop() returns each vertex whose key is b once, whichever inserts put it
+// there; entries a later insert moved to a lower bucket are dropped (their
+// key no longer matches). A vertex with an infinite key is never held. Keys
+// must not fall below the last bucket popped (delta-stepping's never do).
+//
+// An engine may bring its own (CpuEngine::make_buckets: per-thread bins, so
+// that a pop costs the members of its bucket, not a scan of every waiting
+// vertex); every other engine gets FrontierBuckets, built from the
+// contract's own operations.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "engines/engine.h"
+
+namespace tg {
+
+constexpr double kNoBucket = std::numeric_limits<double>::infinity();
+
+// floor(value / width), held below 1e300 so that a tiny width still gives a
+// finite key (the vertices beyond share one bucket, which stays correct:
+// delta-stepping relaxes a bucket until nothing in it changes).
+TG_HD double bucket_of(double value, double width) {
+  if (!(value < kNoBucket)) return kNoBucket;
+  const double b = floor(value / width);
+  return b < 1e300 ? b : 1e300;
+}
+
+// Predicates on a vertex's bucket, for filters (at namespace scope: CUDA
+// kernels take them as template arguments).
+template <typename Key>
+struct KeyIs {
+  Key key;
+  double b;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    return key(v) == b;
+  }
+};
+template <typename Key>
+struct KeyAbove {  // above b, and held (finite)
+  Key key;
+  double b;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    const double k = key(v);
+    return k > b && k < kNoBucket;
+  }
+};
+
+// The waiting vertices as one frontier: insert merges into it; pop finds the
+// smallest key with min_over and splits the frontier with two filters.
+template <typename Engine, typename Key>
+class FrontierBuckets {
+ public:
+  using Frontier = typename Engine::Frontier;
+
+  FrontierBuckets(Engine& engine, Key key) : engine_(engine), key_(key) {}
+
+  void insert(const Frontier& f) { waiting_ = engine_.merge(waiting_, f); }
+
+  // The lowest bucket and its members; an empty frontier when none waits.
+  std::pair<double, Frontier> pop() {
+    if (engine_.size(waiting_) == 0) return {kNoBucket, Frontier{}};
+    const double b = engine_.min_over(waiting_, key_);
+    if (!(b < kNoBucket)) return {kNoBucket, Frontier{}};
+    Frontier members = engine_.filter(waiting_, KeyIs<Key>{key_, b});
+    waiting_ = engine_.filter(waiting_, KeyAbove<Key>{key_, b});
+    return {b, members};
+  }
+
+ private:
+  Engine& engine_;
+  Key key_;
+  Frontier waiting_;
+};
+
+template <typename Engine, typename Key>
+auto make_buckets(Engine& engine, Key key) {
+  if constexpr (requires { engine.make_buckets(key); }) return engine.make_buckets(key);
+  else return FrontierBuckets<Engine, Key>(engine, key);
+}
+
+}  // namespace tg
