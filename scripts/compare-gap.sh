@@ -9,10 +9,11 @@
 #   ALGOS ("bfs sssp cc pr bc")  SSSP_DELTA (2: GAP's tuned delta for its 1..255 weights)
 #   PR_ITERS (20: both run exactly this many PageRank iterations)
 #   TG (build/tiergraph)  WORK (/tmp/tg-gap: GAP's graphs, logs)
-# GAP's kernels time each trial and print "Average Time"; tiergraph's times
-# are the compute phase of `run --json`, TRIALS runs per source. Both read the
-# same .sg/.wsg files; sources are tiergraph's random picks with out-edges
-# (`bench -n`), handed to GAP with -r.
+# Both run TRIALS trials per source in one process and report their mean:
+# GAP's kernels print "Average Time"; tiergraph's is the compute phase of
+# `bench --trials` (the graph loaded once, as GAP does). Both read the same
+# .sg/.wsg files; sources are tiergraph's random picks with out-edges
+# (`bench -n`), handed to GAP with -r and to tiergraph with --sources.
 set -euo pipefail
 gap=${1:?usage: scripts/compare-gap.sh GAP_CHECKOUT}
 cd "$(dirname "$0")/.."
@@ -33,14 +34,15 @@ gap_ms() {  # kernel, then GAP arguments: GAP's mean trial time in ms
   shift
   "$gap/$kernel" "$@" -n "$trials" | awk '/^Average Time:/ { printf "%.3f", $3 * 1000 }'
 }
-tg_ms() {  # tiergraph run arguments: the mean compute phase of TRIALS runs, in ms
-  local sum=0 t
-  for _ in $(seq "$trials"); do
-    t=$("$tg" run "$@" --engine cpu --threads "$threads" --json -q |
-      python3 -c "import json,sys; print(json.load(sys.stdin)['time_s']['compute'] * 1000)")
-    sum=$(python3 -c "print($sum + $t)")
-  done
-  python3 -c "print('%.3f' % ($sum / $trials))"
+tg_ms() {  # graph file, algorithm, source or -, then bench arguments: the mean compute time of TRIALS runs, in ms
+  local file=$1 algo=$2 source=$3
+  shift 3
+  local from=()
+  [ "$source" != - ] && from=(--sources "$source")
+  "$tg" bench "$file" -a "$algo" -p cpu --threads "$threads" --trials "$trials" "${from[@]}" --verify none \
+    --no-chart -q -o "$work/tg-run" "$@" >/dev/null 2>>"$work/tg.log"
+  python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['cells'][0]; print('%.3f' % (c['mean_compute_s'] * 1000))" \
+    "$work/tg-run.json"
 }
 
 printf '%-10s %-6s %3s %12s %12s %8s\n' graph algo thr 'GAP ms' 'tiergraph ms' 'tg/GAP'
@@ -58,16 +60,16 @@ for family in ${FAMILIES:-kron urand}; do
     for algo in ${ALGOS:-bfs sssp cc pr bc}; do
       g=0 t=0 n=0
       case $algo in
-        cc) g=$(gap_ms cc -f "$work/$name.sg"); t=$(tg_ms cc -g "$work/$name.sg"); n=1 ;;
+        cc) g=$(gap_ms cc -f "$work/$name.sg"); t=$(tg_ms "$work/$name.sg" cc -); n=1 ;;
         pr) g=$(gap_ms pr -f "$work/$name.sg" -i "${PR_ITERS:-20}" -t 0)
-            t=$(tg_ms pagerank -g "$work/$name.sg" --max-iters "${PR_ITERS:-20}" --tolerance 0); n=1 ;;
+            t=$(tg_ms "$work/$name.sg" pagerank - --max-iters "${PR_ITERS:-20}" --tolerance 0); n=1 ;;
         *)
           for s in $sources; do
             case $algo in
-              bfs) g1=$(gap_ms bfs -f "$work/$name.sg" -r "$s"); t1=$(tg_ms bfs -g "$work/$name.sg" --source "$s") ;;
+              bfs) g1=$(gap_ms bfs -f "$work/$name.sg" -r "$s"); t1=$(tg_ms "$work/$name.sg" bfs "$s") ;;
               sssp) g1=$(gap_ms sssp -f "$work/$name.wsg" -r "$s" -d "${SSSP_DELTA:-2}")
-                    t1=$(tg_ms sssp -g "$work/$name.wsg" --source "$s") ;;
-              bc) g1=$(gap_ms bc -f "$work/$name.sg" -r "$s" -i 1); t1=$(tg_ms bc -g "$work/$name.sg" --source "$s") ;;
+                    t1=$(tg_ms "$work/$name.wsg" sssp "$s") ;;
+              bc) g1=$(gap_ms bc -f "$work/$name.sg" -r "$s" -i 1); t1=$(tg_ms "$work/$name.sg" bc "$s") ;;
             esac
             g=$(python3 -c "print($g + $g1)")
             t=$(python3 -c "print($t + $t1)")

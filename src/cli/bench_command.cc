@@ -34,6 +34,7 @@ struct BenchOptions {
   std::string baseline;  // default: default_baseline()
   int random_sources = 4;
   std::vector<uint64_t> sources;  // --sources LIST, the file's numbering
+  int trials = 1;
   uint64_t source_seed = kDefaultSourceSeed;
   VerifyMode verify = VerifyMode::kAll;
   std::string gpu_mem;
@@ -61,6 +62,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   for (const std::string& p : o.placements) add_once(plan.placements, find_bench_placement(p));
   plan.sources = {o.sources, o.random_sources, o.source_seed};
   plan.verify = o.verify;
+  plan.trials = o.trials;
   plan.gpu.device = o.device;
   if (!o.gpu_mem.empty()) plan.gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   plan.gpu.stream_threshold = o.stream_threshold;
@@ -136,6 +138,11 @@ void add_bench_command(CLI::App& app) {
                     ->check(VertexIdValidator());
   random->excludes(fixed);
   cmd->add_option("--source-seed", o->source_seed, "Seed for picking the random sources")->capture_default_str();
+  cmd->add_option("--trials", o->trials,
+                  "Runs of each algorithm from each source, one after the other in this process; the cell means "
+                  "take them all (GAP's -n)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   add_choice(*cmd, "--verify", o->verify, verify_mode_choices(), "Which runs the independent verifiers check");
   cmd->add_option("--gpu-mem", o->gpu_mem, "GPU: device-memory budget for every placement, e.g. 1G")
       ->check(SizeValidator());

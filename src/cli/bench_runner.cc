@@ -94,7 +94,8 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
       runs.push_back({});
     for (const Sources& run : runs) {
       try {
-        requests.push_back(prepare_request(graph, make_request(*a, run, plan.algorithm_options)));
+        const RunRequest r = prepare_request(graph, make_request(*a, run, plan.algorithm_options));
+        for (int t = 0; t < plan.trials; ++t) requests.push_back(r);
       } catch (const Error& e) {
         BenchRow row;
         row.graph = spec;

@@ -38,6 +38,7 @@ struct BenchPlan {
   std::vector<const AlgorithmInfo*> algorithms;
   std::vector<const BenchPlacement*> placements;
   BenchSources sources;
+  int trials = 1;  // runs of each request, one after the other
   VerifyMode verify = VerifyMode::kAll;
   GpuOptions gpu;  // device, budget, stream threshold; each placement sets the rest
   AlgorithmOptions algorithm_options;
