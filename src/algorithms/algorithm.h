@@ -26,9 +26,17 @@
 #include <variant>
 #include <vector>
 
+#include "core/named_choice.h"
 #include "graph/graph.h"
 
 namespace tg {
+
+// How cc links components (cc.h).
+enum class CcMethod {
+  kSampled,          // link a sample, then only the edges outside the largest component (after Afforest)
+  kShiloachVishkin,  // hook every edge, round after round
+};
+const std::vector<NamedChoice<CcMethod>>& cc_method_choices();
 
 struct AlgorithmOptions {
   double tolerance = 1e-6;  // PageRank: stop when the L1 change is below this
@@ -38,6 +46,7 @@ struct AlgorithmOptions {
   // Set with an automatic delta: the narrower width for engines whose steps
   // cost little beside their edges (Sssp::run).
   double delta_narrow = 0;
+  CcMethod cc_method = CcMethod::kSampled;
   // Run the order-independent (accumulative) form where one differs (ssnsp,
   // pagerank; bfs relaxes reached vertices too); --async sets it.
   bool accumulative = false;

@@ -1,5 +1,17 @@
 // Weakly connected components, labelled by the smallest vertex id in each.
 //
+// Sampled form (the default, CcMethod::kSampled), after Afforest [Sutton,
+// Ben-Nun, Barak, IPDPS 2018]: link a sample of the edges first, find the
+// component most vertices fell into, and then hook only the edges with an
+// end outside it. On kron:20 the largest component holds 645 K of 1 M
+// vertices and nearly every edge, so most edges are never read. Afforest
+// samples each vertex's first neighbours; the engine contract reads whole
+// lists, so here a hashed sample of the vertices (about 2 |V| / |E| of them)
+// contributes its lists instead. Skipping the largest component needs every
+// edge to be seen from its other end: edges stored both ways (symmetric
+// graphs), or the in-edges to pull; a directed graph without them runs the
+// plain rounds below.
+//
 // Shiloach-Vishkin style [Shiloach and Vishkin 1982; Soman et al. 2010]:
 // every edge (u, v), in either direction, hooks the larger of the labels of u
 // and v under the smaller; then pointer jumping flattens the label trees.
@@ -16,6 +28,7 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/describe.h"
 #include "core/atomics.h"
+#include "core/hash.h"
 #include "engines/engine.h"
 
 namespace tg {
@@ -37,6 +50,56 @@ struct CcHook {
   TG_HD bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
 };
 
+// Union of the trees of u and v, as Afforest links: the larger root is set
+// to point at the smaller, retried until the two share a root. One pass over
+// the edges then leaves every component one tree, rooted at its smallest id.
+template <typename V>
+struct CcLink {
+  static constexpr bool needs_weights = false;
+  V* label;
+  // Pull steps: vertices flagged here (the largest component) are skipped.
+  const int32_t* skip = nullptr;
+
+  TG_HD bool cond(V v) const { return skip == nullptr || skip[v] == 0; }
+  TG_HD bool update_atomic(V u, V v, weight_t) const {
+    V p1 = atomic_load(&label[u]);
+    V p2 = atomic_load(&label[v]);
+    while (p1 != p2) {
+      const V high = p1 > p2 ? p1 : p2;
+      const V low = p1 > p2 ? p2 : p1;
+      const V p_high = atomic_load(&label[high]);
+      if (p_high == low) return false;  // linked already
+      if (p_high == high && compare_and_swap(&label[high], high, low)) return true;
+      p1 = atomic_load(&label[p_high]);
+      p2 = atomic_load(&label[low]);
+    }
+    return false;
+  }
+  TG_HD bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
+};
+
+// Afforest's sampling as a pull: every vertex links its first `k` listed
+// neighbours (cond closes it after k links; the pull stops reading there).
+template <typename V>
+struct CcSampleLink {
+  static constexpr bool needs_weights = false;
+  CcLink<V> link;
+  int32_t* linked;  // links made per vertex, all 0 before
+  int32_t k;
+
+  TG_HD bool cond(V v) const { return linked[v] < k; }
+  TG_HD bool update(V u, V v, weight_t w) const {
+    linked[v]++;  // pull: v belongs to the caller
+    link.update_atomic(u, v, w);
+    return false;
+  }
+  TG_HD bool update_atomic(V u, V v, weight_t w) const {
+    atomic_add(&linked[v], int32_t{1});
+    link.update_atomic(u, v, w);
+    return false;
+  }
+};
+
 template <typename V>
 struct CcCompress {
   V* label;
@@ -53,19 +116,88 @@ struct CcInit {
   TG_HD void operator()(V v) const { label[v] = v; }
 };
 
+// Outside component c, with out-edges to push.
+template <typename V>
+struct OutsideWithEdges {
+  const V* label;
+  V c;
+  const eid_t* offsets;
+  TG_HD bool operator()(V v) const { return label[v] != c && offsets[v + 1] > offsets[v]; }
+};
+
+template <typename V>
+struct FlagLabel {
+  const V* label;
+  V c;
+  int32_t* flag;
+  TG_HD void operator()(V v) const { flag[v] = label[v] == c ? 1 : 0; }
+};
+
+// The label most of `samples` hashed vertices hold (the largest component,
+// most likely): engine.get on each, a few dozen reads.
 template <typename Engine>
-std::vector<uint64_t> cc(Engine& engine) {
+typename Engine::vertex_t most_frequent_label(Engine& engine, typename Engine::template array_t<typename Engine::vertex_t>& label,
+                                              int samples) {
+  using V = typename Engine::vertex_t;
+  std::vector<V> seen;
+  for (int i = 0; i < samples; ++i)
+    seen.push_back(engine.get(label, static_cast<V>(mix64(0x5eed + i) % engine.num_vertices())));
+  std::sort(seen.begin(), seen.end());
+  V best = seen[0];
+  size_t best_run = 0;
+  for (size_t i = 0; i < seen.size();) {
+    size_t j = i;
+    while (j < seen.size() && seen[j] == seen[i]) ++j;
+    if (j - i > best_run) best_run = j - i, best = seen[i];
+    i = j;
+  }
+  return best;
+}
+
+template <typename Engine>
+std::vector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
   using V = typename Engine::vertex_t;
   auto label_array = engine.template make_array<V>(V{0});
   V* label = engine.data(label_array);
   auto all = engine.all();
   engine.vertex_map(all, CcInit<V>{label});
-  const EdgeMapOptions hook_all{Direction::kPush, true};
-  while (true) {
-    auto hooked = engine.edge_map(all, CcHook<V>{label}, hook_all);
+  const uint64_t n = engine.num_vertices();
+  const EdgeMapOptions push{Direction::kPush, false};
+  if (options.cc_method == CcMethod::kShiloachVishkin) {
+    while (true) {
+      auto hooked = engine.edge_map(all, CcHook<V>{label}, EdgeMapOptions{Direction::kPush, true});
+      engine.stats().iterations++;
+      engine.vertex_map(all, CcCompress<V>{label});
+      if (engine.size(hooked) == 0) break;
+    }
+  } else if (n > 0 && !engine.can_pull()) {
+    // Sampling reads each list's first neighbours by pulling; an engine that
+    // cannot pull (no in-edges, or a streamed placement) links every edge once.
+    engine.edge_map(all, CcLink<V>{label}, push);
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
-    if (engine.size(hooked) == 0) break;
+  } else if (n > 0) {
+    // 1. Afforest's sample: every vertex links its first two neighbours
+    //    (a pull that stops after two links), then the trees are flattened.
+    auto linked = engine.template make_array<int32_t>(0);
+    engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, engine.data(linked), 2}, EdgeMapOptions{Direction::kPull, false});
+    engine.stats().iterations++;
+    engine.vertex_map(all, CcCompress<V>{label});
+    // 2. The largest component so far: its vertices share one tree, so its
+    //    own edges need no reading.
+    const V c = most_frequent_label(engine, label_array, 64);
+    // 3. Link the edges with an end outside it: pushes over the out-edges of
+    //    the vertices outside it reach them all where edges are stored both
+    //    ways; otherwise pulls over their in-edges add the edges that come
+    //    from inside it.
+    engine.edge_map(engine.filter(all, OutsideWithEdges<V>{label, c, engine.out_offsets()}), CcLink<V>{label}, push);
+    if (!engine.symmetric()) {
+      auto in_c = engine.template make_array<int32_t>(0);
+      engine.vertex_map(all, FlagLabel<V>{label, c, engine.data(in_c)});
+      engine.edge_map(all, CcLink<V>{label, engine.data(in_c)}, EdgeMapOptions{Direction::kPull, false});
+    }
+    engine.stats().iterations++;
+    engine.vertex_map(all, CcCompress<V>{label});
   }
   std::vector<V> labels = engine.to_host(label_array);
   return std::vector<uint64_t>(labels.begin(), labels.end());
@@ -84,11 +216,11 @@ struct Cc {
   };
   static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kNo, false}; }
   template <typename V>
-  using operators = OperatorList<CcHook<V>>;
+  using operators = OperatorList<CcHook<V>, CcLink<V>, CcSampleLink<V>>;
 
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions&) {
-    return cc(engine);
+  static std::vector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {
+    return cc(engine, options);
   }
   static Verification verify(const AnyGraph& graph, const Sources&, const std::vector<value_t>& label,
                              const AlgorithmOptions&) {

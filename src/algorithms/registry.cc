@@ -81,6 +81,14 @@ const std::vector<AlgorithmInfo>& infos() {
 
 }  // namespace
 
+const std::vector<NamedChoice<CcMethod>>& cc_method_choices() {
+  static const std::vector<NamedChoice<CcMethod>> all = {
+      {CcMethod::kSampled, "sampled", "link two neighbours of every vertex, then only the edges outside the largest component (after Afforest)"},
+      {CcMethod::kShiloachVishkin, "sv", "hook every edge, round after round (Shiloach-Vishkin)"},
+  };
+  return all;
+}
+
 const char* value_type_name(ValueType t) {
   switch (t) {
     case ValueType::kInt32: return "int32";

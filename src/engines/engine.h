@@ -28,6 +28,8 @@
 //  - gather_apply(g) folds, for every vertex v, g.gather(u, v, w) over its
 //    in-edges with g.sum from g.zero(), calls g.apply(v, total) once, and
 //    returns the sum of apply's results. It needs in-edges (an error without).
+//  - symmetric() says every edge is stored in both directions (an undirected
+//    graph), so the out-edges are also the in-edges.
 //  - Arrays are made with a value for every vertex; data(a) is a pointer the
 //    operators may use (device memory on the GPU), get/set/to_host reach
 //    them from the driver.
@@ -141,6 +143,8 @@ concept Engine = requires(E& e, const E& ce, typename E::vertex_t v, const typen
 
   { ce.out_offsets() } -> std::same_as<const eid_t*>;
   { ce.num_vertices() } -> std::same_as<uint64_t>;
+  { ce.num_edges() } -> std::same_as<uint64_t>;   // of the out-CSR
+  { ce.symmetric() } -> std::same_as<bool>;       // every edge stored both ways (undirected)
   { e.stats() } -> std::same_as<RunStats&>;
 };
 

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/named_choice.h"
+
 namespace tg {
 
 enum class Placement {
@@ -34,13 +36,6 @@ enum class GatherWay {
   kAuto,  // the cheaper estimate, per iteration
 };
 
-template <typename E>
-struct NamedChoice {
-  E value;
-  std::string_view name;
-  std::string_view help;
-};
-
 const std::vector<NamedChoice<Placement>>& placement_choices();
 const std::vector<NamedChoice<StreamMode>>& stream_mode_choices();
 const std::vector<NamedChoice<GatherWay>>& gather_way_choices();
@@ -52,14 +47,6 @@ std::string_view name_of(GatherWay g);
 std::optional<Placement> parse_placement(std::string_view name);
 std::optional<StreamMode> parse_stream_mode(std::string_view name);
 std::optional<GatherWay> parse_gather_way(std::string_view name);
-
-// "device, uvm, ..." for messages.
-template <typename E>
-std::string names_of(const std::vector<NamedChoice<E>>& choices) {
-  std::string out;
-  for (const auto& c : choices) out += (out.empty() ? "" : ", ") + std::string(c.name);
-  return out;
-}
 
 // Whether the placement keeps the edges in host memory and copies parts of
 // them into device buffers each iteration (subgraph, stream).

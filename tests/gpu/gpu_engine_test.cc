@@ -84,6 +84,20 @@ INSTANTIATE_TEST_SUITE_P(AllPlacements, GpuMatrix,
                                             ::testing::ValuesIn(algorithm_names())),
                          param_name);
 
+// cc's Shiloach-Vishkin rounds (the matrix runs the default, sampled form).
+TEST(GpuCc, ShiloachVishkinOnEveryShape) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& cc = algorithm("cc");
+  AlgorithmOptions sv;
+  sv.cc_method = CcMethod::kShiloachVishkin;
+  for (Placement p : kResident)
+    for (const std::string& shape : gpu_shapes())
+      for (Orientation o : all_orientations()) {
+        AnyGraph graph = gpu_graph(shape, cc, o, false);
+        check_batch(graph, gpu_requests(graph, cc, 1, sv), p, shape + ", " + orientation_name(o) + ", sv");
+      }
+}
+
 // ---- real graphs ----
 
 struct Dataset {

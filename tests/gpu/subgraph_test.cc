@@ -143,6 +143,20 @@ INSTANTIATE_TEST_SUITE_P(Subway, SubwayMatrix,
                                             ::testing::ValuesIn(algorithm_names())),
                          param_name);
 
+// cc's Shiloach-Vishkin rounds (the matrix runs the default form, which on
+// these push-only placements links every edge once).
+TEST(SubwayCc, ShiloachVishkinOnEveryShape) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& cc = algorithm("cc");
+  AlgorithmOptions sv;
+  sv.cc_method = CcMethod::kShiloachVishkin;
+  for (const Variant& v : variants())
+    for (const std::string& shape : gpu_shapes()) {
+      AnyGraph graph = gpu_graph(shape, cc, Orientation::kUndirected, false);
+      check(graph, gpu_requests(graph, cc, 1, sv), v, tiny_budget(graph), shape + ", sv " + v.name);
+    }
+}
+
 TEST(SubwayKron, AllVariantsOnKron14) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   LoadOptions lo;

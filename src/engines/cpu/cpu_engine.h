@@ -54,6 +54,8 @@ class CpuEngine {
   RunStats& stats() { return stats_; }
   const eid_t* out_offsets() const { return graph_.out.offsets.data(); }
   bool can_pull() const { return graph_.has_in_edges(); }
+  uint64_t num_edges() const { return graph_.num_edges(); }
+  bool symmetric() const { return !graph_.directed; }
 
   // ---- vertex arrays ----
   template <typename T>

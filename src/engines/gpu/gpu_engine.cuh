@@ -56,6 +56,8 @@ class GpuEngine {
   GpuEngine& operator=(const GpuEngine&) = delete;
 
   uint64_t num_vertices() const { return n_; }
+  uint64_t num_edges() const { return g_.m; }
+  bool symmetric() const { return g_.symmetric; }
   RunStats& stats() { return stats_; }
   const eid_t* out_offsets() const { return g_.out.view.offsets; }
   bool can_pull() const {

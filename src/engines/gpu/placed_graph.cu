@@ -165,6 +165,7 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
 
   view_.n = n;
   view_.m = graph.num_edges();
+  view_.symmetric = !graph.directed;
   view_.access = access_of(placement_);
   view_.sms = prop.multiProcessorCount;
   if (is_streamed(placement_)) {

@@ -56,6 +56,7 @@ template <typename V>
 struct DeviceGraph {
   uint64_t n = 0;
   uint64_t m = 0;  // directed edges stored in the out-CSR
+  bool symmetric = false;  // an undirected graph: every edge stored both ways
   Access access = Access::kDevice;
   PlacedCsr<V> out;  // out.view.offsets is always set; neighbours when pushing
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
