@@ -27,7 +27,7 @@ struct RunOptions {
   double tolerance = 1e-6;  // pagerank: stop when the L1 change is below this
   int max_iters = 100;      // pagerank
   double damping = 0.85;    // pagerank
-  double delta = 0;         // sssp: delta-stepping bucket width; 0: the mean edge weight
+  double delta = 0;         // sssp, sswp: bucket width; 0: picked from the edge weights
   bool accumulative = false;  // the order-independent forms (pagerank, ssnsp push deltas; bfs relaxes depths)
   bool async = false;         // GPU, subgraph/stream: iterate each loaded part to convergence; implies accumulative
   bool verify = false;        // check the result with the algorithm's independent verifier

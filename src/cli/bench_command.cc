@@ -154,7 +154,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
-  cmd->add_option("--delta", o->algo.delta, "SSSP: delta-stepping bucket width (default: from the edge weights)");
+  cmd->add_option("--delta", o->algo.delta, "SSSP and SSWP: bucket width (default: from the edge weights)");
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   cmd->add_option("-o,--output", o->output,
                   "Prefix of the files written: PREFIX.csv, PREFIX.json, PREFIX.png, PREFIX.svg")

@@ -83,7 +83,7 @@ void add_run_command(CLI::App& app) {
                 "Run the order-independent forms: pagerank and ssnsp push deltas, bfs relaxes depths (--async "
                 "implies it)");
   cmd->add_option("--delta", o->algo.delta,
-                  "SSSP: delta-stepping bucket width (default: from the edge weights: their mean on the GPU, the mean "
+                  "SSSP and SSWP: bucket width (default: from the edge weights: their mean on the GPU, the mean "
                   "over the average degree on the CPU)");
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");

@@ -27,13 +27,15 @@ namespace tg {
 
 constexpr double kNoBucket = std::numeric_limits<double>::infinity();
 
-// floor(value / width), held below 1e300 so that a tiny width still gives a
-// finite key (the vertices beyond share one bucket, which stays correct:
-// delta-stepping relaxes a bucket until nothing in it changes).
+// floor(value / width), held within +-1e300 so that a tiny width (or a value
+// of -inf: sswp's source) still gives a finite key (the vertices beyond share
+// one bucket, which stays correct: delta-stepping relaxes a bucket until
+// nothing in it changes). +inf and nan have no bucket.
 TG_HD double bucket_of(double value, double width) {
   if (!(value < kNoBucket)) return kNoBucket;
+  if (value == -kNoBucket) return -1e300;  // also for width inf, where -inf / inf is nan
   const double b = floor(value / width);
-  return b < 1e300 ? b : 1e300;
+  return b < 1e300 ? (b > -1e300 ? b : -1e300) : 1e300;
 }
 
 // Predicates on a vertex's bucket, for filters (at namespace scope: CUDA

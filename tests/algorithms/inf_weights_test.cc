@@ -103,6 +103,8 @@ TEST(InfWeights, ExtremeDeltasTerminate) {
   for (double delta : {1e-300, 1e300, kInf}) {
     RunOutput out = run(g, "sssp", 0, delta);
     EXPECT_EQ(as<double>(out.values), (std::vector<double>{0, 5, 2, 6, kInf})) << "delta " << delta;
+    RunOutput wide = run(g, "sswp", 0, delta);  // the source's -inf key stays lowest, width inf too
+    EXPECT_EQ(as<float>(wide.values), (std::vector<float>{kInfF, kInfF, 2, 1, kInfF})) << "delta " << delta;
   }
 }
 

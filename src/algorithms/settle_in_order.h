@@ -1,0 +1,86 @@
+// Label-correcting algorithms that settle vertices in order of a priority
+// (sssp: nearest first; sswp: widest first): delta-stepping's loop [Meyer and
+// Sanders, J. Algorithms 2003] over the engine's buckets (engines/buckets.h),
+// and the bucket width picked from the edge weights when none is given.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <variant>
+
+#include "algorithms/algorithm.h"
+#include "core/error.h"
+#include "engines/buckets.h"
+#include "engines/engine.h"
+
+namespace tg {
+
+// Relaxes `relax` out of the start frontier, one bucket at a time, lowest key
+// first: a bucket is relaxed until none of its vertices changes; what moved to
+// a later bucket waits there. `key` must never put a changed vertex below the
+// bucket being settled (a relaxation only worsens the priority along an edge).
+template <typename Engine, typename Key, typename Relax>
+void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, Relax relax) {
+  const EdgeMapOptions push{Direction::kPush, true};
+  auto buckets = make_buckets(engine, key);
+  buckets.insert(start);
+  while (true) {
+    auto [b, near] = buckets.pop();
+    if (engine.size(near) == 0) break;
+    while (engine.size(near) > 0) {
+      auto changed = engine.edge_map(near, relax, push);
+      engine.stats().iterations++;
+      near = engine.filter(changed, KeyIs<Key>{key, b});
+      buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
+    }
+  }
+}
+
+// The finite edge weights in brief, for picking a bucket width (one inf
+// edge would make every bucket infinitely wide).
+struct WeightSummary {
+  double mean = 1, low = 0, high = 0;
+  double average_degree = 1;
+};
+inline WeightSummary summarize_weights(const AnyGraph& any) {
+  WeightSummary s;
+  std::visit(
+      [&](const auto& graph) {
+        const weight_t* w = graph.out.weights.data();
+        const eid_t m = w != nullptr ? graph.num_edges() : 0;
+        double sum = 0, low = kNoBucket, high = -kNoBucket;
+        eid_t finite = 0;
+#pragma omp parallel for reduction(+ : sum, finite) reduction(min : low) reduction(max : high)
+        for (eid_t e = 0; e < m; ++e)
+          if (std::isfinite(w[e])) {
+            sum += w[e];
+            ++finite;
+            low = std::min<double>(low, w[e]);
+            high = std::max<double>(high, w[e]);
+          }
+        const double mean = finite > 0 ? sum / static_cast<double>(finite) : 1.0;
+        if (std::isfinite(mean) && mean > 0) s.mean = mean;
+        if (finite > 0 && std::isfinite(high - low)) s.low = low, s.high = high;
+        if (graph.num_vertices > 0 && graph.num_edges() > graph.num_vertices)
+          s.average_degree = double(graph.num_edges()) / double(graph.num_vertices);
+      },
+      any);
+  return s;
+}
+
+// --delta: a width the user gives is used by every engine (delta_narrow
+// stays 0); a bad one is a usage error. True when the caller is to pick.
+inline bool bucket_width_automatic(const AlgorithmOptions& options) {
+  if (options.delta < 0 || std::isnan(options.delta)) throw usage_error("--delta must be positive");
+  return options.delta == 0;
+}
+
+// The width an engine runs with: the narrow one unless it prefers few steps
+// (or the user gave --delta, which leaves delta_narrow 0).
+template <typename Engine>
+double bucket_width(const AlgorithmOptions& options) {
+  if (options.delta_narrow > 0 && !PrefersFewSteps<Engine>) return options.delta_narrow;
+  return options.delta;
+}
+
+}  // namespace tg
