@@ -62,7 +62,7 @@ for family in ${FAMILIES:-kron urand}; do
       case $algo in
         cc) g=$(gap_ms cc -f "$work/$name.sg"); t=$(tg_ms "$work/$name.sg" cc -); n=1 ;;
         pr) g=$(gap_ms pr -f "$work/$name.sg" -i "${PR_ITERS:-20}" -t 0)
-            t=$(tg_ms "$work/$name.sg" pagerank - --max-iters "${PR_ITERS:-20}" --tolerance 0); n=1 ;;
+            t=$(tg_ms "$work/$name.sg" pagerank - --max-iters "${PR_ITERS:-20}" --tolerance 0 --pr-contributions float); n=1 ;;
         *)
           for s in $sources; do
             case $algo in

@@ -38,13 +38,22 @@ enum class CcMethod {
 };
 const std::vector<NamedChoice<CcMethod>>& cc_method_choices();
 
+// The type pagerank's pull form sends its contributions in (pagerank.h).
+enum class Contributions {
+  kAuto,    // float where the tolerance is 1e-6 or coarser, else double
+  kFloat,   // half the bytes of the randomly read array (GAP's scores are float)
+  kDouble,  // the exact sums
+};
+const std::vector<NamedChoice<Contributions>>& contributions_choices();
+
 struct AlgorithmOptions {
   double tolerance = 1e-6;  // PageRank: stop when the L1 change is below this
   int max_iters = 100;      // PageRank
   double damping = 0.85;    // PageRank
-  double delta = 0;         // SSSP bucket width; 0 picks one from the weights (Sssp::prepare)
+  Contributions contributions = Contributions::kAuto;  // PageRank's pull form
+  double delta = 0;  // SSSP and SSWP bucket width; 0 picks one from the weights (their prepare)
   // Set with an automatic delta: the narrower width for engines whose steps
-  // cost little beside their edges (Sssp::run).
+  // cost little beside their edges (settle_in_order.h's bucket_width).
   double delta_narrow = 0;
   CcMethod cc_method = CcMethod::kSampled;
   // Run the order-independent (accumulative) form where one differs (ssnsp,

@@ -89,6 +89,15 @@ const std::vector<NamedChoice<CcMethod>>& cc_method_choices() {
   return all;
 }
 
+const std::vector<NamedChoice<Contributions>>& contributions_choices() {
+  static const std::vector<NamedChoice<Contributions>> all = {
+      {Contributions::kAuto, "auto", "float where --tolerance is 1e-6 or coarser, else double"},
+      {Contributions::kFloat, "float", "single precision: half the bytes read at random (GAP's choice)"},
+      {Contributions::kDouble, "double", "double precision"},
+  };
+  return all;
+}
+
 const char* value_type_name(ValueType t) {
   switch (t) {
     case ValueType::kInt32: return "int32";

@@ -156,6 +156,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
   cmd->add_option("--delta", o->algo.delta, "SSSP and SSWP: bucket width (default: from the edge weights)");
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
+  add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
+             "PageRank: the type the pull form sends scores along edges in");
   cmd->add_option("-o,--output", o->output,
                   "Prefix of the files written: PREFIX.csv, PREFIX.json, PREFIX.png, PREFIX.svg")
       ->capture_default_str();

@@ -86,6 +86,8 @@ void add_run_command(CLI::App& app) {
                   "SSSP and SSWP: bucket width (default: from the edge weights: their mean on the GPU, the mean "
                   "over the average degree on the CPU)");
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
+  add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
+             "PageRank: the type the pull form sends scores along edges in");
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");
   cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");

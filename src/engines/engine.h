@@ -26,8 +26,10 @@
 //  - vertex_map(f, fn) calls fn(v) once per member; vertex_sum(fn) sums fn(v)
 //    over all vertices; min_over(f, fn) is the minimum over f (inf if empty).
 //  - gather_apply(g) folds, for every vertex v, g.gather(u, v, w) over its
-//    in-edges with g.sum from g.zero(), calls g.apply(v, total) once, and
-//    returns the sum of apply's results. It needs in-edges (an error without).
+//    in-edges with g.sum from g.zero(), in any order and grouping (sum is
+//    taken to be associative and commutative, zero its identity), calls
+//    g.apply(v, total) once, and returns the sum of apply's results. It needs
+//    in-edges (an error without).
 //  - symmetric() says every edge is stored in both directions (an undirected
 //    graph), so the out-edges are also the in-edges.
 //  - Arrays are made with a value for every vertex; data(a) is a pointer the

@@ -212,15 +212,26 @@ class CpuEngine {
     if (!can_pull())
       throw Error("this algorithm gathers over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
     const Csr<V>& in = graph_.in_edges();
+    const eid_t* offsets = in.offsets.data();
+    const V* neighbors = in.neighbors.data();
     double total = 0;
     uint64_t edges = 0;
 #pragma omp parallel for schedule(dynamic, 16384) reduction(+ : total, edges)
     for (uint64_t v = 0; v < n_; ++v) {
-      typename G::acc_t acc = op.zero();
-      for (eid_t e = in.offsets[v]; e < in.offsets[v + 1]; ++e)
-        acc = op.sum(acc, op.gather(in.neighbors[e], static_cast<V>(v), weight_of<G>(in, e)));
-      edges += in.offsets[v + 1] - in.offsets[v];
-      total += op.apply(static_cast<V>(v), acc);
+      // Two running sums, so that each add waits on half the reads: one sum
+      // is a chain of dependent adds, slower than the reads it waits on
+      // (PageRank on kron:20 and urand:20: 10-20% an iteration).
+      typename G::acc_t even = op.zero(), odd = op.zero();
+      const V to = static_cast<V>(v);
+      eid_t e = offsets[v];
+      const eid_t end = offsets[v + 1];
+      for (; e + 1 < end; e += 2) {
+        even = op.sum(even, op.gather(neighbors[e], to, weight_of<G>(in, e)));
+        odd = op.sum(odd, op.gather(neighbors[e + 1], to, weight_of<G>(in, e + 1)));
+      }
+      if (e < end) even = op.sum(even, op.gather(neighbors[e], to, weight_of<G>(in, e)));
+      edges += end - offsets[v];
+      total += op.apply(to, op.sum(even, odd));
     }
     stats_.edges_traversed += edges;
     return total;
