@@ -31,6 +31,9 @@ struct BfsStep {
   bool relax_reached = false;
 
   TG_HD bool cond(V v) const { return relax_reached || depth[v] == kUnreached; }
+  // In synchronous steps every frontier vertex has the same depth, so only
+  // the first update of a target succeeds.
+  TG_HD bool claims_once() const { return !relax_reached; }
   TG_HD bool update(V u, V v, weight_t) const {
     int32_t next = depth[u] + 1;
     if (depth[v] != kUnreached && depth[v] <= next) return false;

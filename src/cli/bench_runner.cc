@@ -110,44 +110,48 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
   return requests;
 }
 
-// The runs of one placement, in the order of `requests`; the requests that
-// ran are returned in `ran`, those refused become rows.
-std::vector<RunOutput> run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
-                                        const BenchPlacement& placement, const std::vector<RunRequest>& requests,
-                                        std::vector<RunRequest>& ran, std::vector<BenchRow>& rows, std::FILE* log) {
-  std::vector<RunOutput> outputs;
+// The runs of one placement, in the order of `requests`; each output goes to
+// consume(request, output) as soon as it is there and is dropped after (a
+// bench of many sources and trials holds one result at a time: on the CPU a
+// result kept per trial is fresh memory to fault in every trial, 1-2 ms of a
+// 25 ms BFS on urand:20). Requests refused become rows.
+template <typename Consume>
+void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
+                      const BenchPlacement& placement, const std::vector<RunRequest>& requests,
+                      std::vector<BenchRow>& rows, std::FILE* log, Consume consume) {
   if (placement.engine == EngineKind::kCpu) {
-    for (const RunRequest& r : requests) outputs.push_back(run_on_cpu(graph, r));
-    ran = requests;
-    return outputs;
+    for (const RunRequest& r : requests) {
+      RunOutput out = run_on_cpu(graph, r);
+      consume(r, out);
+    }
+    return;
   }
   std::string reason;
   if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
   const GpuOptions options = placement.gpu_options(plan.gpu);
   if (!placement.streamed()) {
-    outputs = run_batch_on_gpu(graph, requests, options);
-    ran = requests;
-    return outputs;
+    std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
+    for (size_t i = 0; i < outputs.size(); ++i) consume(requests[i], outputs[i]);
+    return;
   }
   // subgraph / stream: one algorithm at a time (its sources share the
   // placement), so that a refusal (a budget under the minimum for weighted
   // edges, say) is that algorithm's rows alone.
-  ran.clear();
   for (size_t i = 0; i < requests.size();) {
     size_t j = i;
     while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
     const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
+    std::vector<RunOutput> outputs;
     try {
-      for (RunOutput& out : run_batch_on_gpu(graph, group, options)) outputs.push_back(std::move(out));
-      ran.insert(ran.end(), group.begin(), group.end());
+      outputs = run_batch_on_gpu(graph, group, options);
     } catch (const Error& e) {
       for (const RunRequest& r : group) rows.push_back(failed_row(spec, &placement, r, graph, e.what()));
       std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
                    placement.name.c_str(), e.what());
     }
+    for (size_t k = 0; k < outputs.size(); ++k) consume(group[k], outputs[k]);
     i = j;
   }
-  return outputs;
 }
 
 }  // namespace
@@ -177,27 +181,28 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
     const std::vector<RunRequest> requests = requests_for(plan, spec, graph, sources, result.rows, log);
 
     for (const BenchPlacement* placement : plan.placements) {
-      std::vector<RunRequest> ran;
-      std::vector<RunOutput> outputs;
-      try {
-        outputs = run_on_placement(plan, spec, graph, *placement, requests, ran, result.rows, log);
-      } catch (const Error& e) {
-        std::fprintf(log, "bench: %s on %s: %s\n", spec.c_str(), placement->name.c_str(), e.what());
-        for (const RunRequest& r : requests) result.rows.push_back(failed_row(spec, placement, r, graph, e.what()));
-        continue;
-      }
       std::set<const AlgorithmInfo*> checked;
-      for (size_t i = 0; i < outputs.size(); ++i) {
-        const RunRequest& r = ran[i];
-        BenchRow row = measured_row(spec, placement, r, graph, outputs[i]);
-        if (result.gpu.empty() && outputs[i].stats.gpu) result.gpu = outputs[i].stats.gpu->gpu;
+      auto consume = [&](const RunRequest& r, const RunOutput& out) {
+        BenchRow row = measured_row(spec, placement, r, graph, out);
+        if (result.gpu.empty() && out.stats.gpu) result.gpu = out.stats.gpu->gpu;
         const bool first = checked.insert(r.algorithm).second;
         if (plan.verify == VerifyMode::kAll || (plan.verify == VerifyMode::kFirst && first))
-          row.verification = verify(*r.algorithm, graph, r.sources, outputs[i].values, r.options);
+          row.verification = verify(*r.algorithm, graph, r.sources, out.values, r.options);
         std::fprintf(log, "bench: %s %s %s%s: %.3f ms, %.2f GTEPS, %s\n", spec.c_str(), row.algorithm->name().c_str(),
                      placement->name.c_str(), row.source ? (" from " + std::to_string(*row.source)).c_str() : "",
                      row.compute_s * 1e3, row.gteps, row.verified().c_str());
         result.rows.push_back(std::move(row));
+      };
+      const size_t rows_before = result.rows.size();
+      try {
+        run_on_placement(plan, spec, graph, *placement, requests, result.rows, log, consume);
+      } catch (const Error& e) {
+        // Nothing ran (no usable GPU, a graph the placement cannot hold): a
+        // failed row per request, in place of any rows of this placement.
+        result.rows.resize(rows_before);
+        std::fprintf(log, "bench: %s on %s: %s\n", spec.c_str(), placement->name.c_str(), e.what());
+        for (const RunRequest& r : requests) result.rows.push_back(failed_row(spec, placement, r, graph, e.what()));
+        continue;
       }
     }
   }

@@ -69,6 +69,17 @@ concept EdgeOperator = requires(const Op& op, V u, V v, weight_t w) {
 template <typename Op, typename V>
 concept HasBegin = requires(const Op& op, V v) { op.begin(v); };
 
+// The optional claims_once hint of an edge-map operator: true where
+// update_atomic returns true for a target at most once per step (BFS's
+// compare-and-swap from unreached), so an engine need not remove repeats
+// from the output frontier. Without the hint, or where it says false,
+// engines remove them.
+template <typename Op>
+TG_HD bool claims_once(const Op& op) {
+  if constexpr (requires { op.claims_once(); }) return op.claims_once();
+  else return false;
+}
+
 // Garaph's gather/sum/apply, for PageRank-like programs.
 template <typename G, typename V>
 concept GatherOperator = requires(const G& g, V u, V v, weight_t w, typename G::acc_t a) {

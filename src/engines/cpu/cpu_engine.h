@@ -60,7 +60,7 @@ class CpuEngine {
   // ---- vertex arrays ----
   template <typename T>
   Array<T> make_array(T init) {
-    Array<T> a = Array<T>::allocate(n_);
+    Array<T> a = Array<T>::allocate_reused(n_);
     parallel_fill(a.data(), n_, init);
     return a;
   }
@@ -405,6 +405,7 @@ class CpuEngine {
     const uint64_t tasks = total_edges / grain + 1;
     std::vector<std::vector<V>> parts(threads);
     uint8_t* flags = flags_.data();
+    const bool once = claims_once(op);  // no repeats to remove, no flags to clear
     // A few thousand edges cost less than waking the other threads.
     const bool parallel = total_edges >= kSerialBelow;
 #pragma omp parallel num_threads(threads) if (parallel)
@@ -425,7 +426,7 @@ class CpuEngine {
             V v = nbr[e];
             if (!op.cond(v)) continue;
             if (op.update_atomic(u, v, weight_of<Op>(out_csr, e)) && want_output) {
-              if (__atomic_exchange_n(&flags[v], uint8_t{1}, __ATOMIC_RELAXED) == 0) local.push_back(v);
+              if (once || __atomic_exchange_n(&flags[v], uint8_t{1}, __ATOMIC_RELAXED) == 0) local.push_back(v);
             }
           }
           pos += end - begin;
@@ -439,7 +440,8 @@ class CpuEngine {
 #pragma omp parallel for schedule(static, 1) num_threads(threads) if (parallel)
     for (int t = 0; t < threads; ++t) {
       std::copy(parts[t].begin(), parts[t].end(), out.list.begin() + starts[t]);
-      for (V v : parts[t]) flags[v] = 0;
+      if (!once)
+        for (V v : parts[t]) flags[v] = 0;
     }
     out.count = out.list.size();
     return out;
