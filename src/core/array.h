@@ -9,69 +9,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <new>
 #include <sys/mman.h>
 #include <type_traits>
 #include <vector>
 
+#include "core/block_cache.h"
+
 namespace tg {
-
-// Freed vertex arrays (Array::allocate_reused), kept for the next allocation
-// of the same size. A fresh 2 MiB-aligned block costs its first touch again
-// (a huge-page fault with zeroing: 5-7 ms for a 4 MiB array on the 2-core
-// VM, a quarter of a whole BFS on urand:20), and an engine allocates the
-// same vertex arrays run after run (bench trials, one run per source, a
-// Python loop). Holds at most kBlocks blocks, so at most a few vertex arrays
-// of the largest graph; the oldest is freed when a new one arrives.
-// TG_ARRAY_CACHE=0 turns it off.
-class BlockCache {
- public:
-  static constexpr size_t kBlocks = 8;
-
-  // Never destroyed: an Array freed during static destruction may still
-  // give its block back (the process's exit returns the memory).
-  static BlockCache& instance() {
-    static BlockCache* cache = new BlockCache;
-    return *cache;
-  }
-  // A cached block of exactly `bytes`, or nullptr.
-  void* take(size_t bytes) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (size_t i = 0; i < blocks_.size(); ++i)
-      if (blocks_[i].bytes == bytes) {
-        void* p = blocks_[i].data;
-        blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
-        return p;
-      }
-    return nullptr;
-  }
-  // Keeps the block for reuse (or frees it when the cache is off).
-  void give(void* p, size_t bytes) {
-    if (!enabled_) {
-      std::free(p);
-      return;
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (blocks_.size() == kBlocks) {
-      std::free(blocks_.front().data);
-      blocks_.erase(blocks_.begin());
-    }
-    blocks_.push_back({p, bytes});
-  }
- private:
-  BlockCache() {
-    const char* env = std::getenv("TG_ARRAY_CACHE");
-    enabled_ = env == nullptr || std::strcmp(env, "0") != 0;
-  }
-  struct Block {
-    void* data;
-    size_t bytes;
-  };
-  std::mutex mutex_;
-  std::vector<Block> blocks_;
-  bool enabled_ = true;
-};
 
 template <typename T>
 class Array {
@@ -127,23 +72,25 @@ class Array {
     Array a;
     a.size_ = n;
     if (n == 0) return a;
-    size_t bytes = n * sizeof(T);
-    size_t align = bytes >= (size_t{1} << 21) ? (size_t{1} << 21) : 64;
-    size_t rounded = (bytes + align - 1) / align * align;
-    reuse = reuse && align > 64;
-    void* p = reuse ? BlockCache::instance().take(rounded) : nullptr;
-    if (p == nullptr) {
-      p = std::aligned_alloc(align, rounded);
+    const size_t bytes = n * sizeof(T);
+    if (bytes < BlockCache::kAlign) {
+      void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
       if (p == nullptr) throw std::bad_alloc();
-      // First touch of 4 KiB pages is slow on these VMs (1 s per 256 MiB
-      // measured); huge pages cut it 3-50x and ease GPU address translation.
-      if (align > 64) madvise(p, rounded, MADV_HUGEPAGE);
-    }
-    if (reuse)
-      a.owner_ = std::shared_ptr<void>(p, [rounded](void* q) { BlockCache::instance().give(q, rounded); });
-    else
       a.owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
-    a.data_ = static_cast<T*>(p);
+    } else {
+      const size_t rounded = (bytes + BlockCache::kAlign - 1) / BlockCache::kAlign * BlockCache::kAlign;
+      void* p = reuse ? BlockCache::instance().take(rounded) : nullptr;
+      if (p == nullptr) {
+        p = std::aligned_alloc(BlockCache::kAlign, rounded);
+        if (p == nullptr) throw std::bad_alloc();
+        madvise(p, rounded, MADV_HUGEPAGE);  // see block_cache.h
+      }
+      if (reuse)
+        a.owner_ = std::shared_ptr<void>(p, [rounded](void* q) { BlockCache::instance().give(q, rounded); });
+      else
+        a.owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
+    }
+    a.data_ = static_cast<T*>(a.owner_.get());
     return a;
   }
 

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/recycled_vector.h"
 #include "engines/buckets.h"
 #include "engines/cpu/parallel.h"
 
@@ -58,7 +59,7 @@ class CpuBuckets {
 
   // The lowest bucket's members, each once and only those whose key is still
   // that bucket; {kNoBucket, empty} when nothing waits.
-  std::pair<double, std::vector<V>> pop() {
+  std::pair<double, RecycledVector<V>> pop() {
     while (true) {
       for (; cursor_ < kWindow; ++cursor_) {
         uint64_t total = 0;
@@ -66,7 +67,7 @@ class CpuBuckets {
           if (cursor_ < bins_[t].size()) total += bins_[t][cursor_].size();
         if (total == 0) continue;
         const double b = base_ + static_cast<double>(cursor_);
-        std::vector<V> members = take(b, total);
+        RecycledVector<V> members = take(b, total);
         if (!members.empty()) return {b, std::move(members)};
       }
       if (!refill()) return {kNoBucket, {}};
@@ -75,7 +76,7 @@ class CpuBuckets {
 
  private:
   // Bin cursor_ of every thread, without stale or repeated entries.
-  std::vector<V> take(double b, uint64_t total) {
+  RecycledVector<V> take(double b, uint64_t total) {
     std::vector<V> all;
     all.reserve(total);
     for (int t = 0; t < threads_; ++t) {
@@ -84,7 +85,7 @@ class CpuBuckets {
       all.insert(all.end(), bin.begin(), bin.end());
       std::vector<V>().swap(bin);
     }
-    std::vector<V> members;
+    RecycledVector<V> members;
     members.reserve(all.size());
     for (V v : all)
       if (key_(v) == b && !taken_[v]) {

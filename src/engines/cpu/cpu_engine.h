@@ -20,6 +20,7 @@
 
 #include "core/array.h"
 #include "core/error.h"
+#include "core/recycled_vector.h"
 #include "engines/cpu/cpu_buckets.h"
 #include "engines/cpu/parallel.h"
 #include "engines/direction.h"
@@ -39,8 +40,8 @@ class CpuEngine {
    public:
     enum class Kind { kSparse, kDense, kAll };
     Kind kind = Kind::kSparse;
-    std::vector<V> list;          // kSparse
-    std::vector<uint64_t> bits;   // kDense: one bit per vertex
+    RecycledVector<V> list;         // kSparse
+    RecycledVector<uint64_t> bits;  // kDense: one bit per vertex
     uint64_t count = 0;
   };
 
@@ -112,12 +113,12 @@ class CpuEngine {
   Frontier filter(const Frontier& f, Pred pred) {
     Frontier out;
     if (f.kind == Frontier::Kind::kSparse) {
-      out.list = parallel_select(f.list.size(), [&](uint64_t i, std::vector<V>& keep) {
+      out.list = parallel_select(f.list.size(), [&](uint64_t i, RecycledVector<V>& keep) {
         if (pred(f.list[i])) keep.push_back(f.list[i]);
       });
     } else {
       bool all = f.kind == Frontier::Kind::kAll;
-      out.list = parallel_select((n_ + 63) / 64, [&](uint64_t w, std::vector<V>& keep) {
+      out.list = parallel_select((n_ + 63) / 64, [&](uint64_t w, RecycledVector<V>& keep) {
         uint64_t word = all ? full_word(w) : f.bits[w];
         for (; word != 0; word &= word - 1) {
           V v = static_cast<V>(w * 64 + __builtin_ctzll(word));
@@ -271,16 +272,16 @@ class CpuEngine {
   // Runs body(i, local) for i in [0, n) on all threads, each appending to its
   // own vector, and concatenates those vectors in thread order.
   template <typename Body>
-  std::vector<V> parallel_select(uint64_t n, Body body) {
+  RecycledVector<V> parallel_select(uint64_t n, Body body) {
     int threads = omp_get_max_threads();
-    std::vector<std::vector<V>> parts(threads);
+    std::vector<RecycledVector<V>> parts(threads);
     std::vector<uint64_t> starts(threads + 1, 0);
-    std::vector<V> out;
+    RecycledVector<V> out;
     const bool parallel = n >= kSerialBelow;
 #pragma omp parallel num_threads(threads) if (parallel)
     {
       int t = omp_get_thread_num();
-      std::vector<V>& local = parts[t];
+      RecycledVector<V>& local = parts[t];
 #pragma omp for schedule(static) nowait
       for (uint64_t i = 0; i < n; ++i) body(i, local);
     }
@@ -331,8 +332,12 @@ class CpuEngine {
 
   // Bottom-up: every vertex that may still change looks for frontier members
   // among its in-neighbours. Chunks of 64 vertices own whole output words.
+  // Both steps read the operator through a copy in each thread: its fields
+  // (BFS's relax_reached, the arrays' addresses) then stay in registers,
+  // where through a shared one every write to a vertex array might change
+  // them and each edge reloads them.
   template <typename Op>
-  Frontier pull_step(const Frontier& f, const Op& op) {
+  Frontier pull_step(const Frontier& f, const Op& shared_op) {
     Frontier in_frontier = to_dense(f);
     const uint64_t* member = in_frontier.bits.data();
     const Csr<V>& in = graph_.in_edges();
@@ -346,27 +351,31 @@ class CpuEngine {
     uint64_t count = 0, edges = 0;
     // Chunks of 16 words (1024 vertices) balance skewed in-degrees, as GAP's
     // bottom-up step does.
-#pragma omp parallel for schedule(dynamic, 16) reduction(+ : count, edges)
-    for (uint64_t w = 0; w < words; ++w) {
-      uint64_t word = 0;
-      const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
-      for (uint64_t v = w * 64; v < end; ++v) {
-        if (!op.cond(static_cast<V>(v))) continue;
-        const eid_t b = off[v], e_end = off[v + 1];
-        eid_t e = b;
-        for (; e < e_end; ++e) {
-          const V u = nbr[e];
-          if (!((member[u / 64] >> (u % 64)) & 1)) continue;
-          if (op.update(u, static_cast<V>(v), weight_of<Op>(in, e))) word |= uint64_t{1} << (v % 64);
-          if (!op.cond(static_cast<V>(v))) {
-            ++e;
-            break;
+#pragma omp parallel reduction(+ : count, edges)
+    {
+      const Op op = shared_op;
+#pragma omp for schedule(dynamic, 16) nowait
+      for (uint64_t w = 0; w < words; ++w) {
+        uint64_t word = 0;
+        const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
+        for (uint64_t v = w * 64; v < end; ++v) {
+          if (!op.cond(static_cast<V>(v))) continue;
+          const eid_t b = off[v], e_end = off[v + 1];
+          eid_t e = b;
+          for (; e < e_end; ++e) {
+            const V u = nbr[e];
+            if (!((member[u / 64] >> (u % 64)) & 1)) continue;
+            if (op.update(u, static_cast<V>(v), weight_of<Op>(in, e))) word |= uint64_t{1} << (v % 64);
+            if (!op.cond(static_cast<V>(v))) {
+              ++e;
+              break;
+            }
           }
+          edges += e - b;
         }
-        edges += e - b;
+        out_bits[w] = word;
+        count += __builtin_popcountll(word);
       }
-      out_bits[w] = word;
-      count += __builtin_popcountll(word);
     }
     out.count = count;
     stats_.edges_traversed += edges;
@@ -374,23 +383,25 @@ class CpuEngine {
   }
 
   // Top-down: the frontier's edges are cut into ranges of equal size; a vertex
-  // joins the output once, guarded by a per-vertex flag (test-and-set).
+  // joins the output once: claimed by the operator (claims_once), or guarded
+  // by a per-vertex flag (test-and-set).
   template <typename Op>
-  Frontier push_step(const Frontier& f, const Op& op, bool want_output) {
+  Frontier push_step(const Frontier& f, const Op& shared_op, bool want_output) {
     const Csr<V>& out_csr = graph_.out;
     const eid_t* off = out_csr.offsets.data();
     const V* nbr = out_csr.neighbors.data();
     const bool all = f.kind == Frontier::Kind::kAll;
-    Frontier sparse;
-    if (!all) sparse = to_sparse(f);
-    const uint64_t count = all ? n_ : sparse.list.size();
-    auto vertex_at = [&](uint64_t i) -> V { return all ? static_cast<V>(i) : sparse.list[i]; };
+    Frontier converted;
+    if (!all && f.kind != Frontier::Kind::kSparse) converted = to_sparse(f);
+    const V* list = f.kind == Frontier::Kind::kSparse ? f.list.data() : converted.list.data();
+    const uint64_t count = all ? n_ : f.count;
+    auto vertex_at = [&](uint64_t i) -> V { return all ? static_cast<V>(i) : list[i]; };
 
     // Position of each frontier vertex's first edge in the frontier's edge space.
-    std::vector<eid_t> local_prefix;
+    RecycledVector<eid_t> local_prefix;
     const eid_t* prefix = off;  // for kAll the CSR offsets are that prefix
     if (!all) {
-      std::vector<eid_t> degrees(count);
+      RecycledVector<eid_t> degrees(count);
 #pragma omp parallel for schedule(static) if (count >= kSerialBelow)
       for (uint64_t i = 0; i < count; ++i) degrees[i] = off[vertex_at(i) + 1] - off[vertex_at(i)];
       local_prefix.resize(count + 1);
@@ -403,15 +414,30 @@ class CpuEngine {
     int threads = omp_get_max_threads();
     const eid_t grain = std::max<eid_t>(2048, total_edges / (uint64_t(threads) * 32) + 1);
     const uint64_t tasks = total_edges / grain + 1;
-    std::vector<std::vector<V>> parts(threads);
+    // Each vertex joins at most once (claimed, or guarded by its flag), so
+    // the output holds at most min(n, edges) vertices: threads copy theirs
+    // straight into it in batches, as GAP's queue buffers do, with no pass
+    // to join per-thread lists after.
+    Frontier out;
+    if (want_output) out.list.resize(std::min<uint64_t>(n_, total_edges));
+    V* out_list = out.list.data();
+    uint64_t out_size = 0;
     uint8_t* flags = flags_.data();
-    const bool once = claims_once(op);  // no repeats to remove, no flags to clear
+    const bool once = claims_once(shared_op);  // no repeats to remove, no flags to clear
     // A few thousand edges cost less than waking the other threads.
     const bool parallel = total_edges >= kSerialBelow;
 #pragma omp parallel num_threads(threads) if (parallel)
     {
-      std::vector<V>& local = parts[omp_get_thread_num()];
-#pragma omp for schedule(dynamic, 1)
+      const Op op = shared_op;
+      constexpr uint64_t kBatch = 1024;
+      V batch[kBatch];
+      uint64_t held = 0;
+      auto flush = [&] {
+        const uint64_t at = __atomic_fetch_add(&out_size, held, __ATOMIC_RELAXED);
+        std::copy(batch, batch + held, out_list + at);
+        held = 0;
+      };
+#pragma omp for schedule(dynamic, 1) nowait
       for (uint64_t task = 0; task < tasks; ++task) {
         eid_t lo = task * grain, hi = std::min<eid_t>(total_edges, lo + grain);
         if (lo >= hi) continue;
@@ -426,24 +452,23 @@ class CpuEngine {
             V v = nbr[e];
             if (!op.cond(v)) continue;
             if (op.update_atomic(u, v, weight_of<Op>(out_csr, e)) && want_output) {
-              if (once || __atomic_exchange_n(&flags[v], uint8_t{1}, __ATOMIC_RELAXED) == 0) local.push_back(v);
+              if (once || __atomic_exchange_n(&flags[v], uint8_t{1}, __ATOMIC_RELAXED) == 0) {
+                batch[held++] = v;
+                if (held == kBatch) flush();
+              }
             }
           }
           pos += end - begin;
         }
       }
+      if (held > 0) flush();
     }
-    Frontier out;
-    std::vector<uint64_t> starts(threads + 1, 0);
-    for (int t = 0; t < threads; ++t) starts[t + 1] = starts[t] + parts[t].size();
-    out.list.resize(starts[threads]);
-#pragma omp parallel for schedule(static, 1) num_threads(threads) if (parallel)
-    for (int t = 0; t < threads; ++t) {
-      std::copy(parts[t].begin(), parts[t].end(), out.list.begin() + starts[t]);
-      if (!once)
-        for (V v : parts[t]) flags[v] = 0;
+    out.list.resize(out_size);
+    if (!once) {
+#pragma omp parallel for schedule(static) if (out_size >= kSerialBelow)
+      for (uint64_t k = 0; k < out_size; ++k) flags[out_list[k]] = 0;
     }
-    out.count = out.list.size();
+    out.count = out_size;
     return out;
   }
 
