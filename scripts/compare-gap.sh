@@ -7,9 +7,12 @@
 # does not vendor GAP; its Makefile builds it in place). Environment:
 #   SCALES ("20")  FAMILIES ("kron urand")  THREADS (2)  SOURCES (4)  TRIALS (3)
 #   ALGOS ("bfs sssp cc pr bc")  SSSP_DELTA (2: GAP's tuned delta for its 1..255 weights)
-#   PR_ITERS (20: both run exactly this many PageRank iterations)
+#   PR_ITERS (20: both run exactly this many PageRank iterations)  REPEAT (1)
 #   TG (build/tiergraph)  WORK (/tmp/tg-gap: GAP's graphs, logs)
-# Both run TRIALS trials per source in one process and report their mean:
+# Both run TRIALS trials per source in one process and report their mean;
+# REPEAT (1) rounds of that, GAP's and tiergraph's runs taking turns, and the
+# table shows the fastest round of each (a shared machine only ever adds
+# time) and the range of the rounds' ratios:
 # GAP's kernels print "Average Time"; tiergraph's is the compute phase of
 # `bench --trials` (the graph loaded once, as GAP does). Both read the same
 # .sg/.wsg files; sources are tiergraph's random picks with out-edges
@@ -21,6 +24,7 @@ tg=${TG:-$PWD/build/tiergraph}
 work=${WORK:-/tmp/tg-gap}
 threads=${THREADS:-2}
 trials=${TRIALS:-3}
+repeat=${REPEAT:-1}
 mkdir -p "$work"
 [ -x "$tg" ] || { echo "compare-gap: $tg not found: run scripts/setup.sh first" >&2; exit 2; }
 if commit=$(git -C "$gap" rev-parse --short HEAD 2>/dev/null); then
@@ -45,7 +49,7 @@ tg_ms() {  # graph file, algorithm, source or -, then bench arguments: the mean 
     "$work/tg-run.json"
 }
 
-printf '%-10s %-6s %3s %12s %12s %8s\n' graph algo thr 'GAP ms' 'tiergraph ms' 'tg/GAP'
+printf '%-10s %-6s %3s %12s %12s %8s  %s\n' graph algo thr 'GAP ms' 'tiergraph ms' 'tg/GAP' 'rounds'
 for family in ${FAMILIES:-kron urand}; do
   for scale in ${SCALES:-20}; do
     name=$family$scale
@@ -58,25 +62,39 @@ for family in ${FAMILIES:-kron urand}; do
     sources=$(python3 -c "import json,sys; print(' '.join(str(r['source']) for r in json.load(open(sys.argv[1]))['runs']))" \
       "$work/sources-$name.json")
     for algo in ${ALGOS:-bfs sssp cc pr bc}; do
-      g=0 t=0 n=0
-      case $algo in
-        cc) g=$(gap_ms cc -f "$work/$name.sg"); t=$(tg_ms "$work/$name.sg" cc -); n=1 ;;
-        pr) g=$(gap_ms pr -f "$work/$name.sg" -i "${PR_ITERS:-20}" -t 0)
-            t=$(tg_ms "$work/$name.sg" pagerank - --max-iters "${PR_ITERS:-20}" --tolerance 0 --pr-contributions float); n=1 ;;
-        *)
-          for s in $sources; do
-            case $algo in
-              bfs) g1=$(gap_ms bfs -f "$work/$name.sg" -r "$s"); t1=$(tg_ms "$work/$name.sg" bfs "$s") ;;
-              sssp) g1=$(gap_ms sssp -f "$work/$name.wsg" -r "$s" -d "${SSSP_DELTA:-2}")
-                    t1=$(tg_ms "$work/$name.wsg" sssp "$s") ;;
-              bc) g1=$(gap_ms bc -f "$work/$name.sg" -r "$s" -i 1); t1=$(tg_ms "$work/$name.sg" bc "$s") ;;
-            esac
-            g=$(python3 -c "print($g + $g1)")
-            t=$(python3 -c "print($t + $t1)")
-            n=$((n + 1))
-          done ;;
-      esac
-      python3 -c "g, t = $g / $n, $t / $n; print('%-10s %-6s %3s %12.2f %12.2f %8.2f' % ('$name', '$algo', '$threads', g, t, t / g if g else 0))"
+      gs="" ts=""
+      for _ in $(seq "$repeat"); do
+        g=0 t=0 n=0
+        case $algo in
+          cc) g=$(gap_ms cc -f "$work/$name.sg"); t=$(tg_ms "$work/$name.sg" cc -); n=1 ;;
+          pr) g=$(gap_ms pr -f "$work/$name.sg" -i "${PR_ITERS:-20}" -t 0)
+              t=$(tg_ms "$work/$name.sg" pagerank - --max-iters "${PR_ITERS:-20}" --tolerance 0 --pr-contributions float)
+              n=1 ;;
+          *)
+            for s in $sources; do
+              case $algo in
+                bfs) g1=$(gap_ms bfs -f "$work/$name.sg" -r "$s"); t1=$(tg_ms "$work/$name.sg" bfs "$s") ;;
+                sssp) g1=$(gap_ms sssp -f "$work/$name.wsg" -r "$s" -d "${SSSP_DELTA:-2}")
+                      t1=$(tg_ms "$work/$name.wsg" sssp "$s") ;;
+                bc) g1=$(gap_ms bc -f "$work/$name.sg" -r "$s" -i 1); t1=$(tg_ms "$work/$name.sg" bc "$s") ;;
+              esac
+              g=$(python3 -c "print($g + $g1)")
+              t=$(python3 -c "print($t + $t1)")
+              n=$((n + 1))
+            done ;;
+        esac
+        gs="$gs $(python3 -c "print($g / $n)")"
+        ts="$ts $(python3 -c "print($t / $n)")"
+      done
+      python3 - "$name" "$algo" "$threads" "$gs" "$ts" <<'PY'
+import sys
+name, algo, threads, gs, ts = sys.argv[1:]
+g = [float(x) for x in gs.split()]
+t = [float(x) for x in ts.split()]
+ratios = [b / a for a, b in zip(g, t) if a > 0]
+spread = '%.2f-%.2f' % (min(ratios), max(ratios)) if len(ratios) > 1 else ''
+print('%-10s %-6s %3s %12.2f %12.2f %8.2f  %s' % (name, algo, threads, min(g), min(t), min(t) / min(g), spread))
+PY
     done
   done
 done

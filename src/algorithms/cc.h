@@ -1,16 +1,16 @@
 // Weakly connected components, labelled by the smallest vertex id in each.
 //
 // Sampled form (the default, CcMethod::kSampled), after Afforest [Sutton,
-// Ben-Nun, Barak, IPDPS 2018]: link a sample of the edges first, find the
-// component most vertices fell into, and then hook only the edges with an
-// end outside it. On kron:20 the largest component holds 645 K of 1 M
-// vertices and nearly every edge, so most edges are never read. Afforest
-// samples each vertex's first neighbours; the engine contract reads whole
-// lists, so here a hashed sample of the vertices (about 2 |V| / |E| of them)
-// contributes its lists instead. Skipping the largest component needs every
+// Ben-Nun, Barak, IPDPS 2018]: every vertex links its first two neighbours
+// (a pull whose cond closes a vertex after two links, so the engine stops
+// reading its list there), the trees are flattened, the label most of 64
+// hashed vertices hold is taken as the largest component, and one pass of
+// Afforest's link covers the edges with an end outside it. On kron:20 the
+// largest component holds 645 K of 1 M vertices and nearly every edge, so
+// most edges are never read. Skipping the largest component needs every
 // edge to be seen from its other end: edges stored both ways (symmetric
-// graphs), or the in-edges to pull; a directed graph without them runs the
-// plain rounds below.
+// graphs), or the in-edges to pull; an engine that cannot pull (no in-edges,
+// a streamed GPU placement) links every edge once instead.
 //
 // Shiloach-Vishkin style [Shiloach and Vishkin 1982; Soman et al. 2010]:
 // every edge (u, v), in either direction, hooks the larger of the labels of u

@@ -19,19 +19,28 @@ namespace tg {
 // first: a bucket is relaxed until none of its vertices changes; what moved to
 // a later bucket waits there. `key` must never put a changed vertex below the
 // bucket being settled (a relaxation only worsens the priority along an edge).
+//
+// An engine may bring its own (CpuEngine::settle_in_order: per-thread bins
+// that improved vertices drop into straight from the edge loop, and bucket
+// fusion, as GAP runs delta-stepping); every other engine runs this one, of
+// the contract's operations.
 template <typename Engine, typename Key, typename Relax>
 void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, Relax relax) {
-  const EdgeMapOptions push{Direction::kPush, true};
-  auto buckets = make_buckets(engine, key);
-  buckets.insert(start);
-  while (true) {
-    auto [b, near] = buckets.pop();
-    if (engine.size(near) == 0) break;
-    while (engine.size(near) > 0) {
-      auto changed = engine.edge_map(near, relax, push);
-      engine.stats().iterations++;
-      near = engine.filter(changed, KeyIs<Key>{key, b});
-      buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
+  if constexpr (requires { engine.settle_in_order(start, key, relax); }) {
+    engine.settle_in_order(start, key, relax);
+  } else {
+    const EdgeMapOptions push{Direction::kPush, true};
+    auto buckets = make_buckets(engine, key);
+    buckets.insert(start);
+    while (true) {
+      auto [b, near] = buckets.pop();
+      if (engine.size(near) == 0) break;
+      while (engine.size(near) > 0) {
+        auto changed = engine.edge_map(near, relax, push);
+        engine.stats().iterations++;
+        near = engine.filter(changed, KeyIs<Key>{key, b});
+        buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
+      }
     }
   }
 }

@@ -22,6 +22,7 @@
 #include "core/error.h"
 #include "core/recycled_vector.h"
 #include "engines/cpu/cpu_buckets.h"
+#include "engines/cpu/cpu_ordered.h"
 #include "engines/cpu/parallel.h"
 #include "engines/direction.h"
 #include "engines/engine.h"
@@ -187,6 +188,14 @@ class CpuEngine {
   template <typename Key>
   Buckets<Key> make_buckets(Key key) {
     return Buckets<Key>(*this, key);
+  }
+
+  // ---- ordered relaxation (algorithms/settle_in_order.h) ----
+  template <typename Key, typename Relax>
+    requires EdgeOperator<Relax, V>
+  void settle_in_order(const Frontier& start, Key key, const Relax& relax) {
+    const Frontier s = to_sparse(start);
+    cpu_settle_in_order(graph_.out, s.list.data(), s.list.size(), key, relax, stats_);
   }
 
   // ---- edge traversal ----

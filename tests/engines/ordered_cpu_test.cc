@@ -1,0 +1,88 @@
+// The CPU engine's own ordered relaxation (engines/cpu/cpu_ordered.h: bins per
+// thread, bucket fusion, a window with overflow) against the contract's loop
+// over FrontierBuckets that every other engine runs: SSSP and SSWP on every
+// shape, every weight kind, 1 and 2 threads, with the automatic width, a
+// width so small that keys leave the window (the overflow lists), and one so
+// large that everything is one bucket. Both must equal the reference.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+
+#include "algorithms/registry.h"
+#include "engines/cpu/cpu_engine.h"
+#include "support/algorithm_checks.h"
+#include "support/shapes.h"
+#include "support/thread_count.h"
+
+namespace tg::test {
+namespace {
+
+// The CPU engine without its own settle_in_order: the algorithm runs the
+// contract's loop (with the engine's buckets).
+template <typename V>
+class CpuEngineWithGenericOrder : public CpuEngine<V> {
+ public:
+  using CpuEngine<V>::CpuEngine;
+  template <typename Key, typename Relax>
+  void settle_in_order(const typename CpuEngine<V>::Frontier&, Key, const Relax&) = delete;
+};
+
+// The test compares two loops only if the engine's own is the one taken.
+template <typename E>
+constexpr bool has_own_order = requires(E& engine, typename E::Frontier f) {
+  engine.settle_in_order(f, DistanceBucket{}, SsspRelax<vid32_t>{});
+};
+static_assert(has_own_order<CpuEngine<vid32_t>> && !has_own_order<CpuEngineWithGenericOrder<vid32_t>>);
+
+template <template <typename> class E>
+VertexValues run_with(const AnyGraph& any, const RunRequest& request) {
+  return std::visit(
+      [&](const auto& graph) {
+        using V = typename std::decay_t<decltype(graph)>::vertex_t;
+        E<V> engine(graph);
+        return run_algorithm(engine, *request.algorithm, request.sources, request.options);
+      },
+      any);
+}
+
+using Param = std::tuple<std::string, std::string>;  // shape, algorithm
+
+class OrderedRelaxation : public ::testing::TestWithParam<Param> {};
+
+TEST_P(OrderedRelaxation, OwnLoopAndGenericLoopMatchReference) {
+  const Shape& shape = find_shape(std::get<0>(GetParam()));
+  const AlgorithmInfo& algo = algorithm(std::get<1>(GetParam()));
+  uint64_t seed = 7;
+  for (WeightKind kind : all_weight_kinds()) {
+    const AnyGraph graph = build_variant(with_weights(shape.edges, kind, seed++), Orientation::kDirected, false);
+    if (num_vertices(graph) == 0) continue;
+    for (uint64_t source : test_sources(graph, 1, seed)) {
+      for (double delta : {0.0, 0.01, 1e9}) {
+        for (int threads : {1, 2}) {
+          ThreadCount scope(threads);
+          RunRequest request;
+          request.algorithm = &algo;
+          request.sources = {source};
+          request.options.delta = delta;
+          request = prepare_request(graph, request);
+          SCOPED_TRACE(std::string(weight_kind_name(kind)) + ", source " + std::to_string(source) + ", delta " +
+                       std::to_string(delta) + ", " + std::to_string(threads) + " threads");
+          const VertexValues own = run_with<CpuEngine>(graph, request);
+          const VertexValues generic = run_with<CpuEngineWithGenericOrder>(graph, request);
+          EXPECT_TRUE(matches_reference(algo, graph, request.sources, own, request.options)) << "own loop";
+          EXPECT_TRUE(matches_reference(algo, graph, request.sources, generic, request.options)) << "generic loop";
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, OrderedRelaxation,
+                         ::testing::Combine(::testing::ValuesIn(shape_names()), ::testing::Values("sssp", "sswp")),
+                         [](const ::testing::TestParamInfo<Param>& info) {
+                           return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+                         });
+
+}  // namespace
+}  // namespace tg::test
