@@ -29,13 +29,16 @@ struct BfsStep {
   // a longer path first, so reached vertices must stay open to be lowered.
   // In synchronous steps a reached vertex is final, and pull stops early.
   bool relax_reached = false;
+  // In synchronous steps, the depth of every frontier vertex: a pull then
+  // writes it without reading depth[u], a random read per vertex reached.
+  int32_t level = 0;
 
   TG_HD bool cond(V v) const { return relax_reached || depth[v] == kUnreached; }
   // In synchronous steps every frontier vertex has the same depth, so only
   // the first update of a target succeeds.
   TG_HD bool claims_once() const { return !relax_reached; }
   TG_HD bool update(V u, V v, weight_t) const {
-    int32_t next = depth[u] + 1;
+    int32_t next = (relax_reached ? depth[u] : level) + 1;
     if (depth[v] != kUnreached && depth[v] <= next) return false;
     depth[v] = next;
     return true;
@@ -53,12 +56,13 @@ struct BfsStep {
   }
 };
 
-// BFS steps from the frontier (its depths already set) until it empties.
+// BFS steps from the frontier (its depths already set; in synchronous steps
+// all 0, as for the source alone) until it empties.
 template <typename Engine, typename Frontier>
 void bfs_steps(Engine& engine, Frontier frontier, int32_t* depth, bool relax_reached) {
   using V = typename Engine::vertex_t;
-  while (engine.size(frontier) > 0) {
-    frontier = engine.edge_map(frontier, BfsStep<V>{depth, relax_reached}, EdgeMapOptions{});
+  for (int32_t level = 0; engine.size(frontier) > 0; ++level) {
+    frontier = engine.edge_map(frontier, BfsStep<V>{depth, relax_reached, level}, EdgeMapOptions{});
     engine.stats().iterations++;
   }
 }

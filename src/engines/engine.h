@@ -34,7 +34,13 @@
 //    graph), so the out-edges are also the in-edges.
 //  - Arrays are made with a value for every vertex; data(a) is a pointer the
 //    operators may use (device memory on the GPU), get/set/to_host reach
-//    them from the driver.
+//    them from the driver; to_host<Out>(a) converts each value to Out.
+//
+// Optional operations an engine may bring where its own beats the generic
+// form built from the ones above (each with the generic form's results; the
+// tests run both): make_buckets(key) (engines/buckets.h) and
+// settle_in_order(start, key, relax) (algorithms/settle_in_order.h); the CPU
+// engine has both.
 #pragma once
 
 #include <concepts>
@@ -140,6 +146,7 @@ concept Engine = requires(E& e, const E& ce, typename E::vertex_t v, const typen
   e.set(a, v, 1.0);
   { e.data(a) } -> std::same_as<double*>;
   { e.to_host(a) } -> std::same_as<std::vector<double>>;
+  { e.template to_host<float>(a) } -> std::same_as<std::vector<float>>;
 
   { e.single(v) } -> std::same_as<typename E::Frontier>;
   { e.all() } -> std::same_as<typename E::Frontier>;

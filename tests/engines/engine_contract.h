@@ -269,6 +269,12 @@ TYPED_TEST_P(EngineContract, SumsAndMinimum) {
   std::vector<double> host = engine.to_host(values);
   ASSERT_EQ(host.size(), n);
   EXPECT_EQ(host[7], 4.0);
+  // Converted on the way out, every value (the CPU engine writes large
+  // arrays from all threads).
+  std::vector<float> as_float = engine.template to_host<float>(values);
+  std::vector<float> want(n, 2.5f);
+  want[7] = 4.0f;
+  EXPECT_EQ(as_float, want);
 }
 
 // Push, pull and auto from the same frontier reach the same vertices, which

@@ -81,7 +81,9 @@ inline const VertexValues& cpu_result(const AnyGraph& graph, const RunRequest& r
   const std::string key = what + "|" + std::to_string(vertex_id_bytes(graph)) + "|" +
                           std::to_string(num_edges(graph)) + "|" + r.algorithm->name() + "|" +
                           describe_sources(r.sources) + "|" + std::to_string(r.options.accumulative) + "|" +
-                          std::to_string(r.options.tolerance) + "|" + std::to_string(r.options.delta);
+                          std::to_string(r.options.tolerance) + "|" + std::to_string(r.options.delta) + "|" +
+                          std::to_string(static_cast<int>(r.options.cc_method)) + "|" +
+                          std::to_string(static_cast<int>(r.options.contributions));
   auto it = done.find(key);
   if (it == done.end()) it = done.emplace(key, run_on_cpu(graph, r).values).first;
   return it->second;

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "core/array.h"
@@ -72,8 +73,12 @@ class CpuEngine {
   void set(Array<T>& a, V v, T x) { a[v] = x; }
   template <typename T>
   T* data(Array<T>& a) { return a.data(); }
-  template <typename T>
-  std::vector<T> to_host(const Array<T>& a) const { return a.to_vector(); }
+  // The values as Out (the array's own type by default).
+  template <typename Out = void, typename T>
+  auto to_host(const Array<T>& a) const {
+    using R = std::conditional_t<std::is_void_v<Out>, T, Out>;
+    return parallel_to_vector<R>(a.data(), a.size());
+  }
 
   // ---- frontiers ----
   Frontier single(V v) {
@@ -260,8 +265,9 @@ class CpuEngine {
     pulled_last_ = choose_pull(options.direction, shape);
     if (pulled_last_) {
       stats_.pull_steps++;
-      Frontier out = pull_step(f, op);
-      return options.output ? out : Frontier{};
+      if (f.kind == Frontier::Kind::kAll) return pull_step<true>(nullptr, op, options.output);
+      const Frontier members = to_dense(f);
+      return pull_step<false>(members.bits.data(), op, options.output);
     }
     stats_.push_steps++;
     return push_step(f, op, options.output);
@@ -345,18 +351,18 @@ class CpuEngine {
   // (BFS's relax_reached, the arrays' addresses) then stay in registers,
   // where through a shared one every write to a vertex array might change
   // them and each edge reloads them.
-  template <typename Op>
-  Frontier pull_step(const Frontier& f, const Op& shared_op) {
-    Frontier in_frontier = to_dense(f);
-    const uint64_t* member = in_frontier.bits.data();
+  // The frontier is the bitmap `member`, or every vertex (kAllMembers: no
+  // bitmap read per edge, as CC's sampling pulls).
+  template <bool kAllMembers, typename Op>
+  Frontier pull_step(const uint64_t* member, const Op& shared_op, bool want_output) {
     const Csr<V>& in = graph_.in_edges();
     const eid_t* off = in.offsets.data();
     const V* nbr = in.neighbors.data();
+    const uint64_t words = (n_ + 63) / 64;
     Frontier out;
     out.kind = Frontier::Kind::kDense;
-    out.bits.assign((n_ + 63) / 64, 0);
+    if (want_output) out.bits.resize(words);  // every word written below
     uint64_t* out_bits = out.bits.data();
-    const uint64_t words = out.bits.size();
     uint64_t count = 0, edges = 0;
     // Chunks of 16 words (1024 vertices) balance skewed in-degrees, as GAP's
     // bottom-up step does.
@@ -373,7 +379,7 @@ class CpuEngine {
           eid_t e = b;
           for (; e < e_end; ++e) {
             const V u = nbr[e];
-            if (!((member[u / 64] >> (u % 64)) & 1)) continue;
+            if (!kAllMembers && !((member[u / 64] >> (u % 64)) & 1)) continue;
             if (op.update(u, static_cast<V>(v), weight_of<Op>(in, e))) word |= uint64_t{1} << (v % 64);
             if (!op.cond(static_cast<V>(v))) {
               ++e;
@@ -382,12 +388,15 @@ class CpuEngine {
           }
           edges += e - b;
         }
-        out_bits[w] = word;
-        count += __builtin_popcountll(word);
+        if (want_output) {
+          out_bits[w] = word;
+          count += __builtin_popcountll(word);
+        }
       }
     }
-    out.count = count;
     stats_.edges_traversed += edges;
+    if (!want_output) return Frontier{};
+    out.count = count;
     return out;
   }
 

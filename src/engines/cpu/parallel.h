@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace tg {
@@ -54,6 +55,33 @@ Out parallel_exclusive_scan(const In* in, uint64_t n, Out* out) {
   }
   out[n] = total;
   return total;
+}
+
+// The values of in[0..n) as a vector of Out, written by every thread. A
+// vector built the usual way is written by one thread, page faults and all:
+// 50 ms for a 134 MB vertex array (kron scale 25) on the development VM,
+// about 100 ms on the H100 machine's, where a whole BFS of GAP takes 140. Each
+// thread first touches the pages it will write (storage from the allocator
+// holds objects of a trivial type already: C++20's implicit object
+// creation), so resize() and the copy find them mapped.
+template <typename Out, typename In>
+std::vector<Out> parallel_to_vector(const In* in, uint64_t n) {
+  static_assert(std::is_trivially_copyable_v<Out> && std::is_trivially_default_constructible_v<Out>);
+  std::vector<Out> out;
+  if (n < (uint64_t{1} << 16)) {
+    out.reserve(n);
+    for (uint64_t i = 0; i < n; ++i) out.push_back(static_cast<Out>(in[i]));
+    return out;
+  }
+  out.reserve(n);
+  Out* data = out.data();
+  constexpr uint64_t kPerPage = 4096 / sizeof(Out);
+#pragma omp parallel for schedule(static)
+  for (uint64_t i = 0; i < n; i += kPerPage) data[i] = Out{};
+  out.resize(n);
+#pragma omp parallel for schedule(static)
+  for (uint64_t i = 0; i < n; ++i) data[i] = static_cast<Out>(in[i]);
+  return out;
 }
 
 template <typename T>

@@ -16,6 +16,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -97,15 +98,20 @@ class GpuEngine {
   cudaEvent_t results_ready() const { return results_ready_; }
   bool results_recorded() const { return results_recorded_; }
 
-  template <typename T>
-  std::vector<T> to_host(const DeviceArray<T>& a) {
+  // The values as Out (the array's own type by default).
+  template <typename Out = void, typename T>
+  auto to_host(const DeviceArray<T>& a) {
     if (!results_recorded_ && results_ready_ != nullptr) {
       TG_CUDA(cudaEventRecord(results_ready_));
       results_recorded_ = true;
     }
     std::vector<T> out(a.size());
     if (!out.empty()) TG_CUDA(cudaMemcpy(out.data(), a.data(), a.size() * sizeof(T), cudaMemcpyDeviceToHost));
-    return out;
+    if constexpr (std::is_void_v<Out> || std::is_same_v<Out, T>) {
+      return out;
+    } else {
+      return std::vector<Out>(out.begin(), out.end());
+    }
   }
 
   // ---- frontiers ----
