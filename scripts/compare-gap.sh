@@ -9,6 +9,7 @@
 #   ALGOS ("bfs sssp cc pr bc")  SSSP_DELTA (2: GAP's tuned delta for its 1..255 weights)
 #   PR_ITERS (20: both run exactly this many PageRank iterations)  REPEAT (1)
 #   TG (build/tiergraph)  WORK (/tmp/tg-gap: GAP's graphs, logs)
+#   TG_SSSP_ARGS (none: tiergraph picks its delta from the weights; e.g. "--delta 2")
 # Both run TRIALS trials per source in one process and report their mean;
 # REPEAT (1) rounds of that, GAP's and tiergraph's runs taking turns, and the
 # table shows the fastest round of each (a shared machine only ever adds
@@ -27,7 +28,10 @@ trials=${TRIALS:-3}
 repeat=${REPEAT:-1}
 mkdir -p "$work"
 [ -x "$tg" ] || { echo "compare-gap: $tg not found: run scripts/setup.sh first" >&2; exit 2; }
-if commit=$(git -C "$gap" rev-parse --short HEAD 2>/dev/null); then
+# Only where the checkout is a git repository of its own (a copy inside
+# another repository, as on the lent GPU machine, says nothing of GAP's commit).
+if [ "$(git -C "$gap" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$gap" && pwd -P)" ]; then
+  commit=$(git -C "$gap" rev-parse --short HEAD)
   [ "$commit" = b5e3e19 ] || echo "compare-gap: GAP at $commit, not the pinned b5e3e19" >&2
 fi
 make -s -C "$gap" bfs sssp cc pr bc converter >&2
@@ -56,7 +60,9 @@ for family in ${FAMILIES:-kron urand}; do
     flag=-g
     [ "$family" = urand ] && flag=-u
     [ -f "$work/$name.sg" ] || "$gap/converter" $flag "$scale" -k 16 -b "$work/$name.sg" >/dev/null
-    [ -f "$work/$name.wsg" ] || "$gap/converter" $flag "$scale" -k 16 -wb "$work/$name.wsg" >/dev/null
+    case " ${ALGOS:-sssp} " in
+      *" sssp "*) [ -f "$work/$name.wsg" ] || "$gap/converter" $flag "$scale" -k 16 -wb "$work/$name.wsg" >/dev/null ;;
+    esac
     "$tg" bench "$work/$name.sg" -a bfs -p cpu -n "${SOURCES:-4}" --verify none --no-chart -q -o "$work/sources-$name" \
       >/dev/null 2>&1
     sources=$(python3 -c "import json,sys; print(' '.join(str(r['source']) for r in json.load(open(sys.argv[1]))['runs']))" \
@@ -75,7 +81,7 @@ for family in ${FAMILIES:-kron urand}; do
               case $algo in
                 bfs) g1=$(gap_ms bfs -f "$work/$name.sg" -r "$s"); t1=$(tg_ms "$work/$name.sg" bfs "$s") ;;
                 sssp) g1=$(gap_ms sssp -f "$work/$name.wsg" -r "$s" -d "${SSSP_DELTA:-2}")
-                      t1=$(tg_ms "$work/$name.wsg" sssp "$s") ;;
+                      t1=$(tg_ms "$work/$name.wsg" sssp "$s" ${TG_SSSP_ARGS:-}) ;;
                 bc) g1=$(gap_ms bc -f "$work/$name.sg" -r "$s" -i 1); t1=$(tg_ms "$work/$name.sg" bc "$s") ;;
               esac
               g=$(python3 -c "print($g + $g1)")

@@ -51,4 +51,15 @@ inline bool choose_pull(Direction asked, const StepShape& s) {
   return s.frontier_vertices + s.frontier_edges > s.total_edges / 20;
 }
 
+// Whether choose_pull needs frontier_edges, a pass over the frontier's
+// degrees, for this step (the other fields set): not where the direction is
+// given, where the engine cannot pull, or where the frontier's size decides
+// alone (the big steps of a BFS: two passes over 268 MB of offsets on
+// kron:25).
+inline bool needs_frontier_edges(Direction asked, const StepShape& s) {
+  if (asked != Direction::kAuto || !s.can_pull) return false;
+  if (s.pulled_last && s.frontier_vertices > s.vertices / kPullUntilFrontierBelow) return false;
+  return s.frontier_vertices <= s.total_edges / 20;
+}
+
 }  // namespace tg

@@ -260,7 +260,7 @@ class CpuEngine {
     if constexpr (HasBegin<Op, V>) vertex_map(f, [&op](V u) { op.begin(u); });
     StepShape shape{f.count, 0, graph_.num_edges(), n_, can_pull(), pulled_last_};
     // The degree sum is needed only where the policy weighs it.
-    if (options.direction == Direction::kAuto && shape.can_pull)
+    if (needs_frontier_edges(options.direction, shape))
       shape.frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
     pulled_last_ = choose_pull(options.direction, shape);
     if (pulled_last_) {
