@@ -81,16 +81,18 @@ struct Sssp {
   //  - the mean weight, a bucket holding about one edge's reach: few, wide
   //    steps, what an engine that pays per step wants (the GPU: launches and
   //    copies per step; kron:25 in 77 ms on the H100);
-  //  - the mean weight over the average out-degree (Meyer and Sanders' delta
-  //    of order 1/d): narrow buckets, each edge relaxed about once, what a
-  //    work-bound engine wants (the CPU engine on kron:20 and urand:20 with
-  //    GAP's weights 1..255: width 4 in 158-169 ms where the mean, 128,
-  //    took 456 ms; GAP itself is tuned with -d 2).
+  //  - half the mean weight over the average out-degree (Meyer and Sanders'
+  //    delta of order 1/d): narrow buckets, each edge relaxed about once,
+  //    what a work-bound engine wants. The CPU engine on kron:20 and
+  //    urand:20 with GAP's weights 1..255 (2 threads): the mean, 128, took
+  //    456 ms where 4 took 158-169; with bucket fusion (cpu_ordered.h) a
+  //    small bucket costs no barrier, and 2 beat 4 in each of six
+  //    interleaved rounds, by 1-26% (GAP itself is tuned with -d 2).
   static void prepare(const AnyGraph& any, AlgorithmOptions& options) {
     if (!bucket_width_automatic(options)) return;
     const WeightSummary w = summarize_weights(any);
     options.delta = w.mean;
-    options.delta_narrow = w.mean / w.average_degree;
+    options.delta_narrow = w.mean / (2 * w.average_degree);
   }
   template <typename Engine>
   static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
