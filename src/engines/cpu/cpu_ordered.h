@@ -80,16 +80,22 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
       bins[at].push_back(v);
     };
     // Relaxes the out-edges of u, a member of bucket b (else stale: skipped).
-    auto settle = [&](V u, double b, uint64_t at) {
+    // The arrays' addresses are copied in: read through the captures, they
+    // were reloaded for every edge after each atomic (the compiler cannot
+    // tell that a CAS on a distance leaves them alone).
+    auto settle = [&, off, nbr, weights](V u, double b, uint64_t at) {
       if (key(u) != b) return;
-      const eid_t end = off[u + 1];
-      for (eid_t e = off[u]; e < end; ++e) {
-        const V v = nbr[e];
-        if (!relax.cond(v)) continue;
-        const weight_t w = Relax::needs_weights ? weights[e] : 1.0f;
-        if (relax.update_atomic(u, v, w)) place(v, at);
+      const V* const list = nbr;
+      const weight_t* const list_weights = weights;
+      const Relax op = relax;
+      const eid_t begin = off[u], end = off[u + 1];
+      for (eid_t e = begin; e < end; ++e) {
+        const V v = list[e];
+        if (!op.cond(v)) continue;
+        const weight_t w = Relax::needs_weights ? list_weights[e] : 1.0f;
+        if (op.update_atomic(u, v, w)) place(v, at);
       }
-      edges += end - off[u];
+      edges += end - begin;
     };
     // This thread's lowest non-empty bin at or after `from`, into the vote.
     auto cast_vote = [&](uint64_t& slot, uint64_t from) {
