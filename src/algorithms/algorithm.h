@@ -55,6 +55,9 @@ struct AlgorithmOptions {
   // Set with an automatic delta: the narrower width for engines whose steps
   // cost little beside their edges (settle_in_order.h's bucket_width).
   double delta_narrow = 0;
+  // Set by sssp's prepare: every finite weight is a whole number, so its
+  // distances may run in float where exact (sssp.h).
+  bool integer_weights = false;
   CcMethod cc_method = CcMethod::kSampled;
   // Run the order-independent (accumulative) form where one differs (ssnsp,
   // pagerank; bfs relaxes reached vertices too); --async sets it.

@@ -50,6 +50,7 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
 struct WeightSummary {
   double mean = 1, low = 0, high = 0;
   double average_degree = 1;
+  bool integral = false;  // every finite weight is a whole number (and there are weights)
 };
 inline WeightSummary summarize_weights(const AnyGraph& any) {
   WeightSummary s;
@@ -58,15 +59,17 @@ inline WeightSummary summarize_weights(const AnyGraph& any) {
         const weight_t* w = graph.out.weights.data();
         const eid_t m = w != nullptr ? graph.num_edges() : 0;
         double sum = 0, low = kNoBucket, high = -kNoBucket;
-        eid_t finite = 0;
-#pragma omp parallel for reduction(+ : sum, finite) reduction(min : low) reduction(max : high)
+        eid_t finite = 0, fractional = 0;
+#pragma omp parallel for reduction(+ : sum, finite, fractional) reduction(min : low) reduction(max : high)
         for (eid_t e = 0; e < m; ++e)
           if (std::isfinite(w[e])) {
             sum += w[e];
             ++finite;
+            fractional += std::floor(w[e]) != w[e];
             low = std::min<double>(low, w[e]);
             high = std::max<double>(high, w[e]);
           }
+        s.integral = m > 0 && fractional == 0;
         const double mean = finite > 0 ? sum / static_cast<double>(finite) : 1.0;
         if (std::isfinite(mean) && mean > 0) s.mean = mean;
         if (finite > 0 && std::isfinite(high - low)) s.low = low, s.high = high;

@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -21,41 +23,80 @@
 
 namespace tg {
 
-template <typename V>
+// D: the distance type, double, or float where the sums are exact (below).
+template <typename V, typename D = double>
 struct SsspRelax {
   static constexpr bool needs_weights = true;
-  double* dist;
+  D* dist;
 
   TG_HD bool cond(V) const { return true; }
   TG_HD bool update(V u, V v, weight_t w) const {
-    double candidate = dist[u] + w;
+    D candidate = dist[u] + w;
     if (candidate < dist[v]) {
       dist[v] = candidate;
       return true;
     }
     return false;
   }
-  TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], dist[u] + w); }
+  TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], D(dist[u] + w)); }
 };
 
 // The bucket of a vertex: floor(dist / delta), inf while unreached.
+template <typename D = double>
 struct DistanceBucket {
-  const double* dist;
+  const D* dist;
   double delta;
   template <typename V>
   TG_HD double operator()(V v) const {
-    return bucket_of(dist[v], delta);
+    return bucket_of(static_cast<double>(dist[v]), delta);
   }
 };
 
-template <typename Engine>
-std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta) {
+// Float holds every whole number up to 2^24 exactly.
+constexpr float kExactFloatBelow = 16777216.0f;
+
+// 1 for a finite distance at or beyond kExactFloatBelow, else 0.
+struct BeyondExactFloat {
+  const float* dist;
+  template <typename V>
+  TG_HD double operator()(V v) const {
+    return dist[v] >= kExactFloatBelow && dist[v] != std::numeric_limits<float>::infinity() ? 1.0 : 0.0;
+  }
+};
+
+template <typename D, typename Engine>
+std::vector<double> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta, bool* exact) {
   using V = typename Engine::vertex_t;
-  auto dist = engine.template make_array<double>(kInfDistance);
-  engine.set(dist, source, 0.0);
-  settle_in_order(engine, engine.single(source), DistanceBucket{engine.data(dist), delta},
-                  SsspRelax<V>{engine.data(dist)});
-  return engine.to_host(dist);
+  auto dist = engine.template make_array<D>(std::numeric_limits<D>::infinity());
+  engine.set(dist, source, D{0});
+  settle_in_order(engine, engine.single(source), DistanceBucket<D>{engine.data(dist), delta},
+                  SsspRelax<V, D>{engine.data(dist)});
+  if constexpr (std::is_same_v<D, float>) {
+    *exact = engine.vertex_sum(BeyondExactFloat{engine.data(dist)}) == 0;
+    if (!*exact) return {};
+  }
+  return engine.template to_host<double>(dist);
+}
+
+// With whole-number weights (integer_weights) every distance is a whole
+// number, and float distances are exact while they stay below 2^24: a path
+// whose true length is below 2^24 has every prefix below it, so its sums
+// are exact, and a rounded sum (at or above 2^24) never undercuts one below.
+// So a run in float whose finite distances all lie below 2^24 equals the
+// run in double; otherwise the run is repeated in double. Half the bytes of
+// the array every relaxation reads at random (GAP's distances are 4-byte
+// integers). Only engines that do not prefer few steps take it for now (the
+// GPU build compiles its kernels for the double form only).
+template <typename Engine>
+std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta, bool integer_weights = false) {
+  if constexpr (!PrefersFewSteps<Engine>) {
+    if (integer_weights) {
+      bool exact = false;
+      std::vector<double> dist = sssp_in<float>(engine, source, delta, &exact);
+      if (exact) return dist;
+    }
+  }
+  return sssp_in<double>(engine, source, delta, nullptr);
 }
 
 // sssp_verifier.cc
@@ -93,10 +134,12 @@ struct Sssp {
     const WeightSummary w = summarize_weights(any);
     options.delta = w.mean;
     options.delta_narrow = w.mean / (2 * w.average_degree);
+    options.integer_weights = w.integral;
   }
   template <typename Engine>
   static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
-    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options));
+    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options),
+                options.integer_weights);
   }
   static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& dist,
                              const AlgorithmOptions&) {

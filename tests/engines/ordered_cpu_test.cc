@@ -31,7 +31,7 @@ class CpuEngineWithGenericOrder : public CpuEngine<V> {
 // The test compares two loops only if the engine's own is the one taken.
 template <typename E>
 constexpr bool has_own_order = requires(E& engine, typename E::Frontier f) {
-  engine.settle_in_order(f, DistanceBucket{}, SsspRelax<vid32_t>{});
+  engine.settle_in_order(f, DistanceBucket<>{}, SsspRelax<vid32_t>{});
 };
 static_assert(has_own_order<CpuEngine<vid32_t>> && !has_own_order<CpuEngineWithGenericOrder<vid32_t>>);
 
