@@ -11,10 +11,10 @@
 // key no longer matches). A vertex with an infinite key is never held. Keys
 // must not fall below the last bucket popped (delta-stepping's never do).
 //
-// An engine may bring its own (CpuEngine::make_buckets: per-thread bins, so
-// that a pop costs the members of its bucket, not a scan of every waiting
-// vertex); every other engine gets FrontierBuckets, built from the
-// contract's own operations.
+// FrontierBuckets, built from the contract's own operations, serves every
+// engine that runs the generic ordered loop (algorithms/settle_in_order.h:
+// the GPU's). The CPU engine brings its whole loop instead
+// (engines/cpu/cpu_ordered.h: per-thread bins filled from the edge loop).
 #pragma once
 
 #include <cmath>
@@ -88,9 +88,8 @@ class FrontierBuckets {
 };
 
 template <typename Engine, typename Key>
-auto make_buckets(Engine& engine, Key key) {
-  if constexpr (requires { engine.make_buckets(key); }) return engine.make_buckets(key);
-  else return FrontierBuckets<Engine, Key>(engine, key);
+FrontierBuckets<Engine, Key> make_buckets(Engine& engine, Key key) {
+  return FrontierBuckets<Engine, Key>(engine, key);
 }
 
 }  // namespace tg

@@ -36,11 +36,10 @@
 //    operators may use (device memory on the GPU), get/set/to_host reach
 //    them from the driver; to_host<Out>(a) converts each value to Out.
 //
-// Optional operations an engine may bring where its own beats the generic
-// form built from the ones above (each with the generic form's results; the
-// tests run both): make_buckets(key) (engines/buckets.h) and
-// settle_in_order(start, key, relax) (algorithms/settle_in_order.h); the CPU
-// engine has both.
+// An optional operation an engine may bring where its own beats the generic
+// form built from the ones above (with the generic form's results; the tests
+// run both): settle_in_order(start, key, relax) (algorithms/settle_in_order.h);
+// the CPU engine has it.
 #pragma once
 
 #include <concepts>

@@ -1,6 +1,5 @@
 // The engine contract (engine_contract.h) on the CPU engine: 32- and 64-bit
 // ids, 1 and 2 threads (2 threads split one vertex's list over tasks).
-#include <type_traits>
 
 #include "engines/cpu/cpu_engine.h"
 #include "engines/engine_contract.h"
@@ -9,25 +8,14 @@
 namespace tg::test::contract {
 namespace {
 
-// The CPU engine without its own buckets: make_buckets falls back to
-// FrontierBuckets, the version every other engine (the GPU's) runs.
-template <typename V>
-class CpuEngineWithFrontierBuckets : public CpuEngine<V> {
- public:
-  using CpuEngine<V>::CpuEngine;
-  template <typename Key>
-  void make_buckets(Key) = delete;
-};
-
-template <typename V, int kThreads, bool kFrontierBuckets = false>
+template <typename V, int kThreads>
 struct CpuFactory {
   using vertex_t = V;
   static constexpr bool kAsynchronous = false;
   static std::string name() {
-    return std::string(sizeof(V) == 8 ? "v64" : "v32") + "_" + std::to_string(kThreads) + "_threads" +
-           (kFrontierBuckets ? "_frontier_buckets" : "");
+    return std::string(sizeof(V) == 8 ? "v64" : "v32") + "_" + std::to_string(kThreads) + "_threads";
   }
-  using engine_t = std::conditional_t<kFrontierBuckets, CpuEngineWithFrontierBuckets<V>, CpuEngine<V>>;
+  using engine_t = CpuEngine<V>;
   static bool available(std::string*) { return true; }
   class Instance {
    public:
@@ -41,10 +29,8 @@ struct CpuFactory {
 };
 
 static_assert(Engine<CpuEngine<vid32_t>> && Engine<CpuEngine<vid64_t>>);
-static_assert(Engine<CpuEngineWithFrontierBuckets<vid32_t>>);
 
-using CpuEngines = ::testing::Types<CpuFactory<vid32_t, 1>, CpuFactory<vid32_t, 2>, CpuFactory<vid64_t, 2>,
-                                   CpuFactory<vid32_t, 2, true>>;
+using CpuEngines = ::testing::Types<CpuFactory<vid32_t, 1>, CpuFactory<vid32_t, 2>, CpuFactory<vid64_t, 2>>;
 INSTANTIATE_TYPED_TEST_SUITE_P(Cpu, EngineContract, CpuEngines, FactoryName);
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace tg::test {
 namespace {
 
 // The CPU engine without its own settle_in_order: the algorithm runs the
-// contract's loop (with the engine's buckets).
+// contract's loop over FrontierBuckets, as the GPU engine does.
 template <typename V>
 class CpuEngineWithGenericOrder : public CpuEngine<V> {
  public:

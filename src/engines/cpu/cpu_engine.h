@@ -22,7 +22,6 @@
 #include "core/array.h"
 #include "core/error.h"
 #include "core/recycled_vector.h"
-#include "engines/cpu/cpu_buckets.h"
 #include "engines/cpu/cpu_ordered.h"
 #include "engines/cpu/parallel.h"
 #include "engines/direction.h"
@@ -166,33 +165,6 @@ class CpuEngine {
 #pragma omp parallel for schedule(static) reduction(min : best) if (s.list.size() >= kSerialBelow)
     for (uint64_t i = 0; i < s.list.size(); ++i) best = std::min(best, static_cast<double>(fn(s.list[i])));
     return best;
-  }
-
-  // ---- buckets (engines/buckets.h) ----
-  template <typename Key>
-  class Buckets {
-   public:
-    Buckets(CpuEngine& engine, Key key) : engine_(engine), bins_(engine.n_, key) {}
-    void insert(const Frontier& f) {
-      if (f.count == 0) return;
-      const Frontier s = engine_.to_sparse(f);
-      bins_.insert(s.list.size(), [&](uint64_t i) { return s.list[i]; });
-    }
-    std::pair<double, Frontier> pop() {
-      auto [b, members] = bins_.pop();
-      Frontier f;
-      f.count = members.size();
-      f.list = std::move(members);
-      return {b, std::move(f)};
-    }
-
-   private:
-    CpuEngine& engine_;
-    CpuBuckets<V, Key> bins_;
-  };
-  template <typename Key>
-  Buckets<Key> make_buckets(Key key) {
-    return Buckets<Key>(*this, key);
   }
 
   // ---- ordered relaxation (algorithms/settle_in_order.h) ----

@@ -19,8 +19,8 @@
 // bucket is settled, as in delta-stepping).
 //
 // Keys beyond a window of kWindow buckets wait in per-thread overflow lists,
-// spread into a new window when the current one is used up (CpuBuckets does
-// the same), so a tiny delta costs no memory.
+// spread into a new window when the current one is used up (Julienne's open
+// and overflow buckets), so a tiny delta costs no memory.
 #pragma once
 
 #include <omp.h>
