@@ -10,7 +10,6 @@
 #include <cstring>
 #include <memory>
 #include <new>
-#include <sys/mman.h>
 #include <type_traits>
 #include <vector>
 
@@ -79,12 +78,7 @@ class Array {
       a.owner_ = std::shared_ptr<void>(p, [](void* q) { std::free(q); });
     } else {
       const size_t rounded = (bytes + BlockCache::kAlign - 1) / BlockCache::kAlign * BlockCache::kAlign;
-      void* p = reuse ? BlockCache::instance().take(rounded) : nullptr;
-      if (p == nullptr) {
-        p = std::aligned_alloc(BlockCache::kAlign, rounded);
-        if (p == nullptr) throw std::bad_alloc();
-        madvise(p, rounded, MADV_HUGEPAGE);  // see block_cache.h
-      }
+      void* p = reuse ? BlockCache::instance().take(rounded) : BlockCache::fresh(rounded);
       if (reuse)
         a.owner_ = std::shared_ptr<void>(p, [rounded](void* q) { BlockCache::instance().give(q, rounded); });
       else
