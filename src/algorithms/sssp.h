@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -64,16 +65,16 @@ struct BeyondExactFloat {
   }
 };
 
+// The distances computed in D; none where float's may not be exact.
 template <typename D, typename Engine>
-std::vector<double> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta, bool* exact) {
+std::optional<std::vector<double>> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta) {
   using V = typename Engine::vertex_t;
   auto dist = engine.template make_array<D>(std::numeric_limits<D>::infinity());
   engine.set(dist, source, D{0});
   settle_in_order(engine, engine.single(source), DistanceBucket<D>{engine.data(dist), delta},
                   SsspRelax<V, D>{engine.data(dist)});
   if constexpr (std::is_same_v<D, float>) {
-    *exact = engine.vertex_sum(BeyondExactFloat{engine.data(dist)}) == 0;
-    if (!*exact) return {};
+    if (engine.vertex_sum(BeyondExactFloat{engine.data(dist)}) > 0) return std::nullopt;
   }
   return engine.template to_host<double>(dist);
 }
@@ -90,13 +91,10 @@ std::vector<double> sssp_in(Engine& engine, typename Engine::vertex_t source, do
 template <typename Engine>
 std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta, bool integer_weights = false) {
   if constexpr (!PrefersFewSteps<Engine>) {
-    if (integer_weights) {
-      bool exact = false;
-      std::vector<double> dist = sssp_in<float>(engine, source, delta, &exact);
-      if (exact) return dist;
-    }
+    if (integer_weights)
+      if (auto dist = sssp_in<float>(engine, source, delta)) return std::move(*dist);
   }
-  return sssp_in<double>(engine, source, delta, nullptr);
+  return std::move(*sssp_in<double>(engine, source, delta));
 }
 
 // sssp_verifier.cc
