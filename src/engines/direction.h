@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "core/error.h"
 
@@ -35,31 +36,31 @@ struct StepShape {
 // traversal that pulls goes back to pushing.
 constexpr uint64_t kPullUntilFrontierBelow = 18;
 
-// True: pull. Throws tg::Error for kPull where the engine cannot pull.
-inline bool choose_pull(Direction asked, const StepShape& s) {
-  switch (asked) {
-    case Direction::kPush: return false;
-    case Direction::kPull:
-      if (!s.can_pull)
-        throw Error("a pull step was asked for, but this engine cannot pull: it has no in-edges (build the CSC of "
-                    "a directed graph) or its placement streams out-edges only");
-      return true;
-    case Direction::kAuto: break;
-  }
+// The choice where the frontier's degree sum cannot change it (the
+// direction is given, the engine cannot pull, or the frontier's size alone
+// decides: the big steps of a BFS); none where it can.
+inline std::optional<bool> choice_without_edges(Direction asked, const StepShape& s) {
+  if (asked != Direction::kAuto) return asked == Direction::kPull;
   if (!s.can_pull) return false;
   if (s.pulled_last && s.frontier_vertices > s.vertices / kPullUntilFrontierBelow) return true;
-  return s.frontier_vertices + s.frontier_edges > s.total_edges / 20;
+  if (s.frontier_vertices > s.total_edges / 20) return true;
+  return std::nullopt;
 }
 
 // Whether choose_pull needs frontier_edges, a pass over the frontier's
-// degrees, for this step (the other fields set): not where the direction is
-// given, where the engine cannot pull, or where the frontier's size decides
-// alone (the big steps of a BFS: two passes over 268 MB of offsets on
-// kron:25).
+// degrees, for this step (the other fields set): an engine skips that pass
+// where it does not (two passes over 268 MB of offsets in a BFS on kron:25).
 inline bool needs_frontier_edges(Direction asked, const StepShape& s) {
-  if (asked != Direction::kAuto || !s.can_pull) return false;
-  if (s.pulled_last && s.frontier_vertices > s.vertices / kPullUntilFrontierBelow) return false;
-  return s.frontier_vertices <= s.total_edges / 20;
+  return !choice_without_edges(asked, s).has_value();
+}
+
+// True: pull. Throws tg::Error for kPull where the engine cannot pull.
+inline bool choose_pull(Direction asked, const StepShape& s) {
+  if (asked == Direction::kPull && !s.can_pull)
+    throw Error("a pull step was asked for, but this engine cannot pull: it has no in-edges (build the CSC of "
+                "a directed graph) or its placement streams out-edges only");
+  if (const std::optional<bool> choice = choice_without_edges(asked, s)) return *choice;
+  return s.frontier_vertices + s.frontier_edges > s.total_edges / 20;
 }
 
 }  // namespace tg
