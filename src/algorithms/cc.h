@@ -57,10 +57,14 @@ template <typename V>
 struct CcLink {
   static constexpr bool needs_weights = false;
   V* label;
-  // Pull steps: vertices flagged here (the largest component) are skipped.
-  const int32_t* skip = nullptr;
+  // Pull steps from every vertex: those pointing at `skipped` (the largest
+  // component's root) skip their lists, and a vertex linked to it midway
+  // stops reading. Its unread edges need no link: each leads to a vertex
+  // already in that tree or to one that reads the edge from its own end.
+  bool skip_tree = false;
+  V skipped = 0;
 
-  TG_HD bool cond(V v) const { return skip == nullptr || skip[v] == 0; }
+  TG_HD bool cond(V v) const { return !skip_tree || label[v] != skipped; }
   TG_HD bool update_atomic(V u, V v, weight_t) const {
     V p1 = atomic_load(&label[u]);
     V p2 = atomic_load(&label[v]);
@@ -78,24 +82,27 @@ struct CcLink {
   TG_HD bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
 };
 
-// Afforest's sampling as a pull: every vertex links its first `k` listed
-// neighbours (cond closes it after k; the pull stops reading there).
+// Round r of Afforest's sampling as a pull: every vertex links its r-th
+// listed neighbour. A pull reads each list from its start, so round r reads
+// the first r entries and links the last: `seen` counts the entries read in
+// all rounds, 1 + 2 + ... + r = r(r+1)/2 by the end of round r for a list of
+// r or more, and only the read that reaches that count links. (A shorter
+// list falls behind for good and never reaches a later round's count.)
 template <typename V>
 struct CcSampleLink {
   static constexpr bool needs_weights = false;
   CcLink<V> link;
-  int32_t* seen;  // neighbours read per vertex, all 0 before
-  int32_t k;
+  int32_t* seen;  // entries read per vertex, over all rounds; all 0 before round 1
+  int32_t target;  // r(r+1)/2
 
-  TG_HD bool cond(V v) const { return seen[v] < k; }
+  static TG_HD int32_t target_of(int32_t round) { return round * (round + 1) / 2; }
+  TG_HD bool cond(V v) const { return seen[v] < target; }
   TG_HD bool update(V u, V v, weight_t w) const {
-    seen[v]++;  // pull: v belongs to the caller
-    link.update_atomic(u, v, w);
+    if (++seen[v] == target) link.update_atomic(u, v, w);  // pull: v belongs to the caller
     return false;
   }
   TG_HD bool update_atomic(V u, V v, weight_t w) const {
-    atomic_add(&seen[v], int32_t{1});
-    link.update_atomic(u, v, w);
+    if (atomic_add(&seen[v], int32_t{1}) + 1 == target) link.update_atomic(u, v, w);
     return false;
   }
 };
@@ -123,14 +130,6 @@ struct OutsideWithEdges {
   V c;
   const eid_t* offsets;
   TG_HD bool operator()(V v) const { return label[v] != c && offsets[v + 1] > offsets[v]; }
-};
-
-template <typename V>
-struct FlagLabel {
-  const V* label;
-  V c;
-  int32_t* flag;
-  TG_HD void operator()(V v) const { flag[v] = label[v] == c ? 1 : 0; }
 };
 
 // The label most of `samples` hashed vertices hold (the largest component,
@@ -177,28 +176,31 @@ std::vector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
   } else if (n > 0) {
-    // 1. Afforest's sample: every vertex links its first two neighbours
-    //    (a pull that stops after two), then the trees are flattened. (Two
-    //    pulls of one neighbour each with a flattening between, as Afforest
-    //    runs them, took 10% longer on kron:23: each pull's pass over the
-    //    vertices costs more than the shorter walks to the roots save.)
+    // 1. Afforest's sample: two rounds, each linking every vertex's next
+    //    listed neighbour and flattening the trees, so that the second
+    //    round's links walk short paths. (One pull linking two neighbours
+    //    before one flattening was 10% faster on the 2-core VM, but on the
+    //    H100 machine's 16 cores its long walks to the roots took 160-180
+    //    ms of kron:25's CC against about 100 for the two rounds.)
     auto seen = engine.template make_array<int32_t>(0);
-    engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, engine.data(seen), 2}, EdgeMapOptions{Direction::kPull, false});
-    engine.stats().iterations++;
-    engine.vertex_map(all, CcCompress<V>{label});
+    for (int32_t round = 1; round <= 2; ++round) {
+      const CcSampleLink<V> sample{CcLink<V>{label}, engine.data(seen), CcSampleLink<V>::target_of(round)};
+      engine.edge_map(all, sample, EdgeMapOptions{Direction::kPull, false});
+      engine.stats().iterations++;
+      engine.vertex_map(all, CcCompress<V>{label});
+    }
     // 2. The largest component so far: its vertices share one tree, so its
     //    own edges need no reading.
     const V c = most_frequent_label(engine, label_array, 64);
-    // 3. Link the edges with an end outside it: pushes over the out-edges of
-    //    the vertices outside it reach them all where edges are stored both
-    //    ways; otherwise pulls over their in-edges add the edges that come
-    //    from inside it.
-    engine.edge_map(engine.filter(all, OutsideWithEdges<V>{label, c, engine.out_offsets()}), CcLink<V>{label}, push);
-    if (!engine.symmetric()) {
-      auto in_c = engine.template make_array<int32_t>(0);
-      engine.vertex_map(all, FlagLabel<V>{label, c, engine.data(in_c)});
-      engine.edge_map(all, CcLink<V>{label, engine.data(in_c)}, EdgeMapOptions{Direction::kPull, false});
-    }
+    // 3. Link the edges with an end outside it: every vertex outside it
+    //    pulls its in-edges, which are all its edges where edges are stored
+    //    both ways (one pass over the labels, as Afforest's loop); otherwise
+    //    a push over the out-edges of the vertices outside it first adds the
+    //    edges into the tree.
+    const CcLink<V> outside{label, true, c};
+    if (!engine.symmetric())
+      engine.edge_map(engine.filter(all, OutsideWithEdges<V>{label, c, engine.out_offsets()}), CcLink<V>{label}, push);
+    engine.edge_map(all, outside, EdgeMapOptions{Direction::kPull, false});
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
   }

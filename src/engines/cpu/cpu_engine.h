@@ -47,7 +47,6 @@ class CpuEngine {
   };
 
   explicit CpuEngine(const Graph<V>& graph) : graph_(graph), n_(graph.num_vertices) {
-    flags_.assign(n_, 0);
     const char* trace = std::getenv("TG_CPU_TRACE");
     trace_ = trace != nullptr && trace[0] == '1';
   }
@@ -62,9 +61,11 @@ class CpuEngine {
   // ---- vertex arrays ----
   template <typename T>
   Array<T> make_array(T init) {
-    Array<T> a = Array<T>::allocate_reused(n_);
-    parallel_fill(a.data(), n_, init);
-    return a;
+    return traced("make_array", [&] {
+      Array<T> a = Array<T>::allocate_reused(n_);
+      parallel_fill(a.data(), n_, init);
+      return a;
+    });
   }
   template <typename T>
   T get(const Array<T>& a, V v) const { return a[v]; }
@@ -76,7 +77,7 @@ class CpuEngine {
   template <typename Out = void, typename T>
   auto to_host(const Array<T>& a) const {
     using R = std::conditional_t<std::is_void_v<Out>, T, Out>;
-    return parallel_to_vector<R>(a.data(), a.size());
+    return traced("to_host", [&] { return parallel_to_vector<R>(a.data(), a.size()); });
   }
 
   // ---- frontiers ----
@@ -96,6 +97,17 @@ class CpuEngine {
 
   template <typename F>
   void vertex_map(const Frontier& f, F fn) {
+    traced("vertex_map", [&] { vertex_map_(f, fn); });
+  }
+
+  template <typename Pred>
+  Frontier filter(const Frontier& f, Pred pred) {
+    return traced("filter", [&] { return filter_(f, pred); });
+  }
+
+ private:
+  template <typename F>
+  void vertex_map_(const Frontier& f, F fn) {
     switch (f.kind) {
       case Frontier::Kind::kAll:
 #pragma omp parallel for schedule(static)
@@ -115,7 +127,7 @@ class CpuEngine {
   }
 
   template <typename Pred>
-  Frontier filter(const Frontier& f, Pred pred) {
+  Frontier filter_(const Frontier& f, Pred pred) {
     Frontier out;
     if (f.kind == Frontier::Kind::kSparse) {
       out.list = parallel_select(f.list.size(), [&](uint64_t i, RecycledVector<V>& keep) {
@@ -135,17 +147,35 @@ class CpuEngine {
     return out;
   }
 
+  // TG_CPU_TRACE=1: the time of a whole-array operation, on stderr.
+  template <typename F>
+  auto traced(const char* what, F body) const {
+    if (!trace_) return body();
+    const auto t0 = std::chrono::steady_clock::now();
+    struct Print {
+      const char* what;
+      std::chrono::steady_clock::time_point t0;
+      ~Print() {
+        std::fprintf(stderr, "tg-cpu %s %.3f ms\n", what,
+                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      }
+    } print{what, t0};
+    return body();
+  }
+
+ public:
   Frontier merge(const Frontier& a, const Frontier& b) {
     if (a.count == 0) return b;
     if (b.count == 0) return a;
     Frontier sa = to_sparse(a), sb = to_sparse(b);
-    for (V v : sa.list) flags_[v] = 1;
+    uint8_t* flags = zeroed_flags();
+    for (V v : sa.list) flags[v] = 1;
     for (V v : sb.list)
-      if (!flags_[v]) {
-        flags_[v] = 1;
+      if (!flags[v]) {
+        flags[v] = 1;
         sa.list.push_back(v);
       }
-    for (V v : sa.list) flags_[v] = 0;
+    for (V v : sa.list) flags[v] = 0;
     sa.count = sa.list.size();
     return sa;
   }
@@ -412,8 +442,8 @@ class CpuEngine {
     if (want_output) out.list.resize(std::min<uint64_t>(n_, total_edges));
     V* out_list = out.list.data();
     uint64_t out_size = 0;
-    uint8_t* flags = flags_.data();
     const bool once = claims_once(shared_op);  // no repeats to remove, no flags to clear
+    uint8_t* flags = once || !want_output ? nullptr : zeroed_flags();
     // A few thousand edges cost less than waking the other threads.
     const bool parallel = total_edges >= kSerialBelow;
 #pragma omp parallel num_threads(threads) if (parallel)
@@ -464,7 +494,17 @@ class CpuEngine {
 
   const Graph<V>& graph_;
   uint64_t n_;
-  std::vector<uint8_t> flags_;  // all zero between calls
+  // A byte per vertex, all zero between calls; made on first need (BFS never
+  // needs it), in parallel: a serial fill in the constructor cost every run
+  // a pass over n bytes on one thread, page faults and all.
+  uint8_t* zeroed_flags() {
+    if (flags_.empty()) {
+      flags_ = Array<uint8_t>::allocate_reused(n_);
+      parallel_fill(flags_.data(), n_, uint8_t{0});
+    }
+    return flags_.data();
+  }
+  Array<uint8_t> flags_;
   RunStats stats_;
   bool trace_ = false;
   bool pulled_last_ = false;  // for the direction policy's hysteresis

@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "graph/huge_pages.h"
+
 namespace tg {
 
 // Work items below which a loop runs on the calling thread alone: waking the
@@ -63,7 +65,12 @@ Out parallel_exclusive_scan(const In* in, uint64_t n, Out* out) {
 // about 100 ms on the H100 machine's, where a whole BFS of GAP takes 140. Each
 // thread first touches the pages it will write (storage from the allocator
 // holds objects of a trivial type already: C++20's implicit object
-// creation), so resize() and the copy find them mapped.
+// creation), so resize() and the copy find them mapped. The storage is
+// fresh from the allocator (mmap), so it is first advised to use huge pages:
+// a 268 MB result then faults in 128 pages instead of 65536 (on the 2-core
+// VM 35 ms instead of 130-190; on the H100 machine's 16 cores the 4 KiB
+// faults alone took 24-44 ms of a 125-250 ms BFS or CC).
+
 template <typename Out, typename In>
 std::vector<Out> parallel_to_vector(const In* in, uint64_t n) {
   static_assert(std::is_trivially_copyable_v<Out> && std::is_trivially_default_constructible_v<Out>);
@@ -75,6 +82,7 @@ std::vector<Out> parallel_to_vector(const In* in, uint64_t n) {
   }
   out.reserve(n);
   Out* data = out.data();
+  advise_huge_pages(data, n * sizeof(Out));
   constexpr uint64_t kPerPage = 4096 / sizeof(Out);
 #pragma omp parallel for schedule(static)
   for (uint64_t i = 0; i < n; i += kPerPage) data[i] = Out{};
