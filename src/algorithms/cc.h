@@ -82,27 +82,24 @@ struct CcLink {
   TG_HD bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
 };
 
-// Round r of Afforest's sampling as a pull: every vertex links its r-th
-// listed neighbour. A pull reads each list from its start, so round r reads
-// the first r entries and links the last: `seen` counts the entries read in
-// all rounds, 1 + 2 + ... + r = r(r+1)/2 by the end of round r for a list of
-// r or more, and only the read that reaches that count links. (A shorter
-// list falls behind for good and never reaches a later round's count.)
+// Afforest's sampling as a pull: every vertex links its first `k` listed
+// neighbours (cond closes it after k; the pull stops reading there).
 template <typename V>
 struct CcSampleLink {
   static constexpr bool needs_weights = false;
   CcLink<V> link;
-  int32_t* seen;  // entries read per vertex, over all rounds; all 0 before round 1
-  int32_t target;  // r(r+1)/2
+  int32_t* seen;  // neighbours read per vertex, all 0 before
+  int32_t k;
 
-  static TG_HD int32_t target_of(int32_t round) { return round * (round + 1) / 2; }
-  TG_HD bool cond(V v) const { return seen[v] < target; }
+  TG_HD bool cond(V v) const { return seen[v] < k; }
   TG_HD bool update(V u, V v, weight_t w) const {
-    if (++seen[v] == target) link.update_atomic(u, v, w);  // pull: v belongs to the caller
+    seen[v]++;  // pull: v belongs to the caller
+    link.update_atomic(u, v, w);
     return false;
   }
   TG_HD bool update_atomic(V u, V v, weight_t w) const {
-    if (atomic_add(&seen[v], int32_t{1}) + 1 == target) link.update_atomic(u, v, w);
+    atomic_add(&seen[v], int32_t{1});
+    link.update_atomic(u, v, w);
     return false;
   }
 };
@@ -176,19 +173,18 @@ std::vector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
   } else if (n > 0) {
-    // 1. Afforest's sample: two rounds, each linking every vertex's next
-    //    listed neighbour and flattening the trees, so that the second
-    //    round's links walk short paths. (One pull linking two neighbours
-    //    before one flattening was 10% faster on the 2-core VM, but on the
-    //    H100 machine's 16 cores its long walks to the roots took 160-180
-    //    ms of kron:25's CC against about 100 for the two rounds.)
+    // 1. Afforest's sample: every vertex links its first two neighbours
+    //    (a pull that stops after two), then the trees are flattened.
+    //    Afforest runs two pulls of one neighbour each with a flattening
+    //    between; on the H100 machine's 16 cores that took as long on
+    //    kron:25 (234 ms against 239 for the whole CC) and 10% longer on
+    //    urand:25 (477 against 432), where the second round's links contend
+    //    for the roots of a few huge trees. On the 2-core VM it was 10%
+    //    slower on kron:23.
     auto seen = engine.template make_array<int32_t>(0);
-    for (int32_t round = 1; round <= 2; ++round) {
-      const CcSampleLink<V> sample{CcLink<V>{label}, engine.data(seen), CcSampleLink<V>::target_of(round)};
-      engine.edge_map(all, sample, EdgeMapOptions{Direction::kPull, false});
-      engine.stats().iterations++;
-      engine.vertex_map(all, CcCompress<V>{label});
-    }
+    engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, engine.data(seen), 2}, EdgeMapOptions{Direction::kPull, false});
+    engine.stats().iterations++;
+    engine.vertex_map(all, CcCompress<V>{label});
     // 2. The largest component so far: its vertices share one tree, so its
     //    own edges need no reading.
     const V c = most_frequent_label(engine, label_array, 64);
