@@ -1,0 +1,85 @@
+// The degree separation of Pan, Pearce and Owens, "Scalable Breadth-First
+// Search on a GPU Cluster" (IPDPS 2018), Section III: which vertices are
+// delegates, which rank owns a normal vertex, and on which rank each edge is
+// stored (their Algorithm 1, the edge distributor). Everything here is a
+// function of the out-degrees, so any rank can compute any edge's place
+// locally, "without table lookup or remote query" (Section III-B).
+#pragma once
+
+#include <cstdint>
+
+#include "core/types.h"
+#include "graph/graph.h"
+
+namespace tg::dist {
+
+// The four subgraphs of Section III-B, named by the kinds of an edge's source
+// and destination: normal or delegate.
+enum class EdgeKind : uint8_t { kNN, kND, kDN, kDD };
+constexpr int kNumEdgeKinds = 4;
+inline const char* edge_kind_name(EdgeKind kind) {
+  constexpr const char* kNames[kNumEdgeKinds] = {"nn", "nd", "dn", "dd"};
+  return kNames[static_cast<int>(kind)];
+}
+
+struct EdgePlace {
+  int rank;
+  EdgeKind kind;
+};
+
+// Reads a graph's out-CSR offsets; holds no arrays of its own.
+class DegreeSeparation {
+ public:
+  DegreeSeparation(const eid_t* out_offsets, uint64_t threshold, int num_ranks)
+      : offsets_(out_offsets), threshold_(threshold), num_ranks_(static_cast<uint64_t>(num_ranks)) {}
+
+  uint64_t threshold() const { return threshold_; }
+  int num_ranks() const { return static_cast<int>(num_ranks_); }
+  eid_t out_degree(uint64_t v) const { return offsets_[v + 1] - offsets_[v]; }
+
+  // Section II-A: "delegates: vertices with out-degree larger than TH".
+  bool is_delegate(uint64_t v) const { return out_degree(v) > threshold_; }
+
+  // Algorithm 1's P(v) = v mod p. With one GPU a rank (our ranks are GPUs)
+  // the paper's two-level P(v), G(v) = (v / p_rank) mod p_gpu is this same
+  // residue split in two. Kronecker's ids are permuted (Graph500, and
+  // generators.h's kron_permute), so residues spread the high-degree
+  // vertices and the edges evenly; a range split would not (low ids are
+  // denser in an unpermuted RMAT graph, and files often list hubs first).
+  int owner(uint64_t v) const { return static_cast<int>(v % num_ranks_); }
+  // The owner's slot for v: owned vertices are v = slot * p + rank.
+  uint64_t slot(uint64_t v) const { return v / num_ranks_; }
+  // How many of [0, n) a rank owns: its slots.
+  static uint64_t slots_on_rank(uint64_t n, int num_ranks, int rank) {
+    const uint64_t r = static_cast<uint64_t>(rank), p = static_cast<uint64_t>(num_ranks);
+    return n > r ? (n - r + p - 1) / p : 0;
+  }
+
+  // Algorithm 1. An edge from a normal vertex lives with its source (nn, nd);
+  // one from a delegate to a normal vertex with its destination (dn), so a dn
+  // visit updates a local vertex (Section V-B); a dd edge with the endpoint of
+  // lower out-degree, ties to the smaller id, so an undirected edge pair lands
+  // on one rank ("Symmetric", Section III-B) and hubs' lists are scattered.
+  EdgePlace place(uint64_t u, uint64_t v) const {
+    const bool u_delegate = is_delegate(u), v_delegate = is_delegate(v);
+    if (!u_delegate) return {owner(u), v_delegate ? EdgeKind::kND : EdgeKind::kNN};
+    if (!v_delegate) return {owner(v), EdgeKind::kDN};
+    const eid_t du = out_degree(u), dv = out_degree(v);
+    const uint64_t keeper = du < dv ? u : dv < du ? v : (u < v ? u : v);
+    return {owner(keeper), EdgeKind::kDD};
+  }
+
+ private:
+  const eid_t* offsets_;
+  uint64_t threshold_;
+  uint64_t num_ranks_;
+};
+
+// The separation of a graph's out-edges (a graph of no vertices may have no offsets).
+template <typename V>
+DegreeSeparation separate(const Graph<V>& graph, uint64_t threshold, int num_ranks) {
+  static constexpr eid_t kNoOffsets[1] = {0};
+  return DegreeSeparation(graph.out.offsets.empty() ? kNoOffsets : graph.out.offsets.data(), threshold, num_ranks);
+}
+
+}  // namespace tg::dist

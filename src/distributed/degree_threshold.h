@@ -1,0 +1,35 @@
+// The out-degree threshold TH that separates delegates from normal vertices
+// (Pan, Pearce, Owens, IPDPS 2018, Section III-A), chosen by the paper's rule
+// of Section VI-B unless the caller names one.
+#pragma once
+
+#include <cstdint>
+
+#include "core/types.h"
+
+namespace tg::dist {
+
+// Local normal ids and delegate ids are 32-bit (Section III-C: "we can use
+// 32-bit values to store local normal vertex and global delegate ids");
+// the largest value stays free to mean "none", so ids run 0 .. limit-1.
+constexpr uint64_t kLocalIdLimit = 0xFFFFFFFFull;
+
+// The number of vertices of [0, n) with out-degree above `threshold`.
+uint64_t count_delegates(const eid_t* out_offsets, uint64_t n, uint64_t threshold);
+
+// Section VI-B: on RMAT graphs the best TH was 64 at scale 30 and "increases
+// at the rate of about sqrt(2) per scale" (Figure 7), that is
+// 64 * sqrt(n / 2^30), rounded: 16 at scale 26, 23 at 27, 45 at 29, 0 for the
+// small graphs of the tests (every vertex with an edge is then a delegate).
+uint64_t scale_rule_threshold(uint64_t num_vertices);
+
+// The default TH: the scale rule, raised where it leaves more delegates than
+// the paper allows. Section VI-B keeps d "under 4n/p" (delegates are
+// replicated on every rank, and their bitmasks are reduced every level), and
+// Section VI-B's first remedy for too many delegates is "increase TH"; so TH
+// becomes the smallest value at or above the scale rule with
+// d <= min(4n/p, max_delegates). Always possible: TH = max out-degree gives d = 0.
+uint64_t paper_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ranks,
+                                uint64_t max_delegates = kLocalIdLimit);
+
+}  // namespace tg::dist
