@@ -46,7 +46,7 @@ struct Result {
   std::string engine_note;  // why "auto" ran on the CPU; empty otherwise
   std::vector<uint64_t> sources;  // in the graph's numbering; empty for cc and pagerank
   Values values;
-  std::vector<std::pair<std::string, double>> time_s;  // seconds per phase, in order ("compute", ..., "verify")
+  std::vector<std::pair<std::string, double>> time_s;  // seconds per phase, in order ("compute", ..., "verify", "copy out")
   uint64_t iterations = 0;
   uint64_t edges_traversed = 0;  // edges the engine read
   uint64_t bytes_moved = 0;      // GPU: across the host-GPU link

@@ -7,10 +7,10 @@
 //     static EdgeReads reads(const AlgorithmOptions&); // the edges its chosen form reads
 //     template <typename V> using operators = OperatorList<BfsStep<V>>;  // for the GPU build
 //     template <typename Engine>
-//     static std::vector<value_t> run(Engine&, const Sources&, const AlgorithmOptions&);
-//     static Verification verify(const AnyGraph&, const Sources&, const std::vector<value_t>&,
+//     static ResultVector<value_t> run(Engine&, const Sources&, const AlgorithmOptions&);
+//     static Verification verify(const AnyGraph&, const Sources&, std::span<const value_t>,
 //                                const AlgorithmOptions&);        // its *_verifier.cc
-//     static std::string describe(const AnyGraph&, const std::vector<value_t>&);  // summary line
+//     static std::string describe(const AnyGraph&, std::span<const value_t>);  // summary line
 //   };
 //
 // and registry.h lists the descriptors once. Everything that differs by
@@ -24,9 +24,11 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <span>
 #include <vector>
 
 #include "core/named_choice.h"
+#include "core/recycled_vector.h"
 #include "graph/graph.h"
 
 namespace tg {
@@ -69,7 +71,7 @@ using Sources = std::vector<uint64_t>;
 
 // Per-vertex results, indexed by internal vertex id; which alternative an
 // algorithm returns is its descriptor's value_t.
-using VertexValues = std::variant<std::vector<int32_t>, std::vector<double>, std::vector<float>, std::vector<uint64_t>>;
+using VertexValues = std::variant<ResultVector<int32_t>, ResultVector<double>, ResultVector<float>, ResultVector<uint64_t>>;
 
 enum class SourceUse {
   kNone,  // every vertex at once (cc, pagerank)

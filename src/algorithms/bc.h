@@ -84,7 +84,7 @@ struct NegatedDepth {
 };
 
 template <typename Engine>
-std::vector<double> bc(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+ResultVector<double> bc(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
   using V = typename Engine::vertex_t;
   using Frontier = typename Engine::Frontier;
   auto total = engine.template make_array<double>(0.0);
@@ -114,7 +114,7 @@ std::vector<double> bc(Engine& engine, const Sources& sources, const AlgorithmOp
 }
 
 // bc_verifier.cc
-Verification verify_bc(const AnyGraph& graph, const Sources& sources, const std::vector<double>& dependency);
+Verification verify_bc(const AnyGraph& graph, const Sources& sources, std::span<const double> dependency);
 
 struct Bc {
   using value_t = double;
@@ -132,14 +132,14 @@ struct Bc {
   using operators = OperatorList<BcDependency<V>, SsnspStep<V>, BfsStep<V>, SsnspCount<V>>;
 
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+  static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
     return bc(engine, sources, options);
   }
-  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& dependency,
+  static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> dependency,
                              const AlgorithmOptions&) {
     return verify_bc(graph, sources, dependency);
   }
-  static std::string describe(const AnyGraph& graph, const std::vector<value_t>& dependency) {
+  static std::string describe(const AnyGraph& graph, std::span<const value_t> dependency) {
     if (dependency.empty()) return "empty graph";
     return describe::top_vertex(graph, dependency, "dependency") + ", " +
            describe::count(double(describe::reached(dependency, 0.0))) + " vertices above 0";

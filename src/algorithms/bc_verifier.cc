@@ -45,7 +45,7 @@ void count_paths(const Graph<V>& g, uint64_t s, std::vector<int64_t>& depth, std
 // Brandes' term of every successor w of v, with dependency d of the successors.
 template <typename V>
 double successor_sum(const Graph<V>& g, uint64_t v, const std::vector<int64_t>& depth, const std::vector<double>& paths,
-                     const std::vector<double>& d) {
+                     std::span<const double> d) {
   double sum = 0;
   for (eid_t e = g.out.offsets[v]; e < g.out.offsets[v + 1]; ++e) {
     uint64_t w = g.out.neighbors[e];
@@ -55,7 +55,7 @@ double successor_sum(const Graph<V>& g, uint64_t v, const std::vector<int64_t>& 
 }
 
 template <typename V>
-Verification check_one(const Graph<V>& g, uint64_t s, const std::vector<double>& got) {
+Verification check_one(const Graph<V>& g, uint64_t s, std::span<const double> got) {
   using namespace verifier;
   std::vector<int64_t> depth;
   std::vector<double> paths;
@@ -76,7 +76,7 @@ Verification check_one(const Graph<V>& g, uint64_t s, const std::vector<double>&
 }
 
 template <typename V>
-Verification check_many(const Graph<V>& g, const Sources& sources, const std::vector<double>& got) {
+Verification check_many(const Graph<V>& g, const Sources& sources, std::span<const double> got) {
   using namespace verifier;
   std::vector<double> want(g.num_vertices, 0.0), d(g.num_vertices, 0.0);
   std::vector<int64_t> depth;
@@ -97,7 +97,7 @@ Verification check_many(const Graph<V>& g, const Sources& sources, const std::ve
 }
 
 template <typename V>
-Verification check_bc(const Graph<V>& g, const Sources& sources, const std::vector<double>& got) {
+Verification check_bc(const Graph<V>& g, const Sources& sources, std::span<const double> got) {
   using namespace verifier;
   if (auto bad = check_shape(g, got.size())) return *bad;
   for (uint64_t s : sources)
@@ -109,7 +109,7 @@ Verification check_bc(const Graph<V>& g, const Sources& sources, const std::vect
 
 }  // namespace
 
-Verification verify_bc(const AnyGraph& graph, const Sources& sources, const std::vector<double>& dependency) {
+Verification verify_bc(const AnyGraph& graph, const Sources& sources, std::span<const double> dependency) {
   return std::visit([&](const auto& g) { return check_bc(g, sources, dependency); }, graph);
 }
 

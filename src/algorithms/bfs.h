@@ -68,7 +68,7 @@ void bfs_steps(Engine& engine, Frontier frontier, int32_t* depth, bool relax_rea
 }
 
 template <typename Engine>
-std::vector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, const AlgorithmOptions& options) {
+ResultVector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, const AlgorithmOptions& options) {
   auto depth = engine.template make_array<int32_t>(kUnreached);
   engine.set(depth, source, 0);
   bfs_steps(engine, engine.single(source), engine.data(depth), options.accumulative);
@@ -76,7 +76,7 @@ std::vector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, const
 }
 
 // bfs_verifier.cc
-Verification verify_bfs(const AnyGraph& graph, uint64_t source, const std::vector<int32_t>& depth);
+Verification verify_bfs(const AnyGraph& graph, uint64_t source, std::span<const int32_t> depth);
 
 struct Bfs {
   using value_t = int32_t;
@@ -93,14 +93,14 @@ struct Bfs {
   using operators = OperatorList<BfsStep<V>>;
 
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+  static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
     return bfs(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), options);
   }
-  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& depth,
+  static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> depth,
                              const AlgorithmOptions&) {
     return verify_bfs(graph, sources[0], depth);
   }
-  static std::string describe(const AnyGraph&, const std::vector<value_t>& depth) {
+  static std::string describe(const AnyGraph&, std::span<const value_t> depth) {
     int32_t deepest = depth.empty() ? 0 : *std::max_element(depth.begin(), depth.end());
     return describe::reached_of(depth, kUnreached) + ", deepest level " + std::to_string(deepest);
   }

@@ -17,7 +17,7 @@ namespace tg {
 namespace {
 
 template <typename V>
-Verification check_bfs(const Graph<V>& g, uint64_t source, const std::vector<int32_t>& depth) {
+Verification check_bfs(const Graph<V>& g, uint64_t source, std::span<const int32_t> depth) {
   using namespace verifier;
   if (auto bad = check_shape(g, depth.size(), source)) return *bad;
   const uint64_t n = g.num_vertices;
@@ -52,7 +52,7 @@ Verification check_bfs(const Graph<V>& g, uint64_t source, const std::vector<int
 
 }  // namespace
 
-Verification verify_bfs(const AnyGraph& graph, uint64_t source, const std::vector<int32_t>& depth) {
+Verification verify_bfs(const AnyGraph& graph, uint64_t source, std::span<const int32_t> depth) {
   return std::visit([&](const auto& g) { return check_bfs(g, source, depth); }, graph);
 }
 

@@ -151,7 +151,7 @@ typename Engine::vertex_t most_frequent_label(Engine& engine, typename Engine::t
 }
 
 template <typename Engine>
-std::vector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
+ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
   using V = typename Engine::vertex_t;
   auto label_array = engine.template make_array<V>(V{0});
   V* label = engine.data(label_array);
@@ -204,7 +204,7 @@ std::vector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
 }
 
 // cc_verifier.cc
-Verification verify_cc(const AnyGraph& graph, const std::vector<uint64_t>& label);
+Verification verify_cc(const AnyGraph& graph, std::span<const uint64_t> label);
 
 struct Cc {
   using value_t = uint64_t;
@@ -219,14 +219,14 @@ struct Cc {
   using operators = OperatorList<CcHook<V>, CcLink<V>, CcSampleLink<V>>;
 
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {
+  static ResultVector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {
     return cc(engine, options);
   }
-  static Verification verify(const AnyGraph& graph, const Sources&, const std::vector<value_t>& label,
+  static Verification verify(const AnyGraph& graph, const Sources&, std::span<const value_t> label,
                              const AlgorithmOptions&) {
     return verify_cc(graph, label);
   }
-  static std::string describe(const AnyGraph&, const std::vector<value_t>& label) {
+  static std::string describe(const AnyGraph&, std::span<const value_t> label) {
     std::vector<uint64_t> size(label.size(), 0);
     uint64_t components = 0, largest = 0;
     for (uint64_t l : label)

@@ -42,7 +42,7 @@ class DisjointSets {
 };
 
 template <typename V>
-Verification check_cc(const Graph<V>& g, const std::vector<uint64_t>& label) {
+Verification check_cc(const Graph<V>& g, std::span<const uint64_t> label) {
   using namespace verifier;
   if (auto bad = check_shape(g, label.size())) return *bad;
   const uint64_t n = g.num_vertices;
@@ -98,7 +98,7 @@ Verification check_cc(const Graph<V>& g, const std::vector<uint64_t>& label) {
 
 }  // namespace
 
-Verification verify_cc(const AnyGraph& graph, const std::vector<uint64_t>& label) {
+Verification verify_cc(const AnyGraph& graph, std::span<const uint64_t> label) {
   return std::visit([&](const auto& g) { return check_cc(g, label); }, graph);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <span>
 #include <vector>
 
 #include "graph/graph.h"
@@ -24,7 +25,7 @@ inline std::string count(double x) {
 
 // How many values differ from `unreached` (they compare as doubles).
 template <typename T>
-uint64_t reached(const std::vector<T>& values, double unreached) {
+uint64_t reached(std::span<const T> values, double unreached) {
   uint64_t n = 0;
 #pragma omp parallel for reduction(+ : n)
   for (uint64_t v = 0; v < values.size(); ++v) n += static_cast<double>(values[v]) != unreached;
@@ -33,7 +34,7 @@ uint64_t reached(const std::vector<T>& values, double unreached) {
 
 // "reached R of N vertices"
 template <typename T>
-std::string reached_of(const std::vector<T>& values, double unreached) {
+std::string reached_of(std::span<const T> values, double unreached) {
   return "reached " + count(static_cast<double>(reached(values, unreached))) + " of " +
          count(static_cast<double>(values.size())) + " vertices";
 }
@@ -46,7 +47,7 @@ inline uint64_t file_id(const AnyGraph& graph, uint64_t v) {
 // "top vertex 17 with score 0.0123": the vertex of the largest value, in
 // the file's numbering.
 template <typename T>
-std::string top_vertex(const AnyGraph& graph, const std::vector<T>& values, const char* what) {
+std::string top_vertex(const AnyGraph& graph, std::span<const T> values, const char* what) {
   auto top = std::max_element(values.begin(), values.end());
   if (top == values.end()) return "empty graph";
   char buf[96];

@@ -108,7 +108,7 @@ struct PageRankGather {
 };
 
 struct PageRankOutput {
-  std::vector<double> score;
+  ResultVector<double> score;
   int iterations = 0;
   double last_change = 0;
 };
@@ -355,7 +355,7 @@ PageRankOutput pagerank(Engine& engine, const AlgorithmOptions& options) {
 }
 
 // pagerank_verifier.cc
-Verification verify_pagerank(const AnyGraph& graph, const std::vector<double>& score, const AlgorithmOptions& options);
+Verification verify_pagerank(const AnyGraph& graph, std::span<const double> score, const AlgorithmOptions& options);
 
 struct PageRank {
   using value_t = double;
@@ -380,16 +380,16 @@ struct PageRank {
     if (!(options.damping > 0 && options.damping < 1)) throw usage_error("--damping must be between 0 and 1");
   }
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {
+  static ResultVector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {
     PageRankOutput out = pagerank(engine, options);
     engine.stats().residual = out.last_change;
     return std::move(out.score);
   }
-  static Verification verify(const AnyGraph& graph, const Sources&, const std::vector<value_t>& score,
+  static Verification verify(const AnyGraph& graph, const Sources&, std::span<const value_t> score,
                              const AlgorithmOptions& options) {
     return verify_pagerank(graph, score, options);
   }
-  static std::string describe(const AnyGraph& graph, const std::vector<value_t>& score) {
+  static std::string describe(const AnyGraph& graph, std::span<const value_t> score) {
     return describe::top_vertex(graph, score, "score");
   }
 };

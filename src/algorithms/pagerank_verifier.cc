@@ -23,7 +23,7 @@ namespace tg {
 namespace {
 
 template <typename V>
-Verification check_pagerank(const Graph<V>& g, const std::vector<double>& score, const AlgorithmOptions& options) {
+Verification check_pagerank(const Graph<V>& g, std::span<const double> score, const AlgorithmOptions& options) {
   using namespace verifier;
   if (auto bad = check_shape(g, score.size())) return *bad;
   const uint64_t n = g.num_vertices;
@@ -65,7 +65,7 @@ Verification check_pagerank(const Graph<V>& g, const std::vector<double>& score,
 
 }  // namespace
 
-Verification verify_pagerank(const AnyGraph& graph, const std::vector<double>& score, const AlgorithmOptions& options) {
+Verification verify_pagerank(const AnyGraph& graph, std::span<const double> score, const AlgorithmOptions& options) {
   return std::visit([&](const auto& g) { return check_pagerank(g, score, options); }, graph);
 }
 

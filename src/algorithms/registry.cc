@@ -30,7 +30,7 @@ template <typename A>
 Verification verify_of(const AnyGraph& graph, const Sources& sources, const VertexValues& values,
                        const AlgorithmOptions& options) {
   using T = typename A::value_t;
-  const auto* typed = std::get_if<std::vector<T>>(&values);
+  const auto* typed = std::get_if<ResultVector<T>>(&values);
   if (typed == nullptr)
     return {false, "the " + std::string(A::traits.name) + " result does not hold " + value_type_name(value_type_of<T>()) +
                        " values"};
@@ -43,7 +43,7 @@ Verification verify_of(const AnyGraph& graph, const Sources& sources, const Vert
 
 template <typename A>
 std::string describe_of(const AnyGraph& graph, const VertexValues& values) {
-  const auto* typed = std::get_if<std::vector<typename A::value_t>>(&values);
+  const auto* typed = std::get_if<ResultVector<typename A::value_t>>(&values);
   return typed != nullptr ? A::describe(graph, *typed) : std::string("(values of another type)");
 }
 

@@ -46,8 +46,8 @@ struct SsnspStep {
 };
 
 struct SsnspOutput {
-  std::vector<int32_t> depth;
-  std::vector<double> paths;
+  ResultVector<int32_t> depth;
+  ResultVector<double> paths;
 };
 
 // Delta push of counts over the shortest-path DAG; depth is final.
@@ -122,7 +122,7 @@ SsnspOutput ssnsp(Engine& engine, typename Engine::vertex_t source, const Algori
 }
 
 // ssnsp_verifier.cc
-Verification verify_ssnsp(const AnyGraph& graph, uint64_t source, const std::vector<double>& paths);
+Verification verify_ssnsp(const AnyGraph& graph, uint64_t source, std::span<const double> paths);
 
 struct Ssnsp {
   using value_t = double;
@@ -140,14 +140,14 @@ struct Ssnsp {
   using operators = OperatorList<SsnspStep<V>, BfsStep<V>, SsnspCount<V>>;
 
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+  static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
     return std::move(ssnsp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), options).paths);
   }
-  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& paths,
+  static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> paths,
                              const AlgorithmOptions&) {
     return verify_ssnsp(graph, sources[0], paths);
   }
-  static std::string describe(const AnyGraph&, const std::vector<value_t>& paths) {
+  static std::string describe(const AnyGraph&, std::span<const value_t> paths) {
     return describe::reached_of(paths, 0.0);
   }
 };

@@ -25,7 +25,7 @@ bool counts_match(double got, double want) {
 }
 
 template <typename V>
-Verification check_ssnsp(const Graph<V>& g, uint64_t source, const std::vector<double>& paths) {
+Verification check_ssnsp(const Graph<V>& g, uint64_t source, std::span<const double> paths) {
   using namespace verifier;
   if (auto bad = check_shape(g, paths.size(), source)) return *bad;
   const uint64_t n = g.num_vertices;
@@ -50,7 +50,7 @@ Verification check_ssnsp(const Graph<V>& g, uint64_t source, const std::vector<d
 
 }  // namespace
 
-Verification verify_ssnsp(const AnyGraph& graph, uint64_t source, const std::vector<double>& paths) {
+Verification verify_ssnsp(const AnyGraph& graph, uint64_t source, std::span<const double> paths) {
   return std::visit([&](const auto& g) { return check_ssnsp(g, source, paths); }, graph);
 }
 

@@ -67,7 +67,7 @@ struct BeyondExactFloat {
 
 // The distances computed in D; none where float's may not be exact.
 template <typename D, typename Engine>
-std::optional<std::vector<double>> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta) {
+std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta) {
   using V = typename Engine::vertex_t;
   auto dist = engine.template make_array<D>(std::numeric_limits<D>::infinity());
   engine.set(dist, source, D{0});
@@ -89,7 +89,7 @@ std::optional<std::vector<double>> sssp_in(Engine& engine, typename Engine::vert
 // integers). Only engines that do not prefer few steps take it for now (the
 // GPU build compiles its kernels for the double form only).
 template <typename Engine>
-std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta, bool integer_weights = false) {
+ResultVector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta, bool integer_weights = false) {
   if constexpr (!PrefersFewSteps<Engine>) {
     if (integer_weights)
       if (auto dist = sssp_in<float>(engine, source, delta)) return std::move(*dist);
@@ -98,7 +98,7 @@ std::vector<double> sssp(Engine& engine, typename Engine::vertex_t source, doubl
 }
 
 // sssp_verifier.cc
-Verification verify_sssp(const AnyGraph& graph, uint64_t source, const std::vector<double>& dist);
+Verification verify_sssp(const AnyGraph& graph, uint64_t source, std::span<const double> dist);
 
 struct Sssp {
   using value_t = double;
@@ -135,15 +135,15 @@ struct Sssp {
     options.integer_weights = w.integral;
   }
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+  static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
     return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options),
                 options.integer_weights);
   }
-  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& dist,
+  static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> dist,
                              const AlgorithmOptions&) {
     return verify_sssp(graph, sources[0], dist);
   }
-  static std::string describe(const AnyGraph&, const std::vector<value_t>& dist) {
+  static std::string describe(const AnyGraph&, std::span<const value_t> dist) {
     double far = 0;
     for (double x : dist)
       if (std::isfinite(x) && x > far) far = x;

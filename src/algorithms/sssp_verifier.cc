@@ -32,7 +32,7 @@ bool close(double a, double b) {
 }
 
 template <typename V>
-Verification check_sssp(const Graph<V>& g, uint64_t source, const std::vector<double>& dist) {
+Verification check_sssp(const Graph<V>& g, uint64_t source, std::span<const double> dist) {
   using namespace verifier;
   if (auto bad = check_shape(g, dist.size(), source)) return *bad;
   const uint64_t n = g.num_vertices;
@@ -73,7 +73,7 @@ Verification check_sssp(const Graph<V>& g, uint64_t source, const std::vector<do
 
 }  // namespace
 
-Verification verify_sssp(const AnyGraph& graph, uint64_t source, const std::vector<double>& dist) {
+Verification verify_sssp(const AnyGraph& graph, uint64_t source, std::span<const double> dist) {
   return std::visit([&](const auto& g) { return check_sssp(g, source, dist); }, graph);
 }
 

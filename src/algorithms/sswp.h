@@ -54,7 +54,7 @@ struct WidthBucket {
 };
 
 template <typename Engine>
-std::vector<float> sswp(Engine& engine, typename Engine::vertex_t source, double delta) {
+ResultVector<float> sswp(Engine& engine, typename Engine::vertex_t source, double delta) {
   using V = typename Engine::vertex_t;
   auto width = engine.template make_array<float>(0.0f);
   engine.set(width, source, kInfWidth);
@@ -64,7 +64,7 @@ std::vector<float> sswp(Engine& engine, typename Engine::vertex_t source, double
 }
 
 // sswp_verifier.cc
-Verification verify_sswp(const AnyGraph& graph, uint64_t source, const std::vector<float>& width);
+Verification verify_sswp(const AnyGraph& graph, uint64_t source, std::span<const float> width);
 
 struct Sswp {
   using value_t = float;
@@ -96,14 +96,14 @@ struct Sswp {
     options.delta_narrow = w.high > w.low ? (w.high - w.low) / 256 : w.mean;
   }
   template <typename Engine>
-  static std::vector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
+  static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
     return sswp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options));
   }
-  static Verification verify(const AnyGraph& graph, const Sources& sources, const std::vector<value_t>& width,
+  static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> width,
                              const AlgorithmOptions&) {
     return verify_sswp(graph, sources[0], width);
   }
-  static std::string describe(const AnyGraph&, const std::vector<value_t>& width) {
+  static std::string describe(const AnyGraph&, std::span<const value_t> width) {
     return describe::reached_of(width, 0.0);
   }
 };

@@ -20,7 +20,7 @@ namespace tg {
 namespace {
 
 template <typename V>
-Verification check_sswp(const Graph<V>& g, uint64_t source, const std::vector<float>& width) {
+Verification check_sswp(const Graph<V>& g, uint64_t source, std::span<const float> width) {
   using namespace verifier;
   if (auto bad = check_shape(g, width.size(), source)) return *bad;
   const uint64_t n = g.num_vertices;
@@ -61,7 +61,7 @@ Verification check_sswp(const Graph<V>& g, uint64_t source, const std::vector<fl
 
 }  // namespace
 
-Verification verify_sswp(const AnyGraph& graph, uint64_t source, const std::vector<float>& width) {
+Verification verify_sswp(const AnyGraph& graph, uint64_t source, std::span<const float> width) {
   return std::visit([&](const auto& g) { return check_sswp(g, source, width); }, graph);
 }
 

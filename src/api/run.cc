@@ -19,7 +19,11 @@
 
 namespace tiergraph {
 
-static_assert(std::is_same_v<Values, tg::VertexValues>, "Values must stay the engines' VertexValues");
+// The engines' results (tg::VertexValues) are vectors that skip the
+// zero-fill (tg::ResultVector); the API hands out plain std::vectors, so a
+// result is copied once on its way out, timed as the phase "copy out".
+static_assert(std::variant_size_v<Values> == std::variant_size_v<tg::VertexValues>,
+              "Values must hold what the engines' VertexValues hold");
 
 namespace {
 
@@ -157,7 +161,9 @@ Result run(const std::string& algorithm_name, const Graph& graph, const RunOptio
                                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     Result result = result_of(g, report);
-    result.values = std::move(report.output.values);
+    const auto t0 = std::chrono::steady_clock::now();
+    result.values = std::visit([](const auto& v) -> Values { return tg::to_std_vector(v); }, report.output.values);
+    result.time_s.emplace_back("copy out", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     return result;
   } catch (...) {
     rethrow_as_api_error();

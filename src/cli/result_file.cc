@@ -94,10 +94,10 @@ VertexValues read_results(const std::string& path, const AlgorithmInfo& algorith
   if (!in) throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
   VertexValues values;
   switch (algorithm.value_type) {
-    case ValueType::kInt32: values = std::vector<int32_t>(n, 0); break;
-    case ValueType::kUint64: values = std::vector<uint64_t>(n, 0); break;
-    case ValueType::kFloat: values = std::vector<float>(n, 0); break;
-    case ValueType::kDouble: values = std::vector<double>(n, 0); break;
+    case ValueType::kInt32: values = ResultVector<int32_t>(n, 0); break;
+    case ValueType::kUint64: values = ResultVector<uint64_t>(n, 0); break;
+    case ValueType::kFloat: values = ResultVector<float>(n, 0); break;
+    case ValueType::kDouble: values = ResultVector<double>(n, 0); break;
   }
   const bool vertex_ids = algorithm.traits.meaning == ValueMeaning::kVertexId;
   std::vector<uint8_t> seen(n, 0);
@@ -122,7 +122,7 @@ VertexValues read_results(const std::string& path, const AlgorithmInfo& algorith
     while (p < end && (*p == ' ' || *p == '\t')) ++p;
     std::string token(p, end);
     while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
-    if (auto* ids = std::get_if<std::vector<uint64_t>>(&values)) {  // parse them exactly
+    if (auto* ids = std::get_if<ResultVector<uint64_t>>(&values)) {  // parse them exactly
       const uint64_t base = vertex_ids ? static_cast<uint64_t>(id_base) : 0;
       uint64_t x = 0;
       auto q = std::from_chars(token.data(), token.data() + token.size(), x);

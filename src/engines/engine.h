@@ -34,7 +34,9 @@
 //    graph), so the out-edges are also the in-edges.
 //  - Arrays are made with a value for every vertex; data(a) is a pointer the
 //    operators may use (device memory on the GPU), get/set/to_host reach
-//    them from the driver; to_host<Out>(a) converts each value to Out.
+//    them from the driver; to_host<Out>(a) converts each value to Out, into
+//    a ResultVector (core/recycled_vector.h: a std::vector that skips the
+//    zero-fill).
 //
 // An optional operation an engine may bring where its own beats the generic
 // form built from the ones above (with the generic form's results; the tests
@@ -46,6 +48,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/recycled_vector.h"
 #include "core/types.h"
 #include "engines/direction.h"
 #include "engines/run_stats.h"
@@ -144,8 +147,8 @@ concept Engine = requires(E& e, const E& ce, typename E::vertex_t v, const typen
   { e.get(a, v) } -> std::same_as<double>;
   e.set(a, v, 1.0);
   { e.data(a) } -> std::same_as<double*>;
-  { e.to_host(a) } -> std::same_as<std::vector<double>>;
-  { e.template to_host<float>(a) } -> std::same_as<std::vector<float>>;
+  { e.to_host(a) } -> std::same_as<ResultVector<double>>;
+  { e.template to_host<float>(a) } -> std::same_as<ResultVector<float>>;
 
   { e.single(v) } -> std::same_as<typename E::Frontier>;
   { e.all() } -> std::same_as<typename E::Frontier>;

@@ -43,13 +43,13 @@ AlgorithmOptions accumulative(double tolerance = 1e-6) {
   return o;
 }
 
-double l1_distance(const std::vector<double>& a, const std::vector<double>& b) {
+double l1_distance(std::span<const double> a, std::span<const double> b) {
   double sum = 0;
   for (size_t v = 0; v < a.size(); ++v) sum += std::fabs(a[v] - b[v]);
   return sum;
 }
 
-const std::vector<double>& scores(const RunOutput& out) { return std::get<std::vector<double>>(out.values); }
+const ResultVector<double>& scores(const RunOutput& out) { return std::get<ResultVector<double>>(out.values); }
 
 // The driver itself, for the depths that run_on_cpu does not return.
 SsnspOutput ssnsp_on_cpu(const AnyGraph& any, uint64_t source, const AlgorithmOptions& options) {
@@ -87,8 +87,10 @@ class OutOfOrderEngine {
   void set(std::vector<T>& a, V v, T x) { a[v] = x; }
   template <typename T>
   T* data(std::vector<T>& a) { return a.data(); }
-  template <typename T>
-  std::vector<T> to_host(const std::vector<T>& a) const { return a; }
+  template <typename Out = void, typename T>
+  ResultVector<std::conditional_t<std::is_void_v<Out>, T, Out>> to_host(const std::vector<T>& a) const {
+    return ResultVector<std::conditional_t<std::is_void_v<Out>, T, Out>>(a.begin(), a.end());
+  }
   Frontier single(V v) { return {v}; }
   Frontier all() {
     Frontier f(g_.num_vertices);
@@ -167,7 +169,7 @@ class OutOfOrderEngine {
 
 // Equal below 2^53; above, sums in another grouping may round differently
 // (undirected tied_layers reaches 4^30).
-::testing::AssertionResult same_counts(const std::vector<double>& got, const std::vector<double>& want) {
+::testing::AssertionResult same_counts(std::span<const double> got, std::span<const double> want) {
   if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes differ";
   for (size_t v = 0; v < got.size(); ++v) {
     bool exact = want[v] < 9007199254740992.0;

@@ -31,9 +31,9 @@ AnyGraph graph_of(uint64_t n, bool directed, const std::vector<std::pair<uint64_
   return build_variant(e, directed ? Orientation::kDirected : Orientation::kUndirected, false);
 }
 
-std::vector<double> run_bc(const AnyGraph& graph, const Sources& sources) {
+ResultVector<double> run_bc(const AnyGraph& graph, const Sources& sources) {
   RunOutput out = run_on_cpu(graph, prepare_request(graph, make_request(bc_info(), sources)));
-  return std::get<std::vector<double>>(out.values);
+  return std::get<ResultVector<double>>(out.values);
 }
 
 TEST(Bc, HandComputedDependencies) {
@@ -57,9 +57,9 @@ TEST(Bc, SeveralSourcesSumTheSingleRuns) {
   AnyGraph graph = build_variant(find_shape("kron_1").edges, Orientation::kDirected, false);
   Sources sources = test_sources(graph, 3, 17);
   ASSERT_GE(sources.size(), 3u);
-  std::vector<double> sum(num_vertices(graph), 0.0);
+  ResultVector<double> sum(num_vertices(graph), 0.0);
   for (uint64_t s : sources) {
-    std::vector<double> one = run_bc(graph, {s});
+    const ResultVector<double> one = run_bc(graph, {s});
     for (size_t v = 0; v < sum.size(); ++v) sum[v] += one[v];
   }
   VertexValues together = run_bc(graph, sources);
@@ -89,7 +89,7 @@ struct Corruption {
   std::string shape;
   Orientation orientation;
   Sources sources;
-  std::function<void(std::vector<double>&)> corrupt;
+  std::function<void(ResultVector<double>&)> corrupt;
 };
 
 // Test names show the case, not its bytes.
@@ -102,7 +102,7 @@ TEST_P(BcVerifierRejects, Corruption) {
   AnyGraph graph = build_variant(find_shape(c.shape).edges, c.orientation, false);
   VertexValues values = reference(bc_info(), graph, c.sources, {});
   ASSERT_TRUE(passes_verifier(bc_info(), graph, c.sources, values, {})) << "the correct result must pass";
-  c.corrupt(std::get<std::vector<double>>(values));
+  c.corrupt(std::get<ResultVector<double>>(values));
   Verification v = verify(bc_info(), graph, c.sources, values, {});
   EXPECT_FALSE(v.ok) << "the verifier accepted a corrupted result: " << v.message;
   EXPECT_EQ(v.message.find('\n'), std::string::npos) << v.message;
@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(
         Corruption{"leaf_nonzero", "path", Orientation::kDirected, {0}, [](auto& d) { d[7] = 1; }},
         Corruption{"negative", "grid", Orientation::kUndirected, {0}, [](auto& d) { d[6] = -d[6] - 1; }},
         Corruption{"one_source_of_two", "grid", Orientation::kUndirected, {0, 19},
-                   [](auto& d) { d = std::get<std::vector<double>>(reference(bc_info(), build_variant(find_shape("grid").edges, Orientation::kUndirected, false), {0}, {})); }},
+                   [](auto& d) { d = std::get<ResultVector<double>>(reference(bc_info(), build_variant(find_shape("grid").edges, Orientation::kUndirected, false), {0}, {})); }},
         Corruption{"sum_off_by_one", "kron_1", Orientation::kDirected, {0, 1, 2}, [](auto& d) { d[d.size() / 2] += 1; }},
         Corruption{"too_few_values", "path", Orientation::kDirected, {0}, [](auto& d) { d.pop_back(); }}),
     [](const ::testing::TestParamInfo<Corruption>& info) {

@@ -48,8 +48,8 @@ RunOutput run(const AnyGraph& graph, const std::string& name, uint64_t source, d
 }
 
 template <typename T>
-const std::vector<T>& as(const VertexValues& values) {
-  return std::get<std::vector<T>>(values);
+const ResultVector<T>& as(const VertexValues& values) {
+  return std::get<ResultVector<T>>(values);
 }
 
 TEST(InfWeights, SsspNeverTakesAnInfEdge) {
@@ -110,11 +110,11 @@ TEST(InfWeights, ExtremeDeltasTerminate) {
 
 TEST(InfWeights, VerifiersRefuseWhatOnlyAnInfEdgeCouldExplain) {
   AnyGraph g = graph_of(2, {{0, 1, kInfF}});
-  EXPECT_TRUE(passes_verifier(algorithm("sssp"), g, {0}, std::vector<double>{0, kInf}, {}));
-  Verification d = verify(algorithm("sssp"), g, {0}, std::vector<double>{0, 5}, {});
+  EXPECT_TRUE(passes_verifier(algorithm("sssp"), g, {0}, ResultVector<double>{0, kInf}, {}));
+  Verification d = verify(algorithm("sssp"), g, {0}, ResultVector<double>{0, 5}, {});
   EXPECT_FALSE(d.ok) << "distance 5 over an inf edge";
-  EXPECT_TRUE(passes_verifier(algorithm("sswp"), g, {0}, std::vector<float>{kInfF, kInfF}, {}));
-  Verification w = verify(algorithm("sswp"), g, {0}, std::vector<float>{kInfF, 5}, {});
+  EXPECT_TRUE(passes_verifier(algorithm("sswp"), g, {0}, ResultVector<float>{kInfF, kInfF}, {}));
+  Verification w = verify(algorithm("sswp"), g, {0}, ResultVector<float>{kInfF, 5}, {});
   EXPECT_FALSE(w.ok) << "width 5 behind an inf edge from the source";
 }
 

@@ -90,7 +90,7 @@ TEST(PageRankPull, StopsWithinTheToleranceWhereMostMassLeaks) {
     options.max_iters = 1000;
     RunRequest r = make_request(algorithm("pagerank"), {}, options);
     RunOutput out = run_on_cpu(graph, prepare_request(graph, r));
-    const std::vector<double>& x = std::get<std::vector<double>>(out.values);
+    const ResultVector<double>& x = std::get<ResultVector<double>>(out.values);
     const double d = options.damping;
     std::vector<double> next(n, (1 - d) / double(n) + d * x[sink] / double(n));
     for (auto [u, v] : edges) next[v] += d * x[u] / degree[u];

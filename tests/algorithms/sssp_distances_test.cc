@@ -44,7 +44,7 @@ TEST(SsspDistances, BeyondFloatsExactRangeRunAgainInDouble) {
     ThreadCount scope(threads);
     const RunOutput a = sssp_from_0(whole);
     const RunOutput b = sssp_from_0(fraction);
-    const auto& dist = std::get<std::vector<double>>(a.values);
+    const auto& dist = std::get<ResultVector<double>>(a.values);
     ASSERT_EQ(dist.size(), n);
     for (uint64_t v = 0; v < n; ++v) ASSERT_EQ(dist[v], double(v) * 16385) << "vertex " << v;
     EXPECT_TRUE(matches_reference(algorithm("sssp"), whole, {0}, a.values, {}));
@@ -60,7 +60,7 @@ TEST(SsspDistances, WithinFloatsExactRangeOneRun) {
   for (int threads : {1, 2}) {
     ThreadCount scope(threads);
     const RunOutput a = sssp_from_0(whole);
-    const auto& dist = std::get<std::vector<double>>(a.values);
+    const auto& dist = std::get<ResultVector<double>>(a.values);
     for (uint64_t v = 0; v < n; ++v) ASSERT_EQ(dist[v], double(v) * 16000) << "vertex " << v;
     EXPECT_EQ(a.stats.edges_traversed, n - 1) << threads << " threads";
   }

@@ -22,8 +22,8 @@ namespace {
 const double kInf = std::numeric_limits<double>::infinity();
 
 template <typename T>
-std::vector<T>& as(VertexValues& values) {
-  return std::get<std::vector<T>>(values);
+ResultVector<T>& as(VertexValues& values) {
+  return std::get<ResultVector<T>>(values);
 }
 
 AnyGraph shape_graph(const std::string& name, Orientation o = Orientation::kDirected) {
@@ -78,7 +78,7 @@ std::vector<Corruption> corruptions() {
        [](auto& x, auto&) { std::fill(as<int32_t>(x).begin(), as<int32_t>(x).end(), 0); }},
       {"bfs_too_few_values", "bfs", directed("path"), 0, [](auto& x, auto&) { as<int32_t>(x).pop_back(); }},
       {"bfs_wrong_value_type", "bfs", directed("path"), 0,
-       [](auto& x, auto&) { x = std::vector<double>(as<int32_t>(x).begin(), as<int32_t>(x).end()); }},
+       [](auto& x, auto&) { x = ResultVector<double>(as<int32_t>(x).begin(), as<int32_t>(x).end()); }},
       // ---- SSSP (grid, integer weights, all reachable from 0) ----
       {"sssp_plus_one", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[19] += 1; }},
       {"sssp_minus_one", "sssp", weighted("grid"), 0, [](auto& x, auto&) { as<double>(x)[7] -= 1; }},
@@ -164,7 +164,7 @@ std::vector<Corruption> corruptions() {
          EdgeList e = find_shape("loops_and_duplicates").edges;
          BuildOptions simple;
          simple.simplify = true;
-         x = reference_ssnsp(build_graph(std::move(e), simple), 0);
+         x = to_result_vector(reference_ssnsp(build_graph(std::move(e), simple), 0));
        }},
       {"ssnsp_self_loop_counted", "ssnsp", directed("loops_and_duplicates"), 0,
        [](auto& x, auto&) { as<double>(x)[1] *= 2; }},
@@ -207,12 +207,12 @@ INSTANTIATE_TEST_SUITE_P(Verifiers, VerifierRejects, ::testing::ValuesIn(corrupt
 TEST(VerifierAccepts, RoundingWithinTolerance) {
   AnyGraph graph = weighted_shape_graph("grid");
   AlgorithmOptions options;
-  VertexValues dist = reference_sssp(graph, 0);
+  VertexValues dist = to_result_vector(reference_sssp(graph, 0));
   as<double>(dist)[19] *= 1 + 1e-12;
   EXPECT_TRUE(passes_verifier(algorithm("sssp"), graph, {0}, dist, options));
 
   AnyGraph diamonds = shape_graph("diamonds");
-  VertexValues paths = reference_ssnsp(diamonds, 0);
+  VertexValues paths = to_result_vector(reference_ssnsp(diamonds, 0));
   EXPECT_EQ(as<double>(paths).back(), std::ldexp(1.0, 64));
   as<double>(paths).back() *= 1 + 1e-12;  // beyond 2^53 counts compare relatively
   EXPECT_TRUE(passes_verifier(algorithm("ssnsp"), diamonds, {0}, paths, options));
@@ -221,8 +221,8 @@ TEST(VerifierAccepts, RoundingWithinTolerance) {
 TEST(VerifierAccepts, ZeroWeightCycleReachable) {
   // 0 -> 1 -> 2 -> 1 with 0-weight edges between 1 and 2: ties everywhere.
   AnyGraph graph = graph_of(3, {{0, 1, 2}, {1, 2, 0}, {2, 1, 0}});
-  EXPECT_TRUE(passes_verifier(algorithm("sssp"), graph, {0}, std::vector<double>{0, 2, 2}, {}));
-  EXPECT_TRUE(passes_verifier(algorithm("sswp"), graph, {0}, std::vector<float>{kInfWidth, 2, 0}, {}));
+  EXPECT_TRUE(passes_verifier(algorithm("sssp"), graph, {0}, ResultVector<double>{0, 2, 2}, {}));
+  EXPECT_TRUE(passes_verifier(algorithm("sswp"), graph, {0}, ResultVector<float>{kInfWidth, 2, 0}, {}));
 }
 
 TEST(VerifierAccepts, PageRankStoppedByTolerance) {
@@ -238,9 +238,9 @@ TEST(VerifierAccepts, PageRankStoppedByTolerance) {
 
 TEST(VerifierAccepts, EmptyGraph) {
   AnyGraph graph = shape_graph("empty");
-  EXPECT_TRUE(passes_verifier(algorithm("cc"), graph, {}, std::vector<uint64_t>{}, {}));
-  EXPECT_TRUE(passes_verifier(algorithm("pagerank"), graph, {}, std::vector<double>{}, {}));
-  Verification v = verify(algorithm("bfs"), graph, {0}, std::vector<int32_t>{}, {});
+  EXPECT_TRUE(passes_verifier(algorithm("cc"), graph, {}, ResultVector<uint64_t>{}, {}));
+  EXPECT_TRUE(passes_verifier(algorithm("pagerank"), graph, {}, ResultVector<double>{}, {}));
+  Verification v = verify(algorithm("bfs"), graph, {0}, ResultVector<int32_t>{}, {});
   EXPECT_FALSE(v.ok) << "no vertex can be the source";
 }
 
@@ -249,14 +249,14 @@ TEST(VerifierMessages, NameFileIdsAndValues) {
   EdgeList e = find_shape("path").edges;
   e.id_base = 1;
   AnyGraph graph = build_variant(e, Orientation::kDirected, false);
-  VertexValues depth = reference_bfs(graph, 0);
+  VertexValues depth = to_result_vector(reference_bfs(graph, 0));
   as<int32_t>(depth)[7] = 3;
   Verification v = verify(algorithm("bfs"), graph, {0}, depth, {});
   ASSERT_FALSE(v.ok);
   EXPECT_NE(v.message.find("vertex 8"), std::string::npos) << v.message;
   EXPECT_NE(v.message.find("depth 3"), std::string::npos) << v.message;
 
-  VertexValues good = reference_bfs(graph, 0);
+  VertexValues good = to_result_vector(reference_bfs(graph, 0));
   Verification ok = verify(algorithm("bfs"), graph, {0}, good, {});
   EXPECT_TRUE(ok.ok);
   EXPECT_EQ(ok.message, "checked 8 vertices, 7 edges");

@@ -178,7 +178,7 @@ template <typename Engine>
 std::set<uint64_t> members(Engine& engine, const typename Engine::Frontier& f) {
   auto visits = engine.template make_array<int32_t>(0);
   engine.vertex_map(f, CountVisits{engine.data(visits)});
-  std::vector<int32_t> v = engine.to_host(visits);
+  const auto v = engine.to_host(visits);
   std::set<uint64_t> out;
   for (uint64_t i = 0; i < v.size(); ++i) {
     EXPECT_LE(v[i], 1) << "vertex_map visited vertex " << i << " " << v[i] << " times";
@@ -266,12 +266,12 @@ TYPED_TEST_P(EngineContract, SumsAndMinimum) {
   engine.set(values, 7, 4.0);
   EXPECT_EQ(engine.get(values, 7), 4.0);
   EXPECT_EQ(engine.get(values, 8), 2.5);
-  std::vector<double> host = engine.to_host(values);
+  const auto host = engine.to_host(values);
   ASSERT_EQ(host.size(), n);
   EXPECT_EQ(host[7], 4.0);
   // Converted on the way out, every value (the CPU engine writes large
   // arrays from all threads).
-  std::vector<float> as_float = engine.template to_host<float>(values);
+  const auto as_float = engine.template to_host<float>(values);
   std::vector<float> want(n, 2.5f);
   want[7] = 4.0f;
   EXPECT_EQ(as_float, want);
@@ -306,7 +306,7 @@ TYPED_TEST_P(EngineContract, PushPullAndAutoReachTheSameSet) {
           continue;
         }
         auto out = engine.edge_map(frontier, Reach<V>{engine.data(reached)}, EdgeMapOptions{d, true});
-        std::vector<int32_t> r = engine.to_host(reached);
+        const auto r = engine.to_host(reached);
         if (TypeParam::kAsynchronous) {
           std::set<uint64_t> got = members(engine, out);
           EXPECT_TRUE(std::includes(got.begin(), got.end(), want.begin(), want.end()));
@@ -335,7 +335,7 @@ TYPED_TEST_P(EngineContract, WithoutOutputUpdatesStillRun) {
     auto reached = engine.template make_array<int32_t>(0);
     auto out = engine.edge_map(engine.single(0), Reach<V>{engine.data(reached)}, EdgeMapOptions{d, false});
     EXPECT_EQ(engine.size(out), 0u);
-    std::vector<int32_t> r = engine.to_host(reached);
+    const auto r = engine.to_host(reached);
     for (uint64_t v = 1; v <= 6000; ++v) ASSERT_EQ(r[v], 1) << v;
     if (d == Direction::kPush) EXPECT_EQ(engine.stats().edges_traversed, g.out.degree(0));
   }
@@ -380,11 +380,11 @@ TYPED_TEST_P(EngineContract, BeginRunsOncePerFrontierVertexBeforeUpdates) {
         auto counts = engine.template make_array<uint64_t>(0);
         CountBegins<V> op{engine.data(begun), engine.data(counts), engine.size(frontier)};
         engine.edge_map(frontier, op, EdgeMapOptions{d, true});
-        std::vector<uint64_t> c = engine.to_host(counts);
+        const auto c = engine.to_host(counts);
         EXPECT_EQ(c[0], engine.size(frontier)) << "begin calls";
         EXPECT_EQ(c[1], 0u) << "updates before every begin had run";
         EXPECT_GT(c[2], 0u) << "updates";
-        std::vector<int32_t> b = engine.to_host(begun);
+        const auto b = engine.to_host(begun);
         for (uint64_t v = 0; v < n; ++v)
           ASSERT_EQ(b[v], (every || in_frontier(static_cast<V>(v))) ? 1 : 0) << "vertex " << v;
       }
@@ -439,7 +439,7 @@ TYPED_TEST_P(EngineContract, BucketsPopInKeyOrder) {
     auto buckets = make_buckets(engine, KeyFromArray{engine.data(keys)});
     buckets.insert(engine.all());
     buckets.insert(engine.filter(engine.all(), Picked{5, 3}));  // repeats must come out once
-    std::vector<double> k = engine.to_host(keys);
+    auto k = engine.to_host(keys);
     // The first pop, then lower the keys of some waiting vertices to the
     // popped bucket's successor and insert them again.
     auto [first, lowest_bucket] = buckets.pop();

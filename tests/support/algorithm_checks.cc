@@ -1,6 +1,7 @@
 #include "support/algorithm_checks.h"
 
 #include <cmath>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -25,7 +26,7 @@ std::string show(T x) {
 }
 
 template <typename T, typename Same>
-::testing::AssertionResult compare_each(const std::vector<T>& got, const std::vector<T>& want, Same same) {
+::testing::AssertionResult compare_each(std::span<const T> got, std::span<const T> want, Same same) {
   if (got.size() != want.size())
     return ::testing::AssertionFailure() << "got " << got.size() << " values, the reference has " << want.size();
   for (size_t v = 0; v < got.size(); ++v)
@@ -45,8 +46,8 @@ bool close_relative(T a, T b, double relative) {
 template <typename T>
 ::testing::AssertionResult compare(const VertexValues& got_values, const VertexValues& want_values,
                                    const Agreement& agreement) {
-  const auto* got = std::get_if<std::vector<T>>(&got_values);
-  const auto& want = std::get<std::vector<T>>(want_values);
+  const auto* got = std::get_if<ResultVector<T>>(&got_values);
+  const auto& want = std::get<ResultVector<T>>(want_values);
   if (got == nullptr) return ::testing::AssertionFailure() << "the result holds the wrong value type";
   if (agreement.l1 > 0) {
     if (got->size() != want.size())
@@ -56,7 +57,7 @@ template <typename T>
     if (!(l1 < agreement.l1)) return ::testing::AssertionFailure() << "L1 distance to the reference is " << show(l1);
     return ::testing::AssertionSuccess();
   }
-  return compare_each(*got, want, [&](T x, T y) { return close_relative(x, y, agreement.relative); });
+  return compare_each<T>(*got, want, [&](T x, T y) { return close_relative(x, y, agreement.relative); });
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ std::vector<double> brandes(const Graph<V>& g, const Sources& sources) {
 
 const bool registered = register_reference("bc", [](const AnyGraph& graph, const Sources& sources,
                                                     const AlgorithmOptions&) -> VertexValues {
-  return std::visit([&](const auto& g) { return brandes(g, sources); }, graph);
+  return std::visit([&](const auto& g) { return to_result_vector(brandes(g, sources)); }, graph);
 });
 
 }  // namespace

@@ -180,22 +180,22 @@ std::map<std::string, ReferenceFn>& references() {
 
 const bool builtin_registered = [] {
   register_reference("bfs", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
-    return reference_bfs(g, s.at(0));
+    return to_result_vector(reference_bfs(g, s.at(0)));
   });
   register_reference("sssp", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
-    return reference_sssp(g, s.at(0));
+    return to_result_vector(reference_sssp(g, s.at(0)));
   });
   register_reference("cc", [](const AnyGraph& g, const Sources&, const AlgorithmOptions&) -> VertexValues {
-    return reference_cc(g);
+    return to_result_vector(reference_cc(g));
   });
   register_reference("pagerank", [](const AnyGraph& g, const Sources&, const AlgorithmOptions& o) -> VertexValues {
-    return reference_pagerank(g, o);
+    return to_result_vector(reference_pagerank(g, o));
   });
   register_reference("sswp", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
-    return reference_sswp(g, s.at(0));
+    return to_result_vector(reference_sswp(g, s.at(0)));
   });
   register_reference("ssnsp", [](const AnyGraph& g, const Sources& s, const AlgorithmOptions&) -> VertexValues {
-    return reference_ssnsp(g, s.at(0));
+    return to_result_vector(reference_ssnsp(g, s.at(0)));
   });
   return true;
 }();

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "graph/huge_pages.h"
+#include "core/recycled_vector.h"
 
 namespace tg {
 
@@ -59,35 +59,18 @@ Out parallel_exclusive_scan(const In* in, uint64_t n, Out* out) {
   return total;
 }
 
-// The values of in[0..n) as a vector of Out, written by every thread. A
-// vector built the usual way is written by one thread, page faults and all:
-// 50 ms for a 134 MB vertex array (kron scale 25) on the development VM,
-// about 100 ms on the H100 machine's, where a whole BFS of GAP takes 140. Each
-// thread first touches the pages it will write (storage from the allocator
-// holds objects of a trivial type already: C++20's implicit object
-// creation), so resize() and the copy find them mapped. The storage is
-// fresh from the allocator (mmap), so it is first advised to use huge pages:
-// a 268 MB result then faults in 128 pages instead of 65536 (on the 2-core
-// VM 35 ms instead of 130-190; on the H100 machine's 16 cores the 4 KiB
-// faults alone took 24-44 ms of a 125-250 ms BFS or CC).
-
+// The values of in[0..n) as a result vector of Out, written by every thread:
+// no zero-fill first (ResultVector), and a fresh block's pages are faulted
+// in by the threads that write them, in huge pages (a vector built the usual
+// way took 50 ms for a 134 MB result on the development VM, about 100 ms on
+// the H100 machine's 16 cores, where a whole BFS of GAP takes 140).
 template <typename Out, typename In>
-std::vector<Out> parallel_to_vector(const In* in, uint64_t n) {
+ResultVector<Out> parallel_to_vector(const In* in, uint64_t n) {
   static_assert(std::is_trivially_copyable_v<Out> && std::is_trivially_default_constructible_v<Out>);
-  std::vector<Out> out;
-  if (n < (uint64_t{1} << 16)) {
-    out.reserve(n);
-    for (uint64_t i = 0; i < n; ++i) out.push_back(static_cast<Out>(in[i]));
-    return out;
-  }
-  out.reserve(n);
+  ResultVector<Out> out;
+  out.resize(n);  // uninitialised
   Out* data = out.data();
-  advise_huge_pages(data, n * sizeof(Out));
-  constexpr uint64_t kPerPage = 4096 / sizeof(Out);
-#pragma omp parallel for schedule(static)
-  for (uint64_t i = 0; i < n; i += kPerPage) data[i] = Out{};
-  out.resize(n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kSerialBelow)
   for (uint64_t i = 0; i < n; ++i) data[i] = static_cast<Out>(in[i]);
   return out;
 }

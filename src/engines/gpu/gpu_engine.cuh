@@ -105,12 +105,12 @@ class GpuEngine {
       TG_CUDA(cudaEventRecord(results_ready_));
       results_recorded_ = true;
     }
-    std::vector<T> out(a.size());
+    ResultVector<T> out(a.size());  // uninitialised: the copy writes every value
     if (!out.empty()) TG_CUDA(cudaMemcpy(out.data(), a.data(), a.size() * sizeof(T), cudaMemcpyDeviceToHost));
     if constexpr (std::is_void_v<Out> || std::is_same_v<Out, T>) {
       return out;
     } else {
-      return std::vector<Out>(out.begin(), out.end());
+      return ResultVector<Out>(out.begin(), out.end());
     }
   }
 
