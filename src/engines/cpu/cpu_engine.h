@@ -49,6 +49,7 @@ class CpuEngine {
   explicit CpuEngine(const Graph<V>& graph) : graph_(graph), n_(graph.num_vertices) {
     const char* trace = std::getenv("TG_CPU_TRACE");
     trace_ = trace != nullptr && trace[0] == '1';
+    if (trace_) trace_memory();
   }
 
   uint64_t num_vertices() const { return n_; }
@@ -145,6 +146,22 @@ class CpuEngine {
     }
     out.count = out.list.size();
     return out;
+  }
+
+  // TG_CPU_TRACE=1: how much of the process's memory is in huge pages when
+  // the run starts (the graph's arrays ask for them; where the kernel had
+  // none to give, it collapses them later, in the background).
+  static void trace_memory() {
+    std::FILE* f = std::fopen("/proc/self/smaps_rollup", "r");
+    if (f == nullptr) return;
+    char line[256];
+    unsigned long long anon = 0, huge = 0;
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+      std::sscanf(line, "Anonymous: %llu kB", &anon);
+      std::sscanf(line, "AnonHugePages: %llu kB", &huge);
+    }
+    std::fclose(f);
+    std::fprintf(stderr, "tg-cpu memory anonymous %.1f MiB, in huge pages %.1f MiB\n", anon / 1024.0, huge / 1024.0);
   }
 
   // TG_CPU_TRACE=1: the time of a whole-array operation, on stderr.
