@@ -69,8 +69,13 @@ TEST_P(GpuMatrix, MatchesCpuOnEveryShape) {
       ASSERT_EQ(vertex_id_bytes(graph), ids64 ? 8 : 4);
       check_batch(graph, gpu_requests(graph, a, seed++), placement, shape + ", " + orientation_name(o));
     }
-  AnyGraph deep = gpu_graph(kDeepShape, a, Orientation::kUndirected, ids64);
-  check_batch(deep, gpu_requests(deep, a, seed), placement, kDeepShape);
+  // The deep shape tests many steps, not how lists are read: one placement
+  // in GPU memory and one over the link, 32-bit ids (it was 70 of the
+  // matrix's runs, most of the suite's time on the H100).
+  if (!ids64 && (placement == Placement::kDevice || placement == Placement::kZeroCopyAligned)) {
+    AnyGraph deep = gpu_graph(kDeepShape, a, Orientation::kUndirected, ids64);
+    check_batch(deep, gpu_requests(deep, a, seed), placement, kDeepShape);
+  }
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
