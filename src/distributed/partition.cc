@@ -60,15 +60,25 @@ VertexNumbering number_vertices(const DegreeSeparation& sep, uint64_t n) {
   return out;
 }
 
-// The id maps of every rank: delegate_global (shared), normal_global, local_of_slot.
-void fill_id_maps(const DegreeSeparation& sep, uint64_t n, const VertexNumbering& numbering, Partition& part) {
+// Which ranks' parts a build makes: every rank's, or one (partition_rank).
+// The others' rows are neither counted nor filled, and their sources' lists
+// never read.
+struct RankFilter {
+  int only = -1;  // -1: every rank
+  bool operator()(int r) const { return only < 0 || r == only; }
+};
+
+// The id maps of the wanted ranks: delegate_global (shared), normal_global, local_of_slot.
+void fill_id_maps(const DegreeSeparation& sep, uint64_t n, const VertexNumbering& numbering, const RankFilter& wanted,
+                  Partition& part) {
   const int p = sep.num_ranks();
   part.delegate_global = Array<uint64_t>::allocate(numbering.delegates);
-  std::vector<uint64_t*> normal_global(p);
-  std::vector<uint32_t*> local_of_slot(p);
+  std::vector<uint64_t*> normal_global(p, nullptr);
+  std::vector<uint32_t*> local_of_slot(p, nullptr);
   for (int r = 0; r < p; ++r) {
     RankGraph& rank = part.ranks[r];
     rank.delegate_global = part.delegate_global;
+    if (!wanted(r)) continue;
     rank.normal_global = Array<uint64_t>::allocate(numbering.normals[r]);
     rank.local_of_slot = Array<uint32_t>::allocate(DegreeSeparation::slots_on_rank(n, p, r));
     normal_global[r] = rank.normal_global.data();
@@ -79,8 +89,10 @@ void fill_id_maps(const DegreeSeparation& sep, uint64_t n, const VertexNumbering
 #pragma omp parallel for schedule(static) if (n > (uint64_t{1} << 16))
   for (uint64_t v = 0; v < n; ++v) {
     const int r = sep.owner(v);
-    if (sep.is_delegate(v)) {
-      delegate_global[id[v]] = v;
+    const bool delegate = sep.is_delegate(v);
+    if (delegate) delegate_global[id[v]] = v;
+    if (!wanted(r)) continue;
+    if (delegate) {
       local_of_slot[r][sep.slot(v)] = kNoLocalId;
     } else {
       normal_global[r][id[v]] = v;
@@ -102,6 +114,10 @@ template <typename N>
 KindTargets<N> allocate_offsets(const std::vector<Csr<N>*>& csrs, const std::vector<uint64_t>& rows) {
   KindTargets<N> t;
   for (size_t r = 0; r < csrs.size(); ++r) {
+    if (csrs[r] == nullptr) {  // a rank this build leaves out
+      t.offsets.push_back(nullptr);
+      continue;
+    }
     csrs[r]->offsets = Array<eid_t>::allocate(rows[r] + 1);
     csrs[r]->offsets[rows[r]] = 0;
     t.offsets.push_back(csrs[r]->offsets.data());
@@ -113,6 +129,11 @@ KindTargets<N> allocate_offsets(const std::vector<Csr<N>*>& csrs, const std::vec
 template <typename N>
 void allocate_edges(const std::vector<Csr<N>*>& csrs, bool weighted, KindTargets<N>& t) {
   for (size_t r = 0; r < csrs.size(); ++r) {
+    if (csrs[r] == nullptr) {
+      t.neighbors.push_back(nullptr);
+      t.weights.push_back(nullptr);
+      continue;
+    }
     Csr<N>& csr = *csrs[r];
     const uint64_t rows = csr.offsets.size() - 1;
     const eid_t m = parallel_exclusive_scan(csr.offsets.data(), rows, csr.offsets.data());
@@ -152,6 +173,7 @@ struct Distributor {
   const DegreeSeparation& sep;
   const uint32_t* id;
   int p;
+  RankFilter wanted;
   KindTargets<uint64_t> nn;
   KindTargets<uint32_t> nd, dn, dd;
 
@@ -167,6 +189,7 @@ struct Distributor {
         const eid_t begin = graph.out.offsets[u], end = graph.out.offsets[u + 1];
         const uint32_t row = id[u];
         if (!sep.is_delegate(u)) {
+          if (!wanted(sep.owner(u))) continue;
           eid_t to_delegates = 0;
           for (eid_t e = begin; e < end; ++e) to_delegates += sep.is_delegate(graph.out.neighbors[e]);
           nn.offsets[sep.owner(u)][row] = end - begin - to_delegates;
@@ -180,6 +203,7 @@ struct Distributor {
           ++(place.kind == EdgeKind::kDN ? to_dn : to_dd)[place.rank];
         }
         for (int r = 0; r < p; ++r) {
+          if (!wanted(r)) continue;
           dn.offsets[r][row] = to_dn[r];
           dd.offsets[r][row] = to_dd[r];
         }
@@ -200,6 +224,7 @@ struct Distributor {
         const uint32_t row = id[u];
         if (!sep.is_delegate(u)) {
           const int r = sep.owner(u);
+          if (!wanted(r)) continue;
           eid_t nn_at = nn.offsets[r][row], nd_at = nd.offsets[r][row];
           for (eid_t e = begin; e < end; ++e) {
             const uint64_t v = graph.out.neighbors[e];
@@ -215,12 +240,14 @@ struct Distributor {
           continue;
         }
         for (int r = 0; r < p; ++r) {
+          if (!wanted(r)) continue;
           dn_at[r] = dn.offsets[r][row];
           dd_at[r] = dd.offsets[r][row];
         }
         for (eid_t e = begin; e < end; ++e) {
           const uint64_t v = graph.out.neighbors[e];
           const EdgePlace place = sep.place(u, v);
+          if (!wanted(place.rank)) continue;
           KindTargets<uint32_t>& kind = place.kind == EdgeKind::kDN ? dn : dd;
           eid_t& at = (place.kind == EdgeKind::kDN ? dn_at : dd_at)[place.rank];
           if (weighted) kind.weights[place.rank][at] = graph.out.weights[e];
@@ -232,9 +259,9 @@ struct Distributor {
 };
 
 template <typename N>
-std::vector<Csr<N>*> csrs_of(Partition& part, Csr<N> RankGraph::*member) {
+std::vector<Csr<N>*> csrs_of(Partition& part, Csr<N> RankGraph::*member, const RankFilter& wanted) {
   std::vector<Csr<N>*> out;
-  for (RankGraph& rank : part.ranks) out.push_back(&(rank.*member));
+  for (RankGraph& rank : part.ranks) out.push_back(wanted(rank.rank) ? &(rank.*member) : nullptr);
   return out;
 }
 
@@ -269,8 +296,12 @@ uint64_t choose_threshold(const Graph<V>& graph, int num_ranks, const PartitionO
   return paper_degree_threshold(graph.out.offsets.data(), graph.num_vertices, num_ranks, options.id_limit);
 }
 
+namespace {
+
+// The parts of the wanted ranks; the others are left empty.
 template <typename V>
-Partition partition_graph(const Graph<V>& graph, int num_ranks, const PartitionOptions& options) {
+Partition build_partition(const Graph<V>& graph, int num_ranks, const PartitionOptions& options,
+                          const RankFilter& wanted) {
   const uint64_t threshold = choose_threshold(graph, num_ranks, options);
   const uint64_t n = graph.num_vertices;
   const DegreeSeparation sep = separate(graph, threshold, num_ranks);
@@ -291,13 +322,13 @@ Partition partition_graph(const Graph<V>& graph, int num_ranks, const PartitionO
     part.ranks[r].num_vertices = n;
     part.ranks[r].threshold = threshold;
   }
-  fill_id_maps(sep, n, numbering, part);
+  fill_id_maps(sep, n, numbering, wanted, part);
 
-  Distributor<V> distributor{graph, sep, numbering.id.data(), num_ranks, {}, {}, {}, {}};
-  const auto nn = csrs_of(part, &RankGraph::nn);
-  const auto nd = csrs_of(part, &RankGraph::nd);
-  const auto dn = csrs_of(part, &RankGraph::dn);
-  const auto dd = csrs_of(part, &RankGraph::dd);
+  Distributor<V> distributor{graph, sep, numbering.id.data(), num_ranks, wanted, {}, {}, {}, {}};
+  const auto nn = csrs_of(part, &RankGraph::nn, wanted);
+  const auto nd = csrs_of(part, &RankGraph::nd, wanted);
+  const auto dn = csrs_of(part, &RankGraph::dn, wanted);
+  const auto dd = csrs_of(part, &RankGraph::dd, wanted);
   // nn and nd have a row per local normal vertex, dn and dd one per delegate.
   const std::vector<uint64_t> delegate_rows(num_ranks, numbering.delegates);
   distributor.nn = allocate_offsets(nn, numbering.normals);
@@ -313,6 +344,7 @@ Partition partition_graph(const Graph<V>& graph, int num_ranks, const PartitionO
   distributor.fill_rows();
 
   for (RankGraph& rank : part.ranks) {
+    if (!wanted(rank.rank)) continue;
     sort_rows(rank.nn);
     sort_rows(rank.nd);
     sort_rows(rank.dn);
@@ -321,13 +353,35 @@ Partition partition_graph(const Graph<V>& graph, int num_ranks, const PartitionO
   return part;
 }
 
+}  // namespace
+
+template <typename V>
+Partition partition_graph(const Graph<V>& graph, int num_ranks, const PartitionOptions& options) {
+  return build_partition(graph, num_ranks, options, RankFilter{});
+}
+
+template <typename V>
+RankGraph partition_rank(const Graph<V>& graph, int num_ranks, int rank, const PartitionOptions& options) {
+  check_num_ranks(num_ranks);
+  if (rank < 0 || rank >= num_ranks)
+    throw usage_error("rank " + std::to_string(rank) + " is not one of the " + std::to_string(num_ranks) + " ranks");
+  Partition part = build_partition(graph, num_ranks, options, RankFilter{rank});
+  return std::move(part.ranks[rank]);
+}
+
 Partition partition_graph(const AnyGraph& graph, int num_ranks, const PartitionOptions& options) {
   return std::visit([&](const auto& g) { return partition_graph(g, num_ranks, options); }, graph);
+}
+
+RankGraph partition_rank(const AnyGraph& graph, int num_ranks, int rank, const PartitionOptions& options) {
+  return std::visit([&](const auto& g) { return partition_rank(g, num_ranks, rank, options); }, graph);
 }
 
 template uint64_t choose_threshold(const Graph<vid32_t>&, int, const PartitionOptions&);
 template uint64_t choose_threshold(const Graph<vid64_t>&, int, const PartitionOptions&);
 template Partition partition_graph(const Graph<vid32_t>&, int, const PartitionOptions&);
 template Partition partition_graph(const Graph<vid64_t>&, int, const PartitionOptions&);
+template RankGraph partition_rank(const Graph<vid32_t>&, int, int, const PartitionOptions&);
+template RankGraph partition_rank(const Graph<vid64_t>&, int, int, const PartitionOptions&);
 
 }  // namespace tg::dist

@@ -85,6 +85,15 @@ template <typename V>
 Partition partition_graph(const Graph<V>& graph, int num_ranks, const PartitionOptions& options = {});
 Partition partition_graph(const AnyGraph& graph, int num_ranks, const PartitionOptions& options = {});
 
+// One rank's part alone, equal to partition_graph(...).ranks[rank], for a
+// process that drives one GPU (issue 10's mpirun form): it reads every
+// vertex's degree, the lists of the normal vertices it owns and those of the
+// delegates, no other list, so a graph mapped from a .tgb file is read only
+// there. Throws a usage error for a rank outside [0, num_ranks).
+template <typename V>
+RankGraph partition_rank(const Graph<V>& graph, int num_ranks, int rank, const PartitionOptions& options = {});
+RankGraph partition_rank(const AnyGraph& graph, int num_ranks, int rank, const PartitionOptions& options = {});
+
 // The checks above, shared with plan_partition (partition_summary.h).
 void check_num_ranks(int num_ranks);
 void check_id_widths(uint64_t delegates, uint64_t most_normals_on_a_rank, uint64_t threshold, int num_ranks,

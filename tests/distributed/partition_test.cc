@@ -192,6 +192,18 @@ void expect_same_csr(const Csr<N>& a, const Csr<N>& b) {
   EXPECT_EQ(a.weights.to_vector(), b.weights.to_vector());
 }
 
+void expect_same_rank(const RankGraph& a, const RankGraph& b) {
+  EXPECT_EQ(a.rank, b.rank);
+  EXPECT_EQ(a.threshold, b.threshold);
+  EXPECT_EQ(a.delegate_global.to_vector(), b.delegate_global.to_vector());
+  EXPECT_EQ(a.normal_global.to_vector(), b.normal_global.to_vector());
+  EXPECT_EQ(a.local_of_slot.to_vector(), b.local_of_slot.to_vector());
+  expect_same_csr(a.nn, b.nn);
+  expect_same_csr(a.nd, b.nd);
+  expect_same_csr(a.dn, b.dn);
+  expect_same_csr(a.dd, b.dd);
+}
+
 void expect_same_partition(const Partition& a, const Partition& b) {
   ASSERT_EQ(a.num_ranks(), b.num_ranks());
   EXPECT_EQ(a.delegate_global.to_vector(), b.delegate_global.to_vector());
@@ -254,6 +266,25 @@ TEST_P(PartitionShapeTest, SameArraysWithOneAndTwoThreads) {
       two = dist::partition_graph(graph, 3, options);
     }
     expect_same_partition(one, two);
+  }
+}
+
+// A rank built alone (what one process of several builds) is that rank of
+// the whole partition, array for array.
+TEST_P(PartitionShapeTest, OneRankAloneEqualsItsPartOfTheWhole) {
+  for (bool weighted : {false, true}) {
+    EdgeList e = weighted ? with_weights(shape().edges, WeightKind::kInteger, 5) : shape().edges;
+    const AnyGraph graph = build_variant(e, weighted ? Orientation::kDirectedNoCsc : Orientation::kUndirected, weighted);
+    for (int p : {1, 2, 3})
+      for (std::optional<uint64_t> th : thresholds()) {
+        const PartitionOptions options{.threshold = th};
+        const Partition whole = dist::partition_graph(graph, p, options);
+        for (int r = 0; r < p; ++r) {
+          SCOPED_TRACE(std::to_string(p) + " ranks, rank " + std::to_string(r) + ", TH " +
+                       (th ? std::to_string(*th) : "default") + (weighted ? ", weighted" : ""));
+          expect_same_rank(dist::partition_rank(graph, p, r, options), whole.ranks[r]);
+        }
+      }
   }
 }
 
@@ -326,6 +357,19 @@ TEST(PartitionThreshold, DefaultKeepsDelegatesUnderFourNOverP) {
       EXPECT_LE(dist::count_delegates(g.out.offsets.data(), g.num_vertices, th), limit);
       if (th > dist::scale_rule_threshold(g.num_vertices))
         EXPECT_GT(dist::count_delegates(g.out.offsets.data(), g.num_vertices, th - 1), limit);
+    }
+  }
+}
+
+TEST(PartitionErrors, RankOutsideTheRanksIsAUsageError) {
+  const AnyGraph graph = build_variant(find_shape("path").edges, Orientation::kUndirected, false);
+  for (int r : {-1, 3, 4}) {
+    try {
+      dist::partition_rank(graph, 3, r);
+      ADD_FAILURE() << "no error for rank " << r << " of 3";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+      EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(r)), std::string::npos) << e.what();
     }
   }
 }
