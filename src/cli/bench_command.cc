@@ -76,7 +76,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   write_bench_csv(o.output + ".csv", result);
   write_bench_json(o.output + ".json", plan, result, summary, command_line);
   print_bench_table(stdout, summary);
-  std::printf("wrote %s.csv, %s.json (speedup over %s; GB/s: bytes of edges needed / compute time)\n",
+  std::printf("wrote %s.csv, %s.json (speedup over %s; GTEPS: harmonic mean of the runs', as Graph500; GB/s: bytes of edges needed / compute time)\n",
               o.output.c_str(), o.output.c_str(), placement_name(baseline).c_str());
   std::fflush(stdout);
   if (!o.no_chart) std::fprintf(stderr, "bench: %s\n", draw_bench_charts(o.output + ".json", o.output).c_str());

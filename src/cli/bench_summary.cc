@@ -27,6 +27,7 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
   summary.baseline = baseline;
   using Key = std::tuple<std::string, const AlgorithmInfo*, const BenchPlacement*>;
   std::map<Key, size_t> index;
+  std::map<size_t, int> rated;  // per cell: runs with a rate
   for (const BenchRow& r : rows) {
     if (r.placement == nullptr) continue;
     auto [it, added] = index.try_emplace(Key{r.graph, r.algorithm, r.placement}, summary.cells.size());
@@ -40,11 +41,17 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
     }
     c.compute_s += r.compute_s;
     c.gteps += r.gteps;
+    if (r.gteps > 0) {
+      c.gteps_hmean += 1.0 / r.gteps;  // the sum of inverses, inverted below
+      rated[it->second]++;
+    }
     c.bytes_moved += r.bytes_moved;
     c.bytes_needed += r.bytes_needed;
     if (r.verification) (r.verification->ok ? c.verified : c.verify_failed)++;
   }
-  for (BenchCell& c : summary.cells) {
+  for (size_t i = 0; i < summary.cells.size(); ++i) {
+    BenchCell& c = summary.cells[i];
+    c.gteps_hmean = c.gteps_hmean > 0 ? rated[i] / c.gteps_hmean : 0;
     if (c.succeeded() == 0) continue;
     c.compute_s /= c.succeeded();
     c.gteps /= c.succeeded();

@@ -18,6 +18,9 @@ struct BenchCell {
   int runs = 0, failed = 0, verified = 0, verify_failed = 0;
   // Means over the runs that happened.
   double compute_s = 0, gteps = 0, bytes_moved = 0, bytes_needed = 0;
+  // Graph500's mean of rates: the harmonic mean of the runs' GTEPS (a run
+  // that read no edges has no rate and is left out; 0 where none has one).
+  double gteps_hmean = 0;
   std::optional<double> speedup;  // baseline's mean time / this mean time, where both ran
   std::string error;              // the last refusal
 

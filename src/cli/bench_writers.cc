@@ -107,6 +107,7 @@ void write_bench_json(const std::string& path, const BenchPlan& plan, const Benc
                           {"verify_failed", c.verify_failed},
                           {"mean_compute_s", c.compute_s},
                           {"mean_gteps", c.gteps},
+                          {"hmean_gteps", c.gteps_hmean},
                           {"io_amplification", c.io_amplification().value_or(0.0)},
                           {"speedup_over_baseline", c.speedup.value_or(0.0)},
                           {"error", c.error}});
@@ -126,7 +127,7 @@ void print_bench_table(std::FILE* out, const BenchSummary& summary) {
     }
     const std::optional<double> ampl = c.io_amplification();
     std::fprintf(out, "%-16s %-9s %-17s %5d %10.3f %8.2f %8.1f %6s %8s %d/%d%s\n", name.c_str(),
-                 c.algorithm->name().c_str(), c.placement->name.c_str(), c.runs, c.compute_s * 1e3, c.gteps,
+                 c.algorithm->name().c_str(), c.placement->name.c_str(), c.runs, c.compute_s * 1e3, c.gteps_hmean,
                  c.compute_s > 0 ? c.bytes_needed / c.compute_s / 1e9 : 0.0, ampl ? fmt("%.2f", *ampl).c_str() : "-",
                  c.speedup ? fmt("%.2fx", *c.speedup).c_str() : "-", c.verified, c.succeeded(),
                  c.verify_failed ? " FAIL" : "");

@@ -104,6 +104,16 @@ TEST(Bench, CpuRunsWriteRowsAndCellsAllVerified) {
     EXPECT_EQ(c["verified"], c["runs"]);
     EXPECT_GT(c["mean_compute_s"].get<double>(), 0);
     EXPECT_DOUBLE_EQ(c["speedup_over_baseline"].get<double>(), 1.0);
+    // Graph500's mean of the runs' rates: the harmonic one.
+    double inverse_sum = 0;
+    int rated = 0;
+    for (const auto& run : j["runs"])
+      if (run["algorithm"] == c["algorithm"] && run["gteps"].get<double>() > 0) {
+        inverse_sum += 1 / run["gteps"].get<double>();
+        ++rated;
+      }
+    ASSERT_GT(rated, 0) << c["algorithm"];
+    EXPECT_NEAR(c["hmean_gteps"].get<double>(), rated / inverse_sum, 1e-9 * rated / inverse_sum) << c["algorithm"];
   }
   EXPECT_NE(r.out.find("wrote " + out + ".csv"), std::string::npos) << r.out;
 }
