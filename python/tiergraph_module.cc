@@ -1,0 +1,162 @@
+// The Python module `tiergraph` (docs/PYTHON.md): the library's public API
+// (include/tiergraph/) for Debian's /usr/bin/python3, built with Debian's
+// pybind11. Values come back as NumPy arrays that own the library's result
+// vectors (no copy); errors as Python exceptions with the library's one-line
+// message: a usage error (unknown algorithm, source out of range) is a
+// ValueError, unfit input (a missing or malformed file, sssp without
+// weights) a tiergraph.InputError (also a ValueError), anything else (no
+// usable GPU) a RuntimeError. Arguments of the wrong type are pybind11's
+// TypeError.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tiergraph/tiergraph.h"
+
+namespace py = pybind11;
+
+namespace {
+
+// A NumPy array over the vector's own memory: the vector moves into a heap
+// object that the array's base (a capsule) frees with the array.
+template <typename T>
+py::array_t<T> to_numpy(std::vector<T>&& values) {
+  auto* owned = new std::vector<T>(std::move(values));
+  py::capsule free_when_done(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+  return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), free_when_done);
+}
+
+py::dict stats_of(const tiergraph::Result& r) {
+  py::dict stats;
+  stats["algorithm"] = r.algorithm;
+  stats["engine"] = r.engine;
+  stats["placement"] = r.placement;
+  if (!r.engine_note.empty()) stats["engine_note"] = r.engine_note;
+  stats["sources"] = r.sources;
+  py::dict seconds;
+  for (const auto& [phase, s] : r.time_s) seconds[py::str(phase)] = s;
+  stats["time_s"] = seconds;
+  stats["iterations"] = r.iterations;
+  stats["edges_traversed"] = r.edges_traversed;
+  stats["bytes_moved"] = r.bytes_moved;
+  stats["bytes_needed"] = r.bytes_needed;
+  stats["summary"] = r.summary;
+  if (r.verified) {
+    stats["verified"] = *r.verified;
+    stats["verification"] = r.verification;
+  }
+  stats["json"] = r.json;
+  return stats;
+}
+
+tiergraph::LoadOptions load_options(bool undirected, bool simplify, const std::optional<std::string>& weights,
+                                    bool ids64, int edge_factor, uint64_t seed) {
+  tiergraph::LoadOptions o;
+  o.undirected = undirected;
+  o.simplify = simplify;
+  if (weights) o.random_weights = *weights;
+  o.ids64 = ids64;
+  o.edge_factor = edge_factor;
+  o.seed = seed;
+  return o;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(tiergraph, m) {
+  m.doc() = "tiergraph: graph analytics on the CPU and on GPUs for graphs larger than GPU memory";
+  m.attr("__version__") = tiergraph::version();
+
+  static py::exception<tiergraph::Error> input_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const tiergraph::Error& e) {
+      switch (e.kind()) {
+        case tiergraph::ErrorKind::kUsage: PyErr_SetString(PyExc_ValueError, e.what()); return;
+        case tiergraph::ErrorKind::kInput: input_error(e.what()); return;
+        default: PyErr_SetString(PyExc_RuntimeError, e.what()); return;
+      }
+    }
+  });
+
+  py::class_<tiergraph::Graph>(m, "Graph", "A loaded or generated graph (tiergraph.load, tiergraph.generate)")
+      .def_property_readonly("num_vertices", &tiergraph::Graph::num_vertices)
+      .def_property_readonly("num_edges", &tiergraph::Graph::num_edges,
+                             "stored directed edges: an undirected edge counts twice")
+      .def_property_readonly("directed", &tiergraph::Graph::directed)
+      .def_property_readonly("weighted", &tiergraph::Graph::weighted)
+      .def_property_readonly("id_base", &tiergraph::Graph::id_base,
+                             "the file's first vertex id: values[i] belongs to vertex id_base + i")
+      .def_property_readonly("vertex_id_bytes", &tiergraph::Graph::vertex_id_bytes)
+      .def_property_readonly("name", &tiergraph::Graph::name)
+      .def("__repr__", [](const tiergraph::Graph& g) {
+        return "<tiergraph.Graph " + g.name() + ": " + std::to_string(g.num_vertices()) + " vertices, " +
+               std::to_string(g.num_edges()) + " edges>";
+      });
+
+  m.def(
+      "load",
+      [](const std::string& path, bool undirected, bool simplify, std::optional<std::string> weights, bool ids64) {
+        py::gil_scoped_release release;
+        return tiergraph::load(path, load_options(undirected, simplify, weights, ids64, 16, 27491095));
+      },
+      py::arg("path"), py::kw_only(), py::arg("undirected") = false, py::arg("simplify") = false,
+      py::arg("weights") = py::none(), py::arg("ids64") = false,
+      "Loads a graph file (edge list, .mtx, .gr, GAP .sg/.wsg, .tgb; compressed too). weights='LOW:HIGH' adds "
+      "seeded random integer weights.");
+
+  m.def(
+      "generate",
+      [](const std::string& spec, std::optional<std::string> weights, int edge_factor, uint64_t seed, bool ids64) {
+        py::gil_scoped_release release;
+        return tiergraph::load(spec, load_options(false, false, weights, ids64, edge_factor, seed));
+      },
+      py::arg("spec"), py::kw_only(), py::arg("weights") = py::none(), py::arg("edge_factor") = 16,
+      py::arg("seed") = 27491095, py::arg("ids64") = false,
+      "Generates a graph: 'kron:SCALE' (Graph500 Kronecker) or 'urand:SCALE', undirected and simple.");
+
+  m.def("algorithms", &tiergraph::algorithms, "The algorithms run() knows.");
+
+  m.def(
+      "run",
+      [](const std::string& algorithm, const tiergraph::Graph& graph, std::optional<uint64_t> source,
+         std::optional<std::vector<uint64_t>> sources, const std::string& engine, const std::string& placement,
+         int threads, bool verify, double tolerance, int max_iters, double damping, double delta,
+         uint64_t gpu_memory_budget, int device) {
+        if (source && sources) throw tiergraph::Error("give source or sources, not both", tiergraph::ErrorKind::kUsage);
+        tiergraph::RunOptions o;
+        o.engine = engine;
+        o.placement = placement;
+        o.threads = threads;
+        o.verify = verify;
+        o.tolerance = tolerance;
+        o.max_iters = max_iters;
+        o.damping = damping;
+        o.delta = delta;
+        o.gpu_memory_budget = gpu_memory_budget;
+        o.device = device;
+        if (source) o.sources = {*source};
+        if (sources) o.sources = *sources;
+        tiergraph::Result r;
+        {
+          py::gil_scoped_release release;
+          r = tiergraph::run(algorithm, graph, o);
+        }
+        py::dict stats = stats_of(r);
+        py::array values = std::visit([](auto&& v) -> py::array { return to_numpy(std::move(v)); }, std::move(r.values));
+        return py::make_tuple(values, stats);
+      },
+      py::arg("algorithm"), py::arg("graph"), py::kw_only(), py::arg("source") = py::none(),
+      py::arg("sources") = py::none(), py::arg("engine") = "auto", py::arg("placement") = "auto",
+      py::arg("threads") = 0, py::arg("verify") = false, py::arg("tolerance") = 1e-6, py::arg("max_iters") = 100,
+      py::arg("damping") = 0.85, py::arg("delta") = 0.0, py::arg("gpu_memory_budget") = 0, py::arg("device") = 0,
+      "Runs an algorithm; returns (values, stats): a NumPy array indexed by internal id (vertex id - "
+      "graph.id_base) and the run's statistics as a dict. Sources are in the graph's own numbering.");
+}

@@ -1,0 +1,161 @@
+"""The Python module `tiergraph` (python/tiergraph_module.cc) as a user meets it:
+results checked against plain-Python references written here, errors as
+exceptions. Run by CTest with build/python on PYTHONPATH."""
+import collections
+import heapq
+import os
+import random
+import tempfile
+import unittest
+
+import numpy as np
+
+import tiergraph
+
+
+def random_edges(n, m, seed, weights=False):
+    rng = random.Random(seed)
+    edges = []
+    for _ in range(m):
+        u, v = rng.randrange(n), rng.randrange(n)
+        edges.append((u, v, rng.randint(1, 9)) if weights else (u, v))
+    return edges
+
+
+def write_edge_list(edges):
+    weighted = len(edges) > 0 and len(edges[0]) == 3
+    f = tempfile.NamedTemporaryFile("w", suffix=".wel" if weighted else ".el", delete=False)
+    for e in edges:
+        f.write(" ".join(str(x) for x in e) + "\n")
+    f.close()
+    return f.name
+
+
+def adjacency(n, edges, undirected):
+    adj = [[] for _ in range(n)]
+    for e in edges:
+        u, v = e[0], e[1]
+        w = e[2] if len(e) > 2 else 1
+        adj[u].append((v, w))
+        if undirected:
+            adj[v].append((u, w))
+    return adj
+
+
+class ModuleTest(unittest.TestCase):
+    def setUp(self):
+        self.files = []
+
+    def tearDown(self):
+        for f in self.files:
+            os.unlink(f)
+
+    def graph_file(self, edges):
+        path = write_edge_list(edges)
+        self.files.append(path)
+        return path
+
+    def test_bfs_matches_a_python_bfs(self):
+        n = 200
+        edges = random_edges(n, 500, seed=1)
+        g = tiergraph.load(self.graph_file(edges))
+        self.assertEqual(g.num_vertices, max(max(e) for e in edges) + 1)
+        adj = adjacency(g.num_vertices, edges, undirected=False)
+        for source in (0, 7, 123):
+            depth, stats = tiergraph.run("bfs", g, source=source, engine="cpu", verify=True)
+            self.assertIsInstance(depth, np.ndarray)
+            self.assertEqual(depth.dtype, np.int32)
+            want = [-1] * g.num_vertices
+            want[source] = 0
+            queue = collections.deque([source])
+            while queue:
+                u = queue.popleft()
+                for v, _ in adj[u]:
+                    if want[v] < 0:
+                        want[v] = want[u] + 1
+                        queue.append(v)
+            self.assertEqual(depth.tolist(), want, f"source {source}")
+            self.assertTrue(stats["verified"])
+            self.assertEqual(stats["engine"], "cpu")
+            self.assertIn("compute", stats["time_s"])
+
+    def test_sssp_matches_dijkstra(self):
+        n = 100
+        edges = random_edges(n, 400, seed=2, weights=True)
+        g = tiergraph.load(self.graph_file(edges))
+        self.assertTrue(g.weighted)
+        adj = adjacency(g.num_vertices, edges, undirected=False)
+        dist, _ = tiergraph.run("sssp", g, source=3, engine="cpu")
+        want = [float("inf")] * g.num_vertices
+        want[3] = 0.0
+        heap = [(0.0, 3)]
+        while heap:
+            d, u = heapq.heappop(heap)
+            if d > want[u]:
+                continue
+            for v, w in adj[u]:
+                if d + w < want[v]:
+                    want[v] = d + w
+                    heapq.heappush(heap, (want[v], v))
+        self.assertEqual(dist.tolist(), want)
+
+    def test_cc_matches_union_find_on_a_generated_graph_s_file(self):
+        edges = random_edges(300, 250, seed=3)
+        g = tiergraph.load(self.graph_file(edges), undirected=True)
+        labels, stats = tiergraph.run("cc", g, engine="cpu", threads=2)
+        parent = list(range(g.num_vertices))
+
+        def find(x):
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        for u, v in edges:
+            a, b = find(u), find(v)
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+        self.assertEqual(labels.dtype, np.uint64)
+        self.assertEqual(labels.tolist(), [find(v) for v in range(g.num_vertices)])
+        self.assertEqual(stats["sources"], [])
+
+    def test_generate_and_pagerank(self):
+        g = tiergraph.generate("kron:10")
+        self.assertEqual(g.num_vertices, 1024)
+        self.assertFalse(g.directed)
+        score, stats = tiergraph.run("pagerank", g, engine="cpu", tolerance=1e-9, verify=True)
+        self.assertAlmostEqual(float(score.sum()), 1.0, places=6)
+        self.assertTrue(stats["verified"])
+        self.assertGreater(stats["iterations"], 1)
+
+    def test_values_own_the_result_without_a_copy(self):
+        g = tiergraph.generate("kron:8")
+        depth, _ = tiergraph.run("bfs", g, source=0, engine="cpu")
+        self.assertIsNotNone(depth.base)  # the capsule that owns the library's vector
+        self.assertTrue(depth.flags["C_CONTIGUOUS"])
+        del g  # the values outlive the graph
+        self.assertEqual(int(depth[0]), 0)
+
+    def test_errors_are_exceptions_with_one_line(self):
+        g = tiergraph.generate("kron:6")
+        cases = [
+            (ValueError, lambda: tiergraph.run("no-such-algorithm", g)),
+            (ValueError, lambda: tiergraph.run("bfs", g, source=10**9)),
+            (ValueError, lambda: tiergraph.run("bfs", g, source=0, sources=[1])),
+            (ValueError, lambda: tiergraph.run("bfs", g, engine="tpu")),
+            (tiergraph.InputError, lambda: tiergraph.load("/no/such/file.el")),
+            (tiergraph.InputError, lambda: tiergraph.load(self.graph_file([("0", "x")]))),
+            (tiergraph.InputError, lambda: tiergraph.run("sssp", g, source=0)),  # no weights
+            (ValueError, lambda: tiergraph.generate("kron:-3")),
+            (TypeError, lambda: tiergraph.run("bfs", "not a graph")),
+            (TypeError, lambda: tiergraph.run("bfs", g, source="zero")),
+        ]
+        for kind, call in cases:
+            with self.assertRaises(kind) as caught:
+                call()
+            self.assertNotIn("\n", str(caught.exception).strip() if kind is not TypeError else "")
+        self.assertTrue(issubclass(tiergraph.InputError, ValueError))
+
+
+if __name__ == "__main__":
+    unittest.main()
