@@ -122,6 +122,47 @@ PYBIND11_MODULE(tiergraph, m) {
       py::arg("seed") = 27491095, py::arg("ids64") = false,
       "Generates a graph: 'kron:SCALE' (Graph500 Kronecker) or 'urand:SCALE', undirected and simple.");
 
+  m.def(
+      "from_edges",
+      [](py::object src_in, py::object dst_in, py::object weights_in, uint64_t num_vertices, bool undirected,
+         bool simplify, std::optional<std::string> random_weights, bool ids64) {
+        // Anything NumPy takes (lists, arrays, CPU tensors), without a copy where it is one already.
+        py::object asarray = py::module_::import("numpy").attr("asarray");
+        py::array src = asarray(src_in), dst = asarray(dst_in);
+        std::optional<py::array> weights;
+        if (!weights_in.is_none()) weights = py::array(asarray(weights_in));
+        auto ids = [](py::array a, const char* what) {
+          if (a.ndim() != 1) throw tiergraph::Error(std::string(what) + " must be one-dimensional", tiergraph::ErrorKind::kUsage);
+          const char kind = a.dtype().kind();
+          if (kind != 'i' && kind != 'u' && a.size() > 0)
+            throw tiergraph::Error(std::string(what) + " must hold integers, not " + std::string(py::str(a.dtype())),
+                                   tiergraph::ErrorKind::kUsage);
+          if (kind == 'i' && a.size() > 0 && py::cast<int64_t>(a.attr("min")()) < 0)
+            throw tiergraph::Error(std::string(what) + " holds a negative vertex id", tiergraph::ErrorKind::kInput);
+          return py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+        };
+        auto s = ids(src, "src"), d = ids(dst, "dst");
+        if (s.size() != d.size())
+          throw tiergraph::Error("src has " + std::to_string(s.size()) + " ids, dst " + std::to_string(d.size()),
+                                 tiergraph::ErrorKind::kUsage);
+        py::array_t<float, py::array::c_style | py::array::forcecast> w;
+        if (weights) {
+          w = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(*weights);
+          if (!w || w.ndim() != 1 || w.size() != s.size())
+            throw tiergraph::Error("weights must be one number per edge (" + std::to_string(s.size()) + ")",
+                                   tiergraph::ErrorKind::kUsage);
+        }
+        tiergraph::LoadOptions o = load_options(undirected, simplify, random_weights, ids64, 16, 27491095);
+        const float* wp = weights ? w.data() : nullptr;
+        py::gil_scoped_release release;
+        return tiergraph::from_edges(s.data(), d.data(), static_cast<size_t>(s.size()), wp, num_vertices, o);
+      },
+      py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("weights") = py::none(), py::arg("num_vertices") = 0,
+      py::arg("undirected") = false, py::arg("simplify") = false, py::arg("random_weights") = py::none(),
+      py::arg("ids64") = false,
+      "A graph from edges in memory: src[i] -> dst[i] (NumPy arrays or anything that converts, e.g. a torch "
+      "edge_index's two rows), optional float weights; num_vertices 0: the largest id + 1.");
+
   m.def("algorithms", &tiergraph::algorithms, "The algorithms run() knows.");
 
   m.def(

@@ -48,4 +48,13 @@ class TIERGRAPH_API Graph {
 // kUsage for a bad spec or option.
 TIERGRAPH_API Graph load(const std::string& path_or_generator_spec, const LoadOptions& options = {});
 
+// A graph from edges in memory (a GNN's edge index, say): edge i runs
+// src[i] -> dst[i], weighted by weights[i] where weights is not null (then
+// LoadOptions::random_weights must be empty). num_vertices 0: the largest id
+// + 1. The arrays are copied; ids are 0-based. Throws Error: kInput for an id
+// >= num_vertices or a NaN weight, kUsage for both weights and random_weights.
+TIERGRAPH_API Graph from_edges(const uint64_t* src, const uint64_t* dst, size_t num_edges,
+                               const float* weights = nullptr, uint64_t num_vertices = 0,
+                               const LoadOptions& options = {}, const std::string& name = "edges");
+
 }  // namespace tiergraph

@@ -2,6 +2,10 @@
 #include "api/api_errors.h"
 #include "api/graph_access.h"
 #include "formats/load_graph.h"
+#include "core/error.h"
+#include "graph/builder.h"
+
+#include <algorithm>
 
 namespace tiergraph {
 
@@ -42,18 +46,51 @@ std::string Graph::name() const {
   return read<std::string>(*this, [](const auto& g) { return g.name; });
 }
 
+namespace {
+
+tg::BuildOptions build_options(const LoadOptions& options) {
+  tg::BuildOptions b;
+  b.undirected = options.undirected;
+  b.simplify = options.simplify;
+  b.force_64bit_ids = options.ids64;
+  if (!options.random_weights.empty()) b.random_weights = tg::parse_weight_range(options.random_weights);
+  b.weight_seed = options.weight_seed;
+  return b;
+}
+
+}  // namespace
+
 Graph load(const std::string& spec, const LoadOptions& options) {
   try {
     tg::LoadOptions o;
-    o.build.undirected = options.undirected;
-    o.build.simplify = options.simplify;
-    o.build.force_64bit_ids = options.ids64;
-    if (!options.random_weights.empty()) o.build.random_weights = tg::parse_weight_range(options.random_weights);
-    o.build.weight_seed = options.weight_seed;
+    o.build = build_options(options);
     o.edge_factor = options.edge_factor;
     o.seed = options.seed;
     auto impl = std::make_shared<Graph::Impl>();
     impl->graph = tg::load_graph(spec, o);
+    return GraphAccess::wrap(std::move(impl));
+  } catch (...) {
+    rethrow_as_api_error();
+  }
+}
+
+Graph from_edges(const uint64_t* src, const uint64_t* dst, size_t num_edges, const float* weights,
+                 uint64_t num_vertices, const LoadOptions& options, const std::string& name) {
+  try {
+    if (weights != nullptr && !options.random_weights.empty())
+      throw tg::usage_error("give the edges' weights or random weights, not both");
+    if (num_edges > 0 && (src == nullptr || dst == nullptr))
+      throw tg::usage_error("from_edges: " + std::to_string(num_edges) + " edges but no source or destination array");
+    tg::EdgeList e;
+    e.name = name;
+    e.src.assign(src, src + num_edges);
+    e.dst.assign(dst, dst + num_edges);
+    if (weights != nullptr) e.weights.assign(weights, weights + num_edges);
+    uint64_t largest = 0;
+    for (size_t i = 0; i < num_edges; ++i) largest = std::max({largest, src[i], dst[i]});
+    e.num_vertices = num_vertices > 0 ? num_vertices : (num_edges > 0 ? largest + 1 : 0);
+    auto impl = std::make_shared<Graph::Impl>();
+    impl->graph = tg::build_graph(std::move(e), build_options(options));
     return GraphAccess::wrap(std::move(impl));
   } catch (...) {
     rethrow_as_api_error();

@@ -136,6 +136,49 @@ class ModuleTest(unittest.TestCase):
         del g  # the values outlive the graph
         self.assertEqual(int(depth[0]), 0)
 
+    def test_from_edges_in_memory(self):
+        edges = random_edges(150, 400, seed=4)
+        src = np.array([u for u, _ in edges], dtype=np.int64)
+        dst = np.array([v for _, v in edges], dtype=np.int32)
+        g = tiergraph.from_edges(src, dst, num_vertices=160, undirected=True)
+        self.assertEqual(g.num_vertices, 160)
+        self.assertFalse(g.directed)
+        from_file = tiergraph.load(self.graph_file(edges), undirected=True)
+        for source in (0, 5):
+            got, _ = tiergraph.run("bfs", g, source=source, engine="cpu")
+            want, _ = tiergraph.run("bfs", from_file, source=source, engine="cpu")
+            self.assertEqual(got[: len(want)].tolist(), want.tolist())
+            self.assertTrue((got[len(want):] == -1).all())  # the ten vertices past the file's ids
+        weighted = tiergraph.from_edges([0, 1, 0], [1, 2, 2], weights=[2.5, 1.0, 4.0])
+        dist, _ = tiergraph.run("sssp", weighted, source=0, engine="cpu")
+        self.assertEqual(dist.tolist(), [0.0, 2.5, 3.5])
+
+    def test_from_edges_refuses_what_it_cannot_use(self):
+        cases = [
+            (tiergraph.InputError, lambda: tiergraph.from_edges(np.array([0, -1]), np.array([1, 2]))),
+            (tiergraph.InputError, lambda: tiergraph.from_edges([0], [5], num_vertices=3)),
+            (ValueError, lambda: tiergraph.from_edges([0, 1], [1])),
+            (ValueError, lambda: tiergraph.from_edges([0.5], [1])),
+            (ValueError, lambda: tiergraph.from_edges([[0]], [[1]])),
+            (ValueError, lambda: tiergraph.from_edges([0], [1], weights=[1, 2])),
+            (ValueError, lambda: tiergraph.from_edges([0], [1], weights=[1.0], random_weights="1:5")),
+        ]
+        for kind, call in cases:
+            with self.assertRaises(kind):
+                call()
+
+    def test_torch_tensors_cross_without_a_copy(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("no torch here")
+        edge_index = torch.tensor([[0, 1, 2], [1, 2, 3]])
+        g = tiergraph.from_edges(edge_index[0], edge_index[1])
+        depth, _ = tiergraph.run("bfs", g, source=0, engine="cpu")
+        t = torch.from_numpy(depth)  # shares the array's memory
+        self.assertEqual(t.tolist(), [0, 1, 2, 3])
+        self.assertEqual(t.data_ptr(), depth.ctypes.data)
+
     def test_errors_are_exceptions_with_one_line(self):
         g = tiergraph.generate("kron:6")
         cases = [
