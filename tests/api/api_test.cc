@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -240,6 +241,35 @@ TEST(Api, OptionsByDesignatedInitializers) {
   tiergraph::Result r = tiergraph::run("bfs", g, {.engine = "cpu", .sources = {1}, .verify = true});
   EXPECT_EQ(r.sources, std::vector<uint64_t>{1});
   EXPECT_TRUE(r.verified.value_or(false)) << r.verification;
+}
+
+TEST(Api, GraphFromEdgesInMemory) {
+  // 0 -> 1 -> 2 and 0 -> 2 weighted, plus vertex 3 with no edges.
+  const std::vector<uint64_t> src{0, 1, 0}, dst{1, 2, 2};
+  const std::vector<float> w{1.5f, 1.0f, 3.0f};
+  tiergraph::Graph g = tiergraph::from_edges(src.data(), dst.data(), src.size(), w.data(), 4);
+  EXPECT_EQ(g.num_vertices(), 4u);
+  EXPECT_EQ(g.num_edges(), 3u);
+  EXPECT_TRUE(g.directed());
+  EXPECT_TRUE(g.weighted());
+  tiergraph::Result r = tiergraph::run("sssp", g, cpu({0}));
+  EXPECT_EQ(std::get<std::vector<double>>(r.values),
+            (std::vector<double>{0, 1.5, 2.5, std::numeric_limits<double>::infinity()}));
+  EXPECT_TRUE(*r.verified);
+  // The largest id + 1 when no count is given; undirected as load's option.
+  tiergraph::LoadOptions both_ways;
+  both_ways.undirected = true;
+  tiergraph::Graph u = tiergraph::from_edges(dst.data(), src.data(), src.size(), nullptr, 0, both_ways);
+  EXPECT_EQ(u.num_vertices(), 3u);
+  EXPECT_EQ(std::get<std::vector<int32_t>>(tiergraph::run("bfs", u, cpu({2})).values), (std::vector<int32_t>{1, 1, 0}));
+
+  const uint64_t far[] = {7};
+  EXPECT_EQ(error_kind([&] { tiergraph::from_edges(src.data(), far, 1, nullptr, 4); }), tiergraph::ErrorKind::kInput);
+  tiergraph::LoadOptions random;
+  random.random_weights = "1:5";
+  EXPECT_EQ(error_kind([&] { tiergraph::from_edges(src.data(), dst.data(), 3, w.data(), 0, random); }),
+            tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(error_kind([&] { tiergraph::from_edges(nullptr, dst.data(), 3); }), tiergraph::ErrorKind::kUsage);
 }
 
 TEST(Api, EmptyGraphHandle) {
