@@ -178,6 +178,8 @@ class ModuleTest(unittest.TestCase):
         t = torch.from_numpy(depth)  # shares the array's memory
         self.assertEqual(t.tolist(), [0, 1, 2, 3])
         self.assertEqual(t.data_ptr(), depth.ctypes.data)
+        d = torch.from_dlpack(depth)  # DLPack, as GPU tensors will cross
+        self.assertEqual(d.data_ptr(), depth.ctypes.data)
 
     def test_errors_are_exceptions_with_one_line(self):
         g = tiergraph.generate("kron:6")
