@@ -86,9 +86,11 @@ Graph from_edges(const uint64_t* src, const uint64_t* dst, size_t num_edges, con
     e.src.assign(src, src + num_edges);
     e.dst.assign(dst, dst + num_edges);
     if (weights != nullptr) e.weights.assign(weights, weights + num_edges);
-    uint64_t largest = 0;
-    for (size_t i = 0; i < num_edges; ++i) largest = std::max({largest, src[i], dst[i]});
-    e.num_vertices = num_vertices > 0 ? num_vertices : (num_edges > 0 ? largest + 1 : 0);
+    e.num_vertices = num_vertices;
+    if (num_vertices == 0 && num_edges > 0) {  // the largest id + 1 (the builder checks ids against a given count)
+      const uint64_t largest = std::max(*std::max_element(src, src + num_edges), *std::max_element(dst, dst + num_edges));
+      e.num_vertices = largest + 1;
+    }
     auto impl = std::make_shared<Graph::Impl>();
     impl->graph = tg::build_graph(std::move(e), build_options(options));
     return GraphAccess::wrap(std::move(impl));

@@ -27,11 +27,19 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
   summary.baseline = baseline;
   using Key = std::tuple<std::string, const AlgorithmInfo*, const BenchPlacement*>;
   std::map<Key, size_t> index;
-  std::map<size_t, int> rated;  // per cell: runs with a rate
+  // Per cell, for the harmonic mean: the sum of 1 / GTEPS and how many runs had a rate.
+  struct Rates {
+    double inverse_sum = 0;
+    int rated = 0;
+  };
+  std::vector<Rates> rates;
   for (const BenchRow& r : rows) {
     if (r.placement == nullptr) continue;
     auto [it, added] = index.try_emplace(Key{r.graph, r.algorithm, r.placement}, summary.cells.size());
-    if (added) summary.cells.push_back(BenchCell{.graph = r.graph, .algorithm = r.algorithm, .placement = r.placement});
+    if (added) {
+      summary.cells.push_back(BenchCell{.graph = r.graph, .algorithm = r.algorithm, .placement = r.placement});
+      rates.emplace_back();
+    }
     BenchCell& c = summary.cells[it->second];
     c.runs++;
     if (r.failed()) {
@@ -42,8 +50,8 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
     c.compute_s += r.compute_s;
     c.gteps += r.gteps;
     if (r.gteps > 0) {
-      c.gteps_hmean += 1.0 / r.gteps;  // the sum of inverses, inverted below
-      rated[it->second]++;
+      rates[it->second].inverse_sum += 1.0 / r.gteps;
+      rates[it->second].rated++;
     }
     c.bytes_moved += r.bytes_moved;
     c.bytes_needed += r.bytes_needed;
@@ -51,7 +59,7 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
   }
   for (size_t i = 0; i < summary.cells.size(); ++i) {
     BenchCell& c = summary.cells[i];
-    c.gteps_hmean = c.gteps_hmean > 0 ? rated[i] / c.gteps_hmean : 0;
+    if (rates[i].rated > 0) c.gteps_hmean = rates[i].rated / rates[i].inverse_sum;
     if (c.succeeded() == 0) continue;
     c.compute_s /= c.succeeded();
     c.gteps /= c.succeeded();

@@ -1,7 +1,9 @@
 // RecycledVector<T>: a std::vector for the CPU engine's per-step buffers
-// (frontier lists and bitmaps); ResultVector<T> (below), the same for results. Two differences from std::vector<T>, both
-// for steps that allocate the same large buffers again and again:
-//  - blocks of 1 MiB or more are rounded up to a power of two and come from
+// (frontier lists and bitmaps), and ResultVector<T> (below) for results.
+// Two differences from std::vector<T>, both for code that allocates the same
+// large buffers again and again:
+//  - blocks of 1 MiB or more are rounded up (a power of two for step
+//    buffers, whole huge pages for results) and come from
 //    and go back to the BlockCache, so a step reuses warm pages instead of
 //    faulting in fresh ones (on the 2-core VM a 2.7 MiB output list cost
 //    1.3 ms of faults per BFS step, against 0.3 ms reused);
@@ -73,8 +75,9 @@ class RecyclingAllocator {
   }
 
  private:
-  // The next power of two, at least the cache's alignment: few sizes, so a
-  // freed block fits the next request of about the same size.
+  // Step buffers: the next power of two, at least the cache's alignment, so
+  // few sizes and a freed block fits the next request of about the same
+  // size. Results: whole huge pages (always the same size for one graph).
   static size_t pooled_size(size_t bytes) {
     if constexpr (kRounding == BlockRounding::kHugePages)
       return (bytes + BlockCache::kAlign - 1) / BlockCache::kAlign * BlockCache::kAlign;
