@@ -40,6 +40,7 @@ struct BenchOptions {
   std::string gpu_mem;
   double stream_threshold = GpuOptions{}.stream_threshold;
   int device = 0;
+  int gpus = 0;
   int threads = 0;
   AlgorithmOptions algo;
   std::string output = "bench";
@@ -64,6 +65,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   plan.verify = o.verify;
   plan.trials = o.trials;
   plan.gpu.device = o.device;
+  plan.gpu.gpus = o.gpus;
   if (!o.gpu_mem.empty()) plan.gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   plan.gpu.stream_threshold = o.stream_threshold;
   plan.algorithm_options = o.algo;
@@ -151,6 +153,10 @@ void add_bench_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--device", o->device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
+  cmd->add_option("--gpus", o->gpus,
+                  "GPU placements run over GPUs 0..N-1, the graph split by degree separation (device placement, "
+                  "bfs; docs/DISTRIBUTED.md)")
+      ->check(CLI::Range(1, 1024));
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();

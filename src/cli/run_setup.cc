@@ -30,6 +30,17 @@ void EngineOptions::add_to(CLI::App& command) {
       ->check(SizeValidator());
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   command.add_option("--device", gpu.device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
+  auto* gpus = command
+      .add_option("--gpus", gpu.gpus,
+                  "Several GPUs: split the graph over GPUs 0..N-1 by degree separation (Pan et al.) and run across "
+                  "them with NCCL; bfs so far (docs/DISTRIBUTED.md)")
+      ->check(CLI::Range(1, 1024));
+  command
+      .add_option_function<uint64_t>(
+          "--delegate-threshold", [this](const uint64_t& th) { gpu.delegate_threshold = th; },
+          "--gpus: vertices of out-degree above this are delegates, on every GPU (default: the paper's rule, 64 at "
+          "scale 30, x sqrt(2) per scale)")
+      ->needs(gpus);
 }
 
 GpuOptions EngineOptions::gpu_options() const {

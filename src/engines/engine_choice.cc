@@ -31,12 +31,14 @@ ChosenEngine choose_engine(EngineChoice engine, const GpuOptions& gpu) {
       throw usage_error("--placement " + std::string(name_of(gpu.placement)) + " needs --engine gpu");
     if (gpu.memory_budget != 0) throw usage_error("--gpu-mem needs --engine gpu");
     if (gpu.async) throw usage_error("--async needs --engine gpu and --placement subgraph or stream");
+    if (gpu.gpus != 0) throw usage_error("--gpus needs --engine gpu (or auto)");
     return choice;
   }
   std::string reason;
   bool usable = gpu_available(&reason);
   if (engine == EngineChoice::kGpu && !usable) throw Error("--engine gpu: no usable GPU: " + reason);
   if (!usable) {
+    if (gpu.gpus != 0) throw Error("--gpus " + std::to_string(gpu.gpus) + ": no usable GPU: " + reason);
     if (gpu.placement != Placement::kAuto)
       throw Error("--placement " + std::string(name_of(gpu.placement)) + ": no usable GPU: " + reason);
     choice.note = "no usable GPU (" + reason + "), ran on the CPU";

@@ -46,6 +46,10 @@ struct GpuOptions {
   StreamMode stream_mode = StreamMode::kPtOpt;  // stream
   double stream_threshold = 0.8;              // subgraph: stream when active edges exceed this fraction of |E|
   GatherWay gather = GatherWay::kGpu;         // subgraph: measured faster than cpu on the H100 (docs/PERF.md)
+  // Several GPUs (docs/DISTRIBUTED.md): 0 runs the one-GPU engine on `device`;
+  // N >= 1 the degree-separated partition over GPUs 0..N-1, one rank each.
+  int gpus = 0;
+  std::optional<uint64_t> delegate_threshold;  // --gpus: TH (default: the paper's rule)
 };
 
 // Fills in defaults that depend on the graph (sssp's delta), checks the
@@ -66,5 +70,9 @@ RunOutput run_on_gpu(const AnyGraph& graph, const RunRequest& request, const Gpu
 // or pinned) once; UVM runs each start cold. For `tiergraph bench`.
 std::vector<RunOutput> run_batch_on_gpu(const AnyGraph& graph, const std::vector<RunRequest>& requests,
                                         const GpuOptions& options);
+// The same over options.gpus GPUs of this process (run_batch_on_gpu calls it
+// when options.gpus > 0): the graph is partitioned and placed once.
+std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                                         const GpuOptions& options);
 
 }  // namespace tg

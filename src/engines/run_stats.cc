@@ -33,6 +33,21 @@ nlohmann::json details_json(const RunStats& s) {
     j["link_requests"] = s.link_requests;
   }
   if (s.stream) j.update(to_json(*s.stream));
+  if (s.distributed) {
+    const DistributedStats& d = *s.distributed;
+    nlohmann::json levels = nlohmann::json::array();
+    for (const DistributedLevel& l : d.levels)
+      levels.push_back({{"compute_s", l.compute_s},
+                        {"communication_s", l.communication_s},
+                        {"bytes_exchanged", l.bytes_exchanged},
+                        {"normals_exchanged", l.normals_exchanged},
+                        {"delegate_frontier", l.delegate_frontier}});
+    j["distributed"] = {{"gpus", d.gpus},
+                        {"threshold", d.threshold},
+                        {"delegates", d.delegates},
+                        {"bytes_exchanged", d.bytes_exchanged},
+                        {"levels", std::move(levels)}};
+  }
   return j;
 }
 

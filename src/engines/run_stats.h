@@ -25,6 +25,24 @@ struct GpuPlacementStats {
   uint64_t zerocopy_copied_bytes = 0;  // edge bytes copied into pinned memory (file mappings are not pinned in place)
 };
 
+// A run across several GPUs (`--gpus N`, src/distributed/gpu/): the
+// partition, and per level the slowest rank's kernel and NCCL time and the
+// bytes all ranks sent (Graph500's per-level split, issue 10).
+struct DistributedLevel {
+  double compute_s = 0;
+  double communication_s = 0;  // waiting for slower ranks included
+  uint64_t bytes_exchanged = 0;
+  uint64_t normals_exchanged = 0;  // normal vertices sent to their owners
+  uint32_t delegate_frontier = 0;
+};
+struct DistributedStats {
+  int gpus = 0;
+  uint64_t threshold = 0;  // TH: out-degree above which a vertex is a delegate
+  uint64_t delegates = 0;
+  uint64_t bytes_exchanged = 0;
+  std::vector<DistributedLevel> levels;
+};
+
 struct RunStats {
   std::vector<std::pair<std::string, double>> phases_s;  // e.g. {"compute", 0.12}, in order
   uint64_t iterations = 0;
@@ -38,6 +56,7 @@ struct RunStats {
   int threads = 0;                 // CPU engine: OpenMP threads
   std::optional<GpuPlacementStats> gpu;
   std::optional<StreamStats> stream;  // subgraph / stream placements
+  std::optional<DistributedStats> distributed;
 
   void add_phase(const std::string& name, double seconds);
   double phase(const std::string& name) const;  // 0 when absent

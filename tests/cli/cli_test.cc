@@ -190,6 +190,15 @@ TEST(Cli, GpuMemNeedsASize) {
 
 // ---- exit codes: 0 success, 1 other, 2 usage, 3 bad input data, 4 verification failed ----
 
+// More GPUs than there are (none in CI, one on the H100 machine): one line, no fallback to the CPU.
+TEST(Cli, SeveralGpusWhereThereAreFewerIsAnError) {
+  std::string g = write_temp("cli_gpus.el", "0 1\n1 2\n");
+  const Result r = tiergraph("run bfs --graph " + g + " --gpus 64");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--gpus 64"), std::string::npos) << r.err;
+}
+
 TEST(CliExitCodes, UsageIs2) {
   std::string g = write_temp("cli_exit_small.el", "0 1\n1 2\n");
   std::string w = write_temp("cli_exit_small.wel", "0 1 1\n1 2 2\n");
@@ -201,6 +210,9 @@ TEST(CliExitCodes, UsageIs2) {
   expect_exit(tiergraph("run bfs --graph " + g + " --source abc"), 2, "--source");
   expect_exit(tiergraph("run bfs --graph " + g + " --gpu-mem 0"), 2, "--gpu-mem");
   expect_exit(tiergraph("run bfs --graph " + g + " --gpu-mem lots"), 2, "--gpu-mem");
+  expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --gpus 2"), 2, "--gpus needs --engine gpu");
+  expect_exit(tiergraph("run bfs --graph " + g + " --gpus 0"), 2, "--gpus");
+  expect_exit(tiergraph("run bfs --graph " + g + " --delegate-threshold 4"), 2, "--gpus");
   expect_exit(tiergraph("run bfs --graph kron:abc"), 2, "kron:abc");
   expect_exit(tiergraph("run bfs --graph kron:8 --weights 9"), 2, "--weights");
   expect_exit(tiergraph("run sssp --graph " + w + " --delta -1"), 2, "--delta");

@@ -90,6 +90,7 @@ std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunReq
 
 std::vector<RunOutput> run_batch_on_gpu(const AnyGraph& any, const std::vector<RunRequest>& requests,
                                         const GpuOptions& options) {
+  if (options.gpus > 0) return run_batch_on_gpus(any, requests, options);
   return std::visit([&](const auto& graph) { return run_batch(graph, requests, options); }, any);
 }
 

@@ -1,0 +1,147 @@
+#include "distributed/gpu/bfs_kernels.cuh"
+
+#include <cub/device/device_scan.cuh>
+
+namespace tg::dist::gpu {
+namespace {
+
+using tg::gpu::kBlock;
+
+__device__ void visit_local(const BfsLevel& s, uint32_t l) {
+  if (s.normal_depth[l] != kNoDepth) return;
+  if (atomicCAS(&s.normal_depth[l], kNoDepth, s.level + 1) == kNoDepth)
+    s.next_normals[atomicAdd(&s.counters[0], 1u)] = l;
+}
+
+// Plain byte stores: every writer writes 1.
+__device__ void reach_delegate(const BfsLevel& s, uint32_t k) {
+  if (s.delegate_depth[k] == kNoDepth) s.reached[k] = 1;
+}
+
+// An nn destination: visited here if owned here, else queued once per run
+// for its owner (Section V-B: "normal vertices ... sent to their owners").
+__device__ void visit_normal(const BfsLevel& s, uint64_t v) {
+  const uint64_t p = static_cast<uint64_t>(s.g.num_ranks);
+  const int owner = static_cast<int>(v % p);
+  const uint32_t slot = static_cast<uint32_t>(v / p);
+  if (owner == s.g.rank) {
+    visit_local(s, s.g.local_of_slot[slot]);
+    return;
+  }
+  const uint32_t bit = 1u << (v % 32);
+  uint32_t* word = &s.sent_bits[v / 32];
+  if (*word & bit) return;
+  if (atomicOr(word, bit) & bit) return;
+  s.send[s.send_start[owner] + atomicAdd(&s.send_count[owner], 1u)] = slot;
+}
+
+template <typename A, typename B>
+__global__ void row_degrees(const uint32_t* rows, uint32_t count, CsrView<A> a, CsrView<B> b, eid_t* degree) {
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x) {
+    const uint32_t u = rows[i];
+    degree[i] = (a.offsets[u + 1] - a.offsets[u]) + (b.offsets[u + 1] - b.offsets[u]);
+  }
+}
+
+// Edge-balanced expansion (one thread per edge, a binary search for its row
+// in the inclusive scan of the rows' degrees): a delegate's lists run to
+// millions of edges, so a thread or warp per row would leave most of the GPU
+// idle behind the hubs. Each row's edges are its list in `a` then in `b`.
+template <typename A, typename B, typename VisitA, typename VisitB>
+__device__ void expand_edges(const uint32_t* rows, uint32_t count, const eid_t* scan, CsrView<A> a, CsrView<B> b,
+                             VisitA visit_a, VisitB visit_b) {
+  const eid_t total = scan[count - 1];
+  for (eid_t e = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; e < total; e += uint64_t{gridDim.x} * blockDim.x) {
+    uint32_t lo = 0, hi = count - 1;  // the first row whose inclusive scan exceeds e
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (scan[mid] > e) hi = mid;
+      else lo = mid + 1;
+    }
+    const eid_t j = e - (lo == 0 ? 0 : scan[lo - 1]);
+    const uint32_t u = rows[lo];
+    const eid_t in_a = a.offsets[u + 1] - a.offsets[u];
+    if (j < in_a) visit_a(a.neighbors[a.offsets[u] + j]);
+    else visit_b(b.neighbors[b.offsets[u] + (j - in_a)]);
+  }
+}
+
+__global__ void expand_normals(BfsLevel s, const uint32_t* rows, uint32_t count, const eid_t* scan) {
+  expand_edges(
+      rows, count, scan, s.g.nn, s.g.nd, [&](uint64_t v) { visit_normal(s, v); },
+      [&](uint32_t k) { reach_delegate(s, k); });
+}
+
+__global__ void expand_delegates(BfsLevel s, const uint32_t* rows, uint32_t count, const eid_t* scan) {
+  expand_edges(
+      rows, count, scan, s.g.dn, s.g.dd, [&](uint32_t l) { visit_local(s, l); },
+      [&](uint32_t k) { reach_delegate(s, k); });
+}
+
+__global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count) {
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x)
+    visit_local(s, s.g.local_of_slot[slots[i]]);
+}
+
+__global__ void set_normals_flag(BfsLevel s) { s.reached[s.g.num_delegates] = s.counters[0] > 0 ? 1 : 0; }
+
+__global__ void settle_delegates(BfsLevel s) {
+  const uint32_t d = s.g.num_delegates;
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k <= d; k += uint64_t{gridDim.x} * blockDim.x) {
+    if (k == d) {
+      s.counters[2] = s.reached[d];
+      s.reached[d] = 0;
+      continue;
+    }
+    if (!s.reached[k]) continue;
+    s.reached[k] = 0;
+    if (s.delegate_depth[k] != kNoDepth) continue;
+    s.delegate_depth[k] = s.level + 1;
+    s.next_delegates[atomicAdd(&s.counters[1], 1u)] = static_cast<uint32_t>(k);
+  }
+}
+
+template <typename A, typename B, typename Expand>
+void expand(Expand kernel, const BfsLevel& s, const uint32_t* rows, uint32_t count, CsrView<A> a, CsrView<B> b,
+            eid_t* scan, tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
+  if (count == 0) return;
+  row_degrees<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(rows, count, a, b, scan);
+  TG_CUDA_CHECK_LAUNCH();
+  tg::gpu::run_cub(pool, [&](void* tmp, size_t& bytes) {
+    return cub::DeviceScan::InclusiveSum(tmp, bytes, scan, scan, count, stream);
+  });
+  // The edge count stays on the GPU (no copy back to size the grid): the
+  // grid covers the GPU and strides over whatever the scan says.
+  kernel<<<static_cast<unsigned>(sms) * 8, kBlock, 0, stream>>>(s, rows, count, scan);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
+                           tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
+  expand(expand_normals, s, rows, count, s.g.nn, s.g.nd, degree_scan, pool, sms, stream);
+}
+
+void launch_expand_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
+                             tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
+  expand(expand_delegates, s, rows, count, s.g.dn, s.g.dd, degree_scan, pool, sms, stream);
+}
+
+void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream) {
+  if (count == 0) return;
+  visit_received<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(s, slots, count);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream) {
+  set_normals_flag<<<1, 1, 0, stream>>>(s);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
+  settle_delegates<<<tg::gpu::grid_for(uint64_t{s.g.num_delegates} + 1, kBlock, sms), kBlock, 0, stream>>>(s);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace tg::dist::gpu

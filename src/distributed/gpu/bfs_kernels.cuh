@@ -1,0 +1,47 @@
+// The kernels of one BFS level on one rank of a degree-separated partition
+// (Pan, Pearce, Owens, IPDPS 2018, Sections IV-A and V): expand the normal
+// frontier over nn and nd, the delegate frontier over dn and dd; visit local
+// normal vertices at once, queue remote ones for their owners, mark reached
+// delegates in a byte mask that the ranks then reduce with ncclMax.
+#pragma once
+
+#include <cstdint>
+
+#include "core/types.h"
+#include "distributed/gpu/device_rank_graph.h"
+
+namespace tg::dist::gpu {
+
+constexpr int32_t kNoDepth = -1;
+
+// Everything a level's kernels write. counters: [0] normals queued for the
+// next level, [1] delegates in the next frontier, [2] the reduced "some rank
+// has normals next" flag.
+struct BfsLevel {
+  RankView g;
+  int32_t level = 0;
+  int32_t* normal_depth = nullptr;    // num_normals
+  int32_t* delegate_depth = nullptr;  // num_delegates, the same on every rank
+  uint8_t* reached = nullptr;         // num_delegates + 1: delegates reached here this level, then the flag
+  uint32_t* next_normals = nullptr;
+  uint32_t* next_delegates = nullptr;
+  uint32_t* counters = nullptr;
+  uint32_t* sent_bits = nullptr;   // one bit per global id: already queued for its owner this run
+  uint32_t* send = nullptr;        // per-peer segments of owner slots (v / P)
+  const uint64_t* send_start = nullptr;  // where each peer's segment starts
+  uint32_t* send_count = nullptr;  // per peer
+};
+
+// Launchers; each checks its launch. `rows` has `count` rows.
+void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
+                           tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
+void launch_expand_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
+                             tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
+// Owner slots sent here by the other ranks: visit them.
+void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
+// reached[d] = whether this rank queued normals for the next level.
+void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream);
+// After the reduction: the new delegate frontier and depths; clears the mask.
+void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
+
+}  // namespace tg::dist::gpu

@@ -1,0 +1,53 @@
+// One rank's part of a degree-separated partition (distributed/partition.h)
+// copied into its GPU's memory, and the plain view kernels take.
+#pragma once
+
+#include <cstdint>
+
+#include "core/types.h"
+#include "distributed/partition.h"
+#include "engines/gpu/cuda_util.h"
+
+namespace tg::dist::gpu {
+
+template <typename N>
+struct CsrView {
+  const eid_t* offsets = nullptr;
+  const N* neighbors = nullptr;
+};
+
+struct RankView {
+  int rank = 0;
+  int num_ranks = 1;
+  uint32_t num_normals = 0;
+  uint32_t num_delegates = 0;
+  CsrView<uint64_t> nn;  // normal -> normal, neighbours global ids
+  CsrView<uint32_t> nd;  // normal -> delegate ids
+  CsrView<uint32_t> dn;  // delegate -> local ids
+  CsrView<uint32_t> dd;  // delegate -> delegate ids
+  const uint32_t* local_of_slot = nullptr;
+};
+
+class DeviceRankGraph {
+ public:
+  // Copies on the current device; bytes() says how much it took.
+  explicit DeviceRankGraph(const RankGraph& g);
+  // What the copy will take, to check against free memory first.
+  static uint64_t bytes_needed(const RankGraph& g);
+
+  const RankView& view() const { return view_; }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  template <typename N>
+  CsrView<N> upload(const Csr<N>& csr);
+  template <typename T>
+  const T* upload(const Array<T>& a);
+
+  tg::gpu::DeviceArray<uint8_t> storage_;  // one allocation for every array
+  uint64_t bytes_ = 0;
+  uint64_t used_ = 0;
+  RankView view_;
+};
+
+}  // namespace tg::dist::gpu

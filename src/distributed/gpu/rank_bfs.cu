@@ -1,0 +1,229 @@
+#include "distributed/gpu/rank_bfs.h"
+
+#include <algorithm>
+#include <string>
+
+#include "distributed/degree_separation.h"
+#include "distributed/gpu/nccl_check.h"
+
+namespace tg::dist::gpu {
+namespace {
+
+using tg::gpu::DeviceArray;
+
+uint64_t peers_slots(const RankGraph& g) {
+  uint64_t total = 0;
+  for (int q = 0; q < g.num_ranks; ++q)
+    if (q != g.rank) total += DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, q);
+  return total;
+}
+
+uint64_t state_bytes(const RankGraph& g) {
+  const uint64_t nn = g.num_normals(), d = g.num_delegates(), p = static_cast<uint64_t>(g.num_ranks);
+  return nn * 4 * 3                         // depths, two queues
+         + d * 4 * 3 + d + 1               // depths, two frontiers, the mask
+         + std::max(nn, d) * sizeof(eid_t)  // the degree scan
+         + (g.num_vertices + 31) / 32 * 4   // sent bits
+         + peers_slots(g) * 4 + (p - 1) * nn * 4  // send and receive buffers
+         + (p * p + 2 * p + 3) * 8;
+}
+
+double elapsed_s(cudaEvent_t a, cudaEvent_t b) {
+  float ms = 0;
+  TG_CUDA(cudaEventElapsedTime(&ms, a, b));
+  return ms / 1000.0;
+}
+
+std::string gib(uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return text;
+}
+
+// Refuses before anything is allocated: a partial upload that then fails
+// would leave the other ranks waiting in their first collective.
+const RankGraph& checked_fit(const RankGraph& g) {
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const uint64_t margin = 256ull << 20;  // CUB's scratch, NCCL's buffers
+  const uint64_t need = RankBfs::bytes_needed(g);
+  if (need + margin > free_bytes)
+    throw Error("--gpus " + std::to_string(g.num_ranks) + ": rank " + std::to_string(g.rank) + "'s part needs " +
+                gib(need) + " of GPU memory and " + gib(free_bytes) +
+                " is free (several GPUs run with the graph in GPU memory only, so far)");
+  return g;
+}
+
+}  // namespace
+
+uint64_t RankBfs::bytes_needed(const RankGraph& g) { return DeviceRankGraph::bytes_needed(g) + state_bytes(g); }
+
+RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm)
+    : host_(checked_fit(graph)), comm_(comm), graph_(graph) {
+  int device = 0;
+  TG_CUDA(cudaGetDevice(&device));
+  TG_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+  TG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  for (cudaEvent_t& e : marks_) TG_CUDA(cudaEventCreate(&e));
+  TG_CUDA(cudaEventCreate(&run_start_));
+  TG_CUDA(cudaEventCreate(&run_stop_));
+
+  const uint64_t nn = graph.num_normals(), d = graph.num_delegates();
+  const int p = graph.num_ranks;
+  normal_depth_ = DeviceArray<int32_t>::allocate(nn);
+  delegate_depth_ = DeviceArray<int32_t>::allocate(d);
+  reached_ = DeviceArray<uint8_t>::allocate(d + 1);
+  for (int i = 0; i < 2; ++i) {
+    normals_[i] = DeviceArray<uint32_t>::allocate(nn);
+    delegates_[i] = DeviceArray<uint32_t>::allocate(d);
+  }
+  scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
+  counters_ = DeviceArray<uint32_t>::allocate(3);
+  sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
+  send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
+  receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
+  send_count_ = DeviceArray<uint32_t>::allocate(p);
+  count_matrix_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * p);
+  send_start_ = DeviceArray<uint64_t>::allocate(p);
+  uint64_t at = 0;
+  for (int q = 0; q < p; ++q) {
+    send_start_host_.push_back(at);
+    if (q != graph.rank) at += DegreeSeparation::slots_on_rank(graph.num_vertices, p, q);
+  }
+  TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
+  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 3) * sizeof(uint32_t)));
+}
+
+RankBfs::~RankBfs() {
+  cudaFreeHost(pinned_counts_);
+  for (cudaEvent_t e : marks_) cudaEventDestroy(e);
+  cudaEventDestroy(run_start_);
+  cudaEventDestroy(run_stop_);
+  cudaStreamDestroy(stream_);
+}
+
+void RankBfs::reset(uint64_t source) {
+  const RankGraph& g = host_;
+  TG_CUDA(cudaMemsetAsync(normal_depth_.data(), 0xFF, g.num_normals() * sizeof(int32_t), stream_));  // kNoDepth
+  TG_CUDA(cudaMemsetAsync(delegate_depth_.data(), 0xFF, g.num_delegates() * sizeof(int32_t), stream_));
+  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, g.num_delegates() + 1, stream_));
+  TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_));
+  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_));
+  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_));
+  // The source's depth and the first frontier, through the counters' pinned slots.
+  uint32_t* staged = pinned_counts_;
+  staged[0] = 0;  // depth 0 as an int32's bits
+  const auto it = std::lower_bound(g.delegate_global.begin(), g.delegate_global.end(), source);
+  if (it != g.delegate_global.end() && *it == source) {
+    staged[1] = static_cast<uint32_t>(it - g.delegate_global.begin());
+    TG_CUDA(cudaMemcpyAsync(delegate_depth_.data() + staged[1], &staged[0], 4, cudaMemcpyHostToDevice, stream_));
+    TG_CUDA(cudaMemcpyAsync(delegates_[0].data(), &staged[1], 4, cudaMemcpyHostToDevice, stream_));
+  } else if (g.owns_slot_of(source)) {
+    staged[1] = g.local_id(source);
+    TG_CUDA(cudaMemcpyAsync(normal_depth_.data() + staged[1], &staged[0], 4, cudaMemcpyHostToDevice, stream_));
+    TG_CUDA(cudaMemcpyAsync(normals_[0].data(), &staged[1], 4, cudaMemcpyHostToDevice, stream_));
+  }
+  TG_CUDA(cudaStreamSynchronize(stream_));
+}
+
+uint64_t RankBfs::exchange_normals(BfsLevel& s) {
+  const int p = host_.num_ranks, r = host_.rank;
+  if (p == 1) return 0;
+  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_));
+  TG_CUDA(cudaMemcpyAsync(pinned_counts_, count_matrix_.data(), static_cast<size_t>(p) * p * sizeof(uint32_t),
+                          cudaMemcpyDeviceToHost, stream_));
+  TG_CUDA(cudaStreamSynchronize(stream_));
+  const uint32_t* counts = pinned_counts_;  // row q: what rank q sends to each rank
+  uint64_t received = 0;
+  TG_NCCL(ncclGroupStart());
+  for (int q = 0; q < p; ++q) {
+    if (q == r) continue;
+    const uint32_t to_q = counts[r * p + q], from_q = counts[q * p + r];
+    if (to_q > 0) TG_NCCL(ncclSend(s.send + send_start_host_[q], to_q, ncclUint32, q, comm_, stream_));
+    if (from_q > 0) TG_NCCL(ncclRecv(receive_.data() + received, from_q, ncclUint32, q, comm_, stream_));
+    received += from_q;
+  }
+  TG_NCCL(ncclGroupEnd());
+  return received;
+}
+
+RankRunRecord RankBfs::run(uint64_t source) {
+  const RankGraph& g = host_;
+  const int p = g.num_ranks;
+  const uint32_t d = g.num_delegates();
+  if (source >= g.num_vertices) throw Error("bfs source " + std::to_string(source) + " is not a vertex");
+  reset(source);
+  const bool source_is_delegate = std::binary_search(g.delegate_global.begin(), g.delegate_global.end(), source);
+  uint32_t normals = !source_is_delegate && g.owns_slot_of(source) ? 1 : 0;
+  uint32_t delegates = source_is_delegate ? 1 : 0;
+
+  // Every rank starts together: a reduction of nothing is the barrier.
+  if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclSum, comm_, stream_));
+  TG_CUDA(cudaEventRecord(run_start_, stream_));
+
+  RankRunRecord record;
+  for (int32_t level = 0, cur = 0;; ++level, cur = 1 - cur) {
+    BfsLevel s;
+    s.g = graph_.view();
+    s.level = level;
+    s.normal_depth = normal_depth_.data();
+    s.delegate_depth = delegate_depth_.data();
+    s.reached = reached_.data();
+    s.next_normals = normals_[1 - cur].data();
+    s.next_delegates = delegates_[1 - cur].data();
+    s.counters = counters_.data();
+    s.sent_bits = sent_bits_.data();
+    s.send = send_.data();
+    s.send_start = send_start_.data();
+    s.send_count = send_count_.data();
+
+    TG_CUDA(cudaEventRecord(marks_[0], stream_));
+    launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, sms_, stream_);
+    launch_expand_delegates(s, delegates_[cur].data(), delegates, scan_.data(), pool_, sms_, stream_);
+    TG_CUDA(cudaEventRecord(marks_[1], stream_));
+    const uint64_t received = exchange_normals(s);
+    TG_CUDA(cudaEventRecord(marks_[2], stream_));
+    launch_visit_received(s, receive_.data(), received, sms_, stream_);
+    launch_set_normals_flag(s, stream_);
+    TG_CUDA(cudaEventRecord(marks_[3], stream_));
+    // max over bytes of 0 and 1 is OR (NCCL has no bitwise reduction; a
+    // mask of bits would need an allgather and a local OR, P times the bytes).
+    if (p > 1) TG_NCCL(ncclAllReduce(s.reached, s.reached, d + 1, ncclUint8, ncclMax, comm_, stream_));
+    TG_CUDA(cudaEventRecord(marks_[4], stream_));
+    launch_settle_delegates(s, sms_, stream_);
+    TG_CUDA(cudaEventRecord(marks_[5], stream_));
+    uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
+    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
+    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_));
+    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_));
+    TG_CUDA(cudaStreamSynchronize(stream_));
+
+    LevelRecord l;
+    l.delegate_frontier = delegates;
+    l.normals_received = received;
+    l.compute_s = elapsed_s(marks_[0], marks_[1]) + elapsed_s(marks_[2], marks_[3]) + elapsed_s(marks_[4], marks_[5]);
+    l.communication_s = elapsed_s(marks_[1], marks_[2]) + elapsed_s(marks_[3], marks_[4]);
+    if (p > 1) {
+      const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
+      for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
+      l.bytes_sent += uint64_t{d} + 1 + static_cast<uint64_t>(p) * 4;
+    }
+    record.levels.push_back(l);
+    normals = counters[0];
+    delegates = counters[1];
+    if (counters[2] == 0 && delegates == 0) break;
+  }
+  TG_CUDA(cudaEventRecord(run_stop_, stream_));
+  TG_CUDA(cudaEventSynchronize(run_stop_));
+  record.seconds = elapsed_s(run_start_, run_stop_);
+  return record;
+}
+
+void RankBfs::copy_depths(std::span<int32_t> normal_depth, std::span<int32_t> delegate_depth) const {
+  if (normal_depth.size() != host_.num_normals() || delegate_depth.size() != host_.num_delegates())
+    throw Error("copy_depths: wrong sizes");
+  TG_CUDA(cudaMemcpy(normal_depth.data(), normal_depth_.data(), normal_depth.size_bytes(), cudaMemcpyDeviceToHost));
+  TG_CUDA(cudaMemcpy(delegate_depth.data(), delegate_depth_.data(), delegate_depth.size_bytes(), cudaMemcpyDeviceToHost));
+}
+
+}  // namespace tg::dist::gpu

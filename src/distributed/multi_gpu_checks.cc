@@ -1,0 +1,26 @@
+#include "distributed/multi_gpu_checks.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace tg::dist {
+
+bool runs_on_several_gpus(const AlgorithmInfo& algorithm) { return algorithm.name() == "bfs"; }
+
+void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options) {
+  const std::string gpus = "--gpus " + std::to_string(options.gpus);
+  if (options.gpus < 1) throw usage_error(gpus + ": at least 1");
+  for (const RunRequest& r : requests)
+    if (!runs_on_several_gpus(*r.algorithm))
+      throw usage_error(gpus + ": " + r.algorithm->name() +
+                        " does not run on several GPUs yet (bfs does; docs/DISTRIBUTED.md has the plan)");
+  if (options.placement != Placement::kAuto && options.placement != Placement::kDevice)
+    throw usage_error(gpus + ": --placement " + std::string(name_of(options.placement)) +
+                      ": several GPUs keep their parts in GPU memory (--placement device) so far");
+  if (options.async) throw usage_error(gpus + ": --async is for the subgraph and stream placements");
+  if (options.device != 0) throw usage_error(gpus + " uses GPUs 0.." + std::to_string(options.gpus - 1) + ": drop --device");
+  if (options.memory_budget != 0) throw usage_error(gpus + ": --gpu-mem does not apply yet (the parts stay in GPU memory)");
+}
+
+}  // namespace tg::dist

@@ -1,0 +1,19 @@
+// What a run over several GPUs (`--gpus N`) accepts, checked before any GPU
+// is touched, so the refusals are the same (and tested) on machines without
+// GPUs.
+#pragma once
+
+#include <vector>
+
+#include "engines/run.h"
+
+namespace tg::dist {
+
+// The algorithms with a program over the partition (docs/DISTRIBUTED.md).
+bool runs_on_several_gpus(const AlgorithmInfo& algorithm);
+
+// Throws a one-line usage error for what --gpus cannot do (yet): another
+// algorithm, a placement other than device, --async, --device.
+void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options);
+
+}  // namespace tg::dist

@@ -1,0 +1,61 @@
+// What `--gpus N` refuses before touching a GPU (distributed/multi_gpu_checks.h).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "algorithms/algorithm.h"
+#include "core/error.h"
+#include "distributed/multi_gpu_checks.h"
+
+namespace tg::test {
+namespace {
+
+std::string refusal(const std::vector<RunRequest>& requests, const GpuOptions& options) {
+  try {
+    dist::check_multi_gpu_run(requests, options);
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<RunRequest> one(const std::string& algorithm) {
+  return {make_request(*find_algorithm(algorithm), algorithm == "bfs" ? Sources{0} : Sources{})};
+}
+
+GpuOptions gpus(int n) {
+  GpuOptions o;
+  o.gpus = n;
+  return o;
+}
+
+TEST(MultiGpuChecks, BfsOnDeviceMemoryIsAccepted) {
+  EXPECT_EQ(refusal(one("bfs"), gpus(2)), "");
+  GpuOptions o = gpus(1);
+  o.placement = Placement::kDevice;
+  EXPECT_EQ(refusal(one("bfs"), o), "");
+}
+
+TEST(MultiGpuChecks, EachUnsupportedChoiceIsNamed) {
+  EXPECT_NE(refusal(one("cc"), gpus(2)).find("cc does not run on several GPUs"), std::string::npos);
+  EXPECT_NE(refusal(one("pagerank"), gpus(2)).find("pagerank"), std::string::npos);
+  GpuOptions o = gpus(2);
+  o.placement = Placement::kZeroCopyAligned;
+  EXPECT_NE(refusal(one("bfs"), o).find("--placement"), std::string::npos);
+  o = gpus(2);
+  o.async = true;
+  EXPECT_NE(refusal(one("bfs"), o).find("--async"), std::string::npos);
+  o = gpus(2);
+  o.device = 1;
+  EXPECT_NE(refusal(one("bfs"), o).find("--device"), std::string::npos);
+  o = gpus(2);
+  o.memory_budget = 1 << 20;
+  EXPECT_NE(refusal(one("bfs"), o).find("--gpu-mem"), std::string::npos);
+  EXPECT_NE(refusal(one("bfs"), gpus(0)).find("at least 1"), std::string::npos);
+}
+
+// --gpus with --engine cpu: tests/cli/cli_test.cc (CliExitCodes.UsageIs2).
+
+}  // namespace
+}  // namespace tg::test

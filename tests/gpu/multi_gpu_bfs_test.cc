@@ -1,0 +1,108 @@
+// BFS over several GPUs (`--gpus N`, src/distributed/gpu): on every GPU count
+// this machine has (1 on the H100 machine, 1 and 2 on the x2 machine), on the
+// test shapes in both orientations and a Kronecker graph, with thresholds
+// that make every vertex a delegate (0), none (max), and the paper's rule,
+// the depths equal the sequential reference's and pass the verifier.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "algorithms/algorithm.h"
+#include "core/error.h"
+#include "engines/run.h"
+#include "generators/generators.h"
+#include "graph/builder.h"
+#include "gpu/gpu_checks.h"
+#include "support/reference.h"
+
+namespace tg::test::gpu {
+namespace {
+
+int gpu_count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;
+  return n;
+}
+
+void check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
+                   const std::string& what) {
+  const AlgorithmInfo& bfs = *find_algorithm("bfs");
+  std::vector<RunRequest> requests;
+  for (uint64_t s : test_sources(graph, sources, 41)) requests.push_back(prepare_request(graph, make_request(bfs, {s})));
+  if (requests.empty()) return;
+  for (int p = 1; p <= std::min(gpu_count(), 4); ++p)
+    for (std::optional<uint64_t> th : thresholds) {
+      GpuOptions options;
+      options.gpus = p;
+      options.delegate_threshold = th;
+      const std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
+      ASSERT_EQ(outputs.size(), requests.size());
+      for (size_t i = 0; i < requests.size(); ++i) {
+        const std::string where = what + ", " + std::to_string(p) + " GPUs, TH " +
+                                  (th ? std::to_string(*th) : std::string("default")) + ", source " +
+                                  std::to_string(requests[i].source());
+        const auto& depth = std::get<ResultVector<int32_t>>(outputs[i].values);
+        ASSERT_EQ(to_std_vector(depth), reference_bfs(graph, requests[i].source())) << where;
+        EXPECT_TRUE(passes_verifier(bfs, graph, requests[i].sources, outputs[i].values, requests[i].options)) << where;
+        ASSERT_TRUE(outputs[i].stats.distributed.has_value()) << where;
+        EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
+        EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations);
+        EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
+      }
+    }
+}
+
+const std::vector<std::optional<uint64_t>> kThresholds = {0, 2, std::nullopt, std::numeric_limits<uint64_t>::max()};
+
+class MultiGpuBfsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MultiGpuBfsTest, DepthsEqualTheReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const Shape& shape = find_shape(GetParam());
+  for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {
+    SCOPED_TRACE(orientation_name(o));
+    check_on_gpus(build_variant(shape.edges, o, false), kThresholds, 2, GetParam());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, MultiGpuBfsTest, ::testing::ValuesIn(gpu_shapes()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// Thresholds that leave both delegates and nn edges, hubs whose lists run to
+// thousands of edges, and 64-bit ids.
+TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  GeneratorSpec spec;
+  spec.scale = 14;
+  spec.edge_factor = 16;
+  spec.seed = 11;
+  for (bool undirected : {true, false}) {
+    EdgeList edges = generate(spec);
+    edges.directed = !undirected;
+    BuildOptions options;
+    options.force_64bit_ids = !undirected;
+    const AnyGraph graph = build_graph(std::move(edges), options);
+    check_on_gpus(graph, {4, 32, std::nullopt}, 4, undirected ? "kron14 undirected" : "kron14 directed");
+  }
+}
+
+TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const AnyGraph graph = build_variant(find_shape("path").edges, Orientation::kUndirected, false);
+  GpuOptions options;
+  options.gpus = gpu_count() + 1;
+  const std::vector<RunRequest> requests = {prepare_request(graph, make_request(*find_algorithm("bfs"), {0}))};
+  try {
+    run_batch_on_gpu(graph, requests, options);
+    FAIL() << "ran on " << options.gpus << " GPUs";
+  } catch (const tg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("present"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tg::test::gpu
