@@ -30,12 +30,14 @@ note() { echo "$*" | tee -a "$summary"; }
 
 note "gpu: $(nvidia-smi --query-gpu=name,memory.used,memory.total,driver_version --format=csv,noheader 2>&1)  date: $(date -u +%F)"
 
-# ---- dependencies staged by scripts/stage-device-deps.sh (liblzma-dev) ----
-if [ -f .deps/usr/lib/x86_64-linux-gnu/pkgconfig/liblzma.pc ]; then
+# ---- dependencies staged by scripts/stage-device-deps.sh (liblzma-dev, libxxhash-dev) ----
+if ls .deps/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc >/dev/null 2>&1; then
   mkdir -p .deps/pkgconfig
-  sed -e "s#^prefix=.*#prefix=$root/.deps/usr#" -e "s#^exec_prefix=.*#exec_prefix=$root/.deps/usr#" \
-      -e "s#^libdir=.*#libdir=$root/.deps/usr/lib/x86_64-linux-gnu#" -e "s#^includedir=.*#includedir=$root/.deps/usr/include#" \
-      .deps/usr/lib/x86_64-linux-gnu/pkgconfig/liblzma.pc >.deps/pkgconfig/liblzma.pc
+  for pc in .deps/usr/lib/x86_64-linux-gnu/pkgconfig/*.pc; do
+    sed -e "s#^prefix=.*#prefix=$root/.deps/usr#" -e "s#^exec_prefix=.*#exec_prefix=$root/.deps/usr#" \
+        -e "s#^libdir=.*#libdir=$root/.deps/usr/lib/x86_64-linux-gnu#" -e "s#^includedir=.*#includedir=$root/.deps/usr/include#" \
+        "$pc" >".deps/pkgconfig/$(basename "$pc")"
+  done
   export PKG_CONFIG_PATH="$root/.deps/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 fi
 export TG_DATASETS_DIR="$root/.data/datasets"

@@ -18,7 +18,7 @@ export NCCL_NVLS_ENABLE=0
 gpus=$(nvidia-smi -L | wc -l)
 echo "gpus: $gpus ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)), date $(date -u +%F)" | tee "$out/summary.txt"
 
-GPU_CHECK_TESTS=${MGPU_TESTS:-1} GPU_CHECK_FILTER='MultiGpu*' GPU_CHECK_GRAPHS="" OUT="$out/gpu-check" \
+GPU_CHECK_TESTS=${MGPU_TESTS:-1} GPU_CHECK_FILTER='*MultiGpu*' GPU_CHECK_GRAPHS="" OUT="$out/gpu-check" \
   scripts/gpu-check.sh >"$out/gpu-check.log" 2>&1
 rc=$?
 grep -E "^(build|tests|BUILD)" "$out/gpu-check/summary.txt" | tee -a "$out/summary.txt"
