@@ -22,7 +22,7 @@ GPU_CHECK_TESTS=${MGPU_TESTS:-1} GPU_CHECK_FILTER='*MultiGpu*' GPU_CHECK_GRAPHS=
   scripts/gpu-check.sh >"$out/gpu-check.log" 2>&1
 rc=$?
 grep -E "^(build|tests|BUILD)" "$out/gpu-check/summary.txt" | tee -a "$out/summary.txt"
-[ -x build-device/src/tiergraph ] && bin=build-device/src/tiergraph || bin=/tmp/tg-bin/tiergraph
+[ "${GPU_CHECK_PREBUILT:-0}" = 1 ] && bin=/tmp/tg-bin/tiergraph || bin=build-device/src/tiergraph
 
 for pair in ${MGPU_WEAK:-20:1 20:2}; do
   scale=${pair%%:*} p=${pair##*:}

@@ -41,7 +41,8 @@ nlohmann::json details_json(const RunStats& s) {
                         {"communication_s", l.communication_s},
                         {"bytes_exchanged", l.bytes_exchanged},
                         {"normals_exchanged", l.normals_exchanged},
-                        {"delegate_frontier", l.delegate_frontier}});
+                        {"delegate_frontier", l.delegate_frontier},
+                        {"ranks_pulling", l.ranks_pulling}});
     j["distributed"] = {{"gpus", d.gpus},
                         {"threshold", d.threshold},
                         {"delegates", d.delegates},

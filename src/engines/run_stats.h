@@ -34,6 +34,7 @@ struct DistributedLevel {
   uint64_t bytes_exchanged = 0;
   uint64_t normals_exchanged = 0;  // normal vertices sent to their owners
   uint32_t delegate_frontier = 0;
+  int ranks_pulling = 0;  // ranks that took the delegates' edges bottom-up
 };
 struct DistributedStats {
   int gpus = 0;

@@ -35,8 +35,18 @@ struct BfsLevel {
 // Launchers; each checks its launch. `rows` has `count` rows.
 void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
                            tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
-void launch_expand_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
-                             tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
+// The delegate frontier top-down, in two steps so the caller can choose the
+// direction from the frontier's edge count (degree_scan[count - 1]) first.
+void launch_scan_delegate_degrees(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
+                                  tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
+void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t count, const eid_t* degree_scan,
+                           int sms, cudaStream_t stream);
+// The same level bottom-up (Section IV-B), for undirected graphs, where an
+// edge's reverse lives on the same rank: every unvisited local normal looks
+// through its nd list (the reverse of the dn edges into it) and every
+// unvisited delegate through its dd list for a delegate of this level's
+// frontier (delegate_depth == level), stopping at the first.
+void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // reached[d] = whether this rank queued normals for the next level.

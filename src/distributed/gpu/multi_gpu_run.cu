@@ -70,6 +70,7 @@ DistributedStats summarize(const dist::Partition& part, const std::vector<RankRu
       l.bytes_exchanged += r.levels[i].bytes_sent;
       l.normals_exchanged += r.levels[i].normals_received;
       l.delegate_frontier = r.levels[i].delegate_frontier;
+      l.ranks_pulling += r.levels[i].pulled ? 1 : 0;
     }
   for (const DistributedLevel& l : d.levels) d.bytes_exchanged += l.bytes_exchanged;
   return d;
@@ -89,7 +90,7 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
 
   t = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<dist::gpu::RankBfs>> ranks(p);
-  group.on_each_rank([&](int r) { ranks[r] = std::make_unique<dist::gpu::RankBfs>(part.ranks[r], group.comm(r)); });
+  group.on_each_rank([&](int r) { ranks[r] = std::make_unique<dist::gpu::RankBfs>(part.ranks[r], group.comm(r), !part.directed); });
   const double transfer_s = seconds_since(t);
   uint64_t placed_bytes = 0;
   for (const dist::RankGraph& g : part.ranks) placed_bytes += dist::gpu::DeviceRankGraph::bytes_needed(g);
@@ -122,7 +123,7 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
     for (const DistributedLevel& l : out.stats.distributed->levels) communication_s += l.communication_s;
     out.stats.add_phase("communication (in compute)", communication_s);
     out.stats.iterations = records.front().levels.size();
-    out.stats.push_steps = out.stats.iterations;
+    for (const DistributedLevel& l : out.stats.distributed->levels) (l.ranks_pulling > 0 ? out.stats.pull_steps : out.stats.push_steps)++;
     out.stats.edges_traversed =
         std::visit([&](const auto& g) { return edges_from_reached(g, depth); }, graph);
     out.stats.bytes_moved = placed_bytes;

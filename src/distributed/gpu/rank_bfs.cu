@@ -58,8 +58,8 @@ const RankGraph& checked_fit(const RankGraph& g) {
 
 uint64_t RankBfs::bytes_needed(const RankGraph& g) { return DeviceRankGraph::bytes_needed(g) + state_bytes(g); }
 
-RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm)
-    : host_(checked_fit(graph)), comm_(comm), graph_(graph) {
+RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric)
+    : host_(checked_fit(graph)), comm_(comm), symmetric_(symmetric), graph_(graph) {
   int device = 0;
   TG_CUDA(cudaGetDevice(&device));
   TG_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
@@ -92,10 +92,33 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm)
   }
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 3) * sizeof(uint32_t)));
+  TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
+  warm_up();
+}
+
+// NCCL connects peers on their first exchange (lazily): measured 9-12 ms in
+// the first levels of the first run on the x2 machine. Every rank constructs
+// at once, so one round of each exchange here moves that into the placement.
+void RankBfs::warm_up() {
+  const int p = host_.num_ranks;
+  if (p == 1) return;
+  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_));
+  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_));
+  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_));
+  TG_NCCL(ncclGroupStart());
+  for (int q = 0; q < p; ++q) {
+    if (q == host_.rank) continue;
+    TG_NCCL(ncclSend(send_count_.data(), 1, ncclUint32, q, comm_, stream_));
+    TG_NCCL(ncclRecv(count_matrix_.data() + q, 1, ncclUint32, q, comm_, stream_));
+  }
+  TG_NCCL(ncclGroupEnd());
+  TG_NCCL(ncclAllReduce(reached_.data(), reached_.data(), host_.num_delegates() + 1, ncclUint8, ncclMax, comm_, stream_));
+  TG_CUDA(cudaStreamSynchronize(stream_));
 }
 
 RankBfs::~RankBfs() {
   cudaFreeHost(pinned_counts_);
+  cudaFreeHost(pinned_frontier_edges_);
   for (cudaEvent_t e : marks_) cudaEventDestroy(e);
   cudaEventDestroy(run_start_);
   cudaEventDestroy(run_stop_);
@@ -161,6 +184,12 @@ RankRunRecord RankBfs::run(uint64_t source) {
   if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclSum, comm_, stream_));
   TG_CUDA(cudaEventRecord(run_start_, stream_));
 
+  // Beamer's rule (SC 2012), per rank on its own delegate edges: go bottom-up
+  // when the frontier's edges exceed 1/15 of those of the delegates not yet
+  // reached (GAP's alpha); the frontier shrinks back below it at the tail.
+  constexpr eid_t kAlpha = 15;
+  eid_t unexplored = g.dn.num_edges() + g.dd.num_edges();
+
   RankRunRecord record;
   for (int32_t level = 0, cur = 0;; ++level, cur = 1 - cur) {
     BfsLevel s;
@@ -179,7 +208,18 @@ RankRunRecord RankBfs::run(uint64_t source) {
 
     TG_CUDA(cudaEventRecord(marks_[0], stream_));
     launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, sms_, stream_);
-    launch_expand_delegates(s, delegates_[cur].data(), delegates, scan_.data(), pool_, sms_, stream_);
+    bool pull = false;
+    if (delegates > 0) {
+      launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, sms_, stream_);
+      TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, scan_.data() + delegates - 1, sizeof(eid_t),
+                              cudaMemcpyDeviceToHost, stream_));
+      TG_CUDA(cudaStreamSynchronize(stream_));
+      const eid_t frontier_edges = *pinned_frontier_edges_;
+      pull = symmetric_ && frontier_edges > unexplored / kAlpha;
+      unexplored -= std::min(unexplored, frontier_edges);
+      if (pull) launch_pull_from_delegates(s, sms_, stream_);
+      else launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), sms_, stream_);
+    }
     TG_CUDA(cudaEventRecord(marks_[1], stream_));
     const uint64_t received = exchange_normals(s);
     TG_CUDA(cudaEventRecord(marks_[2], stream_));
@@ -200,6 +240,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
 
     LevelRecord l;
     l.delegate_frontier = delegates;
+    l.pulled = pull;
     l.normals_received = received;
     l.compute_s = elapsed_s(marks_[0], marks_[1]) + elapsed_s(marks_[2], marks_[3]) + elapsed_s(marks_[4], marks_[5]);
     l.communication_s = elapsed_s(marks_[1], marks_[2]) + elapsed_s(marks_[3], marks_[4]);

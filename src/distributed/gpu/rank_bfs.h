@@ -26,6 +26,7 @@ struct LevelRecord {
   uint64_t bytes_sent = 0;     // this rank's payload: owner slots to peers, the delegate mask, its counts
   uint64_t normals_received = 0;
   uint32_t delegate_frontier = 0;  // delegates in this level's frontier (the same on every rank)
+  bool pulled = false;             // the delegates' edges bottom-up on this rank
 };
 
 struct RankRunRecord {
@@ -36,8 +37,10 @@ struct RankRunRecord {
 class RankBfs {
  public:
   // Uploads the rank's part onto the current device; refuses (one line) when
-  // it and the BFS's state do not fit the device's free memory.
-  RankBfs(const RankGraph& graph, ncclComm_t comm);
+  // it and the BFS's state do not fit the device's free memory. Levels go
+  // bottom-up where it pays only when the graph is undirected (`symmetric`):
+  // then the reverse of every edge is on the same rank.
+  RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric);
   ~RankBfs();
   RankBfs(const RankBfs&) = delete;
   RankBfs& operator=(const RankBfs&) = delete;
@@ -52,10 +55,12 @@ class RankBfs {
 
  private:
   void reset(uint64_t source);
+  void warm_up();
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
 
   const RankGraph& host_;
   ncclComm_t comm_;
+  bool symmetric_;
   cudaStream_t stream_ = nullptr;
   int sms_ = 1;
   DeviceRankGraph graph_;
@@ -68,6 +73,7 @@ class RankBfs {
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_, receive_capacity_;
   uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the three counters
+  eid_t* pinned_frontier_edges_ = nullptr;
   cudaEvent_t marks_[6] = {};
   cudaEvent_t run_start_ = nullptr, run_stop_ = nullptr;
 };
