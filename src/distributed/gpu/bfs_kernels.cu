@@ -89,25 +89,17 @@ __global__ void pull_normals(BfsLevel s) {
   }
 }
 
-// A warp per delegate: their dd lists run to thousands of edges, and a
-// thread per list left most lanes idle behind the longest (measured: 5 ms of
-// a 11.5 ms BFS on kron-26). The warp reads 32 neighbours at a time and stops
-// at the first in the frontier.
+// A thread per delegate, stopping at the first frontier neighbour. A warp
+// per delegate (32 neighbours per step) was measured slower on kron-26: the
+// BFS's second pull level took 7.0 ms instead of 5.0 (docs/PERF.md).
 __global__ void pull_delegates(BfsLevel s) {
-  const unsigned lane = threadIdx.x % tg::gpu::kWarp;
-  const uint64_t warps = uint64_t{gridDim.x} * blockDim.x / tg::gpu::kWarp;
-  for (uint64_t k = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / tg::gpu::kWarp; k < s.g.num_delegates;
-       k += warps) {
-    if (s.delegate_depth[k] != kNoDepth || s.reached[k]) continue;  // the same for the whole warp
-    const eid_t begin = s.g.dd.offsets[k], end = s.g.dd.offsets[k + 1];
-    for (eid_t base = begin; base < end; base += tg::gpu::kWarp) {
-      const eid_t e = base + lane;
-      const bool hit = e < end && s.delegate_depth[s.g.dd.neighbors[e]] == s.level;
-      if (__any_sync(0xFFFFFFFFu, hit)) {
-        if (lane == 0) s.reached[k] = 1;
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < s.g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
+    if (s.delegate_depth[k] != kNoDepth || s.reached[k]) continue;
+    for (eid_t e = s.g.dd.offsets[k]; e < s.g.dd.offsets[k + 1]; ++e)
+      if (s.delegate_depth[s.g.dd.neighbors[e]] == s.level) {
+        s.reached[k] = 1;
         break;
       }
-    }
   }
 }
 
@@ -176,7 +168,7 @@ void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream)
     TG_CUDA_CHECK_LAUNCH();
   }
   if (s.g.num_delegates > 0) {
-    pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, tg::gpu::kWarpsPerBlock, sms), kBlock, 0, stream>>>(s);
+    pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(s);
     TG_CUDA_CHECK_LAUNCH();
   }
 }
