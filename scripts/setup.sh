@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libgtest-dev libcli11-dev nlohmann-json3-dev zlib1g-dev libzstd-dev liblzma-dev
           libxxhash-dev libbenchmark-dev clang libclang-rt-14-dev python3-matplotlib python3-dev python3-numpy
-          pybind11-dev)
+          pybind11-dev libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/host_programs.h"
 #include "distributed/in_process_communicator.h"
 #include "distributed/partition.h"
 #include "generators/generators.h"
@@ -26,112 +27,12 @@
 namespace tg::test {
 namespace {
 
-using dist::Communicator;
-using dist::kNoLocalId;
 using dist::Partition;
 using dist::PartitionOptions;
-using dist::RankGraph;
-
-using Bitmask = std::vector<uint64_t>;
-bool test_bit(const Bitmask& m, uint64_t i) { return (m[i / 64] >> (i % 64)) & 1; }
-void set_bit(Bitmask& m, uint64_t i) { m[i / 64] |= uint64_t{1} << (i % 64); }
-
-struct VertexDepth {
-  uint64_t vertex;
-  int32_t depth;
-};
-
-// One rank's BFS; returns every vertex's depth (gathered on every rank).
-std::vector<int32_t> rank_bfs(Communicator& c, const Partition& part, uint64_t source) {
-  const RankGraph& g = part.ranks[c.rank()];
-  const int p = c.size();
-  const uint32_t d = g.num_delegates();
-  const size_t words = (d + 63) / 64;
-
-  std::vector<int32_t> normal_depth(g.num_normals(), -1), delegate_depth(d, -1);
-  Bitmask visited(words, 0), delegate_frontier(words, 0);
-  std::vector<uint32_t> frontier;  // local ids
-  if (const uint32_t k = part.delegate_id(source); k != kNoLocalId) {
-    set_bit(visited, k);
-    set_bit(delegate_frontier, k);
-    delegate_depth[k] = 0;
-  } else if (g.owns_slot_of(source)) {
-    normal_depth[g.local_id(source)] = 0;
-    frontier.push_back(g.local_id(source));
-  }
-
-  for (int32_t level = 0;; ++level) {
-    std::vector<uint32_t> next;
-    auto visit_local = [&](uint32_t l) {
-      if (normal_depth[l] >= 0) return;
-      normal_depth[l] = level + 1;
-      next.push_back(l);
-    };
-    Bitmask reached(words, 0);  // delegates reached from here this level
-    auto reach_delegate = [&](uint32_t k) {
-      if (!test_bit(visited, k)) set_bit(reached, k);
-    };
-    std::vector<std::vector<uint64_t>> to_owner(p);
-
-    for (uint32_t u : frontier) {
-      for (eid_t e = g.nn.offsets[u]; e < g.nn.offsets[u + 1]; ++e)
-        to_owner[g.nn.neighbors[e] % p].push_back(g.nn.neighbors[e]);
-      for (eid_t e = g.nd.offsets[u]; e < g.nd.offsets[u + 1]; ++e) reach_delegate(g.nd.neighbors[e]);
-    }
-    for (uint32_t k = 0; k < d; ++k) {
-      if (!test_bit(delegate_frontier, k)) continue;
-      for (eid_t e = g.dn.offsets[k]; e < g.dn.offsets[k + 1]; ++e) visit_local(g.dn.neighbors[e]);
-      for (eid_t e = g.dd.offsets[k]; e < g.dd.offsets[k + 1]; ++e) reach_delegate(g.dd.neighbors[e]);
-    }
-
-    // Normal vertices to their owners (Section V-B).
-    std::vector<uint64_t> send, send_counts;
-    for (const std::vector<uint64_t>& list : to_owner) {
-      send.insert(send.end(), list.begin(), list.end());
-      send_counts.push_back(list.size());
-    }
-    for (uint64_t v : c.alltoallv(std::span<const uint64_t>(send), send_counts)) {
-      EXPECT_TRUE(g.owns_slot_of(v)) << v << " sent to rank " << c.rank();
-      const uint32_t l = g.local_id(v);
-      EXPECT_NE(l, kNoLocalId) << "nn destination " << v << " is a delegate";
-      if (l != kNoLocalId) visit_local(l);
-    }
-
-    // Delegates by a global OR (Section V-A): the same masks on every rank.
-    // One more word says whether any rank has normal vertices to visit next,
-    // so a level costs two collectives, not three.
-    reached.push_back(next.empty() ? 0 : 1);
-    c.bitwise_or(std::span<uint64_t>(reached));
-    const bool normals_next = reached.back() != 0;
-    reached.pop_back();
-    bool delegates_next = false;
-    for (size_t i = 0; i < words; ++i) {
-      delegate_frontier[i] = reached[i] & ~visited[i];
-      visited[i] |= reached[i];
-      delegates_next |= delegate_frontier[i] != 0;
-    }
-    for (uint32_t k = 0; k < d; ++k)
-      if (test_bit(delegate_frontier, k)) delegate_depth[k] = level + 1;
-    frontier = std::move(next);
-    if (!normals_next && !delegates_next) break;
-  }
-
-  // Every rank's delegate depths are rank 0's.
-  std::vector<int32_t> rank0 = delegate_depth;
-  c.broadcast(std::span<int32_t>(rank0), 0);
-  EXPECT_EQ(delegate_depth, rank0) << "rank " << c.rank();
-
-  std::vector<VertexDepth> mine;
-  for (uint32_t l = 0; l < g.num_normals(); ++l) mine.push_back({g.normal_global[l], normal_depth[l]});
-  std::vector<int32_t> depth(part.num_vertices, std::numeric_limits<int32_t>::min());
-  for (const VertexDepth& x : c.allgatherv(std::span<const VertexDepth>(mine))) depth[x.vertex] = x.depth;
-  for (uint32_t k = 0; k < d; ++k) depth[part.delegate_global[k]] = delegate_depth[k];
-  return depth;
-}
 
 std::vector<int32_t> distributed_bfs(const Partition& part, uint64_t source) {
   std::vector<std::vector<int32_t>> per_rank(part.num_ranks());
-  dist::run_ranks(part.num_ranks(), [&](Communicator& c) { per_rank[c.rank()] = rank_bfs(c, part, source); });
+  dist::run_ranks(part.num_ranks(), [&](Communicator& c) { per_rank[c.rank()] = rank_bfs(c, part.ranks[c.rank()], source); });
   for (int r = 1; r < part.num_ranks(); ++r) EXPECT_EQ(per_rank[r], per_rank[0]) << "rank " << r;
   return per_rank[0];
 }
