@@ -38,6 +38,17 @@ for pair in ${MGPU_WEAK:-20:1 20:2}; do
   "$bin" run bfs --graph "$file" --gpus "$p" --json >"$out/kron${scale}_gpus${p}_run.json" 2>>"$out/bench.log" || rc=1
 done
 
+# The multi-process form: one process per GPU under mpirun, each building its own part.
+if command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
+  file=$(ls /tmp/kron_*.tgb 2>/dev/null | head -1)
+  if [ -n "$file" ] && mpirun --allow-run-as-root -np 2 "$bin" run bfs --graph "$file" --distributed --verify --json \
+      >"$out/mpirun_run.json" 2>>"$out/bench.log"; then
+    echo "mpirun -np 2 --distributed on $file: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('verified' if r['verification']['ok'] else 'WRONG', '%.2f ms' % (r['time_s']['compute']*1e3))" "$out/mpirun_run.json")" | tee -a "$out/summary.txt"
+  else
+    echo "mpirun -np 2 --distributed FAILED (bench.log)" | tee -a "$out/summary.txt"; rc=1
+  fi
+fi
+
 python3 - "$out" >>"$out/summary.txt" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]

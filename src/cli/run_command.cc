@@ -9,6 +9,7 @@
 #include "algorithms/verifier.h"
 #include "cli/choices.h"
 #include "cli/commands.h"
+#include "cli/distributed_run.h"
 #include "cli/graph_options.h"
 #include "cli/report.h"
 #include "cli/result_file.h"
@@ -28,12 +29,14 @@ struct RunCommandOptions {
   std::string output;
   bool json = false;
   bool verify = false;
+  bool distributed = false;
 };
 
 void run(const RunCommandOptions& o, const std::string& command_line) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   apply_threads(o.engine.threads);
-  ChosenEngine choice = choose_engine(o.engine);
+  if (o.distributed && o.engine.engine == EngineChoice::kCpu) throw usage_error("--distributed needs --engine gpu (or auto)");
+  ChosenEngine choice = o.distributed ? ChosenEngine{true, ""} : choose_engine(o.engine);
 
   RunRequest request = make_request(algorithm, {}, o.algo);
   request.options.accumulative = request.options.accumulative || o.engine.gpu.async;
@@ -50,7 +53,16 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   report.algorithm = &algorithm;
   report.sources = request.sources;
   report.engine_note = choice.note;
-  report.output = run_on_engine(graph, request, choice, o.engine);
+  if (o.distributed) {
+    DistributedRun run = run_distributed(graph, request, o.engine.gpu_options());
+    if (run.rank != 0) {
+      finish_distributed();
+      return;  // rank 0 reports for all
+    }
+    report.output = std::move(run.output);
+  } else {
+    report.output = run_on_engine(graph, request, choice, o.engine);
+  }
   report.output.stats.phases_s.insert(report.output.stats.phases_s.begin(), {"load", load_s});
 
   if (o.verify) {
@@ -65,6 +77,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   else print_summary(stdout, graph, report);
   std::fflush(stdout);
   if (report.verification && !report.verification->ok) throw verification_error("verification failed: " + report.verification->message);
+  if (o.distributed) finish_distributed();
 }
 
 }  // namespace
@@ -91,6 +104,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");
   cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");
+  cmd->add_flag("--distributed", o->distributed,
+                "Run as one rank of `mpirun -np N tiergraph run ...`: a process per GPU, each building only its part "
+                "of the graph (bfs so far; docs/DISTRIBUTED.md)");
   cmd->callback([o]() { run(*o, command_line_of_current_process()); });
 }
 

@@ -1,5 +1,6 @@
 // Stand-in for the GPU engine where tiergraph was built without nvcc.
 #include "core/error.h"
+#include "distributed/rank_run.h"
 #include "engines/run.h"
 
 namespace tg {
@@ -22,3 +23,12 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph&, const std::vector<RunR
 }
 
 }  // namespace tg
+
+namespace tg::dist {
+
+std::vector<RunOutput> run_batch_as_rank(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&,
+                                         Communicator&) {
+  throw Error("--distributed: this tiergraph was built without CUDA (no nvcc at build time)");
+}
+
+}  // namespace tg::dist

@@ -213,6 +213,7 @@ TEST(CliExitCodes, UsageIs2) {
   expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --gpus 2"), 2, "--gpus needs --engine gpu");
   expect_exit(tiergraph("run bfs --graph " + g + " --gpus 0"), 2, "--gpus");
   expect_exit(tiergraph("run bfs --graph " + g + " --delegate-threshold 4"), 2, "--gpus");
+  expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --distributed"), 2, "--distributed needs --engine gpu");
   expect_exit(tiergraph("run bfs --graph kron:abc"), 2, "kron:abc");
   expect_exit(tiergraph("run bfs --graph kron:8 --weights 9"), 2, "--weights");
   expect_exit(tiergraph("run sssp --graph " + w + " --delta -1"), 2, "--delta");

@@ -1,18 +1,15 @@
 // `--gpus N` in one process: partition the graph (Pan et al.'s degree
 // separation), place each rank's part on its GPU once, then run each request
 // on every rank's thread and assemble the ranks' depths into one result.
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <chrono>
 #include <memory>
-#include <string>
 
+#include "distributed/gpu/bfs_output.h"
 #include "distributed/gpu/gpu_group.h"
 #include "distributed/gpu/rank_bfs.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
-#include "engines/gpu/cuda_util.h"
 #include "engines/run.h"
 
 namespace tg {
@@ -22,12 +19,6 @@ using dist::gpu::RankRunRecord;
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-std::string device_names(int gpus) {
-  cudaDeviceProp prop{};
-  TG_CUDA(cudaGetDeviceProperties(&prop, 0));
-  return std::to_string(gpus) + " x " + prop.name;
 }
 
 // Every rank's depths into one array indexed by global id.
@@ -45,18 +36,8 @@ ResultVector<int32_t> gather_depths(const dist::Partition& part,
   return depth;
 }
 
-// The edges a push BFS reads: the out-edges of every vertex it reached.
-template <typename V>
-uint64_t edges_from_reached(const Graph<V>& graph, const ResultVector<int32_t>& depth) {
-  uint64_t edges = 0;
-  const int64_t n = static_cast<int64_t>(graph.num_vertices);
-#pragma omp parallel for reduction(+ : edges) schedule(static)
-  for (int64_t v = 0; v < n; ++v)
-    if (depth[v] >= 0) edges += graph.out.degree(v);
-  return edges;
-}
-
-DistributedStats summarize(const dist::Partition& part, const std::vector<RankRunRecord>& ranks) {
+// Per level: the slowest rank's times, every rank's bytes.
+DistributedStats combine(const dist::Partition& part, const std::vector<RankRunRecord>& ranks) {
   DistributedStats d;
   d.gpus = part.num_ranks();
   d.threshold = part.threshold;
@@ -72,7 +53,6 @@ DistributedStats summarize(const dist::Partition& part, const std::vector<RankRu
       l.delegate_frontier = r.levels[i].delegate_frontier;
       l.ranks_pulling += r.levels[i].pulled ? 1 : 0;
     }
-  for (const DistributedLevel& l : d.levels) d.bytes_exchanged += l.bytes_exchanged;
   return d;
 }
 
@@ -84,14 +64,16 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
   const int p = options.gpus;
   dist::gpu::GpuGroup group(p);  // refuses first when fewer GPUs are present
 
+  dist::gpu::BfsTimes times;
   auto t = std::chrono::steady_clock::now();
   const dist::Partition part = dist::partition_graph(graph, p, dist::PartitionOptions{.threshold = options.delegate_threshold});
-  const double partition_s = seconds_since(t);
+  times.partition_s = seconds_since(t);
 
   t = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<dist::gpu::RankBfs>> ranks(p);
   group.on_each_rank([&](int r) { ranks[r] = std::make_unique<dist::gpu::RankBfs>(part.ranks[r], group.comm(r), !part.directed); });
-  const double transfer_s = seconds_since(t);
+  group.on_each_rank([&](int r) { ranks[r]->warm_up(); });
+  times.transfer_s = seconds_since(t);
   uint64_t placed_bytes = 0;
   for (const dist::RankGraph& g : part.ranks) placed_bytes += dist::gpu::DeviceRankGraph::bytes_needed(g);
 
@@ -109,32 +91,10 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
     });
     t = std::chrono::steady_clock::now();
     ResultVector<int32_t> depth = gather_depths(part, normal_depth, delegate_depth);
-
-    RunOutput out;
-    out.engine = EngineKind::kGpu;
-    out.placement = Placement::kDevice;
-    double compute_s = 0;
-    for (const RankRunRecord& r : records) compute_s = std::max(compute_s, r.seconds);
-    out.stats.add_phase("partition", partition_s);
-    out.stats.add_phase("transfer", transfer_s);
-    out.stats.add_phase("compute", compute_s);
-    out.stats.distributed = summarize(part, records);
-    double communication_s = 0;
-    for (const DistributedLevel& l : out.stats.distributed->levels) communication_s += l.communication_s;
-    out.stats.add_phase("communication (in compute)", communication_s);
-    out.stats.iterations = records.front().levels.size();
-    for (const DistributedLevel& l : out.stats.distributed->levels) (l.ranks_pulling > 0 ? out.stats.pull_steps : out.stats.push_steps)++;
-    out.stats.edges_traversed =
-        std::visit([&](const auto& g) { return edges_from_reached(g, depth); }, graph);
-    out.stats.bytes_moved = placed_bytes;
-    GpuPlacementStats gpu;
-    gpu.gpu = device_names(p);
-    gpu.edge_bytes = placed_bytes;
-    gpu.transfer_bytes = placed_bytes;
-    out.stats.gpu = gpu;
-    out.values = std::move(depth);
-    out.stats.add_phase("copy back", seconds_since(t));
-    outputs.push_back(std::move(out));
+    times.compute_s = 0;
+    for (const RankRunRecord& r : records) times.compute_s = std::max(times.compute_s, r.seconds);
+    times.copy_back_s = seconds_since(t);
+    outputs.push_back(dist::gpu::bfs_output(graph, std::move(depth), combine(part, records), times, placed_bytes));
   }
   return outputs;
 }

@@ -93,12 +93,8 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric)
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 3) * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
-  warm_up();
 }
 
-// NCCL connects peers on their first exchange (lazily): measured 9-12 ms in
-// the first levels of the first run on the x2 machine. Every rank constructs
-// at once, so one round of each exchange here moves that into the placement.
 void RankBfs::warm_up() {
   const int p = host_.num_ranks;
   if (p == 1) return;

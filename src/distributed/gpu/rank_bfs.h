@@ -48,6 +48,12 @@ class RankBfs {
   // The device memory the part and the state take.
   static uint64_t bytes_needed(const RankGraph& graph);
 
+  // NCCL connects peers on their first exchange (lazily): measured 9-12 ms
+  // in the first levels of the first run on the x2 machine. Every rank calls
+  // this once after all have constructed (a rank that failed to construct
+  // would leave the others waiting in it), to move that into the placement.
+  void warm_up();
+
   // Every rank calls run with the same source (a global id).
   RankRunRecord run(uint64_t source);
   // Depths of this rank's normal vertices (local ids) and of every delegate.
@@ -55,7 +61,6 @@ class RankBfs {
 
  private:
   void reset(uint64_t source);
-  void warm_up();
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
 
   const RankGraph& host_;

@@ -1,5 +1,6 @@
 // Stand-in for the several-GPU runs where CUDA was found but NCCL was not.
 #include "core/error.h"
+#include "distributed/rank_run.h"
 #include "engines/run.h"
 
 namespace tg {
@@ -9,3 +10,12 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph&, const std::vector<RunR
 }
 
 }  // namespace tg
+
+namespace tg::dist {
+
+std::vector<RunOutput> run_batch_as_rank(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&,
+                                         Communicator&) {
+  throw Error("--distributed: this tiergraph was built without NCCL (nccl.h not found)");
+}
+
+}  // namespace tg::dist

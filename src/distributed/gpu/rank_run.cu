@@ -1,0 +1,154 @@
+#include "distributed/rank_run.h"
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "distributed/degree_separation.h"
+#include "distributed/gpu/bfs_output.h"
+#include "distributed/gpu/gpu_group.h"
+#include "distributed/gpu/nccl_check.h"
+#include "distributed/gpu/rank_bfs.h"
+#include "distributed/multi_gpu_checks.h"
+#include "distributed/partition.h"
+#include "engines/gpu/cuda_util.h"
+
+namespace tg::dist {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The ranks agree on whether every one of them got here without an error, so
+// that none enters an NCCL exchange that a failed rank will never join.
+void agree_all_ready(Communicator& host, bool ready) {
+  if (host.allreduce(static_cast<uint32_t>(ready ? 0 : 1), ReduceOp::kMax) != 0 && ready)
+    throw Error("another rank failed (its own error says why)");
+}
+
+// Every rank's normal depths in its local order, turned into depths by
+// global id: rank q's normal vertices are the ids q, q + P, q + 2P, ... that
+// are not delegates, ascending, so only the depths need to travel.
+ResultVector<int32_t> gather_depths(Communicator& host, const RankGraph& g, const std::vector<int32_t>& normal_depth,
+                                    const std::vector<int32_t>& delegate_depth) {
+  std::vector<uint64_t> counts;
+  const std::vector<int32_t> all = host.allgatherv(std::span<const int32_t>(normal_depth), &counts);
+  ResultVector<int32_t> depth(g.num_vertices);
+  const int p = g.num_ranks;
+  std::vector<uint64_t> start(p + 1, 0);
+  for (int q = 0; q < p; ++q) start[q + 1] = start[q] + counts[q];
+#pragma omp parallel for schedule(static, 1)
+  for (int q = 0; q < p; ++q) {
+    uint64_t at = start[q];
+    size_t k = std::lower_bound(g.delegate_global.begin(), g.delegate_global.end(), static_cast<uint64_t>(q)) -
+               g.delegate_global.begin();
+    for (uint64_t v = q; v < g.num_vertices; v += p) {
+      while (k < g.delegate_global.size() && g.delegate_global[k] < v) ++k;
+      if (k < g.delegate_global.size() && g.delegate_global[k] == v) continue;
+      depth[v] = all[at++];
+    }
+  }
+  for (uint32_t k = 0; k < g.num_delegates(); ++k) depth[g.delegate_global[k]] = delegate_depth[k];
+  return depth;
+}
+
+// This rank's levels combined with the others': the slowest rank's times,
+// every rank's bytes (the level count is the same everywhere: the stop is
+// decided by the reduced flags).
+DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::RankRunRecord& mine) {
+  const size_t levels = mine.levels.size();
+  std::vector<double> times(2 * levels);
+  std::vector<uint64_t> counts(3 * levels);
+  for (size_t i = 0; i < levels; ++i) {
+    times[2 * i] = mine.levels[i].compute_s;
+    times[2 * i + 1] = mine.levels[i].communication_s;
+    counts[3 * i] = mine.levels[i].bytes_sent;
+    counts[3 * i + 1] = mine.levels[i].normals_received;
+    counts[3 * i + 2] = mine.levels[i].pulled ? 1 : 0;
+  }
+  host.allreduce(std::span<double>(times), ReduceOp::kMax);
+  host.allreduce(std::span<uint64_t>(counts), ReduceOp::kSum);
+  DistributedStats d;
+  d.gpus = g.num_ranks;
+  d.threshold = g.threshold;
+  d.delegates = g.num_delegates();
+  for (size_t i = 0; i < levels; ++i)
+    d.levels.push_back({times[2 * i], times[2 * i + 1], counts[3 * i], counts[3 * i + 1],
+                        mine.levels[i].delegate_frontier, static_cast<int>(counts[3 * i + 2])});
+  return d;
+}
+
+}  // namespace
+
+std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                                         const GpuOptions& options, Communicator& host) {
+  GpuOptions checked = options;
+  checked.gpus = host.size();
+  checked.device = 0;  // the device is the rank's own, not a choice among the group's
+  check_multi_gpu_run(requests, checked);
+  const int rank = host.rank(), p = host.size();
+
+  bool ready = false;
+  int present = gpu::visible_gpu_count();
+  std::string why;
+  if (options.device >= present)
+    why = "rank " + std::to_string(rank) + " wants GPU " + std::to_string(options.device) + " of its host and " +
+          std::to_string(present) + " present";
+  ready = why.empty();
+  agree_all_ready(host, ready);
+  if (!ready) throw Error("--distributed: " + why);
+  TG_CUDA(cudaSetDevice(options.device));
+
+  gpu::BfsTimes times;
+  auto t = std::chrono::steady_clock::now();
+  const RankGraph g = partition_rank(graph, p, rank, PartitionOptions{.threshold = options.delegate_threshold});
+  times.partition_s = seconds_since(t);
+
+  // NCCL's id from rank 0 to every process, then one communicator.
+  ncclUniqueId id{};
+  if (rank == 0) TG_NCCL(ncclGetUniqueId(&id));
+  host.broadcast(std::span<ncclUniqueId>(&id, 1), 0);
+  setenv("NCCL_NVLS_ENABLE", "0", 0);  // as gpu_group.cu: off unless the user says otherwise
+  ncclComm_t comm = nullptr;
+  TG_NCCL(ncclCommInitRank(&comm, p, id, rank));
+  struct CommOwner {
+    ncclComm_t c;
+    ~CommOwner() { ncclCommDestroy(c); }
+  } owner{comm};
+
+  t = std::chrono::steady_clock::now();
+  std::unique_ptr<gpu::RankBfs> bfs;
+  std::string error;
+  try {
+    bfs = std::make_unique<gpu::RankBfs>(g, comm, !std::visit([](const auto& x) { return x.directed; }, graph));
+  } catch (const Error& e) {
+    error = e.what();
+  }
+  agree_all_ready(host, error.empty());
+  if (!error.empty()) throw Error(error);
+  bfs->warm_up();
+  times.transfer_s = seconds_since(t);
+  const uint64_t placed_bytes = host.allreduce(gpu::DeviceRankGraph::bytes_needed(g), ReduceOp::kSum);
+
+  std::vector<RunOutput> outputs;
+  for (const RunRequest& request : requests) {
+    const gpu::RankRunRecord record = bfs->run(request.source());
+    std::vector<int32_t> normal_depth(g.num_normals()), delegate_depth(g.num_delegates());
+    bfs->copy_depths(normal_depth, delegate_depth);
+    t = std::chrono::steady_clock::now();
+    ResultVector<int32_t> depth = gather_depths(host, g, normal_depth, delegate_depth);
+    times.compute_s = host.allreduce(record.seconds, ReduceOp::kMax);
+    DistributedStats stats = combine(host, g, record);
+    times.copy_back_s = seconds_since(t);
+    outputs.push_back(gpu::bfs_output(graph, std::move(depth), std::move(stats), times, placed_bytes));
+  }
+  return outputs;
+}
+
+}  // namespace tg::dist
