@@ -67,6 +67,40 @@ tiergraph::LoadOptions load_options(bool undirected, bool simplify, const std::o
   return o;
 }
 
+// Vertex ids from anything NumPy takes (lists, arrays, CPU tensors), without
+// a copy where they are unsigned 64-bit already: one-dimensional integers,
+// none negative.
+py::array_t<uint64_t, py::array::c_style | py::array::forcecast> vertex_ids(py::object given, const char* what) {
+  py::array a = py::module_::import("numpy").attr("asarray")(given);
+  if (a.ndim() != 1) throw tiergraph::Error(std::string(what) + " must be one-dimensional", tiergraph::ErrorKind::kUsage);
+  const char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u' && a.size() > 0)
+    throw tiergraph::Error(std::string(what) + " must hold integers, not " + std::string(py::str(a.dtype())),
+                           tiergraph::ErrorKind::kUsage);
+  if (kind == 'i' && a.size() > 0 && py::cast<int64_t>(a.attr("min")()) < 0)
+    throw tiergraph::Error(std::string(what) + " holds a negative vertex id", tiergraph::ErrorKind::kInput);
+  return py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(a);
+}
+
+// Ids as int64 (what torch indexes with), sharing the vector's memory: every
+// id is below 2^63.
+py::object as_int64(std::vector<uint64_t>&& ids) { return to_numpy(std::move(ids)).attr("view")("int64"); }
+
+py::dict hop_dict(tiergraph::SampledHop&& hop) {
+  py::dict d;
+  const size_t edges = hop.edge_src.size();
+  py::array_t<int64_t> edge_index({size_t{2}, edges});
+  auto e = edge_index.mutable_unchecked<2>();
+  for (size_t i = 0; i < edges; ++i) {
+    e(0, i) = static_cast<int64_t>(hop.edge_src[i]);
+    e(1, i) = static_cast<int64_t>(hop.edge_dst[i]);
+  }
+  d["dst_nodes"] = as_int64(std::move(hop.dst_nodes));
+  d["src_nodes"] = as_int64(std::move(hop.src_nodes));
+  d["edge_index"] = edge_index;
+  return d;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(tiergraph, m) {
@@ -126,22 +160,10 @@ PYBIND11_MODULE(tiergraph, m) {
       "from_edges",
       [](py::object src_in, py::object dst_in, py::object weights_in, uint64_t num_vertices, bool undirected,
          bool simplify, std::optional<std::string> random_weights, bool ids64) {
-        // Anything NumPy takes (lists, arrays, CPU tensors), without a copy where it is one already.
         py::object asarray = py::module_::import("numpy").attr("asarray");
-        py::array src = asarray(src_in), dst = asarray(dst_in);
         std::optional<py::array> weights;
         if (!weights_in.is_none()) weights = py::array(asarray(weights_in));
-        auto ids = [](py::array a, const char* what) {
-          if (a.ndim() != 1) throw tiergraph::Error(std::string(what) + " must be one-dimensional", tiergraph::ErrorKind::kUsage);
-          const char kind = a.dtype().kind();
-          if (kind != 'i' && kind != 'u' && a.size() > 0)
-            throw tiergraph::Error(std::string(what) + " must hold integers, not " + std::string(py::str(a.dtype())),
-                                   tiergraph::ErrorKind::kUsage);
-          if (kind == 'i' && a.size() > 0 && py::cast<int64_t>(a.attr("min")()) < 0)
-            throw tiergraph::Error(std::string(what) + " holds a negative vertex id", tiergraph::ErrorKind::kInput);
-          return py::array_t<uint64_t, py::array::c_style | py::array::forcecast>::ensure(a);
-        };
-        auto s = ids(src, "src"), d = ids(dst, "dst");
+        auto s = vertex_ids(src_in, "src"), d = vertex_ids(dst_in, "dst");
         if (s.size() != d.size())
           throw tiergraph::Error("src has " + std::to_string(s.size()) + " ids, dst " + std::to_string(d.size()),
                                  tiergraph::ErrorKind::kUsage);
@@ -164,6 +186,26 @@ PYBIND11_MODULE(tiergraph, m) {
       "edge_index's two rows), optional float weights; num_vertices 0: the largest id + 1.");
 
   m.def("algorithms", &tiergraph::algorithms, "The algorithms run() knows.");
+
+  m.def(
+      "sample_neighbors",
+      [](const tiergraph::Graph& graph, py::object seeds_in, std::vector<int> fanouts, bool replace, uint64_t seed) {
+        auto seeds = vertex_ids(seeds_in, "seeds");
+        tiergraph::SampleOptions o{std::move(fanouts), replace, seed};
+        std::vector<tiergraph::SampledHop> hops;
+        {
+          py::gil_scoped_release release;
+          hops = tiergraph::sample_neighbors(graph, seeds.data(), static_cast<size_t>(seeds.size()), o);
+        }
+        py::list out;
+        for (tiergraph::SampledHop& h : hops) out.append(hop_dict(std::move(h)));
+        return out;
+      },
+      py::arg("graph"), py::arg("seeds"), py::arg("fanouts"), py::kw_only(), py::arg("replace") = false,
+      py::arg("seed") = 0,
+      "Samples up to fanouts[k] in-neighbours per node at hop k from the seeds (0-based ids), uniformly, "
+      "deterministic for a seed; -1 takes all. Returns one dict per hop: dst_nodes, src_nodes (dst_nodes first) "
+      "and edge_index (2 x E, local ids: row 0 into src_nodes, row 1 into dst_nodes), all int64.");
 
   m.def(
       "run",

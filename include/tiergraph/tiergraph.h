@@ -15,6 +15,7 @@
 #include "tiergraph/error.h"
 #include "tiergraph/graph.h"
 #include "tiergraph/run.h"
+#include "tiergraph/sampling.h"
 #include "tiergraph/version.h"
 
 namespace tiergraph {

@@ -1,0 +1,66 @@
+"""tiergraph.sample_neighbors from Python: every sampled edge is an edge of the
+graph into its destination, counts are min(fanout, in-degree), hops chain,
+the same seed gives the same sample, and bad arguments raise ValueError."""
+
+import collections
+import unittest
+
+import numpy as np
+
+import tiergraph
+
+
+class SamplingTest(unittest.TestCase):
+    def setUp(self):
+        rng = np.random.default_rng(3)
+        self.src = rng.integers(0, 200, 3000)
+        self.dst = rng.integers(0, 200, 3000)
+        self.g = tiergraph.from_edges(self.src, self.dst, num_vertices=200)
+        self.into = collections.defaultdict(collections.Counter)  # dst -> Counter of sources
+        for s, d in zip(self.src.tolist(), self.dst.tolist()):
+            self.into[d][s] += 1
+
+    def test_edges_are_real_and_counts_right(self):
+        seeds = np.array([5, 17, 123, 199])
+        hops = tiergraph.sample_neighbors(self.g, seeds, [4, 3], seed=7)
+        self.assertEqual(len(hops), 2)
+        expected_dst = seeds
+        for hop, fanout in zip(hops, [4, 3]):
+            dst, src, ei = hop["dst_nodes"], hop["src_nodes"], hop["edge_index"]
+            self.assertEqual(dst.dtype, np.int64)
+            self.assertEqual(ei.shape[0], 2)
+            np.testing.assert_array_equal(dst, expected_dst)
+            np.testing.assert_array_equal(src[: len(dst)], dst)
+            self.assertEqual(len(set(src.tolist())), len(src))
+            taken = collections.defaultdict(collections.Counter)
+            for s, d in ei.T.tolist():
+                taken[dst[d]][src[s]] += 1
+            for v in dst.tolist():
+                real = self.into[v]
+                for u, m in taken[v].items():
+                    self.assertLessEqual(m, real[u], f"{u} -> {v} taken more often than it exists")
+                self.assertEqual(sum(taken[v].values()), min(fanout, sum(real.values())))
+            expected_dst = src
+
+    def test_deterministic_and_seeded(self):
+        a = tiergraph.sample_neighbors(self.g, [1, 2, 3], [5], seed=1)
+        b = tiergraph.sample_neighbors(self.g, [1, 2, 3], [5], seed=1)
+        c = tiergraph.sample_neighbors(self.g, [1, 2, 3], [5], seed=2)
+        np.testing.assert_array_equal(a[0]["edge_index"], b[0]["edge_index"])
+        np.testing.assert_array_equal(a[0]["src_nodes"], b[0]["src_nodes"])
+        self.assertFalse(np.array_equal(a[0]["src_nodes"], c[0]["src_nodes"]))
+
+    def test_with_replacement_draws_exactly_fanout(self):
+        hops = tiergraph.sample_neighbors(self.g, [10], [50], replace=True, seed=3)
+        self.assertEqual(hops[0]["edge_index"].shape[1], 50 if self.into[10] else 0)
+
+    def test_bad_arguments_raise_value_error(self):
+        for seeds, fanouts in [([0], []), ([0], [0]), ([0], [-3]), ([200], [2]), ([-1], [2]), ([1, 1], [2]),
+                               ([[0, 1]], [2]), ([0.5], [2])]:
+            with self.assertRaises(ValueError, msg=f"{seeds} {fanouts}") as e:
+                tiergraph.sample_neighbors(self.g, seeds, fanouts)
+            self.assertNotIn("\n", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
