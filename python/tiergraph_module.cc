@@ -188,6 +188,47 @@ PYBIND11_MODULE(tiergraph, m) {
   m.def("algorithms", &tiergraph::algorithms, "The algorithms run() knows.");
 
   m.def(
+      "tier_scores",
+      [](const tiergraph::Graph& graph, const std::string& score, py::object train_ids_in, int iterations,
+         double damping) {
+        std::vector<uint64_t> train;
+        if (!train_ids_in.is_none()) {
+          auto t = vertex_ids(train_ids_in, "train_ids");
+          train.assign(t.data(), t.data() + t.size());
+        }
+        std::vector<double> scores;
+        {
+          py::gil_scoped_release release;
+          scores = tiergraph::tier_scores(graph, score, train, iterations, damping);
+        }
+        return to_numpy(std::move(scores));
+      },
+      py::arg("graph"), py::kw_only(), py::arg("score") = "degree", py::arg("train_ids") = py::none(),
+      py::arg("iterations") = 5, py::arg("damping") = 0.85,
+      "One score per vertex (0-based) predicting how often GNN sampling reads its features: 'degree', "
+      "'reverse-pagerank' or 'weighted-reverse-pagerank' (train_ids weighted; `iterations` rounds).");
+
+  m.def(
+      "order_by_score",
+      [](py::array_t<double, py::array::c_style | py::array::forcecast> scores) {
+        if (scores.ndim() != 1)
+          throw tiergraph::Error("scores must be one-dimensional", tiergraph::ErrorKind::kUsage);
+        return as_int64(tiergraph::order_by_score(std::vector<double>(scores.data(), scores.data() + scores.size())));
+      },
+      py::arg("scores"), "Vertex ids by descending score, ties by ascending id (int64): hot rows first.");
+
+  m.def(
+      "relabel",
+      [](const tiergraph::Graph& graph, py::object order_in) {
+        auto order = vertex_ids(order_in, "order");
+        py::gil_scoped_release release;
+        return tiergraph::relabel(graph, order.data(), static_cast<size_t>(order.size()));
+      },
+      py::arg("graph"), py::arg("order"),
+      "The graph renumbered: new id i is old vertex order[i] (a permutation). Reorder feature rows alike: "
+      "features[order].");
+
+  m.def(
       "sample_neighbors",
       [](const tiergraph::Graph& graph, py::object seeds_in, std::vector<int> fanouts, bool replace, uint64_t seed) {
         auto seeds = vertex_ids(seeds_in, "seeds");

@@ -16,6 +16,7 @@
 #include "tiergraph/graph.h"
 #include "tiergraph/run.h"
 #include "tiergraph/sampling.h"
+#include "tiergraph/tiering.h"
 #include "tiergraph/version.h"
 
 namespace tiergraph {

@@ -6,6 +6,8 @@
 #include "graph/builder.h"
 
 #include <algorithm>
+#include <mutex>
+#include <shared_mutex>
 
 namespace tiergraph {
 
@@ -23,6 +25,16 @@ T read(const Graph& g, F f) {
 }  // namespace
 
 Graph::Graph() = default;
+
+void ensure_in_edges(Graph::Impl& impl) {
+  auto has = [&] { return std::visit([](const auto& g) { return g.has_in_edges(); }, impl.graph); };
+  {
+    std::shared_lock lock(impl.mutex);
+    if (has()) return;
+  }
+  std::unique_lock lock(impl.mutex);
+  if (!has()) tg::ensure_in_edges(impl.graph);
+}
 
 uint64_t Graph::num_vertices() const {
   return read<uint64_t>(*this, [](const auto& g) { return g.num_vertices; });

@@ -16,6 +16,11 @@ struct Graph::Impl {
   std::shared_mutex mutex;
 };
 
+// Builds a directed graph's in-edges (CSC) once, for whatever first needs
+// them (a pulling run, sampling, tier scores): checked under the shared lock,
+// built under the exclusive one.
+void ensure_in_edges(Graph::Impl& impl);
+
 struct GraphAccess {
   static Graph wrap(std::shared_ptr<Graph::Impl> impl) {
     Graph g;

@@ -89,14 +89,7 @@ class ThreadCount {
 // Directed graphs get their CSC on the first run that pulls or gathers (the
 // program builds it at load time, knowing the algorithm).
 void ensure_in_edges_for(Graph::Impl& impl, const tg::RunRequest& request) {
-  if (tg::edge_reads(request).in_edges == tg::Need::kNo) return;
-  auto has = [&] { return std::visit([](const auto& g) { return g.has_in_edges(); }, impl.graph); };
-  {
-    std::shared_lock lock(impl.mutex);
-    if (has()) return;
-  }
-  std::unique_lock lock(impl.mutex);
-  if (!has()) tg::ensure_in_edges(impl.graph);
+  if (tg::edge_reads(request).in_edges != tg::Need::kNo) ensure_in_edges(impl);
 }
 
 Result result_of(const tg::AnyGraph& graph, const tg::RunReport& report) {

@@ -1,13 +1,11 @@
 // tiergraph::sample_neighbors over tg::sample_neighbors.
 #include "tiergraph/sampling.h"
 
-#include <mutex>
 #include <shared_mutex>
 
 #include "api/api_errors.h"
 #include "api/graph_access.h"
 #include "core/error.h"
-#include "graph/builder.h"
 #include "sampling/neighbor_sampler.h"
 
 namespace tiergraph {
@@ -18,16 +16,7 @@ std::vector<SampledHop> sample_neighbors(const Graph& graph, const uint64_t* see
     Graph::Impl* impl = GraphAccess::impl(graph);
     if (impl == nullptr) throw tg::usage_error("sample_neighbors: the graph handle is empty");
     if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error("sample_neighbors: seeds is null");
-    auto has = [&] { return std::visit([](const auto& g) { return g.has_in_edges(); }, impl->graph); };
-    bool built = false;
-    {
-      std::shared_lock lock(impl->mutex);
-      built = has();
-    }
-    if (!built) {
-      std::unique_lock lock(impl->mutex);
-      if (!has()) tg::ensure_in_edges(impl->graph);
-    }
+    ensure_in_edges(*impl);
     std::shared_lock lock(impl->mutex);
     tg::SampleOptions o{options.fanouts, options.replace, options.seed};
     std::vector<SampledHop> out;
