@@ -1,0 +1,52 @@
+// Gathering feature rows into GPU memory by id (issue 11, part 1): rows of a
+// matrix that stays in host memory, registered in place (whatever allocated
+// it) and read by zero-copy, or in device memory. The dissertation's chapter
+// 3: one warp per row, starting at the 128-byte line that holds the row's
+// first byte and shifted so every load of the warp falls in one line
+// (Listing 3.2's circular shift), so a misaligned row costs ceil(bytes/128)+1
+// link requests instead of twice that; the naive form (a thread per 4-byte
+// word, no shift) is kept as the baseline benchmarks compare against.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace tg::features {
+
+// Rows of row_bytes bytes, stride_bytes apart, at `rows` (a device pointer:
+// device memory, or registered host memory's device alias).
+struct RowTable {
+  const uint8_t* rows = nullptr;
+  uint64_t num_rows = 0;
+  uint64_t row_bytes = 0;
+  uint64_t stride_bytes = 0;
+};
+
+// Host memory registered for zero-copy reads for as long as this lives:
+// cudaHostRegister in place (no copy), unregistered at the end unless it was
+// registered by someone else already (then it is used as it is).
+class RegisteredHostRows {
+ public:
+  RegisteredHostRows(const void* data, uint64_t num_rows, uint64_t row_bytes, uint64_t stride_bytes);
+  ~RegisteredHostRows();
+  RegisteredHostRows(const RegisteredHostRows&) = delete;
+  RegisteredHostRows& operator=(const RegisteredHostRows&) = delete;
+  const RowTable& table() const { return table_; }
+
+ private:
+  void* host_ = nullptr;
+  bool registered_here_ = false;
+  RowTable table_;
+};
+
+enum class GatherKernel { kAligned, kNaive };
+
+// out[i] = row ids[i] (row_bytes each, packed); ids are device memory, int64,
+// each below num_rows (checked by the caller: an id out of range here reads
+// out of bounds). max_blocks bounds the grid, so a gather can leave SMs to
+// training kernels on other streams (0: as many as the work fills).
+void gather_rows(const RowTable& table, const int64_t* ids, uint64_t count, uint8_t* out, GatherKernel kernel,
+                 int max_blocks, cudaStream_t stream);
+
+}  // namespace tg::features
