@@ -42,6 +42,8 @@ tg::GpuOptions gpu_options(const RunOptions& o) {
   gpu.memory_budget = o.gpu_memory_budget;
   if (o.device < 0) throw tg::usage_error("device " + std::to_string(o.device) + ": must be 0 or more");
   gpu.device = o.device;
+  if (o.gpus < 0) throw tg::usage_error("gpus " + std::to_string(o.gpus) + ": must be 0 or more");
+  gpu.gpus = o.gpus;
   gpu.async = o.async;
   return gpu;
 }

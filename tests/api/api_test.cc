@@ -215,6 +215,12 @@ TEST(Api, ErrorsComeBackWithTheirKind) {
   o = cpu();
   o.threads = -1;
   EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o = cpu();
+  o.gpus = 2;  // several GPUs need the GPU engine
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o = cpu();
+  o.gpus = -1;
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
   if (!tiergraph::gpu_available()) {
     o = cpu();
     o.engine = "gpu";

@@ -188,6 +188,8 @@ class ModuleTest(unittest.TestCase):
             (ValueError, lambda: tiergraph.run("bfs", g, source=10**9)),
             (ValueError, lambda: tiergraph.run("bfs", g, source=0, sources=[1])),
             (ValueError, lambda: tiergraph.run("bfs", g, engine="tpu")),
+            (ValueError, lambda: tiergraph.run("bfs", g, engine="cpu", gpus=2)),  # several GPUs need the GPU engine
+            (ValueError, lambda: tiergraph.run("bfs", g, gpus=-1)),
             (tiergraph.InputError, lambda: tiergraph.load("/no/such/file.el")),
             (tiergraph.InputError, lambda: tiergraph.load(self.graph_file([("0", "x")]))),
             (tiergraph.InputError, lambda: tiergraph.run("sssp", g, source=0)),  # no weights
