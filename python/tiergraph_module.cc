@@ -21,6 +21,10 @@
 
 namespace py = pybind11;
 
+namespace tiergraph_python {
+void bind_feature_store(py::module_& m);  // feature_store.cc
+}
+
 namespace {
 
 // A NumPy array over the vector's own memory: the vector moves into a heap
@@ -186,6 +190,8 @@ PYBIND11_MODULE(tiergraph, m) {
       "edge_index's two rows), optional float weights; num_vertices 0: the largest id + 1.");
 
   m.def("algorithms", &tiergraph::algorithms, "The algorithms run() knows.");
+
+  tiergraph_python::bind_feature_store(m);
 
   m.def(
       "tier_scores",

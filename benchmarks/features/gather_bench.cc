@@ -5,6 +5,10 @@
 //   cpu_then_copy     OpenMP gather into pinned memory, then one cudaMemcpy (what DGL and PyG do)
 //   memcpy_limit      one pinned cudaMemcpy of the same bytes (the link's limit)
 //   device_resident   the aligned kernel with the table in GPU memory (what a hot tier gets)
+//   zerocopy_aligned_few_sms  the aligned kernel held to TG_BENCH_SM_FRACTION of the SMs (default 0.1)
+//   tiered_store      GpuTiers::gather with the first TG_BENCH_GPU_FRACTION of rows (default 0.1) in GPU
+//                     memory: a feature store's gather as store[ids] runs it (ids uploaded, output
+//                     allocated, wall time)
 // GPU time by CUDA events (manual time); registers nothing where no GPU is.
 //
 //   TG_BENCH_ROWS=4194304 TG_BENCH_ROW_BYTES=1028 TG_BENCH_IDS=262144 build/benchmarks/tg_gather_bench
@@ -13,13 +17,18 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include "features/cpu_gather.h"
 #include "features/gpu/feature_gather.h"
+#include "features/gpu_tiers.h"
+#include "features/tier_plan.h"
 #include "support/bench_support.h"
 
 namespace tg {
@@ -54,7 +63,36 @@ Setup& setup() {
   return s;
 }
 
-enum class Way { kAligned, kNaive, kCpuThenCopy, kMemcpy, kDevice };
+enum class Way { kAligned, kNaive, kCpuThenCopy, kMemcpy, kDevice, kAlignedFewSms };
+
+double fraction_from_env(const char* name, double fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? std::atof(v) : fallback;
+}
+
+// A feature store's gather, ids from the host as store[ids] passes them.
+void TieredStore(benchmark::State& state) {
+  Setup& s = setup();
+  const double fraction = fraction_from_env("TG_BENCH_GPU_FRACTION", 0.1);
+  try {
+    const features::TierPlan plan = features::plan_tiers({}, s.rows, fraction);
+    features::GpuTiers tiers({s.table.data(), s.rows, s.row_bytes, s.row_bytes}, plan, {});
+    const features::TierCounts counts = features::count_tiers(plan, s.ids);
+    for (auto _ : state) {
+      const auto start = std::chrono::steady_clock::now();
+      std::shared_ptr<void> rows = tiers.gather(s.ids);
+      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    state.counters["gpu_fraction"] = fraction;
+    state.counters["hit_ratio"] = s.count > 0 ? static_cast<double>(counts.gpu_hits) / static_cast<double>(s.count) : 0;
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
+  state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
+  state.counters["ids"] = static_cast<double>(s.count);
+}
 
 void Gather(benchmark::State& state, Way way) {
   Setup& s = setup();
@@ -66,7 +104,9 @@ void Gather(benchmark::State& state, Way way) {
   BENCH_CUDA(cudaMallocHost(&pinned, s.bytes()));
   std::unique_ptr<features::RegisteredHostRows> registered;
   features::RowTable table;
+  int few_sms_blocks = 0;
   try {
+    few_sms_blocks = features::blocks_for_sm_share(fraction_from_env("TG_BENCH_SM_FRACTION", 0.1));
     registered = std::make_unique<features::RegisteredHostRows>(s.table.data(), s.rows, s.row_bytes, s.row_bytes);
     table = registered->table();
     if (way == Way::kDevice) {
@@ -87,11 +127,11 @@ void Gather(benchmark::State& state, Way way) {
       case Way::kAligned:
       case Way::kDevice: features::gather_rows(table, ids, s.count, out, features::GatherKernel::kAligned, 0, nullptr); break;
       case Way::kNaive: features::gather_rows(table, ids, s.count, out, features::GatherKernel::kNaive, 0, nullptr); break;
+      case Way::kAlignedFewSms:
+        features::gather_rows(table, ids, s.count, out, features::GatherKernel::kAligned, few_sms_blocks, nullptr);
+        break;
       case Way::kCpuThenCopy: {
-        const int64_t n = static_cast<int64_t>(s.count);
-#pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < n; ++i)
-          std::memcpy(pinned + i * s.row_bytes, s.table.data() + s.ids[i] * s.row_bytes, s.row_bytes);
+        features::gather_rows_cpu(s.table.data(), s.row_bytes, s.row_bytes, s.ids, pinned);
         BENCH_CUDA(cudaMemcpyAsync(out, pinned, s.bytes(), cudaMemcpyHostToDevice));
         break;
       }
@@ -107,6 +147,7 @@ void Gather(benchmark::State& state, Way way) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
   state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
   state.counters["ids"] = static_cast<double>(s.count);
+  if (way == Way::kAlignedFewSms) state.counters["max_blocks"] = few_sms_blocks;
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   registered.reset();
@@ -127,8 +168,10 @@ void bench::register_benchmarks() {
   }
   for (auto [name, way] : {std::pair{"zerocopy_aligned", Way::kAligned}, std::pair{"zerocopy_naive", Way::kNaive},
                            std::pair{"cpu_then_copy", Way::kCpuThenCopy}, std::pair{"memcpy_limit", Way::kMemcpy},
-                           std::pair{"device_resident", Way::kDevice}})
+                           std::pair{"device_resident", Way::kDevice},
+                           std::pair{"zerocopy_aligned_few_sms", Way::kAlignedFewSms}})
     benchmark::RegisterBenchmark(name, [way](benchmark::State& st) { Gather(st, way); })->UseManualTime();
+  benchmark::RegisterBenchmark("tiered_store", TieredStore)->UseManualTime();
 }
 
 }  // namespace tg

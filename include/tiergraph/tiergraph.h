@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tiergraph/error.h"
+#include "tiergraph/features.h"
 #include "tiergraph/graph.h"
 #include "tiergraph/run.h"
 #include "tiergraph/sampling.h"

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace tg::features {
 
@@ -25,7 +26,11 @@ struct RowTable {
 
 // Host memory registered for zero-copy reads for as long as this lives:
 // cudaHostRegister in place (no copy), unregistered at the end unless it was
-// registered by someone else already (then it is used as it is).
+// pinned by someone else already (cudaHostAlloc, cudaHostRegister: then it is
+// read through the owner's mapping, as it is). Tables within a range this
+// process registered share that registration, released with the last. A
+// range that shares a page with memory registered elsewhere (CUDA refuses
+// overlapping registrations) is copied once into pinned memory instead.
 class RegisteredHostRows {
  public:
   RegisteredHostRows(const void* data, uint64_t num_rows, uint64_t row_bytes, uint64_t stride_bytes);
@@ -36,11 +41,23 @@ class RegisteredHostRows {
 
  private:
   void* host_ = nullptr;
-  bool registered_here_ = false;
+  uint64_t bytes_ = 0;
+  bool registered_here_ = false;          // by this process, shared by the tables inside the range
+  std::pair<void*, uint64_t> shared_range_;  // the registered range: start, bytes
+  void* pinned_copy_ = nullptr;              // where the range could not be registered in place
   RowTable table_;
 };
 
 enum class GatherKernel { kAligned, kNaive };
+
+// The two tiers of a feature store (features/gpu_tiers.h): every row in the
+// host table; rows with slot_of_row[id] >= 0 also in `hot`, device memory
+// packed in slot order (host.row_bytes apart), and read from there.
+struct TieredTable {
+  RowTable host;
+  const uint8_t* hot = nullptr;
+  const int64_t* slot_of_row = nullptr;  // device memory, one per host row
+};
 
 // out[i] = row ids[i] (row_bytes each, packed); ids are device memory, int64,
 // each below num_rows (checked by the caller: an id out of range here reads
@@ -48,5 +65,14 @@ enum class GatherKernel { kAligned, kNaive };
 // training kernels on other streams (0: as many as the work fills).
 void gather_rows(const RowTable& table, const int64_t* ids, uint64_t count, uint8_t* out, GatherKernel kernel,
                  int max_blocks, cudaStream_t stream);
+
+// The aligned kernel over both tiers; ids as above.
+void gather_tiered(const TieredTable& table, const int64_t* ids, uint64_t count, uint8_t* out, int max_blocks,
+                   cudaStream_t stream);
+
+// max_blocks that keeps a gather to about sm_fraction of the current
+// device's SMs (as many blocks as fit on that many SMs at once); 0 (no bound)
+// for a fraction of 1 or more.
+int blocks_for_sm_share(double sm_fraction);
 
 }  // namespace tg::features

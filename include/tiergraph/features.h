@@ -1,0 +1,74 @@
+// A GNN feature store (issue 11): the rows of a feature matrix that stays in
+// the caller's host memory, gathered by id. With a usable GPU the matrix is
+// registered in place and rows are read by zero-copy, the hottest
+// gpu_fraction of them (by a tier score over the graph) from a copy in GPU
+// memory; without one, rows are gathered by CPU threads. Hits and bytes per
+// tier are counted. docs/FEATURES.md describes it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "tiergraph/error.h"
+#include "tiergraph/graph.h"
+
+namespace tiergraph {
+
+struct FeatureStoreOptions {
+  double gpu_fraction = 0.0;          // rows held in GPU memory, [0, 1]
+  std::string score = "degree";       // "degree", "reverse-pagerank", "weighted-reverse-pagerank"
+  std::vector<uint64_t> train_ids;    // weighted-reverse-pagerank: the labelled nodes
+  std::string where = "auto";         // "auto" (a GPU where usable), "gpu" (required), "cpu"
+  int device = 0;                     // which GPU
+  double sm_fraction = 1.0;           // share of the GPU's SMs the gather kernel may fill, (0, 1]
+};
+
+// What the gathers so far read from each tier. Without a GPU the tiers are
+// still planned and counted as a GPU store would (every byte is read from
+// host memory then: on_gpu is false).
+struct FeatureStoreStats {
+  bool on_gpu = false;
+  uint64_t gpu_rows = 0, host_rows = 0;  // rows in each tier
+  uint64_t gpu_hits = 0, host_hits = 0;  // rows gathered from each tier
+  uint64_t gpu_bytes = 0, host_bytes = 0;
+  uint64_t gathers = 0;
+};
+
+class TIERGRAPH_API FeatureStore {
+ public:
+  // rows: num_rows rows of row_bytes bytes, row-major and packed, in host
+  // memory that must outlive the store (it is read in place, never copied
+  // whole). graph: one vertex per row, scoring the rows for the GPU tier;
+  // without it the first rows are the hot ones (a matrix already ordered
+  // hottest first). Throws Error kUsage for a fraction outside [0, 1], an
+  // unknown score or `where`, a graph of another size, a device that does not
+  // exist; kOther where="gpu" finds no usable GPU or GPU memory is short.
+  FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_bytes, const Graph* graph = nullptr,
+               const FeatureStoreOptions& options = {});
+  ~FeatureStore();
+  FeatureStore(FeatureStore&&) noexcept;
+  FeatureStore& operator=(FeatureStore&&) noexcept;
+
+  uint64_t num_rows() const;
+  uint64_t row_bytes() const;
+  bool on_gpu() const;
+  int device() const;  // -1 without a GPU
+
+  // Rows ids[0..n) packed into out (host memory, n * row_bytes). Throws
+  // Error kUsage for an id that is negative or not a row.
+  void gather(const int64_t* ids, size_t n, void* out);
+  // The same rows in fresh GPU memory (freed with the last copy of the
+  // pointer; null for no bytes), complete on return. GPU stores only.
+  std::shared_ptr<void> gather_to_device(const int64_t* ids, size_t n);
+
+  FeatureStoreStats stats() const;
+  void reset_stats();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tiergraph

@@ -1,0 +1,267 @@
+// tiergraph.FeatureStore (docs/FEATURES.md): the library's FeatureStore over
+// a 2-D NumPy array or CPU torch tensor that it reads in place (kept alive by
+// the store). store[ids] gives a CUDA torch tensor on a GPU store where torch
+// imports (by a DLPack capsule owning the gathered rows), a NumPy array
+// otherwise. Bad arguments are ValueErrors with one line.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dlpack_capsule.h"
+#include "tiergraph/features.h"
+
+namespace py = pybind11;
+
+namespace tiergraph_python {
+namespace {
+
+using Int64Ids = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+
+[[noreturn]] void refuse(const std::string& message) { throw py::value_error(message); }
+
+std::string name_of(const py::dtype& d) { return py::cast<std::string>(d.attr("name")); }
+
+bool is_torch_tensor(const py::handle& o) {
+  const std::string module = py::str(py::type::of(o).attr("__module__"));
+  return module.rfind("torch", 0) == 0 && py::hasattr(o, "is_cuda");
+}
+
+std::optional<py::module_> torch_module() {
+  try {
+    return py::module_::import("torch");
+  } catch (const py::error_already_set&) {
+    return std::nullopt;
+  }
+}
+
+struct PyFeatureStore {
+  py::object owner;       // what holds the rows' memory: the caller's array or tensor
+  py::array rows;         // a NumPy view of it (int16 stands for bfloat16)
+  bool bfloat16 = false;  // rows were a torch.bfloat16 tensor
+  int64_t cols = 0;
+  std::unique_ptr<tiergraph::FeatureStore> store;
+
+  dlpack::DataType dlpack_type() const {
+    const py::dtype d = rows.dtype();
+    const auto bits = static_cast<uint8_t>(d.itemsize() * 8);
+    if (bfloat16) return {dlpack::kBfloat, 16, 1};
+    switch (d.kind()) {
+      case 'f': return {dlpack::kFloat, bits, 1};
+      case 'i': return {dlpack::kInt, bits, 1};
+      default: return {dlpack::kUInt, bits, 1};  // 'u', and bool as uint8
+    }
+  }
+};
+
+// The features as a 2-D, C-contiguous NumPy array of a plain number type
+// sharing the caller's memory.
+py::array feature_rows(const py::object& features, bool& bfloat16) {
+  py::object view = features;
+  if (is_torch_tensor(features)) {
+    if (py::cast<bool>(features.attr("is_cuda")))
+      refuse("features must be in host memory (a CPU tensor), not on " + std::string(py::str(features.attr("device"))));
+    if (py::cast<int>(features.attr("dim")()) != 2)
+      refuse("features must be 2-D (rows x columns), not " + std::to_string(py::cast<int>(features.attr("dim")())) +
+             "-D");
+    if (!py::cast<bool>(features.attr("is_contiguous")()))
+      refuse("features must be contiguous (row-major): call .contiguous() first");
+    py::object t = features.attr("detach")();
+    py::module_ torch = py::module_::import("torch");
+    if (t.attr("dtype").equal(torch.attr("bfloat16"))) {
+      bfloat16 = true;
+      t = t.attr("view")(torch.attr("int16"));
+    }
+    view = t.attr("numpy")();
+  }
+  py::array a = py::module_::import("numpy").attr("asarray")(view);
+  if (a.ndim() != 2) refuse("features must be 2-D (rows x columns), not " + std::to_string(a.ndim()) + "-D");
+  if (!(a.flags() & py::array::c_style))
+    refuse("features must be C-contiguous (row-major): numpy.ascontiguousarray(features) first");
+  const py::dtype d = a.dtype();
+  const char kind = d.kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b')
+    refuse("features must hold numbers (float, int, uint or bool), not " + name_of(d));
+  if (d.byteorder() == '>') refuse("features must be in the machine's byte order, not big-endian");
+  return a;
+}
+
+// ids from a NumPy array, a list, a torch tensor (a CUDA one comes back to
+// the host first) or one integer: 1-D int64, scalar set for one integer.
+Int64Ids row_ids(py::object given, bool& scalar) {
+  if (is_torch_tensor(given)) given = given.attr("detach")().attr("cpu")().attr("numpy")();
+  py::array a = py::module_::import("numpy").attr("asarray")(given);
+  scalar = a.ndim() == 0;
+  if (scalar) a = a.attr("reshape")(1);
+  if (a.ndim() != 1) refuse("ids must be one-dimensional, not " + std::to_string(a.ndim()) + "-D");
+  if (a.size() == 0) return Int64Ids(0);
+  const char kind = a.dtype().kind();
+  if (kind != 'i' && kind != 'u') refuse("ids must be integers, not " + name_of(a.dtype()));
+  if (kind == 'u' && a.dtype().itemsize() == 8 &&
+      py::cast<uint64_t>(a.attr("max")()) > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    refuse("ids hold " + std::string(py::str(a.attr("max")())) + ", out of range");
+  return Int64Ids::ensure(a);
+}
+
+tiergraph::FeatureStoreOptions store_options(double gpu_fraction, const std::string& score, const py::object& device,
+                                             const py::object& use_gpu, double sm_fraction,
+                                             const py::object& train_ids) {
+  tiergraph::FeatureStoreOptions o;
+  o.gpu_fraction = gpu_fraction;
+  o.score = score;
+  o.device = py::cast<int>(device);
+  o.where = use_gpu.is_none() ? "auto" : (py::cast<bool>(use_gpu) ? "gpu" : "cpu");
+  o.sm_fraction = sm_fraction;
+  if (!train_ids.is_none()) {
+    bool scalar = false;
+    Int64Ids t = row_ids(train_ids, scalar);
+    for (py::ssize_t i = 0; i < t.size(); ++i) {
+      if (t.data()[i] < 0) refuse("train_ids hold a negative id");
+      o.train_ids.push_back(static_cast<uint64_t>(t.data()[i]));
+    }
+  }
+  return o;
+}
+
+py::object gather(PyFeatureStore& s, const py::object& ids_in) {
+  bool scalar = false;
+  Int64Ids ids = row_ids(ids_in, scalar);
+  const auto n = static_cast<size_t>(ids.size());
+  py::object out;
+  // torch takes unsigned types of one byte only: wider ones come back as NumPy.
+  const bool torch_holds = s.rows.dtype().kind() != 'u' || s.rows.dtype().itemsize() == 1;
+  std::optional<py::module_> torch;
+  if (s.store->on_gpu() && torch_holds) torch = torch_module();
+  if (torch) {
+    std::shared_ptr<void> rows;
+    {
+      py::gil_scoped_release release;
+      rows = s.store->gather_to_device(ids.data(), n);
+    }
+    py::capsule c = make_dlpack_capsule(std::move(rows), {static_cast<int64_t>(n), s.cols}, s.dlpack_type(),
+                                        s.store->device());
+    out = py::module_::import("torch.utils.dlpack").attr("from_dlpack")(c);
+  } else {
+    py::array a(s.rows.dtype(), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n), s.cols});
+    void* to = a.mutable_data();
+    {
+      py::gil_scoped_release release;
+      s.store->gather(ids.data(), n, to);
+    }
+    out = a;
+    if (s.bfloat16) {
+      py::module_ t = py::module_::import("torch");
+      out = t.attr("from_numpy")(a).attr("view")(t.attr("bfloat16"));
+    }
+  }
+  return scalar ? py::object(out[py::int_(0)]) : out;
+}
+
+// The gathered rows as a DLPack capsule: CUDA memory on a GPU store, host
+// memory otherwise (for CuPy, JAX, or torch without going through store[ids]).
+py::capsule gather_dlpack(PyFeatureStore& s, const py::object& ids_in) {
+  bool scalar = false;
+  Int64Ids ids = row_ids(ids_in, scalar);
+  const auto n = static_cast<size_t>(ids.size());
+  std::shared_ptr<void> rows;
+  {
+    py::gil_scoped_release release;
+    if (s.store->on_gpu()) {
+      rows = s.store->gather_to_device(ids.data(), n);
+    } else {
+      auto host = std::make_shared<std::vector<uint8_t>>(n * s.store->row_bytes());
+      s.store->gather(ids.data(), n, host->data());
+      rows = std::shared_ptr<void>(host, host->data());
+    }
+  }
+  return make_dlpack_capsule(std::move(rows), {static_cast<int64_t>(n), s.cols}, s.dlpack_type(), s.store->device());
+}
+
+py::dict stats_dict(const tiergraph::FeatureStoreStats& st) {
+  auto tiers = [](uint64_t gpu, uint64_t host) {
+    py::dict d;
+    d["gpu"] = gpu;
+    d["host"] = host;
+    return d;
+  };
+  py::dict d;
+  d["on_gpu"] = st.on_gpu;
+  d["rows"] = tiers(st.gpu_rows, st.host_rows);
+  d["hits"] = tiers(st.gpu_hits, st.host_hits);
+  d["bytes"] = tiers(st.gpu_bytes, st.host_bytes);
+  const uint64_t hits = st.gpu_hits + st.host_hits;
+  d["hit_ratio"] = hits > 0 ? static_cast<double>(st.gpu_hits) / static_cast<double>(hits) : 0.0;
+  d["gathers"] = st.gathers;
+  return d;
+}
+
+}  // namespace
+
+void bind_feature_store(py::module_& m) {
+  py::class_<PyFeatureStore>(m, "FeatureStore",
+                             "Feature rows gathered by id: in place from host memory (zero-copy on a GPU), the "
+                             "hottest gpu_fraction of rows from GPU memory")
+      .def(py::init([](py::object features, py::object graph, double gpu_fraction, const std::string& score,
+                       py::object device, py::object use_gpu, double sm_fraction, py::object train_ids) {
+             auto s = std::make_unique<PyFeatureStore>();
+             s->owner = features;
+             s->rows = feature_rows(features, s->bfloat16);
+             s->cols = static_cast<int64_t>(s->rows.shape(1));
+             const tiergraph::Graph* g = graph.is_none() ? nullptr : &py::cast<const tiergraph::Graph&>(graph);
+             if (!(gpu_fraction >= 0.0 && gpu_fraction <= 1.0))
+               refuse("gpu_fraction " + std::string(py::str(py::float_(gpu_fraction))) + " is outside [0, 1]");
+             if (py::isinstance<py::bool_>(device) || !py::isinstance<py::int_>(device))
+               refuse("device must be a GPU index (an int), not " + std::string(py::repr(device)));
+             const tiergraph::FeatureStoreOptions o =
+                 store_options(gpu_fraction, score, device, use_gpu, sm_fraction, train_ids);
+             const auto num_rows = static_cast<uint64_t>(s->rows.shape(0));
+             const uint64_t row_bytes = static_cast<uint64_t>(s->cols) * s->rows.dtype().itemsize();
+             const void* data = s->rows.data();
+             {
+               py::gil_scoped_release release;
+               s->store = std::make_unique<tiergraph::FeatureStore>(data, num_rows, row_bytes, g, o);
+             }
+             return s;
+           }),
+           py::arg("features"), py::arg("graph") = py::none(), py::arg("gpu_fraction") = 0.0,
+           py::arg("score") = "degree", py::arg("device") = 0, py::kw_only(), py::arg("use_gpu") = py::none(),
+           py::arg("sm_fraction") = 1.0, py::arg("train_ids") = py::none(),
+           "features: 2-D C-contiguous NumPy array or CPU torch tensor (float, int, bfloat16 ...), read in place "
+           "and kept alive. graph: one vertex per row, to score rows for the GPU tier (none: the first rows are "
+           "hot). score: 'degree', 'reverse-pagerank' or 'weighted-reverse-pagerank' (train_ids). use_gpu: None "
+           "(a GPU where usable), True, False. sm_fraction: share of the SMs the gather kernel may fill.")
+      .def("__getitem__", &gather, py::arg("ids"),
+           "Rows ids (NumPy array, list, torch tensor or one int): a CUDA torch tensor on a GPU store where torch "
+           "imports, a NumPy array otherwise.")
+      .def("gather_dlpack", &gather_dlpack, py::arg("ids"),
+           "Rows ids as a DLPack capsule: GPU memory on a GPU store, host memory otherwise.")
+      .def("stats", [](const PyFeatureStore& s) { return stats_dict(s.store->stats()); },
+           "Rows, hits and bytes per tier ('gpu', 'host'), the hit ratio and the number of gathers so far.")
+      .def("reset_stats", [](PyFeatureStore& s) { s.store->reset_stats(); })
+      .def("__len__", [](const PyFeatureStore& s) { return s.store->num_rows(); })
+      .def_property_readonly("shape",
+                             [](const PyFeatureStore& s) { return py::make_tuple(s.store->num_rows(), s.cols); })
+      .def_property_readonly("dtype", [](const PyFeatureStore& s) -> py::object {
+        if (s.bfloat16) return py::module_::import("torch").attr("bfloat16");
+        return s.rows.dtype();
+      })
+      .def_property_readonly("on_gpu", [](const PyFeatureStore& s) { return s.store->on_gpu(); })
+      .def_property_readonly("device", [](const PyFeatureStore& s) -> py::object {
+        if (!s.store->on_gpu()) return py::none();
+        return py::int_(s.store->device());
+      })
+      .def("__repr__", [](const PyFeatureStore& s) {
+        const tiergraph::FeatureStoreStats st = s.store->stats();
+        return "<tiergraph.FeatureStore " + std::to_string(s.store->num_rows()) + " x " + std::to_string(s.cols) +
+               (s.bfloat16 ? std::string(" bfloat16") : " " + name_of(s.rows.dtype())) + ", " +
+               std::to_string(st.gpu_rows) + " rows in GPU memory" + (st.on_gpu ? "" : " (planned: no GPU)") + ">";
+      });
+}
+
+}  // namespace tiergraph_python

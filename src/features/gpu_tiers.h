@@ -1,0 +1,58 @@
+// The GPU side of a feature store (issue 11): the host matrix registered in
+// place for zero-copy reads, the plan's hot rows copied into GPU memory, the
+// row-to-slot map beside them, and one gather that reads each row from its
+// tier on the store's own stream with a bounded share of the SMs. Plain C++:
+// built from features/gpu/gpu_tiers.cu with CUDA, from
+// features/gpu_unavailable.cpp (which refuses) without.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "features/tier_plan.h"
+
+namespace tg::features {
+
+// A row-major matrix in host memory that outlives whatever reads it.
+struct HostMatrix {
+  const void* data = nullptr;
+  uint64_t num_rows = 0;
+  uint64_t row_bytes = 0;
+  uint64_t stride_bytes = 0;  // >= row_bytes
+};
+
+struct GpuTierOptions {
+  int device = 0;
+  double sm_fraction = 1.0;  // share of the SMs the gather kernel may fill, (0, 1]
+};
+
+class GpuTiers {
+ public:
+  // Registers the matrix and fills the GPU tier with the plan's hot rows (a
+  // gather from the registered matrix). Throws tg::Error: no GPU, a device
+  // that does not exist (usage), out of GPU memory, any CUDA failure.
+  GpuTiers(const HostMatrix& matrix, const TierPlan& plan, const GpuTierOptions& options);
+  ~GpuTiers();
+  GpuTiers(const GpuTiers&) = delete;
+  GpuTiers& operator=(const GpuTiers&) = delete;
+
+  // Rows ids[i] packed into fresh device memory (ids.size() * row_bytes;
+  // null for none), complete when this returns; freed with the last copy of
+  // the pointer. Ids must be rows (check_row_ids): they are not checked here.
+  std::shared_ptr<void> gather(std::span<const int64_t> ids);
+  // The same rows copied on into host memory.
+  void gather_to_host(std::span<const int64_t> ids, void* out);
+
+  int device() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Whether a GPU tier can be built here; if not, why in *why.
+bool gpu_tiers_available(std::string* why);
+
+}  // namespace tg::features

@@ -1,0 +1,25 @@
+// Stand-in for the feature store's GPU tiers where tiergraph was built
+// without nvcc (src/CMakeLists.txt picks it; .cpp keeps it out of the globs).
+#include "core/error.h"
+#include "features/gpu_tiers.h"
+
+namespace tg::features {
+
+struct GpuTiers::Impl {};
+
+namespace {
+constexpr const char* kNoCuda = "no GPU feature tiers: this tiergraph was built without CUDA (no nvcc at build time)";
+}
+
+GpuTiers::GpuTiers(const HostMatrix&, const TierPlan&, const GpuTierOptions&) { throw Error(kNoCuda); }
+GpuTiers::~GpuTiers() = default;
+std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t>) { throw Error(kNoCuda); }
+void GpuTiers::gather_to_host(std::span<const int64_t>, void*) { throw Error(kNoCuda); }
+int GpuTiers::device() const { return -1; }
+
+bool gpu_tiers_available(std::string* why) {
+  if (why) *why = kNoCuda;
+  return false;
+}
+
+}  // namespace tg::features

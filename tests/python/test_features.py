@@ -1,0 +1,239 @@
+"""tiergraph.FeatureStore (python/feature_store.cc): store[ids] checked against
+NumPy's fancy indexing features[ids] (and torch's t[ids]) for many dtypes and
+widths, the tiers' counts against NumPy, and every refusal a ValueError.
+Without a GPU (CI) the rows come from the CPU gather as NumPy arrays; with
+one, from the GPU tiers as CUDA tensors, and the same checks hold."""
+import gc
+import os
+import tempfile
+import unittest
+
+import numpy as np
+
+import tiergraph
+
+try:
+    import torch
+except ImportError:  # the CPU checks need only NumPy
+    torch = None
+
+
+def as_numpy(rows):
+    """store[ids] as NumPy, whichever form it came in."""
+    if torch is not None and isinstance(rows, torch.Tensor):
+        return rows.cpu().numpy()
+    return rows
+
+
+class FeatureStoreGatherTest(unittest.TestCase):
+    def setUp(self):
+        self.rng = np.random.default_rng(41)
+
+    def random_features(self, rows, cols, dtype):
+        if dtype == np.bool_:
+            return self.rng.integers(0, 2, (rows, cols)).astype(np.bool_)
+        if np.issubdtype(dtype, np.integer):
+            info = np.iinfo(dtype)
+            return self.rng.integers(info.min, info.max, (rows, cols), dtype=dtype, endpoint=True)
+        return self.rng.standard_normal((rows, cols)).astype(dtype)
+
+    def ids(self, rows, count):
+        ids = self.rng.integers(0, rows, count)
+        ids[::5] = rows - 1  # the last row, and repeats
+        return ids
+
+    def test_rows_equal_numpy_fancy_indexing(self):
+        for dtype in (np.float32, np.float16, np.float64, np.int32, np.int64, np.uint8, np.int8, np.bool_):
+            for cols in (1, 3, 37, 128):
+                features = self.random_features(200, cols, dtype)
+                store = tiergraph.FeatureStore(features)
+                self.assertEqual(store.shape, (200, cols))
+                self.assertEqual(len(store), 200)
+                ids = self.ids(200, 333)
+                got = as_numpy(store[ids])
+                self.assertEqual(got.shape, (333, cols), (dtype, cols))
+                np.testing.assert_array_equal(got, features[ids], err_msg=f"{np.dtype(dtype).name} x {cols}")
+                if not store.on_gpu:
+                    self.assertEqual(got.dtype, features.dtype)
+
+    def test_ids_in_every_form(self):
+        features = self.random_features(50, 3, np.float32)
+        store = tiergraph.FeatureStore(features)
+        want = features[[4, 4, 0, 49]]
+        np.testing.assert_array_equal(as_numpy(store[[4, 4, 0, 49]]), want)
+        for dtype in (np.int8, np.int32, np.int64, np.uint16, np.uint64):
+            np.testing.assert_array_equal(as_numpy(store[np.array([4, 4, 0, 49], dtype=dtype)]), want)
+        np.testing.assert_array_equal(as_numpy(store[7]), features[7])
+        np.testing.assert_array_equal(as_numpy(store[np.int64(7)]), features[7])
+        self.assertEqual(as_numpy(store[[]]).shape, (0, 3))
+        if torch is not None:
+            np.testing.assert_array_equal(as_numpy(store[torch.tensor([4, 4, 0, 49])]), want)
+
+    def test_a_matrix_with_no_columns(self):
+        store = tiergraph.FeatureStore(np.zeros((5, 0), dtype=np.float32))
+        self.assertEqual(as_numpy(store[[1, 2, 3]]).shape, (3, 0))
+
+    def test_the_store_keeps_the_features_alive(self):
+        expected = np.arange(40, dtype=np.float64).reshape(10, 4)
+        store = tiergraph.FeatureStore(np.arange(40, dtype=np.float64).reshape(10, 4))
+        gc.collect()
+        np.testing.assert_array_equal(as_numpy(store[[9, 0]]), expected[[9, 0]])
+
+    def test_a_memory_mapped_matrix(self):
+        features = self.random_features(300, 37, np.float32)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "features.bin")
+            features.tofile(path)
+            mapped = np.memmap(path, dtype=np.float32, mode="r", shape=features.shape)
+            store = tiergraph.FeatureStore(mapped)
+            ids = self.ids(300, 100)
+            np.testing.assert_array_equal(as_numpy(store[ids]), features[ids])
+            del store, mapped
+            gc.collect()
+
+    @unittest.skipIf(torch is None, "no torch")
+    def test_torch_cpu_tensors(self):
+        for dtype in (torch.float32, torch.float16, torch.bfloat16, torch.int64):
+            for cols in (1, 3, 37):
+                t = (torch.randn(120, cols) * 100).to(dtype)
+                store = tiergraph.FeatureStore(t)
+                ids = self.ids(120, 77)
+                got = store[ids]
+                if dtype == torch.bfloat16:
+                    self.assertIsInstance(got, torch.Tensor)
+                    self.assertEqual(got.dtype, torch.bfloat16)
+                    self.assertTrue(torch.equal(got.cpu(), t[torch.from_numpy(ids)]), (dtype, cols))
+                else:
+                    np.testing.assert_array_equal(as_numpy(got), t.numpy()[ids], err_msg=f"{dtype} x {cols}")
+        self.assertEqual(tiergraph.FeatureStore(torch.zeros(3, 2, dtype=torch.bfloat16)).dtype, torch.bfloat16)
+
+    @unittest.skipIf(torch is None, "no torch")
+    def test_dlpack_capsule(self):
+        features = self.random_features(64, 37, np.float32)
+        store = tiergraph.FeatureStore(features)
+        ids = self.ids(64, 50)
+        got = torch.utils.dlpack.from_dlpack(store.gather_dlpack(ids))
+        self.assertEqual(got.is_cuda, store.on_gpu)
+        np.testing.assert_array_equal(got.cpu().numpy(), features[ids])
+        store.gather_dlpack(ids)  # a capsule nobody consumes frees its rows itself
+        gc.collect()
+
+    @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
+    def test_rows_come_as_cuda_tensors_on_a_gpu(self):
+        features = self.random_features(100, 37, np.float32)
+        store = tiergraph.FeatureStore(features, gpu_fraction=0.3)
+        self.assertTrue(store.on_gpu)
+        got = store[[1, 99, 50]]
+        self.assertTrue(got.is_cuda)
+        np.testing.assert_array_equal(got.cpu().numpy(), features[[1, 99, 50]])
+
+
+class FeatureStoreTiersTest(unittest.TestCase):
+    def setUp(self):
+        rng = np.random.default_rng(43)
+        self.n = 400
+        self.src = rng.integers(0, self.n, 5000) ** 2 % self.n  # skewed, so scores differ
+        self.dst = rng.integers(0, self.n, 5000)
+        self.g = tiergraph.from_edges(self.src, self.dst, num_vertices=self.n)
+        self.features = rng.standard_normal((self.n, 37)).astype(np.float32)
+        self.ids = rng.integers(0, self.n, 3000)
+
+    def check_tiers(self, score, fraction):
+        store = tiergraph.FeatureStore(self.features, self.g, gpu_fraction=fraction, score=score)
+        for batch in np.split(self.ids, 3):
+            np.testing.assert_array_equal(as_numpy(store[batch]), self.features[batch])
+        hot_count = int(np.floor(fraction * self.n))
+        if fraction in (0.0, 1.0):
+            hot = np.arange(hot_count)
+        else:
+            hot = tiergraph.order_by_score(tiergraph.tier_scores(self.g, score=score))[:hot_count]
+        gpu_hits = int(np.isin(self.ids, hot).sum())
+        stats = store.stats()
+        self.assertEqual(stats["rows"], {"gpu": hot_count, "host": self.n - hot_count})
+        self.assertEqual(stats["hits"], {"gpu": gpu_hits, "host": len(self.ids) - gpu_hits})
+        row_bytes = 37 * 4
+        self.assertEqual(stats["bytes"], {"gpu": gpu_hits * row_bytes, "host": (len(self.ids) - gpu_hits) * row_bytes})
+        self.assertAlmostEqual(stats["hit_ratio"], gpu_hits / len(self.ids))
+        self.assertEqual(stats["gathers"], 3)
+        store.reset_stats()
+        self.assertEqual(store.stats()["hits"], {"gpu": 0, "host": 0})
+        return gpu_hits
+
+    def test_hot_rows_by_each_score(self):
+        for score in ("degree", "reverse-pagerank", "weighted-reverse-pagerank"):
+            for fraction in (0.0, 0.1, 0.3, 1.0):
+                self.check_tiers(score, fraction)
+
+    def test_hot_rows_are_hit_more_than_their_share(self):
+        # Ids drawn as sampling draws them (sources of edges): degree-hot rows
+        # take more than their 10% of the reads.
+        self.ids = self.src[:3000]
+        self.assertGreater(self.check_tiers("degree", 0.1), 0.1 * 3000)
+
+    def test_without_a_graph_the_first_rows_are_hot(self):
+        store = tiergraph.FeatureStore(self.features, gpu_fraction=0.25)
+        store[[0, 99, 100, 399]]
+        self.assertEqual(store.stats()["hits"], {"gpu": 2, "host": 2})
+
+    def test_training_nodes_for_the_weighted_score(self):
+        store = tiergraph.FeatureStore(self.features, self.g, gpu_fraction=0.1, score="weighted-reverse-pagerank",
+                                       train_ids=np.arange(0, self.n, 4))
+        self.assertEqual(store.stats()["rows"]["gpu"], 40)
+
+
+class FeatureStoreRefusalsTest(unittest.TestCase):
+    def setUp(self):
+        self.features = np.zeros((10, 3), dtype=np.float32)
+        self.store = tiergraph.FeatureStore(self.features)
+
+    def refused(self, make, words):
+        with self.assertRaises(ValueError) as caught:
+            make()
+        message = str(caught.exception)
+        self.assertIn(words, message)
+        self.assertNotIn("\n", message)
+
+    def test_bad_features(self):
+        self.refused(lambda: tiergraph.FeatureStore(np.zeros(10)), "must be 2-D")
+        self.refused(lambda: tiergraph.FeatureStore(np.zeros((2, 3, 4))), "must be 2-D")
+        self.refused(lambda: tiergraph.FeatureStore(np.zeros((10, 6))[:, ::2]), "C-contiguous")
+        self.refused(lambda: tiergraph.FeatureStore(np.zeros((4, 6)).T), "C-contiguous")
+        self.refused(lambda: tiergraph.FeatureStore(np.array([[object()]])), "must hold numbers")
+        self.refused(lambda: tiergraph.FeatureStore(np.zeros((2, 2), dtype=">f4")), "byte order")
+
+    @unittest.skipIf(torch is None, "no torch")
+    def test_bad_tensors(self):
+        self.refused(lambda: tiergraph.FeatureStore(torch.zeros(10)), "must be 2-D")
+        self.refused(lambda: tiergraph.FeatureStore(torch.zeros(4, 6).t()), "contiguous")
+
+    def test_bad_ids(self):
+        self.refused(lambda: self.store[[10]], "ids[0] = 10 is out of range: the table has 10 rows")
+        self.refused(lambda: self.store[[0, 1, -1]], "ids[2] = -1 is negative")
+        self.refused(lambda: self.store[np.array([2**63 + 5], dtype=np.uint64)], "out of range")
+        self.refused(lambda: self.store[np.zeros((2, 2), dtype=np.int64)], "one-dimensional")
+        self.refused(lambda: self.store[[1.5]], "must be integers")
+        self.refused(lambda: self.store[np.array([True, False])], "must be integers")
+        self.assertEqual(self.store.stats()["gathers"], 0)  # refused gathers are not counted
+
+    def test_bad_options(self):
+        f = self.features
+        for fraction in (-0.1, 1.5, float("nan")):
+            self.refused(lambda: tiergraph.FeatureStore(f, gpu_fraction=fraction), "gpu_fraction")
+        self.refused(lambda: tiergraph.FeatureStore(f, score="pagerank"), "score 'pagerank' is not a tier score")
+        small = tiergraph.from_edges([0], [1])
+        self.refused(lambda: tiergraph.FeatureStore(f, small, gpu_fraction=0.5), "the graph has 2 vertices")
+        self.refused(lambda: tiergraph.FeatureStore(f, device=-1), "device -1")
+        self.refused(lambda: tiergraph.FeatureStore(f, device="cuda"), "device must be a GPU index")
+        self.refused(lambda: tiergraph.FeatureStore(f, sm_fraction=0.0), "sm_fraction")
+        self.refused(lambda: tiergraph.FeatureStore(f, small, score="weighted-reverse-pagerank"),
+                     "the graph has 2 vertices")
+
+    def test_asking_for_a_gpu_where_there_is_none(self):
+        if self.store.on_gpu:
+            self.skipTest("this machine has a GPU")
+        with self.assertRaises(RuntimeError):
+            tiergraph.FeatureStore(self.features, use_gpu=True)
+
+
+if __name__ == "__main__":
+    unittest.main()
