@@ -138,7 +138,8 @@ py::object gather(PyFeatureStore& s, const py::object& ids_in) {
   const bool torch_holds = s.rows.dtype().kind() != 'u' || s.rows.dtype().itemsize() == 1;
   std::optional<py::module_> torch;
   if (s.store->on_gpu() && torch_holds) torch = torch_module();
-  if (torch) {
+  const bool no_bytes = n == 0 || s.cols == 0;  // no device memory to hand over: an empty tensor moved there
+  if (torch && !no_bytes) {
     std::shared_ptr<void> rows;
     {
       py::gil_scoped_release release;
@@ -158,6 +159,10 @@ py::object gather(PyFeatureStore& s, const py::object& ids_in) {
     if (s.bfloat16) {
       py::module_ t = py::module_::import("torch");
       out = t.attr("from_numpy")(a).attr("view")(t.attr("bfloat16"));
+    }
+    if (torch && no_bytes) {
+      if (!s.bfloat16) out = torch->attr("from_numpy")(a);
+      out = out.attr("to")("cuda:" + std::to_string(s.store->device()));
     }
   }
   return scalar ? py::object(out[py::int_(0)]) : out;

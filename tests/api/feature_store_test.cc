@@ -1,0 +1,95 @@
+// tiergraph::FeatureStore as an embedding program meets it (only
+// <tiergraph/...> and libtiergraph.so): gathers equal a plain loop, the tiers
+// are counted, refusals are tiergraph::Error kUsage. On the CPU path here
+// (use_gpu "cpu"), wherever the tests run.
+#include <tiergraph/tiergraph.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace {
+
+tiergraph::FeatureStoreOptions on_cpu(double fraction = 0.0, const std::string& score = "degree") {
+  tiergraph::FeatureStoreOptions o;
+  o.gpu_fraction = fraction;
+  o.score = score;
+  o.where = "cpu";
+  return o;
+}
+
+TEST(ApiFeatureStore, GathersTheRowsAPlainLoopGathers) {
+  const uint64_t rows = 100, row_bytes = 37 * 4;
+  std::vector<uint8_t> table(rows * row_bytes);
+  std::mt19937_64 rng(1);
+  for (uint8_t& b : table) b = static_cast<uint8_t>(rng());
+  tiergraph::FeatureStore store(table.data(), rows, row_bytes, nullptr, on_cpu(0.2));
+  EXPECT_FALSE(store.on_gpu());
+  EXPECT_EQ(store.device(), -1);
+  const std::vector<int64_t> ids = {0, 99, 19, 20, 20, 5};
+  std::vector<uint8_t> out(ids.size() * row_bytes, 0xA5), expected;
+  store.gather(ids.data(), ids.size(), out.data());
+  for (int64_t id : ids)
+    expected.insert(expected.end(), table.begin() + id * row_bytes, table.begin() + (id + 1) * row_bytes);
+  EXPECT_EQ(out, expected);
+  const tiergraph::FeatureStoreStats s = store.stats();
+  EXPECT_EQ(s.gpu_rows, 20u);  // no graph: the first rows are hot
+  EXPECT_EQ(s.host_rows, 80u);
+  EXPECT_EQ(s.gpu_hits, 3u);  // 0, 19, 5
+  EXPECT_EQ(s.host_hits, 3u);
+  EXPECT_EQ(s.gpu_bytes, 3 * row_bytes);
+  EXPECT_EQ(s.gathers, 1u);
+  EXPECT_THROW(store.gather_to_device(ids.data(), ids.size()), tiergraph::Error);
+}
+
+TEST(ApiFeatureStore, HotRowsFollowTheGraphsDegrees) {
+  // Vertex 3 has the most out-edges, then 1.
+  const std::vector<uint64_t> src = {3, 3, 3, 1, 1, 0}, dst = {0, 1, 2, 0, 2, 1};
+  tiergraph::Graph g = tiergraph::from_edges(src.data(), dst.data(), src.size(), nullptr, 4);
+  std::vector<float> features(4 * 2, 1.0f);
+  tiergraph::FeatureStore store(features.data(), 4, 8, &g, on_cpu(0.5));
+  const std::vector<int64_t> ids = {3, 1, 0, 2};
+  std::vector<float> out(8);
+  store.gather(ids.data(), ids.size(), out.data());
+  EXPECT_EQ(store.stats().gpu_hits, 2u);
+  store.reset_stats();
+  EXPECT_EQ(store.stats().gpu_hits, 0u);
+  EXPECT_EQ(store.stats().gpu_rows, 2u);
+}
+
+tiergraph::ErrorKind kind_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const tiergraph::Error& e) {
+    return e.kind();
+  }
+  ADD_FAILURE() << "no error";
+  return tiergraph::ErrorKind::kOther;
+}
+
+TEST(ApiFeatureStore, RefusesBadArguments) {
+  std::vector<float> features(10 * 3);
+  const auto make = [&](const tiergraph::FeatureStoreOptions& o, const tiergraph::Graph* g = nullptr) {
+    return [&features, o, g] { tiergraph::FeatureStore(features.data(), 10, 12, g, o); };
+  };
+  EXPECT_EQ(kind_of(make(on_cpu(-0.5))), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of(make(on_cpu(1.5))), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of(make(on_cpu(0.5, "pagerank"))), tiergraph::ErrorKind::kUsage);
+  tiergraph::FeatureStoreOptions where = on_cpu();
+  where.where = "tpu";
+  EXPECT_EQ(kind_of(make(where)), tiergraph::ErrorKind::kUsage);
+  const std::vector<uint64_t> src = {0}, dst = {1};
+  tiergraph::Graph small = tiergraph::from_edges(src.data(), dst.data(), 1, nullptr, 2);
+  EXPECT_EQ(kind_of(make(on_cpu(0.5), &small)), tiergraph::ErrorKind::kUsage);
+  tiergraph::FeatureStore store(features.data(), 10, 12, nullptr, on_cpu());
+  std::vector<float> out(3);
+  const int64_t too_big = 10, negative = -2;
+  EXPECT_EQ(kind_of([&] { store.gather(&too_big, 1, out.data()); }), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of([&] { store.gather(&negative, 1, out.data()); }), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(store.stats().gathers, 0u);
+}
+
+}  // namespace
