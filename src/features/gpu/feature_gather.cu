@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string>
 #include <utility>
 
 #include "engines/gpu/cuda_util.h"
@@ -147,12 +148,19 @@ RegisteredHostRows::RegisteredHostRows(const void* data, uint64_t num_rows, uint
     table_.rows = static_cast<const uint8_t*>(device);
     return;
   }
-  if (e != cudaErrorHostMemoryAlreadyRegistered) TG_CUDA(e);
   // The range shares a page with memory registered elsewhere (a small array
-  // beside another on the heap), which CUDA refuses to register twice: the
-  // rows are copied once into pinned memory of our own instead.
+  // beside another on the heap), which CUDA refuses to register twice, or it
+  // cannot be pinned in place (a read-only file mapping where read-only
+  // registration is unsupported): the rows are copied once into pinned
+  // memory of our own instead.
+  const std::string why = cudaGetErrorString(e);
   cudaGetLastError();
-  TG_CUDA(cudaHostAlloc(&pinned_copy_, bytes_, cudaHostAllocMapped));
+  if (const cudaError_t a = cudaHostAlloc(&pinned_copy_, bytes_, cudaHostAllocMapped); a != cudaSuccess) {
+    cudaGetLastError();
+    pinned_copy_ = nullptr;
+    throw Error("feature rows: " + std::to_string(bytes_) + " bytes can be neither registered in place (" + why +
+                ") nor copied into pinned memory (" + cudaGetErrorString(a) + ")");
+  }
   std::memcpy(pinned_copy_, host_, bytes_);
   TG_CUDA(cudaHostGetDevicePointer(&device, pinned_copy_, 0));
   table_.rows = static_cast<const uint8_t*>(device);

@@ -29,8 +29,9 @@ struct RowTable {
 // pinned by someone else already (cudaHostAlloc, cudaHostRegister: then it is
 // read through the owner's mapping, as it is). Tables within a range this
 // process registered share that registration, released with the last. A
-// range that shares a page with memory registered elsewhere (CUDA refuses
-// overlapping registrations) is copied once into pinned memory instead.
+// range that cannot be registered in place (it shares a page with memory
+// registered elsewhere, which CUDA refuses; a read-only mapping where
+// read-only registration is unsupported) is copied once into pinned memory.
 class RegisteredHostRows {
  public:
   RegisteredHostRows(const void* data, uint64_t num_rows, uint64_t row_bytes, uint64_t stride_bytes);
