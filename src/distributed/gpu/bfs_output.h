@@ -3,11 +3,16 @@
 // depths by global id and the run's statistics.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 #include "engines/run.h"
 
 namespace tg::dist::gpu {
+
+inline double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 
 struct BfsTimes {
   double partition_s = 0;

@@ -16,10 +16,7 @@ namespace tg {
 namespace {
 
 using dist::gpu::RankRunRecord;
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
+using dist::gpu::seconds_since;
 
 // Every rank's depths into one array indexed by global id.
 ResultVector<int32_t> gather_depths(const dist::Partition& part,

@@ -21,9 +21,7 @@
 namespace tg::dist {
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
+using gpu::seconds_since;
 
 // The ranks agree on whether every one of them got here without an error, so
 // that none enters an NCCL exchange that a failed rank will never join.
