@@ -6,6 +6,10 @@
 //   memcpy_limit      one pinned cudaMemcpy of the same bytes (the link's limit)
 //   device_resident   the aligned kernel with the table in GPU memory (what a hot tier gets)
 //   zerocopy_aligned_few_sms  the aligned kernel held to TG_BENCH_SM_FRACTION of the SMs (default 0.1)
+//   zerocopy_sorted   the aligned kernel with the ids sorted into address order first (AddressOrder;
+//                     the sort is timed): scattered reads of a large table are bounded by address
+//                     translation, which neighbouring rows share
+//   zerocopy_sorted_few_sms   the same on TG_BENCH_SM_FRACTION of the SMs
 //   tiered_store      GpuTiers::gather with the first TG_BENCH_GPU_FRACTION of rows (default 0.1) in GPU
 //                     memory: a feature store's gather as store[ids] runs it (ids uploaded, output
 //                     allocated, wall time)
@@ -63,7 +67,7 @@ Setup& setup() {
   return s;
 }
 
-enum class Way { kAligned, kNaive, kCpuThenCopy, kMemcpy, kDevice, kAlignedFewSms };
+enum class Way { kAligned, kNaive, kCpuThenCopy, kMemcpy, kDevice, kAlignedFewSms, kSorted, kSortedFewSms };
 
 double fraction_from_env(const char* name, double fallback) {
   const char* v = std::getenv(name);
@@ -118,6 +122,9 @@ void Gather(benchmark::State& state, Way way) {
     state.SkipWithError(e.what());
     return;
   }
+  features::AddressOrder order;
+  const features::GatherRequest request{ids, nullptr, s.count, out};
+  if (way == Way::kSorted || way == Way::kSortedFewSms) order.sort(request, s.rows, nullptr);  // its memory, untimed
   cudaEvent_t start, stop;
   BENCH_CUDA(cudaEventCreate(&start));
   BENCH_CUDA(cudaEventCreate(&stop));
@@ -125,10 +132,15 @@ void Gather(benchmark::State& state, Way way) {
     BENCH_CUDA(cudaEventRecord(start));
     switch (way) {
       case Way::kAligned:
-      case Way::kDevice: features::gather_rows(table, ids, s.count, out, features::GatherKernel::kAligned, 0, nullptr); break;
-      case Way::kNaive: features::gather_rows(table, ids, s.count, out, features::GatherKernel::kNaive, 0, nullptr); break;
+      case Way::kDevice: features::gather_rows(table, request, features::GatherKernel::kAligned, 0, nullptr); break;
+      case Way::kNaive: features::gather_rows(table, request, features::GatherKernel::kNaive, 0, nullptr); break;
       case Way::kAlignedFewSms:
-        features::gather_rows(table, ids, s.count, out, features::GatherKernel::kAligned, few_sms_blocks, nullptr);
+        features::gather_rows(table, request, features::GatherKernel::kAligned, few_sms_blocks, nullptr);
+        break;
+      case Way::kSorted:
+      case Way::kSortedFewSms:
+        features::gather_rows(table, order.sort(request, s.rows, nullptr), features::GatherKernel::kAligned,
+                              way == Way::kSorted ? 0 : few_sms_blocks, nullptr);
         break;
       case Way::kCpuThenCopy: {
         features::gather_rows_cpu(s.table.data(), s.row_bytes, s.row_bytes, s.ids, pinned);
@@ -147,7 +159,7 @@ void Gather(benchmark::State& state, Way way) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
   state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
   state.counters["ids"] = static_cast<double>(s.count);
-  if (way == Way::kAlignedFewSms) state.counters["max_blocks"] = few_sms_blocks;
+  if (way == Way::kAlignedFewSms || way == Way::kSortedFewSms) state.counters["max_blocks"] = few_sms_blocks;
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   registered.reset();
@@ -169,7 +181,9 @@ void bench::register_benchmarks() {
   for (auto [name, way] : {std::pair{"zerocopy_aligned", Way::kAligned}, std::pair{"zerocopy_naive", Way::kNaive},
                            std::pair{"cpu_then_copy", Way::kCpuThenCopy}, std::pair{"memcpy_limit", Way::kMemcpy},
                            std::pair{"device_resident", Way::kDevice},
-                           std::pair{"zerocopy_aligned_few_sms", Way::kAlignedFewSms}})
+                           std::pair{"zerocopy_aligned_few_sms", Way::kAlignedFewSms},
+                           std::pair{"zerocopy_sorted", Way::kSorted},
+                           std::pair{"zerocopy_sorted_few_sms", Way::kSortedFewSms}})
     benchmark::RegisterBenchmark(name, [way](benchmark::State& st) { Gather(st, way); })->UseManualTime();
   benchmark::RegisterBenchmark("tiered_store", TieredStore)->UseManualTime();
 }

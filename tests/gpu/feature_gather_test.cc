@@ -2,7 +2,8 @@
 // from registered host memory and from device memory, give exactly the rows
 // a plain host loop copies, for widths of 1 to 4000 bytes, rows at offsets
 // that are and are not 4-byte or 128-byte aligned, strides wider than rows,
-// random and repeated ids, and a bounded grid. Outputs are poisoned first.
+// random and repeated ids, a bounded grid, and ids taken as given or sorted
+// into address order first (AddressOrder). Outputs are poisoned first.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -24,11 +25,12 @@ struct Case {
   uint64_t rows, row_bytes, stride_bytes, offset;
 };
 
-void check_case(const Case& c, features::GatherKernel kernel, bool on_device, int max_blocks) {
+void check_case(const Case& c, features::GatherKernel kernel, bool on_device, int max_blocks, bool sorted) {
   const std::string what = "rows " + std::to_string(c.rows) + ", " + std::to_string(c.row_bytes) + " B (stride " +
                            std::to_string(c.stride_bytes) + ", offset " + std::to_string(c.offset) + "), " +
                            (kernel == features::GatherKernel::kAligned ? "aligned" : "naive") +
-                           (on_device ? ", device" : ", host") + ", blocks " + std::to_string(max_blocks);
+                           (on_device ? ", device" : ", host") + ", blocks " + std::to_string(max_blocks) +
+                           (sorted ? ", address order" : "");
   std::mt19937_64 rng(c.rows * 31 + c.row_bytes);
   const uint64_t span = (c.rows - 1) * c.stride_bytes + c.row_bytes;
   std::vector<uint8_t> storage(span + c.offset + 4096);
@@ -55,7 +57,10 @@ void check_case(const Case& c, features::GatherKernel kernel, bool on_device, in
       CHECK_CUDA(cudaMemcpy(d_rows + c.offset, host, span, cudaMemcpyHostToDevice));
       table.rows = d_rows + c.offset;
     }
-    features::gather_rows(table, d_ids, ids.size(), d_out, kernel, max_blocks, nullptr);
+    features::AddressOrder order;
+    features::GatherRequest request{d_ids, nullptr, ids.size(), d_out};
+    if (sorted) request = order.sort(request, c.rows, nullptr);
+    features::gather_rows(table, request, kernel, max_blocks, nullptr);
     CHECK_CUDA(cudaDeviceSynchronize());
   }
   std::vector<uint8_t> got(expected.size());
@@ -77,7 +82,8 @@ TEST(FeatureGather, EveryKernelCopiesExactlyTheRows) {
   for (const Case& c : cases)
     for (features::GatherKernel k : {features::GatherKernel::kAligned, features::GatherKernel::kNaive})
       for (bool on_device : {false, true})
-        for (int blocks : {0, 1}) check_case(c, k, on_device, blocks);
+        for (int blocks : {0, 1})
+          for (bool sorted : {false, true}) check_case(c, k, on_device, blocks, sorted);
 }
 
 TEST(FeatureGather, AMatrixAlreadyPinnedIsUsedAsItIs) {

@@ -90,6 +90,15 @@ TEST(FeatureTiers, OneSmsShareGathersTheSame) {
   for (double fraction : {0.0, 0.3, 1.0}) check_against_cpu(m, fraction, 1e-6, rng, "fp32 x 37, one SM");
 }
 
+// More hot rows than GpuTiers sorts from (4096): the hot tier is filled in
+// address order too, each row in its slot.
+TEST(FeatureTiers, AHotTierFilledInAddressOrder) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  std::mt19937_64 rng(29);
+  const Matrix m = random_matrix(10000, 3 * 4, 0, rng);
+  for (double fraction : {0.6, 1.0}) check_against_cpu(m, fraction, 1.0, rng, "fp32 x 3, 10000 rows");
+}
+
 TEST(FeatureTiers, EmptyGathersAndTables) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   std::mt19937_64 rng(29);

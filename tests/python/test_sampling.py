@@ -54,6 +54,28 @@ class SamplingTest(unittest.TestCase):
         hops = tiergraph.sample_neighbors(self.g, [10], [50], replace=True, seed=3)
         self.assertEqual(hops[0]["edge_index"].shape[1], 50 if self.into[10] else 0)
 
+    def test_sampler_draws_anew_each_call_and_reproducibly(self):
+        seeds = [5, 17, 123]
+        first = tiergraph.NeighborSampler(self.g, [4, 3], seed=11)
+        again = tiergraph.NeighborSampler(self.g, [4, 3], seed=11)
+        a1, a2 = first.sample(seeds), first.sample(seeds)
+        b1, b2 = again.sample(seeds), again.sample(seeds)
+        for x, y in ((a1, b1), (a2, b2)):
+            for hx, hy in zip(x, y):
+                np.testing.assert_array_equal(hx["edge_index"], hy["edge_index"])
+                np.testing.assert_array_equal(hx["src_nodes"], hy["src_nodes"])
+        self.assertFalse(np.array_equal(a1[0]["src_nodes"], a2[0]["src_nodes"]))
+        explicit = first.sample(seeds, seed=7)
+        direct = tiergraph.sample_neighbors(self.g, seeds, [4, 3], seed=7)
+        for hx, hy in zip(explicit, direct):
+            np.testing.assert_array_equal(hx["edge_index"], hy["edge_index"])
+        self.assertEqual(first.fanouts, [4, 3])
+
+    def test_sampler_refuses_bad_fanouts_when_made(self):
+        for fanouts in ([], [0], [-2]):
+            with self.assertRaises(ValueError, msg=str(fanouts)):
+                tiergraph.NeighborSampler(self.g, fanouts)
+
     def test_bad_arguments_raise_value_error(self):
         for seeds, fanouts in [([0], []), ([0], [0]), ([0], [-3]), ([200], [2]), ([-1], [2]), ([1, 1], [2]),
                                ([[0, 1]], [2]), ([0.5], [2])]:

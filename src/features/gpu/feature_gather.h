@@ -60,16 +60,53 @@ struct TieredTable {
   const int64_t* slot_of_row = nullptr;  // device memory, one per host row
 };
 
-// out[i] = row ids[i] (row_bytes each, packed); ids are device memory, int64,
-// each below num_rows (checked by the caller: an id out of range here reads
-// out of bounds). max_blocks bounds the grid, so a gather can leave SMs to
-// training kernels on other streams (0: as many as the work fills).
-void gather_rows(const RowTable& table, const int64_t* ids, uint64_t count, uint8_t* out, GatherKernel kernel,
-                 int max_blocks, cudaStream_t stream);
+// Which rows to gather and where each goes: out row positions[i] (i where
+// positions is null) = table row ids[i], row_bytes each, packed. ids are
+// device memory, int64, each below num_rows (checked by the caller: an id out
+// of range here reads out of bounds).
+struct GatherRequest {
+  const int64_t* ids = nullptr;
+  const uint32_t* positions = nullptr;
+  uint64_t count = 0;
+  uint8_t* out = nullptr;
+};
 
-// The aligned kernel over both tiers; ids as above.
-void gather_tiered(const TieredTable& table, const int64_t* ids, uint64_t count, uint8_t* out, int max_blocks,
-                   cudaStream_t stream);
+// max_blocks bounds the grid, so a gather can leave SMs to training kernels
+// on other streams (0: as many as the work fills).
+void gather_rows(const RowTable& table, const GatherRequest& request, GatherKernel kernel, int max_blocks,
+                 cudaStream_t stream);
+
+// The aligned kernel over both tiers.
+void gather_tiered(const TieredTable& table, const GatherRequest& request, int max_blocks, cudaStream_t stream);
+
+// A request's ids sorted into address order, with each one's place in the
+// output. Scattered zero-copy reads of a large host table are bounded by
+// address translation, not by the link (PLATFORM.md: 400 M random lines/s
+// within 128 MB, 44 M over 8 GB, whatever the line count per warp); rows
+// visited in id order share their translations with their neighbours. The
+// sort (CUB's radix sort on the bits of num_rows) runs on the gather's
+// stream; its memory is kept and grown for the next request.
+class AddressOrder {
+ public:
+  AddressOrder() = default;
+  ~AddressOrder();
+  AddressOrder(const AddressOrder&) = delete;
+  AddressOrder& operator=(const AddressOrder&) = delete;
+
+  // The request with ids[i] replaced by the sorted ids and positions[i] by
+  // their places; count below 2^32. Valid until the next call.
+  GatherRequest sort(const GatherRequest& request, uint64_t num_rows, cudaStream_t stream);
+
+ private:
+  void reserve(uint64_t count, uint64_t num_rows, cudaStream_t stream);
+  uint64_t capacity_ = 0;
+  int end_bit_ = 0;
+  int64_t* ids_ = nullptr;
+  uint32_t* order_ = nullptr;      // 0..count-1, then the sorted places
+  uint32_t* positions_ = nullptr;
+  void* temp_ = nullptr;
+  size_t temp_bytes_ = 0;
+};
 
 // max_blocks that keeps a gather to about sm_fraction of the current
 // device's SMs (as many blocks as fit on that many SMs at once); 0 (no bound)

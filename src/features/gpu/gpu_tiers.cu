@@ -47,7 +47,8 @@ struct GpuTiers::Impl {
   std::shared_ptr<int64_t> slot_map;  // row id -> slot or -1; null without hot rows
   std::shared_ptr<int64_t> ids;       // the gathers' ids, kept and grown
   uint64_t ids_capacity = 0;
-  std::mutex mutex;  // one gather at a time on the stream
+  AddressOrder order;  // the ids of large gathers, sorted
+  std::mutex mutex;    // one gather at a time on the stream
 
   // Before the members go: nothing may still read the registered matrix.
   ~Impl() {
@@ -72,11 +73,18 @@ struct GpuTiers::Impl {
     return ids.get();
   }
 
-  void launch(const int64_t* d_ids, uint64_t count, uint8_t* out) {
-    if (!slot_map)
-      gather_rows(host->table(), d_ids, count, out, GatherKernel::kAligned, max_blocks, stream);
+  // Rows of large gathers are read in address order (AddressOrder), which
+  // costs a sort on the GPU: below kSortFrom ids the reads are too few to
+  // repay it.
+  static constexpr uint64_t kSortFrom = 4096;
+
+  void launch(const int64_t* d_ids, uint64_t count, uint8_t* out, int blocks, bool host_tier_only = false) {
+    GatherRequest request{d_ids, nullptr, count, out};
+    if (count >= kSortFrom && count < (uint64_t{1} << 32)) request = order.sort(request, host->table().num_rows, stream);
+    if (!slot_map || host_tier_only)
+      gather_rows(host->table(), request, GatherKernel::kAligned, blocks, stream);
     else
-      gather_tiered(table(), d_ids, count, out, max_blocks, stream);
+      gather_tiered(table(), request, blocks, stream);
   }
 };
 
@@ -111,8 +119,7 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   s.slot_map = device_array<int64_t>(m.num_rows);
   TG_CUDA(cudaMemcpyAsync(s.slot_map.get(), plan.slot_of_row.data(), m.num_rows * sizeof(int64_t),
                           cudaMemcpyHostToDevice, s.stream));
-  const int64_t* d_hot = s.upload(plan.hot_rows);
-  gather_rows(s.host->table(), d_hot, plan.gpu_rows(), s.hot.get(), GatherKernel::kAligned, 0, s.stream);
+  s.launch(s.upload(plan.hot_rows), plan.gpu_rows(), s.hot.get(), 0, /*host_tier_only=*/true);
   TG_CUDA(cudaStreamSynchronize(s.stream));
 }
 
@@ -136,7 +143,7 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
   });
   // TG_GPU_POISON=1 (the GPU tests): bytes the gather forgets cannot pass.
   if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
-  s.launch(s.upload(ids), ids.size(), static_cast<uint8_t*>(out));
+  s.launch(s.upload(ids), ids.size(), static_cast<uint8_t*>(out), s.max_blocks);
   TG_CUDA(cudaStreamSynchronize(s.stream));
   return owned;
 }
