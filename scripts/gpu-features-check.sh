@@ -14,6 +14,8 @@
 #   FEATURES_CHECK_PYTHON=0   skip the Python module
 #   FEATURES_CHECK_BENCH="..."  row widths for the gather benchmark (default "128 256 1024 1028 1044 4096"; empty: none)
 #   FEATURES_CHECK_ROWS_GIB=4   table size of the benchmark in GiB
+#   FEATURES_CHECK_GRAPHSAGE="..."  flags for examples/graphsage/train.py, run with the store and with the
+#                             CPU-gather baseline (default: not run; needs the Python module)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -64,6 +66,16 @@ if [ "${FEATURES_CHECK_PYTHON:-1}" != 0 ]; then
     head -30 "$out/module-build.log"
     note "python module: BUILD FAILED"
   fi
+fi
+
+if [ -n "${FEATURES_CHECK_GRAPHSAGE:-}" ] && [ -e /tmp/tg-py ]; then
+  for gather in store cpu; do
+    # shellcheck disable=SC2086
+    PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/tg-py timeout 300 ${FEATURES_CHECK_PY:-python3} examples/graphsage/train.py \
+      $FEATURES_CHECK_GRAPHSAGE --gather $gather --json >"$out/graphsage-$gather.json" 2>"$out/graphsage-$gather.log"
+    note "graphsage --gather $gather (rc $?): $(head -1 "$out/graphsage-$gather.log")"
+    grep "^epoch" "$out/graphsage-$gather.log" | sed 's/^/  /' | tee -a "$summary"
+  done
 fi
 
 widths="${FEATURES_CHECK_BENCH-128 256 1024 1028 1044 4096}"

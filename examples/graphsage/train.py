@@ -100,17 +100,16 @@ class GraphSage(torch.nn.Module):
 
 
 def make_labels(g, features, classes, seed):
-    """Learnable labels: the class of node v is argmax(P @ mean of v's in-neighbours' features)."""
+    """Learnable labels: the class of node v is argmax(P^T mean of v's in-neighbours' features)."""
     n = features.shape[0]
     hop = tiergraph.sample_neighbors(g, np.arange(n), [-1], seed=seed)[0]
     src = hop["src_nodes"][hop["edge_index"][0]]
     dst = hop["dst_nodes"][hop["edge_index"][1]]
-    total = np.zeros_like(features)
-    np.add.at(total, dst, features[src])
-    count = np.bincount(dst, minlength=n).astype(np.float32)
-    mean = total / np.maximum(count, 1)[:, None]
     projection = np.random.default_rng(seed).standard_normal((features.shape[1], classes)).astype(np.float32)
-    return (mean @ projection).argmax(axis=1), count > 0
+    projected = features @ projection  # the mean commutes with the projection
+    total = np.stack([np.bincount(dst, weights=projected[src, c], minlength=n) for c in range(classes)], axis=1)
+    count = np.bincount(dst, minlength=n)
+    return (total / np.maximum(count, 1)[:, None]).argmax(axis=1), count > 0
 
 
 def to_torch_blocks(hops, device):
