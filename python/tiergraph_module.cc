@@ -254,35 +254,38 @@ PYBIND11_MODULE(tiergraph, m) {
       "deterministic for a seed; -1 takes all. Returns one dict per hop: dst_nodes, src_nodes (dst_nodes first) "
       "and edge_index (2 x E, local ids: row 0 into src_nodes, row 1 into dst_nodes), all int64.");
 
-  // The sampler a training loop keeps: fanouts and the seed given once, a
-  // fresh but reproducible draw per call (the k-th call of a run uses the
-  // k-th seed of a sequence derived from `seed`), or an explicit seed.
-  struct NeighborSampler {
-    tiergraph::Graph graph;
-    tiergraph::SampleOptions options;
-    uint64_t calls = 0;
-  };
-  py::class_<NeighborSampler>(m, "NeighborSampler",
-                              "Samples per-layer blocks for GNN mini-batches: sampler.sample(seeds) returns one dict "
-                              "per hop, as sample_neighbors does; each call draws anew, reproducibly for `seed`.")
-      .def(py::init([](const tiergraph::Graph& graph, std::vector<int> fanouts, bool replace, uint64_t seed) {
-             tiergraph::SampleOptions o{std::move(fanouts), replace, seed};
-             const uint64_t none = 0;
-             tiergraph::sample_neighbors(graph, &none, 0, o);  // refuses bad fanouts now, not at the first batch
-             return NeighborSampler{graph, std::move(o), 0};
+  // The sampler a training loop keeps (tiergraph::NeighborSampler): on a GPU
+  // where there is one, each call a fresh but reproducible draw.
+  py::class_<tiergraph::NeighborSampler>(
+      m, "NeighborSampler",
+      "Samples per-layer blocks for GNN mini-batches: sampler.sample(seeds) returns one dict per hop, as "
+      "sample_neighbors does, drawn on a GPU where there is one (the same draws as on the CPU); each call draws "
+      "anew, reproducibly for `seed`.")
+      .def(py::init([](const tiergraph::Graph& graph, std::vector<int> fanouts, bool replace, uint64_t seed,
+                       py::object use_gpu, bool zero_copy, int device) {
+             tiergraph::SamplerOptions o;
+             o.fanouts = std::move(fanouts);
+             o.replace = replace;
+             o.seed = seed;
+             o.where = use_gpu.is_none() ? "auto" : (py::cast<bool>(use_gpu) ? "gpu" : "cpu");
+             o.zero_copy = zero_copy;
+             o.device = device;
+             py::gil_scoped_release release;
+             return std::make_unique<tiergraph::NeighborSampler>(graph, o);
            }),
-           py::arg("graph"), py::arg("fanouts"), py::kw_only(), py::arg("replace") = false, py::arg("seed") = 0)
+           py::arg("graph"), py::arg("fanouts"), py::kw_only(), py::arg("replace") = false, py::arg("seed") = 0,
+           py::arg("use_gpu") = py::none(), py::arg("zero_copy") = false, py::arg("device") = 0,
+           "use_gpu: None (a GPU where usable), True, False. zero_copy: on a GPU, read the graph's in-edges from "
+           "host memory in place instead of copying them into GPU memory.")
       .def(
           "sample",
-          [](NeighborSampler& s, py::object seeds_in, std::optional<uint64_t> seed) {
+          [](tiergraph::NeighborSampler& s, py::object seeds_in, std::optional<uint64_t> seed) {
             auto seeds = vertex_ids(seeds_in, "seeds");
-            tiergraph::SampleOptions o = s.options;
-            // splitmix64's sequence: independent draws for consecutive calls.
-            o.seed = seed ? *seed : s.options.seed + 0x9E3779B97F4A7C15ull * ++s.calls;
             std::vector<tiergraph::SampledHop> hops;
             {
               py::gil_scoped_release release;
-              hops = tiergraph::sample_neighbors(s.graph, seeds.data(), static_cast<size_t>(seeds.size()), o);
+              hops = seed ? s.sample(seeds.data(), static_cast<size_t>(seeds.size()), *seed)
+                          : s.sample(seeds.data(), static_cast<size_t>(seeds.size()));
             }
             py::list out;
             for (tiergraph::SampledHop& h : hops) out.append(hop_dict(std::move(h)));
@@ -290,11 +293,13 @@ PYBIND11_MODULE(tiergraph, m) {
           },
           py::arg("seeds"), py::kw_only(), py::arg("seed") = py::none(),
           "One dict per hop from the seeds outwards: dst_nodes, src_nodes (dst_nodes first), edge_index.")
-      .def_property_readonly("fanouts", [](const NeighborSampler& s) { return s.options.fanouts; })
-      .def("__repr__", [](const NeighborSampler& s) {
+      .def_property_readonly("fanouts", [](const tiergraph::NeighborSampler& s) { return s.options().fanouts; })
+      .def_property_readonly("on_gpu", &tiergraph::NeighborSampler::on_gpu)
+      .def("__repr__", [](const tiergraph::NeighborSampler& s) {
         std::string f;
-        for (int x : s.options.fanouts) f += (f.empty() ? "" : ", ") + std::to_string(x);
-        return "NeighborSampler(fanouts=[" + f + "], replace=" + (s.options.replace ? "True" : "False") + ")";
+        for (int x : s.options().fanouts) f += (f.empty() ? "" : ", ") + std::to_string(x);
+        return "NeighborSampler(fanouts=[" + f + "], replace=" + (s.options().replace ? "True" : "False") +
+               (s.on_gpu() ? ", on the GPU)" : ", on the CPU)");
       });
 
   m.def(

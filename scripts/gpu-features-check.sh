@@ -2,7 +2,8 @@
 # Run ON THE GPU MACHINE through the device tool (docs/FEATURES.md): the
 # feature store's GPU tests, the Python module's tests with CUDA tensors, and
 # the gather benchmark, from binaries built here and staged by
-#   scripts/stage-gpu-binaries.sh build-gpu build-gpu/benchmarks/tg_gather_bench=tg_gather_bench
+#   scripts/stage-gpu-binaries.sh build-gpu build-gpu/benchmarks/tg_gather_bench=tg_gather_bench \
+#     build-gpu/benchmarks/tg_sample_bench=tg_sample_bench
 #   scripts/stage-python-module.sh build-gpu
 # then run(command="scripts/gpu-features-check.sh", carry=[".data"]).
 # The module is compiled there against that machine's python3 (its own
@@ -14,6 +15,8 @@
 #   FEATURES_CHECK_PYTHON=0   skip the Python module
 #   FEATURES_CHECK_BENCH="..."  row widths for the gather benchmark (default "128 256 1024 1028 1044 4096"; empty: none)
 #   FEATURES_CHECK_ROWS_GIB=4   table size of the benchmark in GiB
+#   FEATURES_CHECK_SAMPLE="kron:24"  graphs for the sampling benchmark (empty: none)
+#   FEATURES_CHECK_FANOUTS="25,10 15,10,5"  its fanouts
 #   FEATURES_CHECK_GRAPHSAGE="..."  flags for examples/graphsage/train.py, run with the store and with the
 #                             CPU-gather baseline (default: not run; needs the Python module)
 set -uo pipefail
@@ -40,10 +43,10 @@ export TG_DATASETS_DIR="$root/.data/datasets"
 
 if [ "${FEATURES_CHECK_TESTS:-1}" != 0 ]; then
   t0=$(date +%s)
-  "$bin/tg_gpu_tests" --gtest_filter='FeatureGather*:FeatureTiers*' >"$out/gtest.log" 2>&1
+  "$bin/tg_gpu_tests" --gtest_filter='FeatureGather*:FeatureTiers*:GpuSampler*' >"$out/gtest.log" 2>&1
   rc=$?
   grep -E "^\[  (FAILED|PASSED) |Failure|error" "$out/gtest.log" | head -20
-  note "C++ feature tests: rc=$rc, $(grep -c '^\[       OK' "$out/gtest.log") ok, $(grep -c '^\[  FAILED  \] [A-Z]' "$out/gtest.log") failed, $(($(date +%s) - t0)) s"
+  note "C++ feature and sampler tests: rc=$rc, $(grep -c '^\[       OK' "$out/gtest.log") ok, $(grep -c '^\[  FAILED  \] [A-Z]' "$out/gtest.log") failed, $(($(date +%s) - t0)) s"
 fi
 
 if [ "${FEATURES_CHECK_PYTHON:-1}" != 0 ]; then
@@ -75,6 +78,23 @@ if [ -n "${FEATURES_CHECK_GRAPHSAGE:-}" ] && [ -e /tmp/tg-py ]; then
       $FEATURES_CHECK_GRAPHSAGE --gather $gather --json >"$out/graphsage-$gather.json" 2>"$out/graphsage-$gather.log"
     note "graphsage --gather $gather (rc $?): $(head -1 "$out/graphsage-$gather.log")"
     grep "^epoch" "$out/graphsage-$gather.log" | sed 's/^/  /' | tee -a "$summary"
+  done
+fi
+
+if [ -x "$bin/tg_sample_bench" ]; then
+  for graph in ${FEATURES_CHECK_SAMPLE-kron:24}; do
+    for fanouts in ${FEATURES_CHECK_FANOUTS:-25,10 15,10,5}; do
+      name="sample-${graph//:/}-${fanouts//,/-}"
+      TG_BENCH_GRAPH=$graph TG_BENCH_FANOUTS=$fanouts TG_BENCH_BATCH=1024 timeout 300 "$bin/tg_sample_bench" \
+        --benchmark_format=json --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.log" 2>&1 ||
+        note "sample bench $graph $fanouts: rc=$?"
+      note "sampling $graph, fanouts $fanouts, batches of 1024 seeds:"
+      python3 -c 'import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    print("  %-24s %8.1f M sampled edges/s, %6.2f ms a batch%s" % (b["name"], b.get("items_per_second", 0) / 1e6,
+          b["real_time"] / 1e6, "  " + b["error_message"] if b.get("error_occurred") else ""))' \
+        "$out/$name.json" 2>&1 | tee -a "$summary"
+    done
   done
 fi
 

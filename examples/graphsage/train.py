@@ -8,7 +8,7 @@ Each epoch prints its time split into sampling, gathering and compute, and
 --json adds one machine-readable line per epoch.
 
     python3 examples/graphsage/train.py --graph kron:18 --features 128 --epochs 3
-    python3 examples/graphsage/train.py --gather cpu ...   # the baseline: NumPy fancy indexing + copy
+    python3 examples/graphsage/train.py --gather cpu ...   # the baseline: torch index_select + copy
 
 With a GPU the store keeps --gpu-fraction of the rows (by --score) in GPU
 memory, gathers the rest from host memory by zero-copy and hands the batch
@@ -45,7 +45,7 @@ def parse_args(argv=None):
     p.add_argument("--train-fraction", type=float, default=0.5, help="nodes trained on, the rest evaluated")
     p.add_argument("--lr", type=float, default=0.01)
     p.add_argument("--gather", choices=["store", "cpu"], default="store",
-                   help="store: tiergraph.FeatureStore (GPU tiers where there is a GPU); cpu: fancy indexing + copy")
+                   help="store: tiergraph.FeatureStore (GPU tiers where there is a GPU); cpu: index_select + copy")
     p.add_argument("--gpu-fraction", type=float, default=0.1, help="rows kept in GPU memory (store only)")
     p.add_argument("--score", default="degree", help="which rows are hot: degree, reverse-pagerank, "
                    "weighted-reverse-pagerank")
@@ -148,11 +148,14 @@ def main(argv=None):
                                        score=a.score, use_gpu=device.type == "cuda",
                                        train_ids=train if a.score == "weighted-reverse-pagerank" else None)
 
+    features_cpu = torch.from_numpy(features)
+
     def gather(ids):
         if store is not None:
             x = store[ids]
             return torch.as_tensor(x) if isinstance(x, np.ndarray) else x
-        return torch.from_numpy(features[ids]).to(device, non_blocking=False)
+        # What PyG's loaders do: torch's (multi-threaded) index_select on the CPU tensor, then a copy.
+        return features_cpu.index_select(0, torch.from_numpy(ids)).to(device)
 
     model = GraphSage(a.features, a.hidden, a.classes, len(a.fanouts)).to(device)
     optimiser = torch.optim.Adam(model.parameters(), lr=a.lr)

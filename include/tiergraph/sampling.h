@@ -2,11 +2,14 @@
 // fanouts[hop] in-neighbours per node, uniformly, with or without
 // replacement, deterministic for a seed (whatever the thread count). One
 // SampledHop per hop, as GNN code consumes them (DGL's blocks, PyG's
-// per-layer edge indexes). On the CPU so far; the GPU sampler of issue 11
-// will give the same kind of output.
+// per-layer edge indexes). sample_neighbors runs on the CPU; a
+// NeighborSampler runs on a GPU where there is one, with the same draws, so
+// the same hops for the same seed.
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "tiergraph/error.h"
@@ -36,5 +39,36 @@ struct SampledHop {
 // its in-edges built on first use (as run() does).
 TIERGRAPH_API std::vector<SampledHop> sample_neighbors(const Graph& graph, const uint64_t* seeds, size_t num_seeds,
                                                        const SampleOptions& options);
+
+struct SamplerOptions {
+  std::vector<int> fanouts;    // as SampleOptions
+  bool replace = false;
+  uint64_t seed = 0;           // the first of the sequence of per-call seeds
+  std::string where = "auto";  // "auto" (a GPU where usable), "gpu" (required), "cpu"
+  bool zero_copy = false;      // GPU: read the in-edges from host memory in place instead of copying them
+  int device = 0;              // which GPU
+};
+
+// The sampler a training loop keeps. Each sample() call draws anew: the k-th
+// call uses the k-th seed of a sequence derived from options.seed, so a run
+// is reproducible; or give the seed. Throws Error kUsage for bad fanouts or
+// `where` at construction, bad seeds per call; kOther where="gpu" finds no
+// usable GPU or its memory is short.
+class TIERGRAPH_API NeighborSampler {
+ public:
+  NeighborSampler(const Graph& graph, const SamplerOptions& options);
+  ~NeighborSampler();
+  NeighborSampler(NeighborSampler&&) noexcept;
+  NeighborSampler& operator=(NeighborSampler&&) noexcept;
+
+  std::vector<SampledHop> sample(const uint64_t* seeds, size_t num_seeds);
+  std::vector<SampledHop> sample(const uint64_t* seeds, size_t num_seeds, uint64_t seed);
+  bool on_gpu() const;
+  const SamplerOptions& options() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace tiergraph

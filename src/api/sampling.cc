@@ -1,14 +1,29 @@
-// tiergraph::sample_neighbors over tg::sample_neighbors.
+// tiergraph::sample_neighbors over tg::sample_neighbors, and the
+// NeighborSampler over it or the GPU sampler.
 #include "tiergraph/sampling.h"
 
+#include <mutex>
 #include <shared_mutex>
+#include <string>
 
 #include "api/api_errors.h"
 #include "api/graph_access.h"
 #include "core/error.h"
+#include "sampling/gpu_sampler.h"
 #include "sampling/neighbor_sampler.h"
 
 namespace tiergraph {
+
+namespace {
+
+std::vector<SampledHop> to_api(std::vector<tg::SampledHop>&& hops) {
+  std::vector<SampledHop> out;
+  for (tg::SampledHop& h : hops)
+    out.push_back({std::move(h.dst_nodes), std::move(h.src_nodes), std::move(h.edge_src), std::move(h.edge_dst)});
+  return out;
+}
+
+}  // namespace
 
 std::vector<SampledHop> sample_neighbors(const Graph& graph, const uint64_t* seeds, size_t num_seeds,
                                          const SampleOptions& options) {
@@ -19,13 +34,74 @@ std::vector<SampledHop> sample_neighbors(const Graph& graph, const uint64_t* see
     ensure_in_edges(*impl);
     std::shared_lock lock(impl->mutex);
     tg::SampleOptions o{options.fanouts, options.replace, options.seed};
-    std::vector<SampledHop> out;
-    for (tg::SampledHop& h : tg::sample_neighbors(impl->graph, std::vector<uint64_t>(seeds, seeds + num_seeds), o))
-      out.push_back({std::move(h.dst_nodes), std::move(h.src_nodes), std::move(h.edge_src), std::move(h.edge_dst)});
-    return out;
+    return to_api(tg::sample_neighbors(impl->graph, std::vector<uint64_t>(seeds, seeds + num_seeds), o));
   } catch (...) {
     rethrow_as_api_error();
   }
 }
+
+struct NeighborSampler::Impl {
+  Graph graph;  // kept alive: the GPU sampler reads its in-edges
+  SamplerOptions options;
+  uint64_t calls = 0;
+  std::unique_ptr<tg::GpuNeighborSampler> gpu;
+  std::mutex mutex;  // one sample at a time (the GPU sampler's buffers, the call count)
+};
+
+NeighborSampler::NeighborSampler(const Graph& graph, const SamplerOptions& options) {
+  try {
+    Graph::Impl* g = GraphAccess::impl(graph);
+    if (g == nullptr) throw tg::usage_error("NeighborSampler: the graph handle is empty");
+    if (options.where != "auto" && options.where != "gpu" && options.where != "cpu")
+      throw tg::usage_error("where '" + options.where + "' is not auto, gpu or cpu");
+    if (options.device < 0) throw tg::usage_error("device " + std::to_string(options.device) + " is negative");
+    tg::check_sample_request(0, {}, {options.fanouts, options.replace, options.seed});
+    auto impl = std::make_unique<Impl>();
+    impl->graph = graph;
+    impl->options = options;
+    ensure_in_edges(*g);
+    std::string why;
+    if (options.where == "gpu" || (options.where == "auto" && tg::gpu_sampler_available(&why))) {
+      std::shared_lock lock(g->mutex);
+      impl->gpu = std::make_unique<tg::GpuNeighborSampler>(g->graph, tg::GpuSamplerOptions{options.device,
+                                                                                            options.zero_copy});
+    }
+    impl_ = std::move(impl);
+  } catch (...) {
+    rethrow_as_api_error();
+  }
+}
+
+NeighborSampler::~NeighborSampler() = default;
+NeighborSampler::NeighborSampler(NeighborSampler&&) noexcept = default;
+NeighborSampler& NeighborSampler::operator=(NeighborSampler&&) noexcept = default;
+
+std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds) {
+  uint64_t seed = 0;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    // splitmix64's sequence: independent draws for consecutive calls.
+    seed = impl_->options.seed + 0x9E3779B97F4A7C15ull * ++impl_->calls;
+  }
+  return sample(seeds, num_seeds, seed);
+}
+
+std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds, uint64_t seed) {
+  try {
+    if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error("sample: seeds is null");
+    Impl& s = *impl_;
+    const tg::SampleOptions o{s.options.fanouts, s.options.replace, seed};
+    std::vector<uint64_t> given(seeds, seeds + num_seeds);
+    Graph::Impl* g = GraphAccess::impl(s.graph);
+    std::shared_lock graph_lock(g->mutex);
+    std::lock_guard<std::mutex> lock(s.mutex);
+    return to_api(s.gpu ? s.gpu->sample(given, o) : tg::sample_neighbors(g->graph, given, o));
+  } catch (...) {
+    rethrow_as_api_error();
+  }
+}
+
+bool NeighborSampler::on_gpu() const { return impl_->gpu != nullptr; }
+const SamplerOptions& NeighborSampler::options() const { return impl_->options; }
 
 }  // namespace tiergraph

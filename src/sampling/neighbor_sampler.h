@@ -2,7 +2,8 @@
 // CPU: from the seed nodes, hop by hop, each node draws up to fanout[hop] of
 // its in-neighbours (the sources of the edges into it: the nodes whose
 // messages it aggregates), with or without replacement. It is the reference
-// the GPU sampler will be checked against, and what runs without a GPU.
+// the GPU sampler (sampling/gpu_sampler.h) is checked against, and what runs
+// without a GPU; both draw through sampling/draws.h.
 //
 // Deterministic: a node's draws depend only on (seed, hop, node), through
 // counter-based hashing (core/hash.h), never on thread count or order.
@@ -38,5 +39,8 @@ struct SampledHop {
 // undirected graph always does; ensure_in_edges builds a directed one's).
 std::vector<SampledHop> sample_neighbors(const AnyGraph& graph, const std::vector<uint64_t>& seeds,
                                          const SampleOptions& options);
+
+// The checks above, for a graph of n vertices (the GPU sampler makes them too).
+void check_sample_request(uint64_t n, const std::vector<uint64_t>& seeds, const SampleOptions& options);
 
 }  // namespace tg

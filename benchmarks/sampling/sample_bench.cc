@@ -1,0 +1,111 @@
+// Neighbour sampling for GNN mini-batches (issue 11, part 3): sampled edges
+// per second, a batch at a time, as a training loop calls it, for
+//   cpu              the CPU sampler (sampling/neighbor_sampler.h), all OpenMP threads
+//   gpu_in_memory    the GPU sampler with the in-edges copied into GPU memory
+//   gpu_zero_copy    the GPU sampler reading the in-edges from host memory in place
+// Wall time per batch, seeds in and hops out in host memory (what the API
+// hands back). Each batch has fresh seeds: TG_BENCH_BATCH distinct random
+// vertices with in-edges; TG_BENCH_FANOUTS per hop (default 25,10).
+//
+//   TG_BENCH_GRAPH=kron:24 TG_BENCH_BATCH=1024 TG_BENCH_FANOUTS=25,10 build/benchmarks/tg_sample_bench
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "formats/load_graph.h"
+#include "sampling/gpu_sampler.h"
+#include "sampling/neighbor_sampler.h"
+#include "support/bench_support.h"
+
+namespace tg {
+namespace {
+
+using bench::env_u64;
+
+struct Setup {
+  AnyGraph graph;
+  std::vector<int> fanouts;
+  std::vector<uint64_t> with_in_edges;  // the vertices seeds are drawn from
+  uint64_t batch = env_u64("TG_BENCH_BATCH", 1024);
+  Setup() {
+    const char* spec = std::getenv("TG_BENCH_GRAPH");
+    LoadOptions o;
+    o.build.in_edges = true;
+    graph = load_graph(spec != nullptr && *spec != '\0' ? spec : "kron:16", o);
+    const char* f = std::getenv("TG_BENCH_FANOUTS");
+    std::stringstream list(f != nullptr && *f != '\0' ? f : "25,10");
+    for (std::string item; std::getline(list, item, ',');) fanouts.push_back(std::stoi(item));
+    std::visit(
+        [&](const auto& g) {
+          const auto& in = g.in_edges();
+          for (uint64_t v = 0; v < g.num_vertices; ++v)
+            if (in.degree(v) > 0) with_in_edges.push_back(v);
+        },
+        graph);
+  }
+  std::vector<uint64_t> seeds(uint64_t round) const {
+    std::mt19937_64 rng(round);
+    std::vector<uint64_t> out;
+    std::vector<bool> taken(with_in_edges.size());
+    const uint64_t want = std::min<uint64_t>(batch, with_in_edges.size());
+    while (out.size() < want) {
+      const uint64_t i = rng() % with_in_edges.size();
+      if (!taken[i]) taken[i] = true, out.push_back(with_in_edges[i]);
+    }
+    return out;
+  }
+};
+
+Setup& setup() {
+  static Setup s;
+  return s;
+}
+
+enum class Where { kCpu, kGpuInMemory, kGpuZeroCopy };
+
+void Sample(benchmark::State& state, Where where) {
+  Setup& s = setup();
+  std::unique_ptr<GpuNeighborSampler> gpu;
+  try {
+    if (where != Where::kCpu) gpu = std::make_unique<GpuNeighborSampler>(s.graph, GpuSamplerOptions{0, where == Where::kGpuZeroCopy});
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  uint64_t edges = 0, round = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    const std::vector<uint64_t> seeds = s.seeds(++round);
+    const SampleOptions o{s.fanouts, false, round};
+    state.ResumeTiming();
+    const std::vector<SampledHop> hops = gpu ? gpu->sample(seeds, o) : sample_neighbors(s.graph, seeds, o);
+    for (const SampledHop& h : hops) edges += h.edge_src.size();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(edges));  // items_per_second: sampled edges per second
+  state.counters["edges_per_batch"] = round > 0 ? static_cast<double>(edges) / static_cast<double>(round) : 0;
+  if (gpu) state.counters["graph_bytes_on_gpu"] = static_cast<double>(gpu->graph_bytes_on_gpu());
+}
+
+}  // namespace
+
+void bench::register_benchmarks() {
+  bench::add_thread_context();
+  benchmark::RegisterBenchmark("cpu", [](benchmark::State& st) { Sample(st, Where::kCpu); })->UseRealTime();
+  std::string why;
+  if (!gpu_sampler_available(&why)) {
+    std::fprintf(stderr, "tg_sample_bench: %s: the CPU sampler only\n", why.c_str());
+    return;
+  }
+  benchmark::RegisterBenchmark("gpu_in_memory", [](benchmark::State& st) { Sample(st, Where::kGpuInMemory); })
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("gpu_zero_copy", [](benchmark::State& st) { Sample(st, Where::kGpuZeroCopy); })
+      ->UseRealTime();
+}
+
+}  // namespace tg
