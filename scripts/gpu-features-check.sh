@@ -17,6 +17,7 @@
 #   FEATURES_CHECK_ROWS_GIB=4   table size of the benchmark in GiB
 #   FEATURES_CHECK_SAMPLE="kron:24"  graphs for the sampling benchmark (empty: none)
 #   FEATURES_CHECK_FANOUTS="25,10 15,10,5"  its fanouts
+#   FEATURES_CHECK_TIERING="..."  flags for scripts/tiering-hits.py (default: not run)
 #   FEATURES_CHECK_GRAPHSAGE="..."  flags for examples/graphsage/train.py, run with the store and with the
 #                             CPU-gather baseline (default: not run; needs the Python module)
 set -uo pipefail
@@ -96,6 +97,15 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
         "$out/$name.json" 2>&1 | tee -a "$summary"
     done
   done
+fi
+
+if [ -n "${FEATURES_CHECK_TIERING:-}" ] && [ -e /tmp/tg-py ]; then
+  # shellcheck disable=SC2086
+  PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/tg-py timeout 400 ${FEATURES_CHECK_PY:-python3} scripts/tiering-hits.py \
+    $FEATURES_CHECK_TIERING --json >"$out/tiering.txt" 2>"$out/tiering.log"
+  note "tiering-hits $FEATURES_CHECK_TIERING (rc $?):"
+  sed 's/^/  /' "$out/tiering.log" | tee -a "$summary"
+  grep -v '^{' "$out/tiering.txt" | sed 's/^/  /' | tee -a "$summary"
 fi
 
 widths="${FEATURES_CHECK_BENCH-128 256 1024 1028 1044 4096}"
