@@ -4,9 +4,10 @@
 // vectors (no copy); errors as Python exceptions with the library's one-line
 // message: a usage error (unknown algorithm, source out of range) is a
 // ValueError, unfit input (a missing or malformed file, sssp without
-// weights) a tiergraph.InputError (also a ValueError), anything else (no
-// usable GPU) a RuntimeError. Arguments of the wrong type are pybind11's
-// TypeError.
+// weights) a tiergraph.InputError (also a ValueError), GPU memory too short
+// for a feature tier or a sampler a MemoryError (the numbers in its message),
+// anything else (no usable GPU) a RuntimeError. Arguments of the wrong type
+// are pybind11's TypeError.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -119,6 +120,7 @@ PYBIND11_MODULE(tiergraph, m) {
       switch (e.kind()) {
         case tiergraph::ErrorKind::kUsage: PyErr_SetString(PyExc_ValueError, e.what()); return;
         case tiergraph::ErrorKind::kInput: input_error(e.what()); return;
+        case tiergraph::ErrorKind::kOutOfMemory: PyErr_SetString(PyExc_MemoryError, e.what()); return;
         default: PyErr_SetString(PyExc_RuntimeError, e.what()); return;
       }
     }

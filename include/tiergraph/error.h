@@ -20,6 +20,7 @@ enum class ErrorKind {
   kUsage,         // a bad option or argument: unknown algorithm or placement, source out of range
   kInput,         // input data that is malformed or unfit: a missing or corrupt file, no weights for sssp
   kVerification,  // a result the verifier refused
+  kOutOfMemory,   // the memory a request needs is not there (GPU memory for a feature tier or a sampler)
 };
 
 // Every function of the API throws this (or std::bad_alloc); the message is

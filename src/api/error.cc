@@ -16,6 +16,7 @@ ErrorKind kind_of(tg::ErrorKind kind) {
     case tg::ErrorKind::kUsage: return ErrorKind::kUsage;
     case tg::ErrorKind::kInput: return ErrorKind::kInput;
     case tg::ErrorKind::kVerification: return ErrorKind::kVerification;
+    case tg::ErrorKind::kOutOfMemory: return ErrorKind::kOutOfMemory;
     case tg::ErrorKind::kOther: return ErrorKind::kOther;
   }
   return ErrorKind::kOther;

@@ -16,6 +16,7 @@ int exit_code_of(tg::ErrorKind kind) {
     case tg::ErrorKind::kUsage: return 2;
     case tg::ErrorKind::kInput: return 3;
     case tg::ErrorKind::kVerification: return 4;
+    case tg::ErrorKind::kOutOfMemory:  // as the footer says: "out of memory" is 1
     case tg::ErrorKind::kOther: return 1;
   }
   return 1;

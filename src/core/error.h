@@ -15,6 +15,7 @@ enum class ErrorKind {
   kUsage,         // a bad or missing option or option value
   kInput,         // input data that is malformed or unfit: graph files, result files
   kVerification,  // a result the verifier refused
+  kOutOfMemory,   // memory a request needs is not there (GPU memory for a tier, a sampler): the numbers named
 };
 
 class Error : public std::runtime_error {
@@ -41,6 +42,8 @@ inline Error input_error(const std::string& file, const std::string& message) {
 // Unfit input found past the reader, where no one file is at fault (a graph
 // without the weights an algorithm needs, say).
 inline Error input_error(const std::string& message) { return Error(message, ErrorKind::kInput); }
+
+inline Error out_of_memory_error(const std::string& message) { return Error(message, ErrorKind::kOutOfMemory); }
 
 inline Error verification_error(const std::string& message) { return Error(message, ErrorKind::kVerification); }
 

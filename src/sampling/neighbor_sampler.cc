@@ -4,11 +4,62 @@
 #include <string>
 #include <unordered_map>
 
+#include <omp.h>
+
 #include "core/error.h"
+#include "core/hash.h"
 #include "sampling/draws.h"
 
 namespace tg {
 namespace {
+
+// Numbers a hop's sources as the GPU sampler does, in parallel: position p
+// is destination p (p < n) or drawn edge p - n; a vertex's local id comes
+// from its first position (a destination keeps its own; the k-th new vertex
+// by first draw gets n + k). Vertices are split over the threads by hash,
+// each thread scanning all positions in order and keeping, in its own map,
+// the first position of the vertices it owns, so no two threads touch one
+// entry and the result does not depend on the thread count.
+void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t>& edge_node, SampledHop& h) {
+  const uint64_t n = dst.size(), edges = edge_node.size();
+  auto node_at = [&](uint64_t p) { return p < n ? dst[p] : edge_node[p - n]; };
+  const int parts = std::max(1, omp_get_max_threads());
+  std::vector<std::unordered_map<uint64_t, uint64_t>> first(parts);
+  std::vector<uint64_t> rank(edges + 1, 0);  // first: 1 where edge e is its vertex's first appearance and new
+#pragma omp parallel num_threads(parts)
+  {
+    const int part = omp_get_thread_num(), team = omp_get_num_threads();
+    auto& mine = first[part];
+    mine.reserve((n + edges) / team + 16);
+    for (uint64_t p = 0; p < n + edges; ++p) {
+      const uint64_t u = node_at(p);
+      if (static_cast<int>(mix64(u) % static_cast<uint64_t>(team)) != part) continue;
+      if (mine.emplace(u, p).second && p >= n) rank[p - n] = 1;
+    }
+  }
+  uint64_t fresh = 0;
+  for (uint64_t e = 0; e <= edges; ++e) {  // exclusive prefix sum: rank[e] = new vertices before edge e
+    const uint64_t is_new = rank[e];
+    rank[e] = fresh;
+    fresh += is_new;
+  }
+  h.src_nodes.assign(dst.begin(), dst.end());
+  h.src_nodes.resize(n + fresh);
+  h.edge_src.resize(edges);
+#pragma omp parallel num_threads(parts)
+  {
+    const int part = omp_get_thread_num(), team = omp_get_num_threads();
+    const auto& mine = first[part];
+    for (uint64_t e = 0; e < edges; ++e) {
+      const uint64_t u = edge_node[e];
+      if (static_cast<int>(mix64(u) % static_cast<uint64_t>(team)) != part) continue;
+      const uint64_t p = mine.at(u);
+      const uint64_t local = p < n ? p : n + rank[p - n];
+      h.edge_src[e] = local;
+      if (p == n + e) h.src_nodes[local] = u;
+    }
+  }
+}
 
 template <typename V>
 std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t>& seeds, const SampleOptions& o) {
@@ -19,31 +70,28 @@ std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t
     SampledHop h;
     h.dst_nodes = frontier;
     const int64_t n = static_cast<int64_t>(frontier.size());
-    // Draws per destination in parallel, then concatenated in order.
-    std::vector<std::vector<uint64_t>> drawn(n);
-#pragma omp parallel
-    {
-#pragma omp for schedule(dynamic, 64)
-      for (int64_t i = 0; i < n; ++i) {
-        const uint64_t v = frontier[i];
-        const eid_t begin = in.offsets[v], degree = in.offsets[v + 1] - begin;
-        drawn[i].resize(sampling::draws_for(degree, o.fanouts[hop], o.replace));
-        sampling::choose_positions(degree, o.fanouts[hop], o.replace, o.seed, hop, v, drawn[i].data());
-        for (uint64_t& p : drawn[i]) p = in.neighbors[begin + p];
+    // How many each destination draws, placed by a prefix sum, then drawn in parallel.
+    std::vector<uint64_t> first_edge(n + 1, 0);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t v = frontier[i];
+      first_edge[i + 1] = sampling::draws_for(in.offsets[v + 1] - in.offsets[v], o.fanouts[hop], o.replace);
+    }
+    for (int64_t i = 0; i < n; ++i) first_edge[i + 1] += first_edge[i];
+    std::vector<uint64_t> edge_node(first_edge[n]);
+    h.edge_dst.resize(first_edge[n]);
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t v = frontier[i];
+      const eid_t begin = in.offsets[v], degree = in.offsets[v + 1] - begin;
+      uint64_t* picked = edge_node.data() + first_edge[i];
+      const uint64_t m = sampling::choose_positions(degree, o.fanouts[hop], o.replace, o.seed, hop, v, picked);
+      for (uint64_t j = 0; j < m; ++j) {
+        picked[j] = in.neighbors[begin + picked[j]];
+        h.edge_dst[first_edge[i] + j] = static_cast<uint64_t>(i);
       }
     }
-    // Local numbering: destinations first, then new sources by first draw.
-    std::unordered_map<uint64_t, uint64_t> local;
-    local.reserve(frontier.size() * 2);
-    for (uint64_t v : frontier)
-      if (local.emplace(v, h.src_nodes.size()).second) h.src_nodes.push_back(v);
-    for (int64_t i = 0; i < n; ++i)
-      for (uint64_t u : drawn[i]) {
-        auto [it, added] = local.emplace(u, h.src_nodes.size());
-        if (added) h.src_nodes.push_back(u);
-        h.edge_src.push_back(it->second);
-        h.edge_dst.push_back(static_cast<uint64_t>(i));
-      }
+    number_sources(frontier, edge_node, h);
     frontier = h.src_nodes;
     hops.push_back(std::move(h));
   }

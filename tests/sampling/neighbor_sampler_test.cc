@@ -52,6 +52,15 @@ void check_sample(const AnyGraph& graph, const std::vector<uint64_t>& seeds, con
       if (i > 0) EXPECT_LE(hop.edge_dst[i - 1], hop.edge_dst[i]) << "edges grouped by destination";
       ++taken[hop.edge_dst[i]][hop.src_nodes[hop.edge_src[i]]];
     }
+    // New sources are numbered in order of first draw: scanning the edges,
+    // each local id past the destinations first appears as the next one.
+    uint64_t next_new = hop.dst_nodes.size();
+    for (uint64_t local : hop.edge_src)
+      if (local >= hop.dst_nodes.size() && local >= next_new) {
+        ASSERT_EQ(local, next_new) << what << ", hop " << h << ": sources not numbered in order of first draw";
+        ++next_new;
+      }
+    EXPECT_EQ(next_new, hop.src_nodes.size()) << what << ", hop " << h << ": a source no edge draws";
     for (size_t d = 0; d < hop.dst_nodes.size(); ++d) {
       const std::map<uint64_t, int> real = in_edges_of(graph, hop.dst_nodes[d]);
       int degree = 0, count = 0;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "engines/gpu/cuda_util.h"
+#include "engines/gpu/device_scope.h"
 #include "engines/gpu/placed_graph.h"  // gpu::init_cuda
 #include "features/gpu/feature_gather.h"
 #include "features/gpu_tiers.h"
@@ -19,22 +20,6 @@ std::shared_ptr<T> device_array(uint64_t n) {
   TG_CUDA(cudaMalloc(&p, n * sizeof(T)));
   return std::shared_ptr<T>(static_cast<T*>(p), [](T* q) { cudaFree(q); });
 }
-
-// Makes `device` current for a scope and gives the caller's back after: a
-// training loop's current GPU is not ours to change.
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    TG_CUDA(cudaGetDevice(&previous_));
-    if (previous_ != device) TG_CUDA(cudaSetDevice(device));
-  }
-  ~DeviceScope() { cudaSetDevice(previous_); }
-  DeviceScope(const DeviceScope&) = delete;
-  DeviceScope& operator=(const DeviceScope&) = delete;
-
- private:
-  int previous_ = 0;
-};
 
 }  // namespace
 
@@ -103,7 +88,7 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
     throw usage_error("sm_fraction " + std::to_string(options.sm_fraction) + " is outside (0, 1]");
   Impl& s = *impl_;
   s.device = options.device;
-  DeviceScope scope(s.device);
+  gpu::DeviceScope scope(s.device);
   s.max_blocks = blocks_for_sm_share(options.sm_fraction);
   TG_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   s.host = std::make_unique<RegisteredHostRows>(m.data, m.num_rows, m.row_bytes, m.stride_bytes);
@@ -113,7 +98,7 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   const uint64_t needed = plan.gpu_rows() * m.row_bytes + m.num_rows * sizeof(int64_t);
   if (needed > free_bytes)
-    throw Error("the GPU tier needs " + std::to_string(needed) + " bytes of GPU memory, " +
+    throw out_of_memory_error("the GPU tier needs " + std::to_string(needed) + " bytes of GPU memory, " +
                 std::to_string(free_bytes) + " are free: lower gpu_fraction");
   s.hot = device_array<uint8_t>(plan.gpu_rows() * m.row_bytes);
   s.slot_map = device_array<int64_t>(m.num_rows);
@@ -130,7 +115,7 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
   const uint64_t bytes = ids.size() * s.host->table().row_bytes;
   if (bytes == 0) return nullptr;
   std::lock_guard<std::mutex> lock(s.mutex);
-  DeviceScope scope(s.device);
+  gpu::DeviceScope scope(s.device);
   void* out = nullptr;
   TG_CUDA(cudaMalloc(&out, bytes));
   // Freed whenever its last owner goes (a torch tensor, on any thread).
@@ -151,7 +136,7 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
 void GpuTiers::gather_to_host(std::span<const int64_t> ids, void* out) {
   const uint64_t bytes = ids.size() * impl_->host->table().row_bytes;
   std::shared_ptr<void> rows = gather(ids);
-  DeviceScope scope(impl_->device);
+  gpu::DeviceScope scope(impl_->device);
   if (bytes > 0) TG_CUDA(cudaMemcpy(out, rows.get(), bytes, cudaMemcpyDeviceToHost));
 }
 

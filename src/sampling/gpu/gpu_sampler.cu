@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "engines/gpu/cuda_util.h"
+#include "engines/gpu/device_scope.h"
 #include "engines/gpu/placed_graph.h"  // gpu::init_cuda
 #include "features/gpu/feature_gather.h"  // RegisteredHostRows
 #include "sampling/draws.h"
@@ -136,18 +137,6 @@ std::vector<T> to_host(const T* from, uint64_t count) {
   return out;
 }
 
-class DeviceScope {
- public:
-  explicit DeviceScope(int device) {
-    TG_CUDA(cudaGetDevice(&previous_));
-    if (previous_ != device) TG_CUDA(cudaSetDevice(device));
-  }
-  ~DeviceScope() { cudaSetDevice(previous_); }
-
- private:
-  int previous_ = 0;
-};
-
 }  // namespace
 
 struct GpuNeighborSampler::Impl {
@@ -267,7 +256,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
   s.graph = &graph;
   s.device = options.device;
   s.zero_copy = options.zero_copy;
-  DeviceScope scope(s.device);
+  gpu::DeviceScope scope(s.device);
   std::visit(
       [&](const auto& g) {
         using V = typename std::decay_t<decltype(g)>::vertex_t;
@@ -281,7 +270,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
         TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
         const uint64_t needed = first_seen_bytes + (options.zero_copy ? 0 : offsets_bytes + neighbor_bytes);
         if (needed > free_bytes)
-          throw Error("the GPU sampler needs " + std::to_string(needed) + " bytes of GPU memory, " +
+          throw out_of_memory_error("the GPU sampler needs " + std::to_string(needed) + " bytes of GPU memory, " +
                       std::to_string(free_bytes) + " are free" +
                       (options.zero_copy ? std::string() : ": sample with the graph in host memory (zero_copy)"));
         if (options.zero_copy) {
@@ -314,7 +303,7 @@ GpuNeighborSampler::~GpuNeighborSampler() = default;
 std::vector<SampledHop> GpuNeighborSampler::sample(const std::vector<uint64_t>& seeds, const SampleOptions& options) {
   Impl& s = *impl_;
   check_sample_request(s.num_vertices, seeds, options);
-  DeviceScope scope(s.device);
+  gpu::DeviceScope scope(s.device);
   return std::visit(
       [&](const auto& g) {
         using V = typename std::decay_t<decltype(g)>::vertex_t;
