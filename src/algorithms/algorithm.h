@@ -33,6 +33,8 @@
 
 namespace tg {
 
+class Checkpointer;  // checkpoint/checkpoint.h
+
 // How cc links components (cc.h).
 enum class CcMethod {
   kSampled,          // link a sample, then only the edges outside the largest component (after Afforest)
@@ -64,6 +66,10 @@ struct AlgorithmOptions {
   // Run the order-independent (accumulative) form where one differs (ssnsp,
   // pagerank; bfs relaxes reached vertices too); --async sets it.
   bool accumulative = false;
+  // Where the run saves its state every N iterations and resumes from
+  // (checkpoint/checkpoint.h; --checkpoint, --resume); null: no checkpoints.
+  // PageRank's pull form on an engine with host arrays takes it so far.
+  const Checkpointer* checkpoint = nullptr;
 };
 
 // Internal (0-based) source vertices of one run.

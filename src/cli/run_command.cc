@@ -14,6 +14,7 @@
 #include "cli/report.h"
 #include "cli/result_file.h"
 #include "cli/run_setup.h"
+#include "checkpoint/checkpoint.h"
 #include "core/error.h"
 
 namespace tg::cli {
@@ -30,7 +31,37 @@ struct RunCommandOptions {
   bool json = false;
   bool verify = false;
   bool distributed = false;
+  std::string checkpoint;  // folder to save into
+  std::string resume;      // folder to resume from (and go on saving into)
+  int checkpoint_every = 10;
 };
+
+// --checkpoint / --resume: the checkpointer for this run, or null. PageRank's
+// pull form on the CPU engine so far (checkpoint/checkpoint.h); the rest is
+// refused in one line rather than run without the checkpoints asked for.
+std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, const AnyGraph& graph,
+                                                const RunRequest& request, const ChosenEngine& choice) {
+  if (o.checkpoint.empty() && o.resume.empty()) return nullptr;
+  if (!o.checkpoint.empty() && !o.resume.empty() && o.checkpoint != o.resume)
+    throw usage_error("--checkpoint " + o.checkpoint + " and --resume " + o.resume +
+                      ": a resumed run goes on saving where it resumes from; give one folder");
+  if (request.algorithm->name() != "pagerank")
+    throw usage_error("--checkpoint/--resume: " + request.algorithm->name() +
+                      " cannot checkpoint yet (pagerank can)");
+  if (choice.gpu || o.distributed)
+    throw usage_error("--checkpoint/--resume: only the CPU engine checkpoints yet (use --engine cpu)");
+  if (request.options.accumulative) throw usage_error("--checkpoint/--resume: not with --accumulative");
+  // What changes the result: a checkpoint made with other values is refused.
+  std::string contributions;
+  for (const auto& c : contributions_choices())
+    if (c.value == request.options.contributions) contributions = c.name;
+  char options[160];
+  std::snprintf(options, sizeof options, "damping %.17g, tolerance %.17g, contributions %s", request.options.damping,
+                request.options.tolerance, contributions.c_str());
+  const std::string& dir = o.resume.empty() ? o.checkpoint : o.resume;
+  return std::make_unique<Checkpointer>(dir, o.checkpoint_every, !o.resume.empty(),
+                                        checkpoint_key(graph, "pagerank", options));
+}
 
 void run(const RunCommandOptions& o, const std::string& command_line) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
@@ -47,6 +78,8 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
 
   request.sources = o.sources.resolve(graph, algorithm);
   request = prepare_request(graph, request);
+  const std::unique_ptr<Checkpointer> checkpointer = make_checkpointer(o, graph, request, choice);
+  request.options.checkpoint = checkpointer.get();
 
   RunReport report;
   report.command_line = command_line;
@@ -101,6 +134,14 @@ void add_run_command(CLI::App& app) {
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");
+  cmd->add_option("--checkpoint", o->checkpoint,
+                  "Save the run's state into FOLDER every --checkpoint-every iterations (pagerank, CPU engine)");
+  cmd->add_option("--checkpoint-every", o->checkpoint_every, "Iterations between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--resume", o->resume,
+                  "Continue a killed run from FOLDER's last checkpoint (and go on saving there); the results equal "
+                  "an uninterrupted run's");
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");
   cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");

@@ -105,6 +105,12 @@ concept GatherOperator = requires(const G& g, V u, V v, weight_t w, typename G::
 template <typename E>
 concept PrefersFewSteps = requires { requires E::kPrefersFewSteps; };
 
+// An engine whose arrays live in host memory (the CPU engine) declares
+// `static constexpr bool kHostArrays = true`: a checkpoint reads and restores
+// them in place (checkpoint/checkpoint.h). Others refuse --checkpoint so far.
+template <typename E>
+concept HostArrays = requires { requires E::kHostArrays; };
+
 namespace contract {
 // Archetypes: the least an operator provides, to state what an engine takes.
 template <typename V>

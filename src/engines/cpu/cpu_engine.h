@@ -36,6 +36,7 @@ class CpuEngine {
   using vertex_t = V;
   template <typename T>
   using array_t = Array<T>;
+  static constexpr bool kHostArrays = true;  // engines/engine.h: checkpoints read them in place
 
   class Frontier {
    public:
