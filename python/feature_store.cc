@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dlpack_capsule.h"
+#include "use_gpu.h"
 #include "tiergraph/features.h"
 
 namespace py = pybind11;
@@ -116,7 +117,7 @@ tiergraph::FeatureStoreOptions store_options(double gpu_fraction, const std::str
   o.gpu_fraction = gpu_fraction;
   o.score = score;
   o.device = py::cast<int>(device);
-  o.where = use_gpu.is_none() ? "auto" : (py::cast<bool>(use_gpu) ? "gpu" : "cpu");
+  o.where = where_from_use_gpu(use_gpu);
   o.sm_fraction = sm_fraction;
   if (!train_ids.is_none()) {
     bool scalar = false;

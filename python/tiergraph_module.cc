@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tiergraph/tiergraph.h"
+#include "use_gpu.h"
 
 namespace py = pybind11;
 
@@ -269,7 +270,7 @@ PYBIND11_MODULE(tiergraph, m) {
              o.fanouts = std::move(fanouts);
              o.replace = replace;
              o.seed = seed;
-             o.where = use_gpu.is_none() ? "auto" : (py::cast<bool>(use_gpu) ? "gpu" : "cpu");
+             o.where = tiergraph_python::where_from_use_gpu(use_gpu);
              o.zero_copy = zero_copy;
              o.device = device;
              py::gil_scoped_release release;

@@ -225,6 +225,8 @@ class FeatureStoreRefusalsTest(unittest.TestCase):
         self.refused(lambda: tiergraph.FeatureStore(f, device=-1), "device -1")
         self.refused(lambda: tiergraph.FeatureStore(f, device="cuda"), "device must be a GPU index")
         self.refused(lambda: tiergraph.FeatureStore(f, sm_fraction=0.0), "sm_fraction")
+        with self.assertRaisesRegex(TypeError, "use_gpu must be None, True or False"):
+            tiergraph.FeatureStore(f, use_gpu="yes")
         self.refused(lambda: tiergraph.FeatureStore(f, small, score="weighted-reverse-pagerank"),
                      "the graph has 2 vertices")
 

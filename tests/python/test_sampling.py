@@ -75,6 +75,30 @@ class SamplingTest(unittest.TestCase):
         for fanouts in ([], [0], [-2]):
             with self.assertRaises(ValueError, msg=str(fanouts)):
                 tiergraph.NeighborSampler(self.g, fanouts)
+        with self.assertRaises(ValueError):
+            tiergraph.NeighborSampler(self.g, [2], device=-1)
+        with self.assertRaisesRegex(TypeError, "use_gpu must be None, True or False"):
+            tiergraph.NeighborSampler(self.g, [2], use_gpu="yes")
+        sampler = tiergraph.NeighborSampler(self.g, [2], use_gpu=False)
+        self.assertFalse(sampler.on_gpu)
+        for seeds in ([200], [-1], [1, 1], [[0, 1]]):
+            with self.assertRaises(ValueError, msg=str(seeds)):
+                sampler.sample(seeds)
+
+    def test_sampler_on_a_gpu_or_a_clear_refusal(self):
+        try:
+            sampler = tiergraph.NeighborSampler(self.g, [3, 2], use_gpu=True, seed=4)
+        except RuntimeError as e:  # no usable GPU: one line saying so
+            self.assertIn("GPU", str(e))
+            self.assertNotIn("\n", str(e))
+            return
+        self.assertTrue(sampler.on_gpu)
+        seeds = [5, 17, 123]
+        gpu = sampler.sample(seeds, seed=9)
+        cpu = tiergraph.sample_neighbors(self.g, seeds, [3, 2], seed=9)
+        for hg, hc in zip(gpu, cpu):
+            np.testing.assert_array_equal(hg["edge_index"], hc["edge_index"])
+            np.testing.assert_array_equal(hg["src_nodes"], hc["src_nodes"])
 
     def test_bad_arguments_raise_value_error(self):
         for seeds, fanouts in [([0], []), ([0], [0]), ([0], [-3]), ([200], [2]), ([-1], [2]), ([1, 1], [2]),
