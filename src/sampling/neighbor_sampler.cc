@@ -19,21 +19,23 @@ namespace {
 // by first draw gets n + k). Vertices are split over the threads by hash,
 // each thread scanning all positions in order and keeping, in its own map,
 // the first position of the vertices it owns, so no two threads touch one
-// entry and the result does not depend on the thread count.
+// entry and the result does not depend on the thread count. The edges then
+// look their vertex up in the owner's map, in parallel.
 void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t>& edge_node, SampledHop& h) {
   const uint64_t n = dst.size(), edges = edge_node.size();
   auto node_at = [&](uint64_t p) { return p < n ? dst[p] : edge_node[p - n]; };
-  const int parts = std::max(1, omp_get_max_threads());
-  std::vector<std::unordered_map<uint64_t, uint64_t>> first(parts);
+  std::vector<std::unordered_map<uint64_t, uint64_t>> first(std::max(1, omp_get_max_threads()));
+  uint64_t owners = 1;  // the team that filled `first`: vertex u's map is first[mix64(u) % owners]
   std::vector<uint64_t> rank(edges + 1, 0);  // first: 1 where edge e is its vertex's first appearance and new
-#pragma omp parallel num_threads(parts)
+#pragma omp parallel num_threads(static_cast<int>(first.size()))
   {
-    const int part = omp_get_thread_num(), team = omp_get_num_threads();
+    const uint64_t part = static_cast<uint64_t>(omp_get_thread_num()), team = static_cast<uint64_t>(omp_get_num_threads());
+    if (part == 0) owners = team;
     auto& mine = first[part];
     mine.reserve((n + edges) / team + 16);
     for (uint64_t p = 0; p < n + edges; ++p) {
       const uint64_t u = node_at(p);
-      if (static_cast<int>(mix64(u) % static_cast<uint64_t>(team)) != part) continue;
+      if (mix64(u) % team != part) continue;
       if (mine.emplace(u, p).second && p >= n) rank[p - n] = 1;
     }
   }
@@ -46,18 +48,12 @@ void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t
   h.src_nodes.assign(dst.begin(), dst.end());
   h.src_nodes.resize(n + fresh);
   h.edge_src.resize(edges);
-#pragma omp parallel num_threads(parts)
-  {
-    const int part = omp_get_thread_num(), team = omp_get_num_threads();
-    const auto& mine = first[part];
-    for (uint64_t e = 0; e < edges; ++e) {
-      const uint64_t u = edge_node[e];
-      if (static_cast<int>(mix64(u) % static_cast<uint64_t>(team)) != part) continue;
-      const uint64_t p = mine.at(u);
-      const uint64_t local = p < n ? p : n + rank[p - n];
-      h.edge_src[e] = local;
-      if (p == n + e) h.src_nodes[local] = u;
-    }
+#pragma omp parallel for schedule(static)
+  for (int64_t e = 0; e < static_cast<int64_t>(edges); ++e) {
+    const uint64_t u = edge_node[e], p = first[mix64(u) % owners].at(u);
+    const uint64_t local = p < n ? p : n + rank[p - n];
+    h.edge_src[e] = local;
+    if (p == n + static_cast<uint64_t>(e)) h.src_nodes[local] = u;
   }
 }
 
