@@ -52,9 +52,7 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
     throw usage_error("--checkpoint/--resume: only the CPU engine checkpoints yet (use --engine cpu)");
   if (request.options.accumulative) throw usage_error("--checkpoint/--resume: not with --accumulative");
   // What changes the result: a checkpoint made with other values is refused.
-  std::string contributions;
-  for (const auto& c : contributions_choices())
-    if (c.value == request.options.contributions) contributions = c.name;
+  const std::string contributions(choice_name(contributions_choices(), request.options.contributions));
   char options[160];
   std::snprintf(options, sizeof options, "damping %.17g, tolerance %.17g, contributions %s", request.options.damping,
                 request.options.tolerance, contributions.c_str());

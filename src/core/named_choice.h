@@ -16,6 +16,14 @@ struct NamedChoice {
   std::string_view help;
 };
 
+// The name of `value` among `choices` ("?" where it is none of them).
+template <typename E>
+std::string_view choice_name(const std::vector<NamedChoice<E>>& choices, E value) {
+  for (const auto& c : choices)
+    if (c.value == value) return c.name;
+  return "?";
+}
+
 // "device, uvm, ..." for messages.
 template <typename E>
 std::string names_of(const std::vector<NamedChoice<E>>& choices) {

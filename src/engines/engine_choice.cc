@@ -12,11 +12,7 @@ const std::vector<NamedChoice<EngineChoice>>& engine_choices() {
   return all;
 }
 
-std::string_view name_of(EngineChoice e) {
-  for (const auto& c : engine_choices())
-    if (c.value == e) return c.name;
-  return "?";
-}
+std::string_view name_of(EngineChoice e) { return choice_name(engine_choices(), e); }
 
 std::optional<EngineChoice> parse_engine_choice(std::string_view name) {
   for (const auto& c : engine_choices())

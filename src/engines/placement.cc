@@ -36,13 +36,6 @@ const std::vector<NamedChoice<GatherWay>>& gather_way_choices() {
 namespace {
 
 template <typename E>
-std::string_view find_name(const std::vector<NamedChoice<E>>& choices, E value) {
-  for (const auto& c : choices)
-    if (c.value == value) return c.name;
-  return "?";
-}
-
-template <typename E>
 std::optional<E> find_value(const std::vector<NamedChoice<E>>& choices, std::string_view name) {
   for (const auto& c : choices)
     if (c.name == name) return c.value;
@@ -51,9 +44,9 @@ std::optional<E> find_value(const std::vector<NamedChoice<E>>& choices, std::str
 
 }  // namespace
 
-std::string_view name_of(Placement p) { return find_name(placement_choices(), p); }
-std::string_view name_of(StreamMode m) { return find_name(stream_mode_choices(), m); }
-std::string_view name_of(GatherWay g) { return find_name(gather_way_choices(), g); }
+std::string_view name_of(Placement p) { return choice_name(placement_choices(), p); }
+std::string_view name_of(StreamMode m) { return choice_name(stream_mode_choices(), m); }
+std::string_view name_of(GatherWay g) { return choice_name(gather_way_choices(), g); }
 
 std::optional<Placement> parse_placement(std::string_view name) {
   if (name == "zerocopy") return Placement::kZeroCopyAligned;
