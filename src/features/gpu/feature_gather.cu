@@ -15,8 +15,8 @@
 namespace tg::features {
 namespace {
 
-constexpr int kBlock = 256;
-constexpr int kWarpsPerBlock = kBlock / 32;
+using gpu::kBlock;
+using gpu::kWarpsPerBlock;
 constexpr uint64_t kLine = 128;
 
 // One warp copies a row at a time. It walks the 128-byte lines that cover
@@ -127,9 +127,8 @@ int multiprocessors() {
 // Blocks for `items` items of `per_block` each: enough to fill every SM
 // several times over, no more, and no more than max_blocks where set.
 unsigned blocks_for(uint64_t items, uint64_t per_block, int max_blocks) {
-  uint64_t blocks = std::min<uint64_t>(gpu::div_up(items, per_block), static_cast<uint64_t>(multiprocessors()) * 16);
-  if (max_blocks > 0) blocks = std::min<uint64_t>(blocks, static_cast<uint64_t>(max_blocks));
-  return static_cast<unsigned>(std::max<uint64_t>(blocks, 1));
+  const unsigned blocks = gpu::grid_for(items, per_block, multiprocessors());
+  return max_blocks > 0 ? std::min(blocks, static_cast<unsigned>(max_blocks)) : blocks;
 }
 
 // Rows of up to two lines (three where misaligned): four rows a warp, all

@@ -17,7 +17,7 @@
 namespace tg {
 namespace {
 
-constexpr int kBlock = 256;
+using gpu::kBlock;
 constexpr uint32_t kUnclaimed = std::numeric_limits<uint32_t>::max();
 
 unsigned blocks(uint64_t items) {
