@@ -107,6 +107,13 @@ py::dict hop_dict(tiergraph::SampledHop&& hop) {
   return d;
 }
 
+// One dict per hop, from the seeds outwards.
+py::list hop_dicts(std::vector<tiergraph::SampledHop>&& hops) {
+  py::list out;
+  for (tiergraph::SampledHop& h : hops) out.append(hop_dict(std::move(h)));
+  return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(tiergraph, m) {
@@ -247,9 +254,7 @@ PYBIND11_MODULE(tiergraph, m) {
           py::gil_scoped_release release;
           hops = tiergraph::sample_neighbors(graph, seeds.data(), static_cast<size_t>(seeds.size()), o);
         }
-        py::list out;
-        for (tiergraph::SampledHop& h : hops) out.append(hop_dict(std::move(h)));
-        return out;
+        return hop_dicts(std::move(hops));
       },
       py::arg("graph"), py::arg("seeds"), py::arg("fanouts"), py::kw_only(), py::arg("replace") = false,
       py::arg("seed") = 0,
@@ -290,9 +295,7 @@ PYBIND11_MODULE(tiergraph, m) {
               hops = seed ? s.sample(seeds.data(), static_cast<size_t>(seeds.size()), *seed)
                           : s.sample(seeds.data(), static_cast<size_t>(seeds.size()));
             }
-            py::list out;
-            for (tiergraph::SampledHop& h : hops) out.append(hop_dict(std::move(h)));
-            return out;
+            return hop_dicts(std::move(hops));
           },
           py::arg("seeds"), py::kw_only(), py::arg("seed") = py::none(),
           "One dict per hop from the seeds outwards: dst_nodes, src_nodes (dst_nodes first), edge_index.")
