@@ -68,7 +68,8 @@ struct AlgorithmOptions {
   bool accumulative = false;
   // Where the run saves its state every N iterations and resumes from
   // (checkpoint/checkpoint.h; --checkpoint, --resume); null: no checkpoints.
-  // PageRank's pull form on an engine with host arrays takes it so far.
+  // Algorithms whose descriptor has checkpoint_options take it, on engines
+  // with host arrays (checkpoint/vertex_state.h).
   const Checkpointer* checkpoint = nullptr;
 };
 
@@ -162,6 +163,11 @@ struct AlgorithmInfo {
   // Never throws on a wrong result: a wrong size or value type is a failure.
   Verification (*verify)(const AnyGraph&, const Sources&, const VertexValues&, const AlgorithmOptions&) = nullptr;
   std::string (*describe)(const AnyGraph&, const VertexValues&) = nullptr;
+  // Where the algorithm checkpoints (--checkpoint, --resume): the options
+  // that change its result, as text for the checkpoint's key (the sources
+  // included); throws a one-line usage error for a form that cannot resume
+  // exactly. Null where the algorithm does not checkpoint.
+  std::string (*checkpoint_options)(const AlgorithmOptions&, const Sources&) = nullptr;
 
   std::string name() const { return std::string(traits.name); }
   bool needs_source() const { return traits.sources != SourceUse::kNone; }

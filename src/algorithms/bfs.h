@@ -11,11 +11,13 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
 #include "algorithms/describe.h"
+#include "checkpoint/vertex_state.h"
 #include "core/atomics.h"
 #include "engines/engine.h"
 
@@ -67,10 +69,59 @@ void bfs_steps(Engine& engine, Frontier frontier, int32_t* depth, bool relax_rea
   }
 }
 
+// The vertices at one depth (a level's frontier, rebuilt).
+struct AtDepth {
+  const int32_t* depth;
+  int32_t level;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    return depth[v] == level;
+  }
+};
+
+// bfs_steps with checkpoints (checkpoint/vertex_state.h); an iteration is a
+// level. After level L the depths are the whole state: synchronous steps
+// reach a vertex first by a shortest path, so the next frontier is exactly
+// the vertices at depth L + 1, refiltered from the depths on resuming (the
+// same set, so the same steps and edges whatever its order). The one other
+// input of the next step is whether the last one pulled (the hysteresis of
+// engines/direction.h), saved as the one scalar and asked for again.
+template <typename Engine>
+void bfs_steps_checkpointed(Engine& engine, typename Engine::vertex_t source, int32_t* depth,
+                            const AlgorithmOptions& options) {
+  using V = typename Engine::vertex_t;
+  auto frontier = engine.single(source);
+  int32_t level = 0;
+  Direction first = Direction::kAuto;
+  if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, depth, 1, "bfs")) {
+    level = saved->iteration;
+    engine.stats().iterations += level;
+    frontier = engine.filter(engine.all(), AtDepth{depth, level});
+    if (saved->scalars[0] != 0 && engine.can_pull() &&
+        engine.size(frontier) > engine.num_vertices() / kPullUntilFrontierBelow)
+      first = Direction::kPull;  // as the engine that pulled the last step would
+  }
+  for (; engine.size(frontier) > 0; ++level) {
+    const uint64_t pulls = engine.stats().pull_steps;
+    frontier = engine.edge_map(frontier, BfsStep<V>{depth, false, level}, EdgeMapOptions{first});
+    first = Direction::kAuto;
+    engine.stats().iterations++;
+    save_vertex_data(engine, options, level + 1, {engine.stats().pull_steps > pulls ? 1.0 : 0.0}, depth);
+  }
+}
+
 template <typename Engine>
 ResultVector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, const AlgorithmOptions& options) {
   auto depth = engine.template make_array<int32_t>(kUnreached);
   engine.set(depth, source, 0);
+  if constexpr (HostArrays<Engine>) {
+    if (options.checkpoint != nullptr) {
+      bfs_steps_checkpointed(engine, source, engine.data(depth), options);
+      return engine.to_host(depth);
+    }
+  } else {
+    refuse_checkpoint(options);
+  }
   bfs_steps(engine, engine.single(source), engine.data(depth), options.accumulative);
   return engine.to_host(depth);
 }
@@ -99,6 +150,13 @@ struct Bfs {
   static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> depth,
                              const AlgorithmOptions&) {
     return verify_bfs(graph, sources[0], depth);
+  }
+  // The checkpoint's key (the source is part of it). The accumulative form
+  // relaxes depths out of order: its frontier is not the depths' to rebuild.
+  static std::string checkpoint_options(const AlgorithmOptions& options, const Sources& sources) {
+    if (options.accumulative)
+      throw usage_error("--checkpoint/--resume: bfs cannot resume with --accumulative exactly (it relaxes out of order)");
+    return "source " + (sources.empty() ? std::string("none") : std::to_string(sources[0]));
   }
   static std::string describe(const AnyGraph&, std::span<const value_t> depth) {
     int32_t deepest = depth.empty() ? 0 : *std::max_element(depth.begin(), depth.end());

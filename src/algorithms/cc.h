@@ -22,11 +22,13 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/algorithm.h"
 #include "algorithms/describe.h"
+#include "checkpoint/vertex_state.h"
 #include "core/atomics.h"
 #include "core/hash.h"
 #include "engines/engine.h"
@@ -150,6 +152,13 @@ typename Engine::vertex_t most_frequent_label(Engine& engine, typename Engine::t
   return best;
 }
 
+// Checkpoints (checkpoint/vertex_state.h): an iteration is a round of the
+// driver below: a Shiloach-Vishkin round (hook, flatten), or a phase of the
+// sampled form (1: the sample, flattened; 2: the links outside the largest
+// component, flattened; linking every edge is one phase). The flattened
+// labels are the whole state between them (phase 2 finds the largest
+// component again from them, as it did); the scalars name the form that
+// saved them and whether it was done.
 template <typename Engine>
 ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
   using V = typename Engine::vertex_t;
@@ -159,20 +168,40 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
   engine.vertex_map(all, CcInit<V>{label});
   const uint64_t n = engine.num_vertices();
   const EdgeMapOptions push{Direction::kPush, false};
-  if (options.cc_method == CcMethod::kShiloachVishkin) {
-    while (true) {
+  enum Form { kHookRounds, kLinkAll, kSampled };
+  const Form form = options.cc_method == CcMethod::kShiloachVishkin ? kHookRounds
+                    : engine.can_pull()                             ? kSampled
+                                                                    : kLinkAll;
+  int done = 0;  // iterations done: a resumed run's saved ones
+  bool finished = n == 0;
+  if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, label, 2, "cc")) {
+    if (saved->scalars[0] != static_cast<double>(form))
+      throw input_error(options.checkpoint->path(),
+                        "a checkpoint of another form of cc (one run could pull, the other not: in-edges differ)");
+    done = saved->iteration;
+    finished = saved->scalars[1] != 0;
+    engine.stats().iterations += done;
+  }
+  auto saved_after = [&](int iteration, bool last) {
+    save_vertex_data(engine, options, iteration, {double(form), last ? 1.0 : 0.0}, label);
+  };
+  if (finished) {
+  } else if (form == kHookRounds) {
+    for (int round = done + 1; !finished; ++round) {
       auto hooked = engine.edge_map(all, CcHook<V>{label}, EdgeMapOptions{Direction::kPush, true});
       engine.stats().iterations++;
       engine.vertex_map(all, CcCompress<V>{label});
-      if (engine.size(hooked) == 0) break;
+      finished = engine.size(hooked) == 0;
+      saved_after(round, finished);
     }
-  } else if (n > 0 && !engine.can_pull()) {
+  } else if (form == kLinkAll) {
     // Sampling reads each list's first neighbours by pulling; an engine that
     // cannot pull (no in-edges, or a streamed placement) links every edge once.
     engine.edge_map(all, CcLink<V>{label}, push);
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
-  } else if (n > 0) {
+    saved_after(1, true);
+  } else {
     // 1. Afforest's sample: every vertex links its first two neighbours
     //    (a pull that stops after two), then the trees are flattened.
     //    Afforest runs two pulls of one neighbour each with a flattening
@@ -181,10 +210,14 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     //    urand:25 (477 against 432), where the second round's links contend
     //    for the roots of a few huge trees. On the 2-core VM it was 10%
     //    slower on kron:23.
-    auto seen = engine.template make_array<int32_t>(0);
-    engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, engine.data(seen), 2}, EdgeMapOptions{Direction::kPull, false});
-    engine.stats().iterations++;
-    engine.vertex_map(all, CcCompress<V>{label});
+    if (done < 1) {
+      auto seen = engine.template make_array<int32_t>(0);
+      engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, engine.data(seen), 2},
+                      EdgeMapOptions{Direction::kPull, false});
+      engine.stats().iterations++;
+      engine.vertex_map(all, CcCompress<V>{label});
+      saved_after(1, false);
+    }
     // 2. The largest component so far: its vertices share one tree, so its
     //    own edges need no reading.
     const V c = most_frequent_label(engine, label_array, 64);
@@ -199,6 +232,7 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     engine.edge_map(all, outside, EdgeMapOptions{Direction::kPull, false});
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
+    saved_after(2, true);
   }
   return engine.template to_host<uint64_t>(label_array);
 }
@@ -225,6 +259,10 @@ struct Cc {
   static Verification verify(const AnyGraph& graph, const Sources&, std::span<const value_t> label,
                              const AlgorithmOptions&) {
     return verify_cc(graph, label);
+  }
+  // The checkpoint's key: the method (every form resumes exactly).
+  static std::string checkpoint_options(const AlgorithmOptions& options, const Sources&) {
+    return "method " + std::string(choice_name(cc_method_choices(), options.cc_method));
   }
   static std::string describe(const AnyGraph&, std::span<const value_t> label) {
     std::vector<uint64_t> size(label.size(), 0);

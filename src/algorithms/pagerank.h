@@ -15,10 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -27,7 +25,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/describe.h"
-#include "checkpoint/checkpoint.h"
+#include "checkpoint/vertex_state.h"
 #include "core/atomics.h"
 #include "core/error.h"
 #include "engines/engine.h"
@@ -247,33 +245,18 @@ struct ScaleScore {
 // so a resumed run repeats the uninterrupted one's arithmetic exactly.
 template <typename Engine, typename C>
 int resume_pagerank(Engine& engine, const AlgorithmOptions& options, C* contrib, double& change, double& mass) {
-  if (options.checkpoint == nullptr) return 0;
-  if constexpr (HostArrays<Engine>) {
-    const uint64_t bytes = engine.num_vertices() * sizeof(C);
-    const std::optional<SavedState> saved = options.checkpoint->load(bytes);
-    if (!saved) return 0;
-    if (saved->scalars.size() != 2) throw input_error(options.checkpoint->path(), "not a PageRank checkpoint");
-    std::memcpy(contrib, saved->state.data(), bytes);
-    change = saved->scalars[0];
-    mass = saved->scalars[1];
-    engine.stats().iterations += saved->iteration;  // the run's count, as if never interrupted
-    return saved->iteration;
-  } else {
-    throw usage_error("checkpoints: this engine's arrays are not in host memory (use --engine cpu)");
-  }
+  const std::optional<SavedState> saved = resume_vertex_data(engine, options, contrib, 2, "PageRank");
+  if (!saved) return 0;
+  change = saved->scalars[0];
+  mass = saved->scalars[1];
+  engine.stats().iterations += saved->iteration;  // the run's count, as if never interrupted
+  return saved->iteration;
 }
 
 template <typename Engine, typename C>
 void checkpoint_pagerank(Engine& engine, const AlgorithmOptions& options, int iteration, const C* contrib,
                          double change, double mass) {
-  if (options.checkpoint == nullptr || !options.checkpoint->due(iteration)) return;
-  if constexpr (HostArrays<Engine>) {
-    options.checkpoint->save(iteration, {change, mass},
-                             {reinterpret_cast<const uint8_t*>(contrib), engine.num_vertices() * sizeof(C)});
-    // A test hook: die right after a checkpoint, as a killed run would (tests/cli/checkpoint_test.cc).
-    if (const char* kill_at = std::getenv("TG_CHECKPOINT_KILL_AFTER"); kill_at && std::atoi(kill_at) == iteration)
-      std::raise(SIGKILL);
-  }
+  if (checkpoint_due(options, iteration)) save_vertex_data(engine, options, iteration, {change, mass}, contrib);
 }
 
 template <typename Engine, typename C>
@@ -429,6 +412,16 @@ struct PageRank {
   static Verification verify(const AnyGraph& graph, const Sources&, std::span<const value_t> score,
                              const AlgorithmOptions& options) {
     return verify_pagerank(graph, score, options);
+  }
+  // The checkpoint's key: what changes the result. The accumulative form
+  // pushes deltas in whatever order threads take them: no exact resume.
+  static std::string checkpoint_options(const AlgorithmOptions& options, const Sources&) {
+    if (options.accumulative) throw usage_error("--checkpoint/--resume: pagerank cannot resume with --accumulative exactly");
+    const std::string contributions(choice_name(contributions_choices(), options.contributions));
+    char text[160];
+    std::snprintf(text, sizeof text, "damping %.17g, tolerance %.17g, contributions %s", options.damping,
+                  options.tolerance, contributions.c_str());
+    return text;
   }
   static std::string describe(const AnyGraph& graph, std::span<const value_t> score) {
     return describe::top_vertex(graph, score, "score");

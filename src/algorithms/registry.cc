@@ -56,6 +56,8 @@ AlgorithmInfo make_info() {
   info.prepare = &prepare_of<A>;
   info.verify = &verify_of<A>;
   info.describe = &describe_of<A>;
+  if constexpr (requires { A::checkpoint_options(AlgorithmOptions{}, Sources{}); })
+    info.checkpoint_options = &A::checkpoint_options;
   return info;
 }
 

@@ -6,9 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
 #include <variant>
 
 #include "algorithms/algorithm.h"
+#include "checkpoint/vertex_state.h"
 #include "core/error.h"
 #include "engines/buckets.h"
 #include "engines/engine.h"
@@ -43,6 +47,91 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
       }
     }
   }
+}
+
+// The vertices waiting after bucket b, from the values alone: changed at
+// least once (no longer at their start value) and keyed above b.
+template <typename Key, typename T>
+struct WaitingAfter {
+  Key key;
+  double b;
+  const T* values;
+  T start;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    const double k = key(v);
+    return values[v] != start && k > b && k < kNoBucket;
+  }
+};
+
+// The loop above with checkpoints (checkpoint/vertex_state.h), of the
+// contract's operations on every engine (the CPU engine's own loop has no
+// point between buckets to save at); an iteration is a bucket settled. After
+// bucket b the values are the whole state: a vertex waits exactly when it
+// changed at least once and its key is above b (it entered the waiting
+// frontier when it last changed, and none below b is left), so a resumed run
+// refilters that frontier from the values. An uninterrupted run refilters it
+// at each checkpoint too, so both go on from the same frontier in the same
+// order (the order a step reads its vertices in can change which vertices it
+// improves, never the values it ends with). `values` is the array relax and
+// key read, `start` the value of a vertex never reached; the scalars are b
+// and the run's step count.
+template <typename Engine, typename Key, typename Relax, typename T>
+void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, T* values,
+                                  T unreached, const AlgorithmOptions& options, const char* algorithm) {
+  const EdgeMapOptions push{Direction::kPush, true};
+  std::optional<FrontierBuckets<Engine, Key>> buckets;
+  auto wait_after = [&](double b) {
+    buckets.emplace(engine, key);
+    buckets->insert(engine.filter(engine.all(), WaitingAfter<Key, T>{key, b, values, unreached}));
+  };
+  int settled = 0;
+  if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, values, 2, algorithm)) {
+    settled = saved->iteration;
+    engine.stats().iterations = static_cast<uint64_t>(saved->scalars[1]);
+    wait_after(saved->scalars[0]);
+  } else {
+    buckets.emplace(engine, key);
+    buckets->insert(start);
+  }
+  while (true) {
+    auto [b, near] = buckets->pop();
+    if (engine.size(near) == 0) break;
+    while (engine.size(near) > 0) {
+      auto changed = engine.edge_map(near, relax, push);
+      engine.stats().iterations++;
+      near = engine.filter(changed, KeyIs<Key>{key, b});
+      buckets->insert(engine.filter(changed, KeyAbove<Key>{key, b}));
+    }
+    if (checkpoint_due(options, ++settled)) {
+      wait_after(b);
+      save_vertex_data(engine, options, settled, {b, static_cast<double>(engine.stats().iterations)}, values);
+    }
+  }
+}
+
+// settle_in_order, or with a checkpointer its checkpointed form where the
+// engine's arrays are in host memory (elsewhere refused).
+template <typename Engine, typename Key, typename Relax, typename T>
+void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, T* values, T unreached,
+                     const AlgorithmOptions& options, const char* algorithm) {
+  if constexpr (HostArrays<Engine>) {
+    if (options.checkpoint != nullptr)
+      return settle_in_order_checkpointed(engine, start, key, relax, values, unreached, options, algorithm);
+  } else {
+    refuse_checkpoint(options);
+  }
+  settle_in_order(engine, start, key, relax);
+}
+
+// The checkpoint key's options of sssp and sswp: the source and the bucket
+// widths (the width an engine runs with picks what a bucket holds).
+inline std::string settle_in_order_key(const AlgorithmOptions& options, const Sources& sources) {
+  char text[160];
+  std::snprintf(text, sizeof text, "source %llu, delta %.17g, narrow delta %.17g",
+                sources.empty() ? 0ULL : static_cast<unsigned long long>(sources[0]), options.delta,
+                options.delta_narrow);
+  return text;
 }
 
 // The finite edge weights in brief, for picking a bucket width (one inf

@@ -17,6 +17,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/describe.h"
+#include "checkpoint/vertex_state.h"
 #include "algorithms/settle_in_order.h"
 #include "core/atomics.h"
 #include "engines/buckets.h"
@@ -67,12 +68,14 @@ struct BeyondExactFloat {
 
 // The distances computed in D; none where float's may not be exact.
 template <typename D, typename Engine>
-std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta) {
+std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta,
+                                            const AlgorithmOptions& options) {
   using V = typename Engine::vertex_t;
   auto dist = engine.template make_array<D>(std::numeric_limits<D>::infinity());
   engine.set(dist, source, D{0});
   settle_in_order(engine, engine.single(source), DistanceBucket<D>{engine.data(dist), delta},
-                  SsspRelax<V, D>{engine.data(dist)});
+                  SsspRelax<V, D>{engine.data(dist)}, engine.data(dist), std::numeric_limits<D>::infinity(), options,
+                  "sssp");
   if constexpr (std::is_same_v<D, float>) {
     if (engine.vertex_sum(BeyondExactFloat{engine.data(dist)}) > 0) return std::nullopt;
   }
@@ -88,13 +91,27 @@ std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::ver
 // the array every relaxation reads at random (GAP's distances are 4-byte
 // integers). Only engines that do not prefer few steps take it for now (the
 // GPU build compiles its kernels for the double form only).
+// Checkpoints (settle_in_order_checkpointed: an iteration is a bucket) hold
+// the distances of the attempt that saved them, float, or double once float
+// fell short; a run that resumes double's skips float's, and a double
+// attempt after float's in the same run starts over, saving over float's.
 template <typename Engine>
-ResultVector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta, bool integer_weights = false) {
+ResultVector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta,
+                          const AlgorithmOptions& options) {
+  bool resume_double = true;
   if constexpr (!PrefersFewSteps<Engine>) {
-    if (integer_weights)
-      if (auto dist = sssp_in<float>(engine, source, delta)) return std::move(*dist);
+    if (options.integer_weights) {
+      const std::optional<uint64_t> saved = saved_state_bytes(engine, options);
+      resume_double = saved && *saved == engine.num_vertices() * sizeof(double);
+      if (!resume_double)
+        if (auto dist = sssp_in<float>(engine, source, delta, options)) return std::move(*dist);
+    }
   }
-  return std::move(*sssp_in<double>(engine, source, delta));
+  if (resume_double || options.checkpoint == nullptr) return std::move(*sssp_in<double>(engine, source, delta, options));
+  const Checkpointer saving = options.checkpoint->without_resume();
+  AlgorithmOptions fresh = options;
+  fresh.checkpoint = &saving;
+  return std::move(*sssp_in<double>(engine, source, delta, fresh));
 }
 
 // sssp_verifier.cc
@@ -136,12 +153,16 @@ struct Sssp {
   }
   template <typename Engine>
   static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
-    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options),
-                options.integer_weights);
+    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options), options);
   }
   static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> dist,
                              const AlgorithmOptions&) {
     return verify_sssp(graph, sources[0], dist);
+  }
+  // The checkpoint's key: the source and both bucket widths (the one the
+  // engine runs with picks the buckets an iteration settles).
+  static std::string checkpoint_options(const AlgorithmOptions& options, const Sources& sources) {
+    return settle_in_order_key(options, sources);
   }
   static std::string describe(const AnyGraph&, std::span<const value_t> dist) {
     double far = 0;

@@ -54,12 +54,13 @@ struct WidthBucket {
 };
 
 template <typename Engine>
-ResultVector<float> sswp(Engine& engine, typename Engine::vertex_t source, double delta) {
+ResultVector<float> sswp(Engine& engine, typename Engine::vertex_t source, double delta,
+                         const AlgorithmOptions& options) {
   using V = typename Engine::vertex_t;
   auto width = engine.template make_array<float>(0.0f);
   engine.set(width, source, kInfWidth);
   settle_in_order(engine, engine.single(source), WidthBucket{engine.data(width), delta},
-                  SswpRelax<V>{engine.data(width)});
+                  SswpRelax<V>{engine.data(width)}, engine.data(width), 0.0f, options, "sswp");
   return engine.to_host(width);
 }
 
@@ -97,11 +98,15 @@ struct Sswp {
   }
   template <typename Engine>
   static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
-    return sswp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options));
+    return sswp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options), options);
   }
   static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> width,
                              const AlgorithmOptions&) {
     return verify_sswp(graph, sources[0], width);
+  }
+  // The checkpoint's key (settle_in_order_checkpointed: an iteration is a bucket).
+  static std::string checkpoint_options(const AlgorithmOptions& options, const Sources& sources) {
+    return settle_in_order_key(options, sources);
   }
   static std::string describe(const AnyGraph&, std::span<const value_t> width) {
     return describe::reached_of(width, 0.0);

@@ -5,8 +5,9 @@
 // one and renamed over it (a kill mid-write leaves the previous checkpoint),
 // carries an XXH64 checksum of everything before it, and names what it
 // belongs to: the algorithm, its options and the graph (vertex and edge
-// counts and a hash of the offsets), so a checkpoint of another run is
-// refused in one line instead of resumed.
+// counts and a hash of its edges), so a checkpoint of another run is
+// refused in one line instead of resumed. Algorithms save and restore
+// through the helpers of checkpoint/vertex_state.h.
 //
 // Format (little-endian): "TGCKPT1\0", u64 header bytes, then the key's
 // strings (u64 length + bytes) and numbers, u64 iteration, u64 scalar count
@@ -29,10 +30,12 @@ struct CheckpointKey {
   std::string options;  // the options that change the result, as text
   uint64_t num_vertices = 0;
   uint64_t num_edges = 0;
-  uint64_t graph_hash = 0;  // XXH64 of the out-offsets
+  uint64_t graph_hash = 0;  // of the out-CSR: offsets, neighbours, and the weights where the run reads them
 };
 
-CheckpointKey checkpoint_key(const AnyGraph& graph, const std::string& algorithm, const std::string& options);
+// weights: the run reads edge weights, so a graph with other weights is another graph.
+CheckpointKey checkpoint_key(const AnyGraph& graph, const std::string& algorithm, const std::string& options,
+                             bool weights = false);
 
 struct SavedState {
   int iteration = 0;
@@ -52,8 +55,17 @@ class Checkpointer {
   // With resume: the saved state, checked against the key and the expected
   // state size; a file of another run, a torn or corrupt file, or none at
   // all is an error naming the file and what differs. Without: nothing.
+  // kAnySize takes a state of any size (the caller checks it).
+  static constexpr uint64_t kAnySize = ~uint64_t{0};
   std::optional<SavedState> load(uint64_t state_bytes) const;
   const std::string& path() const { return path_; }
+  // The same checkpointer, saving only (a run that starts an attempt over
+  // within itself: sssp's double distances after float's).
+  Checkpointer without_resume() const {
+    Checkpointer c = *this;
+    c.resume_ = false;
+    return c;
+  }
 
  private:
   std::string dir_, path_;

@@ -36,29 +36,30 @@ struct RunCommandOptions {
   int checkpoint_every = 10;
 };
 
-// --checkpoint / --resume: the checkpointer for this run, or null. PageRank's
-// pull form on the CPU engine so far (checkpoint/checkpoint.h); the rest is
-// refused in one line rather than run without the checkpoints asked for.
+// --checkpoint / --resume: the checkpointer for this run, or null. The
+// algorithms whose descriptor names its key's options (checkpoint_options)
+// on the CPU engine (checkpoint/checkpoint.h); the rest is refused in one
+// line rather than run without the checkpoints asked for.
 std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, const AnyGraph& graph,
                                                 const RunRequest& request, const ChosenEngine& choice) {
   if (o.checkpoint.empty() && o.resume.empty()) return nullptr;
   if (!o.checkpoint.empty() && !o.resume.empty() && o.checkpoint != o.resume)
     throw usage_error("--checkpoint " + o.checkpoint + " and --resume " + o.resume +
                       ": a resumed run goes on saving where it resumes from; give one folder");
-  if (request.algorithm->name() != "pagerank")
-    throw usage_error("--checkpoint/--resume: " + request.algorithm->name() +
-                      " cannot checkpoint yet (pagerank can)");
+  const AlgorithmInfo& algorithm = *request.algorithm;
+  if (algorithm.checkpoint_options == nullptr) {
+    std::string able;
+    for (const AlgorithmInfo* a : all_algorithms())
+      if (a->checkpoint_options != nullptr) able += (able.empty() ? "" : ", ") + a->name();
+    throw usage_error("--checkpoint/--resume: " + algorithm.name() + " cannot checkpoint yet (" + able + " can)");
+  }
   if (choice.gpu || o.distributed)
     throw usage_error("--checkpoint/--resume: only the CPU engine checkpoints yet (use --engine cpu)");
-  if (request.options.accumulative) throw usage_error("--checkpoint/--resume: not with --accumulative");
   // What changes the result: a checkpoint made with other values is refused.
-  const std::string contributions(choice_name(contributions_choices(), request.options.contributions));
-  char options[160];
-  std::snprintf(options, sizeof options, "damping %.17g, tolerance %.17g, contributions %s", request.options.damping,
-                request.options.tolerance, contributions.c_str());
+  const std::string options = algorithm.checkpoint_options(request.options, request.sources);
   const std::string& dir = o.resume.empty() ? o.checkpoint : o.resume;
   return std::make_unique<Checkpointer>(dir, o.checkpoint_every, !o.resume.empty(),
-                                        checkpoint_key(graph, "pagerank", options));
+                                        checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
 }
 
 void run(const RunCommandOptions& o, const std::string& command_line) {
@@ -133,7 +134,7 @@ void add_run_command(CLI::App& app) {
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");
   cmd->add_option("--checkpoint", o->checkpoint,
-                  "Save the run's state into FOLDER every --checkpoint-every iterations (pagerank, CPU engine)");
+                  "Save the run's state into FOLDER every --checkpoint-every iterations (CPU engine; docs/CHECKPOINTS.md)");
   cmd->add_option("--checkpoint-every", o->checkpoint_every, "Iterations between checkpoints")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

@@ -4,7 +4,8 @@
 // the uninterrupted run's result file and iteration count; a run killed
 // before its first checkpoint resumes from the start; a checkpoint of
 // another graph, other options, or a corrupt or torn one is refused in one
-// line, as are the runs that cannot checkpoint yet.
+// line, as are the runs that cannot checkpoint yet. The other algorithms:
+// checkpoint_algorithms_test.cc.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -102,8 +103,7 @@ TEST(Checkpoint, ACheckpointOfAnotherRunIsRefused) {
 
 TEST(Checkpoint, RunsThatCannotCheckpointAreRefused) {
   const std::string dir = fresh_dir("refused");
-  expect_exit(run_tiergraph("run bfs --graph kron:10 --engine cpu --source 0 --checkpoint " + dir), 2,
-              "cannot checkpoint yet");
+  expect_exit(run_tiergraph("run bc --graph kron:10 --engine cpu --checkpoint " + dir), 2, "cannot checkpoint yet");
   expect_exit(run_tiergraph(kRun + "--accumulative --checkpoint " + dir), 2, "--accumulative");
   expect_exit(run_tiergraph(kRun + "--checkpoint " + dir + " --resume " + dir + "x"), 2, "give one folder");
   expect_exit(run_tiergraph(kRun + "--checkpoint " + dir + " --checkpoint-every 0"), 2, "checkpoint-every");
