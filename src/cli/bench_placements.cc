@@ -37,6 +37,12 @@ std::vector<BenchPlacement> build_table() {
     if (is_streamed(p.value))
       all.push_back({.name = name + "-async", .placement = p.value, .async = true, .help = name + ", " + async_help});
   }
+  all.push_back({.name = "hybrid", .engine = EngineKind::kHybrid,
+                 .help = "the GPU (device when the edges fit the budget, else zero-copy) and the CPU threads together"});
+  all.push_back({.name = "hybrid-zerocopy", .engine = EngineKind::kHybrid, .placement = Placement::kZeroCopyAligned,
+                 .help = "hybrid, the GPU reading the edges from host memory (zerocopy-aligned)"});
+  all.push_back({.name = "hybrid-subgraph", .engine = EngineKind::kHybrid, .placement = Placement::kSubgraph,
+                 .help = "hybrid, the GPU streaming its pages' in-edges (resident partitions first)"});
   if (automatic)
     all.push_back(
         {.name = std::string(automatic->name), .placement = automatic->value, .help = std::string(automatic->help)});

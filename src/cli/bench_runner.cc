@@ -129,6 +129,11 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   std::string reason;
   if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
   const GpuOptions options = placement.gpu_options(plan.gpu);
+  if (placement.engine == EngineKind::kHybrid) {
+    std::vector<RunOutput> outputs = run_batch_on_hybrid(graph, requests, options, HybridOptions{});
+    for (size_t i = 0; i < outputs.size(); ++i) consume(requests[i], outputs[i]);
+    return;
+  }
   if (!placement.streamed()) {
     std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
     for (size_t i = 0; i < outputs.size(); ++i) consume(requests[i], outputs[i]);

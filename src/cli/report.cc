@@ -46,6 +46,16 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
     std::fprintf(out, "  transfer   %s moved across the link, %s of edges needed, I/O amplification %.2f\n",
                  human_bytes(s.bytes_moved).c_str(), human_bytes(s.bytes_needed).c_str(),
                  s.bytes_needed ? double(s.bytes_moved) / double(s.bytes_needed) : 0.0);
+  if (s.hybrid) {
+    const HybridStats& h = *s.hybrid;
+    const double edges = double(h.edges_gpu + h.edges_cpu);
+    std::fprintf(out,
+                 "  hybrid     %llu split gathers over %llu pages: CPU (%d threads) %.1f%% of gathered edges; busy GPU "
+                 "%.4f s, CPU %.4f s; idle GPU %.4f s, CPU %.4f s; exchange %s in %.4f s\n",
+                 static_cast<unsigned long long>(h.gathers), static_cast<unsigned long long>(h.pages), h.cpu_threads,
+                 edges > 0 ? 100.0 * double(h.edges_cpu) / edges : 0.0, h.gpu_busy_s, h.cpu_busy_s, h.gpu_idle_s,
+                 h.cpu_idle_s, human_bytes(h.exchange_bytes).c_str(), h.exchange_s);
+  }
   std::fprintf(out, "  result     %s\n", j["result"].get<std::string>().c_str());
   if (r.verification)
     std::fprintf(out, "  verify     %s: %s\n", r.verification->ok ? "PASS" : "FAIL", r.verification->message.c_str());

@@ -29,6 +29,12 @@ void EngineOptions::add_to(CLI::App& command) {
   command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)")
       ->check(SizeValidator());
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
+  command
+      .add_option_function<double>(
+          "--cpu-share", [this](const double& share) { hybrid.cpu_share = share; },
+          "hybrid: the CPU threads' fixed share of each gather's work, 0 to 1 (default: the cost model's, corrected "
+          "after every gather)")
+      ->check(CLI::Range(0.0, 1.0));
   command.add_option("--device", gpu.device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
   auto* gpus = command
       .add_option("--gpus", gpu.gpus,
@@ -54,12 +60,14 @@ void apply_threads(int threads) {
 }
 
 ChosenEngine choose_engine(const EngineOptions& options) {
+  if (options.hybrid.cpu_share && options.engine != EngineChoice::kHybrid)
+    throw usage_error("--cpu-share needs --engine hybrid");
   return tg::choose_engine(options.engine, options.gpu_options());
 }
 
 RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,
                         const EngineOptions& options) {
-  return tg::run_on_engine(graph, request, choice, options.gpu_options());
+  return tg::run_on_engine(graph, request, choice, options.gpu_options(), options.hybrid);
 }
 
 void SourceOptions::add_to(CLI::App& command, bool with_count) {

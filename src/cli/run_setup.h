@@ -23,6 +23,7 @@ struct EngineOptions {
   std::string gpu_mem;  // budget, e.g. "4G"; empty: free memory minus a margin
   int threads = 0;      // CPU threads; 0: all cores
   GpuOptions gpu;       // placement, device, subgraph/stream settings
+  HybridOptions hybrid;  // --engine hybrid
 
   void add_to(CLI::App& command);
   GpuOptions gpu_options() const;  // gpu with the budget of --gpu-mem

@@ -29,7 +29,10 @@
 //    in-edges with g.sum from g.zero(), in any order and grouping (sum is
 //    taken to be associative and commutative, zero its identity), calls
 //    g.apply(v, total) once, and returns the sum of apply's results. It needs
-//    in-edges (an error without).
+//    in-edges (an error without). gather only reads and apply(v, .) writes
+//    only v's data, so vertices may be gathered and applied in any split:
+//    the hybrid engine (engines/hybrid/) gathers some on the GPU and the rest
+//    on the CPU at once.
 //  - symmetric() says every edge is stored in both directions (an undirected
 //    graph), so the out-edges are also the in-edges.
 //  - Arrays are made with a value for every vertex; data(a) is a pointer the

@@ -8,6 +8,8 @@ const std::vector<NamedChoice<EngineChoice>>& engine_choices() {
   static const std::vector<NamedChoice<EngineChoice>> all = {
       {EngineChoice::kCpu, "cpu", "OpenMP threads over the graph in host memory"},
       {EngineChoice::kGpu, "gpu", "the GPU engine; an error where no GPU is usable"},
+      {EngineChoice::kHybrid, "hybrid",
+       "the GPU and the CPU threads together: gathers split in pages between them (docs/HYBRID.md)"},
       {EngineChoice::kAuto, "auto", "the GPU when one is usable, else the CPU"}};
   return all;
 }
@@ -33,6 +35,13 @@ ChosenEngine choose_engine(EngineChoice engine, const GpuOptions& gpu) {
   std::string reason;
   bool usable = gpu_available(&reason);
   if (engine == EngineChoice::kGpu && !usable) throw Error("--engine gpu: no usable GPU: " + reason);
+  if (engine == EngineChoice::kHybrid) {
+    if (!usable) throw Error("--engine hybrid: no usable GPU: " + reason);
+    if (gpu.gpus != 0) throw usage_error("--engine hybrid runs on one GPU; --gpus needs --engine gpu");
+    if (gpu.async) throw usage_error("--async needs --engine gpu and --placement subgraph or stream");
+    choice.gpu = choice.hybrid = true;
+    return choice;
+  }
   if (!usable) {
     if (gpu.gpus != 0) throw Error("--gpus " + std::to_string(gpu.gpus) + ": no usable GPU: " + reason);
     if (gpu.placement != Placement::kAuto)
@@ -42,12 +51,6 @@ ChosenEngine choose_engine(EngineChoice engine, const GpuOptions& gpu) {
   }
   choice.gpu = true;
   return choice;
-}
-
-RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,
-                        const GpuOptions& gpu) {
-  if (choice.gpu) return run_on_gpu(graph, request, gpu);
-  return run_on_cpu(graph, request);
 }
 
 }  // namespace tg

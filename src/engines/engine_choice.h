@@ -15,7 +15,7 @@
 
 namespace tg {
 
-enum class EngineChoice { kAuto, kCpu, kGpu };
+enum class EngineChoice { kAuto, kCpu, kGpu, kHybrid };
 
 const std::vector<NamedChoice<EngineChoice>>& engine_choices();
 std::string_view name_of(EngineChoice e);
@@ -23,13 +23,14 @@ std::optional<EngineChoice> parse_engine_choice(std::string_view name);
 
 struct ChosenEngine {
   bool gpu = false;
-  std::string note;  // why, when auto fell back to the CPU
+  std::string note;     // why, when auto fell back to the CPU
+  bool hybrid = false;  // the GPU and the CPU threads together (gpu is true too)
 };
 
 // Checks that `gpu` asks nothing of a CPU run (a placement, a budget, async);
 // gpu where none is usable is an error, auto falls back to the CPU.
 ChosenEngine choose_engine(EngineChoice engine, const GpuOptions& gpu);
 RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,
-                        const GpuOptions& gpu);
+                        const GpuOptions& gpu, const HybridOptions& hybrid = {});
 
 }  // namespace tg

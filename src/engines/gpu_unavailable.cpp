@@ -18,6 +18,15 @@ std::vector<RunOutput> run_batch_on_gpu(const AnyGraph&, const std::vector<RunRe
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
+RunOutput run_on_hybrid(const AnyGraph&, const RunRequest&, const GpuOptions&, const HybridOptions&) {
+  throw Error("no hybrid engine: this tiergraph was built without CUDA (no nvcc at build time)");
+}
+
+std::vector<RunOutput> run_batch_on_hybrid(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&,
+                                           const HybridOptions&) {
+  throw Error("no hybrid engine: this tiergraph was built without CUDA (no nvcc at build time)");
+}
+
 std::vector<RunOutput> run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&) {
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }

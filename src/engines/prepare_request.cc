@@ -55,7 +55,14 @@ RunRequest make_request(const AlgorithmInfo& algorithm, Sources sources, Algorit
   return r;
 }
 
-const char* engine_name(EngineKind e) { return e == EngineKind::kGpu ? "gpu" : "cpu"; }
+const char* engine_name(EngineKind e) {
+  switch (e) {
+    case EngineKind::kCpu: return "cpu";
+    case EngineKind::kGpu: return "gpu";
+    case EngineKind::kHybrid: return "hybrid";
+  }
+  return "?";
+}
 
 EdgeReads edge_reads(const RunRequest& request) { return request.algorithm->reads(request.options); }
 

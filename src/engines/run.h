@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "engines/hybrid/hybrid_options.h"
 #include "engines/placement.h"
 #include "engines/run_stats.h"
 #include "graph/graph.h"
@@ -26,8 +27,8 @@ struct RunRequest {
 // A request for `algorithm` from `sources` (none for cc and pagerank).
 RunRequest make_request(const AlgorithmInfo& algorithm, Sources sources = {}, AlgorithmOptions options = {});
 
-enum class EngineKind { kCpu, kGpu };
-const char* engine_name(EngineKind e);  // "cpu", "gpu"
+enum class EngineKind { kCpu, kGpu, kHybrid };
+const char* engine_name(EngineKind e);  // "cpu", "gpu", "hybrid"
 
 struct RunOutput {
   VertexValues values;
@@ -66,6 +67,12 @@ RunOutput run_on_cpu(const AnyGraph& graph, const RunRequest& request);
 // was not built).
 bool gpu_available(std::string* reason);
 RunOutput run_on_gpu(const AnyGraph& graph, const RunRequest& request, const GpuOptions& options);
+// The GPU and the CPU threads together (engines/hybrid/): the GPU engine
+// over any one-GPU placement, gathers split in pages between the two.
+RunOutput run_on_hybrid(const AnyGraph& graph, const RunRequest& request, const GpuOptions& options,
+                        const HybridOptions& hybrid);
+std::vector<RunOutput> run_batch_on_hybrid(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                                           const GpuOptions& options, const HybridOptions& hybrid);
 // Several requests on one placement of the graph: the edges are placed (copied
 // or pinned) once; UVM runs each start cold. For `tiergraph bench`.
 std::vector<RunOutput> run_batch_on_gpu(const AnyGraph& graph, const std::vector<RunRequest>& requests,

@@ -49,6 +49,24 @@ nlohmann::json details_json(const RunStats& s) {
                         {"bytes_exchanged", d.bytes_exchanged},
                         {"levels", std::move(levels)}};
   }
+  if (s.hybrid) {
+    const HybridStats& h = *s.hybrid;
+    j["hybrid"] = {{"pages", h.pages},
+                   {"gathers", h.gathers},
+                   {"gpu_only_steps", h.gpu_only_steps},
+                   {"pages_gpu", h.pages_gpu},
+                   {"pages_cpu", h.pages_cpu},
+                   {"edges_gpu", h.edges_gpu},
+                   {"edges_cpu", h.edges_cpu},
+                   {"gpu_busy_s", h.gpu_busy_s},
+                   {"cpu_busy_s", h.cpu_busy_s},
+                   {"gpu_idle_s", h.gpu_idle_s},
+                   {"cpu_idle_s", h.cpu_idle_s},
+                   {"exchange_s", h.exchange_s},
+                   {"exchange_bytes", h.exchange_bytes},
+                   {"cpu_threads", h.cpu_threads},
+                   {"last_cpu_share", h.last_cpu_share}};
+  }
   return j;
 }
 

@@ -44,6 +44,26 @@ struct DistributedStats {
   std::vector<DistributedLevel> levels;
 };
 
+// The hybrid engine (`--engine hybrid`, src/engines/hybrid/): how its gathers
+// were split between the GPU and the CPU threads, summed over the run. A
+// side's idle time is the part of a split gather it spent waiting for the
+// other; the exchange copies each side's share of the vertex data the
+// gather's operator points to across the link (vertex bytes, apart from the
+// edge bytes of bytes_moved).
+struct HybridStats {
+  uint64_t pages = 0;          // a gather's pages
+  uint64_t gathers = 0;        // split gathers (others ran on the GPU alone)
+  uint64_t gpu_only_steps = 0;  // gathers and other steps the GPU ran alone
+  uint64_t pages_gpu = 0, pages_cpu = 0;
+  uint64_t edges_gpu = 0, edges_cpu = 0;
+  double gpu_busy_s = 0, cpu_busy_s = 0;
+  double gpu_idle_s = 0, cpu_idle_s = 0;
+  double exchange_s = 0;
+  uint64_t exchange_bytes = 0;  // vertex data over the link, both ways
+  int cpu_threads = 0;
+  double last_cpu_share = 0;  // of the last gather's work
+};
+
 struct RunStats {
   std::vector<std::pair<std::string, double>> phases_s;  // e.g. {"compute", 0.12}, in order
   uint64_t iterations = 0;
@@ -58,6 +78,7 @@ struct RunStats {
   std::optional<GpuPlacementStats> gpu;
   std::optional<StreamStats> stream;  // subgraph / stream placements
   std::optional<DistributedStats> distributed;
+  std::optional<HybridStats> hybrid;
 
   void add_phase(const std::string& name, double seconds);
   double phase(const std::string& name) const;  // 0 when absent

@@ -243,6 +243,14 @@ class CpuEngine {
   template <typename G>
     requires GatherOperator<G, V>
   double gather_apply(const G& op) {
+    return gather_apply_range(op, 0, n_);
+  }
+
+  // gather_apply over vertices [begin, end) only (the hybrid engine's CPU
+  // share), with `threads` threads (0: OpenMP's default).
+  template <typename G>
+    requires GatherOperator<G, V>
+  double gather_apply_range(const G& op, uint64_t begin, uint64_t end, int threads = 0) {
     // Without this check a directed graph lacking its CSC is read out of bounds.
     if (!can_pull())
       throw Error("this algorithm gathers over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
@@ -251,8 +259,9 @@ class CpuEngine {
     const V* neighbors = in.neighbors.data();
     double total = 0;
     uint64_t edges = 0;
-#pragma omp parallel for schedule(dynamic, 16384) reduction(+ : total, edges)
-    for (uint64_t v = 0; v < n_; ++v) {
+    const int team = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 16384) reduction(+ : total, edges) num_threads(team)
+    for (uint64_t v = begin; v < end; ++v) {
       // Two running sums, so that each add waits on half the reads: one sum
       // is a chain of dependent adds, slower than the reads it waits on
       // (PageRank on kron:20 and urand:20: 10-20% an iteration).

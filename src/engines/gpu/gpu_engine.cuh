@@ -173,9 +173,18 @@ class GpuEngine {
   template <typename G>
     requires GatherOperator<G, V>
   double gather_apply(const G& op) {
+    return gather_apply_range(op, 0, n_);
+  }
+
+  // gather_apply over vertices [begin, end) only (the hybrid engine's GPU
+  // share).
+  template <typename G>
+    requires GatherOperator<G, V>
+  double gather_apply_range(const G& op, uint64_t begin, uint64_t end) {
     auto t0 = std::chrono::steady_clock::now();
     double residual = 0;
-    StepOutcome o = std::visit([&](auto& s) { return s.gather(op, &residual); }, source_);
+    if (begin >= end && n_ > 0) return 0;
+    StepOutcome o = std::visit([&](auto& s) { return s.gather(op, &residual, begin, end); }, source_);
     account<G>(o);
     if (trace_)
       std::fprintf(stderr, "tg-gpu gather edges %-11llu link %-11llu %.3f ms\n", (unsigned long long)o.edges,

@@ -77,10 +77,11 @@ __global__ void select_members(const V* list, uint64_t n, subgraph::UnitMembers 
 // Applies every vertex's gathered total (streamed in-edge partitions leave
 // partial sums; see GatherArgs::partial) and sums apply's results.
 template <typename V, typename Op>
-__global__ void apply_partials(uint64_t n, Op op, const typename Op::acc_t* partial, double* residual) {
+__global__ void apply_partials(uint64_t first, uint64_t n, Op op, const typename Op::acc_t* partial,
+                               double* residual) {
   double r = 0;
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)
-    r += op.apply(static_cast<V>(i), partial[i]);
+    r += op.apply(static_cast<V>(first + i), partial[first + i]);
   for (int o = 16; o > 0; o >>= 1) r += __shfl_xor_sync(0xffffffffu, r, o);
   if ((threadIdx.x & 31) == 0 && r != 0) atomicAdd(residual, r);
 }

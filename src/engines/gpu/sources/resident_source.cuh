@@ -55,10 +55,11 @@ class ResidentSource {
   }
 
   template <typename G>
-  StepOutcome gather(const G& op, double* residual) {
+  StepOutcome gather(const G& op, double* residual, uint64_t begin, uint64_t end) {
     if (!can_pull()) throw Error("GPU engine: gather_apply needs the graph's in-edges, which were not placed");
     GatherArgs<V> a = step_over<GatherArgs<V>>(g_.in);
-    a.n = g_.n;
+    a.first = begin;
+    a.n = end - begin;
     a.residual = residual_.data();
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
     double r = 0;

@@ -199,18 +199,21 @@ class StreamedSource {
 
   // Every in-edge partition streamed through the device buffers (PT or
   // PT-Opt), each vertex's sum kept as a partial until all its parts are in,
-  // then one apply over every vertex.
+  // then one apply over every vertex. Over vertices [begin, end) only (the
+  // hybrid engine's GPU share), PT-Opt streams only the partitions that
+  // hold them.
   template <typename G>
-  StepOutcome gather(const G& op, double* residual) {
+  StepOutcome gather(const G& op, double* residual, uint64_t begin, uint64_t end) {
     if (!gather_streamer_) throw Error("GPU engine: the streamed source was not set up to gather (no in-edges read)");
     using acc_t = typename G::acc_t;
     const auto t0 = std::chrono::steady_clock::now();
     if (!partial_) partial_ = frontiers_.pool().template get_n<acc_t>(std::max<uint64_t>(n_, 1));
     acc_t* partial = static_cast<acc_t*>(partial_.get());
-    if (n_ > 0) {
-      vertex_kernels::fill<<<grid_for(n_, kBlock, g_.sms), kBlock>>>(partial, n_, op.zero());
+    if (end > begin) {
+      vertex_kernels::fill<<<grid_for(end - begin, kBlock, g_.sms), kBlock>>>(partial + begin, end - begin, op.zero());
       TG_CUDA_CHECK_LAUNCH();
     }
+    const bool whole = begin == 0 && end == n_;
     subgraph::IterationRecord rec;
     rec.iteration = stats_.iterations.size();
     rec.shape.vertices = rec.shape.active_vertices = n_;
@@ -221,12 +224,14 @@ class StreamedSource {
     rec.choice.reason = "gather: every in-list is read";
     const auto& parts = gather_streamer_->schedule().partitions();
     uint64_t edges = 0;
-    subgraph::StreamTraffic t = gather_streamer_->run(nullptr, 0, [&](const subgraph::StreamUnit<V>& u) {
+    const V* active = whole ? nullptr : gather_streamer_->identity() + begin;
+    subgraph::StreamTraffic t = gather_streamer_->run(active, end - begin, [&](const subgraph::StreamUnit<V>& u) {
       const subgraph::EdgeRange& p = parts[u.partition];
       GatherArgs<V> a;
       a.csr = u.csr;
-      a.first = u.unit.split ? u.unit.split_vertex : p.first;
-      a.n = u.unit.split ? 1 : p.last - p.first;
+      // A partition across the range's ends: only its vertices inside.
+      a.first = u.unit.split ? u.unit.split_vertex : std::max<uint64_t>(p.first, begin);
+      a.n = u.unit.split ? 1 : std::min<uint64_t>(p.last, end) - a.first;
       a.partial = partial;
       a.counters = counters_.data();
       a.residual = residual_.data();
@@ -239,8 +244,9 @@ class StreamedSource {
       rec.units++;
     });
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
-    if (n_ > 0) {
-      vertex_kernels::apply_partials<V, G><<<grid_for(n_, kBlock, g_.sms), kBlock>>>(n_, op, partial, residual_.data());
+    if (end > begin) {
+      vertex_kernels::apply_partials<V, G>
+          <<<grid_for(end - begin, kBlock, g_.sms), kBlock>>>(begin, end - begin, op, partial, residual_.data());
       TG_CUDA_CHECK_LAUNCH();
     }
     double r = 0;

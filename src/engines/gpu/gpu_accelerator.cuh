@@ -1,0 +1,57 @@
+// The GPU engine as the hybrid engine's accelerator (engines/hybrid/): the
+// engine itself plus the exchange's copies, on two streams so that the
+// copies down and up overlap, into pinned mirrors.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <memory>
+
+#include "engines/gpu/gpu_engine.cuh"
+#include "engines/hybrid/hybrid_engine.h"
+
+namespace tg::gpu {
+
+template <typename V>
+class GpuAccelerator : public GpuEngine<V> {
+ public:
+  GpuAccelerator(const DeviceGraph<V>& graph, const EdgeReads& reads) : GpuEngine<V>(graph, reads) {
+    TG_CUDA(cudaGetDevice(&device_));
+    TG_CUDA(cudaStreamCreateWithFlags(&down_, cudaStreamNonBlocking));
+    TG_CUDA(cudaStreamCreateWithFlags(&up_, cudaStreamNonBlocking));
+  }
+  ~GpuAccelerator() {
+    cudaStreamDestroy(down_);
+    cudaStreamDestroy(up_);
+  }
+
+  void copy(void* dst, const void* src, size_t bytes, hybrid::CopyDirection d) {
+    const bool down = d == hybrid::CopyDirection::kToHost;
+    TG_CUDA(cudaMemcpyAsync(dst, src, bytes, down ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice, down ? down_ : up_));
+  }
+  void finish_copies() {
+    TG_CUDA(cudaStreamSynchronize(down_));
+    TG_CUDA(cudaStreamSynchronize(up_));
+  }
+  std::shared_ptr<void> host_buffer(size_t bytes) {
+    void* p = nullptr;
+    TG_CUDA(cudaMallocHost(&p, bytes > 0 ? bytes : 1));
+    return std::shared_ptr<void>(p, [](void* q) { cudaFreeHost(q); });
+  }
+  void enter_thread() { TG_CUDA(cudaSetDevice(device_)); }
+  bool owns(uintptr_t address) const {
+    if (address == 0) return false;
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, reinterpret_cast<const void*>(address)) != cudaSuccess) {
+      cudaGetLastError();  // not a pointer CUDA knows: clear the error it left
+      return false;
+    }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+  }
+
+ private:
+  int device_ = 0;
+  cudaStream_t down_ = nullptr, up_ = nullptr;
+};
+
+}  // namespace tg::gpu

@@ -1,0 +1,333 @@
+// The hybrid engine (Garaph [Ma et al., USENIX ATC 2017]): an accelerator
+// engine (the GPU engine, over any resident placement) and the CPU threads
+// run the same vertex program at once. A gather_apply is cut in pages of
+// the in-CSR (split_model.h): the accelerator gathers pages [0, k) from its
+// own placement of the edges while the CPU threads gather pages [k, P) from
+// the host graph; each side applies its own vertices, and the vertex data
+// the operator points to is then exchanged: the accelerator's share down,
+// the CPU's share up. Every other step (edge_map, vertex_map, ...) runs on
+// the accelerator alone, so traversals (BFS, SSSP, CC), whose pushes write
+// any vertex, run exactly as on the GPU engine and are never slower than it
+// by more than the engine's bookkeeping.
+//
+// The split relies on what a gather_apply promises (engines/engine.h):
+// apply(v, total) writes vertex v's data only, and gather only reads; so
+// the two sides write disjoint ranges and every value either side reads was
+// written before the step began.
+//
+// The algorithm sees the accelerator's arrays (data(a) is a device pointer);
+// the CPU side runs a relocated copy of the operator over host mirrors
+// (mirror_map.h). A mirror is brought up to date lazily: only before a
+// split gather whose operator points to it, and only if a step on the
+// accelerator may have written it since (one whose operator points to it).
+//
+// The accelerator type provides, besides the Engine contract:
+//   gather_apply_range(op, begin, end)   its share of a gather
+//   copy(dst, src, bytes, direction)     one of the exchange's copies
+//   finish_copies()                      waits for them
+//   host_buffer(bytes)                   a mirror's memory (pinned on a GPU)
+//   enter_thread()                       makes a worker thread able to drive it
+// and optionally owns(address): true for the accelerator's own memory, so
+// an operator pointing to memory the engine did not make is refused rather
+// than read by the CPU side.
+#pragma once
+
+#include <omp.h>
+
+#include <chrono>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "engines/cpu/cpu_engine.h"
+#include "engines/engine.h"
+#include "engines/hybrid/hybrid_options.h"
+#include "engines/hybrid/mirror_map.h"
+#include "engines/hybrid/split_model.h"
+#include "graph/graph.h"
+
+namespace tg::hybrid {
+
+enum class CopyDirection { kToHost, kToAccelerator };
+
+template <typename A>
+concept Accelerator = Engine<A> && requires(A& a, void* dst, const void* src) {
+  a.copy(dst, src, size_t{1}, CopyDirection::kToHost);
+  a.finish_copies();
+  { a.host_buffer(size_t{1}) } -> std::same_as<std::shared_ptr<void>>;
+  a.enter_thread();
+};
+
+template <typename Acc>
+class HybridEngine {
+ public:
+  using vertex_t = typename Acc::vertex_t;
+  using V = vertex_t;
+  using Frontier = typename Acc::Frontier;
+  static constexpr bool kPrefersFewSteps = PrefersFewSteps<Acc>;
+
+  // A vertex array: the accelerator's, with its host mirror registered in
+  // the engine's MirrorMap for as long as the array lives.
+  template <typename T>
+  class array_t {
+   public:
+    array_t() = default;
+    array_t(array_t&& o) noexcept { *this = std::move(o); }
+    array_t& operator=(array_t&& o) noexcept {
+      if (this != &o) {
+        release();
+        primary = std::move(o.primary);
+        map_ = std::exchange(o.map_, nullptr);
+        id_ = std::exchange(o.id_, -1);
+      }
+      return *this;
+    }
+    ~array_t() { release(); }
+
+    typename Acc::template array_t<T> primary;
+
+   private:
+    friend class HybridEngine;
+    void release() {
+      if (map_ != nullptr && id_ >= 0) map_->remove(id_);
+      map_ = nullptr;
+      id_ = -1;
+    }
+    MirrorMap* map_ = nullptr;
+    int id_ = -1;
+  };
+
+  // `acc` runs over its placement of `graph`'s edges; the CPU side reads
+  // `graph` itself. Both outlive the engine.
+  HybridEngine(Acc& acc, const Graph<V>& graph, HybridOptions options = {})
+      : acc_(acc), graph_(graph), cpu_(graph), n_(graph.num_vertices), options_(options) {
+    threads_ = options.cpu_threads > 0 ? options.cpu_threads : std::max(1, omp_get_max_threads() - 1);
+    // The operators' out-offsets: the accelerator's copy stands for the host graph's.
+    map_.add(acc_.out_offsets(), const_cast<eid_t*>(graph_.out.offsets.data()), n_ + 1, sizeof(eid_t), false);
+    stats_.pages = 0;
+    stats_.cpu_threads = threads_;
+  }
+  HybridEngine(const HybridEngine&) = delete;
+  HybridEngine& operator=(const HybridEngine&) = delete;
+
+  uint64_t num_vertices() const { return n_; }
+  uint64_t num_edges() const { return acc_.num_edges(); }
+  bool symmetric() const { return acc_.symmetric(); }
+  bool can_pull() const { return acc_.can_pull(); }
+  const eid_t* out_offsets() const { return acc_.out_offsets(); }
+  RunStats& stats() {
+    RunStats& s = acc_.stats();
+    s.hybrid = stats_;
+    return s;
+  }
+  const HybridStats& hybrid_stats() const { return stats_; }
+
+  // ---- vertex arrays ----
+  template <typename T>
+  array_t<T> make_array(T init) {
+    array_t<T> a;
+    a.primary = acc_.template make_array<T>(init);
+    a.map_ = &map_;
+    a.id_ = map_.add(acc_.data(a.primary), nullptr, n_, sizeof(T), true);
+    return a;
+  }
+  template <typename T>
+  T get(const array_t<T>& a, V v) const { return acc_.get(a.primary, v); }
+  template <typename T>
+  void set(array_t<T>& a, V v, T x) {
+    acc_.set(a.primary, v, x);
+    map_.at(a.id_).host_fresh = false;
+  }
+  template <typename T>
+  T* data(array_t<T>& a) { return acc_.data(a.primary); }
+  template <typename Out = void, typename T>
+  auto to_host(const array_t<T>& a) {
+    if constexpr (std::is_void_v<Out>) return acc_.to_host(a.primary);
+    else return acc_.template to_host<Out>(a.primary);
+  }
+
+  // ---- frontiers and steps: the accelerator's ----
+  Frontier single(V v) { return acc_.single(v); }
+  Frontier all() { return acc_.all(); }
+  uint64_t size(const Frontier& f) const { return acc_.size(f); }
+  template <typename Pred>
+  Frontier filter(const Frontier& f, Pred pred) { return acc_.filter(f, pred); }
+  Frontier merge(const Frontier& a, const Frontier& b) { return acc_.merge(a, b); }
+  template <typename F>
+  void vertex_map(const Frontier& f, F fn) {
+    wrote(map_.used_by(fn));
+    acc_.vertex_map(f, fn);
+  }
+  template <typename F>
+  double vertex_sum(F fn) {
+    wrote(map_.used_by(fn));  // a sum may write as it goes (pagerank's SpreadPending)
+    return acc_.vertex_sum(fn);
+  }
+  template <typename F>
+  double min_over(const Frontier& f, F fn) { return acc_.min_over(f, fn); }
+  template <typename Op>
+  Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options = {}) {
+    wrote(map_.used_by(op));
+    stats_.gpu_only_steps++;
+    return acc_.edge_map(f, op, options);
+  }
+
+  template <typename G>
+    requires GatherOperator<G, V>
+  double gather_apply(const G& op) {
+    // (can_pull() is the accelerator's pull steps: a streamed placement has
+    // none, yet gathers.)
+    if (!graph_.has_in_edges()) return acc_.gather_apply(op);  // the accelerator's error
+    SplitModel& model = split_model();
+    const uint64_t k = model.choose(options_.cpu_share);
+    const uint64_t cut = model.vertex_at(k);
+    const std::vector<int> used = map_.used_by(op);
+    if (cut == n_) {
+      wrote(used);
+      stats_.gpu_only_steps++;
+      const double r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
+      stats_.pages_gpu += model.pages();
+      stats_.edges_gpu += in_edges(0, n_);
+      stats_.last_cpu_share = 0;
+      return r;
+    }
+    // Bringing stale mirrors up to date (and making them, the first time) is
+    // not the exchange the model weighs: it happens once after GPU steps.
+    const double refresh_s = timed_seconds([&] { refresh_mirrors(used); });
+
+    if constexpr (requires { acc_.owns(uintptr_t{0}); })
+      if (map_.points_outside(op, [&](uintptr_t w) { return acc_.owns(w); }))
+        throw Error("hybrid engine: the gather's operator points to accelerator memory that is not a vertex array "
+                    "of this engine, which the CPU side cannot read");
+    const G on_host = map_.relocate(op);
+    double gpu_r = 0, gpu_s = 0;
+    std::exception_ptr gpu_error;
+    std::thread gpu_side;
+    if (cut > 0)
+      gpu_side = std::thread([&] {
+        try {
+          acc_.enter_thread();
+          gpu_s = timed_seconds([&] { gpu_r = acc_.gather_apply_range(op, 0, cut); });
+        } catch (...) {
+          gpu_error = std::current_exception();
+        }
+      });
+    double cpu_r = 0;
+    std::exception_ptr cpu_error;
+    const double cpu_s = timed_seconds([&] {
+      try {
+        cpu_r = cpu_.gather_apply_range(on_host, cut, n_, threads_);
+      } catch (...) {
+        cpu_error = std::current_exception();
+      }
+    });
+    if (gpu_side.joinable()) gpu_side.join();
+    if (gpu_error) std::rethrow_exception(gpu_error);
+    if (cpu_error) std::rethrow_exception(cpu_error);
+
+    const double exchange_s = timed_seconds([&] { exchange(used, cut); });
+    model.observe(k, gpu_s, cpu_s, exchange_s);
+
+    stats_.gathers++;
+    stats_.pages_gpu += k;
+    stats_.pages_cpu += model.pages() - k;
+    stats_.edges_gpu += in_edges(0, cut);
+    stats_.edges_cpu += in_edges(cut, n_);
+    stats_.gpu_busy_s += gpu_s;
+    stats_.cpu_busy_s += cpu_s;
+    stats_.gpu_idle_s += std::max(0.0, cpu_s - gpu_s);
+    stats_.cpu_idle_s += std::max(0.0, gpu_s - cpu_s);
+    stats_.exchange_s += exchange_s + refresh_s;
+    stats_.last_cpu_share = 1 - model.work_before(k) / std::max(1.0, model.total_work());
+    acc_.stats().edges_traversed += in_edges(cut, n_);
+    return gpu_r + cpu_r;
+  }
+
+ private:
+  SplitModel& split_model() {
+    if (!model_) {
+      const uint64_t pages = options_.pages > 0 ? options_.pages : default_pages(n_);
+      const double vertex_bytes = 8.0 * static_cast<double>(n_);  // a guess: two 4-byte arrays
+      model_.emplace(graph_.in_edges().offsets.data(), n_, pages, options_.gpu_rate,
+                     options_.cpu_rate_per_thread * threads_, vertex_bytes / options_.exchange_rate);
+      stats_.pages = model_->pages();
+    }
+    return *model_;
+  }
+
+  uint64_t in_edges(uint64_t begin, uint64_t end) const {
+    const eid_t* o = graph_.in_edges().offsets.data();
+    return o[end] - o[begin];
+  }
+
+  // The accelerator may have written these arrays: their mirrors are stale.
+  void wrote(const std::vector<int>& ids) {
+    for (int id : ids) map_.at(id).host_fresh = !map_.at(id).synced;
+  }
+
+  void refresh_mirrors(const std::vector<int>& ids) {
+    bool any = false;
+    for (int id : ids) {
+      Mirror& m = map_.at(id);
+      if (!m.synced || m.host_fresh) continue;
+      if (m.host == 0) {  // pinned on a GPU, so the exchange runs at the link's rate
+        m.buffer = acc_.host_buffer(m.bytes);
+        m.host = reinterpret_cast<uintptr_t>(m.buffer.get());
+      }
+      acc_.copy(reinterpret_cast<void*>(m.host), reinterpret_cast<const void*>(m.primary), m.bytes,
+                CopyDirection::kToHost);
+      stats_.exchange_bytes += m.bytes;
+      m.host_fresh = true;
+      any = true;
+    }
+    if (any) acc_.finish_copies();
+  }
+
+  // After a split gather: each side's vertices to the other.
+  void exchange(const std::vector<int>& ids, uint64_t cut) {
+    for (int id : ids) {
+      Mirror& m = map_.at(id);
+      if (!m.synced) continue;
+      const uint64_t split = cut * m.elem_bytes;
+      if (split > 0)
+        acc_.copy(reinterpret_cast<void*>(m.host), reinterpret_cast<const void*>(m.primary), split,
+                  CopyDirection::kToHost);
+      if (m.bytes > split)
+        acc_.copy(reinterpret_cast<void*>(m.primary + split), reinterpret_cast<const void*>(m.host + split),
+                  m.bytes - split, CopyDirection::kToAccelerator);
+      stats_.exchange_bytes += m.bytes;
+    }
+    acc_.finish_copies();
+  }
+
+  template <typename F>
+  static double timed_seconds(F&& f) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  template <typename F>
+  static double timed(double& sum, F&& f) {
+    auto t0 = std::chrono::steady_clock::now();
+    double r = f();
+    sum += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+  }
+
+  Acc& acc_;
+  const Graph<V>& graph_;
+  CpuEngine<V> cpu_;
+  uint64_t n_;
+  HybridOptions options_;
+  int threads_ = 1;
+  MirrorMap map_;
+  std::optional<SplitModel> model_;
+  HybridStats stats_;
+};
+
+}  // namespace tg::hybrid

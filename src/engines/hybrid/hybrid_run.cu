@@ -1,0 +1,74 @@
+// The hybrid engine's entry point (engines/run.h): the GPU engine over any
+// one-GPU placement of the graph as the accelerator, the CPU threads over
+// the host graph beside it (hybrid_engine.h).
+#include <chrono>
+
+#include "algorithms/registry.h"
+#include "engines/gpu/gpu_accelerator.cuh"
+#include "engines/gpu/placed_graph.h"
+#include "engines/run.h"
+
+namespace tg {
+
+namespace {
+
+template <typename V>
+RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const RunRequest& request,
+                     const HybridOptions& hybrid) {
+  RunOutput out;
+  out.engine = EngineKind::kHybrid;
+  out.placement = placed.placement();
+  gpu::GpuAccelerator<V> acc(placed.view(), edge_reads(request));
+  hybrid::HybridEngine<gpu::GpuAccelerator<V>> engine(acc, graph, hybrid);
+  static_assert(Engine<hybrid::HybridEngine<gpu::GpuAccelerator<V>>>);
+  TG_CUDA(cudaDeviceSynchronize());
+  const auto t0 = std::chrono::steady_clock::now();
+  out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
+  TG_CUDA(cudaDeviceSynchronize());
+  TG_CUDA(cudaGetLastError());
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  acc.finish();
+  out.stats = engine.stats();
+  out.stats.add_phase("transfer", placed.transfer_seconds());
+  out.stats.add_phase("compute", s);
+  if (placed.placement() == Placement::kDevice) out.stats.bytes_moved += placed.transfer_bytes();
+  out.stats.gpu = placed.stats();
+  return out;
+}
+
+// As the GPU engine's batches (gpu_run.cu): the edges placed once, for what
+// every request reads.
+template <typename V>
+std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests,
+                                 const GpuOptions& options, const HybridOptions& hybrid) {
+  if (options.async) throw usage_error("--engine hybrid: --async is for the GPU engine's subgraph and stream placements");
+  if (options.gpus != 0) throw usage_error("--engine hybrid runs on one GPU; --gpus needs --engine gpu");
+  EdgeReads reads{Need::kNo, Need::kNo, false};
+  for (const RunRequest& r : requests) {
+    const EdgeReads mine = edge_reads(r);
+    if (mine.in_edges == Need::kYes && !graph.has_in_edges())
+      throw Error(r.algorithm->name() + " needs the in-edges (CSC) of this directed graph, and they were not built");
+    reads = combine(reads, mine);
+  }
+  gpu::PlacedGraph<V> placed(graph, reads, options);
+  std::vector<RunOutput> outputs;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (i > 0) placed.reset_between_runs();
+    outputs.push_back(run_placed(placed, graph, requests[i], hybrid));
+  }
+  return outputs;
+}
+
+}  // namespace
+
+std::vector<RunOutput> run_batch_on_hybrid(const AnyGraph& any, const std::vector<RunRequest>& requests,
+                                           const GpuOptions& options, const HybridOptions& hybrid) {
+  return std::visit([&](const auto& graph) { return run_batch(graph, requests, options, hybrid); }, any);
+}
+
+RunOutput run_on_hybrid(const AnyGraph& any, const RunRequest& request, const GpuOptions& options,
+                        const HybridOptions& hybrid) {
+  return std::move(run_batch_on_hybrid(any, {request}, options, hybrid).front());
+}
+
+}  // namespace tg

@@ -1,0 +1,78 @@
+#include "engines/hybrid/split_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace tg::hybrid {
+
+namespace {
+// A measurement replaces most of the old estimate: the rates change when the
+// other side's load on host memory changes, and a gather is long enough to
+// measure.
+constexpr double kKeep = 0.3;
+double blend(double old, double measured) { return old * kKeep + measured * (1 - kKeep); }
+}  // namespace
+
+uint64_t default_pages(uint64_t n) { return std::clamp<uint64_t>(n / 4096, std::min<uint64_t>(n, 64), 256); }
+
+SplitModel::SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double gpu_rate, double cpu_rate,
+                       double sync_s)
+    : in_offsets_(in_offsets), n_(n), gpu_rate_(gpu_rate), cpu_rate_(cpu_rate), sync_s_(sync_s) {
+  pages = std::max<uint64_t>(pages, 1);
+  const double total = static_cast<double>(in_offsets[n]) + static_cast<double>(n);
+  first_.push_back(0);
+  uint64_t v = 0;
+  for (uint64_t k = 1; k < pages; ++k) {
+    const double target = total * static_cast<double>(k) / static_cast<double>(pages);
+    // The first vertex whose work before it reaches the target (monotone in v).
+    uint64_t lo = v, hi = n;
+    while (lo < hi) {
+      uint64_t mid = lo + (hi - lo) / 2;
+      if (static_cast<double>(in_offsets[mid]) + static_cast<double>(mid) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    v = lo;
+    first_.push_back(v);
+  }
+  first_.push_back(n);
+}
+
+double SplitModel::work_before(uint64_t k) const {
+  const uint64_t v = first_[k];
+  return static_cast<double>(in_offsets_[v]) + static_cast<double>(v);
+}
+
+double SplitModel::predicted_s(uint64_t k) const {
+  const double gpu = work_before(k) / gpu_rate_;
+  if (k == pages()) return gpu;
+  const double cpu = (total_work() - work_before(k)) / cpu_rate_;
+  return std::max(gpu, cpu) + sync_s_;
+}
+
+uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
+  const uint64_t p = pages();
+  if (cpu_share) {
+    // The cut whose CPU share of the work is nearest the one asked for.
+    const double want = total_work() * (1 - std::clamp(*cpu_share, 0.0, 1.0));
+    if (*cpu_share <= 0) return p;
+    if (*cpu_share >= 1) return 0;
+    uint64_t best = 0;
+    for (uint64_t k = 0; k <= p; ++k)
+      if (std::fabs(work_before(k) - want) < std::fabs(work_before(best) - want)) best = k;
+    return best;
+  }
+  uint64_t best = p;
+  for (uint64_t k = 0; k < p; ++k)
+    if (predicted_s(k) < predicted_s(best)) best = k;
+  return best;
+}
+
+void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s) {
+  const double gw = work_before(k), cw = total_work() - gw;
+  // A side's rate is measured only from a share large enough to time.
+  if (gw > 0 && gpu_s > 1e-5) gpu_rate_ = blend(gpu_rate_, gw / gpu_s);
+  if (cw > 0 && cpu_s > 1e-5) cpu_rate_ = blend(cpu_rate_, cw / cpu_s);
+  if (k < pages()) sync_s_ = blend(sync_s_, sync_s);
+}
+
+}  // namespace tg::hybrid

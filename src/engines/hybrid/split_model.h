@@ -1,0 +1,59 @@
+// Where the hybrid engine cuts a gather between the accelerator and the CPU
+// threads. The vertices are cut into pages of about equal work (in-edges
+// plus one per vertex, from the in-offsets); the accelerator takes pages
+// [0, k), the CPU [k, P), so each side's share is one range and the vertex
+// data to exchange afterwards is two contiguous copies.
+//
+// k starts from Garaph's cost model: alpha, the accelerator's rate over the
+// CPU's, estimated from the placement and the thread count (Garaph, section
+// 4). After every gather the rates are re-measured from the two sides'
+// times, and so is the cost of the exchange, and k is the cut with the least
+// predicted time: the slower side's time plus the exchange, or the
+// accelerator alone, with nothing to exchange, where the CPU cannot win back
+// what the exchange costs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/types.h"
+
+namespace tg::hybrid {
+
+class SplitModel {
+ public:
+  // in_offsets: n + 1 entries. gpu_rate, cpu_rate: the starting estimates,
+  // in work units (edges plus vertices) per second; sync_s: the exchange's.
+  SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double gpu_rate, double cpu_rate, double sync_s);
+
+  uint64_t pages() const { return first_.size() - 1; }
+  uint64_t vertex_at(uint64_t k) const { return first_[k]; }  // first vertex of page k; n at k = P
+  double work_before(uint64_t k) const;                       // of pages [0, k)
+  double total_work() const { return work_before(pages()); }
+
+  // The predicted time of a gather cut at k.
+  double predicted_s(uint64_t k) const;
+  // The cut with the least predicted time; a fixed CPU share of the work
+  // (0..1) where one is given (tests, measurements).
+  uint64_t choose(std::optional<double> cpu_share = std::nullopt) const;
+
+  // What a gather cut at k took on each side and for the exchange.
+  void observe(uint64_t k, double gpu_s, double cpu_s, double sync_s);
+
+  double gpu_rate() const { return gpu_rate_; }
+  double cpu_rate() const { return cpu_rate_; }
+  double sync_s() const { return sync_s_; }
+
+ private:
+  const eid_t* in_offsets_;
+  uint64_t n_;
+  std::vector<uint64_t> first_;  // P + 1 page boundaries
+  double gpu_rate_, cpu_rate_, sync_s_;
+};
+
+// A page count for n vertices: enough that a cut lands within 1/256 of the
+// work, and no page smaller than a few thousand vertices on large graphs.
+uint64_t default_pages(uint64_t n);
+
+}  // namespace tg::hybrid

@@ -1,0 +1,267 @@
+// The hybrid engine (engines/hybrid/) without a GPU: a CPU engine stands in
+// for the accelerator, with arrays of its own, so the mirrors, the
+// relocation of operators, the split of gathers in pages and the exchange
+// are the real ones; a missed exchange or a stale mirror gives wrong values.
+// Every algorithm on every shape and orientation against the reference, with
+// the CPU's share fixed at 0, 1 and in between, and chosen by the model; the
+// engine contract suite; the mirror map and the split model alone.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "algorithms/registry.h"
+#include "engines/cpu/cpu_engine.h"
+#include "engines/engine_contract.h"
+#include "engines/hybrid/hybrid_engine.h"
+#include "formats/load_graph.h"
+#include "support/algorithm_checks.h"
+#include "support/shapes.h"
+#include "support/thread_count.h"
+
+namespace tg::test {
+namespace {
+
+using hybrid::CopyDirection;
+using hybrid::HybridEngine;
+using hybrid::MirrorMap;
+using hybrid::SplitModel;
+
+// The CPU engine as an accelerator: its arrays are not the mirrors, so
+// values cross only through the engine's copies.
+template <typename V>
+class CpuAccelerator : public CpuEngine<V> {
+ public:
+  using CpuEngine<V>::CpuEngine;
+  void copy(void* dst, const void* src, size_t bytes, CopyDirection) {
+    std::memcpy(dst, src, bytes);
+    copies++;
+  }
+  void finish_copies() {}
+  std::shared_ptr<void> host_buffer(size_t bytes) {
+    // Poisoned: a value the CPU side reads before it was copied is garbage.
+    void* p = std::malloc(bytes > 0 ? bytes : 1);
+    std::memset(p, 0xA5, bytes);
+    return std::shared_ptr<void>(p, std::free);
+  }
+  void enter_thread() {}
+  int copies = 0;
+};
+static_assert(hybrid::Accelerator<CpuAccelerator<vid32_t>>);
+static_assert(Engine<HybridEngine<CpuAccelerator<vid32_t>>> && Engine<HybridEngine<CpuAccelerator<vid64_t>>>);
+
+RunOutput run_hybrid(const AnyGraph& any, const RunRequest& request, const HybridOptions& options) {
+  return std::visit(
+      [&](const auto& graph) {
+        using V = typename std::decay_t<decltype(graph)>::vertex_t;
+        CpuAccelerator<V> acc(graph);
+        HybridEngine<CpuAccelerator<V>> engine(acc, graph, options);
+        RunOutput out;
+        out.engine = EngineKind::kHybrid;
+        out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
+        out.stats = engine.stats();
+        return out;
+      },
+      any);
+}
+
+HybridOptions share(std::optional<double> cpu_share) {
+  HybridOptions o;
+  o.cpu_share = cpu_share;
+  o.cpu_threads = 2;
+  o.pages = 7;  // small graphs: several pages all the same
+  return o;
+}
+
+// ---- every algorithm on every shape ----
+
+using Param = std::tuple<std::string, std::string>;  // shape, algorithm
+
+class HybridShapes : public ::testing::TestWithParam<Param> {};
+
+TEST_P(HybridShapes, MatchesReference) {
+  const auto& [shape_name, algorithm_name] = GetParam();
+  const AlgorithmInfo& a = algorithm(algorithm_name);
+  const Shape& shape = find_shape(shape_name);
+  ThreadCount threads(2);
+  const bool gathers = a.reads({}).in_edges == Need::kYes;
+  // Gathers are split, so they run at several shares; other steps run on the
+  // accelerator alone whatever the share.
+  std::vector<std::optional<double>> shares = {std::nullopt};
+  if (gathers) shares = {0.0, 0.3, 0.5, 1.0, std::nullopt};
+  EdgeList edges = a.needs_weights() ? with_weights(shape.edges, WeightKind::kInteger, 5) : shape.edges;
+  for (Orientation o : all_orientations()) {
+    if (o == Orientation::kDirectedNoCsc && gathers) continue;
+    for (bool ids64 : {false, true}) {
+      AnyGraph graph = build_variant(edges, o, ids64);
+      if (a.needs_source() && num_vertices(graph) == 0) continue;
+      std::vector<Sources> runs;
+      if (a.needs_source())
+        for (uint64_t s : test_sources(graph, 1, 7)) runs.push_back({s});
+      else
+        runs.push_back({});
+      for (const auto& cpu_share : shares)
+        for (const Sources& s : runs) {
+          EngineRunner runner = [&](const AnyGraph& g, const RunRequest& r) { return run_hybrid(g, r, share(cpu_share)); };
+          EXPECT_TRUE(runs_correctly(runner, a, graph, s))
+              << shape_name << ", " << orientation_name(o) << (ids64 ? ", 64-bit ids" : "") << ", cpu share "
+              << (cpu_share ? std::to_string(*cpu_share) : std::string("model"));
+        }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(All, HybridShapes, ::testing::Combine(::testing::ValuesIn(shape_names()),
+                                                                ::testing::ValuesIn(algorithm_names())),
+                         [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
+
+// ---- the split is real and accounted ----
+
+TEST(HybridEngine, SplitGathersCountEverySidesEdges) {
+  ThreadCount threads(2);
+  AnyGraph graph = build_variant(find_shape("random_1").edges, Orientation::kUndirected, false);
+  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  RunOutput half = run_hybrid(graph, r, share(0.5));
+  ASSERT_TRUE(half.stats.hybrid);
+  const HybridStats& h = *half.stats.hybrid;
+  EXPECT_EQ(h.gathers, half.stats.iterations);
+  EXPECT_GT(h.edges_cpu, 0u);
+  EXPECT_GT(h.edges_gpu, 0u);
+  EXPECT_EQ(h.edges_cpu + h.edges_gpu, half.stats.iterations * num_edges(graph));
+  EXPECT_EQ(h.pages_cpu + h.pages_gpu, h.gathers * h.pages);
+  EXPECT_GT(h.exchange_bytes, 0u);
+  EXPECT_EQ(half.stats.edges_traversed, h.edges_cpu + h.edges_gpu);
+
+  RunOutput alone = run_hybrid(graph, r, share(0.0));
+  ASSERT_TRUE(alone.stats.hybrid);
+  EXPECT_EQ(alone.stats.hybrid->gathers, 0u);
+  EXPECT_EQ(alone.stats.hybrid->edges_cpu, 0u);
+  EXPECT_EQ(alone.stats.hybrid->exchange_bytes, 0u);  // nothing crosses when the CPU takes no page
+}
+
+// ---- the contract suite ----
+
+}  // namespace
+
+namespace contract {
+namespace {
+
+template <typename V>
+struct HybridFactory {
+  using vertex_t = V;
+  static constexpr bool kAsynchronous = false;
+  static std::string name() { return sizeof(V) == 8 ? "v64" : "v32"; }
+  using engine_t = HybridEngine<CpuAccelerator<V>>;
+  static bool available(std::string*) { return true; }
+  class Instance {
+   public:
+    Instance(const Graph<V>& graph, const EdgeReads&) : threads_(2), acc_(graph), engine_(acc_, graph, share(0.5)) {}
+    engine_t& engine() { return engine_; }
+
+   private:
+    ThreadCount threads_;
+    CpuAccelerator<V> acc_;
+    engine_t engine_;
+  };
+};
+
+using HybridEngines = ::testing::Types<HybridFactory<vid32_t>, HybridFactory<vid64_t>>;
+INSTANTIATE_TYPED_TEST_SUITE_P(Hybrid, EngineContract, HybridEngines, FactoryName);
+
+}  // namespace
+}  // namespace contract
+
+namespace {
+
+// ---- the mirror map ----
+
+struct Op {
+  const float* a;
+  double scale;
+  uint32_t* b;
+  uint64_t count;
+};
+
+TEST(MirrorMap, RelocatesPointersIntoMirrorsAndNothingElse) {
+  std::vector<float> acc_a(10), host_a(10);
+  std::vector<uint32_t> acc_b(4), host_b(4);
+  MirrorMap map;
+  int ia = map.add(acc_a.data(), host_a.data(), acc_a.size(), sizeof(float), true);
+  int ib = map.add(acc_b.data(), host_b.data(), acc_b.size(), sizeof(uint32_t), true);
+  Op op{acc_a.data() + 3, 0.85, acc_b.data(), 12345};
+  Op moved = map.relocate(op);
+  EXPECT_EQ(moved.a, host_a.data() + 3);
+  EXPECT_EQ(moved.b, host_b.data());
+  EXPECT_EQ(moved.scale, 0.85);
+  EXPECT_EQ(moved.count, 12345u);
+  EXPECT_EQ(map.used_by(op), (std::vector<int>{ia, ib}));
+  std::vector<float> other(3);
+  Op stray{other.data(), 1.0, acc_b.data(), 0};
+  const uintptr_t lo = reinterpret_cast<uintptr_t>(other.data()), hi = lo + sizeof(float) * other.size();
+  EXPECT_TRUE(map.points_outside(stray, [&](uintptr_t w) { return w >= lo && w < hi; }));
+  EXPECT_FALSE(map.points_outside(op, [&](uintptr_t w) { return w >= lo && w < hi; }));
+  EXPECT_EQ(map.relocate(stray).a, other.data());  // not the map's: left alone
+
+  map.remove(ia);
+  EXPECT_EQ(map.relocate(op).a, acc_a.data() + 3);
+  EXPECT_EQ(map.used_by(op), (std::vector<int>{ib}));
+  EXPECT_EQ(map.add(acc_a.data(), host_a.data(), 10, sizeof(float), true), ia);  // the slot is reused
+}
+
+// ---- the split model ----
+
+TEST(SplitModel, PagesCoverTheVerticesInOrderOfWork) {
+  // A hub at 0 with 1000 in-edges, then 999 vertices of one.
+  std::vector<eid_t> offsets = {0, 1000};
+  for (int v = 1; v < 1000; ++v) offsets.push_back(offsets.back() + 1);
+  SplitModel m(offsets.data(), 1000, 10, 1e9, 1e9, 0);
+  ASSERT_EQ(m.pages(), 10u);
+  EXPECT_EQ(m.vertex_at(0), 0u);
+  EXPECT_EQ(m.vertex_at(10), 1000u);
+  for (uint64_t k = 0; k < 10; ++k) EXPECT_LE(m.vertex_at(k), m.vertex_at(k + 1));
+  EXPECT_EQ(m.total_work(), 1999 + 1000);
+  // The hub's page holds about a third of the work by itself.
+  EXPECT_EQ(m.vertex_at(1), 1u);
+  EXPECT_EQ(m.choose(0.0), 10u);
+  EXPECT_EQ(m.choose(1.0), 0u);
+}
+
+TEST(SplitModel, FollowsTheMeasuredRatesAndDropsTheCpuWhenTheExchangeCostsMore) {
+  std::vector<eid_t> offsets(1001);
+  for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;  // 11 units of work per vertex
+  SplitModel m(offsets.data(), 1000, 100, 3e6, 1e6, 0.0);
+  // Rates 3:1 and a free exchange: the CPU takes about a quarter.
+  uint64_t k = m.choose();
+  EXPECT_NEAR(double(k), 75, 1);
+  // Measured: the CPU as fast as the GPU.
+  m.observe(k, m.work_before(k) / 1e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
+  m.observe(k, m.work_before(k) / 1e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
+  m.observe(k, m.work_before(k) / 1e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
+  EXPECT_NEAR(double(m.choose()), 50, 6);
+  // An exchange dearer than what the CPU saves: the GPU alone.
+  for (int i = 0; i < 5; ++i) m.observe(50, 0.0055, 0.0055, 1.0);
+  EXPECT_EQ(m.choose(), m.pages());
+}
+
+}  // namespace
+}  // namespace tg::test
+
+namespace tg::test {
+namespace {
+TEST(HybridEngine, KroneckerSplitCountsEveryGather) {
+  LoadOptions lo;
+  lo.build.in_edges = true;
+  AnyGraph graph = load_graph("kron:12", lo);
+  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  HybridOptions h;
+  h.cpu_share = 0.4;
+  RunOutput out = run_hybrid(graph, r, h);
+  ASSERT_TRUE(out.stats.hybrid);
+  EXPECT_EQ(out.stats.hybrid->gathers, out.stats.iterations);
+  EXPECT_EQ(out.stats.hybrid->edges_cpu + out.stats.hybrid->edges_gpu, out.stats.iterations * num_edges(graph));
+}
+}  // namespace
+}  // namespace tg::test

@@ -1,0 +1,116 @@
+// The hybrid engine on a GPU (`--engine hybrid`): every algorithm on the
+// GPU shapes in each orientation against the CPU engine and the verifier,
+// on the device, zero-copy and subgraph placements, with the CPU's share fixed at 0,
+// a half and 1 and chosen by the cost model; a generated Kronecker graph
+// with a measured split; the refusals. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include "core/error.h"
+#include "formats/load_graph.h"
+#include "gpu/gpu_checks.h"
+
+namespace tg::test::gpu {
+namespace {
+
+HybridOptions with_share(std::optional<double> share) {
+  HybridOptions h;
+  h.cpu_share = share;
+  h.pages = 7;
+  return h;
+}
+
+GpuOptions placed(Placement p) {
+  GpuOptions o;
+  o.placement = p;
+  return o;
+}
+
+void check(const AnyGraph& graph, const RunRequest& r, Placement p, std::optional<double> share,
+           const std::string& what) {
+  SCOPED_TRACE(what + ", " + r.algorithm->name() + " from " + describe_sources(r.sources) + ", share " +
+               (share ? std::to_string(*share) : std::string("model")));
+  RunOutput out = run_on_hybrid(graph, r, placed(p), with_share(share));
+  EXPECT_EQ(out.engine, EngineKind::kHybrid);
+  EXPECT_EQ(out.placement, p);
+  EXPECT_TRUE(agrees(*r.algorithm, out.values, cpu_result(graph, r, what)));
+  EXPECT_TRUE(passes_verifier(*r.algorithm, graph, r.sources, out.values, r.options));
+  ASSERT_TRUE(out.stats.hybrid);
+  const HybridStats& h = *out.stats.hybrid;
+  // Every gather's edges, on one side or the other.
+  if (r.algorithm->reads(r.options).in_edges == Need::kYes) {
+    const uint64_t in_edges = std::visit([](const auto& g) { return uint64_t(g.in_edges().num_edges()); }, graph);
+    EXPECT_EQ(h.edges_gpu + h.edges_cpu, out.stats.iterations * in_edges);
+  }
+  if (share && *share > 0 && *share < 1 && num_vertices(graph) > 1) EXPECT_EQ(h.gathers, out.stats.iterations);
+  if (share && *share == 0) EXPECT_EQ(h.edges_cpu, 0u);
+}
+
+using Param = std::tuple<Placement, std::string>;
+class HybridGpuMatrix : public ::testing::TestWithParam<Param> {};
+
+TEST_P(HybridGpuMatrix, MatchesCpuOnEveryShape) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const auto& [placement, name] = GetParam();
+  const AlgorithmInfo& a = algorithm(name);
+  const bool gathers = a.reads({}).in_edges == Need::kYes;
+  std::vector<std::optional<double>> shares = {std::nullopt};
+  if (gathers) shares = {0.0, 0.5, 1.0, std::nullopt};
+  uint64_t seed = 3;
+  for (const std::string& shape : gpu_shapes())
+    for (Orientation o : all_orientations()) {
+      if (o == Orientation::kDirectedNoCsc && gathers) continue;
+      AnyGraph graph = gpu_graph(shape, a, o, false);
+      for (const RunRequest& r : gpu_requests(graph, a, seed++))
+        for (const auto& share : shares) check(graph, r, placement, share, shape + ", " + orientation_name(o));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Hybrid, HybridGpuMatrix,
+                         ::testing::Combine(::testing::Values(Placement::kDevice, Placement::kZeroCopyAligned,
+                                                              Placement::kSubgraph),
+                                            ::testing::ValuesIn(algorithm_names())),
+                         [](const auto& info) {
+                           return std::string(name_of(std::get<0>(info.param))).substr(0, 8) + "_" +
+                                  std::get<1>(info.param);
+                         });
+
+TEST(HybridGpu, KroneckerPageRankSplitsAndAgrees) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  LoadOptions lo;
+  lo.build.in_edges = true;
+  AnyGraph graph = load_graph("kron:16", lo);
+  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  for (Placement p : {Placement::kDevice, Placement::kZeroCopyAligned, Placement::kSubgraph})
+    for (std::optional<double> share : {std::optional<double>(0.4), std::optional<double>()}) {
+      RunOutput out = run_on_hybrid(graph, r, placed(p), HybridOptions{.cpu_share = share});
+      EXPECT_TRUE(agrees(*r.algorithm, out.values, cpu_result(graph, r, "kron:16")));
+      ASSERT_TRUE(out.stats.hybrid);
+      const HybridStats& h = *out.stats.hybrid;
+      SCOPED_TRACE(std::string(name_of(p)) + ": " + details_json(out.stats).dump());
+      EXPECT_EQ(h.edges_gpu + h.edges_cpu, out.stats.iterations * num_edges(graph));
+      if (share) {
+        EXPECT_EQ(h.gathers, out.stats.iterations);
+        EXPECT_NEAR(h.last_cpu_share, 0.4, 0.05);
+        EXPECT_GT(h.exchange_bytes, 0u);
+      }
+    }
+}
+
+TEST(HybridGpu, RefusesAsyncAndSeveralGpus) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  AnyGraph graph = gpu_graph("random_1", algorithm("pagerank"), Orientation::kUndirected, false);
+  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  GpuOptions async = placed(Placement::kSubgraph);
+  async.async = true;
+  EXPECT_THROW(run_on_hybrid(graph, r, async, {}), Error);
+  GpuOptions two;
+  two.gpus = 2;
+  EXPECT_THROW(run_on_hybrid(graph, r, two, {}), Error);
+}
+
+}  // namespace
+}  // namespace tg::test::gpu
