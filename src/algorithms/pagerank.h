@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -99,6 +100,8 @@ struct PageRankGather {
   double damping;
 
   TG_HD acc_t zero() const { return 0.0; }
+  // engines/engine.h: apply writes next_contrib only.
+  std::array<const void*, 1> written() const { return {next_contrib}; }
   TG_HD acc_t gather(V u, V, weight_t) const { return contrib[u]; }
   TG_HD acc_t sum(acc_t a, acc_t b) const { return a + b; }
   TG_HD double apply(V v, acc_t total) const {

@@ -91,6 +91,16 @@ TG_HD bool claims_once(const Op& op) {
   else return false;
 }
 
+// The optional written() hint of a gather operator: the vertex arrays its
+// apply writes, as pointers (an array of const void*). An engine that keeps
+// vertex data in two places (the hybrid engine) then exchanges only these
+// after a split gather; without the hint it exchanges every array the
+// operator points to. Arrays the hint leaves out must be only read.
+template <typename G>
+concept HasWritten = requires(const G& g) {
+  { g.written() };
+};
+
 // Garaph's gather/sum/apply, for PageRank-like programs.
 template <typename G, typename V>
 concept GatherOperator = requires(const G& g, V u, V v, weight_t w, typename G::acc_t a) {

@@ -64,6 +64,7 @@ nlohmann::json details_json(const RunStats& s) {
                    {"cpu_idle_s", h.cpu_idle_s},
                    {"exchange_s", h.exchange_s},
                    {"exchange_bytes", h.exchange_bytes},
+                   {"refresh_bytes", h.refresh_bytes},
                    {"cpu_threads", h.cpu_threads},
                    {"last_cpu_share", h.last_cpu_share}};
   }

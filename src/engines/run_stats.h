@@ -58,8 +58,9 @@ struct HybridStats {
   uint64_t edges_gpu = 0, edges_cpu = 0;
   double gpu_busy_s = 0, cpu_busy_s = 0;
   double gpu_idle_s = 0, cpu_idle_s = 0;
-  double exchange_s = 0;
-  uint64_t exchange_bytes = 0;  // vertex data over the link, both ways
+  double exchange_s = 0;         // the exchanges and the refreshes
+  uint64_t exchange_bytes = 0;  // vertex data over the link after split gathers, both ways
+  uint64_t refresh_bytes = 0;   // stale mirrors brought up to date (after GPU steps)
   int cpu_threads = 0;
   double last_cpu_share = 0;  // of the last gather's work
 };

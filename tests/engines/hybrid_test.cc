@@ -132,14 +132,22 @@ TEST(HybridEngine, SplitGathersCountEverySidesEdges) {
   EXPECT_GT(h.edges_gpu, 0u);
   EXPECT_EQ(h.edges_cpu + h.edges_gpu, half.stats.iterations * num_edges(graph));
   EXPECT_EQ(h.pages_cpu + h.pages_gpu, h.gathers * h.pages);
-  EXPECT_GT(h.exchange_bytes, 0u);
   EXPECT_EQ(half.stats.edges_traversed, h.edges_cpu + h.edges_gpu);
+  // PageRank's gather names the one array it writes (written(), engines/
+  // engine.h): each gather exchanges that array once.
+  const uint64_t n = num_vertices(graph);
+  ASSERT_GT(h.exchange_bytes, 0u);
+  ASSERT_EQ(h.exchange_bytes % (h.gathers * n), 0u);
+  const uint64_t value_bytes = h.exchange_bytes / (h.gathers * n);
+  EXPECT_TRUE(value_bytes == 4 || value_bytes == 8) << value_bytes;
+  EXPECT_GE(h.refresh_bytes, 2 * n * value_bytes);  // both arrays, made on the GPU side
 
   RunOutput alone = run_hybrid(graph, r, share(0.0));
   ASSERT_TRUE(alone.stats.hybrid);
   EXPECT_EQ(alone.stats.hybrid->gathers, 0u);
   EXPECT_EQ(alone.stats.hybrid->edges_cpu, 0u);
   EXPECT_EQ(alone.stats.hybrid->exchange_bytes, 0u);  // nothing crosses when the CPU takes no page
+  EXPECT_EQ(alone.stats.hybrid->refresh_bytes, 0u);
 }
 
 // ---- the contract suite ----
@@ -227,6 +235,16 @@ TEST(SplitModel, PagesCoverTheVerticesInOrderOfWork) {
   EXPECT_EQ(m.vertex_at(1), 1u);
   EXPECT_EQ(m.choose(0.0), 10u);
   EXPECT_EQ(m.choose(1.0), 0u);
+}
+
+TEST(SplitModel, ProbesTheCpuOnceBeforeLeavingItNothing) {
+  std::vector<eid_t> offsets(1001);
+  for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;
+  SplitModel m(offsets.data(), 1000, 64, 1e9, 1e3, 0.0);  // a CPU estimated far too slow to help
+  const uint64_t probe = m.choose();
+  EXPECT_EQ(probe, 60u);  // a sixteenth of the pages to the CPU
+  m.observe(probe, m.work_before(probe) / 1e9, (m.total_work() - m.work_before(probe)) / 1e3, 0.0);
+  EXPECT_EQ(m.choose(), m.pages());  // measured slow: nothing
 }
 
 TEST(SplitModel, FollowsTheMeasuredRatesAndDropsTheCpuWhenTheExchangeCostsMore) {

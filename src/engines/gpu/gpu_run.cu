@@ -6,6 +6,7 @@
 #include "algorithms/registry.h"
 #include "engines/gpu/gpu_engine.cuh"
 #include "engines/gpu/placed_graph.h"
+#include "engines/gpu/timed_run.cuh"
 
 namespace tg {
 
@@ -34,32 +35,12 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   out.engine = EngineKind::kGpu;
   out.placement = placed.placement();
   gpu::GpuEngine<V> engine(placed.view(), edge_reads(request));
-  cudaEvent_t start, stop;
-  TG_CUDA(cudaEventCreate(&start));
-  TG_CUDA(cudaEventCreate(&stop));
-  float ms = 0, total_ms = 0;
-  try {
-    TG_CUDA(cudaDeviceSynchronize());
-    TG_CUDA(cudaEventRecord(start));
-    out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
-    TG_CUDA(cudaEventRecord(stop));
-    TG_CUDA(cudaEventSynchronize(stop));
-    TG_CUDA(cudaGetLastError());
-    TG_CUDA(cudaEventElapsedTime(&total_ms, start, stop));
-    ms = total_ms;
-    if (engine.results_recorded()) TG_CUDA(cudaEventElapsedTime(&ms, start, engine.results_ready()));
-  } catch (...) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    throw;
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  const gpu::GpuTimes t = gpu::run_timed(engine, engine, request, out.values);
   engine.finish();
   out.stats = engine.stats();
   out.stats.add_phase("transfer", placed.transfer_seconds());
-  out.stats.add_phase("compute", ms / 1000.0);
-  out.stats.add_phase("copy back", (total_ms - ms) / 1000.0);
+  out.stats.add_phase("compute", t.compute_s);
+  out.stats.add_phase("copy back", t.copy_back_s);
   // With the edges in GPU memory, what crossed the link is the one copy of
   // the edge array made before the run.
   if (placed.placement() == Placement::kDevice) out.stats.bytes_moved += placed.transfer_bytes();

@@ -34,6 +34,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <memory>
@@ -230,7 +231,7 @@ class HybridEngine {
     if (gpu_error) std::rethrow_exception(gpu_error);
     if (cpu_error) std::rethrow_exception(cpu_error);
 
-    const double exchange_s = timed_seconds([&] { exchange(used, cut); });
+    const double exchange_s = timed_seconds([&] { exchange(written_by(op, used), cut); });
     model.observe(k, gpu_s, cpu_s, exchange_s);
 
     stats_.gathers++;
@@ -252,7 +253,7 @@ class HybridEngine {
   SplitModel& split_model() {
     if (!model_) {
       const uint64_t pages = options_.pages > 0 ? options_.pages : default_pages(n_);
-      const double vertex_bytes = 8.0 * static_cast<double>(n_);  // a guess: two 4-byte arrays
+      const double vertex_bytes = 4.0 * static_cast<double>(n_);  // a guess: one 4-byte array written
       model_.emplace(graph_.in_edges().offsets.data(), n_, pages, options_.gpu_rate,
                      options_.cpu_rate_per_thread * threads_, vertex_bytes / options_.exchange_rate);
       stats_.pages = model_->pages();
@@ -263,6 +264,22 @@ class HybridEngine {
   uint64_t in_edges(uint64_t begin, uint64_t end) const {
     const eid_t* o = graph_.in_edges().offsets.data();
     return o[end] - o[begin];
+  }
+
+  // The arrays a split gather may have changed: those its written() hint
+  // names (engines/engine.h), else all it points to.
+  template <typename G>
+  std::vector<int> written_by(const G& op, const std::vector<int>& used) const {
+    if constexpr (HasWritten<G>) {
+      std::vector<int> ids;
+      for (const void* p : op.written()) {
+        const int id = map_.find(reinterpret_cast<uintptr_t>(p));
+        if (id >= 0 && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+      }
+      return ids;
+    } else {
+      return used;
+    }
   }
 
   // The accelerator may have written these arrays: their mirrors are stale.
@@ -281,7 +298,7 @@ class HybridEngine {
       }
       acc_.copy(reinterpret_cast<void*>(m.host), reinterpret_cast<const void*>(m.primary), m.bytes,
                 CopyDirection::kToHost);
-      stats_.exchange_bytes += m.bytes;
+      stats_.refresh_bytes += m.bytes;
       m.host_fresh = true;
       any = true;
     }

@@ -1,11 +1,10 @@
 // The hybrid engine's entry point (engines/run.h): the GPU engine over any
 // one-GPU placement of the graph as the accelerator, the CPU threads over
 // the host graph beside it (hybrid_engine.h).
-#include <chrono>
-
 #include "algorithms/registry.h"
 #include "engines/gpu/gpu_accelerator.cuh"
 #include "engines/gpu/placed_graph.h"
+#include "engines/gpu/timed_run.cuh"
 #include "engines/run.h"
 
 namespace tg {
@@ -21,16 +20,12 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
   gpu::GpuAccelerator<V> acc(placed.view(), edge_reads(request));
   hybrid::HybridEngine<gpu::GpuAccelerator<V>> engine(acc, graph, hybrid);
   static_assert(Engine<hybrid::HybridEngine<gpu::GpuAccelerator<V>>>);
-  TG_CUDA(cudaDeviceSynchronize());
-  const auto t0 = std::chrono::steady_clock::now();
-  out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
-  TG_CUDA(cudaDeviceSynchronize());
-  TG_CUDA(cudaGetLastError());
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
   acc.finish();
   out.stats = engine.stats();
   out.stats.add_phase("transfer", placed.transfer_seconds());
-  out.stats.add_phase("compute", s);
+  out.stats.add_phase("compute", t.compute_s);
+  out.stats.add_phase("copy back", t.copy_back_s);
   if (placed.placement() == Placement::kDevice) out.stats.bytes_moved += placed.transfer_bytes();
   out.stats.gpu = placed.stats();
   return out;

@@ -64,6 +64,7 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   uint64_t best = p;
   for (uint64_t k = 0; k < p; ++k)
     if (predicted_s(k) < predicted_s(best)) best = k;
+  if (best == p && !cpu_measured_ && p > 1) best = p - std::max<uint64_t>(1, p / 16);
   return best;
 }
 
@@ -71,7 +72,10 @@ void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s) 
   const double gw = work_before(k), cw = total_work() - gw;
   // A side's rate is measured only from a share large enough to time.
   if (gw > 0 && gpu_s > 1e-5) gpu_rate_ = blend(gpu_rate_, gw / gpu_s);
-  if (cw > 0 && cpu_s > 1e-5) cpu_rate_ = blend(cpu_rate_, cw / cpu_s);
+  if (cw > 0 && cpu_s > 1e-5) {
+    cpu_rate_ = blend(cpu_rate_, cw / cpu_s);
+    cpu_measured_ = true;
+  }
   if (k < pages()) sync_s_ = blend(sync_s_, sync_s);
 }
 

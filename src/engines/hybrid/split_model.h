@@ -35,7 +35,9 @@ class SplitModel {
   // The predicted time of a gather cut at k.
   double predicted_s(uint64_t k) const;
   // The cut with the least predicted time; a fixed CPU share of the work
-  // (0..1) where one is given (tests, measurements).
+  // (0..1) where one is given (tests, measurements). While the CPU's rate
+  // is still the starting estimate, a cut that leaves the CPU nothing gives
+  // it a sixteenth instead, once, so that the estimate gets measured.
   uint64_t choose(std::optional<double> cpu_share = std::nullopt) const;
 
   // What a gather cut at k took on each side and for the exchange.
@@ -50,6 +52,7 @@ class SplitModel {
   uint64_t n_;
   std::vector<uint64_t> first_;  // P + 1 page boundaries
   double gpu_rate_, cpu_rate_, sync_s_;
+  bool cpu_measured_ = false;
 };
 
 // A page count for n vertices: enough that a cut lands within 1/256 of the

@@ -1,0 +1,50 @@
+// A run's algorithm on an engine that drives the GPU (the GPU engine, or the
+// hybrid engine over it), timed as every GPU run is: CUDA events on the
+// default stream after a synchronize; compute ends where the engine recorded
+// that the results are ready (their copy to the host begins), and the copy
+// back is the rest. Host work between the events (the hybrid engine's CPU
+// share) is inside them: the second event is enqueued after it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "algorithms/registry.h"
+#include "engines/gpu/cuda_util.h"
+#include "engines/run.h"
+
+namespace tg::gpu {
+
+struct GpuTimes {
+  double compute_s = 0;
+  double copy_back_s = 0;
+};
+
+// `gpu` is the GpuEngine that records results_ready (engine itself, or the
+// one the hybrid engine wraps).
+template <typename Engine, typename Gpu>
+GpuTimes run_timed(Engine& engine, Gpu& gpu, const RunRequest& request, VertexValues& values) {
+  cudaEvent_t start, stop;
+  TG_CUDA(cudaEventCreate(&start));
+  TG_CUDA(cudaEventCreate(&stop));
+  float ms = 0, total_ms = 0;
+  try {
+    TG_CUDA(cudaDeviceSynchronize());
+    TG_CUDA(cudaEventRecord(start));
+    values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
+    TG_CUDA(cudaEventRecord(stop));
+    TG_CUDA(cudaEventSynchronize(stop));
+    TG_CUDA(cudaGetLastError());
+    TG_CUDA(cudaEventElapsedTime(&total_ms, start, stop));
+    ms = total_ms;
+    if (gpu.results_recorded()) TG_CUDA(cudaEventElapsedTime(&ms, start, gpu.results_ready()));
+  } catch (...) {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    throw;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return {ms / 1000.0, (total_ms - ms) / 1000.0};
+}
+
+}  // namespace tg::gpu
