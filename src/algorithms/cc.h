@@ -30,6 +30,7 @@
 #include "algorithms/describe.h"
 #include "checkpoint/vertex_state.h"
 #include "core/atomics.h"
+#include "core/forest.h"
 #include "core/hash.h"
 #include "engines/engine.h"
 
@@ -67,21 +68,10 @@ struct CcLink {
   V skipped = 0;
 
   TG_HD bool cond(V v) const { return !skip_tree || label[v] != skipped; }
-  TG_HD bool update_atomic(V u, V v, weight_t) const {
-    V p1 = atomic_load(&label[u]);
-    V p2 = atomic_load(&label[v]);
-    while (p1 != p2) {
-      const V high = p1 > p2 ? p1 : p2;
-      const V low = p1 > p2 ? p2 : p1;
-      const V p_high = atomic_load(&label[high]);
-      if (p_high == low) return false;  // linked already
-      if (p_high == high && compare_and_swap(&label[high], high, low)) return true;
-      p1 = atomic_load(&label[p_high]);
-      p2 = atomic_load(&label[low]);
-    }
-    return false;
-  }
+  TG_HD bool update_atomic(V u, V v, weight_t) const { return forest_link(label, u, v); }
   TG_HD bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
+  // engines/engine.h: updates change the labels only by forest_link.
+  TG_HD V* forest() const { return label; }
 };
 
 // Afforest's sampling as a pull: every vertex links its first `k` listed
@@ -104,6 +94,9 @@ struct CcSampleLink {
     link.update_atomic(u, v, w);
     return false;
   }
+  // engines/engine.h: the labels change only by forest_link; seen only at
+  // the target, and a pull's target is its caller's.
+  TG_HD V* forest() const { return link.label; }
 };
 
 template <typename V>

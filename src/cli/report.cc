@@ -50,9 +50,10 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
     const HybridStats& h = *s.hybrid;
     const double edges = double(h.edges_gpu + h.edges_cpu);
     std::fprintf(out,
-                 "  hybrid     %llu split gathers over %llu pages: CPU (%d threads) %.1f%% of gathered edges; busy GPU "
+                 "  hybrid     %llu split gathers and %llu split link steps over %llu pages: CPU (%d threads) %.1f%% of their edges; busy GPU "
                  "%.4f s, CPU %.4f s; idle GPU %.4f s, CPU %.4f s; exchange %s + refresh %s in %.4f s\n",
-                 static_cast<unsigned long long>(h.gathers), static_cast<unsigned long long>(h.pages), h.cpu_threads,
+                 static_cast<unsigned long long>(h.gathers), static_cast<unsigned long long>(h.forest_steps),
+                 static_cast<unsigned long long>(h.pages), h.cpu_threads,
                  edges > 0 ? 100.0 * double(h.edges_cpu) / edges : 0.0, h.gpu_busy_s, h.cpu_busy_s, h.gpu_idle_s,
                  h.cpu_idle_s, human_bytes(h.exchange_bytes).c_str(), human_bytes(h.refresh_bytes).c_str(), h.exchange_s);
   }

@@ -53,6 +53,7 @@ nlohmann::json details_json(const RunStats& s) {
     const HybridStats& h = *s.hybrid;
     j["hybrid"] = {{"pages", h.pages},
                    {"gathers", h.gathers},
+                   {"forest_steps", h.forest_steps},
                    {"gpu_only_steps", h.gpu_only_steps},
                    {"pages_gpu", h.pages_gpu},
                    {"pages_cpu", h.pages_cpu},

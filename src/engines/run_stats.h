@@ -53,6 +53,7 @@ struct DistributedStats {
 struct HybridStats {
   uint64_t pages = 0;          // a gather's pages
   uint64_t gathers = 0;        // split gathers (others ran on the GPU alone)
+  uint64_t forest_steps = 0;   // split edge maps of forest operators (CC's links)
   uint64_t gpu_only_steps = 0;  // gathers and other steps the GPU ran alone
   uint64_t pages_gpu = 0, pages_cpu = 0;
   uint64_t edges_gpu = 0, edges_cpu = 0;
@@ -62,7 +63,7 @@ struct HybridStats {
   uint64_t exchange_bytes = 0;  // vertex data over the link after split gathers, both ways
   uint64_t refresh_bytes = 0;   // stale mirrors brought up to date (after GPU steps)
   int cpu_threads = 0;
-  double last_cpu_share = 0;  // of the last gather's work
+  double last_cpu_share = 0;  // of the last split step's work
 };
 
 struct RunStats {

@@ -88,10 +88,10 @@ TEST_P(HybridShapes, MatchesReference) {
   const Shape& shape = find_shape(shape_name);
   ThreadCount threads(2);
   const bool gathers = a.reads({}).in_edges == Need::kYes;
-  // Gathers are split, so they run at several shares; other steps run on the
-  // accelerator alone whatever the share.
+  // Gathers and CC's links are split, so they run at several shares; other
+  // steps run on the accelerator alone whatever the share.
   std::vector<std::optional<double>> shares = {std::nullopt};
-  if (gathers) shares = {0.0, 0.3, 0.5, 1.0, std::nullopt};
+  if (gathers || algorithm_name == "cc") shares = {0.0, 0.3, 0.5, 1.0, std::nullopt};
   EdgeList edges = a.needs_weights() ? with_weights(shape.edges, WeightKind::kInteger, 5) : shape.edges;
   for (Orientation o : all_orientations()) {
     if (o == Orientation::kDirectedNoCsc && gathers) continue;
@@ -148,6 +148,58 @@ TEST(HybridEngine, SplitGathersCountEverySidesEdges) {
   EXPECT_EQ(alone.stats.hybrid->edges_cpu, 0u);
   EXPECT_EQ(alone.stats.hybrid->exchange_bytes, 0u);  // nothing crosses when the CPU takes no page
   EXPECT_EQ(alone.stats.hybrid->refresh_bytes, 0u);
+}
+
+// CC's links are split as forest steps (HasForest, engines/engine.h): the
+// sampled form's two pulls where the graph can pull, one push of every edge
+// where it cannot; each side links into its own forest and the two are
+// joined, so a missed join leaves components apart.
+TEST(HybridEngine, SplitsCcLinksAsForestSteps) {
+  ThreadCount threads(2);
+  LoadOptions lo;
+  AnyGraph symmetric = load_graph("kron:12", lo);
+  RunRequest r = prepare_request(symmetric, make_request(algorithm("cc")));
+  for (std::optional<double> s : {std::optional<double>(0.5), std::optional<double>()}) {
+    HybridOptions h = share(s);
+    h.pages = 16;
+    RunOutput out = run_hybrid(symmetric, r, h);
+    ASSERT_TRUE(out.stats.hybrid);
+    const Verification v = r.algorithm->verify(symmetric, {}, out.values, r.options);
+    EXPECT_TRUE(v.ok) << v.message;
+    // The model's pages go to whichever side is free (on a graph this small
+    // the CPU may take them all, or the model drop it after the first step).
+    if (!s) continue;
+    EXPECT_EQ(out.stats.hybrid->forest_steps, 2u);  // the sample, then the links outside the largest component
+    EXPECT_GT(out.stats.hybrid->pages_cpu, 0u);
+    EXPECT_GT(out.stats.hybrid->pages_gpu, 0u);
+    EXPECT_GT(out.stats.hybrid->exchange_bytes, 0u);
+  }
+  // A directed graph without its CSC cannot pull: one push of every edge, split by source.
+  AnyGraph directed = build_variant(find_shape("random_1").edges, Orientation::kDirectedNoCsc, false);
+  RunRequest d = prepare_request(directed, make_request(algorithm("cc")));
+  RunOutput out = run_hybrid(directed, d, share(0.5));
+  ASSERT_TRUE(out.stats.hybrid);
+  EXPECT_EQ(out.stats.hybrid->forest_steps, 1u);
+  EXPECT_EQ(out.stats.hybrid->edges_cpu + out.stats.hybrid->edges_gpu, num_edges(directed));
+  EXPECT_GT(out.stats.hybrid->edges_cpu, 0u);
+  const Verification v = d.algorithm->verify(directed, {}, out.values, d.options);
+  EXPECT_TRUE(v.ok) << v.message;
+  // No CPU share: nothing is split.
+  RunOutput alone = run_hybrid(symmetric, r, share(0.0));
+  EXPECT_EQ(alone.stats.hybrid->forest_steps, 0u);
+  EXPECT_EQ(alone.stats.hybrid->exchange_bytes, 0u);
+}
+
+TEST(PageQueue, SidesMeetWithoutOverlapOrGap) {
+  hybrid::PageQueue q(10);
+  EXPECT_EQ(q.take_front(3), std::make_pair(uint64_t{0}, uint64_t{3}));
+  EXPECT_EQ(q.take_back(2), std::make_pair(uint64_t{8}, uint64_t{10}));
+  EXPECT_EQ(q.take_front(0), std::make_pair(uint64_t{3}, uint64_t{4}));  // at least one
+  EXPECT_EQ(q.take_back(100), std::make_pair(uint64_t{4}, uint64_t{8}));
+  EXPECT_EQ(q.left(), 0u);
+  EXPECT_EQ(q.take_front(5), std::make_pair(uint64_t{4}, uint64_t{4}));
+  EXPECT_EQ(q.take_back(5), std::make_pair(uint64_t{4}, uint64_t{4}));
+  EXPECT_EQ(q.met(), 4u);
 }
 
 // ---- the contract suite ----

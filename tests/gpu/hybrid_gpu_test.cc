@@ -45,7 +45,9 @@ void check(const AnyGraph& graph, const RunRequest& r, Placement p, std::optiona
     const uint64_t in_edges = std::visit([](const auto& g) { return uint64_t(g.in_edges().num_edges()); }, graph);
     EXPECT_EQ(h.edges_gpu + h.edges_cpu, out.stats.iterations * in_edges);
   }
-  if (share && *share > 0 && *share < 1 && num_vertices(graph) > 1) EXPECT_EQ(h.gathers, out.stats.iterations);
+  if (share && *share > 0 && *share < 1 && num_vertices(graph) > 1 &&
+      r.algorithm->reads(r.options).in_edges == Need::kYes)
+    EXPECT_EQ(h.gathers, out.stats.iterations);
   if (share && *share == 0) EXPECT_EQ(h.edges_cpu, 0u);
 }
 
@@ -58,7 +60,7 @@ TEST_P(HybridGpuMatrix, MatchesCpuOnEveryShape) {
   const AlgorithmInfo& a = algorithm(name);
   const bool gathers = a.reads({}).in_edges == Need::kYes;
   std::vector<std::optional<double>> shares = {std::nullopt};
-  if (gathers) shares = {0.0, 0.5, 1.0, std::nullopt};
+  if (gathers || name == "cc") shares = {0.0, 0.5, 1.0, std::nullopt};  // gathers and CC's links are split
   uint64_t seed = 3;
   for (const std::string& shape : gpu_shapes())
     for (Orientation o : all_orientations()) {
@@ -96,6 +98,29 @@ TEST(HybridGpu, KroneckerPageRankSplitsAndAgrees) {
         EXPECT_EQ(h.gathers, out.stats.iterations);
         EXPECT_NEAR(h.last_cpu_share, 0.4, 0.05);
         EXPECT_GT(h.exchange_bytes, 0u);
+      }
+    }
+}
+
+// CC's links split between the GPU and the CPU threads (forest steps,
+// docs/HYBRID.md): two pulls where the placement can pull, one push of every
+// edge on subgraph, which cannot.
+TEST(HybridGpu, KroneckerCcSplitsItsLinks) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  AnyGraph graph = load_graph("kron:16", LoadOptions{});
+  RunRequest r = prepare_request(graph, make_request(algorithm("cc")));
+  for (Placement p : {Placement::kDevice, Placement::kZeroCopyAligned, Placement::kSubgraph})
+    for (std::optional<double> share : {std::optional<double>(0.4), std::optional<double>()}) {
+      RunOutput out = run_on_hybrid(graph, r, placed(p), HybridOptions{.cpu_share = share});
+      EXPECT_TRUE(agrees(*r.algorithm, out.values, cpu_result(graph, r, "kron:16")));
+      EXPECT_TRUE(passes_verifier(*r.algorithm, graph, r.sources, out.values, r.options));
+      ASSERT_TRUE(out.stats.hybrid);
+      const HybridStats& h = *out.stats.hybrid;
+      SCOPED_TRACE(std::string(name_of(p)) + ": " + details_json(out.stats).dump());
+      if (share) {
+        EXPECT_EQ(h.forest_steps, p == Placement::kSubgraph ? 1u : 2u);
+        EXPECT_GT(h.edges_cpu, 0u);
+        EXPECT_GT(h.edges_gpu, 0u);
       }
     }
 }

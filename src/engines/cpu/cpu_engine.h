@@ -246,6 +246,27 @@ class CpuEngine {
     return gather_apply_range(op, 0, n_);
   }
 
+  // edge_map from every vertex, with no output frontier, over the edges of
+  // vertices [begin, end) only: the push's sources or the pull's targets
+  // there (the hybrid engine's CPU share of a split step), on `threads`
+  // threads (0: OpenMP's default). The direction must be push or pull.
+  template <typename Op>
+    requires EdgeOperator<Op, V>
+  void edge_map_range(const Op& op, Direction direction, uint64_t begin, uint64_t end, int threads = 0) {
+    if (begin >= end) return;
+    if constexpr (HasBegin<Op, V>) vertex_map(all(), [&op](V u) { op.begin(u); });
+    if (direction == Direction::kPull) {
+      if (!can_pull()) throw Error("a pull over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
+      stats_.pull_steps++;
+      pull_step<true>(nullptr, op, false, begin, end, threads);
+    } else if (direction == Direction::kPush) {
+      stats_.push_steps++;
+      push_step(all(), op, false, begin, end, threads);
+    } else {
+      throw Error("edge_map_range needs a direction");
+    }
+  }
+
   // gather_apply over vertices [begin, end) only (the hybrid engine's CPU
   // share), with `threads` threads (0: OpenMP's default).
   template <typename G>
@@ -382,27 +403,32 @@ class CpuEngine {
   // them and each edge reloads them.
   // The frontier is the bitmap `member`, or every vertex (kAllMembers: no
   // bitmap read per edge, as CC's sampling pulls).
+  // [begin, end): the targets to pull into (all of them where an output is
+  // wanted: chunks own whole output words).
   template <bool kAllMembers, typename Op>
-  Frontier pull_step(const uint64_t* member, const Op& shared_op, bool want_output) {
+  Frontier pull_step(const uint64_t* member, const Op& shared_op, bool want_output, uint64_t begin = 0,
+                     uint64_t end_vertex = ~uint64_t{0}, int threads = 0) {
+    end_vertex = std::min<uint64_t>(end_vertex, n_);
     const Csr<V>& in = graph_.in_edges();
     const eid_t* off = in.offsets.data();
     const V* nbr = in.neighbors.data();
-    const uint64_t words = (n_ + 63) / 64;
+    const uint64_t words = (end_vertex + 63) / 64;
     Frontier out;
     out.kind = Frontier::Kind::kDense;
-    if (want_output) out.bits.resize(words);  // every word written below
+    if (want_output) out.bits.resize(words);  // every word written below (begin is 0)
     uint64_t* out_bits = out.bits.data();
     uint64_t count = 0, edges = 0;
     // Chunks of 16 words (1024 vertices) balance skewed in-degrees, as GAP's
     // bottom-up step does.
-#pragma omp parallel reduction(+ : count, edges)
+    const int team = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel reduction(+ : count, edges) num_threads(team)
     {
       const Op op = shared_op;
 #pragma omp for schedule(dynamic, 16) nowait
-      for (uint64_t w = 0; w < words; ++w) {
+      for (uint64_t w = begin / 64; w < words; ++w) {
         uint64_t word = 0;
-        const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
-        for (uint64_t v = w * 64; v < end; ++v) {
+        const uint64_t end = std::min<uint64_t>(end_vertex, (w + 1) * 64);
+        for (uint64_t v = std::max<uint64_t>(w * 64, begin); v < end; ++v) {
           if (!op.cond(static_cast<V>(v))) continue;
           const eid_t b = off[v], e_end = off[v + 1];
           eid_t e = b;
@@ -432,8 +458,10 @@ class CpuEngine {
   // Top-down: the frontier's edges are cut into ranges of equal size; a vertex
   // joins the output once: claimed by the operator (claims_once), or guarded
   // by a per-vertex flag (test-and-set).
+  // A frontier of every vertex pushes from [first, last) only.
   template <typename Op>
-  Frontier push_step(const Frontier& f, const Op& shared_op, bool want_output) {
+  Frontier push_step(const Frontier& f, const Op& shared_op, bool want_output, uint64_t first = 0,
+                     uint64_t last = ~uint64_t{0}, int team = 0) {
     const Csr<V>& out_csr = graph_.out;
     const eid_t* off = out_csr.offsets.data();
     const V* nbr = out_csr.neighbors.data();
@@ -441,12 +469,15 @@ class CpuEngine {
     Frontier converted;
     if (!all && f.kind != Frontier::Kind::kSparse) converted = to_sparse(f);
     const V* list = f.kind == Frontier::Kind::kSparse ? f.list.data() : converted.list.data();
-    const uint64_t count = all ? n_ : f.count;
-    auto vertex_at = [&](uint64_t i) -> V { return all ? static_cast<V>(i) : list[i]; };
+    if (!all) first = 0;
+    const uint64_t count = all ? std::min<uint64_t>(last, n_) - first : f.count;
+    auto vertex_at = [&](uint64_t i) -> V { return all ? static_cast<V>(first + i) : list[i]; };
 
-    // Position of each frontier vertex's first edge in the frontier's edge space.
+    // Position of each frontier vertex's first edge in the frontier's edge
+    // space, counted from `origin`.
     RecycledVector<eid_t> local_prefix;
-    const eid_t* prefix = off;  // for kAll the CSR offsets are that prefix
+    const eid_t* prefix = off + first;  // for kAll the CSR offsets are that prefix
+    const eid_t origin = all ? off[first] : 0;
     if (!all) {
       RecycledVector<eid_t> degrees(count);
 #pragma omp parallel for schedule(static) if (count >= kSerialBelow)
@@ -455,10 +486,10 @@ class CpuEngine {
       parallel_exclusive_scan(degrees.data(), count, local_prefix.data());
       prefix = local_prefix.data();
     }
-    const eid_t total_edges = prefix[count];
+    const eid_t total_edges = prefix[count] - origin;
     stats_.edges_traversed += total_edges;
 
-    int threads = omp_get_max_threads();
+    const int threads = team > 0 ? team : omp_get_max_threads();
     const eid_t grain = std::max<eid_t>(2048, total_edges / (uint64_t(threads) * 32) + 1);
     const uint64_t tasks = total_edges / grain + 1;
     // Each vertex joins at most once (claimed, or guarded by its flag), so
@@ -489,10 +520,10 @@ class CpuEngine {
         eid_t lo = task * grain, hi = std::min<eid_t>(total_edges, lo + grain);
         if (lo >= hi) continue;
         // the frontier vertex whose edge range contains lo
-        uint64_t i = std::upper_bound(prefix, prefix + count + 1, lo) - prefix - 1;
+        uint64_t i = std::upper_bound(prefix, prefix + count + 1, lo + origin) - prefix - 1;
         for (eid_t pos = lo; pos < hi; ++i) {
           V u = vertex_at(i);
-          eid_t skip = pos - prefix[i];
+          eid_t skip = pos + origin - prefix[i];
           eid_t begin = off[u] + skip;
           eid_t end = std::min<eid_t>(off[u + 1], begin + (hi - pos));
           for (eid_t e = begin; e < end; ++e) {

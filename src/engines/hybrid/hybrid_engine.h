@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <tuple>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -48,8 +49,11 @@
 #include "engines/cpu/cpu_engine.h"
 #include "engines/engine.h"
 #include "engines/hybrid/hybrid_options.h"
+#include "engines/hybrid/forest_steps.h"
 #include "engines/hybrid/mirror_map.h"
+#include "engines/hybrid/page_queue.h"
 #include "engines/hybrid/split_model.h"
+#include "engines/range_operators.h"
 #include "graph/graph.h"
 
 namespace tg::hybrid {
@@ -173,6 +177,11 @@ class HybridEngine {
   double min_over(const Frontier& f, F fn) { return acc_.min_over(f, fn); }
   template <typename Op>
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options = {}) {
+    if constexpr (HasForest<Op>)
+      if (forest_splittable(f, op, options)) {
+        forest_step(op, options.direction);
+        return Frontier{};
+      }
     wrote(map_.used_by(op));
     stats_.gpu_only_steps++;
     return acc_.edge_map(f, op, options);
@@ -184,11 +193,10 @@ class HybridEngine {
     // (can_pull() is the accelerator's pull steps: a streamed placement has
     // none, yet gathers.)
     if (!graph_.has_in_edges()) return acc_.gather_apply(op);  // the accelerator's error
-    SplitModel& model = split_model();
+    SplitModel& model = split_model(kGather);
     const uint64_t k = model.choose(options_.cpu_share);
-    const uint64_t cut = model.vertex_at(k);
     const std::vector<int> used = map_.used_by(op);
-    if (cut == n_) {
+    if (k == model.pages()) {
       wrote(used);
       stats_.gpu_only_steps++;
       const double r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
@@ -200,65 +208,200 @@ class HybridEngine {
     // Bringing stale mirrors up to date (and making them, the first time) is
     // not the exchange the model weighs: it happens once after GPU steps.
     const double refresh_s = timed_seconds([&] { refresh_mirrors(used); });
-
-    if constexpr (requires { acc_.owns(uintptr_t{0}); })
-      if (map_.points_outside(op, [&](uintptr_t w) { return acc_.owns(w); }))
-        throw Error("hybrid engine: the gather's operator points to accelerator memory that is not a vertex array "
-                    "of this engine, which the CPU side cannot read");
+    refuse_foreign_pointers(op);
     const G on_host = map_.relocate(op);
-    double gpu_r = 0, gpu_s = 0;
-    std::exception_ptr gpu_error;
-    std::thread gpu_side;
-    if (cut > 0)
-      gpu_side = std::thread([&] {
-        try {
-          acc_.enter_thread();
-          gpu_s = timed_seconds([&] { gpu_r = acc_.gather_apply_range(op, 0, cut); });
-        } catch (...) {
-          gpu_error = std::current_exception();
-        }
-      });
-    double cpu_r = 0;
-    std::exception_ptr cpu_error;
-    const double cpu_s = timed_seconds([&] {
-      try {
-        cpu_r = cpu_.gather_apply_range(on_host, cut, n_, threads_);
-      } catch (...) {
-        cpu_error = std::current_exception();
-      }
-    });
-    if (gpu_side.joinable()) gpu_side.join();
-    if (gpu_error) std::rethrow_exception(gpu_error);
-    if (cpu_error) std::rethrow_exception(cpu_error);
-
+    double gpu_r = 0, cpu_r = 0;
+    const Split split = run_split(
+        model, k, [&](uint64_t b, uint64_t e) { gpu_r += acc_.gather_apply_range(op, b, e); },
+        [&](uint64_t b, uint64_t e) { cpu_r += cpu_.gather_apply_range(on_host, b, e, threads_); });
+    const uint64_t cut = model.vertex_at(split.met);
     const double exchange_s = timed_seconds([&] { exchange(written_by(op, used), cut); });
-    model.observe(k, gpu_s, cpu_s, exchange_s);
-
+    model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s);
     stats_.gathers++;
-    stats_.pages_gpu += k;
-    stats_.pages_cpu += model.pages() - k;
-    stats_.edges_gpu += in_edges(0, cut);
-    stats_.edges_cpu += in_edges(cut, n_);
-    stats_.gpu_busy_s += gpu_s;
-    stats_.cpu_busy_s += cpu_s;
-    stats_.gpu_idle_s += std::max(0.0, cpu_s - gpu_s);
-    stats_.cpu_idle_s += std::max(0.0, gpu_s - cpu_s);
-    stats_.exchange_s += exchange_s + refresh_s;
-    stats_.last_cpu_share = 1 - model.work_before(k) / std::max(1.0, model.total_work());
-    acc_.stats().edges_traversed += in_edges(cut, n_);
+    account(model, split, in_edges(0, cut), in_edges(cut, n_), exchange_s + refresh_s);
     return gpu_r + cpu_r;
   }
 
  private:
-  SplitModel& split_model() {
-    if (!model_) {
+  // Each kind of split step has its own model: their rates differ (a
+  // gather's sum, CC's links with their atomics, reading in- or out-edges).
+  enum StepKind { kGather, kForestPull, kForestPush, kStepKinds };
+
+  SplitModel& split_model(StepKind kind) {
+    std::optional<SplitModel>& model = models_[kind];
+    if (!model) {
       const uint64_t pages = options_.pages > 0 ? options_.pages : default_pages(n_);
       const double vertex_bytes = 4.0 * static_cast<double>(n_);  // a guess: one 4-byte array written
-      model_.emplace(graph_.in_edges().offsets.data(), n_, pages, options_.gpu_rate,
-                     options_.cpu_rate_per_thread * threads_, vertex_bytes / options_.exchange_rate);
-      stats_.pages = model_->pages();
+      const eid_t* offsets = kind == kForestPush ? graph_.out.offsets.data() : graph_.in_edges().offsets.data();
+      model.emplace(offsets, n_, pages, options_.gpu_rate, options_.cpu_rate_per_thread * threads_,
+                    vertex_bytes / options_.exchange_rate);
+      stats_.pages = model->pages();
     }
-    return *model_;
+    return *model;
+  }
+
+  struct Split {
+    uint64_t met = 0;  // the accelerator had pages [0, met), the CPU [met, P)
+    double gpu_s = 0, cpu_s = 0;
+  };
+
+  // One split step over the model's pages: on_acc(begin, end) and
+  // on_cpu(begin, end) each run their side's share of a vertex range. With
+  // a fixed CPU share the accelerator takes pages [0, k) and the CPU the
+  // rest; with the model's, pages are handed out as each side frees up
+  // (page_queue.h): the accelerator first takes most of the k pages the
+  // model gives it, then half of its predicted share of what is left, again
+  // and again, while the CPU threads take a few pages at a time from the back.
+  template <typename OnAcc, typename OnCpu>
+  Split run_split(SplitModel& model, uint64_t k, OnAcc on_acc, OnCpu on_cpu) {
+    const uint64_t p = model.pages();
+    const bool fixed = options_.cpu_share.has_value();
+    PageQueue queue(p);
+    const double acc_share = std::clamp(static_cast<double>(k) / static_cast<double>(std::max<uint64_t>(p, 1)), 0.0, 1.0);
+    Split split;
+    std::exception_ptr acc_error;
+    std::thread acc_side;
+    if (k > 0)
+      acc_side = std::thread([&] {
+        try {
+          acc_.enter_thread();
+          split.gpu_s = timed_seconds([&] {
+            uint64_t want = fixed ? k : std::max<uint64_t>(1, k * 3 / 4);
+            while (true) {
+              const auto [first, last] = queue.take_front(want);
+              if (first >= last) break;
+              on_acc(model.vertex_at(first), model.vertex_at(last));
+              if (fixed) break;
+              want = static_cast<uint64_t>(static_cast<double>(queue.left()) * acc_share / 2);
+            }
+          });
+        } catch (...) {
+          acc_error = std::current_exception();
+        }
+      });
+    std::exception_ptr cpu_error;
+    split.cpu_s = timed_seconds([&] {
+      try {
+        if (fixed) {
+          on_cpu(model.vertex_at(k), model.vertex_at(p));
+        } else {
+          const uint64_t bite = std::max<uint64_t>(1, p / 64);
+          for (auto [b, e] = queue.take_back(bite); b < e; std::tie(b, e) = queue.take_back(bite))
+            on_cpu(model.vertex_at(b), model.vertex_at(e));
+        }
+      } catch (...) {
+        cpu_error = std::current_exception();
+      }
+    });
+    if (acc_side.joinable()) acc_side.join();
+    if (acc_error) std::rethrow_exception(acc_error);
+    if (cpu_error) std::rethrow_exception(cpu_error);
+    split.met = fixed ? k : queue.met();
+    return split;
+  }
+
+  void account(const SplitModel& model, const Split& split, uint64_t edges_gpu, uint64_t edges_cpu, double exchange_s) {
+    stats_.pages_gpu += split.met;
+    stats_.pages_cpu += model.pages() - split.met;
+    stats_.edges_gpu += edges_gpu;
+    stats_.edges_cpu += edges_cpu;
+    stats_.gpu_busy_s += split.gpu_s;
+    stats_.cpu_busy_s += split.cpu_s;
+    stats_.gpu_idle_s += std::max(0.0, split.cpu_s - split.gpu_s);
+    stats_.cpu_idle_s += std::max(0.0, split.gpu_s - split.cpu_s);
+    stats_.exchange_s += exchange_s;
+    stats_.last_cpu_share = 1 - model.work_before(split.met) / std::max(1.0, model.total_work());
+    acc_.stats().edges_traversed += edges_cpu;
+  }
+
+  template <typename Op>
+  void refuse_foreign_pointers(const Op& op) {
+    if constexpr (requires { acc_.owns(uintptr_t{0}); })
+      if (map_.points_outside(op, [&](uintptr_t w) { return acc_.owns(w); }))
+        throw Error("hybrid engine: the step's operator points to accelerator memory that is not a vertex array "
+                    "of this engine, which the CPU side cannot read");
+  }
+
+  // ---- split steps of forest operators (engines/engine.h, HasForest) ----
+
+  // A step over every vertex with no output, pushing or pulling as asked,
+  // whose operator writes only its forest (a push), or its forest and the
+  // target's own entries (a pull), with both sides able to read the edges.
+  template <typename Op>
+  bool forest_splittable(const Frontier& f, const Op& op, const EdgeMapOptions& options) {
+    if (options.output || acc_.size(f) != n_ || n_ == 0) return false;
+    if (options_.cpu_share && *options_.cpu_share <= 0) return false;
+    const int forest = map_.find(reinterpret_cast<uintptr_t>(op.forest()));
+    if (forest < 0 || map_.at(forest).elem_bytes != sizeof(V)) return false;
+    if (options.direction == Direction::kPull) return acc_.can_pull() && graph_.has_in_edges();
+    if (options.direction != Direction::kPush) return false;
+    for (int id : map_.used_by(op))
+      if (id != forest && map_.at(id).synced) return false;
+    return true;
+  }
+
+  template <typename Op>
+  void forest_step(const Op& op, Direction direction) {
+    const bool pull = direction == Direction::kPull;
+    SplitModel& model = split_model(pull ? kForestPull : kForestPush);
+    const uint64_t k = model.choose(options_.cpu_share);
+    const std::vector<int> used = map_.used_by(op);
+    if (k == model.pages()) {
+      wrote(used);
+      stats_.gpu_only_steps++;
+      timed(stats_.gpu_busy_s, [&] {
+        acc_.edge_map(acc_.all(), op, EdgeMapOptions{direction, false});
+        return 0.0;
+      });
+      return;
+    }
+    const double refresh_s = timed_seconds([&] { refresh_mirrors(used); });
+    refuse_foreign_pointers(op);
+    const Op on_host = map_.relocate(op);
+    const Split split = run_split(
+        model, k,
+        [&](uint64_t b, uint64_t e) {
+          if (pull) {
+            acc_.edge_map(acc_.all(), TargetsIn<Op, V>{op, static_cast<V>(b), static_cast<V>(e)},
+                          EdgeMapOptions{Direction::kPull, false});
+          } else {
+            acc_.edge_map(acc_.filter(acc_.all(), VertexRange<V>{static_cast<V>(b), static_cast<V>(e)}), op,
+                          EdgeMapOptions{Direction::kPush, false});
+          }
+        },
+        [&](uint64_t b, uint64_t e) { cpu_.edge_map_range(on_host, direction, b, e, threads_); });
+    const uint64_t cut = model.vertex_at(split.met);
+    const double exchange_s = timed_seconds([&] { merge_forests(op, used, cut, pull); });
+    model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s);
+    stats_.forest_steps++;
+    const eid_t* o = pull ? graph_.in_edges().offsets.data() : graph_.out.offsets.data();
+    // Edges a side could have read (a pull stops early where cond closes).
+    account(model, split, o[cut] - o[0], o[n_] - o[cut], exchange_s + refresh_s);
+  }
+
+  // After a split forest step: the CPU's forest joined into the
+  // accelerator's (every vertex linked to its parent there), and a pull's
+  // other arrays (written at the target only) taken from the CPU's range.
+  // Every mirror the step used is then stale.
+  template <typename Op>
+  void merge_forests(const Op& op, const std::vector<int>& used, uint64_t cut, bool pull) {
+    const int forest = map_.find(reinterpret_cast<uintptr_t>(op.forest()));
+    for (int id : used) {
+      Mirror& m = map_.at(id);
+      if (!m.synced || id == forest || !pull) continue;
+      const uint64_t split = cut * m.elem_bytes;
+      if (m.bytes > split)
+        acc_.copy(reinterpret_cast<void*>(m.primary + split), reinterpret_cast<const void*>(m.host + split),
+                  m.bytes - split, CopyDirection::kToAccelerator);
+      stats_.exchange_bytes += m.bytes - split;
+    }
+    Mirror& f = map_.at(forest);
+    auto other = acc_.template make_array<V>(V{0});
+    acc_.copy(acc_.data(other), reinterpret_cast<const void*>(f.host), f.bytes, CopyDirection::kToAccelerator);
+    stats_.exchange_bytes += f.bytes;
+    acc_.finish_copies();
+    acc_.vertex_map(acc_.all(), JoinForest<V>{reinterpret_cast<V*>(f.primary), acc_.data(other)});
+    wrote(used);
   }
 
   uint64_t in_edges(uint64_t begin, uint64_t end) const {
@@ -343,7 +486,7 @@ class HybridEngine {
   HybridOptions options_;
   int threads_ = 1;
   MirrorMap map_;
-  std::optional<SplitModel> model_;
+  std::optional<SplitModel> models_[kStepKinds];
   HybridStats stats_;
 };
 
