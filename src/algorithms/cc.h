@@ -94,9 +94,6 @@ struct CcSampleLink {
     link.update_atomic(u, v, w);
     return false;
   }
-  // engines/engine.h: the labels change only by forest_link; seen only at
-  // the target, and a pull's target is its caller's.
-  TG_HD V* forest() const { return link.label; }
 };
 
 template <typename V>
@@ -241,7 +238,11 @@ struct Cc {
       .sources = SourceUse::kNone,
       .meaning = ValueMeaning::kVertexId,
   };
-  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kNo, false}; }
+  // The sampled form pulls where the in-edges are there (a symmetric graph's
+  // are its out-edges, so a GPU placement holds them at no cost).
+  static EdgeReads reads(const AlgorithmOptions& options) {
+    return {Need::kYes, options.cc_method == CcMethod::kShiloachVishkin ? Need::kNo : Need::kIfPresent, false};
+  }
   template <typename V>
   using operators = OperatorList<CcHook<V>, CcLink<V>, CcSampleLink<V>>;
 

@@ -103,12 +103,11 @@ concept HasWritten = requires(const G& g) {
 
 // The optional forest() hint of an edge-map operator: the parent array of a
 // disjoint-set forest (core/forest.h) that its updates change only through
-// forest_link, writing no other array but, in a pull, the target's own
-// entries. The unions of a step then commute: engines may each run part of
-// the step's edges on their own copy of the forest, and linking every
-// vertex to its parent in the other copy afterwards gives the forest of the
-// whole step (the hybrid engine splits CC's links so). Without the hint an
-// engine runs the step whole.
+// forest_link, writing no other array. The unions of a step then commute:
+// engines may each push part of the step's edges into their own copy of the
+// forest, and linking every vertex to its parent in the other copy
+// afterwards gives the forest of the whole step (the hybrid engine splits
+// CC's push of every edge so). Without the hint an engine runs the step whole.
 template <typename Op>
 concept HasForest = requires(const Op& op) {
   { *op.forest() };

@@ -246,25 +246,16 @@ class CpuEngine {
     return gather_apply_range(op, 0, n_);
   }
 
-  // edge_map from every vertex, with no output frontier, over the edges of
-  // vertices [begin, end) only: the push's sources or the pull's targets
-  // there (the hybrid engine's CPU share of a split step), on `threads`
-  // threads (0: OpenMP's default). The direction must be push or pull.
+  // A push from every vertex of [begin, end), with no output frontier (the
+  // hybrid engine's CPU share of a split step), on `threads` threads (0:
+  // OpenMP's default).
   template <typename Op>
     requires EdgeOperator<Op, V>
-  void edge_map_range(const Op& op, Direction direction, uint64_t begin, uint64_t end, int threads = 0) {
+  void push_range(const Op& op, uint64_t begin, uint64_t end, int threads = 0) {
     if (begin >= end) return;
     if constexpr (HasBegin<Op, V>) vertex_map(all(), [&op](V u) { op.begin(u); });
-    if (direction == Direction::kPull) {
-      if (!can_pull()) throw Error("a pull over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
-      stats_.pull_steps++;
-      pull_step<true>(nullptr, op, false, begin, end, threads);
-    } else if (direction == Direction::kPush) {
-      stats_.push_steps++;
-      push_step(all(), op, false, begin, end, threads);
-    } else {
-      throw Error("edge_map_range needs a direction");
-    }
+    stats_.push_steps++;
+    push_step(all(), op, false, begin, end, threads);
   }
 
   // gather_apply over vertices [begin, end) only (the hybrid engine's CPU
@@ -403,32 +394,27 @@ class CpuEngine {
   // them and each edge reloads them.
   // The frontier is the bitmap `member`, or every vertex (kAllMembers: no
   // bitmap read per edge, as CC's sampling pulls).
-  // [begin, end): the targets to pull into (all of them where an output is
-  // wanted: chunks own whole output words).
   template <bool kAllMembers, typename Op>
-  Frontier pull_step(const uint64_t* member, const Op& shared_op, bool want_output, uint64_t begin = 0,
-                     uint64_t end_vertex = ~uint64_t{0}, int threads = 0) {
-    end_vertex = std::min<uint64_t>(end_vertex, n_);
+  Frontier pull_step(const uint64_t* member, const Op& shared_op, bool want_output) {
     const Csr<V>& in = graph_.in_edges();
     const eid_t* off = in.offsets.data();
     const V* nbr = in.neighbors.data();
-    const uint64_t words = (end_vertex + 63) / 64;
+    const uint64_t words = (n_ + 63) / 64;
     Frontier out;
     out.kind = Frontier::Kind::kDense;
-    if (want_output) out.bits.resize(words);  // every word written below (begin is 0)
+    if (want_output) out.bits.resize(words);  // every word written below
     uint64_t* out_bits = out.bits.data();
     uint64_t count = 0, edges = 0;
     // Chunks of 16 words (1024 vertices) balance skewed in-degrees, as GAP's
     // bottom-up step does.
-    const int team = threads > 0 ? threads : omp_get_max_threads();
-#pragma omp parallel reduction(+ : count, edges) num_threads(team)
+#pragma omp parallel reduction(+ : count, edges)
     {
       const Op op = shared_op;
 #pragma omp for schedule(dynamic, 16) nowait
-      for (uint64_t w = begin / 64; w < words; ++w) {
+      for (uint64_t w = 0; w < words; ++w) {
         uint64_t word = 0;
-        const uint64_t end = std::min<uint64_t>(end_vertex, (w + 1) * 64);
-        for (uint64_t v = std::max<uint64_t>(w * 64, begin); v < end; ++v) {
+        const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
+        for (uint64_t v = w * 64; v < end; ++v) {
           if (!op.cond(static_cast<V>(v))) continue;
           const eid_t b = off[v], e_end = off[v + 1];
           eid_t e = b;

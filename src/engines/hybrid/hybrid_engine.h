@@ -179,7 +179,7 @@ class HybridEngine {
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options = {}) {
     if constexpr (HasForest<Op>)
       if (forest_splittable(f, op, options)) {
-        forest_step(op, options.direction);
+        forest_step(op);
         return Frontier{};
       }
     wrote(map_.used_by(op));
@@ -224,8 +224,8 @@ class HybridEngine {
 
  private:
   // Each kind of split step has its own model: their rates differ (a
-  // gather's sum, CC's links with their atomics, reading in- or out-edges).
-  enum StepKind { kGather, kForestPull, kForestPush, kStepKinds };
+  // gather's sum over in-edges, CC's links with their atomics over out-edges).
+  enum StepKind { kGather, kForestPush, kStepKinds };
 
   SplitModel& split_model(StepKind kind) {
     std::optional<SplitModel>& model = models_[kind];
@@ -247,15 +247,20 @@ class HybridEngine {
 
   // One split step over the model's pages: on_acc(begin, end) and
   // on_cpu(begin, end) each run their side's share of a vertex range. With
-  // a fixed CPU share the accelerator takes pages [0, k) and the CPU the
-  // rest; with the model's, pages are handed out as each side frees up
-  // (page_queue.h): the accelerator first takes most of the k pages the
-  // model gives it, then half of its predicted share of what is left, again
-  // and again, while the CPU threads take a few pages at a time from the back.
+  // a fixed CPU share, or once the model has measured both sides, the
+  // accelerator takes pages [0, k) and the CPU the rest, in one call each
+  // (each extra call costs the GPU a launch and, on a streamed placement, a
+  // pipeline to refill: a PageRank iteration on kron:25 lost 10% to them).
+  // While the model still holds its starting estimates, pages are handed out
+  // as each side frees up (page_queue.h): the accelerator first takes most
+  // of the k pages the model gives it, then half of its predicted share of
+  // what is left, again and again, while the CPU threads take a few pages at
+  // a time from the back; so a first split that the estimates got wrong
+  // costs little.
   template <typename OnAcc, typename OnCpu>
   Split run_split(SplitModel& model, uint64_t k, OnAcc on_acc, OnCpu on_cpu) {
     const uint64_t p = model.pages();
-    const bool fixed = options_.cpu_share.has_value();
+    const bool fixed = options_.cpu_share.has_value() || model.measured();
     PageQueue queue(p);
     const double acc_share = std::clamp(static_cast<double>(k) / static_cast<double>(std::max<uint64_t>(p, 1)), 0.0, 1.0);
     Split split;
@@ -324,33 +329,32 @@ class HybridEngine {
 
   // ---- split steps of forest operators (engines/engine.h, HasForest) ----
 
-  // A step over every vertex with no output, pushing or pulling as asked,
-  // whose operator writes only its forest (a push), or its forest and the
-  // target's own entries (a pull), with both sides able to read the edges.
+  // A push from every vertex with no output whose operator writes only its
+  // forest. Pulls are not split: a pull stops reading a list once its target
+  // is done (CC's sample reads two edges a vertex), so its work is not the
+  // pages' edges that the model weighs, and it is too little to repay the
+  // forest's trip both ways.
   template <typename Op>
   bool forest_splittable(const Frontier& f, const Op& op, const EdgeMapOptions& options) {
-    if (options.output || acc_.size(f) != n_ || n_ == 0) return false;
+    if (options.output || options.direction != Direction::kPush || acc_.size(f) != n_ || n_ == 0) return false;
     if (options_.cpu_share && *options_.cpu_share <= 0) return false;
     const int forest = map_.find(reinterpret_cast<uintptr_t>(op.forest()));
     if (forest < 0 || map_.at(forest).elem_bytes != sizeof(V)) return false;
-    if (options.direction == Direction::kPull) return acc_.can_pull() && graph_.has_in_edges();
-    if (options.direction != Direction::kPush) return false;
     for (int id : map_.used_by(op))
       if (id != forest && map_.at(id).synced) return false;
     return true;
   }
 
   template <typename Op>
-  void forest_step(const Op& op, Direction direction) {
-    const bool pull = direction == Direction::kPull;
-    SplitModel& model = split_model(pull ? kForestPull : kForestPush);
+  void forest_step(const Op& op) {
+    SplitModel& model = split_model(kForestPush);
     const uint64_t k = model.choose(options_.cpu_share);
     const std::vector<int> used = map_.used_by(op);
     if (k == model.pages()) {
       wrote(used);
       stats_.gpu_only_steps++;
       timed(stats_.gpu_busy_s, [&] {
-        acc_.edge_map(acc_.all(), op, EdgeMapOptions{direction, false});
+        acc_.edge_map(acc_.all(), op, EdgeMapOptions{Direction::kPush, false});
         return 0.0;
       });
       return;
@@ -361,41 +365,24 @@ class HybridEngine {
     const Split split = run_split(
         model, k,
         [&](uint64_t b, uint64_t e) {
-          if (pull) {
-            acc_.edge_map(acc_.all(), TargetsIn<Op, V>{op, static_cast<V>(b), static_cast<V>(e)},
-                          EdgeMapOptions{Direction::kPull, false});
-          } else {
-            acc_.edge_map(acc_.filter(acc_.all(), VertexRange<V>{static_cast<V>(b), static_cast<V>(e)}), op,
-                          EdgeMapOptions{Direction::kPush, false});
-          }
+          acc_.edge_map(acc_.filter(acc_.all(), VertexRange<V>{static_cast<V>(b), static_cast<V>(e)}), op,
+                        EdgeMapOptions{Direction::kPush, false});
         },
-        [&](uint64_t b, uint64_t e) { cpu_.edge_map_range(on_host, direction, b, e, threads_); });
+        [&](uint64_t b, uint64_t e) { cpu_.push_range(on_host, b, e, threads_); });
     const uint64_t cut = model.vertex_at(split.met);
-    const double exchange_s = timed_seconds([&] { merge_forests(op, used, cut, pull); });
+    const double exchange_s = timed_seconds([&] { join_forests(op, used); });
     model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s);
     stats_.forest_steps++;
-    const eid_t* o = pull ? graph_.in_edges().offsets.data() : graph_.out.offsets.data();
-    // Edges a side could have read (a pull stops early where cond closes).
-    account(model, split, o[cut] - o[0], o[n_] - o[cut], exchange_s + refresh_s);
+    const eid_t* o = graph_.out.offsets.data();
+    account(model, split, o[cut], o[n_] - o[cut], exchange_s + refresh_s);
   }
 
   // After a split forest step: the CPU's forest joined into the
-  // accelerator's (every vertex linked to its parent there), and a pull's
-  // other arrays (written at the target only) taken from the CPU's range.
-  // Every mirror the step used is then stale.
+  // accelerator's (every vertex linked to its parent there). The mirror is
+  // then stale.
   template <typename Op>
-  void merge_forests(const Op& op, const std::vector<int>& used, uint64_t cut, bool pull) {
-    const int forest = map_.find(reinterpret_cast<uintptr_t>(op.forest()));
-    for (int id : used) {
-      Mirror& m = map_.at(id);
-      if (!m.synced || id == forest || !pull) continue;
-      const uint64_t split = cut * m.elem_bytes;
-      if (m.bytes > split)
-        acc_.copy(reinterpret_cast<void*>(m.primary + split), reinterpret_cast<const void*>(m.host + split),
-                  m.bytes - split, CopyDirection::kToAccelerator);
-      stats_.exchange_bytes += m.bytes - split;
-    }
-    Mirror& f = map_.at(forest);
+  void join_forests(const Op& op, const std::vector<int>& used) {
+    Mirror& f = map_.at(map_.find(reinterpret_cast<uintptr_t>(op.forest())));
     auto other = acc_.template make_array<V>(V{0});
     acc_.copy(acc_.data(other), reinterpret_cast<const void*>(f.host), f.bytes, CopyDirection::kToAccelerator);
     stats_.exchange_bytes += f.bytes;

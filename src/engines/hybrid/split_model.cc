@@ -71,7 +71,10 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
 void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s) {
   const double gw = work_before(k), cw = total_work() - gw;
   // A side's rate is measured only from a share large enough to time.
-  if (gw > 0 && gpu_s > 1e-5) gpu_rate_ = blend(gpu_rate_, gw / gpu_s);
+  if (gw > 0 && gpu_s > 1e-5) {
+    gpu_rate_ = blend(gpu_rate_, gw / gpu_s);
+    gpu_measured_ = true;
+  }
   if (cw > 0 && cpu_s > 1e-5) {
     cpu_rate_ = blend(cpu_rate_, cw / cpu_s);
     cpu_measured_ = true;

@@ -43,6 +43,9 @@ class SplitModel {
   // What a gather cut at k took on each side and for the exchange.
   void observe(uint64_t k, double gpu_s, double cpu_s, double sync_s);
 
+  // Both sides' rates measured (not the starting estimates any more).
+  bool measured() const { return gpu_measured_ && cpu_measured_; }
+
   double gpu_rate() const { return gpu_rate_; }
   double cpu_rate() const { return cpu_rate_; }
   double sync_s() const { return sync_s_; }
@@ -52,7 +55,7 @@ class SplitModel {
   uint64_t n_;
   std::vector<uint64_t> first_;  // P + 1 page boundaries
   double gpu_rate_, cpu_rate_, sync_s_;
-  bool cpu_measured_ = false;
+  bool cpu_measured_ = false, gpu_measured_ = false;
 };
 
 // A page count for n vertices: enough that a cut lands within 1/256 of the

@@ -13,7 +13,6 @@
 
 #include "algorithms/registry.h"
 #include "engines/engine.h"
-#include "engines/range_operators.h"
 #include "engines/gpu/kernels/gather.cuh"
 #include "engines/gpu/kernels/pull.cuh"
 #include "engines/gpu/kernels/push.cuh"
@@ -50,16 +49,6 @@ template <Access A, typename V, typename Op>
 struct OperatorSteps<A, V, Op> {
   static inline const void* const entries[] = {reinterpret_cast<const void*>(&push_step<A, V, Op>),
                                                reinterpret_cast<const void*>(&pull_step<A, V, Op>)};
-};
-// A forest operator's steps may also run restricted to a range of targets
-// (the hybrid engine's split steps).
-template <Access A, typename V, typename Op>
-  requires EdgeOperator<Op, V> && HasForest<Op>
-struct OperatorSteps<A, V, Op> {
-  static inline const void* const entries[] = {
-      reinterpret_cast<const void*>(&push_step<A, V, Op>), reinterpret_cast<const void*>(&pull_step<A, V, Op>),
-      reinterpret_cast<const void*>(&push_step<A, V, TargetsIn<Op, V>>),
-      reinterpret_cast<const void*>(&pull_step<A, V, TargetsIn<Op, V>>)};
 };
 template <Access A, typename V, typename Op>
   requires GatherOperator<Op, V>
