@@ -103,8 +103,9 @@ TEST(HybridGpu, KroneckerPageRankSplitsAndAgrees) {
 }
 
 // CC's links split between the GPU and the CPU threads (forest steps,
-// docs/HYBRID.md): the push of every edge on subgraph, which cannot pull;
-// where the placement can pull, the sampled form runs on the GPU alone.
+// docs/HYBRID.md) at a fixed share: the push of every edge on subgraph,
+// which cannot pull; where the placement can pull, the sampled form runs on
+// the GPU alone, as it does whenever the model chooses.
 TEST(HybridGpu, KroneckerCcSplitsItsLinks) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   AnyGraph graph = load_graph("kron:16", LoadOptions{});
