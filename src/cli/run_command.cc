@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "algorithms/verifier.h"
 #include "cli/choices.h"
@@ -14,8 +15,12 @@
 #include "cli/report.h"
 #include "cli/result_file.h"
 #include "cli/run_setup.h"
+#include "cli/sizes.h"
 #include "checkpoint/checkpoint.h"
 #include "core/error.h"
+#include "engines/paged/host_mem.h"
+#include "formats/load_graph.h"
+#include "generators/generators.h"
 
 namespace tg::cli {
 
@@ -34,7 +39,26 @@ struct RunCommandOptions {
   std::string checkpoint;  // folder to save into
   std::string resume;      // folder to resume from (and go on saving into)
   int checkpoint_every = 10;
+  std::string host_mem;  // --host-mem SIZE: graph bytes kept in host memory
 };
+
+// --host-mem: the budget, if given. Refused in one line where the
+// edges cannot be read from the file as it is stored (docs/HOST-MEM.md).
+std::optional<uint64_t> host_mem_budget(const RunCommandOptions& o, const ChosenEngine& choice) {
+  if (o.host_mem.empty()) return std::nullopt;
+  const uint64_t budget = parse_size(o.host_mem, "--host-mem");
+  const EngineChoice asked = o.engine.engine;
+  if (choice.gpu || o.distributed || asked == EngineChoice::kGpu || asked == EngineChoice::kHybrid)
+    throw usage_error("--host-mem: only the CPU engine reads edges from the file yet (use --engine cpu)");
+  const GraphOptions& g = o.graph;
+  if (is_generator_spec(g.graph) || format_from_path(g.graph) != FileFormat::kBinary)
+    throw usage_error("--host-mem reads the edges from a .tgb file: convert " + g.graph +
+                      " first (tiergraph convert " + g.graph + " OUT.tgb)");
+  if (g.undirected || g.simplify || !g.weights.empty() || g.ids64)
+    throw usage_error("--host-mem reads the edges as the .tgb file stores them: --undirected, --simplify, --weights "
+                      "and --ids64 would rebuild the graph in memory (convert it with them instead)");
+  return budget;
+}
 
 // --checkpoint / --resume: the checkpointer for this run, or null. The
 // algorithms whose descriptor names its key's options (checkpoint_options)
@@ -66,7 +90,10 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   apply_threads(o.engine.threads);
   if (o.distributed && o.engine.engine == EngineChoice::kCpu) throw usage_error("--distributed needs --engine gpu (or auto)");
+  // --host-mem is checked first: --engine gpu without a GPU is its refusal, not "no GPU".
+  std::optional<uint64_t> host_mem = host_mem_budget(o, ChosenEngine{});
   ChosenEngine choice = o.distributed ? ChosenEngine{true, ""} : choose_engine(o.engine);
+  if (host_mem) host_mem = host_mem_budget(o, choice);
 
   RunRequest request = make_request(algorithm, {}, o.algo);
   request.options.accumulative = request.options.accumulative || o.engine.gpu.async;
@@ -92,6 +119,8 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
       return;  // rank 0 reports for all
     }
     report.output = std::move(run.output);
+  } else if (host_mem) {
+    report.output = paged::run_on_cpu_with_host_mem(graph, request, o.graph.graph, *host_mem);
   } else {
     report.output = run_on_engine(graph, request, choice, o.engine);
   }
@@ -141,6 +170,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--resume", o->resume,
                   "Continue a killed run from FOLDER's last checkpoint (and go on saving there); the results equal "
                   "an uninterrupted run's");
+  cmd->add_option("--host-mem", o->host_mem,
+                  "CPU engine, .tgb input: keep at most SIZE bytes of the graph in host memory (e.g. 512M); edges "
+                  "that do not fit are read from the file in pages (docs/HOST-MEM.md)")
+      ->check(SizeValidator());
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");
   cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");
