@@ -77,20 +77,29 @@ HostMemPlan plan_host_memory(const AnyGraph& any, const EdgeReads& reads, uint64
 RunOutput run_on_cpu_with_host_mem(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
                                    uint64_t budget) {
   const HostMemPlan plan = plan_host_memory(any, edge_reads(request), budget);
-  PagingStats budget_stats;
-  budget_stats.budget_bytes = budget;
-  budget_stats.edge_bytes = plan.edge_bytes;
-  budget_stats.resident_bytes = plan.offset_bytes;
   if (!plan.paged) {
     RunOutput out = run_on_cpu(any, request);
+    PagingStats budget_stats;
+    budget_stats.budget_bytes = budget;
+    budget_stats.edge_bytes = plan.edge_bytes;
+    budget_stats.resident_bytes = plan.offset_bytes + plan.edge_bytes;
     out.stats.paging = budget_stats;
     return out;
   }
+  return run_paged(any, request, tgb_path, plan);
+}
+
+RunOutput run_paged(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
+                    const HostMemPlan& plan) {
+  PagingStats budget_stats;
+  budget_stats.budget_bytes = plan.budget_bytes;
+  budget_stats.edge_bytes = plan.edge_bytes;
+  budget_stats.resident_bytes = plan.offset_bytes;
   return std::visit(
       [&](const auto& graph) {
         using V = typename std::decay_t<decltype(graph)>::vertex_t;
         const EdgeFile file(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V));
-        if (graph.directed && graph.in.built() && !file.has_section(formats::kInNeighbors))
+        if (graph.directed && graph.in.built() && !file.has_section(formats::kInOffsets))
           throw usage_error("--host-mem: " + tgb_path + " stores no in-edges, which " + request.algorithm->name() +
                             " reads; convert it with --in-edges");
         release_mapped_edges(graph);

@@ -30,6 +30,12 @@ struct HostMemPlan {
 // buffers exceed it.
 HostMemPlan plan_host_memory(const AnyGraph& graph, const EdgeReads& reads, uint64_t budget);
 
+// The paged CPU engine over `tgb_path` (the file `graph` was loaded from, as
+// it is stored) with `plan`'s buffers, whatever the budget; tests force small
+// windows through it.
+RunOutput run_paged(const AnyGraph& graph, const RunRequest& request, const std::string& tgb_path,
+                    const HostMemPlan& plan);
+
 // run_on_cpu where the graph fits the budget; otherwise the paged CPU engine
 // over `tgb_path`, the file `graph` was loaded from as it is stored. The
 // stats carry the plan and the paging (RunStats::paging).
