@@ -16,9 +16,11 @@ namespace tg::paged {
 
 namespace {
 
-std::string mib(uint64_t bytes) {
+// "68.0 KiB", "1.50 MiB": as a size the option takes.
+std::string size_text(uint64_t bytes) {
   char text[64];
-  std::snprintf(text, sizeof text, "%.2f MiB", double(bytes) / double(1 << 20));
+  if (bytes < (uint64_t{1} << 20)) std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+  else std::snprintf(text, sizeof text, "%.2f MiB", double(bytes) / double(1 << 20));
   return text;
 }
 
@@ -62,8 +64,8 @@ HostMemPlan plan_host_memory(const AnyGraph& any, const EdgeReads& reads, uint64
         const uint64_t smallest = plan.offset_bytes + kBufferDepth * buffer_bytes(kPageBytes / sizeof(V));
         if (plan.offset_bytes + plan.edge_bytes <= budget) return plan;
         if (budget < smallest)
-          throw usage_error("--host-mem " + mib(budget) + " is too small for this graph: its offsets (" +
-                            mib(plan.offset_bytes) + ") and the smallest page buffers need at least " + mib(smallest));
+          throw usage_error("--host-mem " + size_text(budget) + " is too small for this graph: its offsets (" +
+                            size_text(plan.offset_bytes) + ") and the smallest page buffers need at least " + size_text(smallest));
         const uint64_t per_buffer = (budget - plan.offset_bytes) / kBufferDepth;
         plan.paged = true;
         plan.window_edges = std::min((per_buffer - regions * 3 * kPageBytes) / width, kLargestBufferBytes / sizeof(V));
