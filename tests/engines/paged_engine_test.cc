@@ -7,6 +7,7 @@
 // bc, ssnsp), and its verifier accepts it; PageRank is bit-identical. The
 // engine contract suite; the window plans alone.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
@@ -49,7 +50,7 @@ struct StoredGraph {
 
 StoredGraph store(const AnyGraph& graph, const std::string& name, const std::string& folder = fast_folder()) {
   StoredGraph s;
-  s.path = folder + "/tg_paged_" + name + ".tgb";
+  s.path = folder + "/tg_paged_" + std::to_string(::getpid()) + "_" + name + ".tgb";
   write_binary_graph(graph, s.path, false);
   s.graph = read_binary_graph(s.path);
   return s;
@@ -135,6 +136,7 @@ TEST(PagedEngine, PageRankIsBitIdenticalAndReadsEveryEdgeEachIteration) {
       EXPECT_GE(p.disk_bytes, paged.stats.iterations * edge_bytes);
       EXPECT_EQ(p.windows, p.prefetched + p.waited);
       EXPECT_GT(p.windows, paged.stats.iterations * 10);
+      std::filesystem::remove(stored.path);
     }
 }
 
@@ -183,7 +185,7 @@ struct PagedFactory {
    public:
     Instance(const Graph<V>& graph, const EdgeReads&) : threads_(2) {
       static int count = 0;
-      path_ = fast_folder() + "/tg_paged_contract_" + std::to_string(count++) + ".tgb";
+      path_ = fast_folder() + "/tg_paged_contract_" + std::to_string(::getpid()) + "_" + std::to_string(count++) + ".tgb";
       write_binary_graph(AnyGraph(graph), path_, false);
       stored_ = std::get<Graph<V>>(read_binary_graph(path_));
       // Windows of 3 edges: every list of more than 3 in pieces.

@@ -3,10 +3,9 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <chrono>
 
-#include "algorithms/registry.h"
 #include "core/error.h"
+#include "engines/cpu/timed_run.h"
 #include "engines/paged/edge_file.h"
 #include "engines/paged/page_stream.h"
 #include "engines/paged/paged_engine.h"
@@ -107,16 +106,8 @@ RunOutput run_paged(const AnyGraph& any, const RunRequest& request, const std::s
         release_mapped_edges(graph);
         PageBuffers buffers(kBufferDepth, plan.neighbor_buffer_bytes, plan.weight_buffer_bytes);
         budget_stats.resident_bytes += buffers.total_bytes();
-        RunOutput out;
-        out.engine = EngineKind::kCpu;
-        const auto start = std::chrono::steady_clock::now();
-        PagedCpuEngine<V> engine(graph, file, buffers, plan.window_edges, budget_stats);
-        static_assert(Engine<PagedCpuEngine<V>>);
-        out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
-        out.stats = engine.stats();
-        out.stats.add_phase("compute", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-        out.stats.threads = omp_get_max_threads();
-        return out;
+        return timed_cpu_run(request,
+                             [&] { return PagedCpuEngine<V>(graph, file, buffers, plan.window_edges, budget_stats); });
       },
       any);
 }

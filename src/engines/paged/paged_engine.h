@@ -132,19 +132,16 @@ class PagedCpuEngine {
     if (!can_pull())
       throw Error("this algorithm gathers over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
     const eid_t* off = graph_.in_edges().offsets.data();
-    const WindowPlan& plan = in_plan();
-    PageStream stream(file_, buffers_, sections<G>(true), plan, paging_, id_check());
     using Acc = typename G::acc_t;
     // The running sums of a list cut between windows, from piece to piece:
     // the window's first vertex reads them in, its last writes them out.
     Acc in_even = op.zero(), in_odd = op.zero(), out_even = op.zero(), out_odd = op.zero();
     double total = 0;
     uint64_t edges = 0;
-    for (uint64_t k = 0; k < plan.windows.size(); ++k) {
-      const Window& w = plan.windows[k];
-      const Slot slot = stream.acquire(k);
-      const V* nbr = reinterpret_cast<const V*>(slot.neighbors);
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : total, edges) if (w.end - w.begin >= kSerialBelow)
+    for_each_window<G>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
+      double window_total = 0;
+      uint64_t window_edges = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : window_total, window_edges) if (w.end - w.begin >= kSerialBelow)
       for (uint64_t v = w.first; v < w.last; ++v) {
         const V to = static_cast<V>(v);
         const bool continued = off[v] < w.begin, goes_on = off[v + 1] > w.end;
@@ -162,23 +159,37 @@ class PagedCpuEngine {
           odd = op.sum(odd, op.gather(nbr[e + 1 - slot.neighbors_first], to, weight_at<G>(slot, e + 1)));
         }
         if (e < end) even = op.sum(even, op.gather(nbr[e - slot.neighbors_first], to, weight_at<G>(slot, e)));
-        edges += std::min(off[v + 1], w.end) - std::max(off[v], w.begin);
+        window_edges += std::min(off[v + 1], w.end) - std::max(off[v], w.begin);
         if (goes_on) {  // at most one vertex of a window: its last
           out_even = even;
           out_odd = odd;
         } else {
-          total += op.apply(to, op.sum(even, odd));
+          window_total += op.apply(to, op.sum(even, odd));
         }
       }
-      stream.release(k);
+      total += window_total;
+      edges += window_edges;
       in_even = out_even;
       in_odd = out_odd;
-    }
+    });
     cpu_.stats().edges_traversed += edges;
     return total;
   }
 
  private:
+  // body(window, slot, neighbours) for each window of the plan in order,
+  // each read (ahead, on the reader thread) from the out-CSR's sections or
+  // the in-CSR's (`in`), with weights where Op reads them.
+  template <typename Op, typename Body>
+  void for_each_window(const WindowPlan& plan, bool in, Body body) {
+    PageStream stream(file_, buffers_, sections<Op>(in), plan, paging_, id_check());
+    for (uint64_t k = 0; k < plan.windows.size(); ++k) {
+      const Slot slot = stream.acquire(k);
+      body(plan.windows[k], slot, reinterpret_cast<const V*>(slot.neighbors));
+      stream.release(k);
+    }
+  }
+
   template <typename Op>
   static weight_t weight_at(const Slot& slot, eid_t e) {
     if constexpr (Op::needs_weights) return reinterpret_cast<const weight_t*>(slot.weights)[e - slot.weights_first];
@@ -240,16 +251,13 @@ class PagedCpuEngine {
     if (members != nullptr) list_plan = plan_list(off, members->list.data(), members->list.size(), capacity_);
     const WindowPlan& plan = members != nullptr ? list_plan : out_plan();
     const V* list = members != nullptr ? members->list.data() : nullptr;
-    PageStream stream(file_, buffers_, sections<Op>(false), plan, paging_, id_check());
     const bool once = claims_once(shared_op);  // no repeats to remove
-    uint8_t* flags = once || !want_output ? nullptr : zeroed_flags();
+    uint8_t* flags = once || !want_output ? nullptr : cpu_.zeroed_flags();
     std::vector<std::vector<V>> found(omp_get_max_threads());
     uint64_t edges = 0;
-    for (uint64_t k = 0; k < plan.windows.size(); ++k) {
-      const Window& w = plan.windows[k];
-      const Slot slot = stream.acquire(k);
-      const V* nbr = reinterpret_cast<const V*>(slot.neighbors);
-#pragma omp parallel reduction(+ : edges) if (w.end - w.begin >= kSerialBelow)
+    for_each_window<Op>(plan, false, [&](const Window& w, const Slot& slot, const V* nbr) {
+      uint64_t window_edges = 0;
+#pragma omp parallel reduction(+ : window_edges) if (w.end - w.begin >= kSerialBelow)
       {
         const Op op = shared_op;
         std::vector<V>& mine = found[omp_get_thread_num()];
@@ -264,11 +272,11 @@ class PagedCpuEngine {
                 (once || __atomic_exchange_n(&flags[v], uint8_t{1}, __ATOMIC_RELAXED) == 0))
               mine.push_back(v);
           }
-          edges += end - begin;
+          window_edges += end - begin;
         }
       }
-      stream.release(k);
-    }
+      edges += window_edges;
+    });
     cpu_.stats().edges_traversed += edges;
     Frontier out;
     if (!want_output) return out;
@@ -295,14 +303,10 @@ class PagedCpuEngine {
     out.kind = Frontier::Kind::kDense;
     if (want_output) out.bits.assign(words, 0);
     uint64_t* out_bits = out.bits.data();
-    const WindowPlan& plan = in_plan();
-    PageStream stream(file_, buffers_, sections<Op>(true), plan, paging_, id_check());
     uint64_t edges = 0;
-    for (uint64_t k = 0; k < plan.windows.size(); ++k) {
-      const Window& w = plan.windows[k];
-      const Slot slot = stream.acquire(k);
-      const V* nbr = reinterpret_cast<const V*>(slot.neighbors);
-#pragma omp parallel reduction(+ : edges) if (w.end - w.begin >= kSerialBelow)
+    for_each_window<Op>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
+      uint64_t window_edges = 0;
+#pragma omp parallel reduction(+ : window_edges) if (w.end - w.begin >= kSerialBelow)
       {
         const Op op = shared_op;
 #pragma omp for schedule(dynamic, 256) nowait
@@ -321,11 +325,11 @@ class PagedCpuEngine {
               break;
             }
           }
-          edges += e - begin;
+          window_edges += e - begin;
         }
       }
-      stream.release(k);
-    }
+      edges += window_edges;
+    });
     cpu_.stats().edges_traversed += edges;
     if (!want_output) return Frontier{};
     uint64_t count = 0;
@@ -335,14 +339,6 @@ class PagedCpuEngine {
     return out;
   }
 
-  uint8_t* zeroed_flags() {
-    if (flags_.empty()) {
-      flags_ = Array<uint8_t>::allocate_reused(n_);
-      parallel_fill(flags_.data(), n_, uint8_t{0});
-    }
-    return flags_.data();
-  }
-
   const Graph<V>& graph_;
   CpuEngine<V> cpu_;
   const EdgeFile& file_;
@@ -350,7 +346,6 @@ class PagedCpuEngine {
   uint64_t n_;
   uint64_t capacity_;
   WindowPlan in_plan_, out_plan_;  // every vertex: the same each step
-  Array<uint8_t> flags_;
   PagingStats paging_;
   bool pulled_last_ = false;  // for the direction policy's hysteresis
 };
