@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -156,6 +157,22 @@ TEST(HostMem, PageRankReadsEveryEdgeFromTheDiskEachIteration) {
   EXPECT_GE(h["disk_bytes"].get<uint64_t>(), iterations * edges * 4);
   EXPECT_LE(h["resident_bytes"].get<uint64_t>(), h["budget_bytes"].get<uint64_t>());
   EXPECT_EQ(j["edges_traversed"].get<uint64_t>(), iterations * edges);
+}
+
+// The paged engine's arrays are host arrays: a run killed after a
+// checkpoint resumes, with the budget, to the uninterrupted run's file.
+TEST(HostMem, KilledAndResumedPageRankEqualsUninterrupted) {
+  const std::string run = "run pagerank --graph " + kron_file() + " --engine cpu --threads 2 --host-mem 80K --output ";
+  const std::string full = temp("pr_full.txt"), resumed = temp("pr_resumed.txt"), dir = temp("ckpt");
+  ASSERT_EQ(run_tiergraph(run + full).exit_code, 0);
+  setenv("TG_CHECKPOINT_KILL_AFTER", "6", 1);  // the child inherits it
+  const ProgramResult killed = run_tiergraph(run + temp("never.txt") + " --checkpoint " + dir + " --checkpoint-every 3");
+  unsetenv("TG_CHECKPOINT_KILL_AFTER");
+  EXPECT_EQ(killed.exit_code, 128 + 9) << killed.err;
+  const ProgramResult r = run_tiergraph(run + resumed + " --resume " + dir + " --checkpoint-every 3");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(tg::test::read_text_file(resumed), tg::test::read_text_file(full));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(HostMem, AGraphThatFitsIsReadFromMemory) {

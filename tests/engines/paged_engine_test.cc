@@ -140,6 +140,29 @@ TEST(PagedEngine, PageRankIsBitIdenticalAndReadsEveryEdgeEachIteration) {
     }
 }
 
+// ---- without O_DIRECT: ordinary reads, the same values ----
+
+TEST(PagedEngine, OrdinaryReadsWhereDirectIsRefusedGiveTheSameValues) {
+  ThreadCount threads(2);
+  const StoredGraph stored =
+      store(build_variant(with_weights(find_shape("kron_large").edges, WeightKind::kInteger, 5),
+                          Orientation::kDirected, false),
+            "buffered", ::testing::TempDir());
+  const AnyGraph& graph = stored.graph;
+  HostMemPlan plan = small_windows(graph, 700);
+  plan.try_direct = false;
+  for (const char* name : {"pagerank", "sssp"}) {
+    const AlgorithmInfo& a = algorithm(name);
+    const RunRequest r = prepare_request(graph, make_request(a, a.needs_source() ? Sources{0} : Sources{}));
+    const RunOutput paged = paged::run_paged(graph, r, stored.path, plan);
+    EXPECT_EQ(paged.values, run_on_cpu(graph, r).values) << name;
+    ASSERT_TRUE(paged.stats.paging);
+    EXPECT_FALSE(paged.stats.paging->direct_io);
+    EXPECT_GT(paged.stats.paging->disk_bytes, 0u);
+  }
+  std::filesystem::remove(stored.path);
+}
+
 // ---- the window plans ----
 
 TEST(WindowPlan, AllVerticesInOrderWithLongListsInPieces) {

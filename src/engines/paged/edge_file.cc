@@ -13,13 +13,14 @@
 
 namespace tg::paged {
 
-EdgeFile::EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_bytes) : path_(path) {
+EdgeFile::EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_bytes, bool try_direct)
+    : path_(path) {
   formats::ScopedFd probe(formats::open_input_file(path, &file_bytes_));  // its one-line errors
   formats::read_exact(probe.fd, path, &header_, sizeof header_, 0);
   if (std::memcmp(header_.magic, formats::kTgbMagic, sizeof header_.magic) != 0 ||
       header_.num_vertices != n || header_.num_edges != m || header_.id_bytes != id_bytes)
     throw input_error(path, "changed since it was loaded (the header no longer matches the graph)");
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+  fd_ = try_direct ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT) : -1;
   direct_ = fd_ >= 0 && direct_read_works();
   if (!direct_) {
     if (fd_ >= 0) ::close(fd_);

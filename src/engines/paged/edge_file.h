@@ -26,7 +26,8 @@ class EdgeFile {
  public:
   // Opens `path` and checks that its header describes a graph of n vertices,
   // m edges and `id_bytes`-wide ids (the graph loaded from the same file).
-  EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_bytes);
+  // try_direct false: ordinary reads even where O_DIRECT works (tests).
+  EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_bytes, bool try_direct = true);
   ~EdgeFile();
   EdgeFile(const EdgeFile&) = delete;
   EdgeFile& operator=(const EdgeFile&) = delete;

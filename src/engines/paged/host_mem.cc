@@ -99,7 +99,7 @@ RunOutput run_paged(const AnyGraph& any, const RunRequest& request, const std::s
   return std::visit(
       [&](const auto& graph) {
         using V = typename std::decay_t<decltype(graph)>::vertex_t;
-        const EdgeFile file(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V));
+        const EdgeFile file(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V), plan.try_direct);
         if (graph.directed && graph.in.built() && !file.has_section(formats::kInOffsets))
           throw usage_error("--host-mem: " + tgb_path + " stores no in-edges, which " + request.algorithm->name() +
                             " reads; convert it with --in-edges");

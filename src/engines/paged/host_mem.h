@@ -23,6 +23,7 @@ struct HostMemPlan {
   uint64_t edge_bytes = 0;    // the edge arrays the run reads
   uint64_t neighbor_buffer_bytes = 0, weight_buffer_bytes = 0;  // each of kBufferDepth
   uint64_t window_edges = 0;  // edges a buffer holds
+  bool try_direct = true;     // false: ordinary reads + fadvise even where O_DIRECT works (tests)
 };
 
 // What `reads` needs of `graph` within `budget` bytes. Throws a usage error
