@@ -18,6 +18,7 @@
 #include "cli/sizes.h"
 #include "checkpoint/checkpoint.h"
 #include "core/error.h"
+#include "engines/paged/edge_file.h"
 #include "engines/paged/host_mem.h"
 #include "formats/load_graph.h"
 #include "generators/generators.h"
@@ -86,6 +87,17 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
                                         checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
 }
 
+// --host-mem reads in-edges from the file only: a directed graph stored
+// without them is run without (they would be built in memory), or refused
+// where the algorithm cannot do without.
+bool host_mem_in_edges(const RunCommandOptions& o, const AlgorithmInfo& algorithm, Need in_edges) {
+  if (in_edges == Need::kNo || !paged::tgb_lacks_in_edges(o.graph.graph)) return in_edges != Need::kNo;
+  if (in_edges == Need::kYes)
+    throw usage_error("--host-mem: " + o.graph.graph + " stores no in-edges, which " + algorithm.name() +
+                      " reads; convert it with --in-edges");
+  return false;
+}
+
 void run(const RunCommandOptions& o, const std::string& command_line) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   apply_threads(o.engine.threads);
@@ -98,8 +110,11 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   RunRequest request = make_request(algorithm, {}, o.algo);
   request.options.accumulative = request.options.accumulative || o.engine.gpu.async;
   auto t0 = std::chrono::steady_clock::now();
-  // A directed graph gets its CSC where the algorithm pulls or gathers.
-  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(edge_reads(request).in_edges != Need::kNo));
+  // A directed graph gets its CSC where the algorithm pulls or gathers;
+  // with --host-mem only as the file stores it (host_mem_in_edges).
+  const Need in_edges = edge_reads(request).in_edges;
+  const bool load_in_edges = host_mem ? host_mem_in_edges(o, algorithm, in_edges) : in_edges != Need::kNo;
+  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(load_in_edges));
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   request.sources = o.sources.resolve(graph, algorithm);

@@ -197,6 +197,10 @@ TEST(HostMem, RefusedInOneLine) {
   directed_file();
   ASSERT_EQ(run_tiergraph("convert " + temp("directed.wel") + " " + no_csc + " -q").exit_code, 0);
   expect_refused(run + no_csc + " --host-mem 90K", "stores no in-edges");
+  // BFS pulls only where it can: it runs, pushing, with no CSC built.
+  const nlohmann::json bfs = run_json("run bfs --engine cpu --graph " + no_csc + " --host-mem 60K --verify");
+  EXPECT_EQ(bfs["pull_steps"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(bfs["details"]["host_mem"]["paged"].get<bool>());
 }
 
 }  // namespace

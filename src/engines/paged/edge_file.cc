@@ -13,6 +13,15 @@
 
 namespace tg::paged {
 
+bool tgb_lacks_in_edges(const std::string& path) {
+  uint64_t size = 0;
+  formats::ScopedFd fd(formats::open_input_file(path, &size));
+  formats::TgbHeader header{};
+  if (size < sizeof header) return false;  // the load says what is wrong
+  formats::read_exact(fd.fd, path, &header, sizeof header, 0);
+  return (header.flags & formats::kTgbDirected) != 0 && (header.flags & formats::kTgbInEdges) == 0;
+}
+
 EdgeFile::EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_bytes, bool try_direct)
     : path_(path) {
   formats::ScopedFd probe(formats::open_input_file(path, &file_bytes_));  // its one-line errors

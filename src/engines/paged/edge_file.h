@@ -22,6 +22,10 @@ inline constexpr uint64_t kPageBytes = 4096;
 inline uint64_t page_floor(uint64_t x) { return x / kPageBytes * kPageBytes; }
 inline uint64_t page_ceil(uint64_t x) { return (x + kPageBytes - 1) / kPageBytes * kPageBytes; }
 
+// Whether the .tgb file at `path` is a directed graph stored without its
+// in-edges (read from its header; the file is checked when it is loaded).
+bool tgb_lacks_in_edges(const std::string& path);
+
 class EdgeFile {
  public:
   // Opens `path` and checks that its header describes a graph of n vertices,
