@@ -141,7 +141,7 @@ class PagedCpuEngine {
     for_each_window<G>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
       double window_total = 0;
       uint64_t window_edges = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : window_total, window_edges) if (w.end - w.begin >= kSerialBelow)
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : window_total, window_edges) if (window_work(w) >= kSerialBelow)
       for (uint64_t v = w.first; v < w.last; ++v) {
         const V to = static_cast<V>(v);
         const bool continued = off[v] < w.begin, goes_on = off[v + 1] > w.end;
@@ -189,6 +189,10 @@ class PagedCpuEngine {
       stream.release(k);
     }
   }
+
+  // A window's vertices and edges: below kSerialBelow the calling thread
+  // alone processes it.
+  static uint64_t window_work(const Window& w) { return (w.last - w.first) + (w.end - w.begin); }
 
   template <typename Op>
   static weight_t weight_at(const Slot& slot, eid_t e) {
@@ -257,7 +261,7 @@ class PagedCpuEngine {
     uint64_t edges = 0;
     for_each_window<Op>(plan, false, [&](const Window& w, const Slot& slot, const V* nbr) {
       uint64_t window_edges = 0;
-#pragma omp parallel reduction(+ : window_edges) if (w.end - w.begin >= kSerialBelow)
+#pragma omp parallel reduction(+ : window_edges) if (window_work(w) >= kSerialBelow)
       {
         const Op op = shared_op;
         std::vector<V>& mine = found[omp_get_thread_num()];
@@ -306,7 +310,7 @@ class PagedCpuEngine {
     uint64_t edges = 0;
     for_each_window<Op>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
       uint64_t window_edges = 0;
-#pragma omp parallel reduction(+ : window_edges) if (w.end - w.begin >= kSerialBelow)
+#pragma omp parallel reduction(+ : window_edges) if (window_work(w) >= kSerialBelow)
       {
         const Op op = shared_op;
 #pragma omp for schedule(dynamic, 256) nowait
