@@ -12,16 +12,13 @@
 #include "cli/commands.h"
 #include "cli/distributed_run.h"
 #include "cli/graph_options.h"
+#include "cli/host_mem_option.h"
 #include "cli/report.h"
 #include "cli/result_file.h"
 #include "cli/run_setup.h"
-#include "cli/sizes.h"
 #include "checkpoint/checkpoint.h"
 #include "core/error.h"
-#include "engines/paged/edge_file.h"
 #include "engines/paged/host_mem.h"
-#include "formats/load_graph.h"
-#include "generators/generators.h"
 
 namespace tg::cli {
 
@@ -43,22 +40,12 @@ struct RunCommandOptions {
   std::string host_mem;  // --host-mem SIZE: graph bytes kept in host memory
 };
 
-// --host-mem: the budget, if given. Refused in one line where the
-// edges cannot be read from the file as it is stored (docs/HOST-MEM.md).
+// --host-mem: the budget, if given (cli/host_mem_option.h).
 std::optional<uint64_t> host_mem_budget(const RunCommandOptions& o, const ChosenEngine& choice) {
   if (o.host_mem.empty()) return std::nullopt;
-  const uint64_t budget = parse_size(o.host_mem, "--host-mem");
   const EngineChoice asked = o.engine.engine;
-  if (choice.gpu || o.distributed || asked == EngineChoice::kGpu || asked == EngineChoice::kHybrid)
-    throw usage_error("--host-mem: only the CPU engine reads edges from the file yet (use --engine cpu)");
-  const GraphOptions& g = o.graph;
-  if (is_generator_spec(g.graph) || format_from_path(g.graph) != FileFormat::kBinary)
-    throw usage_error("--host-mem reads the edges from a .tgb file: convert " + g.graph +
-                      " first (tiergraph convert " + g.graph + " OUT.tgb)");
-  if (g.undirected || g.simplify || !g.weights.empty() || g.ids64)
-    throw usage_error("--host-mem reads the edges as the .tgb file stores them: --undirected, --simplify, --weights "
-                      "and --ids64 would rebuild the graph in memory (convert it with them instead)");
-  return budget;
+  const bool on_gpu = choice.gpu || o.distributed || asked == EngineChoice::kGpu || asked == EngineChoice::kHybrid;
+  return host_mem_budget(o.host_mem, o.graph.graph, o.graph, on_gpu);
 }
 
 // --checkpoint / --resume: the checkpointer for this run, or null. The
@@ -87,16 +74,6 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
                                         checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
 }
 
-// --host-mem reads in-edges from the file only: a directed graph stored
-// without them is run without (they would be built in memory), or refused
-// where the algorithm cannot do without.
-bool host_mem_in_edges(const RunCommandOptions& o, const AlgorithmInfo& algorithm, Need in_edges) {
-  if (in_edges == Need::kNo || !paged::tgb_lacks_in_edges(o.graph.graph)) return in_edges != Need::kNo;
-  if (in_edges == Need::kYes)
-    throw usage_error("--host-mem: " + o.graph.graph + " stores no in-edges, which " + algorithm.name() +
-                      " reads; convert it with --in-edges");
-  return false;
-}
 
 void run(const RunCommandOptions& o, const std::string& command_line) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
@@ -113,7 +90,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   // A directed graph gets its CSC where the algorithm pulls or gathers;
   // with --host-mem only as the file stores it (host_mem_in_edges).
   const Need in_edges = edge_reads(request).in_edges;
-  const bool load_in_edges = host_mem ? host_mem_in_edges(o, algorithm, in_edges) : in_edges != Need::kNo;
+  const bool load_in_edges = host_mem ? host_mem_in_edges(o.graph.graph, algorithm, in_edges) : in_edges != Need::kNo;
   AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(load_in_edges));
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

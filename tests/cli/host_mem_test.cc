@@ -6,7 +6,8 @@
 // Kronecker graph and on a directed graph with its in-edges and a hub, both
 // weighted. The record shows the paging happened (disk bytes at least the
 // edges of every PageRank iteration); a budget the graph fits reads no
-// disk; the refusals are one line each, exit code 2.
+// disk; `bench` runs its CPU placement paged; the refusals are one line
+// each, exit code 2.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -180,6 +181,23 @@ TEST(HostMem, AGraphThatFitsIsReadFromMemory) {
   const nlohmann::json& h = j["details"]["host_mem"];
   EXPECT_FALSE(h["paged"].get<bool>());
   EXPECT_EQ(h["disk_bytes"].get<uint64_t>(), 0u);
+}
+
+TEST(HostMem, BenchRunsTheCpuPlacementPaged) {
+  const std::string prefix = temp("bench");
+  const ProgramResult r = run_tiergraph("bench " + kron_file() + " -a pagerank,bfs -p cpu -n 1 --threads 2 --no-chart " +
+                                        "--host-mem 80K -o " + prefix);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(tg::test::read_text_file(prefix + ".json"));
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const nlohmann::json& run : j["runs"]) {
+    EXPECT_EQ(run["verified"].get<std::string>(), "ok");
+    EXPECT_TRUE(run["details"]["host_mem"]["paged"].get<bool>());
+    EXPECT_GT(run["details"]["host_mem"]["disk_bytes"].get<uint64_t>(), 0u);
+  }
+  expect_refused("bench " + kron_file() + " -a pagerank -p cpu,device --no-chart --host-mem 80K -o " + prefix,
+                 "only the CPU engine");
+  expect_refused("bench kron:10 -a pagerank -p cpu --no-chart --host-mem 80K -o " + prefix, "from a .tgb file");
 }
 
 TEST(HostMem, RefusedInOneLine) {
