@@ -83,16 +83,16 @@ class PagedCpuEngine {
   template <typename T>
   Array<T> make_array(T init) { return cpu_.make_array(init); }
   template <typename T>
-  T get(const Array<T>& a, V v) const { return a[v]; }
+  T get(const Array<T>& a, V v) const { return cpu_.get(a, v); }
   template <typename T>
-  void set(Array<T>& a, V v, T x) { a[v] = x; }
+  void set(Array<T>& a, V v, T x) { cpu_.set(a, v, x); }
   template <typename T>
-  T* data(Array<T>& a) { return a.data(); }
+  T* data(Array<T>& a) { return cpu_.data(a); }
   template <typename Out = void, typename T>
   auto to_host(const Array<T>& a) const { return cpu_.template to_host<Out>(a); }
   Frontier single(V v) { return cpu_.single(v); }
   Frontier all() { return cpu_.all(); }
-  uint64_t size(const Frontier& f) const { return f.count; }
+  uint64_t size(const Frontier& f) const { return cpu_.size(f); }
   template <typename F>
   void vertex_map(const Frontier& f, F fn) { cpu_.vertex_map(f, fn); }
   template <typename Pred>
