@@ -56,7 +56,9 @@ uint64_t EdgeFile::read(void* buffer, uint64_t begin, uint64_t end) const {
   end = std::min(end, page_ceil(file_bytes_));
   char* out = static_cast<char*>(buffer);
   uint64_t at = begin;
-  while (at < end) {
+  // The last page of the file may be short: the read stops at its end (a
+  // further O_DIRECT read there would be at an unaligned offset).
+  while (at < end && at < file_bytes_) {
     const ssize_t got = ::pread(fd_, out + (at - begin), end - at, static_cast<off_t>(at));
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw input_error(path_, std::string("read error (") + std::strerror(errno) + ")");
