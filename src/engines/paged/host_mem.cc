@@ -25,12 +25,17 @@ std::string size_text(uint64_t bytes) {
 
 // The mapping's pages of the edge arrays (read when the file was loaded and
 // checked) leave this process: the engine reads them from the file instead.
+// MADV_PAGEOUT, not DONTNEED: it keeps the contents, so an array that is not
+// the file's mapping after all (built in memory) loses nothing.
 template <typename V>
 void release_mapped_edges(const Graph<V>& g) {
+#ifndef MADV_PAGEOUT
+  constexpr int MADV_PAGEOUT = 21;  // Linux 5.4; older kernels answer EINVAL, harmless
+#endif
   auto drop = [](const void* data, uint64_t bytes) {
     const uintptr_t begin = page_ceil(reinterpret_cast<uintptr_t>(data));
     const uintptr_t end = page_floor(reinterpret_cast<uintptr_t>(data) + bytes);
-    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
   };
   for (const Csr<V>* c : {&g.out, &g.in}) {
     drop(c->neighbors.data(), c->neighbors.size() * sizeof(V));
