@@ -12,6 +12,7 @@
 #include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/graph_options.h"
+#include "cli/host_mem_option.h"
 #include "cli/run_setup.h"
 #include "cli/sizes.h"
 #include "core/error.h"
@@ -43,6 +44,7 @@ struct BenchOptions {
   int gpus = 0;
   int threads = 0;
   AlgorithmOptions algo;
+  std::string host_mem;  // --host-mem SIZE
   std::string output = "bench";
   bool no_chart = false;
 };
@@ -69,6 +71,11 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   if (!o.gpu_mem.empty()) plan.gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   plan.gpu.stream_threshold = o.stream_threshold;
   plan.algorithm_options = o.algo;
+  if (!o.host_mem.empty()) {
+    const bool on_gpu = std::any_of(plan.placements.begin(), plan.placements.end(),
+                                    [](const BenchPlacement* p) { return p->engine != EngineKind::kCpu; });
+    for (const std::string& g : plan.graphs) plan.host_mem = host_mem_budget(o.host_mem, g, o.graph, on_gpu);
+  }
   const BenchPlacement* baseline =
       o.baseline.empty() ? default_baseline(plan.placements) : find_bench_placement(o.baseline);
   apply_threads(o.threads);
@@ -164,6 +171,10 @@ void add_bench_command(CLI::App& app) {
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");
+  cmd->add_option("--host-mem", o->host_mem,
+                  "CPU placement, .tgb graphs: keep at most SIZE bytes of each graph in host memory, reading the "
+                  "edges that do not fit from the file in pages (docs/HOST-MEM.md)")
+      ->check(SizeValidator());
   cmd->add_option("-o,--output", o->output,
                   "Prefix of the files written: PREFIX.csv, PREFIX.json, PREFIX.png, PREFIX.svg")
       ->capture_default_str();

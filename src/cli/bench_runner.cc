@@ -6,8 +6,10 @@
 
 #include "algorithms/describe.h"
 #include "algorithms/verifier.h"
+#include "cli/host_mem_option.h"
 #include "cli/report.h"
 #include "core/error.h"
+#include "engines/paged/host_mem.h"
 #include "generators/generators.h"
 
 namespace tg::cli {
@@ -121,7 +123,8 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
                       std::vector<BenchRow>& rows, std::FILE* log, Consume consume) {
   if (placement.engine == EngineKind::kCpu) {
     for (const RunRequest& r : requests) {
-      RunOutput out = run_on_cpu(graph, r);
+      RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
+                                    : run_on_cpu(graph, r);
       consume(r, out);
     }
     return;
@@ -170,7 +173,14 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
 
   BenchResult result;
   for (const std::string& spec : plan.graphs) {
-    LoadOptions lo = plan.graph.load_options(any_in);
+    // --host-mem: in-edges only as the file stores them.
+    bool load_in = any_in;
+    if (plan.host_mem) {
+      load_in = false;
+      for (const AlgorithmInfo* a : plan.algorithms)
+        load_in = host_mem_in_edges(spec, *a, a->reads(plan.algorithm_options).in_edges) || load_in;
+    }
+    LoadOptions lo = plan.graph.load_options(load_in);
     // Generated graphs get the papers' random weights when an algorithm needs weights.
     if (any_weights && plan.graph.weights.empty() && is_generator_spec(spec))
       lo.build.random_weights = WeightRange{8, 72};

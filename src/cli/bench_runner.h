@@ -42,6 +42,7 @@ struct BenchPlan {
   VerifyMode verify = VerifyMode::kAll;
   GpuOptions gpu;  // device, budget, stream threshold; each placement sets the rest
   AlgorithmOptions algorithm_options;
+  std::optional<uint64_t> host_mem;  // --host-mem: CPU runs keep at most this much of each .tgb graph in memory
 };
 
 struct BenchRow {

@@ -57,6 +57,21 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                  edges > 0 ? 100.0 * double(h.edges_cpu) / edges : 0.0, h.gpu_busy_s, h.cpu_busy_s, h.gpu_idle_s,
                  h.cpu_idle_s, human_bytes(h.exchange_bytes).c_str(), human_bytes(h.refresh_bytes).c_str(), h.exchange_s);
   }
+  if (s.paging) {
+    const PagingStats& p = *s.paging;
+    if (!p.paged)
+      std::fprintf(out, "  host-mem   %s budget: the graph (%s of edges) fits, read from memory\n",
+                   human_bytes(p.budget_bytes).c_str(), human_bytes(p.edge_bytes).c_str());
+    else
+      std::fprintf(out,
+                   "  host-mem   %s budget, %s of edges paged from the file (%s): %s read in %llu windows of %llu "
+                   "edges, %llu prefetched, %llu waited for (%.4f s)\n",
+                   human_bytes(p.budget_bytes).c_str(), human_bytes(p.edge_bytes).c_str(),
+                   p.direct_io ? "O_DIRECT" : "no O_DIRECT here: reads + fadvise DONTNEED",
+                   human_bytes(p.disk_bytes).c_str(), static_cast<unsigned long long>(p.windows),
+                   static_cast<unsigned long long>(p.window_edges), static_cast<unsigned long long>(p.prefetched),
+                   static_cast<unsigned long long>(p.waited), p.wait_s);
+  }
   std::fprintf(out, "  result     %s\n", j["result"].get<std::string>().c_str());
   if (r.verification)
     std::fprintf(out, "  verify     %s: %s\n", r.verification->ok ? "PASS" : "FAIL", r.verification->message.c_str());

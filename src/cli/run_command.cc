@@ -5,17 +5,20 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "algorithms/verifier.h"
 #include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/distributed_run.h"
 #include "cli/graph_options.h"
+#include "cli/host_mem_option.h"
 #include "cli/report.h"
 #include "cli/result_file.h"
 #include "cli/run_setup.h"
 #include "checkpoint/checkpoint.h"
 #include "core/error.h"
+#include "engines/paged/host_mem.h"
 
 namespace tg::cli {
 
@@ -34,7 +37,16 @@ struct RunCommandOptions {
   std::string checkpoint;  // folder to save into
   std::string resume;      // folder to resume from (and go on saving into)
   int checkpoint_every = 10;
+  std::string host_mem;  // --host-mem SIZE: graph bytes kept in host memory
 };
+
+// --host-mem: the budget, if given (cli/host_mem_option.h).
+std::optional<uint64_t> host_mem_budget(const RunCommandOptions& o, const ChosenEngine& choice) {
+  if (o.host_mem.empty()) return std::nullopt;
+  const EngineChoice asked = o.engine.engine;
+  const bool on_gpu = choice.gpu || o.distributed || asked == EngineChoice::kGpu || asked == EngineChoice::kHybrid;
+  return host_mem_budget(o.host_mem, o.graph.graph, o.graph, on_gpu);
+}
 
 // --checkpoint / --resume: the checkpointer for this run, or null. The
 // algorithms whose descriptor names its key's options (checkpoint_options)
@@ -62,17 +74,24 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
                                         checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
 }
 
+
 void run(const RunCommandOptions& o, const std::string& command_line) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   apply_threads(o.engine.threads);
   if (o.distributed && o.engine.engine == EngineChoice::kCpu) throw usage_error("--distributed needs --engine gpu (or auto)");
+  // --host-mem is checked first: --engine gpu without a GPU is its refusal, not "no GPU".
+  std::optional<uint64_t> host_mem = host_mem_budget(o, ChosenEngine{});
   ChosenEngine choice = o.distributed ? ChosenEngine{true, ""} : choose_engine(o.engine);
+  if (host_mem) host_mem = host_mem_budget(o, choice);
 
   RunRequest request = make_request(algorithm, {}, o.algo);
   request.options.accumulative = request.options.accumulative || o.engine.gpu.async;
   auto t0 = std::chrono::steady_clock::now();
-  // A directed graph gets its CSC where the algorithm pulls or gathers.
-  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(edge_reads(request).in_edges != Need::kNo));
+  // A directed graph gets its CSC where the algorithm pulls or gathers;
+  // with --host-mem only as the file stores it (host_mem_in_edges).
+  const Need in_edges = edge_reads(request).in_edges;
+  const bool load_in_edges = host_mem ? host_mem_in_edges(o.graph.graph, algorithm, in_edges) : in_edges != Need::kNo;
+  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(load_in_edges));
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   request.sources = o.sources.resolve(graph, algorithm);
@@ -92,6 +111,8 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
       return;  // rank 0 reports for all
     }
     report.output = std::move(run.output);
+  } else if (host_mem) {
+    report.output = paged::run_on_cpu_with_host_mem(graph, request, o.graph.graph, *host_mem);
   } else {
     report.output = run_on_engine(graph, request, choice, o.engine);
   }
@@ -141,6 +162,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--resume", o->resume,
                   "Continue a killed run from FOLDER's last checkpoint (and go on saving there); the results equal "
                   "an uninterrupted run's");
+  cmd->add_option("--host-mem", o->host_mem,
+                  "CPU engine, .tgb input: keep at most SIZE bytes of the graph in host memory (e.g. 512M); edges "
+                  "that do not fit are read from the file in pages (docs/HOST-MEM.md)")
+      ->check(SizeValidator());
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");
   cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");

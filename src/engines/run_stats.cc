@@ -69,6 +69,23 @@ nlohmann::json details_json(const RunStats& s) {
                    {"cpu_threads", h.cpu_threads},
                    {"last_cpu_share", h.last_cpu_share}};
   }
+  if (s.paging) {
+    const PagingStats& p = *s.paging;
+    j["host_mem"] = {{"budget_bytes", p.budget_bytes},
+                     {"edge_bytes", p.edge_bytes},
+                     {"resident_bytes", p.resident_bytes},
+                     {"paged", p.paged},
+                     {"direct_io", p.direct_io},
+                     {"buffer_bytes", p.buffer_bytes},
+                     {"window_edges", p.window_edges},
+                     {"disk_bytes", p.disk_bytes},
+                     {"pages_read", p.disk_bytes / 4096},
+                     {"reads", p.reads},
+                     {"windows", p.windows},
+                     {"prefetched", p.prefetched},
+                     {"waited", p.waited},
+                     {"wait_s", p.wait_s}};
+  }
   return j;
 }
 

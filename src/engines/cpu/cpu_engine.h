@@ -538,9 +538,13 @@ class CpuEngine {
 
   const Graph<V>& graph_;
   uint64_t n_;
-  // A byte per vertex, all zero between calls; made on first need (BFS never
-  // needs it), in parallel: a serial fill in the constructor cost every run
-  // a pass over n bytes on one thread, page faults and all.
+  Array<uint8_t> flags_;
+
+ public:
+  // A byte per vertex, all zero between calls (a caller sets some and clears
+  // them again: push steps, here and in the paged engine); made on first need
+  // (BFS never needs it), in parallel: a serial fill in the constructor cost
+  // every run a pass over n bytes on one thread, page faults and all.
   uint8_t* zeroed_flags() {
     if (flags_.empty()) {
       flags_ = Array<uint8_t>::allocate_reused(n_);
@@ -548,7 +552,8 @@ class CpuEngine {
     }
     return flags_.data();
   }
-  Array<uint8_t> flags_;
+
+ private:
   RunStats stats_;
   bool trace_ = false;
   bool pulled_last_ = false;  // for the direction policy's hysteresis

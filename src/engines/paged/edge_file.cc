@@ -1,0 +1,74 @@
+#include "engines/paged/edge_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/error.h"
+#include "formats/input_file.h"
+
+namespace tg::paged {
+
+bool tgb_lacks_in_edges(const std::string& path) {
+  uint64_t size = 0;
+  formats::ScopedFd fd(formats::open_input_file(path, &size));
+  formats::TgbHeader header{};
+  if (size < sizeof header) return false;  // the load says what is wrong
+  formats::read_exact(fd.fd, path, &header, sizeof header, 0);
+  return (header.flags & formats::kTgbDirected) != 0 && (header.flags & formats::kTgbInEdges) == 0;
+}
+
+EdgeFile::EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_bytes, bool try_direct)
+    : path_(path) {
+  formats::ScopedFd probe(formats::open_input_file(path, &file_bytes_));  // its one-line errors
+  formats::read_exact(probe.fd, path, &header_, sizeof header_, 0);
+  if (std::memcmp(header_.magic, formats::kTgbMagic, sizeof header_.magic) != 0 ||
+      header_.num_vertices != n || header_.num_edges != m || header_.id_bytes != id_bytes)
+    throw input_error(path, "changed since it was loaded (the header no longer matches the graph)");
+  fd_ = try_direct ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT) : -1;
+  direct_ = fd_ >= 0 && direct_read_works();
+  if (!direct_) {
+    if (fd_ >= 0) ::close(fd_);
+    // EINVAL: the filesystem has no direct I/O (tmpfs).
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw input_error(path, std::string("cannot open (") + std::strerror(errno) + ")");
+  }
+}
+
+// Some filesystems accept O_DIRECT at open and refuse the reads (EINVAL):
+// one aligned page read tells.
+bool EdgeFile::direct_read_works() const {
+  void* page = std::aligned_alloc(kPageBytes, kPageBytes);
+  const bool ok = ::pread(fd_, page, kPageBytes, 0) >= 0;
+  std::free(page);
+  return ok;
+}
+
+EdgeFile::~EdgeFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+uint64_t EdgeFile::read(void* buffer, uint64_t begin, uint64_t end) const {
+  end = std::min(end, page_ceil(file_bytes_));
+  char* out = static_cast<char*>(buffer);
+  uint64_t at = begin;
+  // The last page of the file may be short: the read stops at its end (a
+  // further O_DIRECT read there would be at an unaligned offset).
+  while (at < end && at < file_bytes_) {
+    const ssize_t got = ::pread(fd_, out + (at - begin), end - at, static_cast<off_t>(at));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw input_error(path_, std::string("read error (") + std::strerror(errno) + ")");
+    if (got == 0) break;  // the end of the file, inside the last page
+    at += static_cast<uint64_t>(got);
+  }
+  if (at < std::min(end, file_bytes_)) throw input_error(path_, "unexpected end of file (truncated since it was loaded?)");
+  // Without O_DIRECT the pages just read stay cached; they are not ours to keep.
+  if (!direct_) ::posix_fadvise(fd_, static_cast<off_t>(begin), static_cast<off_t>(at - begin), POSIX_FADV_DONTNEED);
+  return at - begin;
+}
+
+}  // namespace tg::paged

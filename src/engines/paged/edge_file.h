@@ -1,0 +1,60 @@
+// The edge arrays of a .tgb file (formats/binary_format.h), read in place:
+// the paged CPU engine (paged_engine.h) keeps only the offsets in memory and
+// reads the neighbours and weights it needs, page by page, from here.
+//
+// The file is opened with O_DIRECT, so reads go from the disk to our buffer
+// without a copy in the page cache (which would otherwise fill host memory
+// with the very edges --host-mem keeps out of it). A filesystem that refuses
+// O_DIRECT (tmpfs, some overlay mounts) gets ordinary reads, each followed by
+// posix_fadvise(DONTNEED) on the range read; direct() says which.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "formats/binary_format.h"
+
+namespace tg::paged {
+
+// O_DIRECT's unit: file offsets, lengths and buffer addresses are multiples.
+inline constexpr uint64_t kPageBytes = 4096;
+
+inline uint64_t page_floor(uint64_t x) { return x / kPageBytes * kPageBytes; }
+inline uint64_t page_ceil(uint64_t x) { return (x + kPageBytes - 1) / kPageBytes * kPageBytes; }
+
+// Whether the .tgb file at `path` is a directed graph stored without its
+// in-edges (read from its header; the file is checked when it is loaded).
+bool tgb_lacks_in_edges(const std::string& path);
+
+class EdgeFile {
+ public:
+  // Opens `path` and checks that its header describes a graph of n vertices,
+  // m edges and `id_bytes`-wide ids (the graph loaded from the same file).
+  // try_direct false: ordinary reads even where O_DIRECT works (tests).
+  EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_bytes, bool try_direct = true);
+  ~EdgeFile();
+  EdgeFile(const EdgeFile&) = delete;
+  EdgeFile& operator=(const EdgeFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  bool direct() const { return direct_; }
+  bool has_section(int section) const { return header_.sections[section].bytes > 0; }
+  // Where a section starts in the file (a multiple of kPageBytes).
+  uint64_t section_offset(int section) const { return header_.sections[section].offset; }
+
+  // Reads the file's bytes [begin, end) into `buffer`; begin, end and buffer
+  // are page-aligned, end may pass the end of the file (the rest is left as
+  // it was). Returns the bytes that came from the file. Throws tg::Error.
+  uint64_t read(void* buffer, uint64_t begin, uint64_t end) const;
+
+ private:
+  bool direct_read_works() const;
+
+  std::string path_;
+  int fd_ = -1;
+  bool direct_ = false;
+  uint64_t file_bytes_ = 0;
+  formats::TgbHeader header_{};
+};
+
+}  // namespace tg::paged

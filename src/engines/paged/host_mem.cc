@@ -1,0 +1,120 @@
+#include "engines/paged/host_mem.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "engines/cpu/timed_run.h"
+#include "engines/paged/edge_file.h"
+#include "engines/paged/page_stream.h"
+#include "engines/paged/paged_engine.h"
+#include "formats/binary_format.h"
+
+namespace tg::paged {
+
+namespace {
+
+// "68.0 KiB", "1.50 MiB": as a size the option takes.
+std::string size_text(uint64_t bytes) {
+  char text[64];
+  if (bytes < (uint64_t{1} << 20)) std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+  else std::snprintf(text, sizeof text, "%.2f MiB", double(bytes) / double(1 << 20));
+  return text;
+}
+
+// The mapping's pages of the edge arrays (read when the file was loaded and
+// checked) leave this process: the engine reads them from the file instead.
+// MADV_PAGEOUT, not DONTNEED: it keeps the contents, so an array that is not
+// the file's mapping after all (built in memory) loses nothing.
+template <typename V>
+void release_mapped_edges(const Graph<V>& g) {
+#ifndef MADV_PAGEOUT
+  constexpr int MADV_PAGEOUT = 21;  // Linux 5.4; older kernels answer EINVAL, harmless
+#endif
+  auto drop = [](const void* data, uint64_t bytes) {
+    const uintptr_t begin = page_ceil(reinterpret_cast<uintptr_t>(data));
+    const uintptr_t end = page_floor(reinterpret_cast<uintptr_t>(data) + bytes);
+    if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_PAGEOUT);
+  };
+  for (const Csr<V>* c : {&g.out, &g.in}) {
+    drop(c->neighbors.data(), c->neighbors.size() * sizeof(V));
+    drop(c->weights.data(), c->weights.size() * sizeof(weight_t));
+  }
+}
+
+}  // namespace
+
+HostMemPlan plan_host_memory(const AnyGraph& any, const EdgeReads& reads, uint64_t budget) {
+  return std::visit(
+      [&](const auto& g) {
+        using V = typename std::decay_t<decltype(g)>::vertex_t;
+        const uint64_t n = g.num_vertices, m = g.num_edges();
+        const bool out = reads.out_edges != Need::kNo;
+        // A directed graph's in-edges where it has them; an undirected one's are its out-edges.
+        const bool in = reads.in_edges != Need::kNo && g.has_in_edges();
+        const bool csc = in && g.directed;
+        const bool weights = reads.weights && g.weighted();
+        HostMemPlan plan;
+        plan.budget_bytes = budget;
+        plan.offset_bytes = (n + 1) * sizeof(eid_t) * (csc ? 2 : 1);
+        const uint64_t per_csr = m * (sizeof(V) + (weights ? sizeof(weight_t) : 0));
+        plan.edge_bytes = per_csr * ((out || (in && !csc) ? 1 : 0) + (csc ? 1 : 0));
+        // A buffer of `edges` edges: their ids (and weights) plus the two
+        // pages a window's span may start and end inside (whole pages only
+        // are read), plus one of rounding, per region.
+        const uint64_t regions = weights ? 2 : 1, width = sizeof(V) + (weights ? sizeof(weight_t) : 0);
+        auto buffer_bytes = [&](uint64_t edges) { return regions * 3 * kPageBytes + edges * width; };
+        const uint64_t smallest = plan.offset_bytes + kBufferDepth * buffer_bytes(kPageBytes / sizeof(V));
+        if (plan.offset_bytes + plan.edge_bytes <= budget) return plan;
+        if (budget < smallest)
+          throw usage_error("--host-mem " + size_text(budget) + " is too small for this graph: its offsets (" +
+                            size_text(plan.offset_bytes) + ") and the smallest page buffers need at least " + size_text(smallest));
+        const uint64_t per_buffer = (budget - plan.offset_bytes) / kBufferDepth;
+        plan.paged = true;
+        plan.window_edges = std::min((per_buffer - regions * 3 * kPageBytes) / width, kLargestBufferBytes / sizeof(V));
+        plan.neighbor_buffer_bytes = page_ceil(plan.window_edges * sizeof(V)) + 2 * kPageBytes;
+        if (weights) plan.weight_buffer_bytes = page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * kPageBytes;
+        return plan;
+      },
+      any);
+}
+
+RunOutput run_on_cpu_with_host_mem(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
+                                   uint64_t budget) {
+  const HostMemPlan plan = plan_host_memory(any, edge_reads(request), budget);
+  if (!plan.paged) {
+    RunOutput out = run_on_cpu(any, request);
+    PagingStats budget_stats;
+    budget_stats.budget_bytes = budget;
+    budget_stats.edge_bytes = plan.edge_bytes;
+    budget_stats.resident_bytes = plan.offset_bytes + plan.edge_bytes;
+    out.stats.paging = budget_stats;
+    return out;
+  }
+  return run_paged(any, request, tgb_path, plan);
+}
+
+RunOutput run_paged(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
+                    const HostMemPlan& plan) {
+  PagingStats budget_stats;
+  budget_stats.budget_bytes = plan.budget_bytes;
+  budget_stats.edge_bytes = plan.edge_bytes;
+  budget_stats.resident_bytes = plan.offset_bytes;
+  return std::visit(
+      [&](const auto& graph) {
+        using V = typename std::decay_t<decltype(graph)>::vertex_t;
+        const EdgeFile file(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V), plan.try_direct);
+        if (graph.directed && graph.in.built() && !file.has_section(formats::kInOffsets))
+          throw usage_error("--host-mem: " + tgb_path + " stores no in-edges, which " + request.algorithm->name() +
+                            " reads; convert it with --in-edges");
+        release_mapped_edges(graph);
+        PageBuffers buffers(kBufferDepth, plan.neighbor_buffer_bytes, plan.weight_buffer_bytes);
+        budget_stats.resident_bytes += buffers.total_bytes();
+        return timed_cpu_run(request,
+                             [&] { return PagedCpuEngine<V>(graph, file, buffers, plan.window_edges, budget_stats); });
+      },
+      any);
+}
+
+}  // namespace tg::paged

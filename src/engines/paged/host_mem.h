@@ -1,0 +1,46 @@
+// --host-mem SIZE on the CPU engine (docs/HOST-MEM.md): what of the graph
+// stays in host memory, and the run that reads the rest from its .tgb file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engines/run.h"
+#include "graph/graph.h"
+
+namespace tg::paged {
+
+// The page buffers: two (one processed, one read ahead), each of at most
+// this many bytes of neighbour ids (and weights beside, where read), and at
+// least a page of them.
+inline constexpr int kBufferDepth = 2;
+inline constexpr uint64_t kLargestBufferBytes = uint64_t{64} << 20;
+
+struct HostMemPlan {
+  bool paged = false;         // false: the graph fits, the run reads memory
+  uint64_t budget_bytes = 0;
+  uint64_t offset_bytes = 0;  // kept in memory either way
+  uint64_t edge_bytes = 0;    // the edge arrays the run reads
+  uint64_t neighbor_buffer_bytes = 0, weight_buffer_bytes = 0;  // each of kBufferDepth
+  uint64_t window_edges = 0;  // edges a buffer holds
+  bool try_direct = true;     // false: ordinary reads + fadvise even where O_DIRECT works (tests)
+};
+
+// What `reads` needs of `graph` within `budget` bytes. Throws a usage error
+// (one line, with the bytes needed) where even the offsets and the smallest
+// buffers exceed it.
+HostMemPlan plan_host_memory(const AnyGraph& graph, const EdgeReads& reads, uint64_t budget);
+
+// The paged CPU engine over `tgb_path` (the file `graph` was loaded from, as
+// it is stored) with `plan`'s buffers, whatever the budget; tests force small
+// windows through it.
+RunOutput run_paged(const AnyGraph& graph, const RunRequest& request, const std::string& tgb_path,
+                    const HostMemPlan& plan);
+
+// run_on_cpu where the graph fits the budget; otherwise the paged CPU engine
+// over `tgb_path`, the file `graph` was loaded from as it is stored. The
+// stats carry the plan and the paging (RunStats::paging).
+RunOutput run_on_cpu_with_host_mem(const AnyGraph& graph, const RunRequest& request, const std::string& tgb_path,
+                                   uint64_t budget);
+
+}  // namespace tg::paged

@@ -1,0 +1,357 @@
+// The CPU engine over a graph whose edges stay in its .tgb file (--host-mem,
+// docs/HOST-MEM.md): the offsets are in memory, the neighbours and weights
+// are read in pages (page_stream.h) as each step needs them.
+//
+// Everything that reads no edges (arrays, frontiers, vertex_map, filter,
+// merge, sums) is the CPU engine's own: this engine holds one over the same
+// graph and hands those calls to it, so the in-memory engine's loops are
+// untouched. The steps that read edges run window by window (window_plan.h):
+// the window's edges are read into a buffer while the previous window is
+// processed, and a loop of the CPU engine's form runs over the window's
+// vertices with neighbours taken from the buffer:
+//  - edge_map push: from every vertex (plan_all) or from the sorted members
+//    of a sparse frontier (plan_list: only their lists are read);
+//  - edge_map pull and gather_apply: every vertex of the in-CSR (plan_all);
+//  - a list longer than a buffer is processed in consecutive windows, each a
+//    piece: a pull goes on where cond(v) is still true, a gather carries its
+//    running sums from piece to piece.
+// The engine brings no settle_in_order: sssp and sswp run the contract's
+// generic bucket loop over these edge_maps (the same values, more steps).
+//
+// Results: as the CPU engine's, exactly (the order of a push changes which
+// updates win a race, never the values the contract promises); a gather
+// folds each in-list in the in-memory engine's order, two running sums
+// alternating along the list, so PageRank's values are bit-identical too.
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/array.h"
+#include "core/error.h"
+#include "core/recycled_vector.h"
+#include "engines/cpu/cpu_engine.h"
+#include "engines/cpu/parallel.h"
+#include "engines/direction.h"
+#include "engines/engine.h"
+#include "engines/paged/edge_file.h"
+#include "engines/paged/page_stream.h"
+#include "engines/paged/window_plan.h"
+#include "formats/binary_format.h"
+#include "graph/graph.h"
+
+namespace tg::paged {
+
+template <typename V>
+class PagedCpuEngine {
+ public:
+  using vertex_t = V;
+  template <typename T>
+  using array_t = Array<T>;
+  using Frontier = typename CpuEngine<V>::Frontier;
+  static constexpr bool kHostArrays = true;  // engines/engine.h: checkpoints read them in place
+
+  // `graph`'s offsets are read here; its edge arrays never are (they are
+  // `file`'s sections). A buffer holds `window_edges` edges. `budget`: what
+  // the stats report of the budget (host_mem.h).
+  PagedCpuEngine(const Graph<V>& graph, const EdgeFile& file, PageBuffers& buffers, uint64_t window_edges,
+                 PagingStats budget = {})
+      : graph_(graph), cpu_(graph), file_(file), buffers_(buffers), n_(graph.num_vertices), capacity_(window_edges),
+        paging_(budget) {
+    paging_.paged = true;
+    paging_.direct_io = file.direct();
+    paging_.buffer_bytes = buffers.total_bytes();
+    paging_.window_edges = window_edges;
+  }
+
+  uint64_t num_vertices() const { return n_; }
+  uint64_t num_edges() const { return cpu_.num_edges(); }
+  bool symmetric() const { return cpu_.symmetric(); }
+  bool can_pull() const { return cpu_.can_pull(); }
+  const eid_t* out_offsets() const { return cpu_.out_offsets(); }
+  RunStats& stats() {
+    RunStats& s = cpu_.stats();
+    s.paging = paging_;
+    return s;
+  }
+
+  // ---- the CPU engine's ----
+  template <typename T>
+  Array<T> make_array(T init) { return cpu_.make_array(init); }
+  template <typename T>
+  T get(const Array<T>& a, V v) const { return cpu_.get(a, v); }
+  template <typename T>
+  void set(Array<T>& a, V v, T x) { cpu_.set(a, v, x); }
+  template <typename T>
+  T* data(Array<T>& a) { return cpu_.data(a); }
+  template <typename Out = void, typename T>
+  auto to_host(const Array<T>& a) const { return cpu_.template to_host<Out>(a); }
+  Frontier single(V v) { return cpu_.single(v); }
+  Frontier all() { return cpu_.all(); }
+  uint64_t size(const Frontier& f) const { return cpu_.size(f); }
+  template <typename F>
+  void vertex_map(const Frontier& f, F fn) { cpu_.vertex_map(f, fn); }
+  template <typename Pred>
+  Frontier filter(const Frontier& f, Pred pred) { return cpu_.filter(f, pred); }
+  Frontier merge(const Frontier& a, const Frontier& b) { return cpu_.merge(a, b); }
+  template <typename F>
+  double vertex_sum(F fn) { return cpu_.vertex_sum(fn); }
+  template <typename F>
+  double min_over(const Frontier& f, F fn) { return cpu_.min_over(f, fn); }
+
+  // ---- steps that read edges: window by window ----
+  template <typename Op>
+    requires EdgeOperator<Op, V>
+  Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options) {
+    if (f.count == 0) return Frontier{};
+    if constexpr (HasBegin<Op, V>) cpu_.vertex_map(f, [&op](V u) { op.begin(u); });
+    const bool all = f.kind == Frontier::Kind::kAll;
+    // The members in id order: windows follow the file.
+    Frontier members;
+    if (!all) members = sorted_members(f);
+    StepShape shape{f.count, 0, num_edges(), n_, can_pull(), pulled_last_};
+    if (needs_frontier_edges(options.direction, shape))
+      shape.frontier_edges = all ? num_edges() : degree_sum(members);
+    pulled_last_ = choose_pull(options.direction, shape);
+    RunStats& s = cpu_.stats();
+    if (pulled_last_) {
+      s.pull_steps++;
+      return pull(all ? nullptr : &members, op, options.output);
+    }
+    s.push_steps++;
+    return push(all ? nullptr : &members, op, options.output);
+  }
+
+  template <typename G>
+    requires GatherOperator<G, V>
+  double gather_apply(const G& op) {
+    if (!can_pull())
+      throw Error("this algorithm gathers over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
+    const eid_t* off = graph_.in_edges().offsets.data();
+    using Acc = typename G::acc_t;
+    // The running sums of a list cut between windows, from piece to piece:
+    // the window's first vertex reads them in, its last writes them out.
+    Acc in_even = op.zero(), in_odd = op.zero(), out_even = op.zero(), out_odd = op.zero();
+    double total = 0;
+    uint64_t edges = 0;
+    for_each_window<G>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
+      double window_total = 0;
+      uint64_t window_edges = 0;
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : window_total, window_edges) if (window_work(w) >= kSerialBelow)
+      for (uint64_t v = w.first; v < w.last; ++v) {
+        const V to = static_cast<V>(v);
+        const bool continued = off[v] < w.begin, goes_on = off[v + 1] > w.end;
+        Acc even = continued ? in_even : op.zero(), odd = continued ? in_odd : op.zero();
+        eid_t e = std::max(off[v], w.begin);
+        const eid_t end = std::min(off[v + 1], w.end);
+        // As CpuEngine::gather_apply_range: list positions 0, 2, 4... into
+        // even, 1, 3, 5... into odd, whichever piece they fall in.
+        if (e < end && (e - off[v]) % 2 == 1) {
+          odd = op.sum(odd, op.gather(nbr[e - slot.neighbors_first], to, weight_at<G>(slot, e)));
+          ++e;
+        }
+        for (; e + 1 < end; e += 2) {
+          even = op.sum(even, op.gather(nbr[e - slot.neighbors_first], to, weight_at<G>(slot, e)));
+          odd = op.sum(odd, op.gather(nbr[e + 1 - slot.neighbors_first], to, weight_at<G>(slot, e + 1)));
+        }
+        if (e < end) even = op.sum(even, op.gather(nbr[e - slot.neighbors_first], to, weight_at<G>(slot, e)));
+        window_edges += std::min(off[v + 1], w.end) - std::max(off[v], w.begin);
+        if (goes_on) {  // at most one vertex of a window: its last
+          out_even = even;
+          out_odd = odd;
+        } else {
+          window_total += op.apply(to, op.sum(even, odd));
+        }
+      }
+      total += window_total;
+      edges += window_edges;
+      in_even = out_even;
+      in_odd = out_odd;
+    });
+    cpu_.stats().edges_traversed += edges;
+    return total;
+  }
+
+ private:
+  // body(window, slot, neighbours) for each window of the plan in order,
+  // each read (ahead, on the reader thread) from the out-CSR's sections or
+  // the in-CSR's (`in`), with weights where Op reads them.
+  template <typename Op, typename Body>
+  void for_each_window(const WindowPlan& plan, bool in, Body body) {
+    PageStream stream(file_, buffers_, sections<Op>(in), plan, paging_, id_check());
+    for (uint64_t k = 0; k < plan.windows.size(); ++k) {
+      const Slot slot = stream.acquire(k);
+      body(plan.windows[k], slot, reinterpret_cast<const V*>(slot.neighbors));
+      stream.release(k);
+    }
+  }
+
+  // A window's vertices and edges: below kSerialBelow the calling thread
+  // alone processes it.
+  static uint64_t window_work(const Window& w) { return (w.last - w.first) + (w.end - w.begin); }
+
+  template <typename Op>
+  static weight_t weight_at(const Slot& slot, eid_t e) {
+    if constexpr (Op::needs_weights) return reinterpret_cast<const weight_t*>(slot.weights)[e - slot.weights_first];
+    return 1.0f;
+  }
+
+  // The sections of the out-CSR, or of the in-CSR (the out-CSR's own for an
+  // undirected graph); the weights only where the operator reads them.
+  template <typename Op>
+  StepSections sections(bool in) const {
+    const bool csc = in && graph_.directed;
+    const int nbr = csc ? formats::kInNeighbors : formats::kOutNeighbors;
+    const int w = csc ? formats::kInWeights : formats::kOutWeights;
+    return {nbr, Op::needs_weights ? w : -1, static_cast<uint32_t>(sizeof(V))};
+  }
+
+  PageStream::IdCheck id_check() const {
+    const uint64_t n = n_;
+    const std::string path = file_.path();
+    return [n, path](const char* bytes, uint64_t count) {
+      const V* ids = reinterpret_cast<const V*>(bytes);
+      V bad = 0;
+      for (uint64_t i = 0; i < count; ++i) bad |= static_cast<V>(ids[i] >= n);
+      if (bad) throw input_error(path, "a neighbour id read from the file is not below the number of vertices (changed since it was loaded?)");
+    };
+  }
+
+  const WindowPlan& in_plan() {
+    if (in_plan_.windows.empty() && n_ > 0) in_plan_ = plan_all(graph_.in_edges().offsets.data(), n_, capacity_);
+    return in_plan_;
+  }
+  const WindowPlan& out_plan() {
+    if (out_plan_.windows.empty() && n_ > 0) out_plan_ = plan_all(graph_.out.offsets.data(), n_, capacity_);
+    return out_plan_;
+  }
+
+  Frontier sorted_members(const Frontier& f) {
+    if (f.kind == Frontier::Kind::kSparse) {
+      Frontier s = f;
+      std::sort(s.list.begin(), s.list.end());
+      return s;
+    }
+    return cpu_.filter(f, [](V) { return true; });  // a bitmap's members come out in id order
+  }
+
+  uint64_t degree_sum(const Frontier& members) const {
+    const eid_t* off = graph_.out.offsets.data();
+    uint64_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum) if (members.list.size() >= kSerialBelow)
+    for (uint64_t i = 0; i < members.list.size(); ++i) sum += off[members.list[i] + 1] - off[members.list[i]];
+    return sum;
+  }
+
+  // Top-down over out-edges from `members` (sorted), or from every vertex.
+  template <typename Op>
+  Frontier push(const Frontier* members, const Op& shared_op, bool want_output) {
+    const eid_t* off = graph_.out.offsets.data();
+    WindowPlan list_plan;
+    if (members != nullptr) list_plan = plan_list(off, members->list.data(), members->list.size(), capacity_);
+    const WindowPlan& plan = members != nullptr ? list_plan : out_plan();
+    const V* list = members != nullptr ? members->list.data() : nullptr;
+    const bool once = claims_once(shared_op);  // no repeats to remove
+    uint8_t* flags = once || !want_output ? nullptr : cpu_.zeroed_flags();
+    std::vector<std::vector<V>> found(omp_get_max_threads());
+    uint64_t edges = 0;
+    for_each_window<Op>(plan, false, [&](const Window& w, const Slot& slot, const V* nbr) {
+      uint64_t window_edges = 0;
+#pragma omp parallel reduction(+ : window_edges) if (window_work(w) >= kSerialBelow)
+      {
+        const Op op = shared_op;
+        std::vector<V>& mine = found[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 64) nowait
+        for (uint64_t i = w.first; i < w.last; ++i) {
+          const V u = list != nullptr ? list[i] : static_cast<V>(i);
+          const eid_t begin = std::max(off[u], w.begin), end = std::min(off[u + 1], w.end);
+          for (eid_t e = begin; e < end; ++e) {
+            const V v = nbr[e - slot.neighbors_first];
+            if (!op.cond(v)) continue;
+            if (op.update_atomic(u, v, weight_at<Op>(slot, e)) && want_output &&
+                (once || __atomic_exchange_n(&flags[v], uint8_t{1}, __ATOMIC_RELAXED) == 0))
+              mine.push_back(v);
+          }
+          window_edges += end - begin;
+        }
+      }
+      edges += window_edges;
+    });
+    cpu_.stats().edges_traversed += edges;
+    Frontier out;
+    if (!want_output) return out;
+    for (const std::vector<V>& part : found) out.list.insert(out.list.end(), part.begin(), part.end());
+    if (!once)
+      for (V v : out.list) flags[v] = 0;
+    out.count = out.list.size();
+    return out;
+  }
+
+  // Bottom-up over in-edges: every vertex with cond(v) looks for members of
+  // the frontier (`members`, or every vertex) among its in-neighbours.
+  template <typename Op>
+  Frontier pull(const Frontier* members, const Op& shared_op, bool want_output) {
+    const eid_t* off = graph_.in_edges().offsets.data();
+    const uint64_t words = (n_ + 63) / 64;
+    RecycledVector<uint64_t> member_bits;
+    if (members != nullptr) {
+      member_bits.assign(words, 0);
+      for (V u : members->list) member_bits[u / 64] |= uint64_t{1} << (u % 64);
+    }
+    const uint64_t* member = members != nullptr ? member_bits.data() : nullptr;
+    Frontier out;
+    out.kind = Frontier::Kind::kDense;
+    if (want_output) out.bits.assign(words, 0);
+    uint64_t* out_bits = out.bits.data();
+    uint64_t edges = 0;
+    for_each_window<Op>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
+      uint64_t window_edges = 0;
+#pragma omp parallel reduction(+ : window_edges) if (window_work(w) >= kSerialBelow)
+      {
+        const Op op = shared_op;
+#pragma omp for schedule(dynamic, 256) nowait
+        for (uint64_t v = w.first; v < w.last; ++v) {
+          const V to = static_cast<V>(v);
+          if (!op.cond(to)) continue;
+          const eid_t begin = std::max(off[v], w.begin), end = std::min(off[v + 1], w.end);
+          eid_t e = begin;
+          for (; e < end; ++e) {
+            const V u = nbr[e - slot.neighbors_first];
+            if (member != nullptr && !((member[u / 64] >> (u % 64)) & 1)) continue;
+            if (op.update(u, to, weight_at<Op>(slot, e)) && want_output)
+              __atomic_fetch_or(&out_bits[v / 64], uint64_t{1} << (v % 64), __ATOMIC_RELAXED);
+            if (!op.cond(to)) {
+              ++e;
+              break;
+            }
+          }
+          window_edges += e - begin;
+        }
+      }
+      edges += window_edges;
+    });
+    cpu_.stats().edges_traversed += edges;
+    if (!want_output) return Frontier{};
+    uint64_t count = 0;
+#pragma omp parallel for schedule(static) reduction(+ : count)
+    for (uint64_t i = 0; i < words; ++i) count += __builtin_popcountll(out_bits[i]);
+    out.count = count;
+    return out;
+  }
+
+  const Graph<V>& graph_;
+  CpuEngine<V> cpu_;
+  const EdgeFile& file_;
+  PageBuffers& buffers_;
+  uint64_t n_;
+  uint64_t capacity_;
+  WindowPlan in_plan_, out_plan_;  // every vertex: the same each step
+  PagingStats paging_;
+  bool pulled_last_ = false;  // for the direction policy's hysteresis
+};
+
+}  // namespace tg::paged

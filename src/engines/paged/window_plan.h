@@ -1,0 +1,91 @@
+// Windows: how one step's edge lists are cut into pieces that fit a page
+// buffer (page_stream.h) of `capacity` edges. A window serves a run of the
+// step's vertices and holds a contiguous span of the CSR's edge ids, at most
+// `capacity` long; the edges of it actually read are its runs (the lists of
+// the vertices it serves). A list longer than a buffer gets windows of its
+// own, each a piece of it, in order, so a vertex's list is processed in
+// consecutive windows.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/types.h"
+
+namespace tg::paged {
+
+struct EdgeRun {
+  eid_t begin, end;  // edge ids [begin, end) to read
+};
+
+struct Window {
+  // The vertices served: ids [first, last) (plan_all), or positions
+  // [first, last) in the step's sorted frontier list (plan_list).
+  uint64_t first, last;
+  eid_t begin, end;                  // the span of edge ids the buffer holds
+  uint64_t first_run, last_run;      // its runs: WindowPlan::runs[first_run, last_run)
+};
+
+struct WindowPlan {
+  std::vector<Window> windows;
+  std::vector<EdgeRun> runs;
+};
+
+// Every vertex of a CSR (pulls, gathers, pushes from all vertices): windows
+// of consecutive vertices, each read whole.
+inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity) {
+  WindowPlan plan;
+  uint64_t v = 0;
+  eid_t e = n > 0 ? offsets[0] : 0;
+  auto add = [&](uint64_t first, uint64_t last, eid_t begin, eid_t end) {
+    const uint64_t run = plan.runs.size();
+    if (end > begin) plan.runs.push_back({begin, end});
+    plan.windows.push_back({first, last, begin, end, run, plan.runs.size()});
+  };
+  while (v < n) {
+    if (offsets[v + 1] - e > capacity) {  // the rest of v's list overflows a buffer: a piece of it
+      add(v, v + 1, e, e + capacity);
+      e += capacity;
+      continue;
+    }
+    // The most whole lists from v that fit: up to the last u with offsets[u] <= e + capacity.
+    const uint64_t u = std::upper_bound(offsets + v + 1, offsets + n + 1, e + capacity) - offsets - 1;
+    add(v, u, e, offsets[u]);
+    v = u;
+    e = offsets[u];
+  }
+  return plan;
+}
+
+// The members of a sparse frontier, sorted by id, without repeats: windows
+// of consecutive members whose lists span at most `capacity` edge ids; only
+// their lists are read.
+template <typename V>
+WindowPlan plan_list(const eid_t* offsets, const V* list, uint64_t count, uint64_t capacity) {
+  WindowPlan plan;
+  uint64_t i = 0;
+  eid_t e = 0;  // where the next window starts reading the list of list[i]
+  while (i < count) {
+    const V u = list[i];
+    e = std::max(e, offsets[u]);
+    const uint64_t run = plan.runs.size();
+    if (offsets[u + 1] - e > capacity) {
+      plan.runs.push_back({e, e + capacity});
+      plan.windows.push_back({i, i + 1, e, e + capacity, run, run + 1});
+      e += capacity;
+      continue;
+    }
+    const eid_t start = e;
+    uint64_t j = i;
+    for (; j < count && offsets[list[j] + 1] - start <= capacity; ++j) {
+      const eid_t b = std::max(start, offsets[list[j]]), end = offsets[list[j] + 1];
+      if (end > b) plan.runs.push_back({b, end});
+    }
+    plan.windows.push_back({i, j, start, offsets[list[j - 1] + 1], run, plan.runs.size()});
+    i = j;
+  }
+  return plan;
+}
+
+}  // namespace tg::paged

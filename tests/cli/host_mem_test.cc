@@ -1,0 +1,224 @@
+// --host-mem end to end (issue 12, part 3; docs/HOST-MEM.md): with a budget
+// far below the graph, `tiergraph run` on the CPU engine reads the edges
+// from the .tgb file in pages, and every algorithm's result file equals the
+// in-memory run's, byte for byte (bc: within 1e-9, as two in-memory runs),
+// and passes --verify: on an undirected
+// Kronecker graph and on a directed graph with its in-edges and a hub, both
+// weighted. The record shows the paging happened (disk bytes at least the
+// edges of every PageRank iteration); a budget the graph fits reads no
+// disk; `bench` runs its CPU placement paged; the refusals are one line
+// each, exit code 2.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/run_program.h"
+
+namespace {
+
+using tg::test::count_lines;
+using tg::test::ProgramResult;
+using tg::test::run_tiergraph;
+
+const std::string kAlgorithms[] = {"bfs", "sssp", "cc", "pagerank", "sswp", "ssnsp", "bc"};
+
+// Per process: ctest runs the tests of this file side by side.
+std::string temp(const std::string& name) {
+  return ::testing::TempDir() + "/tg_hostmem_" + std::to_string(::getpid()) + "_" + name;
+}
+
+// This process's files go when its tests end.
+class RemoveFiles : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const std::string prefix = "tg_hostmem_" + std::to_string(::getpid()) + "_";
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(::testing::TempDir(), error))
+      if (entry.path().filename().string().rfind(prefix, 0) == 0) std::filesystem::remove(entry.path(), error);
+  }
+};
+const auto* const kRemoveFiles = ::testing::AddGlobalTestEnvironment(new RemoveFiles);
+
+// kron:12, weighted, as a .tgb (undirected: its out-edges are its in-edges).
+const std::string& kron_file() {
+  static const std::string path = [] {
+    const std::string p = temp("kron12.tgb");
+    const ProgramResult r = run_tiergraph("convert kron:12 " + p + " --weights 1:9 -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return p;
+  }();
+  return path;
+}
+
+// A directed graph of 3000 vertices with its in-edges: random edges, and
+// vertex 7 with 2000 out- and 2000 in-neighbours (lists longer than a window).
+const std::string& directed_file() {
+  static const std::string path = [] {
+    const std::string el = temp("directed.wel");
+    std::ofstream out(el);
+    uint64_t x = 12345;
+    auto next = [&] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33; };
+    for (int i = 0; i < 30000; ++i) out << next() % 3000 << ' ' << next() % 3000 << ' ' << 1 + next() % 9 << '\n';
+    for (int i = 0; i < 2000; ++i) out << "7 " << (i + 11) % 3000 << " 3\n" << (i * 7 + 5) % 3000 << " 7 2\n";
+    out.close();
+    const std::string p = temp("directed.tgb");
+    const ProgramResult r = run_tiergraph("convert " + el + " " + p + " --in-edges -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return p;
+  }();
+  return path;
+}
+
+nlohmann::json run_json(const std::string& args) {
+  const ProgramResult r = run_tiergraph(args + " --json");
+  EXPECT_EQ(r.exit_code, 0) << args << ": " << r.err;
+  return r.exit_code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json::object();
+}
+
+void expect_refused(const std::string& args, const std::string& fragment) {
+  const ProgramResult r = run_tiergraph(args);
+  EXPECT_EQ(r.exit_code, 2) << args << ": " << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+}
+
+// A budget just above the smallest the run takes (from its refusal of 1K):
+// buffers of little more than a page, so that many windows are read and
+// long lists are read in pieces.
+std::string near_smallest_budget(const std::string& args) {
+  const ProgramResult r = run_tiergraph(args + " --host-mem 1K");
+  const std::string at_least = "need at least ";
+  const size_t at = r.err.find(at_least);
+  EXPECT_NE(at, std::string::npos) << r.err;
+  if (at == std::string::npos) return "1G";
+  const double kib = std::stod(r.err.substr(at + at_least.size()));
+  EXPECT_NE(r.err.find(" KiB", at), std::string::npos) << r.err;
+  return std::to_string(static_cast<uint64_t>(kib) + 2) + "K";
+}
+
+// bc's dependencies are sums whose order depends on the threads (in memory
+// too, from run to run): the same vertices, values within 1e-9.
+void expect_close(const std::string& got_file, const std::string& want_file) {
+  std::ifstream got(got_file), want(want_file);
+  uint64_t got_id = 0, want_id = 0, lines = 0;
+  double got_value = 0, want_value = 0;
+  while (want >> want_id >> want_value) {
+    ASSERT_TRUE(got >> got_id >> got_value) << got_file << " ends at line " << lines;
+    ASSERT_EQ(got_id, want_id);
+    EXPECT_NEAR(got_value, want_value, 1e-9 * std::max(1.0, std::abs(want_value))) << "vertex " << want_id;
+    ++lines;
+  }
+  EXPECT_FALSE(got >> got_id) << got_file << " has more lines than " << want_file;
+  EXPECT_GT(lines, 0u);
+}
+
+// Each algorithm with the budget and without: the same result file.
+void expect_same_results(const std::string& graph, uint64_t longest_list) {
+  for (const std::string& a : kAlgorithms) {
+    const std::string base = "run " + a + " --graph " + graph + " --engine cpu --threads 2 --output ";
+    const std::string budget = near_smallest_budget(base + temp("never.txt"));
+    const std::string paged_out = temp(a + "_paged.txt"), memory_out = temp(a + "_memory.txt");
+    const nlohmann::json paged = run_json(base + paged_out + " --verify --host-mem " + budget);
+    run_json(base + memory_out);
+    if (a == "bc")
+      expect_close(paged_out, memory_out);
+    else
+      EXPECT_EQ(tg::test::read_text_file(paged_out), tg::test::read_text_file(memory_out)) << a << " on " << graph;
+    ASSERT_TRUE(paged.contains("details")) << a;
+    const nlohmann::json& h = paged["details"]["host_mem"];
+    EXPECT_TRUE(h["paged"].get<bool>()) << a;
+    EXPECT_GT(h["disk_bytes"].get<uint64_t>(), 0u) << a;
+    // The longest list is read in pieces.
+    EXPECT_LT(h["window_edges"].get<uint64_t>(), longest_list) << a;
+    EXPECT_EQ(h["windows"].get<uint64_t>(), h["prefetched"].get<uint64_t>() + h["waited"].get<uint64_t>()) << a;
+  }
+}
+
+TEST(HostMem, KroneckerResultsEqualTheInMemoryRun) { expect_same_results(kron_file(), 1307); }
+
+TEST(HostMem, DirectedWithInEdgesResultsEqualTheInMemoryRun) { expect_same_results(directed_file(), 2000); }
+
+TEST(HostMem, PageRankReadsEveryEdgeFromTheDiskEachIteration) {
+  const nlohmann::json j = run_json("run pagerank --graph " + kron_file() + " --engine cpu --threads 2 --host-mem 80K");
+  const nlohmann::json& h = j["details"]["host_mem"];
+  ASSERT_TRUE(h["paged"].get<bool>());
+  const uint64_t iterations = j["iterations"].get<uint64_t>();
+  // PageRank reads neighbour ids only: 4 bytes an edge of the file.
+  const uint64_t edges = j["graph"]["edges"].get<uint64_t>();
+  EXPECT_EQ(h["edge_bytes"].get<uint64_t>(), edges * 4);
+  EXPECT_GE(h["disk_bytes"].get<uint64_t>(), iterations * edges * 4);
+  EXPECT_LE(h["resident_bytes"].get<uint64_t>(), h["budget_bytes"].get<uint64_t>());
+  EXPECT_EQ(j["edges_traversed"].get<uint64_t>(), iterations * edges);
+}
+
+// The paged engine's arrays are host arrays: a run killed after a
+// checkpoint resumes, with the budget, to the uninterrupted run's file.
+TEST(HostMem, KilledAndResumedPageRankEqualsUninterrupted) {
+  const std::string run = "run pagerank --graph " + kron_file() + " --engine cpu --threads 2 --host-mem 80K --output ";
+  const std::string full = temp("pr_full.txt"), resumed = temp("pr_resumed.txt"), dir = temp("ckpt");
+  ASSERT_EQ(run_tiergraph(run + full).exit_code, 0);
+  setenv("TG_CHECKPOINT_KILL_AFTER", "6", 1);  // the child inherits it
+  const ProgramResult killed = run_tiergraph(run + temp("never.txt") + " --checkpoint " + dir + " --checkpoint-every 3");
+  unsetenv("TG_CHECKPOINT_KILL_AFTER");
+  EXPECT_EQ(killed.exit_code, 128 + 9) << killed.err;
+  const ProgramResult r = run_tiergraph(run + resumed + " --resume " + dir + " --checkpoint-every 3");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(tg::test::read_text_file(resumed), tg::test::read_text_file(full));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(HostMem, AGraphThatFitsIsReadFromMemory) {
+  const nlohmann::json j = run_json("run bfs --graph " + kron_file() + " --engine cpu --host-mem 1G");
+  const nlohmann::json& h = j["details"]["host_mem"];
+  EXPECT_FALSE(h["paged"].get<bool>());
+  EXPECT_EQ(h["disk_bytes"].get<uint64_t>(), 0u);
+}
+
+TEST(HostMem, BenchRunsTheCpuPlacementPaged) {
+  const std::string prefix = temp("bench");
+  const ProgramResult r = run_tiergraph("bench " + kron_file() + " -a pagerank,bfs -p cpu -n 1 --threads 2 --no-chart " +
+                                        "--host-mem 80K -o " + prefix);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(tg::test::read_text_file(prefix + ".json"));
+  ASSERT_EQ(j["runs"].size(), 2u);
+  for (const nlohmann::json& run : j["runs"]) {
+    EXPECT_EQ(run["verified"].get<std::string>(), "ok");
+    EXPECT_TRUE(run["details"]["host_mem"]["paged"].get<bool>());
+    EXPECT_GT(run["details"]["host_mem"]["disk_bytes"].get<uint64_t>(), 0u);
+  }
+  expect_refused("bench " + kron_file() + " -a pagerank -p cpu,device --no-chart --host-mem 80K -o " + prefix,
+                 "only the CPU engine");
+  expect_refused("bench kron:10 -a pagerank -p cpu --no-chart --host-mem 80K -o " + prefix, "from a .tgb file");
+}
+
+TEST(HostMem, RefusedInOneLine) {
+  const std::string run = "run pagerank --engine cpu --graph ";
+  expect_refused(run + kron_file() + " --host-mem 10K", "too small");
+  expect_refused(run + kron_file() + " --host-mem lots", "not a size");
+  expect_refused(run + "kron:10 --host-mem 1M", "from a .tgb file");
+  const std::string el = temp("tiny.el");
+  std::ofstream(el) << "0 1\n1 2\n";
+  expect_refused(run + el + " --host-mem 1M", "from a .tgb file");
+  expect_refused("run pagerank --engine gpu --graph " + kron_file() + " --host-mem 1M", "only the CPU engine");
+  expect_refused(run + kron_file() + " --host-mem 1M --undirected", "as the .tgb file stores them");
+  // A directed graph stored without its in-edges, for an algorithm that gathers over them.
+  const std::string no_csc = temp("no_csc.tgb");
+  directed_file();
+  ASSERT_EQ(run_tiergraph("convert " + temp("directed.wel") + " " + no_csc + " -q").exit_code, 0);
+  expect_refused(run + no_csc + " --host-mem 90K", "stores no in-edges");
+  // BFS pulls only where it can: it runs, pushing, with no CSC built.
+  const nlohmann::json bfs = run_json("run bfs --engine cpu --graph " + no_csc + " --host-mem 60K --verify");
+  EXPECT_EQ(bfs["pull_steps"].get<uint64_t>(), 0u);
+  EXPECT_TRUE(bfs["details"]["host_mem"]["paged"].get<bool>());
+}
+
+}  // namespace
