@@ -115,8 +115,11 @@ struct AlgorithmTraits {
   Agreement agreement;
 };
 
-// Whether a run needs a part of the graph.
-enum class Need { kNo, kIfPresent, kYes };
+// Whether a run needs a part of the graph. In-edges kIfFree: used where they
+// cost nothing, that is a symmetric graph's (its out-edges) or a CSC loaded
+// already, and never built or placed on a GPU for it; kIfPresent: a
+// directed graph's CSC is built (or loaded) and placed for it.
+enum class Need { kNo, kIfFree, kIfPresent, kYes };
 
 // The edges a form of an algorithm reads: out-edges (push steps), in-edges
 // (pull steps where present, or required by a gather), weights. Engines and

@@ -238,10 +238,12 @@ struct Cc {
       .sources = SourceUse::kNone,
       .meaning = ValueMeaning::kVertexId,
   };
-  // The sampled form pulls where the in-edges are there (a symmetric graph's
-  // are its out-edges, so a GPU placement holds them at no cost).
+  // The sampled form pulls where the in-edges cost nothing: a symmetric
+  // graph's are its out-edges, which a GPU placement then holds once for
+  // both. A directed graph's CSC is not built for it: linking every edge
+  // once costs less than building it.
   static EdgeReads reads(const AlgorithmOptions& options) {
-    return {Need::kYes, options.cc_method == CcMethod::kShiloachVishkin ? Need::kNo : Need::kIfPresent, false};
+    return {Need::kYes, options.cc_method == CcMethod::kShiloachVishkin ? Need::kNo : Need::kIfFree, false};
   }
   template <typename V>
   using operators = OperatorList<CcHook<V>, CcLink<V>, CcSampleLink<V>>;

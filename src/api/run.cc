@@ -91,7 +91,7 @@ class ThreadCount {
 // Directed graphs get their CSC on the first run that pulls or gathers (the
 // program builds it at load time, knowing the algorithm).
 void ensure_in_edges_for(Graph::Impl& impl, const tg::RunRequest& request) {
-  if (tg::edge_reads(request).in_edges != tg::Need::kNo) ensure_in_edges(impl);
+  if (tg::edge_reads(request).in_edges >= tg::Need::kIfPresent) ensure_in_edges(impl);
 }
 
 Result result_of(const tg::AnyGraph& graph, const tg::RunReport& report) {

@@ -168,7 +168,7 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
   const bool any_weights = std::any_of(plan.algorithms.begin(), plan.algorithms.end(),
                                        [](const AlgorithmInfo* a) { return a->needs_weights(); });
   const bool any_in = std::any_of(plan.algorithms.begin(), plan.algorithms.end(), [&](const AlgorithmInfo* a) {
-    return a->reads(plan.algorithm_options).in_edges != Need::kNo;
+    return a->reads(plan.algorithm_options).in_edges >= Need::kIfPresent;
   });
 
   BenchResult result;

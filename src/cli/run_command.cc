@@ -90,7 +90,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   // A directed graph gets its CSC where the algorithm pulls or gathers;
   // with --host-mem only as the file stores it (host_mem_in_edges).
   const Need in_edges = edge_reads(request).in_edges;
-  const bool load_in_edges = host_mem ? host_mem_in_edges(o.graph.graph, algorithm, in_edges) : in_edges != Need::kNo;
+  const bool load_in_edges = host_mem ? host_mem_in_edges(o.graph.graph, algorithm, in_edges) : in_edges >= Need::kIfPresent;
   AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(load_in_edges));
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

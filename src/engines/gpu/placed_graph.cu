@@ -123,7 +123,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
 
   const uint64_t n = graph.num_vertices;
   const bool out_edges = reads.out_edges != Need::kNo;
-  const bool use_in = reads.in_edges != Need::kNo && graph.has_in_edges();
+  const bool use_in = graph.has_in_edges() && (reads.in_edges >= Need::kIfPresent ||
+                                                (reads.in_edges == Need::kIfFree && !graph.directed));
   const bool directed_in = use_in && graph.directed;
   const bool weights = reads.weights && graph.weighted();
   const uint64_t entry = sizeof(V) + (weights ? sizeof(weight_t) : 0);
