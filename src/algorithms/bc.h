@@ -66,15 +66,6 @@ struct BcAccumulate {
   }
 };
 
-struct DepthIs {
-  const int32_t* depth;
-  int32_t level;
-  template <typename V>
-  TG_HD bool operator()(V v) const {
-    return depth[v] == level;
-  }
-};
-
 struct NegatedDepth {
   const int32_t* depth;
   template <typename V>
@@ -93,14 +84,24 @@ ResultVector<double> bc(Engine& engine, const Sources& sources, const AlgorithmO
   auto delta = engine.template make_array<double>(0.0);
   const BcDependency<V> dependency{engine.data(depth), engine.data(paths), engine.data(delta)};
   const EdgeMapOptions backward{Direction::kPush, false};
-  for (size_t i = 0; i < sources.size(); ++i) {
-    if (i > 0) engine.vertex_map(engine.all(), BcReset{engine.data(depth), engine.data(paths), engine.data(delta)});
+  // Checkpoints (checkpoint/vertex_state.h): an iteration is a source done;
+  // the sum over the sources done is the whole state, and the step count so
+  // far its one scalar. Each source's dependencies are added to the sum in
+  // source order, so a resumed run adds the same values in the same order.
+  size_t first = 0;
+  if (const std::optional<SavedState> saved =
+          resume_vertex_arrays(engine, options, {vertex_array(engine.data(total))}, 1, "bc")) {
+    first = static_cast<size_t>(saved->iteration);
+    engine.stats().iterations += static_cast<uint64_t>(saved->scalars[0]);
+  }
+  for (size_t i = first; i < sources.size(); ++i) {
+    if (i > first) engine.vertex_map(engine.all(), BcReset{engine.data(depth), engine.data(paths), engine.data(delta)});
     std::vector<Frontier> levels;
     ssnsp_into(engine, static_cast<V>(sources[i]), depth, paths, options, &levels);
     if (levels.empty()) {
       // The accumulative form keeps no levels: find them from the depths.
       const int32_t deepest = static_cast<int32_t>(-engine.min_over(engine.all(), NegatedDepth{engine.data(depth)}));
-      for (int32_t d = 0; d <= deepest; ++d) levels.push_back(engine.filter(engine.all(), DepthIs{engine.data(depth), d}));
+      for (int32_t d = 0; d <= deepest; ++d) levels.push_back(engine.filter(engine.all(), AtDepth{engine.data(depth), d}));
     }
     // The deepest level has no successors, and level 0 (the source) does
     // not push: its dependency stays 0.
@@ -109,6 +110,8 @@ ResultVector<double> bc(Engine& engine, const Sources& sources, const AlgorithmO
       engine.stats().iterations++;
     }
     engine.vertex_map(engine.all(), BcAccumulate{engine.data(total), engine.data(delta)});
+    save_vertex_arrays(engine, options, static_cast<int>(i + 1), {static_cast<double>(engine.stats().iterations)},
+                       {vertex_array(engine.data(total))});
   }
   return engine.to_host(total);
 }
@@ -143,6 +146,13 @@ struct Bc {
     if (dependency.empty()) return "empty graph";
     return describe::top_vertex(graph, dependency, "dependency") + ", " +
            describe::count(double(describe::reached(dependency, 0.0))) + " vertices above 0";
+  }
+  // The checkpoint's key: the sources in order, and the form (the two sum
+  // the same dependencies, up to rounding).
+  static std::string checkpoint_options(const AlgorithmOptions& options, const Sources& sources) {
+    std::string key = options.accumulative ? "accumulative, sources" : "sources";
+    for (size_t i = 0; i < sources.size(); ++i) key += (i == 0 ? " " : ",") + std::to_string(sources[i]);
+    return key;
   }
 };
 

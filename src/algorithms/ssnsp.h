@@ -18,6 +18,8 @@
 #include "algorithms/algorithm.h"
 #include "algorithms/bfs.h"
 #include "algorithms/describe.h"
+#include "checkpoint/vertex_state.h"
+#include "core/error.h"
 #include "core/atomics.h"
 #include "engines/engine.h"
 
@@ -105,11 +107,27 @@ void ssnsp_into(Engine& engine, typename Engine::vertex_t source, typename Engin
   }
   engine.set(paths_array, source, 1.0);
   auto frontier = engine.single(source);
+  int32_t level = 1;
+  // Checkpoints (checkpoint/vertex_state.h; not inside bc, which keeps the
+  // levels): an iteration is a level. After level L the depths and counts
+  // are the whole state: the next frontier is exactly the vertices at depth
+  // L, refiltered from the depths on resuming, and counts are sums of whole
+  // numbers, so the same whatever the order they were added in.
+  const bool checkpointed = levels == nullptr && options.checkpoint != nullptr;
+  if (checkpointed) {
+    if (const std::optional<SavedState> saved = resume_vertex_arrays(
+            engine, options, {vertex_array(depth), vertex_array(paths)}, 0, "ssnsp")) {
+      level = saved->iteration + 1;
+      engine.stats().iterations += saved->iteration;
+      frontier = engine.filter(engine.all(), AtDepth{depth, saved->iteration});
+    }
+  }
   if (levels) levels->push_back(frontier);
-  for (int32_t level = 1; engine.size(frontier) > 0; ++level) {
+  for (; engine.size(frontier) > 0; ++level) {
     frontier = engine.edge_map(frontier, SsnspStep<V>{depth, paths, level}, EdgeMapOptions{});
     engine.stats().iterations++;
     if (levels && engine.size(frontier) > 0) levels->push_back(frontier);
+    if (checkpointed) save_vertex_arrays(engine, options, level, {}, {vertex_array(depth), vertex_array(paths)});
   }
 }
 
@@ -149,6 +167,13 @@ struct Ssnsp {
   }
   static std::string describe(const AnyGraph&, std::span<const value_t> paths) {
     return describe::reached_of(paths, 0.0);
+  }
+  // The checkpoint's key (the source is part of it). The accumulative form
+  // pushes counts out of order: its state is not the arrays' to rebuild.
+  static std::string checkpoint_options(const AlgorithmOptions& options, const Sources& sources) {
+    if (options.accumulative)
+      throw usage_error("--checkpoint/--resume: ssnsp cannot resume with --accumulative exactly (it relaxes out of order)");
+    return "source " + (sources.empty() ? std::string("none") : std::to_string(sources[0]));
   }
 };
 

@@ -1,6 +1,6 @@
 // What every checkpointing algorithm shares (checkpoint/checkpoint.h): the
-// state is one vertex array, as the algorithm's own array holds it, plus a
-// few scalars; both are read and written in place on engines whose arrays are
+// state is one vertex array or a few, as the algorithm's own arrays hold
+// them, plus a few scalars; both are read and written in place on engines whose arrays are
 // in host memory (HostArrays, engines/engine.h), and refused elsewhere. The
 // algorithms stay engine-agnostic: they hand over a pointer from
 // engine.data() and say what the scalars are; they never see edges.
@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,21 +42,39 @@ std::optional<uint64_t> saved_state_bytes(Engine&, const AlgorithmOptions& optio
   }
 }
 
-// Where the run resumes from a checkpoint: copies its vertex data into
-// `values` (the algorithm's array of n T) and returns the saved iteration and
-// scalars (`scalars` of them, else the file is not this algorithm's); nothing
-// where the run does not resume or nothing was saved yet.
-template <typename T, typename Engine>
-std::optional<SavedState> resume_vertex_data(Engine& engine, const AlgorithmOptions& options, T* values,
-                                             size_t scalars, const char* algorithm) {
+// One of the vertex arrays a checkpoint holds: the algorithm's own array of
+// n values, elem_bytes each (engine.data()).
+struct VertexArrayRef {
+  void* data;
+  size_t elem_bytes;
+};
+template <typename T>
+VertexArrayRef vertex_array(T* values) {
+  return {values, sizeof(T)};
+}
+
+// Where the run resumes from a checkpoint: copies its vertex data into the
+// algorithm's arrays (one after another in the file) and returns the saved
+// iteration and scalars (`scalars` of them, else the file is not this
+// algorithm's); nothing where the run does not resume or nothing was saved.
+template <typename Engine>
+std::optional<SavedState> resume_vertex_arrays(Engine& engine, const AlgorithmOptions& options,
+                                               std::initializer_list<VertexArrayRef> arrays, size_t scalars,
+                                               const char* algorithm) {
   if (options.checkpoint == nullptr) return std::nullopt;
   if constexpr (HostArrays<Engine>) {
-    const uint64_t bytes = engine.num_vertices() * sizeof(T);
+    const uint64_t n = engine.num_vertices();
+    uint64_t bytes = 0;
+    for (const VertexArrayRef& a : arrays) bytes += n * a.elem_bytes;
     std::optional<SavedState> saved = options.checkpoint->load(bytes);
     if (!saved) return std::nullopt;
     if (saved->scalars.size() != scalars)
       throw input_error(options.checkpoint->path(), std::string("not a ") + algorithm + " checkpoint");
-    std::memcpy(values, saved->state.data(), bytes);
+    uint64_t at = 0;
+    for (const VertexArrayRef& a : arrays) {
+      std::memcpy(a.data, saved->state.data() + at, n * a.elem_bytes);
+      at += n * a.elem_bytes;
+    }
     saved->state = {};
     return saved;
   } else {
@@ -63,25 +82,49 @@ std::optional<SavedState> resume_vertex_data(Engine& engine, const AlgorithmOpti
   }
 }
 
+// The same for an algorithm whose state is one array of n T.
+template <typename T, typename Engine>
+std::optional<SavedState> resume_vertex_data(Engine& engine, const AlgorithmOptions& options, T* values,
+                                             size_t scalars, const char* algorithm) {
+  return resume_vertex_arrays(engine, options, {vertex_array(values)}, scalars, algorithm);
+}
+
 // Whether iteration is one to save at (--checkpoint-every).
 inline bool checkpoint_due(const AlgorithmOptions& options, int iteration) {
   return options.checkpoint != nullptr && options.checkpoint->due(iteration);
 }
 
-// Saves `values` (n T) and the scalars as the state after `iteration`, where
-// it is due. TG_CHECKPOINT_KILL_AFTER=K, a test hook, then kills the process
-// right after the checkpoint of iteration K, as a killed run would die
-// (tests/cli/checkpoint_test.cc).
-template <typename T, typename Engine>
-void save_vertex_data(Engine& engine, const AlgorithmOptions& options, int iteration,
-                      const std::vector<double>& scalars, const T* values) {
+// Saves the arrays (one after another) and the scalars as the state after
+// `iteration`, where it is due. TG_CHECKPOINT_KILL_AFTER=K, a test hook, then
+// kills the process right after the checkpoint of iteration K, as a killed
+// run would die (tests/cli/checkpoint_test.cc).
+template <typename Engine>
+void save_vertex_arrays(Engine& engine, const AlgorithmOptions& options, int iteration,
+                        const std::vector<double>& scalars, std::initializer_list<VertexArrayRef> arrays) {
   if (!checkpoint_due(options, iteration)) return;
   if constexpr (HostArrays<Engine>) {
-    options.checkpoint->save(iteration, scalars,
-                             {reinterpret_cast<const uint8_t*>(values), engine.num_vertices() * sizeof(T)});
+    const uint64_t n = engine.num_vertices();
+    if (arrays.size() == 1) {  // in place, no copy
+      options.checkpoint->save(iteration, scalars,
+                               {static_cast<const uint8_t*>(arrays.begin()->data), n * arrays.begin()->elem_bytes});
+    } else {
+      std::vector<uint8_t> state;
+      for (const VertexArrayRef& a : arrays) {
+        const uint8_t* p = static_cast<const uint8_t*>(a.data);
+        state.insert(state.end(), p, p + n * a.elem_bytes);
+      }
+      options.checkpoint->save(iteration, scalars, state);
+    }
     if (const char* kill_at = std::getenv("TG_CHECKPOINT_KILL_AFTER"); kill_at && std::atoi(kill_at) == iteration)
       std::raise(SIGKILL);
   }
+}
+
+// The same for one array of n T.
+template <typename T, typename Engine>
+void save_vertex_data(Engine& engine, const AlgorithmOptions& options, int iteration,
+                      const std::vector<double>& scalars, const T* values) {
+  save_vertex_arrays(engine, options, iteration, scalars, {VertexArrayRef{const_cast<T*>(values), sizeof(T)}});
 }
 
 }  // namespace tg

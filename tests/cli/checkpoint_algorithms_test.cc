@@ -1,5 +1,5 @@
-// --checkpoint / --resume of bfs (an iteration: a level), cc (a round or
-// phase), sssp and sswp (a bucket settled), end to end, as
+// --checkpoint / --resume of bfs and ssnsp (an iteration: a level), cc (a
+// round or phase), sssp and sswp (a bucket settled), bc (a source), end to end, as
 // checkpoint_test.cc does for PageRank: on a few generated graph shapes, runs
 // killed by SIGKILL right after a checkpoint (TG_CHECKPOINT_KILL_AFTER, at
 // iterations picked at random with a fixed seed) and resumed give the
@@ -43,6 +43,11 @@ const Case kCases[] = {
     {"sssp_float", "run sssp --graph kron:11 --weights 1:255 --engine cpu --threads 1"},
     {"sssp_double", "run sssp --graph urand:11 --weights 1:64 --delta 3 --engine cpu --threads 1"},
     {"sswp", "run sswp --graph kron:11 -u --weights 1:255 --engine cpu --threads 1"},
+    {"ssnsp_kron", "run ssnsp --graph kron:11 --engine cpu --threads 2"},
+    {"ssnsp_urand_undirected", "run ssnsp --graph urand:11:ef=2 -u --engine cpu --threads 2"},
+    // bc's dependencies are summed by atomic adds: bit-identical with one thread.
+    {"bc_sources", "run bc --graph kron:10 -u --sources 7 --engine cpu --threads 1"},
+    {"bc_accumulative", "run bc --graph urand:10 --sources 5 --accumulative --engine cpu --threads 1"},
 };
 
 std::string fresh_dir(const std::string& name) {
@@ -162,6 +167,17 @@ TEST(CheckpointAlgorithmsRefusal, ACheckpointOfAnotherRunIsRefused) {
   expect_exit(run_tiergraph("run sswp --graph kron:11 --weights 1:255 --engine cpu --source 1 --resume " + sdir), 3,
               "a checkpoint of sssp, not of sswp");
 
+  // bc's key is its sources, in order, and its form.
+  const std::string bdir = fresh_dir("refuse_bc");
+  ASSERT_EQ(run_tiergraph("run bc --graph kron:10 --sources 3 --engine cpu --checkpoint-every 1 --checkpoint " + bdir)
+                .exit_code,
+            0);
+  expect_exit(run_tiergraph("run bc --graph kron:10 --sources 4 --engine cpu --resume " + bdir), 3, "other options");
+  expect_exit(run_tiergraph("run bc --graph kron:10 --sources 3 --accumulative --engine cpu --resume " + bdir), 3,
+              "other options");
+  expect_exit(run_tiergraph("run ssnsp --graph kron:10 --engine cpu --resume " + bdir), 3,
+              "a checkpoint of bc, not of ssnsp");
+
   const std::string cdir = fresh_dir("refuse_cc");
   ASSERT_EQ(run_tiergraph("run cc --graph kron:11 -u --engine cpu --checkpoint " + cdir + " --checkpoint-every 1")
                 .exit_code,
@@ -174,8 +190,8 @@ TEST(CheckpointAlgorithmsRefusal, FormsThatCannotResumeExactlyAreRefused) {
   const std::string dir = fresh_dir("refuse_forms");
   expect_exit(run_tiergraph("run bfs --graph kron:10 --engine cpu --accumulative --checkpoint " + dir), 2,
               "--accumulative");
-  expect_exit(run_tiergraph("run bc --graph kron:10 --engine cpu --checkpoint " + dir), 2, "cannot checkpoint yet");
-  expect_exit(run_tiergraph("run ssnsp --graph kron:10 --engine cpu --resume " + dir), 2, "cannot checkpoint yet");
+  expect_exit(run_tiergraph("run ssnsp --graph kron:10 --engine cpu --accumulative --checkpoint " + dir), 2,
+              "--accumulative");
 }
 
 }  // namespace

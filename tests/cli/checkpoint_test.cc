@@ -103,7 +103,6 @@ TEST(Checkpoint, ACheckpointOfAnotherRunIsRefused) {
 
 TEST(Checkpoint, RunsThatCannotCheckpointAreRefused) {
   const std::string dir = fresh_dir("refused");
-  expect_exit(run_tiergraph("run bc --graph kron:10 --engine cpu --checkpoint " + dir), 2, "cannot checkpoint yet");
   expect_exit(run_tiergraph(kRun + "--accumulative --checkpoint " + dir), 2, "--accumulative");
   expect_exit(run_tiergraph(kRun + "--checkpoint " + dir + " --resume " + dir + "x"), 2, "give one folder");
   expect_exit(run_tiergraph(kRun + "--checkpoint " + dir + " --checkpoint-every 0"), 2, "checkpoint-every");
