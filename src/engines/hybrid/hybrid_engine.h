@@ -53,7 +53,6 @@
 #include "engines/hybrid/mirror_map.h"
 #include "engines/hybrid/page_queue.h"
 #include "engines/hybrid/split_model.h"
-#include "engines/range_operators.h"
 #include "graph/graph.h"
 
 namespace tg::hybrid {
