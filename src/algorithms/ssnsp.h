@@ -19,8 +19,8 @@
 #include "algorithms/bfs.h"
 #include "algorithms/describe.h"
 #include "checkpoint/vertex_state.h"
-#include "core/error.h"
 #include "core/atomics.h"
+#include "core/error.h"
 #include "engines/engine.h"
 
 namespace tg {

@@ -1,7 +1,8 @@
 // What every checkpointing algorithm shares (checkpoint/checkpoint.h): the
 // state is one vertex array or a few, as the algorithm's own arrays hold
-// them, plus a few scalars; both are read and written in place on engines whose arrays are
-// in host memory (HostArrays, engines/engine.h), and refused elsewhere. The
+// them, plus a few scalars; both are read and written in place on engines
+// whose arrays are in host memory (HostArrays, engines/engine.h), and
+// refused elsewhere. The
 // algorithms stay engine-agnostic: they hand over a pointer from
 // engine.data() and say what the scalars are; they never see edges.
 #pragma once

@@ -253,9 +253,32 @@ class CpuEngine {
     requires EdgeOperator<Op, V>
   void push_range(const Op& op, uint64_t begin, uint64_t end, int threads = 0) {
     if (begin >= end) return;
-    if constexpr (HasBegin<Op, V>) vertex_map(all(), [&op](V u) { op.begin(u); });
+    const int team = threads > 0 ? threads : omp_get_max_threads();
+    if constexpr (HasBegin<Op, V>) {  // the hook of this range's sources only: the others are another side's
+#pragma omp parallel for schedule(static) num_threads(team)
+      for (uint64_t u = begin; u < end; ++u) op.begin(static_cast<V>(u));
+    }
     stats_.push_steps++;
-    push_step(all(), op, false, begin, end, threads);
+    push_step(all(), op, false, begin, end, team);
+  }
+
+  // The out-degrees of a sparse or dense frontier's members, summed (also
+  // for the paged engine's direction choice).
+  uint64_t out_degree_sum(const Frontier& f) {
+    const eid_t* off = graph_.out.offsets.data();
+    uint64_t sum = 0;
+    if (f.kind == Frontier::Kind::kSparse) {
+#pragma omp parallel for schedule(static) reduction(+ : sum) if (f.list.size() >= kSerialBelow)
+      for (uint64_t i = 0; i < f.list.size(); ++i) sum += off[f.list[i] + 1] - off[f.list[i]];
+    } else {
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+      for (uint64_t w = 0; w < f.bits.size(); ++w)
+        for (uint64_t word = f.bits[w]; word != 0; word &= word - 1) {
+          uint64_t v = w * 64 + __builtin_ctzll(word);
+          sum += off[v + 1] - off[v];
+        }
+    }
+    return sum;
   }
 
   // gather_apply over vertices [begin, end) only (the hybrid engine's CPU
@@ -367,23 +390,6 @@ class CpuEngine {
         __atomic_fetch_or(&d.bits[f.list[i] / 64], uint64_t{1} << (f.list[i] % 64), __ATOMIC_RELAXED);
     }
     return d;
-  }
-
-  uint64_t out_degree_sum(const Frontier& f) {
-    const eid_t* off = graph_.out.offsets.data();
-    uint64_t sum = 0;
-    if (f.kind == Frontier::Kind::kSparse) {
-#pragma omp parallel for schedule(static) reduction(+ : sum) if (f.list.size() >= kSerialBelow)
-      for (uint64_t i = 0; i < f.list.size(); ++i) sum += off[f.list[i] + 1] - off[f.list[i]];
-    } else {
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-      for (uint64_t w = 0; w < f.bits.size(); ++w)
-        for (uint64_t word = f.bits[w]; word != 0; word &= word - 1) {
-          uint64_t v = w * 64 + __builtin_ctzll(word);
-          sum += off[v + 1] - off[v];
-        }
-    }
-    return sum;
   }
 
   // Bottom-up: every vertex that may still change looks for frontier members

@@ -37,10 +37,10 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
-#include <tuple>
 #include <memory>
 #include <optional>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -48,8 +48,8 @@
 #include "core/error.h"
 #include "engines/cpu/cpu_engine.h"
 #include "engines/engine.h"
-#include "engines/hybrid/hybrid_options.h"
 #include "engines/hybrid/forest_steps.h"
+#include "engines/hybrid/hybrid_options.h"
 #include "engines/hybrid/mirror_map.h"
 #include "engines/hybrid/page_queue.h"
 #include "engines/hybrid/split_model.h"

@@ -115,7 +115,7 @@ class PagedCpuEngine {
     if (!all) members = sorted_members(f);
     StepShape shape{f.count, 0, num_edges(), n_, can_pull(), pulled_last_};
     if (needs_frontier_edges(options.direction, shape))
-      shape.frontier_edges = all ? num_edges() : degree_sum(members);
+      shape.frontier_edges = all ? num_edges() : cpu_.out_degree_sum(members);
     pulled_last_ = choose_pull(options.direction, shape);
     RunStats& s = cpu_.stats();
     if (pulled_last_) {
@@ -237,14 +237,6 @@ class PagedCpuEngine {
       return s;
     }
     return cpu_.filter(f, [](V) { return true; });  // a bitmap's members come out in id order
-  }
-
-  uint64_t degree_sum(const Frontier& members) const {
-    const eid_t* off = graph_.out.offsets.data();
-    uint64_t sum = 0;
-#pragma omp parallel for schedule(static) reduction(+ : sum) if (members.list.size() >= kSerialBelow)
-    for (uint64_t i = 0; i < members.list.size(); ++i) sum += off[members.list[i] + 1] - off[members.list[i]];
-    return sum;
   }
 
   // Top-down over out-edges from `members` (sorted), or from every vertex.
