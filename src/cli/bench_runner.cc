@@ -181,6 +181,7 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
         load_in = host_mem_in_edges(spec, *a, a->reads(plan.algorithm_options).in_edges) || load_in;
     }
     LoadOptions lo = plan.graph.load_options(load_in);
+    lo.map_tgb = plan.host_mem.has_value();  // the paged engine reads the edges from the file itself
     // Generated graphs get the papers' random weights when an algorithm needs weights.
     if (any_weights && plan.graph.weights.empty() && is_generator_spec(spec))
       lo.build.random_weights = WeightRange{8, 72};

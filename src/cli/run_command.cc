@@ -91,7 +91,9 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   // with --host-mem only as the file stores it (host_mem_in_edges).
   const Need in_edges = edge_reads(request).in_edges;
   const bool load_in_edges = host_mem ? host_mem_in_edges(o.graph.graph, algorithm, in_edges) : in_edges >= Need::kIfPresent;
-  AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(load_in_edges));
+  LoadOptions load = o.graph.load_options(load_in_edges);
+  load.map_tgb = host_mem.has_value();  // the paged engine reads the edges from the file itself
+  AnyGraph graph = load_graph(o.graph.graph, load);
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   request.sources = o.sources.resolve(graph, algorithm);

@@ -1,6 +1,6 @@
-// Reading and writing .tgb files (layout in binary_format.h). Reading maps
-// the file and verifies it in one parallel pass over 1 MiB blocks: each block
-// is hashed and, while it is in cache, its offsets are checked to be monotone,
+// Reading and writing .tgb files (layout in binary_format.h). Reading reads
+// (or maps) the file and verifies it in one parallel pass over 1 MiB blocks:
+// each block is read, hashed and, while it is in cache, its offsets are checked to be monotone,
 // its neighbor ids to be below |V| and its weights not to be NaN.
 #include "formats/binary_format.h"
 
@@ -23,6 +23,7 @@
 #include "formats/input_file.h"
 #include "formats/progress.h"
 #include "formats/readers.h"
+#include "graph/huge_pages.h"
 
 namespace tg {
 
@@ -64,11 +65,6 @@ void expected_section_bytes(uint64_t n, uint64_t m, uint32_t id_bytes, bool weig
   out[formats::kInWeights] = in_edges && weighted ? U(m) * 4 : 0;
 }
 
-struct Mapping {
-  void* base = MAP_FAILED;
-  size_t bytes = 0;
-};
-
 // First failure found by the parallel verification, by section then element.
 struct Failure {
   std::atomic<uint64_t> key{UINT64_MAX};  // section * 2^58 + element index
@@ -108,9 +104,12 @@ void check_weights(const weight_t* w, uint64_t begin, uint64_t end, int section,
   }
 }
 
+// Within [begin, end) only: the comparison of a block's first offset with the
+// previous block's last is made after the pass (check_block_seams), since a
+// block read from the file cannot look at its neighbour before that has arrived.
 void check_offsets(const uint64_t* off, uint64_t begin, uint64_t end, int section, Failure& failure) {
   uint64_t bad = 0;
-  uint64_t i = begin == 0 ? 1 : begin;
+  uint64_t i = begin + 1;
   for (uint64_t j = i; j < end; ++j) bad |= static_cast<uint64_t>(off[j] < off[j - 1]);
   if (!bad) return;
   for (uint64_t j = i; j < end; ++j) {
@@ -121,9 +120,38 @@ void check_offsets(const uint64_t* off, uint64_t begin, uint64_t end, int sectio
   }
 }
 
+// pread until `bytes` arrived: 0, an errno, or EIO + 4096 for an early end of file.
+int pread_fully(int fd, char* out, uint64_t bytes, uint64_t offset) {
+  while (bytes > 0) {
+    const ssize_t got = ::pread(fd, out, static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{1} << 30)), static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return errno;
+    if (got == 0) return EIO + 4096;
+    out += got;
+    bytes -= static_cast<uint64_t>(got);
+    offset += static_cast<uint64_t>(got);
+  }
+  return 0;
+}
+
+// The offsets' comparisons across block boundaries, which check_offsets leaves out.
+template <typename Span>
+void check_block_seams(const Span& span, const formats::TgbSectionEntry* s, Failure& failure) {
+  for (int sec : {formats::kOutOffsets, formats::kInOffsets}) {
+    const uint64_t* off = reinterpret_cast<const uint64_t*>(span(sec));
+    const uint64_t count = s[sec].bytes / 8, per_block = formats::kChecksumBlockBytes / 8;
+    for (uint64_t j = per_block; j < count; j += per_block)
+      if (off[j] < off[j - 1]) failure.record(sec, j);
+  }
+}
+
+// The graph over the file's bytes at `base`: a mapping of the file, or, with
+// `fd` >= 0, memory of the file's size that each block is read into (by pread,
+// in the same parallel pass that checks it, so the bytes are hashed while in
+// cache).
 template <typename V>
-Graph<V> graph_from_mapping(const std::string& path, const TgbHeader& h, const std::string& name, char* base,
-                            const std::shared_ptr<void>& owner) {
+Graph<V> graph_from_bytes(const std::string& path, const TgbHeader& h, const std::string& name, char* base,
+                          const std::shared_ptr<void>& owner, int fd) {
   const uint64_t n = h.num_vertices, m = h.num_edges;
   const auto& s = h.sections;
   auto span = [&](int section) { return base + s[section].offset; };
@@ -142,12 +170,20 @@ Graph<V> graph_from_mapping(const std::string& path, const TgbHeader& h, const s
   first_block[formats::kTgbSections] = blocks.size();
   std::vector<uint64_t> hashes(blocks.size());
   Failure failure;
+  std::atomic<int> read_errno{0};
 #pragma omp parallel for schedule(dynamic, 1)
   for (size_t i = 0; i < blocks.size(); ++i) {
     const int sec = blocks[i].section;
     const uint64_t begin = blocks[i].begin;
     const uint64_t len = std::min<uint64_t>(formats::kChecksumBlockBytes, s[sec].bytes - begin);
-    const char* p = span(sec) + begin;
+    char* p = span(sec) + begin;
+    if (fd >= 0) {
+      const int e = pread_fully(fd, p, len, s[sec].offset + begin);
+      if (e != 0) {
+        read_errno.store(e);
+        continue;
+      }
+    }
     hashes[i] = formats::xxh64(p, len, 0);
     if (sec == formats::kOutOffsets || sec == formats::kInOffsets) {
       check_offsets(reinterpret_cast<const uint64_t*>(span(sec)), begin / 8, (begin + len) / 8, sec, failure);
@@ -159,6 +195,10 @@ Graph<V> graph_from_mapping(const std::string& path, const TgbHeader& h, const s
                     (begin + len) / sizeof(weight_t), sec, failure);
     }
   }
+  if (const int e = read_errno.load(); e != 0)
+    throw input_error(path, e == EIO + 4096 ? "unexpected end of file (changed while reading?)"
+                                              : std::string("read error (") + std::strerror(e) + ")");
+  check_block_seams(span, s, failure);
   for (int sec = 0; sec < formats::kTgbSections; ++sec) {
     const uint64_t* hb = hashes.data() + first_block[sec];
     size_t count = first_block[sec + 1] - first_block[sec];
@@ -208,7 +248,7 @@ Graph<V> graph_from_mapping(const std::string& path, const TgbHeader& h, const s
 
 }  // namespace
 
-AnyGraph read_binary_graph(const std::string& path) {
+AnyGraph read_binary_graph(const std::string& path, TgbLoad how) {
   uint64_t size = 0;
   const int fd = formats::open_input_file(path, &size);
   const formats::ScopedFd closer(fd);
@@ -271,16 +311,32 @@ AnyGraph read_binary_graph(const std::string& path) {
     previous_end = e.offset + e.bytes;
   }
 
-  void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-  if (base == MAP_FAILED) throw input_error(path, std::string("cannot map the file (") + std::strerror(errno) + ")");
-  ::madvise(base, size, MADV_WILLNEED);
-  // Copy-on-write private mapping: consumers may write to the arrays (pinning,
-  // in-place sorts) without touching the file. Unmapped with the last array.
-  std::shared_ptr<void> owner(base, [size](void* p) { ::munmap(p, size); });
-  std::string name(static_cast<const char*>(base) + sizeof(TgbHeader), h.name_bytes);
-  char* bytes = static_cast<char*>(base);
-  if (h.id_bytes == 4) return graph_from_mapping<vid32_t>(path, h, name, bytes, owner);
-  return graph_from_mapping<vid64_t>(path, h, name, bytes, owner);
+  std::shared_ptr<void> owner;
+  char* bytes = nullptr;
+  if (how == TgbLoad::kMap) {
+    void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (base == MAP_FAILED) throw input_error(path, std::string("cannot map the file (") + std::strerror(errno) + ")");
+    ::madvise(base, size, MADV_WILLNEED);
+    // Copy-on-write private mapping: consumers may write to the arrays (pinning,
+    // in-place sorts) without touching the file. Unmapped with the last array.
+    owner = std::shared_ptr<void>(base, [size](void* p) { ::munmap(p, size); });
+    bytes = static_cast<char*>(base);
+  } else {
+    // 2 MiB-aligned, so that every section past the first 2 MiB lies on huge pages.
+    constexpr size_t kHuge = size_t{1} << 21;
+    const size_t reserved = size + kHuge;
+    void* base = ::mmap(nullptr, reserved, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+      throw input_error(path, "cannot allocate " + std::to_string(size) + " bytes for the graph (" + std::strerror(errno) + ")");
+    owner = std::shared_ptr<void>(base, [reserved](void* p) { ::munmap(p, reserved); });
+    bytes = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(base) + kHuge - 1) / kHuge * kHuge);
+    advise_huge_pages(bytes, size);
+    formats::read_exact(fd, path, bytes, h.header_bytes, 0);
+  }
+  std::string name(bytes + sizeof(TgbHeader), h.name_bytes);
+  const int read_fd = how == TgbLoad::kMap ? -1 : fd;
+  if (h.id_bytes == 4) return graph_from_bytes<vid32_t>(path, h, name, bytes, owner, read_fd);
+  return graph_from_bytes<vid64_t>(path, h, name, bytes, owner, read_fd);
 }
 
 namespace {

@@ -93,7 +93,7 @@ AnyGraph load(const std::string& spec, const LoadOptions& options) {
   }
   const FileFormat format = format_from_path(spec);
   if (is_binary(format)) {
-    AnyGraph g = format == FileFormat::kBinary ? read_binary_graph(spec) : read_gap_graph(spec, format == FileFormat::kGapWsg);
+    AnyGraph g = format == FileFormat::kBinary ? read_binary_graph(spec, options.map_tgb ? TgbLoad::kMap : TgbLoad::kRead) : read_gap_graph(spec, format == FileFormat::kGapWsg);
     if (!needs_rebuild(g, options.build)) {
       if (options.build.in_edges) ensure_in_edges(g);
       return g;

@@ -20,6 +20,7 @@ struct LoadOptions {
   int edge_factor = 16;         // for generator specs
   uint64_t seed = 27491095;     // for generator specs
   bool progress = false;        // progress lines on stderr
+  bool map_tgb = false;         // map a .tgb instead of reading it (--host-mem: readers.h, TgbLoad)
 };
 
 // PATH, or kron:S / urand:S. Generated graphs are simplified (no self loops,

@@ -29,8 +29,16 @@ EdgeList read_dimacs(const std::string& path, bool progress = false);
 AnyGraph read_gap_graph(const std::string& path, bool weighted);
 
 // tiergraph's own binary format (.tgb): versioned header with magic, sizes,
-// id width, flags and a checksum; the arrays are memory-mapped.
-AnyGraph read_binary_graph(const std::string& path);
+// id width, flags and a checksum.
+//   kRead: read into anonymous memory on 2 MiB pages (by parallel preads,
+//          checked as they arrive). The arrays are then ordinary memory:
+//          the GPU registers them in place for zero-copy, and the CPU's
+//          random reads into them miss the TLB far less than into the page
+//          cache's 4 KiB pages of a mapping.
+//   kMap:  map the file (the pages stay page cache, which the kernel may
+//          evict): for --host-mem, which then reads the edges by itself.
+enum class TgbLoad { kRead, kMap };
+AnyGraph read_binary_graph(const std::string& path, TgbLoad how = TgbLoad::kRead);
 void write_binary_graph(const AnyGraph& graph, const std::string& path, bool progress = false);
 
 }  // namespace tg

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -24,7 +26,7 @@ using tg::test::write_temp_file;
 // 0 -> 1 -> 2 -> 0, 2 -> 3: every vertex but 3 has out-edges.
 std::string tiny_graph() { return write_temp_file("bench_tiny.el", "0 1\n1 2\n2 0\n2 3\n"); }
 
-std::string prefix(const std::string& name) { return ::testing::TempDir() + "/" + name; }
+std::string prefix(const std::string& name) { return ::testing::TempDir() + "/" + std::to_string(::getpid()) + "_" + name; }
 
 using CsvRow = std::map<std::string, std::string>;
 

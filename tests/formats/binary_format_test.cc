@@ -60,18 +60,21 @@ void expect_same_graph(const Graph<V>& a, const Graph<V>& b) {
 void expect_round_trip(const AnyGraph& g, const std::string& path) {
   write_binary_graph(g, path);
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
-  AnyGraph back = read_binary_graph(path);
-  ASSERT_EQ(back.index(), g.index());
-  std::visit(
-      [&](const auto& a) {
-        using G = std::decay_t<decltype(a)>;
-        const G& b = std::get<G>(back);
-        expect_same_graph(a, b);
-        // Mapped in place: every array starts on a page of the mapping.
-        EXPECT_EQ(reinterpret_cast<uintptr_t>(b.out.offsets.data()) % 4096, 0u);
-        if (b.num_edges() > 0) EXPECT_EQ(reinterpret_cast<uintptr_t>(b.out.neighbors.data()) % 4096, 0u);
-      },
-      g);
+  for (TgbLoad how : {TgbLoad::kRead, TgbLoad::kMap}) {
+    SCOPED_TRACE(how == TgbLoad::kRead ? "read" : "mapped");
+    AnyGraph back = read_binary_graph(path, how);
+    ASSERT_EQ(back.index(), g.index());
+    std::visit(
+        [&](const auto& a) {
+          using G = std::decay_t<decltype(a)>;
+          const G& b = std::get<G>(back);
+          expect_same_graph(a, b);
+          // In place in the file's image: every array starts on a page of it.
+          EXPECT_EQ(reinterpret_cast<uintptr_t>(b.out.offsets.data()) % 4096, 0u);
+          if (b.num_edges() > 0) EXPECT_EQ(reinterpret_cast<uintptr_t>(b.out.neighbors.data()) % 4096, 0u);
+        },
+        g);
+  }
 }
 
 TEST(BinaryFormat, RoundTrips) {
@@ -162,7 +165,8 @@ class DamagedBinary : public ::testing::Test {
   }
   void expect_damage(const std::string& bytes, std::initializer_list<std::string> parts) {
     write_bytes(dir_.path("bad.tgb"), bytes);
-    expect_error([&] { read_binary_graph(dir_.path("bad.tgb")); }, parts);
+    expect_error([&] { read_binary_graph(dir_.path("bad.tgb"), TgbLoad::kRead); }, parts);
+    expect_error([&] { read_binary_graph(dir_.path("bad.tgb"), TgbLoad::kMap); }, parts);
   }
   // Rewrites the checksums, so that only the semantic checks can object.
   std::string with_valid_checksums(std::string bytes) {
@@ -251,6 +255,21 @@ TEST_F(DamagedBinary, SemanticChecksBehindValidChecksums) {
   std::string first = good_;
   put<uint64_t>(first, off.offset, 1);
   expect_damage(with_valid_checksums(first), {"bad.tgb", "out_offsets[0] is 1"});
+}
+
+// A decrease between the last offset of one 1 MiB checksum block and the first of
+// the next: each block is checked alone (as it arrives), the seams after.
+TEST_F(DamagedBinary, OffsetsDecreaseAcrossABlockSeam) {
+  write_binary_graph(build_graph(random_edges(200000, 400000, false, 3), BuildOptions{}), dir_.path("big.tgb"));
+  std::string bytes = read_bytes(dir_.path("big.tgb"));
+  TgbHeader h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  const uint64_t seam = formats::kChecksumBlockBytes / 8;  // the first offset of the second block
+  uint64_t before = 0;
+  std::memcpy(&before, bytes.data() + h.sections[formats::kOutOffsets].offset + 8 * (seam - 1), 8);
+  ASSERT_GT(before, 0u);
+  put<uint64_t>(bytes, h.sections[formats::kOutOffsets].offset + 8 * seam, before - 1);
+  expect_damage(with_valid_checksums(bytes), {"bad.tgb", "out_offsets decrease at vertex " + std::to_string(seam - 1)});
 }
 
 TEST_F(DamagedBinary, NanWeightIsRefusedInfIsNot) {

@@ -33,8 +33,10 @@ ProgramResult run_tiergraph(const std::string& args) {
   return r;
 }
 
+// The process id in the name: ctest runs each test in its own process, in
+// parallel, and two tests writing one name would read each other's halves.
 std::string write_temp_file(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "/" + name;
+  std::string path = ::testing::TempDir() + "/" + std::to_string(::getpid()) + "_" + name;
   std::ofstream(path) << text;
   return path;
 }
