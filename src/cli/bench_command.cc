@@ -45,6 +45,7 @@ struct BenchOptions {
   int threads = 0;
   AlgorithmOptions algo;
   std::string host_mem;  // --host-mem SIZE
+  std::string profile;   // --profile: the planner's machine profile (auto)
   std::string output = "bench";
   bool no_chart = false;
 };
@@ -67,6 +68,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   plan.verify = o.verify;
   plan.trials = o.trials;
   plan.gpu.device = o.device;
+  plan.gpu.profile = o.profile;
   plan.gpu.gpus = o.gpus;
   if (!o.gpu_mem.empty()) plan.gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   plan.gpu.stream_threshold = o.stream_threshold;
@@ -159,6 +161,9 @@ void add_bench_command(CLI::App& app) {
                   "GPU, subgraph placements: stream the partitions when active edges exceed this fraction of all")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  cmd->add_option("--profile", o->profile,
+                  "auto: the machine profile the planner reads (tiergraph calibrate; default: $TG_PROFILE, else "
+                  "~/.config/tiergraph/profile.json where it exists, else built-in H100 figures)");
   cmd->add_option("--device", o->device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
   cmd->add_option("--gpus", o->gpus,
                   "GPU placements run over GPUs 0..N-1, the graph split by degree separation (device placement, "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <set>
 
 #include "algorithms/describe.h"
@@ -11,6 +12,7 @@
 #include "core/error.h"
 #include "engines/paged/host_mem.h"
 #include "generators/generators.h"
+#include "planner/planner.h"
 
 namespace tg::cli {
 
@@ -137,21 +139,27 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
     for (size_t i = 0; i < outputs.size(); ++i) consume(requests[i], outputs[i]);
     return;
   }
-  if (!placement.streamed()) {
+  const bool planned = placement.placement == Placement::kAuto;
+  if (!placement.streamed() && !planned) {
     std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
     for (size_t i = 0; i < outputs.size(); ++i) consume(requests[i], outputs[i]);
     return;
   }
   // subgraph / stream: one algorithm at a time (its sources share the
   // placement), so that a refusal (a budget under the minimum for weighted
-  // edges, say) is that algorithm's rows alone.
+  // edges, say) is that algorithm's rows alone. auto: the planner chooses
+  // per algorithm (planner/planner.h), and each row records its plan.
+  const planner::MachineProfile profile = planned ? planner::find_profile(options.profile) : planner::MachineProfile{};
   for (size_t i = 0; i < requests.size();) {
     size_t j = i;
     while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
     const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
     std::vector<RunOutput> outputs;
+    auto plan = std::make_shared<planner::Plan>();
     try {
-      outputs = run_batch_on_gpu(graph, group, options);
+      outputs = run_batch_on_gpu(graph, group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options);
+      if (planned && !plan->candidates.empty())
+        for (RunOutput& out : outputs) out.stats.plan = planner::to_json(*plan);
     } catch (const Error& e) {
       for (const RunRequest& r : group) rows.push_back(failed_row(spec, &placement, r, graph, e.what()));
       std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),

@@ -12,5 +12,7 @@ void add_generate_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_verify_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_plan_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
 
 }  // namespace tg::cli

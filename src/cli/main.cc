@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   tg::cli::add_info_command(app);
   tg::cli::add_verify_command(app);
   tg::cli::add_bench_command(app);
+  tg::cli::add_plan_command(app);
+  tg::cli::add_calibrate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

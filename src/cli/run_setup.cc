@@ -35,6 +35,9 @@ void EngineOptions::add_to(CLI::App& command) {
           "hybrid: the CPU threads' fixed share of each gather's work, 0 to 1 (default: the cost model's, corrected "
           "after every gather)")
       ->check(CLI::Range(0.0, 1.0));
+  command.add_option("--profile", gpu.profile,
+                     "GPU, --placement auto: the machine profile of tiergraph calibrate (default: $TG_PROFILE, else "
+                     "~/.config/tiergraph/profile.json where it exists, else built-in H100 figures)");
   command.add_option("--device", gpu.device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
   auto* gpus = command
       .add_option("--gpus", gpu.gpus,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,9 +38,21 @@ struct RunOutput {
   std::optional<Placement> placement;  // GPU runs: where the edges were (never kAuto)
 };
 
+// What the GPU engine has measured when it resolves placement auto.
+struct AutoPlacementContext {
+  uint64_t edge_bytes = 0;    // of the edge arrays the run reads
+  uint64_t budget_bytes = 0;  // --gpu-mem, or the room below
+  uint64_t room_bytes = 0;    // free device memory beside the vertex data
+};
+
 // Where the GPU engine keeps the edge array and how its kernels read it.
 struct GpuOptions {
   Placement placement = Placement::kAuto;
+  // Who resolves kAuto: the planner (planner/planner.h, which knows the
+  // algorithm; the engine does not). Null: device where the edges fit the
+  // budget, else zerocopy-aligned.
+  std::function<Placement(const AutoPlacementContext&)> choose_auto;
+  std::string profile;  // the planner's machine profile (--profile); empty: planner/machine_profile.h's search
   uint64_t memory_budget = 0;  // bytes of device memory the run may use; 0: free memory minus a margin
   int device = 0;
   // subgraph / stream placements (docs/SUBWAY.md):

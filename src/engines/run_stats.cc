@@ -33,6 +33,7 @@ nlohmann::json details_json(const RunStats& s) {
     j["link_requests"] = s.link_requests;
   }
   if (s.stream) j.update(to_json(*s.stream));
+  if (!s.plan.is_null()) j["plan"] = s.plan;
   if (s.distributed) {
     const DistributedStats& d = *s.distributed;
     nlohmann::json levels = nlohmann::json::array();

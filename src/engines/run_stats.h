@@ -101,6 +101,7 @@ struct RunStats {
   std::optional<DistributedStats> distributed;
   std::optional<HybridStats> hybrid;
   std::optional<PagingStats> paging;  // --host-mem
+  nlohmann::json plan;                // --placement auto: the planner's plan (planner/planner.h); null otherwise
 
   void add_phase(const std::string& name, double seconds);
   double phase(const std::string& name) const;  // 0 when absent

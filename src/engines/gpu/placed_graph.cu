@@ -136,7 +136,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   // subgraph / stream add the SubCSR builder's arrays (active list, sort
   // buffer, sub-offsets, scattered sub-offsets) or the streamer's (identity,
   // sorted list), and a second dedupe bitmap and queue for --async.
-  const bool streamed = is_streamed(options.placement);
+  // The planner (auto) may choose a streamed placement: count its arrays too.
+  const bool streamed = is_streamed(options.placement) || (options.placement == Placement::kAuto && options.choose_auto);
   const uint64_t vertex_bytes =
       (n + 1) * sizeof(eid_t) * (directed_in ? 2 : 1) + n * (16 + 5 * sizeof(V)) + 6 * ((n + 31) / 32) * 4 +
       (streamed ? n * (3 * sizeof(V) + 16) + 2 * ((n + 31) / 32) * 4 : 0);
@@ -148,6 +149,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   const uint64_t budget = options.memory_budget > 0 ? options.memory_budget : room;
 
   placement_ = options.placement;
+  if (placement_ == Placement::kAuto && options.choose_auto)
+    placement_ = options.choose_auto(AutoPlacementContext{edge_bytes, budget, room});
   if (placement_ == Placement::kAuto)
     placement_ = edge_bytes <= budget && edge_bytes <= room ? Placement::kDevice : Placement::kZeroCopyAligned;
   if (placement_ == Placement::kDevice || placement_ == Placement::kUvm) {

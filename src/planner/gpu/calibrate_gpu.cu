@@ -1,0 +1,223 @@
+// calibrate's GPU micro-benchmarks (planner/calibrate.h): copies over the
+// link, pinning in place, zero-copy lines in address order and at random by
+// footprint, device memory read in order and at random by footprint, and the
+// fixed cost of a step. Each is the best of a few runs, timed with CUDA events
+// after a warm-up.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "engines/gpu/cuda_util.h"
+#include "planner/calibrate.h"
+
+namespace tg::planner {
+
+namespace {
+
+__device__ __forceinline__ uint64_t mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return x;
+}
+
+// A warp per 128-byte line, lanes reading its 32 words; lines in address order.
+__global__ void read_lines(const uint32_t* data, uint64_t lines, uint32_t* sink) {
+  const uint64_t warps = uint64_t(gridDim.x) * blockDim.x / 32;
+  uint32_t acc = 0;
+  for (uint64_t l = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32; l < lines; l += warps)
+    acc += data[l * 32 + threadIdx.x % 32];
+  if (acc == 0x12345678u) *sink = acc;
+}
+
+// A warp per random 128-byte line among `lines`, `per_warp` of them.
+__global__ void read_random_lines(const uint32_t* data, uint64_t lines, int per_warp, uint32_t* sink) {
+  const uint64_t warp = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+  uint32_t acc = 0;
+  for (int i = 0; i < per_warp; ++i) acc += data[(mix(warp * 1024 + i) % lines) * 32 + threadIdx.x % 32];
+  if (acc == 0x12345678u) *sink = acc;
+}
+
+// Each thread reads `per_thread` random 4-byte words among `words`.
+__global__ void read_random_words(const uint32_t* data, uint64_t words, int per_thread, uint32_t* sink) {
+  const uint64_t t = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  uint32_t acc = 0;
+  for (int i = 0; i < per_thread; ++i) acc += data[mix(t * 64 + i) % words];
+  if (acc == 0x12345678u) *sink = acc;
+}
+
+__global__ void empty_kernel() {}
+
+struct Events {
+  cudaEvent_t a, b;
+  Events() {
+    TG_CUDA(cudaEventCreate(&a));
+    TG_CUDA(cudaEventCreate(&b));
+  }
+  ~Events() {
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  template <typename F>
+  double best_seconds(int rounds, F run) {
+    run();  // warm-up
+    TG_CUDA(cudaDeviceSynchronize());
+    float best = 1e30f;
+    for (int r = 0; r < rounds; ++r) {
+      TG_CUDA(cudaEventRecord(a));
+      run();
+      TG_CUDA(cudaEventRecord(b));
+      TG_CUDA(cudaEventSynchronize(b));
+      float ms = 0;
+      TG_CUDA(cudaEventElapsedTime(&ms, a, b));
+      best = std::min(best, ms);
+    }
+    return best / 1e3;
+  }
+};
+
+std::string rate_text(const char* what, double rate, const char* unit) {
+  char t[160];
+  std::snprintf(t, sizeof t, "%s: %.1f %s", what, rate / 1e9, unit);
+  return t;
+}
+
+}  // namespace
+
+void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
+  auto say = [&](const std::string& s) {
+    if (options.progress) options.progress(s);
+  };
+  TG_CUDA(cudaSetDevice(options.device));
+  cudaDeviceProp prop{};
+  TG_CUDA(cudaGetDeviceProperties(&prop, options.device));
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const size_t bytes = (options.quick ? size_t{256} : size_t{1024}) << 20;
+  if (free_bytes < bytes + (size_t{512} << 20))
+    throw Error("calibrate needs " + std::to_string((bytes >> 20) + 512) + " MiB of free GPU memory, " + prop.name +
+                " has " + std::to_string(free_bytes >> 20) + " MiB free");
+  profile.gpu = prop.name;
+  profile.gpu_memory_bytes = total_bytes;
+  const int sms = prop.multiProcessorCount;
+  Events ev;
+  uint32_t* sink = nullptr;
+  TG_CUDA(cudaMalloc(&sink, sizeof(uint32_t)));
+  uint32_t* dev = nullptr;
+  TG_CUDA(cudaMalloc(&dev, bytes));
+  TG_CUDA(cudaMemset(dev, 1, bytes));
+  void* pinned = nullptr;
+  TG_CUDA(cudaHostAlloc(&pinned, bytes, cudaHostAllocMapped));
+  std::memset(pinned, 1, bytes);
+
+  profile.link_copy = bytes / ev.best_seconds(3, [&] { TG_CUDA(cudaMemcpy(dev, pinned, bytes, cudaMemcpyHostToDevice)); });
+  say(rate_text("copy, pinned host -> GPU", profile.link_copy, "GB/s"));
+  {
+    std::vector<char> pageable(bytes, 1);
+    profile.pageable_copy =
+        bytes / ev.best_seconds(2, [&] { TG_CUDA(cudaMemcpy(dev, pageable.data(), bytes, cudaMemcpyHostToDevice)); });
+  }
+  say(rate_text("copy, ordinary host memory -> GPU", profile.pageable_copy, "GB/s"));
+  {
+    // Pinning in place, as the zero-copy placements do with the graph's arrays.
+    void* anon = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (anon == MAP_FAILED) throw Error("calibrate: cannot allocate host memory");
+    ::madvise(anon, bytes, MADV_HUGEPAGE);
+    std::memset(anon, 1, bytes);
+    double best = 1e30;
+    for (int r = 0; r < 2; ++r) {
+      const auto t0 = std::chrono::steady_clock::now();
+      TG_CUDA(cudaHostRegister(anon, bytes, cudaHostRegisterMapped));
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      TG_CUDA(cudaHostUnregister(anon));
+    }
+    ::munmap(anon, bytes);
+    profile.host_register = bytes / best;
+  }
+  say(rate_text("pinning ordinary memory in place", profile.host_register, "GB/s"));
+
+  uint32_t* mapped = nullptr;
+  TG_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped), pinned, 0));
+  const uint64_t lines = bytes / 128;
+  profile.zero_copy_lines = bytes / ev.best_seconds(3, [&] {
+    read_lines<<<sms * 8, 256>>>(mapped, lines, sink);
+    TG_CUDA_CHECK_LAUNCH();
+  });
+  say(rate_text("zero-copy, 128-byte lines in address order", profile.zero_copy_lines, "GB/s"));
+  profile.zero_copy_random.points.clear();
+  for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{128} << 20, uint64_t{1} << 30}) {
+    if (footprint > bytes) continue;
+    const int per_warp = 16;
+    const uint64_t warps = uint64_t(sms) * 64;
+    const double s = ev.best_seconds(3, [&] {
+      read_random_lines<<<warps * 32 / 256, 256>>>(mapped, footprint / 128, per_warp, sink);
+      TG_CUDA_CHECK_LAUNCH();
+    });
+    profile.zero_copy_random.points.emplace_back(double(footprint), double(warps * per_warp) / s);
+    say(rate_text(("zero-copy, random lines over " + std::to_string(footprint >> 20) + " MiB").c_str(),
+                  double(warps * per_warp) / s, "G lines/s"));
+  }
+  if (!options.quick) {
+    // Graphs' edge arrays span gigabytes, where translation misses dominate.
+    const uint64_t big = uint64_t{4} << 30;
+    void* wide = nullptr;
+    if (cudaHostAlloc(&wide, big, cudaHostAllocMapped) == cudaSuccess) {
+      std::memset(wide, 1, big);
+      uint32_t* wide_mapped = nullptr;
+      TG_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&wide_mapped), wide, 0));
+      const int per_warp = 16;
+      const uint64_t warps = uint64_t(sms) * 64;
+      const double s = ev.best_seconds(3, [&] {
+        read_random_lines<<<warps * 32 / 256, 256>>>(wide_mapped, big / 128, per_warp, sink);
+        TG_CUDA_CHECK_LAUNCH();
+      });
+      profile.zero_copy_random.points.emplace_back(double(big), double(warps * per_warp) / s);
+      say(rate_text("zero-copy, random lines over 4096 MiB", double(warps * per_warp) / s, "G lines/s"));
+      TG_CUDA(cudaFreeHost(wide));
+    } else {
+      cudaGetLastError();
+      say("zero-copy over 4 GiB: no pinned memory for it, left out");
+    }
+  }
+
+  profile.device_read = bytes / ev.best_seconds(5, [&] {
+    read_lines<<<sms * 16, 256>>>(dev, lines, sink);
+    TG_CUDA_CHECK_LAUNCH();
+  });
+  say(rate_text("GPU memory, in order", profile.device_read, "GB/s"));
+  profile.device_random.points.clear();
+  for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{256} << 20, uint64_t{1} << 30}) {
+    if (footprint > bytes) continue;
+    const int per_thread = 32;
+    const uint64_t threads = uint64_t(sms) * 2048;
+    const double s = ev.best_seconds(3, [&] {
+      read_random_words<<<threads / 256, 256>>>(dev, footprint / 4, per_thread, sink);
+      TG_CUDA_CHECK_LAUNCH();
+    });
+    profile.device_random.points.emplace_back(double(footprint), double(threads * per_thread) / s);
+    say(rate_text(("GPU memory, random 4-byte reads over " + std::to_string(footprint >> 20) + " MiB").c_str(),
+                  double(threads * per_thread) / s, "G reads/s"));
+  }
+
+  // A step: a launch and a 4-byte count back to the host (the engine's frontier size).
+  uint32_t host_count = 0;
+  const int launches = 200;
+  const double s = ev.best_seconds(3, [&] {
+    for (int i = 0; i < launches; ++i) {
+      empty_kernel<<<1, 32>>>();
+      TG_CUDA_CHECK_LAUNCH();
+      TG_CUDA(cudaMemcpy(&host_count, sink, sizeof host_count, cudaMemcpyDeviceToHost));
+    }
+  });
+  profile.step_overhead_s = s / launches;
+  say("a step (launch and a count back): " + std::to_string(profile.step_overhead_s * 1e6) + " us");
+
+  TG_CUDA(cudaFreeHost(pinned));
+  TG_CUDA(cudaFree(dev));
+  TG_CUDA(cudaFree(sink));
+}
+
+}  // namespace tg::planner

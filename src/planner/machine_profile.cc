@@ -1,0 +1,155 @@
+#include "planner/machine_profile.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
+
+namespace tg::planner {
+
+namespace {
+
+constexpr const char* kFormat = "tiergraph-profile/1";
+
+double field_rate(const nlohmann::json& j, const std::string& path, const std::string& name) {
+  if (!j.contains(name)) throw Error(path + ": field \"" + name + "\" is missing");
+  const auto& v = j.at(name);
+  if (!v.is_number()) throw Error(path + ": field \"" + name + "\" is not a number");
+  const double x = v.get<double>();
+  if (!(x > 0) || !std::isfinite(x)) throw Error(path + ": field \"" + name + "\" must be a positive number, not " + v.dump());
+  return x;
+}
+
+FootprintRates field_footprints(const nlohmann::json& j, const std::string& path, const std::string& name) {
+  if (!j.contains(name) || !j.at(name).is_array() || j.at(name).empty())
+    throw Error(path + ": field \"" + name + "\" must be a list of [footprint bytes, rate] pairs");
+  FootprintRates r;
+  for (size_t i = 0; i < j.at(name).size(); ++i) {
+    const auto& p = j.at(name)[i];
+    const std::string where = path + ": field \"" + name + "[" + std::to_string(i) + "]\"";
+    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
+      throw Error(where + " must be a pair [footprint bytes, rate]");
+    const double f = p[0].get<double>(), rate = p[1].get<double>();
+    if (!(f > 0) || !(rate > 0) || !std::isfinite(f) || !std::isfinite(rate)) throw Error(where + " must hold positive numbers");
+    if (!r.points.empty() && f <= r.points.back().first) throw Error(where + ": footprints must increase");
+    r.points.emplace_back(f, rate);
+  }
+  return r;
+}
+
+}  // namespace
+
+double FootprintRates::at(double footprint) const {
+  if (points.empty()) return 0;
+  if (footprint <= points.front().first) return points.front().second;
+  if (footprint >= points.back().first) return points.back().second;
+  for (size_t i = 1; i < points.size(); ++i) {
+    const auto& [f1, r1] = points[i];
+    if (footprint > f1) continue;
+    const auto& [f0, r0] = points[i - 1];
+    const double t = std::log(footprint / f0) / std::log(f1 / f0);
+    return std::exp(std::log(r0) + t * (std::log(r1) - std::log(r0)));
+  }
+  return points.back().second;
+}
+
+MachineProfile builtin_profile() {
+  MachineProfile p;
+  p.source = "built-in (the H100 PCIe Gen5 machine of PLATFORM.md, 2026-11-22; run tiergraph calibrate for this one)";
+  p.gpu = "NVIDIA H100 80GB HBM3";
+  p.gpu_memory_bytes = uint64_t{81559} << 20;
+  p.cpu_threads = 16;
+  p.link_copy = 54.1e9;
+  p.pageable_copy = 12e9;   // guess until calibrated
+  p.host_register = 25e9;   // guess until calibrated
+  p.zero_copy_lines = 50.7e9;
+  p.zero_copy_random.points = {{16e6, 399e6}, {128e6, 396e6}, {1e9, 117e6}, {8e9, 43.7e6}};
+  p.device_read = 2307e9;
+  p.device_random.points = {{16e6, 60e9}, {256e6, 20e9}, {4e9, 15e9}};  // guess until calibrated
+  p.step_overhead_s = 30e-6;
+  p.cpu_gather = 20e9;  // guess until calibrated
+  return p;
+}
+
+nlohmann::json to_json(const MachineProfile& p) {
+  auto points = [](const FootprintRates& r) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& [f, rate] : r.points) a.push_back({f, rate});
+    return a;
+  };
+  return {{"format", kFormat},
+          {"source", p.source},
+          {"gpu", p.gpu},
+          {"gpu_memory_bytes", p.gpu_memory_bytes},
+          {"cpu_threads", p.cpu_threads},
+          {"link_copy", p.link_copy},
+          {"pageable_copy", p.pageable_copy},
+          {"host_register", p.host_register},
+          {"zero_copy_lines", p.zero_copy_lines},
+          {"zero_copy_random_lines", points(p.zero_copy_random)},
+          {"device_read", p.device_read},
+          {"device_random_reads", points(p.device_random)},
+          {"step_overhead_s", p.step_overhead_s},
+          {"cpu_gather", p.cpu_gather}};
+}
+
+MachineProfile read_profile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open the profile (run tiergraph calibrate to make one)");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(path + ": not a JSON profile (" + std::string(e.what()) + ")");
+  }
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
+    throw Error(path + ": field \"format\" is not \"" + std::string(kFormat) + "\" (a profile of tiergraph calibrate?)");
+  MachineProfile p;
+  p.source = path;
+  p.gpu = j.value("gpu", std::string());
+  p.gpu_memory_bytes = j.value("gpu_memory_bytes", uint64_t{0});
+  p.cpu_threads = j.value("cpu_threads", 0);
+  p.link_copy = field_rate(j, path, "link_copy");
+  p.pageable_copy = field_rate(j, path, "pageable_copy");
+  p.host_register = field_rate(j, path, "host_register");
+  p.zero_copy_lines = field_rate(j, path, "zero_copy_lines");
+  p.zero_copy_random = field_footprints(j, path, "zero_copy_random_lines");
+  p.device_read = field_rate(j, path, "device_read");
+  p.device_random = field_footprints(j, path, "device_random_reads");
+  p.step_overhead_s = field_rate(j, path, "step_overhead_s");
+  p.cpu_gather = field_rate(j, path, "cpu_gather");
+  return p;
+}
+
+void write_profile(const MachineProfile& profile, const std::string& path) {
+  const std::filesystem::path target(path);
+  std::error_code ec;
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << to_json(profile).dump(2) << "\n";
+    if (!out) throw Error("cannot write the profile " + path);
+  }
+  std::filesystem::rename(tmp, target, ec);
+  if (ec) throw Error("cannot write the profile " + path + " (" + ec.message() + ")");
+}
+
+std::string default_profile_path() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg != nullptr && *xdg != '\0')
+    return std::string(xdg) + "/tiergraph/profile.json";
+  const char* home = std::getenv("HOME");
+  return std::string(home != nullptr ? home : ".") + "/.config/tiergraph/profile.json";
+}
+
+MachineProfile find_profile(const std::string& path_option) {
+  if (!path_option.empty()) return read_profile(path_option);
+  if (const char* env = std::getenv("TG_PROFILE"); env != nullptr && *env != '\0') return read_profile(env);
+  const std::string fallback = default_profile_path();
+  if (std::filesystem::exists(fallback)) return read_profile(fallback);
+  return builtin_profile();
+}
+
+}  // namespace tg::planner

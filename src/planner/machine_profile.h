@@ -1,0 +1,61 @@
+// What the planner knows of the machine: rates measured once by
+// `tiergraph calibrate` (planner/calibrate.h) and kept in a JSON profile, or
+// the built-in figures of the H100 machine of ../shared/PLATFORM.md where no
+// profile was measured. Every rate is in bytes (or accesses) per second.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace tg::planner {
+
+// A rate that falls with the footprint of what is read at random (address
+// translation, caches): measured at a few footprints, interpolated between
+// them in log space, held flat beyond both ends.
+struct FootprintRates {
+  std::vector<std::pair<double, double>> points;  // (footprint bytes, rate), by footprint
+  double at(double footprint) const;
+};
+
+struct MachineProfile {
+  std::string source;  // "built-in (...)" or the file it was read from
+  std::string gpu;     // device name; empty: measured without a GPU
+  uint64_t gpu_memory_bytes = 0;
+  int cpu_threads = 0;
+
+  // Host -> GPU.
+  double link_copy = 0;        // cudaMemcpy from pinned memory, large
+  double pageable_copy = 0;    // cudaMemcpy from ordinary memory (the device placement's transfer)
+  double host_register = 0;    // cudaHostRegister in place (zero-copy and subgraph setup)
+  double zero_copy_lines = 0;  // warp reads of whole 128-byte lines, in address order
+  FootprintRates zero_copy_random;  // random 128-byte lines per second, by host footprint
+  // On the GPU.
+  double device_read = 0;           // coalesced reads of device memory
+  FootprintRates device_random;     // random 4-byte reads per second, by footprint (vertex values)
+  double step_overhead_s = 0;       // fixed cost of one engine step (launches, a frontier count)
+  // CPU.
+  double cpu_gather = 0;  // threads copying scattered lists into one buffer
+};
+
+// The H100 machine of ../shared/PLATFORM.md (2026-11-22) and of calibrate's
+// first run there: used where no profile is given or found.
+MachineProfile builtin_profile();
+
+// Reads a profile; throws tg::Error naming the file and the field for a file
+// that is missing, not JSON, of another format, or with a rate that is
+// absent, not a number, or not positive.
+MachineProfile read_profile(const std::string& path);
+void write_profile(const MachineProfile& profile, const std::string& path);
+nlohmann::json to_json(const MachineProfile& profile);
+
+// The profile a run uses: --profile PATH where given (errors as read_profile),
+// else $TG_PROFILE, else the default path where a file exists there, else the
+// built-in one.
+MachineProfile find_profile(const std::string& path_option);
+// $XDG_CONFIG_HOME/tiergraph/profile.json, or ~/.config/tiergraph/profile.json.
+std::string default_profile_path();
+
+}  // namespace tg::planner

@@ -1,0 +1,208 @@
+#include "planner/planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace tg::planner {
+
+namespace {
+
+constexpr double kLine = 128;  // bytes of a zero-copy request
+
+std::string gb(double bytes) {
+  char t[32];
+  std::snprintf(t, sizeof t, "%.2f GB", bytes / 1e9);
+  return t;
+}
+
+bool pulls_on(Placement p) { return !is_streamed(p); }
+
+struct Shape {
+  double entry_bytes;  // per edge entry read
+  double edge_bytes;   // all edge bytes placed
+  double vertex_footprint;
+};
+
+// Random vertex reads on the GPU, whatever holds the edges.
+double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
+  return w.vertex_reads / p.device_random.at(s.vertex_footprint);
+}
+
+// Reading `w`'s entries over the link by zero-copy: in address order at the
+// line rate; a sparse frontier's lists start at scattered lines, each a
+// random request over the edge array's footprint.
+double zero_copy_time(const Work& w, const Shape& s, const MachineProfile& p) {
+  const double bytes = w.entries * s.entry_bytes + w.lists * kLine / 2;  // half a line wasted per list start
+  const double streamed = bytes / p.zero_copy_lines;
+  if (w.dense) return streamed;
+  return std::max(streamed, w.lists / p.zero_copy_random.at(s.edge_bytes));
+}
+
+Candidate device_candidate(const Work& w, const Shape& s, uint64_t budget, uint64_t room, const MachineProfile& p) {
+  Candidate c;
+  c.placement = Placement::kDevice;
+  if (s.edge_bytes > double(std::min(budget, room))) {
+    c.fits = false;
+    c.why_not = "the edges (" + gb(s.edge_bytes) + ") exceed the budget (" + gb(double(std::min(budget, room))) + ")";
+  }
+  c.hbm_bytes = w.entries * s.entry_bytes;
+  c.compute_s = c.hbm_bytes / p.device_read + vertex_time(w, s, p) + w.steps * p.step_overhead_s;
+  c.setup_s = s.edge_bytes / p.pageable_copy;
+  c.basis = "edges read from GPU memory; vertex reads at random";
+  return c;
+}
+
+Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfile& p) {
+  Candidate c;
+  c.placement = Placement::kZeroCopyAligned;
+  c.link_bytes = w.entries * s.entry_bytes + w.lists * kLine / 2;
+  // The link and the vertex reads overlap: the slower of the two.
+  c.compute_s = std::max(zero_copy_time(w, s, p), vertex_time(w, s, p)) + w.steps * p.step_overhead_s;
+  c.setup_s = s.edge_bytes / p.host_register;
+  c.basis = w.dense ? "every list over the link in address order" : "the frontier's lists over the link, scattered";
+  return c;
+}
+
+// subgraph and stream: steps that read most lists copy the partitions that
+// do not stay resident within the budget, at the copy rate, while the kernels
+// work on the ones already there (copies and kernels overlap: the slower of
+// the two); sparse steps first gather the active lists (a zero-copy kernel)
+// into GPU memory, then read them there. Either way the kernels read GPU memory.
+Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s, uint64_t budget, const MachineProfile& p) {
+  Candidate c;
+  c.placement = placement;
+  const double resident = std::min(s.edge_bytes, double(budget) / 2);  // half the budget for resident partitions
+  c.hbm_bytes = w.entries * s.entry_bytes;
+  const double on_gpu = c.hbm_bytes / p.device_read + vertex_time(w, s, p);
+  if (w.dense || placement == Placement::kStream) {
+    // Each of the run's passes over the edges copies what is not resident;
+    // stream copies every active partition, most of them in a sparse run's middle levels.
+    const double passes = w.dense ? std::max(1.0, w.per) : std::max(1.0, w.steps / 2);
+    c.link_bytes = passes * (s.edge_bytes - resident);
+    c.compute_s = std::max(c.link_bytes / p.link_copy, on_gpu);
+    c.basis = "non-resident partitions copied each pass (" + gb(resident) + " resident)";
+  } else {
+    c.link_bytes = w.entries * s.entry_bytes;
+    c.compute_s = zero_copy_time(w, s, p) + on_gpu + w.steps * 10 * p.step_overhead_s;  // the SubCSR's scans
+    c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
+  }
+  c.compute_s += w.steps * p.step_overhead_s;
+  c.setup_s = s.edge_bytes / p.host_register;
+  // The edge buffers' least size (subgraph_plan.cc: a few buffers of 64 edges).
+  if (double(budget) < 16 * 64 * s.entry_bytes) {
+    c.fits = false;
+    c.why_not = "a budget below the edge buffers' minimum";
+  }
+  return c;
+}
+
+}  // namespace
+
+const Candidate* Plan::chosen() const {
+  for (const Candidate& c : candidates)
+    if (c.placement == choice) return &c;
+  return nullptr;
+}
+
+uint64_t placed_edge_bytes(const GraphFacts& g, const EdgeReads& reads) {
+  const bool out = reads.out_edges != Need::kNo;
+  const bool in = reads.in_edges >= Need::kIfPresent || (reads.in_edges == Need::kIfFree && !g.directed);
+  const uint64_t entry = uint64_t(g.id_bytes) + (reads.weights && g.weighted ? 4 : 0);
+  uint64_t bytes = 0;
+  if (out || (in && !g.directed)) bytes += g.edges * entry;
+  if (in && g.directed && g.in_edges) bytes += g.edges * entry;
+  return bytes;
+}
+
+Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, uint64_t room,
+               const MachineProfile& profile) {
+  Plan plan;
+  plan.algorithm = request.algorithm->name();
+  plan.edge_bytes = placed_edge_bytes(g, edge_reads(request));
+  plan.budget_bytes = budget;
+  plan.profile = profile.source;
+  const EdgeReads reads = edge_reads(request);
+  Shape s;
+  s.entry_bytes = double(g.id_bytes) + (reads.weights && g.weighted ? 4 : 0);
+  s.edge_bytes = double(plan.edge_bytes);
+  s.vertex_footprint = double(g.vertices) * 8;
+  for (Placement p : {Placement::kDevice, Placement::kZeroCopyAligned, Placement::kSubgraph, Placement::kStream}) {
+    const Work w = estimate_work(request, g, pulls_on(p));
+    if (p == Placement::kDevice) plan.work = w;
+    if (p == Placement::kDevice) plan.candidates.push_back(device_candidate(w, s, budget, room, profile));
+    else if (p == Placement::kZeroCopyAligned) plan.candidates.push_back(zero_copy_candidate(w, s, profile));
+    else plan.candidates.push_back(streamed_candidate(p, w, s, budget, profile));
+  }
+  const Candidate* best = nullptr;
+  for (const Candidate& c : plan.candidates)
+    if (c.fits && (best == nullptr || c.compute_s < best->compute_s)) best = &c;
+  plan.choice = best != nullptr ? best->placement : Placement::kZeroCopyAligned;
+  const Candidate& dev = plan.candidates.front();
+  plan.reason = dev.fits ? "the edges fit the budget" : dev.why_not;
+  plan.reason += "; " + std::string(name_of(plan.choice)) + " is predicted fastest";
+  return plan;
+}
+
+nlohmann::json to_json(const Plan& plan) {
+  nlohmann::json cands = nlohmann::json::array();
+  for (const Candidate& c : plan.candidates) {
+    nlohmann::json j = {{"placement", name_of(c.placement)}, {"fits", c.fits},
+                        {"predicted_compute_s", c.compute_s}, {"predicted_setup_s", c.setup_s},
+                        {"link_bytes", c.link_bytes},        {"hbm_bytes", c.hbm_bytes},
+                        {"basis", c.basis}};
+    if (!c.fits) j["why_not"] = c.why_not;
+    if (plan.work.per > 1) j["predicted_per_" + std::string(plan.work.per_name) + "_s"] = c.compute_s / plan.work.per;
+    cands.push_back(std::move(j));
+  }
+  return {{"choice", name_of(plan.choice)},
+          {"reason", plan.reason},
+          {"algorithm", plan.algorithm},
+          {"edge_bytes", plan.edge_bytes},
+          {"budget_bytes", plan.budget_bytes},
+          {"profile", plan.profile},
+          {"work", {{"entries", plan.work.entries},
+                    {"lists", plan.work.lists},
+                    {"vertex_reads", plan.work.vertex_reads},
+                    {"steps", plan.work.steps},
+                    {"basis", plan.work.basis}}},
+          {"candidates", cands},
+          {"per_iteration", "subgraph chooses per iteration between its SubCSR and streaming partitions"}};
+}
+
+std::string describe(const Plan& plan) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "plan       %s: %s (%s)\n", plan.algorithm.c_str(), std::string(name_of(plan.choice)).c_str(),
+                plan.reason.c_str());
+  out += line;
+  std::snprintf(line, sizeof line, "edges      %s placed, budget %s\nwork       %s\nprofile    %s\n", gb(double(plan.edge_bytes)).c_str(),
+                gb(double(plan.budget_bytes)).c_str(), plan.work.basis.c_str(), plan.profile.c_str());
+  out += line;
+  const bool per = plan.work.per > 1;
+  std::snprintf(line, sizeof line, "%-18s %12s %14s %10s %10s  %s\n", "placement", "compute ms",
+                per ? (std::string("ms/") + plan.work.per_name).c_str() : "", "setup s", "link GB", "basis");
+  out += line;
+  for (const Candidate& c : plan.candidates) {
+    char per_text[32] = "";
+    if (per) std::snprintf(per_text, sizeof per_text, "%.1f", c.compute_s * 1e3 / plan.work.per);
+    std::snprintf(line, sizeof line, "%-18s %12.1f %14s %10.2f %10.2f  %s%s\n", std::string(name_of(c.placement)).c_str(),
+                  c.compute_s * 1e3, per_text, c.setup_s, c.link_bytes / 1e9, c.fits ? "" : ("does not fit: " + c.why_not + "; ").c_str(),
+                  c.basis.c_str());
+    out += line;
+  }
+  return out;
+}
+
+GpuOptions with_planner(const AnyGraph& graph, const RunRequest& request, GpuOptions options,
+                        const MachineProfile& profile, std::shared_ptr<Plan> plan) {
+  if (options.placement != Placement::kAuto) return options;
+  const GraphFacts facts = facts_of(graph);
+  options.choose_auto = [facts, request, profile, plan](const AutoPlacementContext& context) {
+    *plan = make_plan(facts, request, context.budget_bytes, context.room_bytes, profile);
+    return plan->choice;
+  };
+  return options;
+}
+
+}  // namespace tg::planner

@@ -1,0 +1,65 @@
+// The planner (issue 13): from the graph's size, the budget, the algorithm's
+// estimated work (work_model.h) and the machine's measured rates
+// (machine_profile.h), the predicted time of each GPU placement, and the
+// cheapest that fits. `tiergraph plan` prints it without running anything
+// (no GPU needed); `--placement auto` runs it and records it in the run's
+// JSON ("details.plan"). Within a run, the subgraph placement still chooses
+// per iteration between its SubCSR and streaming partitions (Subway's rule).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engines/run.h"
+#include "planner/machine_profile.h"
+#include "planner/work_model.h"
+
+namespace tg::planner {
+
+struct Candidate {
+  Placement placement = Placement::kDevice;
+  bool fits = true;
+  std::string why_not;    // where it does not fit
+  double compute_s = 0;   // predicted, the run without the setup
+  double setup_s = 0;     // predicted: copying or pinning the edges before the run
+  double link_bytes = 0;  // host -> GPU during the run
+  double hbm_bytes = 0;   // edge bytes read from GPU memory
+  std::string basis;
+};
+
+struct Plan {
+  Placement choice = Placement::kZeroCopyAligned;
+  std::string reason;
+  std::string algorithm;
+  Work work;
+  uint64_t edge_bytes = 0;  // of the edge arrays the run reads
+  uint64_t budget_bytes = 0;
+  std::string profile;  // where the rates came from
+  std::vector<Candidate> candidates;
+
+  const Candidate* chosen() const;
+};
+
+// The edge bytes a GPU placement holds for this request (ids, weights where
+// read, a directed graph's in-edges where read).
+uint64_t placed_edge_bytes(const GraphFacts& graph, const EdgeReads& reads);
+
+// `room`: the device memory left for edges beside the vertex data (the budget
+// is min(budget, room) for the placements that hold all edges).
+Plan make_plan(const GraphFacts& graph, const RunRequest& request, uint64_t budget, uint64_t room,
+               const MachineProfile& profile);
+
+nlohmann::json to_json(const Plan& plan);
+std::string describe(const Plan& plan);  // a few lines and a table, for `tiergraph plan`
+
+// GPU options whose auto placement is the planner's choice, made when the
+// engine has measured the budget and the free memory; the plan lands in
+// *plan (for the run's record). Other placements are returned unchanged.
+GpuOptions with_planner(const AnyGraph& graph, const RunRequest& request, GpuOptions options,
+                        const MachineProfile& profile, std::shared_ptr<Plan> plan);
+
+}  // namespace tg::planner

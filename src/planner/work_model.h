@@ -1,0 +1,43 @@
+// What a run of an algorithm reads, estimated before it runs from the
+// graph's size and the algorithm's known behaviour: edge entries, lists
+// started, random vertex reads and steps. The estimates are rules of thumb,
+// stated in `basis` so the plan can say what it assumed; docs/PLANNER.md
+// compares them with measured runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "engines/run.h"
+#include "graph/graph.h"
+
+namespace tg::planner {
+
+struct GraphFacts {
+  uint64_t vertices = 0;
+  uint64_t edges = 0;  // stored out-edges
+  uint64_t vertices_with_edges = 0;
+  uint64_t max_degree = 0;
+  int id_bytes = 4;
+  bool weighted = false;
+  bool directed = false;
+  bool in_edges = false;  // a directed graph's CSC is stored
+};
+GraphFacts facts_of(const AnyGraph& graph);
+
+struct Work {
+  double entries = 0;       // edge-list entries read over the run (an id, and a weight where read)
+  double lists = 0;         // lists started (each a scattered start where the frontier is sparse)
+  double vertex_reads = 0;  // random reads of vertex values
+  double steps = 0;         // engine steps
+  bool dense = false;       // every step reads (nearly) all lists, in address order
+  double per = 1;           // the run's repeated unit (PageRank's iterations): predictions are also given per unit
+  const char* per_name = "run";
+  std::string basis;
+};
+
+// `can_pull`: the placement pulls (bottom-up BFS, CC's sampled form on an
+// undirected graph); subgraph and stream push only.
+Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_pull);
+
+}  // namespace tg::planner

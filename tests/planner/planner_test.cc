@@ -1,0 +1,175 @@
+// The planner (src/planner/): profiles read and refused, the footprint
+// interpolation, the choices on graphs of the sizes the issue names, and the
+// `plan` and `calibrate` commands as a user meets them (no GPU needed).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "algorithms/registry.h"
+#include "planner/machine_profile.h"
+#include "planner/planner.h"
+#include "support/run_program.h"
+
+namespace tg::planner {
+namespace {
+
+using test::run_tiergraph;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "/" + std::to_string(::getpid()) + "_" + name;
+}
+
+void expect_error_with(const std::string& path, const std::string& part) {
+  try {
+    read_profile(path);
+    FAIL() << "no error for " << path;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST(Profile, WrittenAndReadBack) {
+  MachineProfile p = builtin_profile();
+  p.link_copy = 33.3e9;
+  p.zero_copy_random.points = {{1e6, 5e8}, {1e9, 1e8}};
+  const std::string path = temp_path("profile.json");
+  write_profile(p, path);
+  const MachineProfile q = read_profile(path);
+  EXPECT_EQ(q.link_copy, 33.3e9);
+  EXPECT_EQ(q.zero_copy_random.points, p.zero_copy_random.points);
+  EXPECT_EQ(q.device_random.points, p.device_random.points);
+  EXPECT_EQ(q.gpu, p.gpu);
+  EXPECT_EQ(q.source, path);
+}
+
+TEST(Profile, BadFilesAreRefusedNamingTheField) {
+  expect_error_with(temp_path("absent.json"), "cannot open");
+  const std::string path = temp_path("bad.json");
+  auto write = [&](const std::string& text) { std::ofstream(path) << text; };
+  write("not json");
+  expect_error_with(path, "not a JSON profile");
+  write(R"({"format": "other"})");
+  expect_error_with(path, "\"format\"");
+  nlohmann::json j = to_json(builtin_profile());
+  j.erase("link_copy");
+  write(j.dump());
+  expect_error_with(path, "\"link_copy\" is missing");
+  j = to_json(builtin_profile());
+  j["device_read"] = -1;
+  write(j.dump());
+  expect_error_with(path, "\"device_read\" must be a positive number");
+  j = to_json(builtin_profile());
+  j["cpu_gather"] = "fast";
+  write(j.dump());
+  expect_error_with(path, "\"cpu_gather\" is not a number");
+  j = to_json(builtin_profile());
+  j["zero_copy_random_lines"] = {{1e9, 1e8}, {1e6, 5e8}};
+  write(j.dump());
+  expect_error_with(path, "zero_copy_random_lines[1]\": footprints must increase");
+}
+
+TEST(Profile, FootprintRatesInterpolateInLogSpaceAndHoldAtTheEnds) {
+  FootprintRates r;
+  r.points = {{1e6, 400}, {1e8, 100}};
+  EXPECT_DOUBLE_EQ(r.at(1e3), 400);
+  EXPECT_DOUBLE_EQ(r.at(1e9), 100);
+  EXPECT_NEAR(r.at(1e7), 200, 1e-9);  // halfway in log footprint: the geometric mean
+}
+
+// GAP's kron-25 as the planner sees it: 33.5 M vertices, 1.047 G stored edges.
+GraphFacts kron25() {
+  GraphFacts g;
+  g.vertices = uint64_t{1} << 25;
+  g.edges = 1047218294;
+  g.vertices_with_edges = 17'000'000;
+  g.max_degree = 1'000'000;
+  return g;
+}
+
+RunRequest request_for(const char* name) {
+  RunRequest r = make_request(*find_algorithm(name));
+  if (r.algorithm->needs_source()) r.sources = {0};
+  return r;
+}
+
+TEST(Plan, DeviceWhereTheEdgesFit) {
+  const MachineProfile p = builtin_profile();
+  for (const char* algo : {"bfs", "cc", "pagerank"}) {
+    const Plan plan = make_plan(kron25(), request_for(algo), uint64_t{70} << 30, uint64_t{70} << 30, p);
+    EXPECT_EQ(plan.choice, Placement::kDevice) << algo;
+    EXPECT_EQ(plan.edge_bytes, 1047218294ull * 4) << algo;
+    EXPECT_EQ(plan.candidates.size(), 4u);
+  }
+}
+
+TEST(Plan, AQuarterBudget) {
+  const MachineProfile p = builtin_profile();
+  const uint64_t quarter = 1047218294;
+  // BFS: few bytes, scattered: read in place. PageRank: every edge every
+  // iteration: copies of the partitions that do not stay resident.
+  const Plan bfs = make_plan(kron25(), request_for("bfs"), quarter, uint64_t{70} << 30, p);
+  EXPECT_EQ(bfs.choice, Placement::kZeroCopyAligned);
+  EXPECT_FALSE(bfs.candidates.front().fits);
+  EXPECT_NE(bfs.candidates.front().why_not.find("budget"), std::string::npos);
+  const Plan pr = make_plan(kron25(), request_for("pagerank"), quarter, uint64_t{70} << 30, p);
+  EXPECT_EQ(pr.choice, Placement::kSubgraph);
+  // Every prediction is a time, and the chosen one the least of those that fit.
+  for (const Plan* plan : {&bfs, &pr})
+    for (const Candidate& c : plan->candidates) {
+      EXPECT_GT(c.compute_s, 0);
+      EXPECT_TRUE(std::isfinite(c.compute_s));
+      if (c.fits) EXPECT_LE(plan->chosen()->compute_s, c.compute_s);
+    }
+  const nlohmann::json j = to_json(pr);
+  EXPECT_EQ(j["choice"], "subgraph");
+  EXPECT_EQ(j["candidates"].size(), 4u);
+  EXPECT_TRUE(j["candidates"][0].contains("predicted_per_iteration_s"));
+}
+
+TEST(Plan, WeightsCountWhereTheAlgorithmReadsThem) {
+  GraphFacts g = kron25();
+  g.weighted = true;
+  EXPECT_EQ(make_plan(g, request_for("sssp"), 1, 1, builtin_profile()).edge_bytes, 1047218294ull * 8);
+  EXPECT_EQ(make_plan(g, request_for("bfs"), 1, 1, builtin_profile()).edge_bytes, 1047218294ull * 4);
+}
+
+TEST(PlanCommand, PrintsTheChoiceWithoutAGpu) {
+  const test::ProgramResult r = run_tiergraph("plan bfs --graph kron:10 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["choice"], "device");
+  const test::ProgramResult small = run_tiergraph("plan pagerank --graph kron:10 --gpu-mem 4K");
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  EXPECT_NE(small.out.find("does not fit"), std::string::npos) << small.out;
+  EXPECT_EQ(small.out.find("plan       pagerank: device"), std::string::npos) << small.out;
+}
+
+TEST(PlanCommand, ABadProfileIsOneLine) {
+  const std::string path = temp_path("broken.json");
+  std::ofstream(path) << "{";
+  const test::ProgramResult r = run_tiergraph("plan bfs --graph kron:8 --profile " + path);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+}
+
+TEST(CalibrateCommand, WithoutAGpuMeasuresTheCpuAndPlanReadsIt) {
+  const std::string path = temp_path("calibrated.json");
+  const test::ProgramResult r = run_tiergraph("calibrate --quick -o " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const MachineProfile p = read_profile(path);
+  EXPECT_GT(p.cpu_gather, 0);
+  EXPECT_NE(p.cpu_gather, builtin_profile().cpu_gather);
+  const test::ProgramResult plan = run_tiergraph("plan cc --graph kron:8 --json --profile " + path);
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_EQ(nlohmann::json::parse(plan.out)["profile"], path);
+}
+
+}  // namespace
+}  // namespace tg::planner
