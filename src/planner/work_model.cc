@@ -61,23 +61,31 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
   } else if (name == "bfs" || name == "ssnsp" || name == "bc") {
     const double passes = name == "bfs" ? 1.0 : 2.0;  // ssnsp counts paths, bc adds its backward pass
     const double sources = name == "bc" ? std::max<size_t>(1, request.sources.size()) : 1;
-    // Direction-optimizing on an undirected graph: the bottom-up levels stop
-    // at the first parent found, so about a third of the entries are read.
-    const double share = undirected_pull && name == "bfs" ? 0.35 : 1.0;
+    // Direction-optimizing on an undirected graph: the bottom-up levels walk
+    // the vertices in address order and stop at the first parent found. With
+    // hubs (a maximum degree far above the mean, as Kronecker graphs have)
+    // that comes early: a quarter of the entries were read on kron:24; on
+    // uniform graphs nearly all (urand:24, docs/PERF.md "The planner").
+    const bool direction_optimizing = undirected_pull && name == "bfs";
+    const bool hubs = double(g.max_degree) > 64 * std::max(1.0, m / n);
+    const double share = direction_optimizing && hubs ? 0.25 : 1.0;
     w.entries = m * share * passes * sources;
     w.lists = n * passes * sources;
     w.vertex_reads = w.entries;
     w.steps = bfs_levels(g) * passes * sources;
-    w.basis = undirected_pull && name == "bfs" ? "direction-optimizing: about 35% of the entries read"
-                                               : "every reached list read " + std::to_string(int(passes * sources)) + " time(s)";
+    w.dense = direction_optimizing;
+    w.basis = direction_optimizing ? std::string("direction-optimizing: ") + (hubs ? "a quarter" : "all") +
+                                         " of the entries read, in address order"
+                                   : "every reached list read " + std::to_string(int(passes * sources)) + " time(s)";
   } else if (name == "sssp" || name == "sswp") {
     // Delta-stepping re-relaxes: 2-3 reads of each list were measured on
-    // GAP's kron-25 with weights 1..255 (17.9-24.8 GB for 8.4 GB).
-    w.entries = 2.5 * m;
-    w.lists = 2.5 * n;
+    // GAP's kron-25 with weights 1..255 (17.9-24.8 GB for 8.4 GB), 3.3-4.5
+    // over zero-copy on kron:24 and urand:24.
+    w.entries = 3.5 * m;
+    w.lists = 3.5 * n;
     w.vertex_reads = w.entries;
     w.steps = 4 * bfs_levels(g);
-    w.basis = "each list read about 2.5 times (delta-stepping's re-relaxations)";
+    w.basis = "each list read about 3.5 times (delta-stepping's re-relaxations)";
   } else if (name == "cc") {
     if (undirected_pull && o.cc_method == CcMethod::kSampled) {
       // Afforest: two sampling rounds read two entries of each list; the
@@ -86,9 +94,13 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
       w.lists = 2 * n + 0.1 * n;
       w.basis = "sampled linking: 2 entries of each list, then a tenth of the edges";
     } else {
-      w.entries = 2 * m;
-      w.lists = 2 * n;
-      w.basis = "every edge linked, about twice (push only)";
+      // Linking every edge, iteration after iteration until no label changes:
+      // about 5 passes (subgraph and stream on kron:24 and urand:24).
+      w.per = 5;
+      w.per_name = "pass";
+      w.entries = w.per * m;
+      w.lists = w.per * n;
+      w.basis = "every edge linked in each of about 5 passes (push only)";
     }
     w.vertex_reads = 2 * w.entries;
     w.steps = 6;
