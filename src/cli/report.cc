@@ -64,13 +64,15 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                    human_bytes(p.budget_bytes).c_str(), human_bytes(p.edge_bytes).c_str());
     else
       std::fprintf(out,
-                   "  host-mem   %s budget, %s of edges paged from the file (%s): %s read in %llu windows of %llu "
-                   "edges, %llu prefetched, %llu waited for (%.4f s)\n",
+                   "  host-mem   %s budget, %s of edges paged from the file (%s), %s of them resident: %s read "
+                   "(%s into the resident edges) in %llu windows of %llu edges and %llu resident windows, "
+                   "%llu prefetched, %llu waited for (%.4f s)\n",
                    human_bytes(p.budget_bytes).c_str(), human_bytes(p.edge_bytes).c_str(),
                    p.direct_io ? "O_DIRECT" : "no O_DIRECT here: reads + fadvise DONTNEED",
-                   human_bytes(p.disk_bytes).c_str(), static_cast<unsigned long long>(p.windows),
-                   static_cast<unsigned long long>(p.window_edges), static_cast<unsigned long long>(p.prefetched),
-                   static_cast<unsigned long long>(p.waited), p.wait_s);
+                   human_bytes(p.resident_edge_bytes).c_str(), human_bytes(p.disk_bytes).c_str(),
+                   human_bytes(p.resident_read_bytes).c_str(), static_cast<unsigned long long>(p.windows),
+                   static_cast<unsigned long long>(p.window_edges), static_cast<unsigned long long>(p.resident_windows),
+                   static_cast<unsigned long long>(p.prefetched), static_cast<unsigned long long>(p.waited), p.wait_s);
   }
   std::fprintf(out, "  result     %s\n", j["result"].get<std::string>().c_str());
   if (r.verification)

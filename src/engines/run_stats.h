@@ -70,19 +70,22 @@ struct HybridStats {
 // budget, what stayed in memory, and the reading of the edges from the .tgb
 // file in pages, ahead of the engine on a reader thread.
 struct PagingStats {
-  uint64_t budget_bytes = 0;    // --host-mem
-  uint64_t edge_bytes = 0;      // the edge arrays the run reads (neighbours, weights, in-edges), in the file
-  uint64_t resident_bytes = 0;  // graph bytes kept in memory: the offsets, and the page buffers when paged
-  bool paged = false;           // false: everything fitted the budget, the run read memory as without it
-  bool direct_io = false;       // O_DIRECT; false: ordinary reads, each range dropped from the page cache after
-  uint64_t buffer_bytes = 0;    // the page buffers, all of them
-  uint64_t window_edges = 0;    // edges a buffer holds
-  uint64_t disk_bytes = 0;      // read from the file
-  uint64_t reads = 0;           // pread calls (adjacent pages of a window coalesced)
-  uint64_t windows = 0;         // buffers filled
-  uint64_t prefetched = 0;      // windows already read when the engine came for them
-  uint64_t waited = 0;          // windows the engine waited for
-  double wait_s = 0;            // time the engine spent waiting for the disk
+  uint64_t budget_bytes = 0;         // --host-mem
+  uint64_t edge_bytes = 0;           // the edge arrays the run reads (neighbours, weights, in-edges), in the file
+  uint64_t resident_bytes = 0;       // graph bytes in memory: the offsets; paged, the buffers and resident edges too
+  uint64_t resident_edge_bytes = 0;  // edge bytes kept in memory (paged: a prefix of each array read, once read)
+  bool paged = false;                // false: everything fitted the budget, the run read memory as without it
+  bool direct_io = false;            // O_DIRECT; false: ordinary reads, each range dropped from the page cache after
+  uint64_t buffer_bytes = 0;         // the page buffers, all of them
+  uint64_t window_edges = 0;         // edges a buffer holds
+  uint64_t disk_bytes = 0;           // read from the file (into the buffers and the resident edges)
+  uint64_t resident_read_bytes = 0;  // of disk_bytes, read into the resident edges (each page once)
+  uint64_t reads = 0;                // pread calls (adjacent pages of a window coalesced)
+  uint64_t windows = 0;              // buffers filled
+  uint64_t resident_windows = 0;     // windows served from the resident edges (no buffer)
+  uint64_t prefetched = 0;           // windows already read when the engine came for them
+  uint64_t waited = 0;               // windows the engine waited for
+  double wait_s = 0;                 // time the engine spent waiting for the disk
 };
 
 struct RunStats {

@@ -1,13 +1,15 @@
 // --host-mem end to end (issue 12, part 3; docs/HOST-MEM.md): with a budget
-// far below the graph, `tiergraph run` on the CPU engine reads the edges
-// from the .tgb file in pages, and every algorithm's result file equals the
-// in-memory run's, byte for byte (bc: within 1e-9, as two in-memory runs),
-// and passes --verify: on an undirected
+// below the graph, `tiergraph run` on the CPU engine reads the edges from
+// the .tgb file in pages, except those the budget keeps resident, and every
+// algorithm's result file equals the in-memory run's, byte for byte (bc:
+// within 1e-9, as two in-memory runs), and passes --verify: on an undirected
 // Kronecker graph and on a directed graph with its in-edges and a hub, both
-// weighted. The record shows the paging happened (disk bytes at least the
-// edges of every PageRank iteration); a budget the graph fits reads no
-// disk; `bench` runs its CPU placement paged; the refusals are one line
-// each, exit code 2.
+// weighted, at a budget just above the smallest, halfway to the graph's
+// size, and just below it. The record shows the paging happened (PageRank
+// reads the resident edges once and the others every iteration: the more
+// resident, the fewer disk bytes); a budget the graph fits reads no disk;
+// `bench` runs its CPU placement paged; the refusals are one line each, exit
+// code 2.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "support/run_program.h"
 
@@ -94,15 +97,24 @@ void expect_refused(const std::string& args, const std::string& fragment) {
 // A budget just above the smallest the run takes (from its refusal of 1K):
 // buffers of little more than a page, so that many windows are read and
 // long lists are read in pieces.
-std::string near_smallest_budget(const std::string& args) {
+uint64_t near_smallest_budget(const std::string& args) {
   const ProgramResult r = run_tiergraph(args + " --host-mem 1K");
   const std::string at_least = "need at least ";
   const size_t at = r.err.find(at_least);
   EXPECT_NE(at, std::string::npos) << r.err;
-  if (at == std::string::npos) return "1G";
+  if (at == std::string::npos) return uint64_t{1} << 30;
   const double kib = std::stod(r.err.substr(at + at_least.size()));
   EXPECT_NE(r.err.find(" KiB", at), std::string::npos) << r.err;
-  return std::to_string(static_cast<uint64_t>(kib) + 2) + "K";
+  return (static_cast<uint64_t>(kib) + 2) * 1024;
+}
+
+// Three budgets for a run of `args`: just above the smallest (few edges or
+// none resident), halfway to the bytes the graph takes (`fits`: its offsets
+// and edge arrays), and a page below them (all but about two windows'
+// worth resident).
+std::vector<uint64_t> three_budgets(const std::string& args, uint64_t fits) {
+  const uint64_t smallest = near_smallest_budget(args);
+  return {smallest, (smallest + fits) / 2, fits - 4096};
 }
 
 // bc's dependencies are sums whose order depends on the threads (in memory
@@ -121,25 +133,40 @@ void expect_close(const std::string& got_file, const std::string& want_file) {
   EXPECT_GT(lines, 0u);
 }
 
-// Each algorithm with the budget and without: the same result file.
+// Each algorithm in memory and with the three budgets: the same result file.
 void expect_same_results(const std::string& graph, uint64_t longest_list) {
   for (const std::string& a : kAlgorithms) {
     const std::string base = "run " + a + " --graph " + graph + " --engine cpu --threads 2 --output ";
-    const std::string budget = near_smallest_budget(base + temp("never.txt"));
-    const std::string paged_out = temp(a + "_paged.txt"), memory_out = temp(a + "_memory.txt");
-    const nlohmann::json paged = run_json(base + paged_out + " --verify --host-mem " + budget);
-    run_json(base + memory_out);
-    if (a == "bc")
-      expect_close(paged_out, memory_out);
-    else
-      EXPECT_EQ(tg::test::read_text_file(paged_out), tg::test::read_text_file(memory_out)) << a << " on " << graph;
-    ASSERT_TRUE(paged.contains("details")) << a;
-    const nlohmann::json& h = paged["details"]["host_mem"];
-    EXPECT_TRUE(h["paged"].get<bool>()) << a;
-    EXPECT_GT(h["disk_bytes"].get<uint64_t>(), 0u) << a;
-    // The longest list is read in pieces.
-    EXPECT_LT(h["window_edges"].get<uint64_t>(), longest_list) << a;
-    EXPECT_EQ(h["windows"].get<uint64_t>(), h["prefetched"].get<uint64_t>() + h["waited"].get<uint64_t>()) << a;
+    const std::string memory_out = temp(a + "_memory.txt");
+    // In memory: a budget the graph fits, whose record gives the bytes it takes.
+    const nlohmann::json memory = run_json(base + memory_out + " --host-mem 1G");
+    ASSERT_FALSE(memory["details"]["host_mem"]["paged"].get<bool>()) << a;
+    const uint64_t fits = memory["details"]["host_mem"]["resident_bytes"].get<uint64_t>();
+    uint64_t last_resident = 0;
+    bool first = true;
+    for (uint64_t budget : three_budgets(base + temp("never.txt"), fits)) {
+      const std::string what = a + " on " + graph + " with --host-mem " + std::to_string(budget);
+      const std::string paged_out = temp(a + "_paged.txt");
+      const nlohmann::json paged = run_json(base + paged_out + " --verify --host-mem " + std::to_string(budget));
+      if (a == "bc")
+        expect_close(paged_out, memory_out);
+      else
+        EXPECT_EQ(tg::test::read_text_file(paged_out), tg::test::read_text_file(memory_out)) << what;
+      ASSERT_TRUE(paged.contains("details")) << what;
+      const nlohmann::json& h = paged["details"]["host_mem"];
+      EXPECT_TRUE(h["paged"].get<bool>()) << what;
+      EXPECT_GT(h["disk_bytes"].get<uint64_t>(), 0u) << what;
+      EXPECT_LE(h["resident_bytes"].get<uint64_t>(), budget) << what;
+      // The longest list is read in pieces.
+      if (first) EXPECT_LT(h["window_edges"].get<uint64_t>(), longest_list) << what;
+      // More of the budget, more edges resident.
+      if (!first) EXPECT_GT(h["resident_edge_bytes"].get<uint64_t>(), last_resident) << what;
+      last_resident = h["resident_edge_bytes"].get<uint64_t>();
+      first = false;
+      EXPECT_EQ(h["windows"].get<uint64_t>() + h["resident_windows"].get<uint64_t>(),
+                h["prefetched"].get<uint64_t>() + h["waited"].get<uint64_t>())
+          << what;
+    }
   }
 }
 
@@ -147,17 +174,33 @@ TEST(HostMem, KroneckerResultsEqualTheInMemoryRun) { expect_same_results(kron_fi
 
 TEST(HostMem, DirectedWithInEdgesResultsEqualTheInMemoryRun) { expect_same_results(directed_file(), 2000); }
 
-TEST(HostMem, PageRankReadsEveryEdgeFromTheDiskEachIteration) {
-  const nlohmann::json j = run_json("run pagerank --graph " + kron_file() + " --engine cpu --threads 2 --host-mem 80K");
-  const nlohmann::json& h = j["details"]["host_mem"];
-  ASSERT_TRUE(h["paged"].get<bool>());
-  const uint64_t iterations = j["iterations"].get<uint64_t>();
-  // PageRank reads neighbour ids only: 4 bytes an edge of the file.
-  const uint64_t edges = j["graph"]["edges"].get<uint64_t>();
-  EXPECT_EQ(h["edge_bytes"].get<uint64_t>(), edges * 4);
-  EXPECT_GE(h["disk_bytes"].get<uint64_t>(), iterations * edges * 4);
-  EXPECT_LE(h["resident_bytes"].get<uint64_t>(), h["budget_bytes"].get<uint64_t>());
-  EXPECT_EQ(j["edges_traversed"].get<uint64_t>(), iterations * edges);
+// The resident edges are read once, the others every iteration: the larger
+// the budget, the fewer bytes read from the disk.
+TEST(HostMem, PageRankReadsTheResidentEdgesOnceAndTheOthersEachIteration) {
+  const std::string run = "run pagerank --graph " + kron_file() + " --engine cpu --threads 2";
+  const nlohmann::json memory = run_json(run + " --host-mem 1G");
+  const uint64_t fits = memory["details"]["host_mem"]["resident_bytes"].get<uint64_t>();
+  uint64_t last_disk_bytes = ~uint64_t{0};
+  for (uint64_t budget : three_budgets(run, fits)) {
+    const std::string what = "--host-mem " + std::to_string(budget);
+    const nlohmann::json j = run_json(run + " " + what);
+    const nlohmann::json& h = j["details"]["host_mem"];
+    ASSERT_TRUE(h["paged"].get<bool>()) << what;
+    const uint64_t iterations = j["iterations"].get<uint64_t>();
+    // PageRank reads neighbour ids only: 4 bytes an edge of the file.
+    const uint64_t edges = j["graph"]["edges"].get<uint64_t>();
+    const uint64_t resident = h["resident_edge_bytes"].get<uint64_t>();
+    const uint64_t read_once = h["resident_read_bytes"].get<uint64_t>();
+    const uint64_t disk_bytes = h["disk_bytes"].get<uint64_t>();
+    EXPECT_EQ(h["edge_bytes"].get<uint64_t>(), edges * 4) << what;
+    EXPECT_GE(read_once, resident) << what;
+    EXPECT_LT(read_once, resident + 4096) << what;
+    EXPECT_GE(disk_bytes, read_once + iterations * (edges * 4 - resident)) << what;
+    EXPECT_LT(disk_bytes, last_disk_bytes) << what;
+    last_disk_bytes = disk_bytes;
+    EXPECT_LE(h["resident_bytes"].get<uint64_t>(), budget) << what;
+    EXPECT_EQ(j["edges_traversed"].get<uint64_t>(), iterations * edges) << what;
+  }
 }
 
 // The paged engine's arrays are host arrays: a run killed after a

@@ -1,10 +1,13 @@
 // The paged CPU engine (engines/paged/, --host-mem) without its budget: every
 // graph is written to a .tgb file, loaded back, and run with buffers forced
 // small, so every step reads many windows from the file and the long lists
-// (hubs, stars) are cut in pieces. Every algorithm on every shape, orientation
-// and id width gives what the in-memory CPU engine gives (exactly, or within
-// the algorithm's agreement where its sums depend on the order of threads:
-// bc, ssnsp), and its verifier accepts it; PageRank is bit-identical. The
+// (hubs, stars) are cut in pieces; and with none, some, and all but about a
+// window of the edges resident (kept in memory once read), so that lists
+// cross the resident end. Every algorithm on every shape, orientation and id
+// width gives what the in-memory CPU engine gives (exactly, or within the
+// algorithm's agreement where its sums depend on the order of threads: bc,
+// ssnsp), and its verifier accepts it; PageRank is bit-identical, and reads
+// from the disk the resident edges once and the others every iteration. The
 // engine contract suite; the window plans alone.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -19,6 +22,7 @@
 #include "engines/paged/host_mem.h"
 #include "engines/paged/page_stream.h"
 #include "engines/paged/paged_engine.h"
+#include "engines/paged/resident_edges.h"
 #include "engines/paged/window_plan.h"
 #include "formats/load_graph.h"
 #include "formats/readers.h"
@@ -56,12 +60,14 @@ StoredGraph store(const AnyGraph& graph, const std::string& name, const std::str
   return s;
 }
 
-// Buffers of `window_edges` edges: a plan as plan_host_memory makes, for a
-// budget that would hold that much.
-HostMemPlan small_windows(const AnyGraph& graph, uint64_t window_edges) {
+// Buffers of `window_edges` edges, and edge ids [0, resident) of every array
+// read kept in memory: a plan as plan_host_memory makes, for a budget that
+// would hold that much.
+HostMemPlan small_windows(const AnyGraph& graph, uint64_t window_edges, eid_t resident = 0) {
   HostMemPlan plan;
   plan.paged = true;
   plan.window_edges = window_edges;
+  plan.resident_edges = resident;
   const uint64_t id_bytes = vertex_id_bytes(graph);
   plan.neighbor_buffer_bytes = paged::page_ceil(window_edges * id_bytes) + 2 * paged::kPageBytes;
   plan.weight_buffer_bytes = paged::page_ceil(window_edges * sizeof(weight_t)) + 2 * paged::kPageBytes;
@@ -72,20 +78,37 @@ HostMemPlan small_windows(const AnyGraph& graph, uint64_t window_edges) {
 // edges is read in pieces.
 uint64_t window_for(const AnyGraph& graph) { return std::max<uint64_t>(5, num_edges(graph) / 40); }
 
+// The resident edges of the three kinds of run: none, some (an odd count, so
+// that the end falls inside lists and pages), and all but about a window.
+enum class Resident { kNone, kSome, kAllButAWindow };
+const char* resident_name(Resident r) {
+  return r == Resident::kNone ? "none resident" : r == Resident::kSome ? "some resident" : "all but a window resident";
+}
+eid_t resident_edges(Resident r, uint64_t edges, uint64_t window) {
+  if (r == Resident::kNone) return 0;
+  if (r == Resident::kSome) return edges * 2 / 5 + 1;
+  return edges > window ? edges - window : 0;
+}
+
 // ---- every algorithm on every shape ----
 
 class PagedShapes : public ::testing::TestWithParam<std::string> {};
 
+// Each variant of the shape (orientation, id width) with one of the three
+// resident parts, in turn: all three on every shape, at the cost of one.
 TEST_P(PagedShapes, MatchesTheInMemoryEngine) {
   const Shape& shape = find_shape(GetParam());
   ThreadCount threads(2);
   const EdgeList weighted = with_weights(shape.edges, WeightKind::kInteger, 5);
+  int variant = 0;
   for (Orientation o : all_orientations())
     for (bool ids64 : {false, true}) {
       const StoredGraph stored = store(build_variant(weighted, o, ids64),
                                        GetParam() + "_" + orientation_name(o) + (ids64 ? "_64" : "_32"));
       const AnyGraph& graph = stored.graph;
-      const HostMemPlan plan = small_windows(graph, window_for(graph));
+      const Resident resident = static_cast<Resident>(variant++ % 3);
+      const uint64_t window = window_for(graph);
+      const HostMemPlan plan = small_windows(graph, window, resident_edges(resident, num_edges(graph), window));
       uint64_t disk_bytes = 0;
       for (const std::string& name : algorithm_names()) {
         const AlgorithmInfo& a = algorithm(name);
@@ -97,8 +120,8 @@ TEST_P(PagedShapes, MatchesTheInMemoryEngine) {
         else
           runs.push_back({});
         for (const Sources& s : runs) {
-          const std::string what = GetParam() + ", " + orientation_name(o) + (ids64 ? ", 64-bit ids, " : ", ") + name +
-                                   ", " + describe_sources(s);
+          const std::string what = GetParam() + ", " + orientation_name(o) + (ids64 ? ", 64-bit ids, " : ", ") +
+                                   resident_name(resident) + ", " + name + ", " + describe_sources(s);
           const RunRequest r = prepare_request(graph, make_request(a, s));
           const RunOutput memory = run_on_cpu(graph, r);
           const RunOutput paged = paged::run_paged(graph, r, stored.path, plan);
@@ -116,9 +139,9 @@ TEST_P(PagedShapes, MatchesTheInMemoryEngine) {
 INSTANTIATE_TEST_SUITE_P(All, PagedShapes, ::testing::ValuesIn(shape_names()),
                          [](const auto& info) { return info.param; });
 
-// ---- PageRank: the same bits, and every in-edge read from the disk each iteration ----
+// ---- PageRank: the same bits; the resident edges read once, the others each iteration ----
 
-TEST(PagedEngine, PageRankIsBitIdenticalAndReadsEveryEdgeEachIteration) {
+TEST(PagedEngine, PageRankIsBitIdenticalAndReadsTheResidentEdgesOnce) {
   ThreadCount threads(2);
   for (Orientation o : {Orientation::kDirected, Orientation::kUndirected})
     for (bool ids64 : {false, true}) {
@@ -128,14 +151,32 @@ TEST(PagedEngine, PageRankIsBitIdenticalAndReadsEveryEdgeEachIteration) {
       const AnyGraph& graph = stored.graph;
       const RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
       const RunOutput memory = run_on_cpu(graph, r);
-      const RunOutput paged = paged::run_paged(graph, r, stored.path, small_windows(graph, 1000));
-      EXPECT_EQ(paged.stats.iterations, memory.stats.iterations);
-      EXPECT_EQ(paged.values, memory.values) << orientation_name(o);
-      const PagingStats& p = *paged.stats.paging;
-      const uint64_t edge_bytes = num_edges(graph) * vertex_id_bytes(graph);
-      EXPECT_GE(p.disk_bytes, paged.stats.iterations * edge_bytes);
-      EXPECT_EQ(p.windows, p.prefetched + p.waited);
-      EXPECT_GT(p.windows, paged.stats.iterations * 10);
+      const uint64_t m = num_edges(graph), id_bytes = vertex_id_bytes(graph), window = 1000;
+      uint64_t last_disk_bytes = ~uint64_t{0};
+      for (Resident resident : {Resident::kNone, Resident::kSome, Resident::kAllButAWindow}) {
+        const std::string what =
+            std::string(orientation_name(o)) + (ids64 ? ", 64-bit ids, " : ", ") + resident_name(resident);
+        const eid_t held = resident_edges(resident, m, window);
+        const RunOutput paged = paged::run_paged(graph, r, stored.path, small_windows(graph, window, held));
+        EXPECT_EQ(paged.stats.iterations, memory.stats.iterations) << what;
+        EXPECT_EQ(paged.values, memory.values) << what;
+        const PagingStats& p = *paged.stats.paging;
+        const uint64_t iterations = paged.stats.iterations;
+        // PageRank reads the in-neighbours only (an undirected graph's out-neighbours).
+        EXPECT_EQ(p.resident_edge_bytes, held * id_bytes) << what;
+        // The resident pages, every one of them, once.
+        EXPECT_EQ(p.resident_read_bytes, paged::page_ceil(held * id_bytes)) << what;
+        // The others each iteration: at least their bytes, at most two more pages a window.
+        const uint64_t streamed = p.disk_bytes - p.resident_read_bytes;
+        EXPECT_GE(streamed, iterations * (m - held) * id_bytes) << what;
+        EXPECT_LE(streamed, iterations * (m - held) * id_bytes + p.windows * 2 * paged::kPageBytes) << what;
+        EXPECT_LT(p.disk_bytes, last_disk_bytes) << what;
+        last_disk_bytes = p.disk_bytes;
+        EXPECT_EQ(p.windows + p.resident_windows, p.prefetched + p.waited) << what;
+        // Each iteration: the windows over the edges outside, and those inside.
+        EXPECT_GE(p.windows, iterations * ((m - held + window - 1) / window)) << what;
+        EXPECT_GE(p.resident_windows, iterations * std::max<uint64_t>(held / window, held > 0 ? 1 : 0)) << what;
+      }
       std::filesystem::remove(stored.path);
     }
 }
@@ -149,7 +190,7 @@ TEST(PagedEngine, OrdinaryReadsWhereDirectIsRefusedGiveTheSameValues) {
                           Orientation::kDirected, false),
             "buffered", ::testing::TempDir());
   const AnyGraph& graph = stored.graph;
-  HostMemPlan plan = small_windows(graph, 700);
+  HostMemPlan plan = small_windows(graph, 700, num_edges(graph) / 3);  // a third resident
   plan.try_direct = false;
   for (const char* name : {"pagerank", "sssp"}) {
     const AlgorithmInfo& a = algorithm(name);
@@ -158,7 +199,8 @@ TEST(PagedEngine, OrdinaryReadsWhereDirectIsRefusedGiveTheSameValues) {
     EXPECT_EQ(paged.values, run_on_cpu(graph, r).values) << name;
     ASSERT_TRUE(paged.stats.paging);
     EXPECT_FALSE(paged.stats.paging->direct_io);
-    EXPECT_GT(paged.stats.paging->disk_bytes, 0u);
+    EXPECT_GT(paged.stats.paging->disk_bytes, paged.stats.paging->resident_read_bytes);
+    EXPECT_GT(paged.stats.paging->resident_read_bytes, 0u);
   }
   std::filesystem::remove(stored.path);
 }
@@ -174,6 +216,26 @@ TEST(WindowPlan, AllVerticesInOrderWithLongListsInPieces) {
   const std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t>> want = {
       {0, 2, 0, 3}, {2, 3, 3, 7}, {2, 3, 7, 11}, {2, 5, 11, 14}};
   EXPECT_EQ(got, want);
+}
+
+TEST(WindowPlan, NoWindowCrossesTheResidentEnd) {
+  // Degrees 3, 0, 10, 1, 0; edges [0, 5) resident: vertex 2's list is cut at 5.
+  const eid_t off[] = {0, 3, 3, 13, 14, 14};
+  const paged::WindowPlan plan = paged::plan_all(off, 5, 4, 5);
+  std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t>> got;
+  for (const paged::Window& w : plan.windows) got.emplace_back(w.first, w.last, w.begin, w.end);
+  const std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t>> want = {
+      {0, 2, 0, 3}, {2, 3, 3, 5}, {2, 3, 5, 9}, {2, 3, 9, 13}, {3, 5, 13, 14}};
+  EXPECT_EQ(got, want);
+  // Members 0, 2, 3 with edges [0, 4) resident, windows of 8: 0 whole, 2's
+  // list to 4, on in a piece of 8, then its end with 3's list.
+  const vid32_t members[] = {0, 2, 3};
+  const paged::WindowPlan list = paged::plan_list(off, members, 3, 8, 4);
+  got.clear();
+  for (const paged::Window& w : list.windows) got.emplace_back(w.first, w.last, w.begin, w.end);
+  const std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t>> want_list = {
+      {0, 1, 0, 3}, {1, 2, 3, 4}, {1, 2, 4, 12}, {1, 3, 12, 14}};
+  EXPECT_EQ(got, want_list);
 }
 
 TEST(WindowPlan, ListReadsOnlyTheMembersLists) {
@@ -206,7 +268,7 @@ struct PagedFactory {
   static bool available(std::string*) { return true; }
   class Instance {
    public:
-    Instance(const Graph<V>& graph, const EdgeReads&) : threads_(2) {
+    Instance(const Graph<V>& graph, const EdgeReads& reads) : threads_(2) {
       static int count = 0;
       path_ = fast_folder() + "/tg_paged_contract_" + std::to_string(::getpid()) + "_" + std::to_string(count++) + ".tgb";
       write_binary_graph(AnyGraph(graph), path_, false);
@@ -214,7 +276,10 @@ struct PagedFactory {
       // Windows of 3 edges: every list of more than 3 in pieces.
       file_ = std::make_unique<paged::EdgeFile>(path_, stored_.num_vertices, stored_.num_edges(), sizeof(V));
       buffers_ = std::make_unique<paged::PageBuffers>(2, 3 * paged::kPageBytes, 3 * paged::kPageBytes);
-      engine_ = std::make_unique<engine_t>(stored_, *file_, *buffers_, 3);
+      // The first half of the edges resident: a list across its end too.
+      resident_ = std::make_unique<paged::ResidentEdges>(paged::edge_arrays(AnyGraph(stored_), reads),
+                                                         std::min(stored_.num_edges(), stored_.num_edges() / 2 + 1));
+      engine_ = std::make_unique<engine_t>(stored_, *file_, *buffers_, *resident_, 3);
     }
     ~Instance() { std::filesystem::remove(path_); }
     engine_t& engine() { return *engine_; }
@@ -225,6 +290,7 @@ struct PagedFactory {
     Graph<V> stored_;
     std::unique_ptr<paged::EdgeFile> file_;
     std::unique_ptr<paged::PageBuffers> buffers_;
+    std::unique_ptr<paged::ResidentEdges> resident_;
     std::unique_ptr<engine_t> engine_;
   };
 };

@@ -7,11 +7,19 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "core/error.h"
 #include "formats/input_file.h"
 
 namespace tg::paged {
+
+PageMemory page_memory(uint64_t bytes) {
+  if (bytes == 0) return {nullptr, std::free};
+  void* p = std::aligned_alloc(kPageBytes, page_ceil(bytes));
+  if (p == nullptr) throw std::bad_alloc();
+  return {static_cast<char*>(p), std::free};
+}
 
 bool tgb_lacks_in_edges(const std::string& path) {
   uint64_t size = 0;
@@ -42,10 +50,8 @@ EdgeFile::EdgeFile(const std::string& path, uint64_t n, uint64_t m, uint32_t id_
 // Some filesystems accept O_DIRECT at open and refuse the reads (EINVAL):
 // one aligned page read tells.
 bool EdgeFile::direct_read_works() const {
-  void* page = std::aligned_alloc(kPageBytes, kPageBytes);
-  const bool ok = ::pread(fd_, page, kPageBytes, 0) >= 0;
-  std::free(page);
-  return ok;
+  const PageMemory page = page_memory(kPageBytes);
+  return ::pread(fd_, page.get(), kPageBytes, 0) >= 0;
 }
 
 EdgeFile::~EdgeFile() {

@@ -1,6 +1,7 @@
 // The edge arrays of a .tgb file (formats/binary_format.h), read in place:
-// the paged CPU engine (paged_engine.h) keeps only the offsets in memory and
-// reads the neighbours and weights it needs, page by page, from here.
+// the paged CPU engine (paged_engine.h) keeps the offsets in memory, and
+// reads the neighbours and weights it needs, page by page, from here (into
+// its page buffers, or once into its resident edges).
 //
 // The file is opened with O_DIRECT, so reads go from the disk to our buffer
 // without a copy in the page cache (which would otherwise fill host memory
@@ -10,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "formats/binary_format.h"
@@ -21,6 +23,12 @@ inline constexpr uint64_t kPageBytes = 4096;
 
 inline uint64_t page_floor(uint64_t x) { return x / kPageBytes * kPageBytes; }
 inline uint64_t page_ceil(uint64_t x) { return (x + kPageBytes - 1) / kPageBytes * kPageBytes; }
+
+// Memory that O_DIRECT reads can fill: `bytes` rounded up to whole pages,
+// page-aligned (null for 0). Its pages are taken from the system as they are
+// first written.
+using PageMemory = std::unique_ptr<char, void (*)(void*)>;
+PageMemory page_memory(uint64_t bytes);
 
 // Whether the .tgb file at `path` is a directed graph stored without its
 // in-edges (read from its header; the file is checked when it is loaded).

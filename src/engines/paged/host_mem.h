@@ -4,17 +4,22 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "engines/paged/resident_edges.h"
 #include "engines/run.h"
 #include "graph/graph.h"
 
 namespace tg::paged {
 
-// The page buffers: two (one processed, one read ahead), each of at most
-// this many bytes of neighbour ids (and weights beside, where read), and at
-// least a page of them.
+// The page buffers: two (one processed, one read ahead), each of at least a
+// page of neighbour ids (and weights beside, where read), and at most
+// kLargestBufferBytes of ids and a kWindowsPerArray-th of an edge array:
+// past a few MiB a larger read gains little, while each byte of the budget
+// kept as resident edges instead saves a byte read on every pass.
 inline constexpr int kBufferDepth = 2;
 inline constexpr uint64_t kLargestBufferBytes = uint64_t{64} << 20;
+inline constexpr uint64_t kWindowsPerArray = 16;
 
 struct HostMemPlan {
   bool paged = false;         // false: the graph fits, the run reads memory
@@ -23,8 +28,14 @@ struct HostMemPlan {
   uint64_t edge_bytes = 0;    // the edge arrays the run reads
   uint64_t neighbor_buffer_bytes = 0, weight_buffer_bytes = 0;  // each of kBufferDepth
   uint64_t window_edges = 0;  // edges a buffer holds
+  eid_t resident_edges = 0;   // edge ids [0, this) of each array read stay in memory once read (resident_edges.h)
   bool try_direct = true;     // false: ordinary reads + fadvise even where O_DIRECT works (tests)
 };
+
+// The edge arrays `reads` reads of `graph`, as its file stores them: the
+// out-CSR's (an undirected graph's in-edges too), a directed graph's in-CSR
+// where it has one, each with its weights where the run reads them.
+std::vector<EdgeArray> edge_arrays(const AnyGraph& graph, const EdgeReads& reads);
 
 // What `reads` needs of `graph` within `budget` bytes. Throws a usage error
 // (one line, with the bytes needed) where even the offsets and the smallest

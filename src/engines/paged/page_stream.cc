@@ -1,34 +1,27 @@
 #include "engines/paged/page_stream.h"
 
 #include <chrono>
-#include <cstdlib>
-#include <new>
 
 namespace tg::paged {
-
-namespace {
-
-std::unique_ptr<char, void (*)(void*)> aligned_region(uint64_t bytes) {
-  if (bytes == 0) return {nullptr, std::free};
-  void* p = std::aligned_alloc(kPageBytes, page_ceil(bytes));
-  if (p == nullptr) throw std::bad_alloc();
-  return {static_cast<char*>(p), std::free};
-}
-
-}  // namespace
 
 PageBuffers::PageBuffers(int depth, uint64_t neighbor_bytes, uint64_t weight_bytes)
     : depth_(depth), neighbor_bytes_(neighbor_bytes), weight_bytes_(weight_bytes) {
   for (int i = 0; i < depth; ++i) {
-    regions_.push_back(aligned_region(neighbor_bytes));
-    regions_.push_back(aligned_region(weight_bytes));
+    regions_.push_back(page_memory(neighbor_bytes));
+    regions_.push_back(page_memory(weight_bytes));
   }
 }
 
-PageStream::PageStream(const EdgeFile& file, PageBuffers& buffers, StepSections sections, const WindowPlan& plan,
-                       PagingStats& stats, IdCheck check)
-    : file_(file), buffers_(buffers), sections_(sections), plan_(plan), stats_(stats), check_(std::move(check)),
-      slots_(buffers.depth()) {
+PageStream::PageStream(const EdgeFile& file, PageBuffers& buffers, ResidentEdges& resident, StepSections sections,
+                       const WindowPlan& plan, PagingStats& stats, IdCheck check)
+    : file_(file), buffers_(buffers), resident_(resident), sections_(sections), plan_(plan), stats_(stats),
+      check_(std::move(check)), resident_end_(resident_end(resident, sections)), turn_(plan.windows.size()) {
+  uint64_t turns = 0;
+  for (uint64_t k = 0; k < plan_.windows.size(); ++k) {
+    const Window& w = plan_.windows[k];
+    // The plan ends no window across resident_end_ (a window of no edges may sit on it).
+    turn_[k] = w.begin < resident_end_ && w.end <= resident_end_ ? kResident : turns++;
+  }
   // One window: read on the caller's thread when it asks (no thread to start).
   if (plan_.windows.size() > 1) reader_ = std::thread([this] { read_ahead(); });
 }
@@ -47,13 +40,13 @@ void PageStream::read_ahead() {
   for (uint64_t k = 0; k < plan_.windows.size(); ++k) {
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [&] { return stop_ || k < released_ + depth; });
+      // A resident window waits for no buffer.
+      changed_.wait(lock, [&] { return stop_ || turn_[k] == kResident || turn_[k] < released_turns_ + depth; });
       if (stop_) return;
     }
     try {
-      Slot slot = read_window(k);
+      read_window(k);
       std::lock_guard<std::mutex> lock(mutex_);
-      slots_[k % depth] = slot;
       read_ = k + 1;
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -66,14 +59,14 @@ void PageStream::read_ahead() {
 }
 
 Slot PageStream::acquire(uint64_t k) {
-  const uint64_t depth = static_cast<uint64_t>(buffers_.depth());
-  stats_.windows++;
+  if (turn_[k] == kResident) stats_.resident_windows++;
+  else stats_.windows++;
   if (!reader_.joinable()) {
     const auto t0 = std::chrono::steady_clock::now();
-    Slot slot = read_window(k);
+    read_window(k);
     stats_.waited++;
     stats_.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return slot;
+    return slot(k);
   }
   std::unique_lock<std::mutex> lock(mutex_);
   if (k < read_) {
@@ -85,65 +78,109 @@ Slot PageStream::acquire(uint64_t k) {
     stats_.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
   if (error_) std::rethrow_exception(error_);
-  return slots_[k % depth];
+  return slot(k);
 }
 
 void PageStream::release(uint64_t k) {
+  if (turn_[k] == kResident) return;  // it held no buffer
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    released_ = k + 1;
+    released_turns_ = turn_[k] + 1;
   }
   changed_.notify_all();
 }
 
-Slot PageStream::read_window(uint64_t k) {
-  const int slot = static_cast<int>(k % static_cast<uint64_t>(buffers_.depth()));
+int PageStream::buffer(uint64_t k) const {
+  return static_cast<int>(turn_[k] % static_cast<uint64_t>(buffers_.depth()));
+}
+
+// Where window k's edges are: the resident edges (from edge 0), or its buffer
+// (from the page of its first edge).
+Slot PageStream::slot(uint64_t k) {
   const Window& w = plan_.windows[k];
   Slot s;
-  s.neighbors = buffers_.neighbors(slot);
-  s.neighbors_first = page_floor(w.begin * sections_.id_bytes) / sections_.id_bytes;
-  read_section(sections_.neighbors, sections_.id_bytes, w, buffers_.neighbors(slot));
-  for (uint64_t r = w.first_run; r < w.last_run; ++r) {
-    const EdgeRun& run = plan_.runs[r];
-    check_(s.neighbors + (run.begin - s.neighbors_first) * sections_.id_bytes, run.end - run.begin);
-  }
+  const bool resident = turn_[k] == kResident;
+  const int b = resident ? 0 : buffer(k);
+  s.neighbors = resident ? resident_.data(sections_.neighbors) : buffers_.neighbors(b);
+  s.neighbors_first = resident ? 0 : page_floor(w.begin * sections_.id_bytes) / sections_.id_bytes;
   if (sections_.weights >= 0) {
-    s.weights = buffers_.weights(slot);
-    s.weights_first = page_floor(w.begin * sizeof(weight_t)) / sizeof(weight_t);
-    read_section(sections_.weights, sizeof(weight_t), w, buffers_.weights(slot));
+    s.weights = resident ? resident_.data(sections_.weights) : buffers_.weights(b);
+    s.weights_first = resident ? 0 : page_floor(w.begin * sizeof(weight_t)) / sizeof(weight_t);
   }
   return s;
 }
 
-// The pages of the window's runs in one section, adjacent ones in one read.
-// The stats are the engine thread's, so the counts go through the lock.
-uint64_t PageStream::read_section(int section, uint32_t bytes_per_edge, const Window& w, char* buffer) {
-  const uint64_t origin = file_.section_offset(section);
-  const uint64_t base = origin + page_floor(w.begin * bytes_per_edge);
-  uint64_t bytes = 0, reads = 0;
-  uint64_t from = 0, to = 0;  // the pending read, file offsets
-  auto flush = [&] {
-    if (to > from) {
-      bytes += file_.read(buffer + (from - base), from, to);
-      reads++;
-    }
-  };
+void PageStream::read_window(uint64_t k) {
+  const Window& w = plan_.windows[k];
+  if (turn_[k] == kResident) {
+    read_into_resident(sections_.neighbors, sections_.id_bytes, w);
+    if (sections_.weights >= 0) read_into_resident(sections_.weights, sizeof(weight_t), w);
+    return;
+  }
+  const int b = buffer(k);
+  read_into_buffer(sections_.neighbors, sections_.id_bytes, w, buffers_.neighbors(b));
+  const Slot s = slot(k);
   for (uint64_t r = w.first_run; r < w.last_run; ++r) {
-    const uint64_t b = origin + page_floor(plan_.runs[r].begin * bytes_per_edge);
-    const uint64_t e = origin + page_ceil(plan_.runs[r].end * bytes_per_edge);
+    const EdgeRun& run = plan_.runs[r];
+    check_(s.neighbors + (run.begin - s.neighbors_first) * sections_.id_bytes, run.end - run.begin);
+  }
+  if (sections_.weights >= 0) read_into_buffer(sections_.weights, sizeof(weight_t), w, buffers_.weights(b));
+}
+
+// f(begin, end) for the pages of the window's runs in one section, as byte
+// offsets from the section's start: adjacent or overlapping ones together.
+template <typename F>
+void PageStream::for_each_page_run(const Window& w, uint32_t bytes_per_edge, F f) const {
+  uint64_t from = 0, to = 0;  // the pending run of pages
+  for (uint64_t r = w.first_run; r < w.last_run; ++r) {
+    const uint64_t b = page_floor(plan_.runs[r].begin * bytes_per_edge);
+    const uint64_t e = page_ceil(plan_.runs[r].end * bytes_per_edge);
     if (b <= to && to > from) {
       to = std::max(to, e);
       continue;
     }
-    flush();
+    if (to > from) f(from, to);
     from = b;
     to = e;
   }
-  flush();
+  if (to > from) f(from, to);
+}
+
+// The pages of the window's runs, each run of them in one read.
+void PageStream::read_into_buffer(int section, uint32_t bytes_per_edge, const Window& w, char* buffer) {
+  const uint64_t origin = file_.section_offset(section), base = page_floor(w.begin * bytes_per_edge);
+  uint64_t bytes = 0, reads = 0;
+  for_each_page_run(w, bytes_per_edge, [&](uint64_t from, uint64_t to) {
+    bytes += file_.read(buffer + (from - base), origin + from, origin + to);
+    reads++;
+  });
+  count(bytes, reads, false);
+}
+
+// The pages of the window's runs not in memory yet, each run of them in one
+// read, into the resident edges; the neighbour ids read are checked as a
+// buffer's are (up to the resident end: the last page may hold more).
+void PageStream::read_into_resident(int section, uint32_t bytes_per_edge, const Window& w) {
+  const uint64_t origin = file_.section_offset(section), held = resident_end_ * bytes_per_edge;
+  char* memory = resident_.data(section);
+  uint64_t bytes = 0, reads = 0;
+  for_each_page_run(w, bytes_per_edge, [&](uint64_t from, uint64_t to) {
+    resident_.read_missing(section, from, to, [&](uint64_t begin, uint64_t end) {
+      bytes += file_.read(memory + begin, origin + begin, origin + end);
+      reads++;
+      if (section == sections_.neighbors && begin < held)
+        check_(memory + begin, (std::min(end, held) - begin) / bytes_per_edge);
+    });
+  });
+  count(bytes, reads, true);
+}
+
+// The stats are the engine thread's, so the counts go through the lock.
+void PageStream::count(uint64_t bytes, uint64_t reads, bool resident) {
   std::lock_guard<std::mutex> lock(mutex_);
   stats_.disk_bytes += bytes;
   stats_.reads += reads;
-  return bytes;
+  if (resident) stats_.resident_read_bytes += bytes;
 }
 
 }  // namespace tg::paged

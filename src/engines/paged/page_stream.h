@@ -1,15 +1,22 @@
-// Reading a step's windows (window_plan.h) from the .tgb file into a ring of
-// page buffers, ahead of the engine: a reader thread fills buffer k % depth
-// with window k as soon as the engine has released window k - depth, so the
-// engine processes one window while the next ones come from the disk.
+// Reading a step's windows (window_plan.h) from the .tgb file, ahead of the
+// engine, on a reader thread:
+//  - a window inside the resident edges (resident_edges.h) is served from
+//    them: the pages of its runs not read yet are read into them, once; the
+//    others need no read, and it takes no buffer;
+//  - the other windows go through a ring of page buffers: the reader fills
+//    buffer t % depth with the t-th of them as soon as the engine has
+//    released the (t - depth)-th, so the engine processes one window while
+//    the next ones come from the disk. While it processes resident windows,
+//    the reader already fills the buffers with the windows after them.
 //
 // A window's runs are read as whole pages (O_DIRECT's unit), adjacent or
-// overlapping pages of its runs in one pread. The buffer holds the window's
+// overlapping pages of its runs in one pread. A buffer holds the window's
 // span [begin, end) of edge ids from page_floor(begin): edge e of the span is
 // element e - first of the buffer (Slot), whether read or not; the engine
 // reads only the edges of its runs.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -20,6 +27,7 @@
 #include <vector>
 
 #include "engines/paged/edge_file.h"
+#include "engines/paged/resident_edges.h"
 #include "engines/paged/window_plan.h"
 #include "engines/run_stats.h"
 
@@ -40,7 +48,7 @@ class PageBuffers {
  private:
   int depth_;
   uint64_t neighbor_bytes_, weight_bytes_;
-  std::vector<std::unique_ptr<char, void (*)(void*)>> regions_;
+  std::vector<PageMemory> regions_;
 };
 
 // Where a window's edges are in its buffer: edge e (in the window's span) is
@@ -60,6 +68,13 @@ struct StepSections {
   uint32_t id_bytes;
 };
 
+// The step's resident edge ids [0, R): R where every section it reads is
+// held, 0 otherwise. The step's plan ends no window across it.
+inline eid_t resident_end(const ResidentEdges& resident, const StepSections& s) {
+  const eid_t r = resident.held(s.neighbors);
+  return s.weights >= 0 ? std::min(r, resident.held(s.weights)) : r;
+}
+
 class PageStream {
  public:
   // Checks the ids of a read run of `count` neighbours (bounds: a file
@@ -67,36 +82,47 @@ class PageStream {
   using IdCheck = std::function<void(const char* ids, uint64_t count)>;
 
   // Starts reading the plan's windows (a reader thread where there are
-  // several). The plan, file, buffers and stats outlive the stream.
-  PageStream(const EdgeFile& file, PageBuffers& buffers, StepSections sections, const WindowPlan& plan,
-             PagingStats& stats, IdCheck check);
+  // several). The plan, file, buffers, resident edges and stats outlive the
+  // stream.
+  PageStream(const EdgeFile& file, PageBuffers& buffers, ResidentEdges& resident, StepSections sections,
+             const WindowPlan& plan, PagingStats& stats, IdCheck check);
   ~PageStream();
   PageStream(const PageStream&) = delete;
   PageStream& operator=(const PageStream&) = delete;
 
-  // Window k's buffer, once read; windows are acquired in order, each
-  // released before the one `depth` later can be read. Rethrows the
+  // Window k's edges, once read; windows are acquired in order, each
+  // released before the one `depth` buffers later can be read. Rethrows the
   // reader's error.
   Slot acquire(uint64_t k);
   void release(uint64_t k);
 
  private:
+  static constexpr uint64_t kResident = ~uint64_t{0};  // turn_ of a resident window
+
   void read_ahead();
-  Slot read_window(uint64_t k);
-  uint64_t read_section(int section, uint32_t bytes_per_edge, const Window& w, char* buffer);
+  void read_window(uint64_t k);
+  int buffer(uint64_t k) const;  // of a window not resident
+  Slot slot(uint64_t k);
+  template <typename F>
+  void for_each_page_run(const Window& w, uint32_t bytes_per_edge, F f) const;
+  void read_into_buffer(int section, uint32_t bytes_per_edge, const Window& w, char* buffer);
+  void read_into_resident(int section, uint32_t bytes_per_edge, const Window& w);
+  void count(uint64_t bytes, uint64_t reads, bool resident);
 
   const EdgeFile& file_;
   PageBuffers& buffers_;
+  ResidentEdges& resident_;
   StepSections sections_;
   const WindowPlan& plan_;
   PagingStats& stats_;
   IdCheck check_;
-  std::vector<Slot> slots_;  // by window k % depth
+  eid_t resident_end_;
+  std::vector<uint64_t> turn_;  // by window: its turn among those read into buffers (buffer turn % depth), or kResident
 
   std::mutex mutex_;
   std::condition_variable changed_;
-  uint64_t read_ = 0;      // windows read (by the reader thread)
-  uint64_t released_ = 0;  // windows the engine is done with
+  uint64_t read_ = 0;            // windows read (by the reader thread)
+  uint64_t released_turns_ = 0;  // buffered windows the engine is done with
   bool stop_ = false;
   std::exception_ptr error_;
   std::thread reader_;

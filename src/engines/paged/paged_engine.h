@@ -1,6 +1,7 @@
 // The CPU engine over a graph whose edges stay in its .tgb file (--host-mem,
 // docs/HOST-MEM.md): the offsets are in memory, the neighbours and weights
-// are read in pages (page_stream.h) as each step needs them.
+// are read in pages (page_stream.h) as each step needs them, except a prefix
+// of them kept in memory once read (resident_edges.h).
 //
 // Everything that reads no edges (arrays, frontiers, vertex_map, filter,
 // merge, sums) is the CPU engine's own: this engine holds one over the same
@@ -12,9 +13,12 @@
 //  - edge_map push: from every vertex (plan_all) or from the sorted members
 //    of a sparse frontier (plan_list: only their lists are read);
 //  - edge_map pull and gather_apply: every vertex of the in-CSR (plan_all);
-//  - a list longer than a buffer is processed in consecutive windows, each a
-//    piece: a pull goes on where cond(v) is still true, a gather carries its
-//    running sums from piece to piece.
+//  - a list longer than a buffer, or across the end of the resident edges,
+//    is processed in consecutive windows, each a piece: a pull goes on where
+//    cond(v) is still true, a gather carries its running sums from piece to
+//    piece.
+// A window inside the resident edges is served from them, the others from
+// a buffer; the loops are the same.
 // The engine brings no settle_in_order: sssp and sswp run the contract's
 // generic bucket loop over these edge_maps (the same values, more steps).
 //
@@ -40,6 +44,7 @@
 #include "engines/engine.h"
 #include "engines/paged/edge_file.h"
 #include "engines/paged/page_stream.h"
+#include "engines/paged/resident_edges.h"
 #include "engines/paged/window_plan.h"
 #include "formats/binary_format.h"
 #include "graph/graph.h"
@@ -56,16 +61,18 @@ class PagedCpuEngine {
   static constexpr bool kHostArrays = true;  // engines/engine.h: checkpoints read them in place
 
   // `graph`'s offsets are read here; its edge arrays never are (they are
-  // `file`'s sections). A buffer holds `window_edges` edges. `budget`: what
-  // the stats report of the budget (host_mem.h).
-  PagedCpuEngine(const Graph<V>& graph, const EdgeFile& file, PageBuffers& buffers, uint64_t window_edges,
-                 PagingStats budget = {})
-      : graph_(graph), cpu_(graph), file_(file), buffers_(buffers), n_(graph.num_vertices), capacity_(window_edges),
-        paging_(budget) {
+  // `file`'s sections). A buffer holds `window_edges` edges; `resident`
+  // keeps a prefix of the arrays once read (or nothing). `budget`: what the
+  // stats report of the budget (host_mem.h).
+  PagedCpuEngine(const Graph<V>& graph, const EdgeFile& file, PageBuffers& buffers, ResidentEdges& resident,
+                 uint64_t window_edges, PagingStats budget = {})
+      : graph_(graph), cpu_(graph), file_(file), buffers_(buffers), resident_(resident), n_(graph.num_vertices),
+        capacity_(window_edges), paging_(budget) {
     paging_.paged = true;
     paging_.direct_io = file.direct();
     paging_.buffer_bytes = buffers.total_bytes();
     paging_.window_edges = window_edges;
+    paging_.resident_edge_bytes = resident.edge_bytes();
   }
 
   uint64_t num_vertices() const { return n_; }
@@ -138,7 +145,7 @@ class PagedCpuEngine {
     Acc in_even = op.zero(), in_odd = op.zero(), out_even = op.zero(), out_odd = op.zero();
     double total = 0;
     uint64_t edges = 0;
-    for_each_window<G>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
+    for_each_window<G>(every_vertex<G>(true), true, [&](const Window& w, const Slot& slot, const V* nbr) {
       double window_total = 0;
       uint64_t window_edges = 0;
 #pragma omp parallel for schedule(dynamic, 1024) reduction(+ : window_total, window_edges) if (window_work(w) >= kSerialBelow)
@@ -179,10 +186,11 @@ class PagedCpuEngine {
  private:
   // body(window, slot, neighbours) for each window of the plan in order,
   // each read (ahead, on the reader thread) from the out-CSR's sections or
-  // the in-CSR's (`in`), with weights where Op reads them.
+  // the in-CSR's (`in`), with weights where Op reads them, or found in the
+  // resident edges.
   template <typename Op, typename Body>
   void for_each_window(const WindowPlan& plan, bool in, Body body) {
-    PageStream stream(file_, buffers_, sections<Op>(in), plan, paging_, id_check());
+    PageStream stream(file_, buffers_, resident_, sections<Op>(in), plan, paging_, id_check());
     for (uint64_t k = 0; k < plan.windows.size(); ++k) {
       const Slot slot = stream.acquire(k);
       body(plan.windows[k], slot, reinterpret_cast<const V*>(slot.neighbors));
@@ -221,13 +229,24 @@ class PagedCpuEngine {
     };
   }
 
-  const WindowPlan& in_plan() {
-    if (in_plan_.windows.empty() && n_ > 0) in_plan_ = plan_all(graph_.in_edges().offsets.data(), n_, capacity_);
-    return in_plan_;
+  // Where the step's resident edges end: its windows end there, not across.
+  template <typename Op>
+  eid_t resident_end_of(bool in) const {
+    return resident_end(resident_, sections<Op>(in));
   }
-  const WindowPlan& out_plan() {
-    if (out_plan_.windows.empty() && n_ > 0) out_plan_ = plan_all(graph_.out.offsets.data(), n_, capacity_);
-    return out_plan_;
+
+  // Every vertex of the in-CSR (`in`) or the out-CSR: the same plan each
+  // step that reads the same sections.
+  template <typename Op>
+  const WindowPlan& every_vertex(bool in) {
+    CachedPlan& c = in ? in_plan_ : out_plan_;
+    const eid_t resident = resident_end_of<Op>(in);
+    if (!c.made || c.resident != resident) {
+      c.plan = plan_all((in ? graph_.in_edges() : graph_.out).offsets.data(), n_, capacity_, resident);
+      c.resident = resident;
+      c.made = true;
+    }
+    return c.plan;
   }
 
   Frontier sorted_members(const Frontier& f) {
@@ -244,8 +263,9 @@ class PagedCpuEngine {
   Frontier push(const Frontier* members, const Op& shared_op, bool want_output) {
     const eid_t* off = graph_.out.offsets.data();
     WindowPlan list_plan;
-    if (members != nullptr) list_plan = plan_list(off, members->list.data(), members->list.size(), capacity_);
-    const WindowPlan& plan = members != nullptr ? list_plan : out_plan();
+    if (members != nullptr)
+      list_plan = plan_list(off, members->list.data(), members->list.size(), capacity_, resident_end_of<Op>(false));
+    const WindowPlan& plan = members != nullptr ? list_plan : every_vertex<Op>(false);
     const V* list = members != nullptr ? members->list.data() : nullptr;
     const bool once = claims_once(shared_op);  // no repeats to remove
     uint8_t* flags = once || !want_output ? nullptr : cpu_.zeroed_flags();
@@ -300,7 +320,7 @@ class PagedCpuEngine {
     if (want_output) out.bits.assign(words, 0);
     uint64_t* out_bits = out.bits.data();
     uint64_t edges = 0;
-    for_each_window<Op>(in_plan(), true, [&](const Window& w, const Slot& slot, const V* nbr) {
+    for_each_window<Op>(every_vertex<Op>(true), true, [&](const Window& w, const Slot& slot, const V* nbr) {
       uint64_t window_edges = 0;
 #pragma omp parallel reduction(+ : window_edges) if (window_work(w) >= kSerialBelow)
       {
@@ -339,9 +359,15 @@ class PagedCpuEngine {
   CpuEngine<V> cpu_;
   const EdgeFile& file_;
   PageBuffers& buffers_;
+  ResidentEdges& resident_;
   uint64_t n_;
   uint64_t capacity_;
-  WindowPlan in_plan_, out_plan_;  // every vertex: the same each step
+  struct CachedPlan {
+    WindowPlan plan;
+    eid_t resident = 0;  // the resident end it was made for
+    bool made = false;
+  };
+  CachedPlan in_plan_, out_plan_;  // every vertex
   PagingStats paging_;
   bool pulled_last_ = false;  // for the direction policy's hysteresis
 };

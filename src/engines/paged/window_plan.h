@@ -5,6 +5,11 @@
 // the vertices it serves). A list longer than a buffer gets windows of its
 // own, each a piece of it, in order, so a vertex's list is processed in
 // consecutive windows.
+//
+// `resident`: edge ids [0, resident) are kept in memory (resident_edges.h).
+// No window spans that boundary, so that each is served either from memory or
+// from a buffer, never both: a list across it is cut there in two pieces,
+// as a long list is cut.
 #pragma once
 
 #include <algorithm>
@@ -32,9 +37,14 @@ struct WindowPlan {
   std::vector<EdgeRun> runs;
 };
 
+// Where a window starting at edge id `e` must end at the latest.
+inline eid_t window_limit(eid_t e, uint64_t capacity, eid_t resident) {
+  return e < resident ? std::min<eid_t>(e + capacity, resident) : e + capacity;
+}
+
 // Every vertex of a CSR (pulls, gathers, pushes from all vertices): windows
 // of consecutive vertices, each read whole.
-inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity) {
+inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity, eid_t resident = 0) {
   WindowPlan plan;
   uint64_t v = 0;
   eid_t e = n > 0 ? offsets[0] : 0;
@@ -44,13 +54,14 @@ inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity) 
     plan.windows.push_back({first, last, begin, end, run, plan.runs.size()});
   };
   while (v < n) {
-    if (offsets[v + 1] - e > capacity) {  // the rest of v's list overflows a buffer: a piece of it
-      add(v, v + 1, e, e + capacity);
-      e += capacity;
+    const eid_t limit = window_limit(e, capacity, resident);
+    if (offsets[v + 1] > limit) {  // the rest of v's list overflows a buffer (or crosses `resident`): a piece of it
+      add(v, v + 1, e, limit);
+      e = limit;
       continue;
     }
-    // The most whole lists from v that fit: up to the last u with offsets[u] <= e + capacity.
-    const uint64_t u = std::upper_bound(offsets + v + 1, offsets + n + 1, e + capacity) - offsets - 1;
+    // The most whole lists from v that fit: up to the last u with offsets[u] <= limit.
+    const uint64_t u = std::upper_bound(offsets + v + 1, offsets + n + 1, limit) - offsets - 1;
     add(v, u, e, offsets[u]);
     v = u;
     e = offsets[u];
@@ -62,7 +73,7 @@ inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity) 
 // of consecutive members whose lists span at most `capacity` edge ids; only
 // their lists are read.
 template <typename V>
-WindowPlan plan_list(const eid_t* offsets, const V* list, uint64_t count, uint64_t capacity) {
+WindowPlan plan_list(const eid_t* offsets, const V* list, uint64_t count, uint64_t capacity, eid_t resident = 0) {
   WindowPlan plan;
   uint64_t i = 0;
   eid_t e = 0;  // where the next window starts reading the list of list[i]
@@ -70,15 +81,16 @@ WindowPlan plan_list(const eid_t* offsets, const V* list, uint64_t count, uint64
     const V u = list[i];
     e = std::max(e, offsets[u]);
     const uint64_t run = plan.runs.size();
-    if (offsets[u + 1] - e > capacity) {
-      plan.runs.push_back({e, e + capacity});
-      plan.windows.push_back({i, i + 1, e, e + capacity, run, run + 1});
-      e += capacity;
+    const eid_t limit = window_limit(e, capacity, resident);
+    if (offsets[u + 1] > limit) {
+      plan.runs.push_back({e, limit});
+      plan.windows.push_back({i, i + 1, e, limit, run, run + 1});
+      e = limit;
       continue;
     }
     const eid_t start = e;
     uint64_t j = i;
-    for (; j < count && offsets[list[j] + 1] - start <= capacity; ++j) {
+    for (; j < count && offsets[list[j] + 1] <= limit; ++j) {
       const eid_t b = std::max(start, offsets[list[j]]), end = offsets[list[j] + 1];
       if (end > b) plan.runs.push_back({b, end});
     }
