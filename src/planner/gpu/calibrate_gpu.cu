@@ -79,9 +79,10 @@ struct Events {
   }
 };
 
+// "what: 51.1 GB/s" (unit with a G: rate / 1e9) or "what: 43.7 M lines/s" (with an M: rate / 1e6).
 std::string rate_text(const char* what, double rate, const char* unit) {
   char t[160];
-  std::snprintf(t, sizeof t, "%s: %.1f %s", what, rate / 1e9, unit);
+  std::snprintf(t, sizeof t, "%s: %.1f %s", what, unit[0] == 'M' ? rate / 1e6 : rate / 1e9, unit);
   return t;
 }
 
@@ -158,7 +159,7 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     });
     profile.zero_copy_random.points.emplace_back(double(footprint), double(warps * per_warp) / s);
     say(rate_text(("zero-copy, random lines over " + std::to_string(footprint >> 20) + " MiB").c_str(),
-                  double(warps * per_warp) / s, "G lines/s"));
+                  double(warps * per_warp) / s, "M lines/s"));
   }
   if (!options.quick) {
     // Graphs' edge arrays span gigabytes, where translation misses dominate.
@@ -175,7 +176,7 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
         TG_CUDA_CHECK_LAUNCH();
       });
       profile.zero_copy_random.points.emplace_back(double(big), double(warps * per_warp) / s);
-      say(rate_text("zero-copy, random lines over 4096 MiB", double(warps * per_warp) / s, "G lines/s"));
+      say(rate_text("zero-copy, random lines over 4096 MiB", double(warps * per_warp) / s, "M lines/s"));
       TG_CUDA(cudaFreeHost(wide));
     } else {
       cudaGetLastError();
