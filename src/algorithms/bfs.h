@@ -114,7 +114,7 @@ template <typename Engine>
 ResultVector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, const AlgorithmOptions& options) {
   auto depth = engine.template make_array<int32_t>(kUnreached);
   engine.set(depth, source, 0);
-  if constexpr (HostArrays<Engine>) {
+  if constexpr (Checkpointable<Engine>) {
     if (options.checkpoint != nullptr) {
       bfs_steps_checkpointed(engine, source, engine.data(depth), options);
       return engine.to_host(depth);

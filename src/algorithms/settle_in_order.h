@@ -111,11 +111,11 @@ void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier star
 }
 
 // settle_in_order, or with a checkpointer its checkpointed form where the
-// engine's arrays are in host memory (elsewhere refused).
+// engine can read its arrays (checkpoint/vertex_state.h; elsewhere refused).
 template <typename Engine, typename Key, typename Relax, typename T>
 void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, T* values, T unreached,
                      const AlgorithmOptions& options, const char* algorithm) {
-  if constexpr (HostArrays<Engine>) {
+  if constexpr (Checkpointable<Engine>) {
     if (options.checkpoint != nullptr)
       return settle_in_order_checkpointed(engine, start, key, relax, values, unreached, options, algorithm);
   } else {

@@ -1,8 +1,9 @@
 // What every checkpointing algorithm shares (checkpoint/checkpoint.h): the
 // state is one vertex array or a few, as the algorithm's own arrays hold
 // them, plus a few scalars; both are read and written in place on engines
-// whose arrays are in host memory (HostArrays, engines/engine.h), and
-// refused elsewhere. The
+// whose arrays are in host memory (HostArrays, engines/engine.h), copied
+// across by engines whose arrays are elsewhere (CopiesArrays: the GPU and
+// hybrid engines), and refused by any other. The
 // algorithms stay engine-agnostic: they hand over a pointer from
 // engine.data() and say what the scalars are; they never see edges.
 #pragma once
@@ -23,10 +24,15 @@
 
 namespace tg {
 
-// A checkpoint asked of an engine whose arrays are not in host memory.
+// A checkpoint asked of an engine that can neither read its arrays in place
+// nor copy them.
+inline constexpr const char* kCannotCheckpoint = "checkpoints: this engine cannot read its arrays (use --engine cpu)";
+
+template <typename Engine>
+concept Checkpointable = HostArrays<Engine> || CopiesArrays<Engine>;
+
 inline void refuse_checkpoint(const AlgorithmOptions& options) {
-  if (options.checkpoint != nullptr)
-    throw usage_error("checkpoints: this engine's arrays are not in host memory (use --engine cpu)");
+  if (options.checkpoint != nullptr) throw usage_error(kCannotCheckpoint);
 }
 
 // The saved state's size in bytes, where the run resumes and something was
@@ -34,12 +40,12 @@ inline void refuse_checkpoint(const AlgorithmOptions& options) {
 template <typename Engine>
 std::optional<uint64_t> saved_state_bytes(Engine&, const AlgorithmOptions& options) {
   if (options.checkpoint == nullptr) return std::nullopt;
-  if constexpr (HostArrays<Engine>) {
+  if constexpr (Checkpointable<Engine>) {
     const std::optional<SavedState> saved = options.checkpoint->load(Checkpointer::kAnySize);
     if (!saved) return std::nullopt;
     return saved->state.size();
   } else {
-    throw usage_error("checkpoints: this engine's arrays are not in host memory (use --engine cpu)");
+    throw usage_error(kCannotCheckpoint);
   }
 }
 
@@ -63,7 +69,7 @@ std::optional<SavedState> resume_vertex_arrays(Engine& engine, const AlgorithmOp
                                                std::initializer_list<VertexArrayRef> arrays, size_t scalars,
                                                const char* algorithm) {
   if (options.checkpoint == nullptr) return std::nullopt;
-  if constexpr (HostArrays<Engine>) {
+  if constexpr (Checkpointable<Engine>) {
     const uint64_t n = engine.num_vertices();
     uint64_t bytes = 0;
     for (const VertexArrayRef& a : arrays) bytes += n * a.elem_bytes;
@@ -73,13 +79,14 @@ std::optional<SavedState> resume_vertex_arrays(Engine& engine, const AlgorithmOp
       throw input_error(options.checkpoint->path(), std::string("not a ") + algorithm + " checkpoint");
     uint64_t at = 0;
     for (const VertexArrayRef& a : arrays) {
-      std::memcpy(a.data, saved->state.data() + at, n * a.elem_bytes);
+      if constexpr (HostArrays<Engine>) std::memcpy(a.data, saved->state.data() + at, n * a.elem_bytes);
+      else engine.copy_from_host(a.data, saved->state.data() + at, n * a.elem_bytes);
       at += n * a.elem_bytes;
     }
     saved->state = {};
     return saved;
   } else {
-    throw usage_error("checkpoints: this engine's arrays are not in host memory (use --engine cpu)");
+    throw usage_error(kCannotCheckpoint);
   }
 }
 
@@ -103,16 +110,18 @@ template <typename Engine>
 void save_vertex_arrays(Engine& engine, const AlgorithmOptions& options, int iteration,
                         const std::vector<double>& scalars, std::initializer_list<VertexArrayRef> arrays) {
   if (!checkpoint_due(options, iteration)) return;
-  if constexpr (HostArrays<Engine>) {
+  if constexpr (Checkpointable<Engine>) {
     const uint64_t n = engine.num_vertices();
-    if (arrays.size() == 1) {  // in place, no copy
+    if (HostArrays<Engine> && arrays.size() == 1) {  // in place, no copy
       options.checkpoint->save(iteration, scalars,
                                {static_cast<const uint8_t*>(arrays.begin()->data), n * arrays.begin()->elem_bytes});
     } else {
       std::vector<uint8_t> state;
       for (const VertexArrayRef& a : arrays) {
-        const uint8_t* p = static_cast<const uint8_t*>(a.data);
-        state.insert(state.end(), p, p + n * a.elem_bytes);
+        const size_t at = state.size(), bytes = n * a.elem_bytes;
+        state.resize(at + bytes);
+        if constexpr (HostArrays<Engine>) std::memcpy(state.data() + at, a.data, bytes);
+        else engine.copy_to_host(state.data() + at, a.data, bytes);
       }
       options.checkpoint->save(iteration, scalars, state);
     }

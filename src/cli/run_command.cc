@@ -50,10 +50,10 @@ std::optional<uint64_t> host_mem_budget(const RunCommandOptions& o, const Chosen
 
 // --checkpoint / --resume: the checkpointer for this run, or null. The
 // algorithms whose descriptor names its key's options (checkpoint_options)
-// on the CPU engine (checkpoint/checkpoint.h); the rest is refused in one
-// line rather than run without the checkpoints asked for.
+// on the CPU, GPU and hybrid engines (checkpoint/checkpoint.h); the rest is
+// refused in one line rather than run without the checkpoints asked for.
 std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, const AnyGraph& graph,
-                                                const RunRequest& request, const ChosenEngine& choice) {
+                                                const RunRequest& request) {
   if (o.checkpoint.empty() && o.resume.empty()) return nullptr;
   if (!o.checkpoint.empty() && !o.resume.empty() && o.checkpoint != o.resume)
     throw usage_error("--checkpoint " + o.checkpoint + " and --resume " + o.resume +
@@ -65,8 +65,8 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
       if (a->checkpoint_options != nullptr) able += (able.empty() ? "" : ", ") + a->name();
     throw usage_error("--checkpoint/--resume: " + algorithm.name() + " cannot checkpoint yet (" + able + " can)");
   }
-  if (choice.gpu || o.distributed)
-    throw usage_error("--checkpoint/--resume: only the CPU engine checkpoints yet (use --engine cpu)");
+  if (o.distributed || o.engine.gpu.gpus > 0)
+    throw usage_error("--checkpoint/--resume: runs over several GPUs do not checkpoint yet (one GPU, the hybrid or the CPU engine do)");
   // What changes the result: a checkpoint made with other values is refused.
   const std::string options = algorithm.checkpoint_options(request.options, request.sources);
   const std::string& dir = o.resume.empty() ? o.checkpoint : o.resume;
@@ -98,7 +98,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
 
   request.sources = o.sources.resolve(graph, algorithm);
   request = prepare_request(graph, request);
-  const std::unique_ptr<Checkpointer> checkpointer = make_checkpointer(o, graph, request, choice);
+  const std::unique_ptr<Checkpointer> checkpointer = make_checkpointer(o, graph, request);
   request.options.checkpoint = checkpointer.get();
 
   RunReport report;
@@ -157,7 +157,7 @@ void add_run_command(CLI::App& app) {
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");
   cmd->add_option("--checkpoint", o->checkpoint,
-                  "Save the run's state into FOLDER every --checkpoint-every iterations (CPU engine; docs/CHECKPOINTS.md)");
+                  "Save the run's state into FOLDER every --checkpoint-every iterations (CPU, GPU and hybrid engines; docs/CHECKPOINTS.md)");
   cmd->add_option("--checkpoint-every", o->checkpoint_every, "Iterations between checkpoints")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);

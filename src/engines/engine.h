@@ -132,9 +132,19 @@ concept PrefersFewSteps = requires { requires E::kPrefersFewSteps; };
 
 // An engine whose arrays live in host memory (the CPU engine) declares
 // `static constexpr bool kHostArrays = true`: a checkpoint reads and restores
-// them in place (checkpoint/checkpoint.h). Others refuse --checkpoint so far.
+// them in place (checkpoint/checkpoint.h).
 template <typename E>
 concept HostArrays = requires { requires E::kHostArrays; };
+
+// An engine whose arrays live elsewhere (GPU memory) copies a checkpoint's
+// bytes across: copy_to_host(host, data(a) + i, bytes) and
+// copy_from_host(data(a) + i, host, bytes). Engines with neither refuse
+// --checkpoint.
+template <typename E>
+concept CopiesArrays = requires(E& e, void* to, const void* from, size_t bytes) {
+  e.copy_to_host(to, from, bytes);
+  e.copy_from_host(to, from, bytes);
+};
 
 namespace contract {
 // Archetypes: the least an operator provides, to state what an engine takes.

@@ -93,6 +93,13 @@ class GpuEngine {
   T* data(DeviceArray<T>& a) {
     return a.data();
   }
+  // A checkpoint's bytes of the arrays (engines/engine.h, CopiesArrays).
+  void copy_to_host(void* host, const void* device, size_t bytes) {
+    TG_CUDA(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost));
+  }
+  void copy_from_host(void* device, const void* host, size_t bytes) {
+    TG_CUDA(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice));
+  }
   // The compute phase ends when the first result is copied back: the copy
   // itself is reported as its own phase ("copy back").
   cudaEvent_t results_ready() const { return results_ready_; }

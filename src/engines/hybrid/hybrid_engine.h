@@ -149,6 +149,18 @@ class HybridEngine {
   }
   template <typename T>
   T* data(array_t<T>& a) { return acc_.data(a.primary); }
+  // A checkpoint's bytes of the accelerator's arrays (engines/engine.h,
+  // CopiesArrays). What is written there leaves its mirror stale (a resumed
+  // run restores arrays it has just made, whose mirrors are stale already).
+  void copy_to_host(void* host, const void* primary, size_t bytes) {
+    acc_.copy(host, primary, bytes, CopyDirection::kToHost);
+    acc_.finish_copies();
+  }
+  void copy_from_host(void* primary, const void* host, size_t bytes) {
+    acc_.copy(primary, host, bytes, CopyDirection::kToAccelerator);
+    acc_.finish_copies();
+    if (const int id = map_.find(reinterpret_cast<uintptr_t>(primary)); id >= 0) map_.at(id).host_fresh = false;
+  }
   template <typename Out = void, typename T>
   auto to_host(const array_t<T>& a) {
     if constexpr (std::is_void_v<Out>) return acc_.to_host(a.primary);

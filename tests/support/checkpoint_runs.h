@@ -1,0 +1,32 @@
+// Killing and resuming runs of the tiergraph program (--checkpoint,
+// --resume), end to end: shared by the CPU engine's tests
+// (tests/cli/checkpoint_algorithms_test.cc) and the GPU and hybrid engines'
+// (tests/gpu/checkpoint_gpu_test.cc).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "support/run_program.h"
+
+namespace tg::test {
+
+// An empty folder under the test's temporary folder.
+std::string fresh_dir(const std::string& name);
+// The run's JSON record (a failure where it did not exit 0).
+nlohmann::json record_of(const ProgramResult& r, const std::string& what);
+// The iteration a checkpoint file holds.
+int saved_iteration(const std::string& file);
+// Exit code `code`, one line on stderr holding `fragment`.
+void expect_exit(const ProgramResult& r, int code, const std::string& fragment);
+
+// `run` (a command without --checkpoint/--resume/--output) saving after every
+// iteration writes what it writes without; killed by SIGKILL right after the
+// checkpoint of iterations picked at random (with a fixed seed), then after
+// the last, and resumed, it writes the uninterrupted run's result file byte
+// for byte with its iteration count, having read fewer edges (none when
+// killed after the last iteration).
+void expect_killed_and_resumed_equal(const std::string& name, const std::string& run);
+
+}  // namespace tg::test
