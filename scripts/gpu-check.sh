@@ -54,6 +54,7 @@ if [ "${GPU_CHECK_PREBUILT:-0}" = 1 ]; then
   done
   chmod +x /tmp/tg-bin/*
   bin=/tmp/tg-bin/tiergraph
+  export TG_TIERGRAPH_BIN=$bin  # the end-to-end tests run this program (tests/support/datasets.h)
   tests=/tmp/tg-bin/tg_gpu_tests
   subgraph_tests=/tmp/tg-bin/tg_gpu_subgraph_device_tests
   note "build: prebuilt binaries from .data/bin"
