@@ -276,18 +276,27 @@ PageRankOutput pagerank_pull(Engine& engine, const AlgorithmOptions& options) {
   const double base = (1.0 - options.damping) / n;
   double change = 0;
   double mass = -1;  // a lower bound on |y|_1 once summed
+  // The end of an iteration, after its checkpoint: the mass bound follows
+  // the change, and the run stops once the change is small beside the mass.
+  auto converged = [&] {
+    if (mass >= 0) mass -= change;
+    if (change < options.tolerance) {
+      if (mass < 0) mass = engine.vertex_sum(ScoreFromContribution<C>{contrib, offsets});
+      if (change < options.tolerance * mass / 2) return true;
+    }
+    return false;
+  };
   out.iterations = resume_pagerank(engine, options, contrib, change, mass);
-  for (; out.iterations < options.max_iters;) {
+  // A resumed run ends the saved iteration as the uninterrupted run went on
+  // after saving it (a run killed after its last iteration gathers no more).
+  bool done = out.iterations > 0 && converged();
+  while (!done && out.iterations < options.max_iters) {
     change = engine.gather_apply(PageRankGather<V, C>{contrib, next_contrib, offsets, base, options.damping});
     std::swap(contrib, next_contrib);
     out.iterations++;
     engine.stats().iterations++;
     checkpoint_pagerank(engine, options, out.iterations, contrib, change, mass);
-    if (mass >= 0) mass -= change;
-    if (change < options.tolerance) {
-      if (mass < 0) mass = engine.vertex_sum(ScoreFromContribution<C>{contrib, offsets});
-      if (change < options.tolerance * mass / 2) break;
-    }
+    done = converged();
   }
   const double total = engine.vertex_sum(ScoreFromContribution<C>{contrib, offsets});
   out.last_change = total > 0 ? change / total : change;

@@ -38,6 +38,7 @@ void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
 // One thread where the step count depends on the order threads improve
 // vertices in (sssp, sswp, cc's hooking rounds); the results never do.
 const Case kCases[] = {
+    {"pagerank", "run pagerank --graph kron:11 --tolerance 1e-10 --engine cpu --threads 2"},  // killed after the last too
     {"bfs_kron", "run bfs --graph kron:11 --engine cpu --threads 2"},
     {"bfs_urand_undirected", "run bfs --graph urand:11:ef=2 -u --engine cpu --threads 2"},
     {"cc_sampled", "run cc --graph kron:11 -u --engine cpu --threads 2"},

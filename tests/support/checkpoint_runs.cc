@@ -87,10 +87,12 @@ void expect_killed_and_resumed_equal(const std::string& name, const std::string&
                                        what);
     EXPECT_EQ(read_text_file(resumed), read_text_file(full)) << what;
     EXPECT_EQ(r.at("iterations").get<int>(), ref.at("iterations").get<int>()) << what;
-    // It did resume: it read fewer edges than the whole run, none after the last iteration.
+    // It did resume: it read fewer edges than the whole run, none after the
+    // last iteration. (`last` is the run's that saved after every iteration:
+    // sssp and sswp saving less often may settle their buckets in more steps.)
     const uint64_t edges = r.at("edges_traversed").get<uint64_t>();
     EXPECT_LT(edges, ref.at("edges_traversed").get<uint64_t>()) << what;
-    if (kill_at == last) EXPECT_EQ(edges, 0u) << what;
+    if (kill_at == last && every == 1) EXPECT_EQ(edges, 0u) << what;
   }
 }
 
