@@ -17,6 +17,7 @@ namespace {
 struct GpuCase {
   std::string name;
   std::string run;
+  bool exact_steps;
 };
 void PrintTo(const GpuCase& c, std::ostream* os) { *os << c.name; }
 
@@ -34,10 +35,12 @@ std::vector<GpuCase> cases() {
   };
   std::vector<GpuCase> all;
   for (const auto& [name, run] : runs) {
-    all.push_back({"gpu_device_" + name, run + " --engine gpu --placement device"});
-    all.push_back({"gpu_subgraph_" + name, run + " --engine gpu --placement subgraph --gpu-mem 64K"});
+    // The GPU's threads improve a bucket's vertices in an order of their own: the steps vary, the distances not.
+    const bool exact = name.rfind("sssp", 0) != 0 && name.rfind("sswp", 0) != 0;
+    all.push_back({"gpu_device_" + name, run + " --engine gpu --placement device", exact});
+    all.push_back({"gpu_subgraph_" + name, run + " --engine gpu --placement subgraph --gpu-mem 64K", exact});
     // A fixed share: each vertex is summed by one side, the same side in every run.
-    all.push_back({"hybrid_" + name, run + " --engine hybrid --cpu-share 0.5 --threads 2"});
+    all.push_back({"hybrid_" + name, run + " --engine hybrid --cpu-share 0.5 --threads 2", exact});
   }
   return all;
 }
@@ -46,7 +49,7 @@ class CheckpointGpu : public ::testing::TestWithParam<GpuCase> {};
 
 TEST_P(CheckpointGpu, KilledAndResumedEqualsUninterrupted) {
   if (!gpu::have_gpu()) GTEST_SKIP() << "no usable GPU";
-  expect_killed_and_resumed_equal(GetParam().name, GetParam().run);
+  expect_killed_and_resumed_equal(GetParam().name, GetParam().run, GetParam().exact_steps);
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, CheckpointGpu, ::testing::ValuesIn(cases()),

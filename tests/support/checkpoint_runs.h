@@ -26,7 +26,11 @@ void expect_exit(const ProgramResult& r, int code, const std::string& fragment);
 // checkpoint of iterations picked at random (with a fixed seed), then after
 // the last, and resumed, it writes the uninterrupted run's result file byte
 // for byte with its iteration count, having read fewer edges (none when
-// killed after the last iteration).
-void expect_killed_and_resumed_equal(const std::string& name, const std::string& run);
+// killed after the last iteration). `exact_steps` false: the run's step count
+// and edges vary between runs though its result does not (sssp and sswp on a
+// GPU, whose threads improve a bucket's vertices in an order of their own):
+// the step count and the edges are then checked only where killed after the
+// last iteration (none read after it).
+void expect_killed_and_resumed_equal(const std::string& name, const std::string& run, bool exact_steps = true);
 
 }  // namespace tg::test
