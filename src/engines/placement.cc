@@ -4,7 +4,7 @@ namespace tg {
 
 const std::vector<NamedChoice<Placement>>& placement_choices() {
   static const std::vector<NamedChoice<Placement>> all = {
-      {Placement::kAuto, "auto", "device when the edges fit the budget, else zerocopy-aligned"},
+      {Placement::kAuto, "auto", "the planner's choice: the placement predicted fastest (tiergraph plan shows it)"},
       {Placement::kDevice, "device", "edges copied into GPU memory"},
       {Placement::kUvm, "uvm", "edges in managed memory (ReadMostly), paged in on demand"},
       {Placement::kZeroCopyNaive, "zerocopy-naive", "edges read in place from pinned host memory, a thread per list"},

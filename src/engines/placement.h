@@ -13,7 +13,7 @@
 namespace tg {
 
 enum class Placement {
-  kAuto,             // device when the edges fit the budget, else zero-copy aligned
+  kAuto,             // the planner's choice (planner/planner.h); without one, device when the edges fit, else zero-copy aligned
   kDevice,           // edges copied into GPU memory
   kUvm,              // managed memory, ReadMostly (EMOGI's baseline)
   kZeroCopyNaive,    // pinned host memory, a thread per list (EMOGI Listing 1)

@@ -15,31 +15,22 @@
 #include <random>
 #include <string>
 
+#include "support/checkpoint_runs.h"
 #include "support/run_program.h"
 
 namespace {
 
-using tg::test::count_lines;
+using tg::test::expect_exit;
+using tg::test::fresh_dir;
+using tg::test::run_killed_after;
 using tg::test::ProgramResult;
 using tg::test::run_tiergraph;
 
 const std::string kRun = "run pagerank --graph kron:12 --engine cpu --threads 2 --tolerance 1e-10 ";
 
-std::string fresh_dir(const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "/tg_ckpt_" + name;
-  std::filesystem::remove_all(dir);
-  return dir;
-}
-
 int iterations_of(const ProgramResult& r) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return nlohmann::json::parse(r.out).at("iterations").get<int>();
-}
-
-void expect_exit(const ProgramResult& r, int code, const std::string& fragment) {
-  EXPECT_EQ(r.exit_code, code) << r.err;
-  EXPECT_EQ(count_lines(r.err), 1) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
 }
 
 TEST(Checkpoint, KilledAndResumedEqualsUninterrupted) {
@@ -52,13 +43,7 @@ TEST(Checkpoint, KilledAndResumedEqualsUninterrupted) {
     const int kill_at = every * (1 + static_cast<int>(rng() % ((total - 1) / every)));
     const std::string dir = fresh_dir("kill" + std::to_string(round));
     const std::string what = "every " + std::to_string(every) + ", killed after " + std::to_string(kill_at);
-    setenv("TG_CHECKPOINT_KILL_AFTER", std::to_string(kill_at).c_str(), 1);  // the child inherits it
-    const ProgramResult killed = run_tiergraph(kRun + "--checkpoint " + dir + " --checkpoint-every " +
-                                               std::to_string(every) + " --output " + dir + "/never.txt");
-    unsetenv("TG_CHECKPOINT_KILL_AFTER");
-    EXPECT_EQ(killed.exit_code, 128 + 9) << what << ": " << killed.err;
-    EXPECT_TRUE(std::filesystem::exists(dir + "/checkpoint.tgc")) << what;
-    EXPECT_FALSE(std::filesystem::exists(dir + "/never.txt")) << what;
+    run_killed_after(kRun, dir, every, kill_at, what);
     const std::string resumed = dir + "/resumed.txt";
     const ProgramResult r = run_tiergraph(kRun + "--json --resume " + dir + " --checkpoint-every " +
                                           std::to_string(every) + " --output " + resumed);

@@ -37,6 +37,17 @@ int saved_iteration(const std::string& file) {
   return static_cast<int>(u64());
 }
 
+void run_killed_after(const std::string& run, const std::string& dir, int every, int kill_at, const std::string& what) {
+  setenv("TG_CHECKPOINT_KILL_AFTER", std::to_string(kill_at).c_str(), 1);  // the child inherits it
+  const ProgramResult killed = run_tiergraph(run + " --checkpoint " + dir + " --checkpoint-every " +
+                                             std::to_string(every) + " --output " + dir + "/never.txt");
+  unsetenv("TG_CHECKPOINT_KILL_AFTER");
+  EXPECT_EQ(killed.exit_code, 128 + 9) << what << ": " << killed.err;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/never.txt")) << what;
+  ASSERT_TRUE(std::filesystem::exists(dir + "/checkpoint.tgc")) << what;
+  EXPECT_EQ(saved_iteration(dir + "/checkpoint.tgc"), kill_at) << what;
+}
+
 void expect_exit(const ProgramResult& r, int code, const std::string& fragment) {
   EXPECT_EQ(r.exit_code, code) << r.err;
   EXPECT_EQ(count_lines(r.err), 1) << r.err;
@@ -72,14 +83,8 @@ void expect_killed_and_resumed_equal(const std::string& name, const std::string&
         run_tiergraph(run + " --json --checkpoint " + ref_dir + " --checkpoint-every " + std::to_string(every)), what);
 
     const std::string dir = fresh_dir(name + "_kill" + std::to_string(round));
-    setenv("TG_CHECKPOINT_KILL_AFTER", std::to_string(kill_at).c_str(), 1);  // the child inherits it
-    const ProgramResult killed = run_tiergraph(run + " --checkpoint " + dir + " --checkpoint-every " +
-                                               std::to_string(every) + " --output " + dir + "/never.txt");
-    unsetenv("TG_CHECKPOINT_KILL_AFTER");
-    EXPECT_EQ(killed.exit_code, 128 + 9) << what << ": " << killed.err;
-    EXPECT_FALSE(std::filesystem::exists(dir + "/never.txt")) << what;
-    ASSERT_TRUE(std::filesystem::exists(dir + "/checkpoint.tgc")) << what;
-    EXPECT_EQ(saved_iteration(dir + "/checkpoint.tgc"), kill_at) << what;
+    run_killed_after(run, dir, every, kill_at, what);
+    if (::testing::Test::HasFatalFailure()) return;
 
     const std::string resumed = dir + "/resumed.txt";
     const nlohmann::json r = record_of(run_tiergraph(run + " --json --resume " + dir + " --checkpoint-every " +

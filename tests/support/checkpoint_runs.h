@@ -18,6 +18,10 @@ std::string fresh_dir(const std::string& name);
 nlohmann::json record_of(const ProgramResult& r, const std::string& what);
 // The iteration a checkpoint file holds.
 int saved_iteration(const std::string& file);
+// `run` saving into `dir` every `every` iterations, killed by SIGKILL right
+// after the checkpoint of iteration `kill_at` (TG_CHECKPOINT_KILL_AFTER), its
+// result file never written: checked, with `what` in the messages.
+void run_killed_after(const std::string& run, const std::string& dir, int every, int kill_at, const std::string& what);
 // Exit code `code`, one line on stderr holding `fragment`.
 void expect_exit(const ProgramResult& r, int code, const std::string& fragment);
 

@@ -148,19 +148,21 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     TG_CUDA_CHECK_LAUNCH();
   });
   say(rate_text("zero-copy, 128-byte lines in address order", profile.zero_copy_lines, "GB/s"));
-  profile.zero_copy_random.points.clear();
-  for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{128} << 20, uint64_t{1} << 30}) {
-    if (footprint > bytes) continue;
+  // Random 128-byte lines over the first `footprint` bytes of `data`, a warp each.
+  auto random_lines = [&](const uint32_t* data, uint64_t footprint) {
     const int per_warp = 16;
     const uint64_t warps = uint64_t(sms) * 64;
     const double s = ev.best_seconds(3, [&] {
-      read_random_lines<<<warps * 32 / 256, 256>>>(mapped, footprint / 128, per_warp, sink);
+      read_random_lines<<<warps * 32 / 256, 256>>>(data, footprint / 128, per_warp, sink);
       TG_CUDA_CHECK_LAUNCH();
     });
     profile.zero_copy_random.points.emplace_back(double(footprint), double(warps * per_warp) / s);
     say(rate_text(("zero-copy, random lines over " + std::to_string(footprint >> 20) + " MiB").c_str(),
                   double(warps * per_warp) / s, "M lines/s"));
-  }
+  };
+  profile.zero_copy_random.points.clear();
+  for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{128} << 20, uint64_t{1} << 30})
+    if (footprint <= bytes) random_lines(mapped, footprint);
   if (!options.quick) {
     // Graphs' edge arrays span gigabytes, where translation misses dominate.
     const uint64_t big = uint64_t{4} << 30;
@@ -169,14 +171,7 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
       std::memset(wide, 1, big);
       uint32_t* wide_mapped = nullptr;
       TG_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&wide_mapped), wide, 0));
-      const int per_warp = 16;
-      const uint64_t warps = uint64_t(sms) * 64;
-      const double s = ev.best_seconds(3, [&] {
-        read_random_lines<<<warps * 32 / 256, 256>>>(wide_mapped, big / 128, per_warp, sink);
-        TG_CUDA_CHECK_LAUNCH();
-      });
-      profile.zero_copy_random.points.emplace_back(double(big), double(warps * per_warp) / s);
-      say(rate_text("zero-copy, random lines over 4096 MiB", double(warps * per_warp) / s, "M lines/s"));
+      random_lines(wide_mapped, big);
       TG_CUDA(cudaFreeHost(wide));
     } else {
       cudaGetLastError();
