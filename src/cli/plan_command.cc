@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/graph_options.h"
 #include "cli/sizes.h"
+#include "engines/gpu_footprint.h"
 #include "planner/planner.h"
 
 namespace tg::cli {
@@ -23,8 +24,6 @@ struct PlanOptions {
   bool json = false;
 };
 
-constexpr uint64_t kMargin = uint64_t{512} << 20;  // as the GPU engine holds back (placed_graph.cu)
-
 void plan(const PlanOptions& o) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   const planner::MachineProfile profile = planner::find_profile(o.profile);
@@ -35,11 +34,11 @@ void plan(const PlanOptions& o) {
   if (algorithm.needs_source()) request.sources = {0};
   request = prepare_request(graph, request);
   const planner::GraphFacts facts = planner::facts_of(graph);
-  // The GPU's room for edges as the engine would find it: its memory less the
-  // margin and the vertex data (offsets, values, frontiers).
-  const uint64_t vertex_bytes = (facts.vertices + 1) * 8 * (facts.in_edges ? 2 : 1) + facts.vertices * (16 + 5 * facts.id_bytes);
+  // The GPU's room for edges as the engine would find it, its memory less the
+  // margin and the vertex data (as for a planned run, which may stream).
+  const uint64_t vertex_bytes = gpu_footprint(facts, edge_reads(request), true).vertex_bytes;
   const uint64_t memory = profile.gpu_memory_bytes;
-  const uint64_t room = memory > vertex_bytes + kMargin ? memory - vertex_bytes - kMargin : 0;
+  const uint64_t room = memory > vertex_bytes + kGpuMemoryMargin ? memory - vertex_bytes - kGpuMemoryMargin : 0;
   const uint64_t budget = o.gpu_mem.empty() ? room : parse_size(o.gpu_mem, "--gpu-mem");
   const planner::Plan p = planner::make_plan(facts, request, budget, room, profile);
   if (o.json) std::printf("%s\n", planner::to_json(p).dump().c_str());

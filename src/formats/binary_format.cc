@@ -120,20 +120,6 @@ void check_offsets(const uint64_t* off, uint64_t begin, uint64_t end, int sectio
   }
 }
 
-// pread until `bytes` arrived: 0, an errno, or EIO + 4096 for an early end of file.
-int pread_fully(int fd, char* out, uint64_t bytes, uint64_t offset) {
-  while (bytes > 0) {
-    const ssize_t got = ::pread(fd, out, static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{1} << 30)), static_cast<off_t>(offset));
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return errno;
-    if (got == 0) return EIO + 4096;
-    out += got;
-    bytes -= static_cast<uint64_t>(got);
-    offset += static_cast<uint64_t>(got);
-  }
-  return 0;
-}
-
 // The offsets' comparisons across block boundaries, which check_offsets leaves out.
 template <typename Span>
 void check_block_seams(const Span& span, const formats::TgbSectionEntry* s, Failure& failure) {
@@ -178,7 +164,7 @@ Graph<V> graph_from_bytes(const std::string& path, const TgbHeader& h, const std
     const uint64_t len = std::min<uint64_t>(formats::kChecksumBlockBytes, s[sec].bytes - begin);
     char* p = span(sec) + begin;
     if (fd >= 0) {
-      const int e = pread_fully(fd, p, len, s[sec].offset + begin);
+      const int e = formats::read_all(fd, p, len, s[sec].offset + begin);
       if (e != 0) {
         read_errno.store(e);
         continue;
@@ -195,9 +181,7 @@ Graph<V> graph_from_bytes(const std::string& path, const TgbHeader& h, const std
                     (begin + len) / sizeof(weight_t), sec, failure);
     }
   }
-  if (const int e = read_errno.load(); e != 0)
-    throw input_error(path, e == EIO + 4096 ? "unexpected end of file (changed while reading?)"
-                                              : std::string("read error (") + std::strerror(e) + ")");
+  if (const int e = read_errno.load(); e != 0) throw input_error(path, formats::read_failure(e));
   check_block_seams(span, s, failure);
   for (int sec = 0; sec < formats::kTgbSections; ++sec) {
     const uint64_t* hb = hashes.data() + first_block[sec];

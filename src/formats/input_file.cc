@@ -42,20 +42,27 @@ int open_input_file(const std::string& path, uint64_t* size) {
   return fd;
 }
 
-void read_exact(int fd, const std::string& path, void* buffer, size_t bytes, uint64_t offset) {
+int read_all(int fd, void* buffer, uint64_t bytes, uint64_t offset) {
   char* out = static_cast<char*>(buffer);
   while (bytes > 0) {
-    size_t want = std::min<size_t>(bytes, size_t{1} << 30);
-    ssize_t got = ::pread(fd, out, want, static_cast<off_t>(offset));
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw input_error(path, std::string("read error (") + std::strerror(errno) + ")");
-    }
-    if (got == 0) throw input_error(path, "unexpected end of file");
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{1} << 30));
+    const ssize_t got = ::pread(fd, out, want, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return errno;
+    if (got == 0) return kEarlyEnd;
     out += got;
-    bytes -= static_cast<size_t>(got);
+    bytes -= static_cast<uint64_t>(got);
     offset += static_cast<uint64_t>(got);
   }
+  return 0;
+}
+
+std::string read_failure(int code) {
+  return code == kEarlyEnd ? "unexpected end of file" : std::string("read error (") + std::strerror(code) + ")";
+}
+
+void read_exact(int fd, const std::string& path, void* buffer, size_t bytes, uint64_t offset) {
+  if (const int code = read_all(fd, buffer, bytes, offset); code != 0) throw input_error(path, read_failure(code));
 }
 
 const char* compression_name(Compression c) {

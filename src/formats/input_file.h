@@ -32,6 +32,12 @@ struct ScopedFd {
 // Reads exactly `bytes` at `offset` or throws "PATH: read error (...)" /
 // "PATH: unexpected end of file".
 void read_exact(int fd, const std::string& path, void* buffer, size_t bytes, uint64_t offset);
+// The same without throwing (for parallel loops): 0, an errno, or
+// kEarlyEnd for an end of file before `bytes`.
+constexpr int kEarlyEnd = -1;
+int read_all(int fd, void* buffer, uint64_t bytes, uint64_t offset);
+// read_exact's message for what read_all returned (not 0).
+std::string read_failure(int code);
 
 enum class Compression { kNone, kGzip, kZstd, kXz };
 const char* compression_name(Compression c);

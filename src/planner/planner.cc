@@ -112,35 +112,23 @@ const Candidate* Plan::chosen() const {
   return nullptr;
 }
 
-uint64_t placed_edge_bytes(const GraphFacts& g, const EdgeReads& reads) {
-  const bool out = reads.out_edges != Need::kNo;
-  const bool in = reads.in_edges >= Need::kIfPresent || (reads.in_edges == Need::kIfFree && !g.directed);
-  const uint64_t entry = uint64_t(g.id_bytes) + (reads.weights && g.weighted ? 4 : 0);
-  uint64_t bytes = 0;
-  if (out || (in && !g.directed)) bytes += g.edges * entry;
-  if (in && g.directed && g.in_edges) bytes += g.edges * entry;
-  return bytes;
-}
-
 Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, uint64_t room,
                const MachineProfile& profile) {
   Plan plan;
   plan.algorithm = request.algorithm->name();
-  plan.edge_bytes = placed_edge_bytes(g, edge_reads(request));
+  const GpuFootprint footprint = gpu_footprint(g, edge_reads(request), false);
+  plan.edge_bytes = footprint.edge_bytes;
   plan.budget_bytes = budget;
   plan.profile = profile.source;
-  const EdgeReads reads = edge_reads(request);
   Shape s;
-  s.entry_bytes = double(g.id_bytes) + (reads.weights && g.weighted ? 4 : 0);
+  s.entry_bytes = double(g.id_bytes) + (footprint.weights ? sizeof(weight_t) : 0);
   s.edge_bytes = double(plan.edge_bytes);
   s.vertex_footprint = double(g.vertices) * 8;
-  for (Placement p : {Placement::kDevice, Placement::kZeroCopyAligned, Placement::kSubgraph, Placement::kStream}) {
-    const Work w = estimate_work(request, g, pulls_on(p));
-    if (p == Placement::kDevice) plan.work = w;
-    if (p == Placement::kDevice) plan.candidates.push_back(device_candidate(w, s, budget, room, profile));
-    else if (p == Placement::kZeroCopyAligned) plan.candidates.push_back(zero_copy_candidate(w, s, profile));
-    else plan.candidates.push_back(streamed_candidate(p, w, s, budget, profile));
-  }
+  plan.work = estimate_work(request, g, pulls_on(Placement::kDevice));
+  plan.candidates.push_back(device_candidate(plan.work, s, budget, room, profile));
+  plan.candidates.push_back(zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned)), s, profile));
+  for (Placement p : {Placement::kSubgraph, Placement::kStream})
+    plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), s, budget, profile));
   const Candidate* best = nullptr;
   for (const Candidate& c : plan.candidates)
     if (c.fits && (best == nullptr || c.compute_s < best->compute_s)) best = &c;

@@ -44,10 +44,6 @@ struct Plan {
   const Candidate* chosen() const;
 };
 
-// The edge bytes a GPU placement holds for this request (ids, weights where
-// read, a directed graph's in-edges where read).
-uint64_t placed_edge_bytes(const GraphFacts& graph, const EdgeReads& reads);
-
 // `room`: the device memory left for edges beside the vertex data (the budget
 // is min(budget, room) for the placements that hold all edges).
 Plan make_plan(const GraphFacts& graph, const RunRequest& request, uint64_t budget, uint64_t room,

@@ -10,12 +10,7 @@ GraphFacts facts_of(const AnyGraph& any) {
   return std::visit(
       [](const auto& g) {
         GraphFacts f;
-        f.vertices = g.num_vertices;
-        f.edges = g.num_edges();
-        f.id_bytes = static_cast<int>(sizeof(typename std::decay_t<decltype(g)>::vertex_t));
-        f.weighted = g.weighted();
-        f.directed = g.directed;
-        f.in_edges = g.directed && g.has_in_edges();
+        static_cast<GraphSize&>(f) = size_of(g);
         const auto& off = g.out.offsets;
         if (off.size() == g.num_vertices + 1) {
           for (uint64_t v = 0; v < g.num_vertices; ++v) {

@@ -8,20 +8,17 @@
 #include <cstdint>
 #include <string>
 
+#include "engines/gpu_footprint.h"
 #include "engines/run.h"
 #include "graph/graph.h"
 
 namespace tg::planner {
 
-struct GraphFacts {
-  uint64_t vertices = 0;
-  uint64_t edges = 0;  // stored out-edges
+// The sizes a placement goes by (engines/gpu_footprint.h) and the degrees
+// the work estimates read.
+struct GraphFacts : GraphSize {
   uint64_t vertices_with_edges = 0;
   uint64_t max_degree = 0;
-  int id_bytes = 4;
-  bool weighted = false;
-  bool directed = false;
-  bool in_edges = false;  // a directed graph's CSC is stored
 };
 GraphFacts facts_of(const AnyGraph& graph);
 

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "engines/gpu/cuda_util.h"
+#include "engines/gpu_footprint.h"
 
 namespace tg::gpu {
 
@@ -105,10 +106,6 @@ bool file_backed(const void* p) {
   return found;
 }
 
-// GPU memory held back from the default budget for the CUDA context, CUB's
-// scratch and fragmentation.
-constexpr uint64_t kMargin = uint64_t{512} << 20;
-
 }  // namespace
 
 template <typename V>
@@ -122,30 +119,15 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
 
   const uint64_t n = graph.num_vertices;
-  const bool out_edges = reads.out_edges != Need::kNo;
-  const bool use_in = graph.has_in_edges() && (reads.in_edges >= Need::kIfPresent ||
-                                                (reads.in_edges == Need::kIfFree && !graph.directed));
-  const bool directed_in = use_in && graph.directed;
-  const bool weights = reads.weights && graph.weighted();
-  const uint64_t entry = sizeof(V) + (weights ? sizeof(weight_t) : 0);
-  uint64_t edge_bytes = 0;
-  if (out_edges || (use_in && !graph.directed)) edge_bytes += graph.out.num_edges() * entry;
-  if (directed_in) edge_bytes += graph.in.num_edges() * entry;
-  // Offsets, up to two 8-byte values per vertex, the engine's queues and
-  // bitmaps, and a few live frontiers.
-  // subgraph / stream add the SubCSR builder's arrays (active list, sort
-  // buffer, sub-offsets, scattered sub-offsets) or the streamer's (identity,
-  // sorted list), and a second dedupe bitmap and queue for --async.
   // The planner (auto) may choose a streamed placement: count its arrays too.
   const bool streamed = is_streamed(options.placement) || (options.placement == Placement::kAuto && options.choose_auto);
-  const uint64_t vertex_bytes =
-      (n + 1) * sizeof(eid_t) * (directed_in ? 2 : 1) + n * (16 + 5 * sizeof(V)) + 6 * ((n + 31) / 32) * 4 +
-      (streamed ? n * (3 * sizeof(V) + 16) + 2 * ((n + 31) / 32) * 4 : 0);
-  if (vertex_bytes + kMargin > free_bytes)
+  const GpuFootprint footprint = gpu_footprint(size_of(graph), reads, streamed);
+  const uint64_t edge_bytes = footprint.edge_bytes, vertex_bytes = footprint.vertex_bytes;
+  if (vertex_bytes + kGpuMemoryMargin > free_bytes)
     throw Error("the GPU engine needs " + gib(vertex_bytes) + " of GPU memory for vertex data (offsets, values, " +
                 "frontiers) of " + std::to_string(n) + " vertices, but only " + gib(free_bytes) + " of " +
                 gib(total_bytes) + " is free on " + prop.name);
-  const uint64_t room = free_bytes - vertex_bytes - kMargin;
+  const uint64_t room = free_bytes - vertex_bytes - kGpuMemoryMargin;
   const uint64_t budget = options.memory_budget > 0 ? options.memory_budget : room;
 
   placement_ = options.placement;
@@ -188,9 +170,9 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   }
 
   auto start = std::chrono::steady_clock::now();
-  place_csr(graph.out, view_.out, out_edges || (use_in && !graph.directed), weights);
-  if (use_in) {
-    if (graph.directed) place_csr(graph.in, view_.in, true, weights);
+  place_csr(graph.out, view_.out, footprint.out_edges, footprint.weights);
+  if (footprint.in_edges) {
+    if (graph.directed) place_csr(graph.in, view_.in, true, footprint.weights);
     else view_.in = view_.out;
   }
   TG_CUDA(cudaDeviceSynchronize());

@@ -1,0 +1,25 @@
+#include "engines/gpu_footprint.h"
+
+namespace tg {
+
+GpuFootprint gpu_footprint(const GraphSize& g, const EdgeReads& reads, bool streamed) {
+  GpuFootprint f;
+  const bool has_in = !g.directed || g.in_edges;
+  f.in_edges = has_in && (reads.in_edges >= Need::kIfPresent || (reads.in_edges == Need::kIfFree && !g.directed));
+  f.directed_in = f.in_edges && g.directed;
+  f.out_edges = reads.out_edges != Need::kNo || (f.in_edges && !g.directed);
+  f.weights = reads.weights && g.weighted;
+  const uint64_t entry = static_cast<uint64_t>(g.id_bytes) + (f.weights ? sizeof(weight_t) : 0);
+  f.edge_bytes = (f.out_edges ? g.edges * entry : 0) + (f.directed_in ? g.edges * entry : 0);
+  // Offsets, up to two 8-byte values per vertex, the engine's queues and
+  // bitmaps, and a few live frontiers. subgraph / stream add the SubCSR
+  // builder's arrays (active list, sort buffer, sub-offsets, scattered
+  // sub-offsets) or the streamer's (identity, sorted list), and a second
+  // dedupe bitmap and queue for --async.
+  const uint64_t n = g.vertices, id = static_cast<uint64_t>(g.id_bytes), bitmap = (n + 31) / 32 * 4;
+  f.vertex_bytes = (n + 1) * sizeof(eid_t) * (f.directed_in ? 2 : 1) + n * (16 + 5 * id) + 6 * bitmap +
+                   (streamed ? n * (3 * id + 16) + 2 * bitmap : 0);
+  return f;
+}
+
+}  // namespace tg

@@ -1,0 +1,46 @@
+// What a one-GPU placement of a graph holds in GPU memory for a run: which
+// edge arrays and their bytes, and the vertex data beside them. The GPU
+// engine sizes its placement with it (engines/gpu/placed_graph.cu), and the
+// planner predicts with it, on machines without a GPU too (planner/).
+#pragma once
+
+#include <cstdint>
+
+#include "algorithms/algorithm.h"
+#include "graph/graph.h"
+
+namespace tg {
+
+// GPU memory held back from the default budget for the CUDA context, CUB's
+// scratch and fragmentation.
+constexpr uint64_t kGpuMemoryMargin = uint64_t{512} << 20;
+
+// A graph's sizes, as far as placing it goes.
+struct GraphSize {
+  uint64_t vertices = 0;
+  uint64_t edges = 0;  // stored out-edges (a directed graph's CSC holds as many)
+  int id_bytes = 4;
+  bool weighted = false;
+  bool directed = false;
+  bool in_edges = false;  // a directed graph's CSC is stored
+};
+
+template <typename V>
+GraphSize size_of(const Graph<V>& g) {
+  return {g.num_vertices, g.num_edges(), static_cast<int>(sizeof(V)), g.weighted(), g.directed,
+          g.directed && g.in.built()};
+}
+
+struct GpuFootprint {
+  bool out_edges = false;    // the out-CSR is placed (an undirected graph's in-edges too)
+  bool in_edges = false;     // the run reads in-edges: a directed graph's CSC, or the undirected out-CSR
+  bool directed_in = false;  // a directed graph's CSC is placed
+  bool weights = false;      // weights are placed beside the ids
+  uint64_t edge_bytes = 0;   // of the edge arrays placed
+  uint64_t vertex_bytes = 0;  // offsets, values, frontiers, and a streamed placement's arrays
+};
+
+// `streamed`: subgraph or stream (or a planner that may choose them).
+GpuFootprint gpu_footprint(const GraphSize& graph, const EdgeReads& reads, bool streamed);
+
+}  // namespace tg
