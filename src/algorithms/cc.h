@@ -75,25 +75,23 @@ struct CcLink {
 };
 
 // Afforest's sampling as a pull: every vertex links its first `k` listed
-// neighbours (cond closes it after k; the pull stops reading there).
+// neighbours. The pull_limit hint stops the pull there on every engine that
+// honours it (all of ours); one that read on would link more edges, which
+// changes no label, only the time. It replaced a per-vertex count of the
+// neighbours seen (an int32 per vertex made, read and written every run).
 template <typename V>
 struct CcSampleLink {
   static constexpr bool needs_weights = false;
   CcLink<V> link;
-  int32_t* seen;  // neighbours read per vertex, all 0 before
   int32_t k;
 
-  TG_HD bool cond(V v) const { return seen[v] < k; }
+  TG_HD bool cond(V) const { return true; }
+  TG_HD int32_t pull_limit() const { return k; }
   TG_HD bool update(V u, V v, weight_t w) const {
-    seen[v]++;  // pull: v belongs to the caller
     link.update_atomic(u, v, w);
     return false;
   }
-  TG_HD bool update_atomic(V u, V v, weight_t w) const {
-    atomic_add(&seen[v], int32_t{1});
-    link.update_atomic(u, v, w);
-    return false;
-  }
+  TG_HD bool update_atomic(V u, V v, weight_t w) const { return update(u, v, w); }
 };
 
 template <typename V>
@@ -201,8 +199,7 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     //    for the roots of a few huge trees. On the 2-core VM it was 10%
     //    slower on kron:23.
     if (done < 1) {
-      auto seen = engine.template make_array<int32_t>(0);
-      engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, engine.data(seen), 2},
+      engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, 2},
                       EdgeMapOptions{Direction::kPull, false});
       engine.stats().iterations++;
       engine.vertex_map(all, CcCompress<V>{label});

@@ -91,6 +91,20 @@ TG_HD bool claims_once(const Op& op) {
   else return false;
 }
 
+// The optional pull_limit hint of an edge-map operator: a pull step may read
+// only the first pull_limit() entries of each in-list (CC's sampling links a
+// vertex's first two neighbours). An engine that ignores it reads on, so the
+// operator must stay correct when it sees more edges (it only costs time);
+// engines that honour it spare the operator a per-vertex count of the edges
+// it has seen. Without the hint, no limit.
+template <typename Op>
+TG_HD eid_t pull_limit(const Op& op) {
+  if constexpr (requires { op.pull_limit(); }) return static_cast<eid_t>(op.pull_limit());
+  else return ~eid_t{0};
+}
+// Where a pull stops reading the in-list [begin, end) under that limit.
+TG_HD eid_t pull_end(eid_t begin, eid_t end, eid_t limit) { return end - begin > limit ? begin + limit : end; }
+
 // The optional written() hint of a gather operator: the vertex arrays its
 // apply writes, as pointers (an array of const void*). An engine that keeps
 // vertex data in two places (the hybrid engine) then exchanges only these

@@ -110,6 +110,24 @@ struct Reach {
   TG_HD bool update_atomic(V, V v, weight_t) const { return compare_and_swap(&reached[v], int32_t{0}, int32_t{1}); }
 };
 
+// Counts the in-neighbours a pull hands to update (and a hash of them) under
+// the pull_limit hint: cond stays true, so only the limit stops the pull.
+template <typename V>
+struct FirstInNeighbours {
+  static constexpr bool needs_weights = false;
+  int32_t* count;
+  uint64_t* hash_sum;
+  int32_t limit;
+  TG_HD bool cond(V) const { return true; }
+  TG_HD int32_t pull_limit() const { return limit; }
+  TG_HD bool update(V u, V v, weight_t) const {
+    atomic_add(&count[v], int32_t{1});
+    atomic_add(&hash_sum[v], mix64(static_cast<uint64_t>(u)));
+    return false;
+  }
+  TG_HD bool update_atomic(V u, V v, weight_t w) const { return update(u, v, w); }
+};
+
 // Counts begin calls per vertex and in all, and counts updates that ran
 // before every begin of the step had (through `late`). Updates return false,
 // so an asynchronous engine runs no inner iterations (which may call begin
@@ -326,6 +344,51 @@ TYPED_TEST_P(EngineContract, PushPullAndAutoReachTheSameSet) {
     }
 }
 
+// A pull under the pull_limit hint reads the first `limit` entries of each
+// in-list and no more: updates for the frontier's members among them, and
+// those entries counted as read.
+TYPED_TEST_P(EngineContract, PullLimitReadsOnlyTheFirstEntries) {
+  using V = typename TestFixture::V;
+  for (const char* shape : {"kron_large", "big_star_in", "loops_and_duplicates", "isolated"})
+    for (Orientation o : {Orientation::kDirected, Orientation::kUndirected})
+      for (int32_t limit : {1, 2, 5})
+        for (bool everyone : {true, false}) {
+          SCOPED_TRACE(std::string(shape) + ", " + orientation_name(o) + ", limit " + std::to_string(limit) +
+                       (everyone ? ", every vertex" : ", a picked frontier"));
+          Graph<V> g = shape_graph<V>(shape, o);
+          typename TypeParam::Instance inst(g, kPushAndPull);
+          auto& engine = inst.engine();
+          if (!engine.can_pull()) continue;
+          const uint64_t n = g.num_vertices;
+          const Picked in_frontier{5, 3};
+          const Csr<V>& in = g.in_edges();
+          std::vector<int32_t> want_count(n, 0);
+          std::vector<uint64_t> want_hash(n, 0);
+          uint64_t want_read = 0;
+          for (uint64_t v = 0; v < n; ++v) {
+            const eid_t b = in.offsets[v], e = std::min<eid_t>(in.offsets[v + 1], b + limit);
+            want_read += e - b;
+            for (eid_t i = b; i < e; ++i)
+              if (everyone || in_frontier(in.neighbors[i])) {
+                want_count[v]++;
+                want_hash[v] += mix64(static_cast<uint64_t>(in.neighbors[i]));
+              }
+          }
+          auto count = engine.template make_array<int32_t>(0);
+          auto hash_sum = engine.template make_array<uint64_t>(0);
+          auto frontier = everyone ? engine.all() : engine.filter(engine.all(), in_frontier);
+          engine.edge_map(frontier, FirstInNeighbours<V>{engine.data(count), engine.data(hash_sum), limit},
+                          EdgeMapOptions{Direction::kPull, false});
+          const auto got_count = engine.to_host(count);
+          const auto got_hash = engine.to_host(hash_sum);
+          for (uint64_t v = 0; v < n; ++v) {
+            ASSERT_EQ(got_count[v], want_count[v]) << "vertex " << v;
+            ASSERT_EQ(got_hash[v], want_hash[v]) << "vertex " << v;
+          }
+          EXPECT_EQ(engine.stats().edges_traversed, want_read);
+        }
+}
+
 TYPED_TEST_P(EngineContract, WithoutOutputUpdatesStillRun) {
   using V = typename TestFixture::V;
   Graph<V> g = shape_graph<V>("big_star", Orientation::kUndirected);
@@ -480,7 +543,7 @@ TYPED_TEST_P(EngineContract, BucketsPopInKeyOrder) {
 }
 
 REGISTER_TYPED_TEST_SUITE_P(EngineContract, FrontiersAreSets, SumsAndMinimum, PushPullAndAutoReachTheSameSet,
-                            WithoutOutputUpdatesStillRun, PullWithoutInEdgesIsAnError,
+                            PullLimitReadsOnlyTheFirstEntries, WithoutOutputUpdatesStillRun, PullWithoutInEdgesIsAnError,
                             BeginRunsOncePerFrontierVertexBeforeUpdates, GatherApplySumsInEdges,
                             BucketsPopInKeyOrder);
 

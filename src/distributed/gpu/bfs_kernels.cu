@@ -78,11 +78,27 @@ __global__ void expand_delegates(BfsLevel s, const uint32_t* rows, uint32_t coun
       [&](uint32_t k) { reach_delegate(s, k); });
 }
 
+// The delegate frontier of this level as bits (delegate_depth == level), a
+// warp per 32 delegates: the bottom-up lookups below then hit a 1 MB bitmap
+// (8.4 M delegates at kron-26) that stays in L2, where the 4-byte depths
+// (34 MB) did not.
+__global__ void mark_delegate_frontier(BfsLevel s) {
+  const uint64_t words = (uint64_t{s.g.num_delegates} + 31) / 32;
+  const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; w < words; w += warps) {
+    const uint64_t k = w * 32 + (threadIdx.x & 31);
+    const unsigned bits = __ballot_sync(0xffffffffu, k < s.g.num_delegates && s.delegate_depth[k] == s.level);
+    if ((threadIdx.x & 31) == 0) s.frontier_bits[w] = bits;
+  }
+}
+
+__device__ bool in_delegate_frontier(const BfsLevel& s, uint32_t k) { return (s.frontier_bits[k >> 5] >> (k & 31)) & 1u; }
+
 __global__ void pull_normals(BfsLevel s) {
   for (uint64_t v = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; v < s.g.num_normals; v += uint64_t{gridDim.x} * blockDim.x) {
     if (s.normal_depth[v] != kNoDepth) continue;
     for (eid_t e = s.g.nd.offsets[v]; e < s.g.nd.offsets[v + 1]; ++e)
-      if (s.delegate_depth[s.g.nd.neighbors[e]] == s.level) {
+      if (in_delegate_frontier(s, s.g.nd.neighbors[e])) {
         visit_local(s, static_cast<uint32_t>(v));
         break;
       }
@@ -96,7 +112,7 @@ __global__ void pull_delegates(BfsLevel s) {
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < s.g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
     if (s.delegate_depth[k] != kNoDepth || s.reached[k]) continue;
     for (eid_t e = s.g.dd.offsets[k]; e < s.g.dd.offsets[k + 1]; ++e)
-      if (s.delegate_depth[s.g.dd.neighbors[e]] == s.level) {
+      if (in_delegate_frontier(s, s.g.dd.neighbors[e])) {
         s.reached[k] = 1;
         break;
       }
@@ -163,6 +179,11 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
 }
 
 void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
+  if (s.g.num_delegates > 0) {
+    const uint64_t words = (uint64_t{s.g.num_delegates} + 31) / 32;
+    mark_delegate_frontier<<<tg::gpu::grid_for(words * 32, kBlock, sms), kBlock, 0, stream>>>(s);
+    TG_CUDA_CHECK_LAUNCH();
+  }
   if (s.g.num_normals > 0) {
     pull_normals<<<tg::gpu::grid_for(s.g.num_normals, kBlock, sms), kBlock, 0, stream>>>(s);
     TG_CUDA_CHECK_LAUNCH();

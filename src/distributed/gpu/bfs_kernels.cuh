@@ -23,6 +23,7 @@ struct BfsLevel {
   int32_t* normal_depth = nullptr;    // num_normals
   int32_t* delegate_depth = nullptr;  // num_delegates, the same on every rank
   uint8_t* reached = nullptr;         // num_delegates + 1: delegates reached here this level, then the flag
+  uint32_t* frontier_bits = nullptr;  // (num_delegates + 31) / 32 words: this level's delegate frontier (bottom-up)
   uint32_t* next_normals = nullptr;
   uint32_t* next_delegates = nullptr;
   uint32_t* counters = nullptr;

@@ -22,6 +22,7 @@ uint64_t state_bytes(const RankGraph& g) {
   const uint64_t nn = g.num_normals(), d = g.num_delegates(), p = static_cast<uint64_t>(g.num_ranks);
   return nn * 4 * 3                         // depths, two queues
          + d * 4 * 3 + d + 1               // depths, two frontiers, the mask
+         + (d + 31) / 32 * 4               // the frontier's bits
          + std::max(nn, d) * sizeof(eid_t)  // the degree scan
          + (g.num_vertices + 31) / 32 * 4   // sent bits
          + peers_slots(g) * 4 + (p - 1) * nn * 4  // send and receive buffers
@@ -73,6 +74,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric)
   normal_depth_ = DeviceArray<int32_t>::allocate(nn);
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
   reached_ = DeviceArray<uint8_t>::allocate(d + 1);
+  frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
   for (int i = 0; i < 2; ++i) {
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
     delegates_[i] = DeviceArray<uint32_t>::allocate(d);
@@ -194,6 +196,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.normal_depth = normal_depth_.data();
     s.delegate_depth = delegate_depth_.data();
     s.reached = reached_.data();
+    s.frontier_bits = frontier_bits_.data();
     s.next_normals = normals_[1 - cur].data();
     s.next_delegates = delegates_[1 - cur].data();
     s.counters = counters_.data();

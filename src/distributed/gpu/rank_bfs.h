@@ -72,6 +72,7 @@ class RankBfs {
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
   tg::gpu::DeviceArray<uint8_t> reached_;
+  tg::gpu::DeviceArray<uint32_t> frontier_bits_;  // the delegate frontier as bits, for bottom-up levels
   tg::gpu::DeviceArray<uint32_t> normals_[2], delegates_[2];
   tg::gpu::DeviceArray<eid_t> scan_;
   tg::gpu::DeviceArray<uint32_t> counters_, sent_bits_, send_, receive_, send_count_, count_matrix_;

@@ -416,13 +416,14 @@ class CpuEngine {
 #pragma omp parallel reduction(+ : count, edges)
     {
       const Op op = shared_op;
+      const eid_t limit = pull_limit(op);
 #pragma omp for schedule(dynamic, 16) nowait
       for (uint64_t w = 0; w < words; ++w) {
         uint64_t word = 0;
         const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
         for (uint64_t v = w * 64; v < end; ++v) {
           if (!op.cond(static_cast<V>(v))) continue;
-          const eid_t b = off[v], e_end = off[v + 1];
+          const eid_t b = off[v], e_end = pull_end(b, off[v + 1], limit);
           eid_t e = b;
           for (; e < e_end; ++e) {
             const V u = nbr[e];

@@ -4,12 +4,21 @@
 // false: Beamer's bottom-up step. Compiled by the access_*.cu files only.
 #pragma once
 
+#include "engines/engine.h"
 #include "engines/gpu/kernels/edge_walk.cuh"
 
 namespace tg::gpu {
 namespace kernels {
 
 __device__ inline bool member(const uint32_t* bits, uint64_t v) { return (bits[v >> 5] >> (v & 31)) & 1u; }
+
+// Where the pull stops reading v's in-list: its end, or sooner under the
+// operator's pull_limit hint (engines/engine.h).
+template <typename V, typename Op>
+__device__ inline int64_t list_end(const CsrView<V>& csr, const Op& op, uint64_t v) {
+  if constexpr (requires { op.pull_limit(); }) return static_cast<int64_t>(pull_end(csr.offsets[v], csr.offsets[v + 1], pull_limit(op)));
+  else return static_cast<int64_t>(csr.offsets[v + 1]);
+}
 
 // A warp owns 32 consecutive vertices (one output word). Each lane asks
 // cond() for its vertex; then the warp walks the in-list of each open vertex
@@ -31,7 +40,7 @@ __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op)
     bool joined_here = false;
     if (active) {
       resume = static_cast<int64_t>(a.csr.offsets[mine]);
-      int64_t e = static_cast<int64_t>(a.csr.offsets[mine + 1]);
+      int64_t e = list_end(a.csr, op, mine);
       if constexpr (A == Access::kDevice) {
         // In GPU memory, each lane first tries the head of its own list:
         // bottom-up BFS mostly stops there, 32 vertices at a time instead
@@ -62,7 +71,7 @@ __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op)
       open_set &= open_set - 1;
       V v = static_cast<V>(wd * 32 + j);
       const int64_t b = __shfl_sync(kFull, resume, j);
-      const int64_t e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      const int64_t e = list_end(a.csr, op, v);
       int64_t last_read = b - 1;
       bool open = true;
       for (int64_t base = walk_start<A, kW>(a.csr, b); open && base < e; base += kWarp) {
@@ -130,7 +139,7 @@ __global__ void __launch_bounds__(kBlock) pull_naive_kernel(PullArgs<V> a, Op op
     bool joined = false;
     if (mine < a.n && op.cond(static_cast<V>(mine))) {
       V v = static_cast<V>(mine);
-      int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = list_end(a.csr, op, v);
       int64_t k = b;
       for (; k < e; ++k) {
         V u = a.csr.neighbors[k];
