@@ -1,5 +1,6 @@
 #include "distributed/gpu/bfs_kernels.cuh"
 
+#include <cooperative_groups.h>
 #include <cub/device/device_scan.cuh>
 
 namespace tg::dist::gpu {
@@ -7,10 +8,24 @@ namespace {
 
 using tg::gpu::kBlock;
 
+namespace cg = cooperative_groups;
+
+// A place in a queue whose length is *counter: one atomic per group of
+// threads that arrive together (the warp's lanes here now), not one per
+// thread. Every thread of a level that joins a queue adds to the same
+// counter; one atomic each serialised on that address and made the levels
+// where millions of vertices join the slowest of a run (5-6 ms each at
+// kron-26 on one H100, the kernels' own work a tenth of that).
+__device__ uint32_t queue_slot(uint32_t* counter) {
+  const cg::coalesced_group group = cg::coalesced_threads();
+  uint32_t base = 0;
+  if (group.thread_rank() == 0) base = atomicAdd(counter, group.size());
+  return group.shfl(base, 0) + group.thread_rank();
+}
+
 __device__ void visit_local(const BfsLevel& s, uint32_t l) {
   if (s.normal_depth[l] != kNoDepth) return;
-  if (atomicCAS(&s.normal_depth[l], kNoDepth, s.level + 1) == kNoDepth)
-    s.next_normals[atomicAdd(&s.counters[0], 1u)] = l;
+  if (atomicCAS(&s.normal_depth[l], kNoDepth, s.level + 1) == kNoDepth) s.next_normals[queue_slot(&s.counters[0])] = l;
 }
 
 // Plain byte stores: every writer writes 1.
@@ -32,7 +47,11 @@ __device__ void visit_normal(const BfsLevel& s, uint64_t v) {
   uint32_t* word = &s.sent_bits[v / 32];
   if (*word & bit) return;
   if (atomicOr(word, bit) & bit) return;
-  s.send[s.send_start[owner] + atomicAdd(&s.send_count[owner], 1u)] = slot;
+  // Lanes queueing for the same owner share one atomic.
+  const cg::coalesced_group same_owner = cg::labeled_partition(cg::coalesced_threads(), owner);
+  uint32_t base = 0;
+  if (same_owner.thread_rank() == 0) base = atomicAdd(&s.send_count[owner], same_owner.size());
+  s.send[s.send_start[owner] + same_owner.shfl(base, 0) + same_owner.thread_rank()] = slot;
 }
 
 template <typename A, typename B>
@@ -145,7 +164,7 @@ __global__ void settle_delegates(BfsLevel s) {
     s.reached[k] = 0;
     if (s.delegate_depth[k] != kNoDepth) continue;
     s.delegate_depth[k] = s.level + 1;
-    s.next_delegates[atomicAdd(&s.counters[1], 1u)] = static_cast<uint32_t>(k);
+    s.next_delegates[queue_slot(&s.counters[1])] = static_cast<uint32_t>(k);
   }
 }
 
