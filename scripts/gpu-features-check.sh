@@ -44,7 +44,7 @@ export TG_DATASETS_DIR="$root/.data/datasets"
 
 if [ "${FEATURES_CHECK_TESTS:-1}" != 0 ]; then
   t0=$(date +%s)
-  "$bin/tg_gpu_tests" --gtest_filter='FeatureGather*:FeatureTiers*:GpuSampler*' >"$out/gtest.log" 2>&1
+  "$bin/tg_gpu_tests" --gtest_filter='FeatureGather*:FeatureTiers*:FeaturePeerTier*:GpuSampler*' >"$out/gtest.log" 2>&1
   rc=$?
   grep -E "^\[  (FAILED|PASSED) |Failure|error" "$out/gtest.log" | head -20
   note "C++ feature and sampler tests: rc=$rc, $(grep -c '^\[       OK' "$out/gtest.log") ok, $(grep -c '^\[  FAILED  \] [A-Z]' "$out/gtest.log") failed, $(($(date +%s) - t0)) s"
