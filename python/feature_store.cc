@@ -228,7 +228,9 @@ py::dict stats_dict(const tiergraph::FeatureStore& store) {
   d["hits"] = tiers(st.gpu_hits, st.peer_hits, st.host_hits);
   d["bytes"] = tiers(st.gpu_bytes, st.peer_bytes, st.host_bytes);
   const uint64_t hits = st.gpu_hits + st.peer_hits + st.host_hits;
-  const auto share = [hits](uint64_t part) { return hits > 0 ? static_cast<double>(part) / static_cast<double>(hits) : 0.0; };
+  const auto share = [hits](uint64_t part) {
+    return hits > 0 ? static_cast<double>(part) / static_cast<double>(hits) : 0.0;
+  };
   d["hit_ratio"] = share(st.gpu_hits);
   d["peer_hit_ratio"] = share(st.peer_hits);
   d["gathers"] = st.gathers;

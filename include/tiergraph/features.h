@@ -25,7 +25,8 @@ struct FeatureStoreOptions {
   // The peer GPUs (each readable by `device`). Unset: every other visible
   // GPU that `device` can read (none: the peer tier is empty, its rows stay
   // in host memory, and description() says so). A CPU store plans and counts
-  // against the peers given, none where unset.
+  // against the peers given, none where unset. Not used (nor peer access
+  // enabled) where peer_fraction is 0.
   std::optional<std::vector<int>> peers;
   std::string score = "degree";       // "degree", "reverse-pagerank", "weighted-reverse-pagerank"
   std::vector<uint64_t> train_ids;    // weighted-reverse-pagerank: the labelled nodes

@@ -65,8 +65,12 @@ std::vector<double> scores_for(const Graph* graph, uint64_t num_rows, const Feat
 }
 
 // The peers a store plans with: found and checked on the GPU; on the CPU,
-// the ones given (a study of hit ratios for a machine that has them).
+// the ones given (a study of hit ratios for a machine that has them). None
+// without a peer fraction: enabling peer access is not free for the rest of
+// the process (every later cudaMalloc on a peer is mapped for the device
+// too), so a store that does not use the tier does not enable it.
 tg::features::PeerChoice peers_for(bool use_gpu, const FeatureStoreOptions& o) {
+  if (o.peer_fraction == 0.0) return {};
   if (use_gpu) return tg::features::choose_peers(o.device, o.peers);
   if (o.peers) return {*o.peers, o.peers->empty() ? "peers=[] given" : ""};
   return {{}, "none looked for: the store gathers on the CPU"};

@@ -26,8 +26,8 @@ void check_against_cpu(const Matrix& m, double fraction, double sm_fraction, std
                        const std::string& what) {
   const features::TierPlan plan = features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {fraction});
   features::GpuTiers tiers(m.host(), plan, {0, sm_fraction});
-  expect_gathers_equal_cpu(tiers, m, plan, rng,
-                           what + ", fraction " + std::to_string(fraction) + ", sm share " + std::to_string(sm_fraction));
+  const std::string where = ", fraction " + std::to_string(fraction) + ", sm share " + std::to_string(sm_fraction);
+  expect_gathers_equal_cpu(tiers, m, plan, rng, what + where);
 }
 
 TEST(FeatureTiers, GatherEqualsTheCpuGather) {

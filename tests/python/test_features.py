@@ -283,7 +283,10 @@ class FeatureStorePeerTierTest(unittest.TestCase):
                            (3, "peers must be None or a list")):
             with self.assertRaisesRegex(ValueError, words):
                 tiergraph.FeatureStore(f, peer_fraction=0.5, peers=bad, use_gpu=False)
-        self.assertEqual(tiergraph.FeatureStore(f, peers=np.array([2, 1]), use_gpu=False).peers, [2, 1])
+        self.assertEqual(tiergraph.FeatureStore(f, peer_fraction=0.5, peers=np.array([2, 1]), use_gpu=False).peers,
+                         [2, 1])
+        # No peer fraction: no peers looked for (nor their access enabled).
+        self.assertEqual(tiergraph.FeatureStore(f, peers=[2, 1], use_gpu=False).peers, [])
 
     @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
     def test_peers_that_do_not_exist_on_a_gpu(self):
