@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dlpack_capsule.h"
@@ -110,11 +111,30 @@ Int64Ids row_ids(py::object given, bool& scalar) {
   return Int64Ids::ensure(a);
 }
 
-tiergraph::FeatureStoreOptions store_options(double gpu_fraction, const std::string& score, const py::object& device,
+// peers: None (every other GPU the store's can read) or GPU indices.
+std::optional<std::vector<int>> peer_list(const py::object& peers) {
+  if (peers.is_none()) return std::nullopt;
+  const std::string wrong = "peers must be None or a list of GPU indices (ints), not " + std::string(py::repr(peers));
+  if (py::isinstance<py::str>(peers) || !py::isinstance<py::iterable>(peers)) refuse(wrong);
+  std::vector<int> list;
+  for (const py::handle item : peers) {
+    // ints and NumPy's integers (they have __index__; floats and strings do not)
+    if (py::isinstance<py::bool_>(item) || !py::hasattr(item, "__index__")) refuse(wrong);
+    const auto value = py::cast<long long>(item.attr("__index__")());
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) refuse(wrong);
+    list.push_back(static_cast<int>(value));
+  }
+  return list;
+}
+
+tiergraph::FeatureStoreOptions store_options(double gpu_fraction, double peer_fraction, const py::object& peers,
+                                             const std::string& score, const py::object& device,
                                              const py::object& use_gpu, double sm_fraction,
                                              const py::object& train_ids) {
   tiergraph::FeatureStoreOptions o;
   o.gpu_fraction = gpu_fraction;
+  o.peer_fraction = peer_fraction;
+  o.peers = peer_list(peers);
   o.score = score;
   o.device = py::cast<int>(device);
   o.where = where_from_use_gpu(use_gpu);
@@ -189,20 +209,30 @@ py::capsule gather_dlpack(PyFeatureStore& s, const py::object& ids_in) {
   return make_dlpack_capsule(std::move(rows), {static_cast<int64_t>(n), s.cols}, s.dlpack_type(), s.store->device());
 }
 
-py::dict stats_dict(const tiergraph::FeatureStoreStats& st) {
-  auto tiers = [](uint64_t gpu, uint64_t host) {
+// hit_ratio keeps its meaning from before the peer tier (the share read
+// from this GPU's memory); peer_hit_ratio is the peers' share, the rest
+// came from host memory.
+py::dict stats_dict(const tiergraph::FeatureStore& store) {
+  const tiergraph::FeatureStoreStats st = store.stats();
+  auto tiers = [](uint64_t gpu, uint64_t peer, uint64_t host) {
     py::dict d;
     d["gpu"] = gpu;
+    d["peer"] = peer;
     d["host"] = host;
     return d;
   };
   py::dict d;
   d["on_gpu"] = st.on_gpu;
-  d["rows"] = tiers(st.gpu_rows, st.host_rows);
-  d["hits"] = tiers(st.gpu_hits, st.host_hits);
-  d["bytes"] = tiers(st.gpu_bytes, st.host_bytes);
-  const uint64_t hits = st.gpu_hits + st.host_hits;
-  d["hit_ratio"] = hits > 0 ? static_cast<double>(st.gpu_hits) / static_cast<double>(hits) : 0.0;
+  d["peers"] = store.peers();
+  d["rows"] = tiers(st.gpu_rows, st.peer_rows, st.host_rows);
+  d["hits"] = tiers(st.gpu_hits, st.peer_hits, st.host_hits);
+  d["bytes"] = tiers(st.gpu_bytes, st.peer_bytes, st.host_bytes);
+  const uint64_t hits = st.gpu_hits + st.peer_hits + st.host_hits;
+  const auto share = [hits](uint64_t part) {
+    return hits > 0 ? static_cast<double>(part) / static_cast<double>(hits) : 0.0;
+  };
+  d["hit_ratio"] = share(st.gpu_hits);
+  d["peer_hit_ratio"] = share(st.peer_hits);
   d["gathers"] = st.gathers;
   return d;
 }
@@ -212,20 +242,23 @@ py::dict stats_dict(const tiergraph::FeatureStoreStats& st) {
 void bind_feature_store(py::module_& m) {
   py::class_<PyFeatureStore>(m, "FeatureStore",
                              "Feature rows gathered by id: in place from host memory (zero-copy on a GPU), the "
-                             "hottest gpu_fraction of rows from GPU memory")
+                             "hottest gpu_fraction of rows from GPU memory, the next peer_fraction from the peer "
+                             "GPUs' memories")
       .def(py::init([](py::object features, py::object graph, double gpu_fraction, const std::string& score,
-                       py::object device, py::object use_gpu, double sm_fraction, py::object train_ids) {
+                       py::object device, py::object use_gpu, double sm_fraction, py::object train_ids,
+                       double peer_fraction, py::object peers) {
              auto s = std::make_unique<PyFeatureStore>();
              s->owner = features;
              s->rows = feature_rows(features, s->bfloat16);
              s->cols = static_cast<int64_t>(s->rows.shape(1));
              const tiergraph::Graph* g = graph.is_none() ? nullptr : &py::cast<const tiergraph::Graph&>(graph);
-             if (!(gpu_fraction >= 0.0 && gpu_fraction <= 1.0))
-               refuse("gpu_fraction " + std::string(py::str(py::float_(gpu_fraction))) + " is outside [0, 1]");
+             for (auto [name, fraction] : {std::pair{"gpu_fraction", gpu_fraction}, {"peer_fraction", peer_fraction}})
+               if (!(fraction >= 0.0 && fraction <= 1.0))
+                 refuse(name + (" " + std::string(py::str(py::float_(fraction)))) + " is outside [0, 1]");
              if (py::isinstance<py::bool_>(device) || !py::isinstance<py::int_>(device))
                refuse("device must be a GPU index (an int), not " + std::string(py::repr(device)));
              const tiergraph::FeatureStoreOptions o =
-                 store_options(gpu_fraction, score, device, use_gpu, sm_fraction, train_ids);
+                 store_options(gpu_fraction, peer_fraction, peers, score, device, use_gpu, sm_fraction, train_ids);
              const auto num_rows = static_cast<uint64_t>(s->rows.shape(0));
              const uint64_t row_bytes = static_cast<uint64_t>(s->cols) * s->rows.dtype().itemsize();
              const void* data = s->rows.data();
@@ -237,18 +270,23 @@ void bind_feature_store(py::module_& m) {
            }),
            py::arg("features"), py::arg("graph") = py::none(), py::arg("gpu_fraction") = 0.0,
            py::arg("score") = "degree", py::arg("device") = 0, py::kw_only(), py::arg("use_gpu") = py::none(),
-           py::arg("sm_fraction") = 1.0, py::arg("train_ids") = py::none(),
+           py::arg("sm_fraction") = 1.0, py::arg("train_ids") = py::none(), py::arg("peer_fraction") = 0.0,
+           py::arg("peers") = py::none(),
            "features: 2-D C-contiguous NumPy array or CPU torch tensor (float, int, bfloat16 ...), read in place "
-           "and kept alive. graph: one vertex per row, to score rows for the GPU tier (none: the first rows are "
+           "and kept alive. graph: one vertex per row, to score rows for the tiers (none: the first rows are "
            "hot). score: 'degree', 'reverse-pagerank' or 'weighted-reverse-pagerank' (train_ids). use_gpu: None "
-           "(a GPU where usable), True, False. sm_fraction: share of the SMs the gather kernel may fill.")
+           "(a GPU where usable), True, False. sm_fraction: share of the SMs the gather kernel may fill. "
+           "peer_fraction: the rows after the GPU tier's, interleaved over the peer GPUs' memories and read "
+           "directly (gpu_fraction + peer_fraction <= 1). peers: GPU indices, or None for every other GPU that "
+           "device can read (none: those rows stay in host memory, as repr() says).")
       .def("__getitem__", &gather, py::arg("ids"),
            "Rows ids (NumPy array, list, torch tensor or one int): a CUDA torch tensor on a GPU store where torch "
            "imports, a NumPy array otherwise.")
       .def("gather_dlpack", &gather_dlpack, py::arg("ids"),
            "Rows ids as a DLPack capsule: GPU memory on a GPU store, host memory otherwise.")
-      .def("stats", [](const PyFeatureStore& s) { return stats_dict(s.store->stats()); },
-           "Rows, hits and bytes per tier ('gpu', 'host'), the hit ratio and the number of gathers so far.")
+      .def("stats", [](const PyFeatureStore& s) { return stats_dict(*s.store); },
+           "Rows, hits and bytes per tier ('gpu', 'peer', 'host'), the peer GPUs, the share of hits from this GPU "
+           "(hit_ratio) and from the peers (peer_hit_ratio), and the number of gathers so far.")
       .def("reset_stats", [](PyFeatureStore& s) { s.store->reset_stats(); })
       .def("__len__", [](const PyFeatureStore& s) { return s.store->num_rows(); })
       .def_property_readonly("shape",
@@ -262,11 +300,11 @@ void bind_feature_store(py::module_& m) {
         if (!s.store->on_gpu()) return py::none();
         return py::int_(s.store->device());
       })
+      .def_property_readonly("peers", [](const PyFeatureStore& s) { return s.store->peers(); })
       .def("__repr__", [](const PyFeatureStore& s) {
-        const tiergraph::FeatureStoreStats st = s.store->stats();
         return "<tiergraph.FeatureStore " + std::to_string(s.store->num_rows()) + " x " + std::to_string(s.cols) +
-               (s.bfloat16 ? std::string(" bfloat16") : " " + name_of(s.rows.dtype())) + ", " +
-               std::to_string(st.gpu_rows) + " rows in GPU memory" + (st.on_gpu ? "" : " (planned: no GPU)") + ">";
+               (s.bfloat16 ? std::string(" bfloat16") : " " + name_of(s.rows.dtype())) + ": " +
+               s.store->description() + ">";
       });
 }
 

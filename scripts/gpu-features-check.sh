@@ -15,6 +15,8 @@
 #   FEATURES_CHECK_PYTHON=0   skip the Python module
 #   FEATURES_CHECK_BENCH="..."  row widths for the gather benchmark (default "128 256 1024 1028 1044 4096"; empty: none)
 #   FEATURES_CHECK_ROWS_GIB=4   table size of the benchmark in GiB
+#   FEATURES_CHECK_BENCH_FILTER=REGEX  which of its rates (default all; the peer tier's on two GPUs:
+#                             'device_resident|peer_resident|hot_local_and_peers|tiered_store')
 #   FEATURES_CHECK_SAMPLE="kron:24"  graphs for the sampling benchmark (empty: none)
 #   FEATURES_CHECK_FANOUTS="25,10 15,10,5"  its fanouts
 #   FEATURES_CHECK_TIERING="..."  flags for scripts/tiering-hits.py (default: not run)
@@ -44,7 +46,7 @@ export TG_DATASETS_DIR="$root/.data/datasets"
 
 if [ "${FEATURES_CHECK_TESTS:-1}" != 0 ]; then
   t0=$(date +%s)
-  "$bin/tg_gpu_tests" --gtest_filter='FeatureGather*:FeatureTiers*:GpuSampler*' >"$out/gtest.log" 2>&1
+  "$bin/tg_gpu_tests" --gtest_filter='FeatureGather*:FeatureTiers*:FeaturePeerTier*:GpuSampler*' >"$out/gtest.log" 2>&1
   rc=$?
   grep -E "^\[  (FAILED|PASSED) |Failure|error" "$out/gtest.log" | head -20
   note "C++ feature and sampler tests: rc=$rc, $(grep -c '^\[       OK' "$out/gtest.log") ok, $(grep -c '^\[  FAILED  \] [A-Z]' "$out/gtest.log") failed, $(($(date +%s) - t0)) s"
@@ -114,8 +116,8 @@ if [ -n "$widths" ] && [ -x "$bin/tg_gather_bench" ]; then
   for w in $widths; do
     rows=$((gib * 1024 * 1024 * 1024 / w))
     TG_BENCH_ROWS=$rows TG_BENCH_ROW_BYTES=$w TG_BENCH_IDS=$((256 * 1024 * 1024 / w)) timeout 120 \
-      "$bin/tg_gather_bench" --benchmark_format=json --benchmark_out="$out/gather-$w.json" \
-      --benchmark_out_format=json >"$out/gather-$w.log" 2>&1 || note "gather bench $w B: rc=$?"
+      "$bin/tg_gather_bench" --benchmark_filter="${FEATURES_CHECK_BENCH_FILTER:-.}" --benchmark_format=json \
+      --benchmark_out="$out/gather-$w.json" --benchmark_out_format=json >"$out/gather-$w.log" 2>&1 || note "gather bench $w B: rc=$?"
     note "gather $w B rows ($rows rows, $gib GiB table):"
     python3 -c 'import json, sys
 for b in json.load(open(sys.argv[1]))["benchmarks"]:

@@ -13,6 +13,12 @@
 //   tiered_store      GpuTiers::gather with the first TG_BENCH_GPU_FRACTION of rows (default 0.1) in GPU
 //                     memory: a feature store's gather as store[ids] runs it (ids uploaded, output
 //                     allocated, wall time)
+//   peer_resident     the tiered kernel with every row in the peer GPUs' memory (every other GPU that GPU 0
+//                     can read), interleaved, read directly over NVLink: the peer tier's rate
+//   hot_local_and_peers  every row in GPU memory, interleaved over GPU 0 and its peers (an equal share
+//                     each): the aggregate rate of hot hits the issue asks of two GPUs
+//   tiered_store_peers  tiered_store with the next TG_BENCH_PEER_FRACTION of rows (default 0.2) on the peers
+// The peer rates need two GPUs; on one they report an error saying so.
 // GPU time by CUDA events (manual time); registers nothing where no GPU is.
 //
 //   TG_BENCH_ROWS=4194304 TG_BENCH_ROW_BYTES=1028 TG_BENCH_IDS=262144 build/benchmarks/tg_gather_bench
@@ -27,11 +33,13 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "features/cpu_gather.h"
 #include "features/gpu/feature_gather.h"
 #include "features/gpu_tiers.h"
+#include "features/peer_devices.h"
 #include "features/tier_plan.h"
 #include "support/bench_support.h"
 
@@ -67,6 +75,37 @@ Setup& setup() {
   return s;
 }
 
+// Every iteration's GPU time by CUDA events around launch() (work on the
+// legacy default stream, returning its CUDA status), then the bytes and the
+// shape counters; false where CUDA failed (the state says so).
+template <typename Launch>
+bool time_by_events(benchmark::State& state, const Setup& s, Launch&& launch) {
+  cudaEvent_t start, stop;
+  if (cudaEventCreate(&start) != cudaSuccess || cudaEventCreate(&stop) != cudaSuccess) {
+    state.SkipWithError(cudaGetErrorString(cudaGetLastError()));
+    return false;
+  }
+  bool ok = true;
+  for (auto _ : state) {
+    float ms = 0;
+    ok = cudaEventRecord(start) == cudaSuccess && launch() == cudaSuccess && cudaEventRecord(stop) == cudaSuccess &&
+         cudaEventSynchronize(stop) == cudaSuccess && cudaEventElapsedTime(&ms, start, stop) == cudaSuccess;
+    if (!ok) break;
+    state.SetIterationTime(ms / 1000.0);
+  }
+  const cudaError_t e = cudaGetLastError();
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (!ok || e != cudaSuccess) {
+    state.SkipWithError(cudaGetErrorString(e));
+    return false;
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
+  state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
+  state.counters["ids"] = static_cast<double>(s.count);
+  return true;
+}
+
 enum class Way { kAligned, kNaive, kCpuThenCopy, kMemcpy, kDevice, kAlignedFewSms, kSorted, kSortedFewSms };
 
 double fraction_from_env(const char* name, double fallback) {
@@ -74,21 +113,43 @@ double fraction_from_env(const char* name, double fallback) {
   return v != nullptr ? std::atof(v) : fallback;
 }
 
-// A feature store's gather, ids from the host as store[ids] passes them.
-void TieredStore(benchmark::State& state) {
+// GPU 0's peers, or none with the reason in *why.
+std::vector<int> peers_of_gpu0(std::string* why) {
+  std::vector<int> peers = features::choose_peers(0, std::nullopt).peers;
+  if (peers.empty()) *why = "needs a second GPU that GPU 0 can read (cudaDeviceCanAccessPeer): none here";
+  return peers;
+}
+
+// A feature store's gather, ids from the host as store[ids] passes them;
+// with_peers: the next TG_BENCH_PEER_FRACTION of rows on GPU 0's peers.
+void TieredStore(benchmark::State& state, bool with_peers) {
   Setup& s = setup();
   const double fraction = fraction_from_env("TG_BENCH_GPU_FRACTION", 0.1);
+  const double peer_fraction = with_peers ? fraction_from_env("TG_BENCH_PEER_FRACTION", 0.2) : 0.0;
   try {
-    const features::TierPlan plan = features::plan_tiers({}, s.rows, fraction);
-    features::GpuTiers tiers({s.table.data(), s.rows, s.row_bytes, s.row_bytes}, plan, {});
+    std::string why;
+    const std::vector<int> peers = with_peers ? peers_of_gpu0(&why) : std::vector<int>{};
+    if (with_peers && peers.empty()) {
+      state.SkipWithError(why.c_str());
+      return;
+    }
+    const features::TierPlan plan =
+        features::plan_tiers({}, s.rows, {fraction, peer_fraction}, static_cast<uint32_t>(peers.size()));
+    features::GpuTiers tiers({s.table.data(), s.rows, s.row_bytes, s.row_bytes}, plan, {0, 1.0, peers});
     const features::TierCounts counts = features::count_tiers(plan, s.ids);
     for (auto _ : state) {
       const auto start = std::chrono::steady_clock::now();
       std::shared_ptr<void> rows = tiers.gather(s.ids);
       state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
+    const auto share = [&](uint64_t hits) { return s.count > 0 ? static_cast<double>(hits) / s.count : 0.0; };
     state.counters["gpu_fraction"] = fraction;
-    state.counters["hit_ratio"] = s.count > 0 ? static_cast<double>(counts.gpu_hits) / static_cast<double>(s.count) : 0;
+    state.counters["hit_ratio"] = share(counts.gpu_hits);
+    if (with_peers) {
+      state.counters["peer_fraction"] = peer_fraction;
+      state.counters["peer_hit_ratio"] = share(counts.peer_hits);
+      state.counters["peers"] = static_cast<double>(peers.size());
+    }
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
@@ -96,6 +157,82 @@ void TieredStore(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
   state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
   state.counters["ids"] = static_cast<double>(s.count);
+}
+
+// The tiered kernel over rows in GPU memory only: on GPU 0's peers
+// (interleaved, read over NVLink) and, with_local, an equal share on GPU 0
+// itself. Each tier holds a copy of the table's first rows, not the rows the
+// deal would put there: the rate does not depend on which bytes they are
+// (GpuTiers' fill is tested in tests/gpu). Kernel time by CUDA events.
+void PeerTier(benchmark::State& state, bool with_local) {
+  Setup& s = setup();
+  std::vector<uint8_t*> tiers;  // GPU 0's first, if any, then the peers'
+  const auto free_tiers = [&] {
+    for (uint8_t* t : tiers) {
+      cudaPointerAttributes a{};
+      if (cudaPointerGetAttributes(&a, t) == cudaSuccess) cudaSetDevice(a.device);
+      cudaFree(t);
+    }
+    cudaSetDevice(0);
+  };
+  int64_t* ids = nullptr;
+  uint8_t* out = nullptr;
+  std::unique_ptr<features::RegisteredHostRows> registered;
+  features::TieredTable table;
+  std::vector<int> peers;
+  try {
+    std::string why;
+    peers = peers_of_gpu0(&why);
+    if (peers.empty()) {
+      state.SkipWithError(why.c_str());
+      return;
+    }
+    features::enable_peer_access(0, peers);
+    registered = std::make_unique<features::RegisteredHostRows>(s.table.data(), s.rows, s.row_bytes, s.row_bytes);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const uint64_t holders = peers.size() + (with_local ? 1 : 0);
+  const uint64_t local_rows = with_local ? s.rows / holders : 0, peer_rows = s.rows - local_rows;
+  table.host = registered->table();
+  table.bounds = {local_rows, s.rows, static_cast<uint32_t>(peers.size())};
+  const auto place = [&](int device, uint64_t rows) -> uint8_t* {
+    uint8_t* p = nullptr;
+    cudaSetDevice(device);
+    const bool ok = cudaMalloc(&p, rows * s.row_bytes + 1) == cudaSuccess &&
+                    cudaMemcpy(p, s.table.data(), rows * s.row_bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+    cudaSetDevice(0);
+    if (p != nullptr) tiers.push_back(p);
+    return ok ? p : nullptr;
+  };
+  bool placed = !with_local || (table.local = place(0, local_rows)) != nullptr;
+  for (size_t i = 0; placed && i < peers.size(); ++i) {
+    const uint64_t rows = (peer_rows + peers.size() - 1 - i) / peers.size();  // ranks r with r mod P == i
+    placed = (table.peers[i] = place(peers[i], rows)) != nullptr;
+  }
+  if (!placed) {
+    const std::string why = std::string("placing the tiers in GPU memory: ") + cudaGetErrorString(cudaGetLastError());
+    free_tiers();
+    state.SkipWithError(why.c_str());
+    return;
+  }
+  BENCH_CUDA(cudaMalloc(&ids, s.count * sizeof(int64_t)));
+  BENCH_CUDA(cudaMalloc(&out, s.bytes()));
+  BENCH_CUDA(cudaMemcpy(ids, s.ids.data(), s.count * sizeof(int64_t), cudaMemcpyHostToDevice));
+  const features::GatherRequest request{ids, nullptr, s.count, out};
+  const bool timed = time_by_events(state, s, [&] {
+    features::gather_tiered(table, request, 0, nullptr);
+    return cudaSuccess;  // a failed launch throws; a fault shows at the event's synchronize
+  });
+  if (timed) {
+    state.counters["peers"] = static_cast<double>(peers.size());
+    state.counters["local_share"] = static_cast<double>(local_rows) / static_cast<double>(s.rows);
+  }
+  registered.reset();
+  free_tiers();
+  cudaFree(ids);
+  cudaFree(out);
 }
 
 void Gather(benchmark::State& state, Way way) {
@@ -125,11 +262,7 @@ void Gather(benchmark::State& state, Way way) {
   features::AddressOrder order;
   const features::GatherRequest request{ids, nullptr, s.count, out};
   if (way == Way::kSorted || way == Way::kSortedFewSms) order.sort(request, s.rows, nullptr);  // its memory, untimed
-  cudaEvent_t start, stop;
-  BENCH_CUDA(cudaEventCreate(&start));
-  BENCH_CUDA(cudaEventCreate(&stop));
-  for (auto _ : state) {
-    BENCH_CUDA(cudaEventRecord(start));
+  const bool timed = time_by_events(state, s, [&]() -> cudaError_t {
     switch (way) {
       case Way::kAligned:
       case Way::kDevice: features::gather_rows(table, request, features::GatherKernel::kAligned, 0, nullptr); break;
@@ -142,26 +275,15 @@ void Gather(benchmark::State& state, Way way) {
         features::gather_rows(table, order.sort(request, s.rows, nullptr), features::GatherKernel::kAligned,
                               way == Way::kSorted ? 0 : few_sms_blocks, nullptr);
         break;
-      case Way::kCpuThenCopy: {
+      case Way::kCpuThenCopy:
         features::gather_rows_cpu(s.table.data(), s.row_bytes, s.row_bytes, s.ids, pinned);
-        BENCH_CUDA(cudaMemcpyAsync(out, pinned, s.bytes(), cudaMemcpyHostToDevice));
-        break;
-      }
-      case Way::kMemcpy: BENCH_CUDA(cudaMemcpyAsync(out, pinned, s.bytes(), cudaMemcpyHostToDevice)); break;
+        return cudaMemcpyAsync(out, pinned, s.bytes(), cudaMemcpyHostToDevice);
+      case Way::kMemcpy: return cudaMemcpyAsync(out, pinned, s.bytes(), cudaMemcpyHostToDevice);
     }
-    BENCH_CUDA(cudaEventRecord(stop));
-    BENCH_CUDA(cudaEventSynchronize(stop));
-    float ms = 0;
-    BENCH_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    state.SetIterationTime(ms / 1000.0);
-  }
-  BENCH_CUDA(cudaGetLastError());
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
-  state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
-  state.counters["ids"] = static_cast<double>(s.count);
-  if (way == Way::kAlignedFewSms || way == Way::kSortedFewSms) state.counters["max_blocks"] = few_sms_blocks;
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+    return cudaSuccess;
+  });
+  if (timed && (way == Way::kAlignedFewSms || way == Way::kSortedFewSms))
+    state.counters["max_blocks"] = few_sms_blocks;
   registered.reset();
   cudaFree(ids);
   cudaFree(out);
@@ -185,7 +307,12 @@ void bench::register_benchmarks() {
                            std::pair{"zerocopy_sorted", Way::kSorted},
                            std::pair{"zerocopy_sorted_few_sms", Way::kSortedFewSms}})
     benchmark::RegisterBenchmark(name, [way](benchmark::State& st) { Gather(st, way); })->UseManualTime();
-  benchmark::RegisterBenchmark("tiered_store", TieredStore)->UseManualTime();
+  benchmark::RegisterBenchmark("tiered_store", [](benchmark::State& st) { TieredStore(st, false); })->UseManualTime();
+  benchmark::RegisterBenchmark("peer_resident", [](benchmark::State& st) { PeerTier(st, false); })->UseManualTime();
+  benchmark::RegisterBenchmark("hot_local_and_peers", [](benchmark::State& st) { PeerTier(st, true); })
+      ->UseManualTime();
+  benchmark::RegisterBenchmark("tiered_store_peers", [](benchmark::State& st) { TieredStore(st, true); })
+      ->UseManualTime();
 }
 
 }  // namespace tg

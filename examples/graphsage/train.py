@@ -11,7 +11,8 @@ Each epoch prints its time split into sampling, gathering and compute, and
     python3 examples/graphsage/train.py --gather cpu ...   # the baseline: torch index_select + copy
 
 With a GPU the store keeps --gpu-fraction of the rows (by --score) in GPU
-memory, gathers the rest from host memory by zero-copy and hands the batch
+memory, the next --peer-fraction interleaved over the other GPUs (read over
+NVLink; none found: they stay in host memory), gathers the rest from host memory by zero-copy and hands the batch
 over as a CUDA tensor; --gather cpu is what DGL and PyG do (CPU threads
 gather into a tensor that is then copied to the GPU). Without a GPU both run
 on the CPU.
@@ -47,6 +48,8 @@ def parse_args(argv=None):
     p.add_argument("--gather", choices=["store", "cpu"], default="store",
                    help="store: tiergraph.FeatureStore (GPU tiers where there is a GPU); cpu: index_select + copy")
     p.add_argument("--gpu-fraction", type=float, default=0.1, help="rows kept in GPU memory (store only)")
+    p.add_argument("--peer-fraction", type=float, default=0.0,
+                   help="the next rows, interleaved over the other GPUs' memories (store only)")
     p.add_argument("--score", default="degree", help="which rows are hot: degree, reverse-pagerank, "
                    "weighted-reverse-pagerank")
     p.add_argument("--device", default="auto", help="auto (cuda when there is one), cpu or cuda")
@@ -144,8 +147,10 @@ def main(argv=None):
     sampler = tiergraph.NeighborSampler(g, fanouts=a.fanouts, seed=a.seed)
     store = None
     if a.gather == "store":
-        store = tiergraph.FeatureStore(features, graph=g, gpu_fraction=a.gpu_fraction if device.type == "cuda" else 0.0,
-                                       score=a.score, use_gpu=device.type == "cuda",
+        on_gpu = device.type == "cuda"
+        store = tiergraph.FeatureStore(features, graph=g, gpu_fraction=a.gpu_fraction if on_gpu else 0.0,
+                                       peer_fraction=a.peer_fraction if on_gpu else 0.0,
+                                       score=a.score, use_gpu=on_gpu,
                                        train_ids=train if a.score == "weighted-reverse-pagerank" else None)
 
     features_cpu = torch.from_numpy(features)
@@ -209,6 +214,8 @@ def main(argv=None):
         if store is not None:
             stats = store.stats()
             line += f"; store hit ratio {stats['hit_ratio']:.2f}"
+            if a.peer_fraction > 0:
+                line += f", peer hit ratio {stats['peer_hit_ratio']:.2f} (peers {stats['peers']})"
             record["store"] = stats
         print(line, file=sys.stderr)
         if a.json:

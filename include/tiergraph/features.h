@@ -2,12 +2,15 @@
 // the caller's host memory, gathered by id. With a usable GPU the matrix is
 // registered in place and rows are read by zero-copy, the hottest
 // gpu_fraction of them (by a tier score over the graph) from a copy in GPU
-// memory; without one, rows are gathered by CPU threads. Hits and bytes per
-// tier are counted. docs/FEATURES.md describes it.
+// memory, the next peer_fraction from copies interleaved over the peer GPUs
+// (read directly over NVLink); without one, rows are gathered by CPU
+// threads. Hits and bytes per tier are counted. docs/FEATURES.md describes
+// it.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,13 @@ namespace tiergraph {
 
 struct FeatureStoreOptions {
   double gpu_fraction = 0.0;          // rows held in GPU memory, [0, 1]
+  double peer_fraction = 0.0;         // the next rows, over the peer GPUs; gpu_fraction + peer_fraction <= 1
+  // The peer GPUs (each readable by `device`). Unset: every other visible
+  // GPU that `device` can read (none: the peer tier is empty, its rows stay
+  // in host memory, and description() says so). A CPU store plans and counts
+  // against the peers given, none where unset. Not used (nor peer access
+  // enabled) where peer_fraction is 0.
+  std::optional<std::vector<int>> peers;
   std::string score = "degree";       // "degree", "reverse-pagerank", "weighted-reverse-pagerank"
   std::vector<uint64_t> train_ids;    // weighted-reverse-pagerank: the labelled nodes
   std::string where = "auto";         // "auto" (a GPU where usable), "gpu" (required), "cpu"
@@ -30,9 +40,9 @@ struct FeatureStoreOptions {
 // host memory then: on_gpu is false).
 struct FeatureStoreStats {
   bool on_gpu = false;
-  uint64_t gpu_rows = 0, host_rows = 0;  // rows in each tier
-  uint64_t gpu_hits = 0, host_hits = 0;  // rows gathered from each tier
-  uint64_t gpu_bytes = 0, host_bytes = 0;
+  uint64_t gpu_rows = 0, peer_rows = 0, host_rows = 0;  // rows in each tier
+  uint64_t gpu_hits = 0, peer_hits = 0, host_hits = 0;  // rows gathered from each tier
+  uint64_t gpu_bytes = 0, peer_bytes = 0, host_bytes = 0;
   uint64_t gathers = 0;
 };
 
@@ -42,9 +52,11 @@ class TIERGRAPH_API FeatureStore {
   // memory that must outlive the store (it is read in place, never copied
   // whole). graph: one vertex per row, scoring the rows for the GPU tier;
   // without it the first rows are the hot ones (a matrix already ordered
-  // hottest first). Throws Error kUsage for a fraction outside [0, 1], an
-  // unknown score or `where`, a graph of another size, a device that does not
-  // exist; kOther where="gpu" finds no usable GPU or GPU memory is short.
+  // hottest first). Throws Error kUsage for a fraction outside [0, 1] or
+  // fractions above 1 together, an unknown score or `where`, a graph of
+  // another size, a device or peer that does not exist, a peer the device
+  // cannot read; kOther where="gpu" finds no usable GPU; kOutOfMemory where
+  // GPU memory is short.
   FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_bytes, const Graph* graph = nullptr,
                const FeatureStoreOptions& options = {});
   ~FeatureStore();
@@ -55,6 +67,11 @@ class TIERGRAPH_API FeatureStore {
   uint64_t row_bytes() const;
   bool on_gpu() const;
   int device() const;  // -1 without a GPU
+  std::vector<int> peers() const;  // the peer tier's GPUs, in interleaving order (planned ones on a CPU store)
+  // One line: the rows of each tier and where they are, and why a requested
+  // peer tier is empty ("40 rows in GPU memory (device 0), 80 over peer GPUs
+  // 1, 280 in host memory").
+  std::string description() const;
 
   // Rows ids[0..n) packed into out (host memory, n * row_bytes). Throws
   // Error kUsage for an id that is negative or not a row.

@@ -1,17 +1,20 @@
-// tiergraph::FeatureStore over features/: the tier plan from the graph's
-// scores, then the GPU tiers where a GPU is (features/gpu_tiers.h) or the CPU
-// gather where not, with the counts the stats report.
+// tiergraph::FeatureStore over features/: the peers (features/
+// peer_devices.h), the tier plan from the graph's scores, then the GPU tiers
+// where a GPU is (features/gpu_tiers.h) or the CPU gather where not, with the
+// counts the stats report.
 #include "tiergraph/features.h"
 
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <sstream>
 
 #include "api/api_errors.h"
 #include "api/graph_access.h"
 #include "core/error.h"
 #include "features/cpu_gather.h"
 #include "features/gpu_tiers.h"
+#include "features/peer_devices.h"
 #include "features/tier_plan.h"
 #include "features/tier_scores.h"
 
@@ -20,6 +23,8 @@ namespace tiergraph {
 struct FeatureStore::Impl {
   tg::features::HostMatrix matrix;
   tg::features::TierPlan plan;
+  std::vector<int> peers;
+  std::string description;
   std::unique_ptr<tg::features::GpuTiers> gpu;
   mutable std::mutex stats_mutex;
   FeatureStoreStats stats;
@@ -32,8 +37,10 @@ struct FeatureStore::Impl {
     const tg::features::TierCounts c = tg::features::count_tiers(plan, span);
     std::lock_guard<std::mutex> lock(stats_mutex);
     stats.gpu_hits += c.gpu_hits;
+    stats.peer_hits += c.peer_hits;
     stats.host_hits += c.host_hits;
     stats.gpu_bytes += c.gpu_hits * matrix.row_bytes;
+    stats.peer_bytes += c.peer_hits * matrix.row_bytes;
     stats.host_bytes += c.host_hits * matrix.row_bytes;
     ++stats.gathers;
   }
@@ -41,7 +48,7 @@ struct FeatureStore::Impl {
 
 namespace {
 
-std::vector<double> scores_for(const Graph* graph, uint64_t num_rows, const FeatureStoreOptions& o,
+std::vector<double> scores_for(const Graph* graph, uint64_t num_rows, const FeatureStoreOptions& o, bool have_peers,
                                tg::TierScore score) {
   if (graph == nullptr) return {};
   Graph::Impl* g = GraphAccess::impl(*graph);
@@ -49,10 +56,40 @@ std::vector<double> scores_for(const Graph* graph, uint64_t num_rows, const Feat
   if (graph->num_vertices() != num_rows)
     throw tg::usage_error("feature store: the graph has " + std::to_string(graph->num_vertices()) +
                           " vertices, the features " + std::to_string(num_rows) + " rows");
-  if (o.gpu_fraction == 0.0 || o.gpu_fraction == 1.0) return {};  // nothing to choose
+  // Nothing to choose where every row lands in one tier.
+  const double peer = have_peers ? o.peer_fraction : 0.0;
+  if ((o.gpu_fraction == 0.0 && peer == 0.0) || o.gpu_fraction == 1.0 || peer == 1.0) return {};
   ensure_in_edges(*g);
   std::shared_lock lock(g->mutex);
   return tg::tier_scores(g->graph, {score, o.train_ids});
+}
+
+// The peers a store plans with: found and checked on the GPU; on the CPU,
+// the ones given (a study of hit ratios for a machine that has them). None
+// without a peer fraction: enabling peer access is not free for the rest of
+// the process (every later cudaMalloc on a peer is mapped for the device
+// too), so a store that does not use the tier does not enable it.
+tg::features::PeerChoice peers_for(bool use_gpu, const FeatureStoreOptions& o) {
+  if (o.peer_fraction == 0.0) return {};
+  if (use_gpu) return tg::features::choose_peers(o.device, o.peers);
+  if (o.peers) return {*o.peers, o.peers->empty() ? "peers=[] given" : ""};
+  return {{}, "none looked for: the store gathers on the CPU"};
+}
+
+std::string describe(const tg::features::TierPlan& plan, const std::vector<int>& peers, const std::string& why_none,
+                     const FeatureStoreOptions& o, bool on_gpu) {
+  std::ostringstream d;
+  d << plan.gpu_rows() << " rows in GPU memory";
+  if (on_gpu) d << " (device " << o.device << ")";
+  if (!peers.empty()) {
+    d << ", " << plan.peer_rows() << " interleaved over peer GPU" << (peers.size() > 1 ? "s" : "");
+    for (size_t i = 0; i < peers.size(); ++i) d << (i == 0 ? " " : ", ") << peers[i];
+  }
+  d << ", " << plan.host_rows() << " in host memory";
+  if (peers.empty() && o.peer_fraction > 0.0)
+    d << "; peer_fraction " << o.peer_fraction << " has no peer GPU (" << why_none << "): its rows are in host memory";
+  if (!on_gpu) d << " (planned only: gathers run on the CPU)";
+  return d.str();
 }
 
 }  // namespace
@@ -61,8 +98,7 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
                            const FeatureStoreOptions& o) {
   try {
     if (rows == nullptr && num_rows > 0 && row_bytes > 0) throw tg::usage_error("feature store: rows is null");
-    if (!(o.gpu_fraction >= 0.0 && o.gpu_fraction <= 1.0))
-      throw tg::usage_error("gpu_fraction " + std::to_string(o.gpu_fraction) + " is outside [0, 1]");
+    tg::features::check_fractions({o.gpu_fraction, o.peer_fraction});
     const std::optional<tg::TierScore> score = tg::parse_tier_score(o.score);
     if (!score)
       throw tg::usage_error("score '" + o.score + "' is not a tier score (degree, reverse-pagerank, "
@@ -72,18 +108,26 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
     if (o.device < 0) throw tg::usage_error("device " + std::to_string(o.device) + " is negative");
     if (!(o.sm_fraction > 0.0 && o.sm_fraction <= 1.0))
       throw tg::usage_error("sm_fraction " + std::to_string(o.sm_fraction) + " is outside (0, 1]");
+    if (o.peers) tg::features::check_peer_list(o.device, *o.peers);
     auto impl = std::make_unique<Impl>();
     impl->matrix = {rows, num_rows, row_bytes, row_bytes};
-    impl->plan = tg::features::plan_tiers(scores_for(graph, num_rows, o, *score), num_rows, o.gpu_fraction);
     std::string why;
-    const bool use_gpu = o.where == "gpu" || (o.where == "auto" && tg::features::gpu_tiers_available(&why));
+    const bool use_gpu = o.where != "cpu" && tg::features::gpu_tiers_available(&why);
+    if (o.where == "gpu" && !use_gpu) throw tg::Error("no usable GPU for the feature store: " + why);
+    tg::features::PeerChoice peers = peers_for(use_gpu, o);
+    impl->plan = tg::features::plan_tiers(scores_for(graph, num_rows, o, !peers.peers.empty(), *score), num_rows,
+                                          {o.gpu_fraction, o.peer_fraction},
+                                          static_cast<uint32_t>(peers.peers.size()));
     if (use_gpu) {
-      const tg::features::GpuTierOptions gpu_options{o.device, o.sm_fraction};
+      const tg::features::GpuTierOptions gpu_options{o.device, o.sm_fraction, peers.peers};
       impl->gpu = std::make_unique<tg::features::GpuTiers>(impl->matrix, impl->plan, gpu_options);
     }
+    impl->peers = std::move(peers.peers);
+    impl->description = describe(impl->plan, impl->peers, peers.why_none, o, use_gpu);
     impl->stats.on_gpu = use_gpu;
     impl->stats.gpu_rows = impl->plan.gpu_rows();
-    impl->stats.host_rows = num_rows - impl->plan.gpu_rows();
+    impl->stats.peer_rows = impl->plan.peer_rows();
+    impl->stats.host_rows = impl->plan.host_rows();
     impl_ = std::move(impl);
   } catch (...) {
     rethrow_as_api_error();
@@ -98,6 +142,8 @@ uint64_t FeatureStore::num_rows() const { return impl_->matrix.num_rows; }
 uint64_t FeatureStore::row_bytes() const { return impl_->matrix.row_bytes; }
 bool FeatureStore::on_gpu() const { return impl_->gpu != nullptr; }
 int FeatureStore::device() const { return impl_->gpu ? impl_->gpu->device() : -1; }
+std::vector<int> FeatureStore::peers() const { return impl_->peers; }
+std::string FeatureStore::description() const { return impl_->description; }
 
 void FeatureStore::gather(const int64_t* ids, size_t n, void* out) {
   try {
@@ -133,7 +179,7 @@ FeatureStoreStats FeatureStore::stats() const {
 void FeatureStore::reset_stats() {
   std::lock_guard<std::mutex> lock(impl_->stats_mutex);
   FeatureStoreStats& s = impl_->stats;
-  s.gpu_hits = s.host_hits = s.gpu_bytes = s.host_bytes = s.gathers = 0;
+  s.gpu_hits = s.peer_hits = s.host_hits = s.gpu_bytes = s.peer_bytes = s.host_bytes = s.gathers = 0;
 }
 
 }  // namespace tiergraph

@@ -1,8 +1,9 @@
 // The GPU side of a feature store (issue 11): the host matrix registered in
-// place for zero-copy reads, the plan's hot rows copied into GPU memory, the
-// row-to-slot map beside them, and one gather that reads each row from its
-// tier on the store's own stream with a bounded share of the SMs. Plain C++:
-// built from features/gpu/gpu_tiers.cu with CUDA, from
+// place for zero-copy reads, the plan's GPU tier copied into this GPU's
+// memory and its peer tier into the peer GPUs' (interleaved, read directly
+// over NVLink), the row-to-rank map beside them, and one gather that reads
+// each row from its tier on the store's own stream with a bounded share of
+// the SMs. Plain C++: built from features/gpu/gpu_tiers.cu with CUDA, from
 // features/gpu_unavailable.cpp (which refuses) without.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "features/tier_plan.h"
 
@@ -26,13 +28,16 @@ struct HostMatrix {
 struct GpuTierOptions {
   int device = 0;
   double sm_fraction = 1.0;  // share of the SMs the gather kernel may fill, (0, 1]
+  std::vector<int> peers;    // the plan's peer i is device peers[i] (features/peer_devices.h)
 };
 
 class GpuTiers {
  public:
-  // Registers the matrix and fills the GPU tier with the plan's hot rows (a
-  // gather from the registered matrix). Throws tg::Error: no GPU, a device
-  // that does not exist (usage), out of GPU memory, any CUDA failure.
+  // Registers the matrix, enables peer access, and fills this GPU's tier
+  // and each peer's with the plan's rows (gathers from the registered
+  // matrix). Throws tg::Error: no GPU; a device or peer that does not exist
+  // or cannot be read, peers other than the plan's count (usage); out of
+  // GPU memory on any of them; any CUDA failure.
   GpuTiers(const HostMatrix& matrix, const TierPlan& plan, const GpuTierOptions& options);
   ~GpuTiers();
   GpuTiers(const GpuTiers&) = delete;
@@ -46,6 +51,7 @@ class GpuTiers {
   void gather_to_host(std::span<const int64_t> ids, void* out);
 
   int device() const;
+  const std::vector<int>& peers() const;
 
  private:
   struct Impl;

@@ -2,6 +2,7 @@
 // without nvcc (src/CMakeLists.txt picks it; .cpp keeps it out of the globs).
 #include "core/error.h"
 #include "features/gpu_tiers.h"
+#include "features/peer_devices.h"
 
 namespace tg::features {
 
@@ -16,6 +17,11 @@ GpuTiers::~GpuTiers() = default;
 std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t>) { throw Error(kNoCuda); }
 void GpuTiers::gather_to_host(std::span<const int64_t>, void*) { throw Error(kNoCuda); }
 int GpuTiers::device() const { return -1; }
+const std::vector<int>& GpuTiers::peers() const { throw Error(kNoCuda); }
+
+PeerChoice choose_peers(int, const std::optional<std::vector<int>>&) { throw Error(kNoCuda); }
+void check_device_exists(int, const std::string&) { throw Error(kNoCuda); }
+void enable_peer_access(int, std::span<const int>) { throw Error(kNoCuda); }
 
 bool gpu_tiers_available(std::string* why) {
   if (why) *why = kNoCuda;

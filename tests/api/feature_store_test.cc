@@ -60,6 +60,56 @@ TEST(ApiFeatureStore, HotRowsFollowTheGraphsDegrees) {
   EXPECT_EQ(store.stats().gpu_rows, 2u);
 }
 
+// A CPU store plans the peers it is given and counts against them, so the
+// peer tier's hit ratio can be studied on a machine without those GPUs.
+TEST(ApiFeatureStore, CountsThePeerTierAgainstThePeersGiven) {
+  const uint64_t rows = 100, row_bytes = 12;
+  std::vector<uint8_t> table(rows * row_bytes);
+  for (size_t i = 0; i < table.size(); ++i) table[i] = static_cast<uint8_t>(i * 7);
+  tiergraph::FeatureStoreOptions o = on_cpu(0.1);
+  o.peer_fraction = 0.3;
+  o.peers = std::vector<int>{2, 1};
+  tiergraph::FeatureStore store(table.data(), rows, row_bytes, nullptr, o);
+  EXPECT_EQ(store.peers(), (std::vector<int>{2, 1}));
+  // No graph: rows 0-9 this GPU's, 10-39 the peers' (10 -> device 2, 11 -> device 1, ...), the rest host.
+  const std::vector<int64_t> ids = {0, 9, 10, 11, 39, 40, 99, 39};
+  std::vector<uint8_t> out(ids.size() * row_bytes), expected;
+  store.gather(ids.data(), ids.size(), out.data());
+  for (int64_t id : ids)
+    expected.insert(expected.end(), table.begin() + id * row_bytes, table.begin() + (id + 1) * row_bytes);
+  EXPECT_EQ(out, expected);
+  const tiergraph::FeatureStoreStats s = store.stats();
+  EXPECT_EQ(s.gpu_rows, 10u);
+  EXPECT_EQ(s.peer_rows, 30u);
+  EXPECT_EQ(s.host_rows, 60u);
+  EXPECT_EQ(s.gpu_hits, 2u);
+  EXPECT_EQ(s.peer_hits, 4u);
+  EXPECT_EQ(s.host_hits, 2u);
+  EXPECT_EQ(s.peer_bytes, 4 * row_bytes);
+  EXPECT_NE(store.description().find("30 interleaved over peer GPUs 2, 1"), std::string::npos)
+      << store.description();
+  store.reset_stats();
+  EXPECT_EQ(store.stats().peer_hits, 0u);
+}
+
+// Unset peers on a CPU store: none, and the description says where the
+// peer fraction's rows went; not an error.
+TEST(ApiFeatureStore, APeerFractionWithoutPeersLeavesItsRowsInHostMemory) {
+  std::vector<float> features(10 * 3);
+  tiergraph::FeatureStoreOptions o = on_cpu(0.2);
+  o.peer_fraction = 0.5;
+  tiergraph::FeatureStore store(features.data(), 10, 12, nullptr, o);
+  EXPECT_TRUE(store.peers().empty());
+  EXPECT_EQ(store.stats().peer_rows, 0u);
+  EXPECT_EQ(store.stats().host_rows, 8u);
+  const std::string d = store.description();
+  EXPECT_NE(d.find("peer_fraction 0.5 has no peer GPU"), std::string::npos) << d;
+  EXPECT_EQ(d.find('\n'), std::string::npos) << d;
+  o.peers = std::vector<int>{};
+  EXPECT_NE(tiergraph::FeatureStore(features.data(), 10, 12, nullptr, o).description().find("peers=[] given"),
+            std::string::npos);
+}
+
 tiergraph::ErrorKind kind_of(const std::function<void()>& f) {
   try {
     f();
@@ -84,6 +134,16 @@ TEST(ApiFeatureStore, RefusesBadArguments) {
   const std::vector<uint64_t> src = {0}, dst = {1};
   tiergraph::Graph small = tiergraph::from_edges(src.data(), dst.data(), 1, nullptr, 2);
   EXPECT_EQ(kind_of(make(on_cpu(0.5), &small)), tiergraph::ErrorKind::kUsage);
+  tiergraph::FeatureStoreOptions peers = on_cpu(0.5);
+  peers.peer_fraction = 0.6;  // 1.1 together
+  EXPECT_EQ(kind_of(make(peers)), tiergraph::ErrorKind::kUsage);
+  peers.peer_fraction = -0.1;
+  EXPECT_EQ(kind_of(make(peers)), tiergraph::ErrorKind::kUsage);
+  peers.peer_fraction = 0.2;
+  for (const std::vector<int>& bad : {std::vector<int>{-1}, {1, 1}, {0}}) {  // 0 is the store's own device
+    peers.peers = bad;
+    EXPECT_EQ(kind_of(make(peers)), tiergraph::ErrorKind::kUsage);
+  }
   tiergraph::FeatureStore store(features.data(), 10, 12, nullptr, on_cpu());
   std::vector<float> out(3);
   const int64_t too_big = 10, negative = -2;

@@ -16,57 +16,18 @@
 #include "features/cpu_gather.h"
 #include "features/gpu_tiers.h"
 #include "features/tier_plan.h"
+#include "gpu/feature_rows.h"
 #include "gpu/gpu_checks.h"
 
 namespace tg::test::gpu {
 namespace {
 
-struct Matrix {
-  std::vector<uint8_t> storage;
-  const uint8_t* rows = nullptr;
-  uint64_t num_rows = 0, row_bytes = 0;
-};
-
-// num_rows random rows `offset` bytes past a page boundary.
-Matrix random_matrix(uint64_t num_rows, uint64_t row_bytes, uint64_t offset, std::mt19937_64& rng) {
-  Matrix m;
-  m.num_rows = num_rows;
-  m.row_bytes = row_bytes;
-  m.storage.resize(num_rows * row_bytes + offset + 4096);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(m.storage.data());
-  uint8_t* rows = m.storage.data() + (4096 - base % 4096) % 4096 + offset;
-  for (uint64_t i = 0; i < num_rows * row_bytes; ++i) rows[i] = static_cast<uint8_t>(rng());
-  m.rows = rows;
-  return m;
-}
-
-// Random ids with every fifth the last row and runs of one id repeated.
-std::vector<int64_t> random_ids(uint64_t count, uint64_t num_rows, std::mt19937_64& rng) {
-  std::vector<int64_t> ids(count);
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (i % 5 == 0) ids[i] = static_cast<int64_t>(num_rows - 1);
-    else if (i % 11 < 3 && i > 0) ids[i] = ids[i - 1];
-    else ids[i] = static_cast<int64_t>(rng() % num_rows);
-  }
-  return ids;
-}
-
 void check_against_cpu(const Matrix& m, double fraction, double sm_fraction, std::mt19937_64& rng,
                        const std::string& what) {
-  std::vector<double> scores(m.num_rows);
-  for (double& s : scores) s = static_cast<double>(rng() % 1000);
-  const features::TierPlan plan = features::plan_tiers(scores, m.num_rows, fraction);
-  features::GpuTiers tiers({m.rows, m.num_rows, m.row_bytes, m.row_bytes}, plan, {0, sm_fraction});
-  for (uint64_t count : {uint64_t{1}, uint64_t{777}, uint64_t{5000}}) {
-    const std::vector<int64_t> ids = random_ids(count, m.num_rows, rng);
-    std::vector<uint8_t> expected(count * m.row_bytes, 0x5A), got(count * m.row_bytes, 0xA5);
-    features::gather_rows_cpu(m.rows, m.row_bytes, m.row_bytes, ids, expected.data());
-    tiers.gather_to_host(ids, got.data());
-    for (size_t i = 0; i < ids.size(); ++i)
-      ASSERT_EQ(std::memcmp(got.data() + i * m.row_bytes, expected.data() + i * m.row_bytes, m.row_bytes), 0)
-          << what << ", fraction " << fraction << ", sm share " << sm_fraction << ": row " << i << " (id " << ids[i]
-          << ", slot " << plan.slot_of_row[ids[i]] << ") of " << count;
-  }
+  const features::TierPlan plan = features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {fraction});
+  features::GpuTiers tiers(m.host(), plan, {0, sm_fraction});
+  const std::string where = ", fraction " + std::to_string(fraction) + ", sm share " + std::to_string(sm_fraction);
+  expect_gathers_equal_cpu(tiers, m, plan, rng, what + where);
 }
 
 TEST(FeatureTiers, GatherEqualsTheCpuGather) {
@@ -103,9 +64,9 @@ TEST(FeatureTiers, EmptyGathersAndTables) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   std::mt19937_64 rng(29);
   const Matrix m = random_matrix(10, 12, 0, rng);
-  features::GpuTiers tiers({m.rows, 10, 12, 12}, features::plan_tiers({}, 10, 0.5), {});
+  features::GpuTiers tiers({m.rows, 10, 12, 12}, features::plan_tiers({}, 10, {0.5}), {});
   EXPECT_EQ(tiers.gather({}), nullptr);
-  features::GpuTiers none({nullptr, 0, 12, 12}, features::plan_tiers({}, 0, 1.0), {});
+  features::GpuTiers none({nullptr, 0, 12, 12}, features::plan_tiers({}, 0, {1.0}), {});
   EXPECT_EQ(none.gather({}), nullptr);
 }
 
@@ -115,7 +76,7 @@ TEST(FeatureTiers, StoresOverOneArrayShareItsRegistration) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   std::mt19937_64 rng(31);
   const Matrix m = random_matrix(500, 40, 0, rng);
-  const features::TierPlan none = features::plan_tiers({}, 500, 0.0), tail_plan = features::plan_tiers({}, 400, 0.0);
+  const features::TierPlan none = features::plan_tiers({}, 500, {}), tail_plan = features::plan_tiers({}, 400, {});
   auto whole = std::make_unique<features::GpuTiers>(features::HostMatrix{m.rows, 500, 40, 40}, none,
                                                     features::GpuTierOptions{});
   auto again = std::make_unique<features::GpuTiers>(features::HostMatrix{m.rows, 500, 40, 40}, none,
@@ -134,7 +95,7 @@ TEST(FeatureTiers, RefusesADeviceThatDoesNotExist) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   std::vector<uint8_t> rows(64);
   try {
-    features::GpuTiers tiers({rows.data(), 16, 4, 4}, features::plan_tiers({}, 16, 0.0), {1000, 1.0});
+    features::GpuTiers tiers({rows.data(), 16, 4, 4}, features::plan_tiers({}, 16, {}), {1000, 1.0, {}});
     ADD_FAILURE() << "device 1000 accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kUsage);

@@ -149,14 +149,16 @@ class FeatureStoreTiersTest(unittest.TestCase):
             hot = tiergraph.order_by_score(tiergraph.tier_scores(self.g, score=score))[:hot_count]
         gpu_hits = int(np.isin(self.ids, hot).sum())
         stats = store.stats()
-        self.assertEqual(stats["rows"], {"gpu": hot_count, "host": self.n - hot_count})
-        self.assertEqual(stats["hits"], {"gpu": gpu_hits, "host": len(self.ids) - gpu_hits})
+        self.assertEqual(stats["rows"], {"gpu": hot_count, "peer": 0, "host": self.n - hot_count})
+        self.assertEqual(stats["hits"], {"gpu": gpu_hits, "peer": 0, "host": len(self.ids) - gpu_hits})
         row_bytes = 37 * 4
-        self.assertEqual(stats["bytes"], {"gpu": gpu_hits * row_bytes, "host": (len(self.ids) - gpu_hits) * row_bytes})
+        self.assertEqual(stats["bytes"], {"gpu": gpu_hits * row_bytes, "peer": 0,
+                                          "host": (len(self.ids) - gpu_hits) * row_bytes})
         self.assertAlmostEqual(stats["hit_ratio"], gpu_hits / len(self.ids))
+        self.assertEqual(stats["peer_hit_ratio"], 0.0)
         self.assertEqual(stats["gathers"], 3)
         store.reset_stats()
-        self.assertEqual(store.stats()["hits"], {"gpu": 0, "host": 0})
+        self.assertEqual(store.stats()["hits"], {"gpu": 0, "peer": 0, "host": 0})
         return gpu_hits
 
     def test_hot_rows_by_each_score(self):
@@ -173,12 +175,145 @@ class FeatureStoreTiersTest(unittest.TestCase):
     def test_without_a_graph_the_first_rows_are_hot(self):
         store = tiergraph.FeatureStore(self.features, gpu_fraction=0.25)
         store[[0, 99, 100, 399]]
-        self.assertEqual(store.stats()["hits"], {"gpu": 2, "host": 2})
+        self.assertEqual(store.stats()["hits"], {"gpu": 2, "peer": 0, "host": 2})
 
     def test_training_nodes_for_the_weighted_score(self):
         store = tiergraph.FeatureStore(self.features, self.g, gpu_fraction=0.1, score="weighted-reverse-pagerank",
                                        train_ids=np.arange(0, self.n, 4))
         self.assertEqual(store.stats()["rows"]["gpu"], 40)
+
+
+def gpus_that_read_each_other():
+    """GPU 1 where torch sees two GPUs and GPU 0 can read it, else None."""
+    if torch is None or not torch.cuda.is_available() or torch.cuda.device_count() < 2:
+        return None
+    return 1 if torch.cuda.can_device_access_peer(0, 1) else None
+
+
+class FeatureStorePeerTierTest(unittest.TestCase):
+    """The peer tier (docs/FEATURES.md): the rows after the GPU tier's, dealt
+    round-robin over the peer GPUs. On the CPU (use_gpu=False) the tiers are
+    planned with the peers given and counted; on one GPU a peer fraction
+    without peers leaves its rows in host memory; on two, the rows come from
+    the peer's memory. Every gather equals features[ids]."""
+
+    def setUp(self):
+        rng = np.random.default_rng(47)
+        self.n = 300
+        self.src = rng.integers(0, self.n, 4000) ** 2 % self.n
+        self.g = tiergraph.from_edges(self.src, rng.integers(0, self.n, 4000), num_vertices=self.n)
+        self.rng = rng
+
+    def deal(self, order, gpu, peer, peers):
+        """Row -> 'gpu', ('peer', device) or 'host', as the plan deals them."""
+        g, p = int(np.floor(gpu * self.n)), int(np.floor(peer * self.n)) if peers else 0
+        place = {int(r): "gpu" for r in order[:g]}
+        for k, r in enumerate(order[g:g + p]):
+            place[int(r)] = ("peer", peers[k % len(peers)])
+        return place
+
+    def check(self, features, store, gpu, peer, peers, score="degree"):
+        ids = self.rng.integers(0, self.n, 2000)
+        ids[::7] = self.n - 1
+        for batch in np.split(ids, 4):
+            np.testing.assert_array_equal(as_numpy(store[batch]), features[batch])
+        order = tiergraph.order_by_score(tiergraph.tier_scores(self.g, score=score))
+        place = self.deal(order, gpu, peer, peers)
+        tiers = [place.get(int(i), "host") for i in ids]
+        gpu_hits = sum(t == "gpu" for t in tiers)
+        peer_hits = sum(isinstance(t, tuple) for t in tiers)
+        stats = store.stats()
+        self.assertEqual(stats["peers"], list(peers))
+        self.assertEqual(stats["hits"], {"gpu": gpu_hits, "peer": peer_hits, "host": len(ids) - gpu_hits - peer_hits})
+        row_bytes = features.shape[1] * features.dtype.itemsize
+        self.assertEqual(stats["bytes"]["peer"], peer_hits * row_bytes)
+        self.assertAlmostEqual(stats["peer_hit_ratio"], peer_hits / len(ids))
+        self.assertAlmostEqual(stats["hit_ratio"], gpu_hits / len(ids))
+        self.assertEqual(sum(stats["rows"].values()), self.n)
+        return stats
+
+    def features(self, dtype, cols):
+        if np.issubdtype(dtype, np.integer):
+            return self.rng.integers(-100, 100, (self.n, cols)).astype(dtype)
+        return self.rng.standard_normal((self.n, cols)).astype(dtype)
+
+    def test_planned_and_counted_on_the_cpu(self):
+        for dtype in (np.float32, np.float16, np.int32, np.int8):
+            for cols in (1, 3, 37, 128):
+                features = self.features(dtype, cols)
+                for peers in ([1], [2, 3], [3, 1, 2]):
+                    store = tiergraph.FeatureStore(features, self.g, gpu_fraction=0.1, peer_fraction=0.3,
+                                                   peers=peers, use_gpu=False)
+                    self.assertEqual(store.peers, peers)
+                    stats = self.check(features, store, 0.1, 0.3, peers)
+                    self.assertEqual(stats["rows"], {"gpu": 30, "peer": 90, "host": 180})
+                    self.assertIn("90 interleaved over peer GPU", repr(store))
+
+    def test_each_score_deals_its_own_order(self):
+        for score in ("degree", "reverse-pagerank", "weighted-reverse-pagerank"):
+            features = self.features(np.float32, 5)
+            store = tiergraph.FeatureStore(features, self.g, gpu_fraction=0.05, peer_fraction=0.5, peers=[1, 2],
+                                           score=score, use_gpu=False)
+            self.check(features, store, 0.05, 0.5, [1, 2], score)
+
+    def test_a_peer_fraction_without_peers_leaves_its_rows_in_host_memory(self):
+        # On the CPU unset peers are none; on a one-GPU machine there is none
+        # to find: either way not an error, and said once in repr().
+        features = self.features(np.float32, 37)
+        store = tiergraph.FeatureStore(features, self.g, gpu_fraction=0.1, peer_fraction=0.4,
+                                       use_gpu=None if gpus_that_read_each_other() is None else False)
+        self.assertEqual(store.peers, [])
+        stats = self.check(features, store, 0.1, 0.4, [])
+        self.assertEqual(stats["rows"], {"gpu": 30, "peer": 0, "host": 270})
+        self.assertIn("peer_fraction 0.4 has no peer GPU", repr(store))
+        explicit = tiergraph.FeatureStore(features, self.g, gpu_fraction=0.1, peer_fraction=0.4, peers=[])
+        self.assertIn("peers=[] given", repr(explicit))
+        self.check(features, explicit, 0.1, 0.4, [])
+
+    def test_refusals_name_the_argument(self):
+        f = np.zeros((10, 3), dtype=np.float32)
+        for fraction in (-0.1, 1.5, float("nan")):
+            with self.assertRaisesRegex(ValueError, "peer_fraction"):
+                tiergraph.FeatureStore(f, peer_fraction=fraction)
+        with self.assertRaisesRegex(ValueError, r"gpu_fraction 0.6 \+ peer_fraction 0.5 is above 1"):
+            tiergraph.FeatureStore(f, gpu_fraction=0.6, peer_fraction=0.5, use_gpu=False)
+        for bad, words in (([-1], "peers: device -1 is negative"), ([1, 1], "listed twice"),
+                           ([0], "the store's own device"), ("1", "peers must be None or a list"),
+                           ([1.5], "peers must be None or a list"), ([True], "peers must be None or a list"),
+                           (3, "peers must be None or a list")):
+            with self.assertRaisesRegex(ValueError, words):
+                tiergraph.FeatureStore(f, peer_fraction=0.5, peers=bad, use_gpu=False)
+        self.assertEqual(tiergraph.FeatureStore(f, peer_fraction=0.5, peers=np.array([2, 1]), use_gpu=False).peers,
+                         [2, 1])
+        # No peer fraction: no peers looked for (nor their access enabled).
+        self.assertEqual(tiergraph.FeatureStore(f, peers=[2, 1], use_gpu=False).peers, [])
+
+    @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
+    def test_peers_that_do_not_exist_on_a_gpu(self):
+        f = np.zeros((10, 3), dtype=np.float32)
+        with self.assertRaisesRegex(ValueError, "peers: device 1000 does not exist"):
+            tiergraph.FeatureStore(f, peer_fraction=0.5, peers=[1000])
+
+    @unittest.skipIf(gpus_that_read_each_other() is None, "needs two GPUs, GPU 0 able to read GPU 1")
+    def test_rows_from_the_peer_gpus_memory(self):
+        for dtype in (np.float32, np.float16, np.int64, np.int8):
+            for cols in (1, 3, 37, 128, 1000):
+                features = self.features(dtype, cols)
+                store = tiergraph.FeatureStore(features, self.g, gpu_fraction=0.1, peer_fraction=0.5)
+                self.assertTrue(store.on_gpu)
+                peers = store.peers
+                self.assertIn(1, peers)
+                got = store[[0, 1, 2]]
+                self.assertTrue(got.is_cuda)
+                store.reset_stats()
+                stats = self.check(features, store, 0.1, 0.5, peers)
+                self.assertGreater(stats["hits"]["peer"], 0)
+        # Everything on the peer, from the second GPU too.
+        features = self.features(np.float32, 64)
+        store = tiergraph.FeatureStore(features, gpu_fraction=0.0, peer_fraction=1.0, device=1, peers=[0])
+        ids = self.rng.integers(0, self.n, 500)
+        np.testing.assert_array_equal(as_numpy(store[ids]), features[ids])
+        self.assertEqual(store.stats()["hits"]["peer"], 500)
 
 
 class FeatureStoreRefusalsTest(unittest.TestCase):

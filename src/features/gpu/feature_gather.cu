@@ -85,8 +85,9 @@ __global__ void gather_rows_kernel(Rows rows, GatherRequest r, uint64_t row_byte
   }
 }
 
-// Where row `id` lies: the host table (zero-copy), or for a tiered table the
-// hot tier (device memory, packed in slot order) where slot_of_row says so.
+// Where row `id` lies: the host table (zero-copy), or for a tiered table
+// the tier its rank names (features/tier_place.h): this GPU's memory, a
+// peer's, or the host table.
 struct HostRows {
   RowTable t;
   __device__ const uint8_t* operator()(uint64_t id) const { return t.rows + id * t.stride_bytes; }
@@ -94,8 +95,21 @@ struct HostRows {
 struct TieredRows {
   TieredTable t;
   __device__ const uint8_t* operator()(uint64_t id) const {
-    const int64_t slot = t.slot_of_row[id];
-    return slot >= 0 ? t.hot + static_cast<uint64_t>(slot) * t.host.row_bytes : t.host.rows + id * t.host.stride_bytes;
+    const uint64_t rank = t.rank_of_row != nullptr ? t.rank_of_row[id] : id;
+    const TierPlace p = place_of_rank(rank, t.bounds);
+    switch (p.tier) {
+      case Tier::kGpu: return t.local + p.slot * t.host.row_bytes;
+      case Tier::kPeer: {
+        // Constant indices only: a parameter array indexed by a variable may
+        // be copied to local memory, a stack load per row.
+        const uint8_t* base = t.peers[0];
+#pragma unroll
+        for (uint32_t i = 1; i < kMaxPeers; ++i)
+          if (p.peer == i) base = t.peers[i];
+        return base + p.slot * t.host.row_bytes;
+      }
+      default: return t.host.rows + id * t.host.stride_bytes;
+    }
   }
 };
 

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "features/tier_place.h"
+
 namespace tg::features {
 
 // Rows of row_bytes bytes, stride_bytes apart, at `rows` (a device pointer:
@@ -51,13 +53,17 @@ class RegisteredHostRows {
 
 enum class GatherKernel { kAligned, kNaive };
 
-// The two tiers of a feature store (features/gpu_tiers.h): every row in the
-// host table; rows with slot_of_row[id] >= 0 also in `hot`, device memory
-// packed in slot order (host.row_bytes apart), and read from there.
+// The tiers of a feature store (features/gpu_tiers.h): every row in the
+// host table; rows of a device rank (features/tier_place.h) also in GPU
+// memory, packed in slot order (host.row_bytes apart), and read from there:
+// this GPU's tier from `local`, the peer tier from the peers' memories
+// directly (peer access enabled: loads over NVLink, no copy).
 struct TieredTable {
   RowTable host;
-  const uint8_t* hot = nullptr;
-  const int64_t* slot_of_row = nullptr;  // device memory, one per host row
+  const uint32_t* rank_of_row = nullptr;  // device memory, one per host row; null: rank = row id
+  TierBounds bounds;
+  const uint8_t* local = nullptr;
+  const uint8_t* peers[kMaxPeers] = {};  // peer i's tier, in its own GPU's memory
 };
 
 // Which rows to gather and where each goes: out row positions[i] (i where
@@ -76,7 +82,7 @@ struct GatherRequest {
 void gather_rows(const RowTable& table, const GatherRequest& request, GatherKernel kernel, int max_blocks,
                  cudaStream_t stream);
 
-// The aligned kernel over both tiers.
+// The aligned kernel over the tiers.
 void gather_tiered(const TieredTable& table, const GatherRequest& request, int max_blocks, cudaStream_t stream);
 
 // A request's ids sorted into address order, with each one's place in the

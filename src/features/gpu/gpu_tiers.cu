@@ -7,18 +7,37 @@
 #include "engines/gpu/placed_graph.h"  // gpu::init_cuda
 #include "features/gpu/feature_gather.h"
 #include "features/gpu_tiers.h"
+#include "features/peer_devices.h"
 
 namespace tg::features {
 namespace {
 
-// Device memory freed with its last owner. Not gpu::DeviceArray: that one
-// poisons on the legacy default stream, which does not order against the
-// store's non-blocking stream.
+// Device memory of `device`, freed with its last owner (a torch tensor's
+// deleter, on any thread, with any device current). Not gpu::DeviceArray:
+// that one poisons on the legacy default stream, which does not order
+// against the store's non-blocking stream.
 template <typename T>
-std::shared_ptr<T> device_array(uint64_t n) {
+std::shared_ptr<T> device_array(uint64_t n, int device) {
+  gpu::DeviceScope scope(device);
   void* p = nullptr;
   TG_CUDA(cudaMalloc(&p, n * sizeof(T)));
-  return std::shared_ptr<T>(static_cast<T*>(p), [](T* q) { cudaFree(q); });
+  return std::shared_ptr<T>(static_cast<T*>(p), [device](T* q) {
+    int previous = 0;
+    cudaGetDevice(&previous);
+    cudaSetDevice(device);
+    cudaFree(q);
+    cudaSetDevice(previous);
+  });
+}
+
+void check_free(int device, uint64_t needed, const std::string& tier, const char* lower) {
+  gpu::DeviceScope scope(device);
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (needed > free_bytes)
+    throw out_of_memory_error(tier + " needs " + std::to_string(needed) + " bytes of GPU memory on device " +
+                              std::to_string(device) + ", " + std::to_string(free_bytes) + " are free: lower " +
+                              lower);
 }
 
 }  // namespace
@@ -28,14 +47,18 @@ struct GpuTiers::Impl {
   int max_blocks = 0;
   cudaStream_t stream = nullptr;
   std::unique_ptr<RegisteredHostRows> host;
-  std::shared_ptr<uint8_t> hot;       // hot rows, packed, slot order
-  std::shared_ptr<int64_t> slot_map;  // row id -> slot or -1; null without hot rows
-  std::shared_ptr<int64_t> ids;       // the gathers' ids, kept and grown
+  TierBounds bounds;                           // no device tiers: device_rows 0
+  std::shared_ptr<uint32_t> rank_map;          // row id -> rank; null where rank = row id
+  std::shared_ptr<uint8_t> local;              // this GPU's tier, slot order
+  std::vector<int> peers;                      // peer i's device
+  std::vector<std::shared_ptr<uint8_t>> peer;  // peer i's tier in its memory, slot order
+  std::shared_ptr<int64_t> ids;                // the gathers' ids, kept and grown
   uint64_t ids_capacity = 0;
   AddressOrder order;  // the ids of large gathers, sorted
   std::mutex mutex;    // one gather at a time on the stream
 
-  // Before the members go: nothing may still read the registered matrix.
+  // Before the members go: nothing may still read the registered matrix or
+  // a tier.
   ~Impl() {
     if (stream == nullptr) return;
     int previous = 0;
@@ -46,12 +69,16 @@ struct GpuTiers::Impl {
     cudaSetDevice(previous);
   }
 
-  TieredTable table() const { return {host->table(), hot.get(), slot_map.get()}; }
+  TieredTable table() const {
+    TieredTable t{host->table(), rank_map.get(), bounds, local.get()};
+    for (size_t i = 0; i < peer.size(); ++i) t.peers[i] = peer[i].get();
+    return t;
+  }
 
   const int64_t* upload(std::span<const int64_t> given) {
     if (ids_capacity < given.size()) {
       TG_CUDA(cudaStreamSynchronize(stream));  // the old buffer may still be read
-      ids = device_array<int64_t>(given.size());
+      ids = device_array<int64_t>(given.size(), device);
       ids_capacity = given.size();
     }
     TG_CUDA(cudaMemcpyAsync(ids.get(), given.data(), given.size_bytes(), cudaMemcpyHostToDevice, stream));
@@ -66,10 +93,17 @@ struct GpuTiers::Impl {
   void launch(const int64_t* d_ids, uint64_t count, uint8_t* out, int blocks, bool host_tier_only = false) {
     GatherRequest request{d_ids, nullptr, count, out};
     if (count >= kSortFrom && count < (uint64_t{1} << 32)) request = order.sort(request, host->table().num_rows, stream);
-    if (!slot_map || host_tier_only)
+    if (bounds.device_rows == 0 || host_tier_only)
       gather_rows(host->table(), request, GatherKernel::kAligned, blocks, stream);
     else
       gather_tiered(table(), request, blocks, stream);
+  }
+
+  // A tier's rows gathered from the registered matrix into `to` (this GPU's
+  // memory, or a peer's written over the peer link); waited for by the
+  // constructor's final synchronize, which keeps `rows` alive till then.
+  void fill(const std::vector<int64_t>& rows, uint8_t* to) {
+    if (!rows.empty()) launch(upload(rows), rows.size(), to, 0, /*host_tier_only=*/true);
   }
 };
 
@@ -77,35 +111,47 @@ bool gpu_tiers_available(std::string* why) { return gpu::init_cuda(0, why); }
 
 GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptions& options)
     : impl_(std::make_unique<Impl>()) {
-  int count = 0;
   std::string why;
   if (!gpu::init_cuda(0, &why)) throw Error("no usable GPU for the feature store: " + why);
-  TG_CUDA(cudaGetDeviceCount(&count));
-  if (options.device < 0 || options.device >= count)
-    throw usage_error("device " + std::to_string(options.device) + " does not exist (" + std::to_string(count) +
-                      " GPU(s))");
+  check_device_exists(options.device);
   if (!(options.sm_fraction > 0.0 && options.sm_fraction <= 1.0))
     throw usage_error("sm_fraction " + std::to_string(options.sm_fraction) + " is outside (0, 1]");
+  if (plan.num_peers() != options.peers.size())
+    throw usage_error("peers: the tier plan has " + std::to_string(plan.num_peers()) + " peer GPU(s), the options " +
+                      std::to_string(options.peers.size()));
   Impl& s = *impl_;
   s.device = options.device;
+  s.peers = choose_peers(s.device, options.peers).peers;  // checks each: exists, readable from device
   gpu::DeviceScope scope(s.device);
   s.max_blocks = blocks_for_sm_share(options.sm_fraction);
   TG_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   s.host = std::make_unique<RegisteredHostRows>(m.data, m.num_rows, m.row_bytes, m.stride_bytes);
-  if (plan.gpu_rows() == 0 || m.row_bytes == 0) return;
-  // The hot tier is filled by the same gather, from the registered matrix.
-  size_t free_bytes = 0, total_bytes = 0;
-  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const uint64_t needed = plan.gpu_rows() * m.row_bytes + m.num_rows * sizeof(int64_t);
-  if (needed > free_bytes)
-    throw out_of_memory_error("the GPU tier needs " + std::to_string(needed) + " bytes of GPU memory, " +
-                std::to_string(free_bytes) + " are free: lower gpu_fraction");
-  s.hot = device_array<uint8_t>(plan.gpu_rows() * m.row_bytes);
-  s.slot_map = device_array<int64_t>(m.num_rows);
-  TG_CUDA(cudaMemcpyAsync(s.slot_map.get(), plan.slot_of_row.data(), m.num_rows * sizeof(int64_t),
-                          cudaMemcpyHostToDevice, s.stream));
-  s.launch(s.upload(plan.hot_rows), plan.gpu_rows(), s.hot.get(), 0, /*host_tier_only=*/true);
+  if (plan.bounds.device_rows == 0 || m.row_bytes == 0) return;
+  // GPU memory is checked on every device before any is taken.
+  const uint64_t map_bytes = plan.rank_of_row.size() * sizeof(uint32_t);
+  check_free(s.device, plan.gpu_rows() * m.row_bytes + map_bytes, "the GPU tier", "gpu_fraction");
+  std::vector<std::vector<int64_t>> peer_rows(s.peers.size());
+  for (size_t i = 0; i < s.peers.size(); ++i) {
+    peer_rows[i] = plan.peer_tier_rows(static_cast<uint32_t>(i));
+    check_free(s.peers[i], peer_rows[i].size() * m.row_bytes, "the peer tier", "peer_fraction");
+  }
+  enable_peer_access(s.device, s.peers);
+  if (map_bytes > 0) {
+    s.rank_map = device_array<uint32_t>(plan.rank_of_row.size(), s.device);
+    TG_CUDA(cudaMemcpyAsync(s.rank_map.get(), plan.rank_of_row.data(), map_bytes, cudaMemcpyHostToDevice, s.stream));
+  }
+  // Every tier is filled by the same gather, from the registered matrix.
+  const std::vector<int64_t> gpu_rows = plan.gpu_tier_rows();
+  if (!gpu_rows.empty()) s.local = device_array<uint8_t>(gpu_rows.size() * m.row_bytes, s.device);
+  s.fill(gpu_rows, s.local.get());
+  s.peer.resize(s.peers.size());
+  for (size_t i = 0; i < s.peers.size(); ++i) {
+    if (peer_rows[i].empty()) continue;  // fewer peer rows than peers
+    s.peer[i] = device_array<uint8_t>(peer_rows[i].size() * m.row_bytes, s.peers[i]);
+    s.fill(peer_rows[i], s.peer[i].get());
+  }
   TG_CUDA(cudaStreamSynchronize(s.stream));
+  s.bounds = plan.bounds;  // from here the gathers read the tiers
 }
 
 GpuTiers::~GpuTiers() = default;
@@ -116,21 +162,12 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
   if (bytes == 0) return nullptr;
   std::lock_guard<std::mutex> lock(s.mutex);
   gpu::DeviceScope scope(s.device);
-  void* out = nullptr;
-  TG_CUDA(cudaMalloc(&out, bytes));
-  // Freed whenever its last owner goes (a torch tensor, on any thread).
-  std::shared_ptr<void> owned(out, [device = s.device](void* p) {
-    int previous = 0;
-    cudaGetDevice(&previous);
-    cudaSetDevice(device);
-    cudaFree(p);
-    cudaSetDevice(previous);
-  });
+  std::shared_ptr<uint8_t> out = device_array<uint8_t>(bytes, s.device);
   // TG_GPU_POISON=1 (the GPU tests): bytes the gather forgets cannot pass.
-  if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
-  s.launch(s.upload(ids), ids.size(), static_cast<uint8_t*>(out), s.max_blocks);
+  if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out.get(), 0xA5, bytes, s.stream));
+  s.launch(s.upload(ids), ids.size(), out.get(), s.max_blocks);
   TG_CUDA(cudaStreamSynchronize(s.stream));
-  return owned;
+  return out;
 }
 
 void GpuTiers::gather_to_host(std::span<const int64_t> ids, void* out) {
@@ -141,5 +178,6 @@ void GpuTiers::gather_to_host(std::span<const int64_t> ids, void* out) {
 }
 
 int GpuTiers::device() const { return impl_->device; }
+const std::vector<int>& GpuTiers::peers() const { return impl_->peers; }
 
 }  // namespace tg::features
