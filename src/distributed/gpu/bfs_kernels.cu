@@ -12,10 +12,9 @@ namespace cg = cooperative_groups;
 
 // A place in a queue whose length is *counter: one atomic per group of
 // threads that arrive together (the warp's lanes here now), not one per
-// thread. Every thread of a level that joins a queue adds to the same
-// counter; one atomic each serialised on that address and made the levels
-// where millions of vertices join the slowest of a run (5-6 ms each at
-// kron-26 on one H100, the kernels' own work a tenth of that).
+// thread, as every thread of a level that joins a queue adds to the same
+// counter. (Measured on kron-26, one H100: no change in the BFS's time; the
+// compiler may aggregate the plain form already. Kept as the explicit form.)
 __device__ uint32_t queue_slot(uint32_t* counter) {
   const cg::coalesced_group group = cg::coalesced_threads();
   uint32_t base = 0;
@@ -86,10 +85,8 @@ __device__ void expand_edges(const uint32_t* rows, uint32_t count, const eid_t* 
 }
 
 // A thread per normal row: a normal vertex has at most TH edges (its nn and
-// nd lists together), so rows need no balancing, and the edge-balanced form
-// above cost a binary search over the rows' scan per edge (some 24 dependent
-// loads), which made the levels where millions of normals expand the
-// slowest of a run (5 ms each at kron-26 on one H100).
+// nd lists together), so rows need no balancing and no binary search per
+// edge over the rows' scan, as the delegates' expansion below does.
 __global__ void expand_normals(BfsLevel s, const uint32_t* rows, uint32_t count) {
   for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x) {
     const uint32_t u = rows[i];
@@ -105,9 +102,8 @@ __global__ void expand_delegates(BfsLevel s, const uint32_t* rows, uint32_t coun
 }
 
 // The delegate frontier of this level as bits (delegate_depth == level), a
-// warp per 32 delegates: the bottom-up lookups below then hit a 1 MB bitmap
-// (8.4 M delegates at kron-26) that stays in L2, where the 4-byte depths
-// (34 MB) did not.
+// warp per 32 delegates: the bottom-up lookups below read a 1 MB bitmap
+// (8.4 M delegates at kron-26) instead of the 4-byte depths (34 MB).
 __global__ void mark_delegate_frontier(BfsLevel s) {
   const uint64_t words = (uint64_t{s.g.num_delegates} + 31) / 32;
   const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
