@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
-lib=$(find "$build" -name 'libtiergraph.so.*.*' -o -name 'libtiergraph.so' | sort | tail -1)
+# The build's own library, not a copy a test installed (tests/install_embed holds an older one after a rebuild).
+lib=$(find "$build" -path '*/install_embed' -prune -o \( -name 'libtiergraph.so.*.*' -o -name 'libtiergraph.so' \) -print | sort | tail -1)
 [ -n "$lib" ] || { echo "stage-python-module: no libtiergraph.so in $build" >&2; exit 1; }
 rm -rf .data/lib .data/include
 mkdir -p .data/lib .data/include
