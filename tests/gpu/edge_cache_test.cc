@@ -123,7 +123,7 @@ TEST_P(EdgeCacheMatrix, MatchesCpuWithEveryFill) {
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
   std::string p(name_of(std::get<0>(info.param)));
   std::replace(p.begin(), p.end(), '-', '_');
-  return std::get<1>(info.param) + "_" + p;
+  return std::get<1>(info.param) + "_" + p + "_v32";  // the id width, as scripts/gpu-check.sh's tables read names
 }
 
 INSTANTIATE_TEST_SUITE_P(ZeroCopy, EdgeCacheMatrix,
