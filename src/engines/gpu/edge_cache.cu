@@ -42,17 +42,23 @@ __global__ void fill_heads(const eid_t* offsets, const V* ids, const weight_t* w
   }
 }
 
-// A pinned host buffer the lists are gathered into before each copy.
+// A pinned host buffer the lists are gathered into before each copy: at
+// most 64 MiB, and no more than the largest array it stages (pinning costs
+// time in proportion, and small graphs are placed many times in the tests).
 class Staging {
  public:
-  static constexpr uint64_t kBytes = uint64_t{64} << 20;
-  Staging() { TG_CUDA(cudaHostAlloc(&p_, kBytes, cudaHostAllocDefault)); }
+  static constexpr uint64_t kMaxBytes = uint64_t{64} << 20;
+  explicit Staging(uint64_t bytes) : bytes_(std::min(bytes, kMaxBytes)) {
+    TG_CUDA(cudaHostAlloc(&p_, bytes_, cudaHostAllocDefault));
+  }
   ~Staging() { cudaFreeHost(p_); }
   Staging(const Staging&) = delete;
   Staging& operator=(const Staging&) = delete;
   char* data() { return static_cast<char*>(p_); }
+  uint64_t bytes() const { return bytes_; }
 
  private:
+  uint64_t bytes_;
   void* p_ = nullptr;
 };
 
@@ -71,12 +77,12 @@ void copy_lists(const eid_t* offsets, const std::vector<uint64_t>& vertices, con
     const char* from = static_cast<const char*>(host) + offsets[v] * size;
     uint64_t bytes = (offsets[v + 1] - offsets[v]) * size;
     while (bytes > 0) {
-      const uint64_t part = std::min(bytes, Staging::kBytes - filled);
+      const uint64_t part = std::min(bytes, staging.bytes() - filled);
       std::memcpy(staging.data() + filled, from, part);
       filled += part;
       from += part;
       bytes -= part;
-      if (filled == Staging::kBytes) send();
+      if (filled == staging.bytes()) send();
     }
   }
   if (filled > 0) send();
@@ -144,13 +150,13 @@ template <typename V>
 void build_edge_cache(const EdgeCachePlan& plan, int heads_of, const std::vector<CacheableCsr<V>>& csrs, uint64_t n,
                       std::vector<void*>& allocations) {
   if (plan.heads > 0) build_heads(plan, csrs.at(heads_of), n, allocations);
+  uint64_t staged = 0;  // the largest array of lists copied through the staging buffer
+  for (const CachedLists& lists : plan.lists)
+    if (!lists.all) staged = std::max<uint64_t>(staged, lists.entries * std::max(sizeof(V), sizeof(weight_t)));
   std::unique_ptr<Staging> staging;
-  for (size_t c = 0; c < csrs.size(); ++c) {
-    const CachedLists& lists = plan.lists.at(c);
-    if (lists.count == 0) continue;
-    if (!lists.all && !staging) staging = std::make_unique<Staging>();
-    build_lists(lists, csrs[c], n, allocations, staging.get());
-  }
+  if (staged > 0) staging = std::make_unique<Staging>(staged);
+  for (size_t c = 0; c < csrs.size(); ++c)
+    if (plan.lists.at(c).count > 0) build_lists(plan.lists[c], csrs[c], n, allocations, staging.get());
   TG_CUDA(cudaDeviceSynchronize());
 }
 
