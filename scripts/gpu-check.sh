@@ -123,6 +123,7 @@ def table(pattern, title):
         print('%-9s' % a + ''.join('%-14s' % (r.get((c, 'v32'), '-') + '/' + r.get((c, 'v64'), '-')) for c in cols))
 table(r'AllPlacements/GpuMatrix\.MatchesCpuOnEveryShape', 'resident')
 table(r'Subway/SubwayMatrix\.MatchesCpuOnEveryShape', 'streamed')
+table(r'ZeroCopy/EdgeCacheMatrix\.MatchesCpuWithEveryFill', 'cached')
 contract = collections.OrderedDict()
 for line in lines:
     m = re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] Gpu/EngineContract/(\w+)\.(\w+)', line)
@@ -131,7 +132,7 @@ for line in lines:
 if contract:
     print('contract: ' + ', '.join('%s %s' % (k, '/'.join('%d %s' % (n, s) for s, n in sorted(v.items()))) for k, v in contract.items()))
 for l in lines:
-    if re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] (Gpu(Datasets|Placement|Accounting)|Subway(Kron|Errors|Accounting))\.', l):
+    if re.match(r'^\[ +(OK|FAILED|SKIPPED) +\] (Gpu(Datasets|Placement|Accounting)|Subway(Kron|Errors|Accounting)|EdgeCache)\.', l):
         print(l.strip())
 EOF
 fi
@@ -150,11 +151,12 @@ if [ -n "$graphs" ]; then
     quarter=$edges  # bytes: a quarter of the 4-byte edge array
     note "graph $spec: $edges directed edges, generated in $(($(date +%s) - t0)) s; zero-copy runs with --gpu-mem $quarter"
     for algo in $algos; do
-      for p in device uvm zerocopy-naive zerocopy-merged zerocopy-aligned subgraph subgraph+async stream stream+async; do
-        budget=() async=()
+      for p in device uvm zerocopy-naive zerocopy-merged zerocopy-aligned+nocache zerocopy-aligned subgraph subgraph+async stream stream+async; do
+        budget=() extra=()
         case $p in zerocopy*|subgraph*|stream*) budget=(--gpu-mem "$quarter") ;; esac
-        case $p in *+async) async=(--async) p=${p%+async} ;; esac
-        timeout "${GPU_CHECK_RUN_TIMEOUT:-120}" "$bin" run "$algo" --graph "$file" --engine gpu --placement "$p" "${async[@]}" "${budget[@]}" --verify --json \
+        case $p in *+async) extra=(--async) p=${p%+async} ;; esac
+        case $p in *+nocache) extra=(--edge-cache off) p=${p%+nocache} ;; esac
+        timeout "${GPU_CHECK_RUN_TIMEOUT:-120}" "$bin" run "$algo" --graph "$file" --engine gpu --placement "$p" "${extra[@]}" "${budget[@]}" --verify --json \
           >>"$out/bench.jsonl" 2>>"$out/bench.log" || { echo "{\"failed\": \"$spec $algo $p (rc $?)\"}" >>"$out/bench.jsonl"; bench_rc=1; }
       done
     done
@@ -164,7 +166,9 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print('%-14s %-8s %-17s %9s %9s %7s %8s %6s %s' % ('graph', 'algo', 'placement', 'compute', 'transfer', 'GTEPS', 'GB/s', 'ampl', 'verified'))
 def place(r):
-    return r['placement'] + ('-async' if r.get('details', {}).get('async') else '')
+    d = r.get('details', {})
+    return r['placement'] + ('-async' if d.get('async') else '') + (
+        '-nocache' if d.get('edge_cache', {}).get('mode') == 'off' else '')
 for r in rows:
     if 'failed' in r:
         print('FAILED: ' + r['failed']); continue

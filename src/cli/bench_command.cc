@@ -39,6 +39,7 @@ struct BenchOptions {
   uint64_t source_seed = kDefaultSourceSeed;
   VerifyMode verify = VerifyMode::kAll;
   std::string gpu_mem;
+  EdgeCacheMode edge_cache = EdgeCacheMode::kAuto;
   double stream_threshold = GpuOptions{}.stream_threshold;
   int device = 0;
   int gpus = 0;
@@ -72,6 +73,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   plan.gpu.gpus = o.gpus;
   if (!o.gpu_mem.empty()) plan.gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   plan.gpu.stream_threshold = o.stream_threshold;
+  plan.gpu.edge_cache = o.edge_cache;
   plan.algorithm_options = o.algo;
   if (!o.host_mem.empty()) {
     const bool on_gpu = std::any_of(plan.placements.begin(), plan.placements.end(),
@@ -157,6 +159,7 @@ void add_bench_command(CLI::App& app) {
   add_choice(*cmd, "--verify", o->verify, verify_mode_choices(), "Which runs the independent verifiers check");
   cmd->add_option("--gpu-mem", o->gpu_mem, "GPU: device-memory budget for every placement, e.g. 1G")
       ->check(SizeValidator());
+  add_edge_cache_choice(*cmd, o->edge_cache);
   cmd->add_option("--stream-threshold", o->stream_threshold,
                   "GPU, subgraph placements: stream the partitions when active edges exceed this fraction of all")
       ->check(CLI::Range(0.0, 1.0))

@@ -5,6 +5,12 @@
 
 namespace tg::cli {
 
+CLI::Option* add_edge_cache_choice(CLI::App& command, EdgeCacheMode& target) {
+  return add_choice(command, "--edge-cache", target, edge_cache_choices(),
+                    "GPU, zero-copy placements: keep part of the edges in the GPU memory the budget (--gpu-mem) "
+                    "leaves unused (docs/GPU.md, \"The resident edge cache\")");
+}
+
 CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target) {
   std::string help = "The algorithm:";
   for (const AlgorithmInfo* a : all_algorithms()) {

@@ -34,6 +34,9 @@ CLI::Option* add_choice(CLI::App& command, const std::string& flags, E& target,
       ->default_str(initial);
 }
 
+// --edge-cache, for run and bench alike.
+CLI::Option* add_edge_cache_choice(CLI::App& command, EdgeCacheMode& target);
+
 // The positional ALGORITHM argument: any name or alias of the registry.
 CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target);
 

@@ -46,6 +46,13 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
     std::fprintf(out, "  transfer   %s moved across the link, %s of edges needed, I/O amplification %.2f\n",
                  human_bytes(s.bytes_moved).c_str(), human_bytes(s.bytes_needed).c_str(),
                  s.bytes_needed ? double(s.bytes_moved) / double(s.bytes_needed) : 0.0);
+  if (s.gpu && s.gpu->edge_cache && s.gpu->edge_cache->bytes > 0) {
+    const EdgeCacheStats& c = *s.gpu->edge_cache;
+    std::fprintf(out, "  edge cache %s in GPU memory (heads of %d, %llu whole lists: %.1f%% of entries), %s read from it\n",
+                 human_bytes(c.bytes).c_str(), c.heads, static_cast<unsigned long long>(c.lists),
+                 100.0 * c.cached_fraction(),
+                 human_bytes(s.cache_bytes_read).c_str());
+  }
   if (s.hybrid) {
     const HybridStats& h = *s.hybrid;
     const double edges = double(h.edges_gpu + h.edges_cpu);

@@ -28,6 +28,7 @@ void EngineOptions::add_to(CLI::App& command) {
   add_choice(command, "--gather", gpu.gather, gather_way_choices(), "GPU, subgraph: who gathers the active lists");
   command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)")
       ->check(SizeValidator());
+  add_edge_cache_choice(command, gpu.edge_cache);
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   command
       .add_option_function<double>(

@@ -9,8 +9,8 @@ GpuFootprint gpu_footprint(const GraphSize& g, const EdgeReads& reads, bool stre
   f.directed_in = f.in_edges && g.directed;
   f.out_edges = reads.out_edges != Need::kNo || (f.in_edges && !g.directed);
   f.weights = reads.weights && g.weighted;
-  const uint64_t entry = static_cast<uint64_t>(g.id_bytes) + (f.weights ? sizeof(weight_t) : 0);
-  f.edge_bytes = (f.out_edges ? g.edges * entry : 0) + (f.directed_in ? g.edges * entry : 0);
+  f.entry_bytes = static_cast<uint64_t>(g.id_bytes) + (f.weights ? sizeof(weight_t) : 0);
+  f.edge_bytes = (f.out_edges ? g.edges * f.entry_bytes : 0) + (f.directed_in ? g.edges * f.entry_bytes : 0);
   // Offsets, up to two 8-byte values per vertex, the engine's queues and
   // bitmaps, and a few live frontiers. subgraph / stream add the SubCSR
   // builder's arrays (active list, sort buffer, sub-offsets, scattered
@@ -20,6 +20,11 @@ GpuFootprint gpu_footprint(const GraphSize& g, const EdgeReads& reads, bool stre
   f.vertex_bytes = (n + 1) * sizeof(eid_t) * (f.directed_in ? 2 : 1) + n * (16 + 5 * id) + 6 * bitmap +
                    (streamed ? n * (3 * id + 16) + 2 * bitmap : 0);
   return f;
+}
+
+uint64_t edge_cache_budget(Placement placement, EdgeCacheMode mode, uint64_t budget, uint64_t room) {
+  if (mode == EdgeCacheMode::kOff || !is_zero_copy(placement)) return 0;
+  return budget < room ? budget : room;
 }
 
 }  // namespace tg

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "algorithms/algorithm.h"
+#include "engines/placement.h"
 #include "graph/graph.h"
 
 namespace tg {
@@ -36,11 +37,19 @@ struct GpuFootprint {
   bool in_edges = false;     // the run reads in-edges: a directed graph's CSC, or the undirected out-CSR
   bool directed_in = false;  // a directed graph's CSC is placed
   bool weights = false;      // weights are placed beside the ids
+  uint64_t entry_bytes = 0;  // of one edge entry placed: a vertex id, and a weight where placed
   uint64_t edge_bytes = 0;   // of the edge arrays placed
   uint64_t vertex_bytes = 0;  // offsets, values, frontiers, and a streamed placement's arrays
 };
 
 // `streamed`: subgraph or stream (or a planner that may choose them).
 GpuFootprint gpu_footprint(const GraphSize& graph, const EdgeReads& reads, bool streamed);
+
+// The GPU memory a placement's resident edge cache may fill
+// (engines/edge_cache_plan.h): a zero-copy placement keeps no edge array in
+// GPU memory, so the whole budget, within `room` (free memory less the
+// vertex data and the margin), so that the cache never takes what the run
+// needs; no other placement has a cache.
+uint64_t edge_cache_budget(Placement placement, EdgeCacheMode mode, uint64_t budget, uint64_t room);
 
 }  // namespace tg

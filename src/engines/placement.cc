@@ -33,6 +33,16 @@ const std::vector<NamedChoice<GatherWay>>& gather_way_choices() {
   return all;
 }
 
+const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices() {
+  static const std::vector<NamedChoice<EdgeCacheMode>> all = {
+      {EdgeCacheMode::kAuto, "auto",
+       "zero-copy placements keep the first in-neighbours of every vertex and the longest lists in the GPU memory "
+       "the budget leaves unused"},
+      {EdgeCacheMode::kOff, "off", "every edge read over the link"},
+  };
+  return all;
+}
+
 namespace {
 
 template <typename E>
@@ -47,6 +57,7 @@ std::optional<E> find_value(const std::vector<NamedChoice<E>>& choices, std::str
 std::string_view name_of(Placement p) { return choice_name(placement_choices(), p); }
 std::string_view name_of(StreamMode m) { return choice_name(stream_mode_choices(), m); }
 std::string_view name_of(GatherWay g) { return choice_name(gather_way_choices(), g); }
+std::string_view name_of(EdgeCacheMode m) { return choice_name(edge_cache_choices(), m); }
 
 std::optional<Placement> parse_placement(std::string_view name) {
   if (name == "zerocopy") return Placement::kZeroCopyAligned;

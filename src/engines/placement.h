@@ -36,17 +36,31 @@ enum class GatherWay {
   kAuto,  // the cheaper estimate, per iteration
 };
 
+// Whether a zero-copy placement fills the GPU memory its budget leaves unused
+// with a resident edge cache (docs/GPU.md, "The resident edge cache").
+enum class EdgeCacheMode {
+  kAuto,  // zero-copy placements: cache list heads and the longest lists within the budget
+  kOff,   // every edge read over the link (as EMOGI)
+};
+
 const std::vector<NamedChoice<Placement>>& placement_choices();
 const std::vector<NamedChoice<StreamMode>>& stream_mode_choices();
 const std::vector<NamedChoice<GatherWay>>& gather_way_choices();
+const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices();
 
 std::string_view name_of(Placement p);
 std::string_view name_of(StreamMode m);
 std::string_view name_of(GatherWay g);
+std::string_view name_of(EdgeCacheMode m);
 // nullopt for an unknown name; "zerocopy" is zerocopy-aligned.
 std::optional<Placement> parse_placement(std::string_view name);
 std::optional<StreamMode> parse_stream_mode(std::string_view name);
 std::optional<GatherWay> parse_gather_way(std::string_view name);
+
+// Whether the kernels read the edges over the link, in place (zero-copy).
+inline bool is_zero_copy(Placement p) {
+  return p == Placement::kZeroCopyNaive || p == Placement::kZeroCopyMerged || p == Placement::kZeroCopyAligned;
+}
 
 // Whether the placement keeps the edges in host memory and copies parts of
 // them into device buffers each iteration (subgraph, stream).

@@ -54,6 +54,9 @@ struct GpuOptions {
   std::function<Placement(const AutoPlacementContext&)> choose_auto;
   std::string profile;  // the planner's machine profile (--profile); empty: planner/machine_profile.h's search
   uint64_t memory_budget = 0;  // bytes of device memory the run may use; 0: free memory minus a margin
+  // Zero-copy placements: fill the budget they leave unused with a resident
+  // edge cache (engines/edge_cache_plan.h, docs/GPU.md).
+  EdgeCacheMode edge_cache = EdgeCacheMode::kAuto;
   int device = 0;
   // subgraph / stream placements (docs/SUBWAY.md):
   bool async = false;                         // Subway's asynchronous mode (the algorithms' accumulative forms)

@@ -31,6 +31,18 @@ nlohmann::json details_json(const RunStats& s) {
     j["transfer_bytes"] = g.transfer_bytes;
     if (g.zerocopy_copied_bytes > 0) j["zerocopy_copied_bytes"] = g.zerocopy_copied_bytes;
     j["link_requests"] = s.link_requests;
+    if (g.edge_cache) {
+      const EdgeCacheStats& c = *g.edge_cache;
+      j["edge_cache"] = {{"mode", c.mode},
+                         {"budget_bytes", c.budget_bytes},
+                         {"bytes", c.bytes},
+                         {"heads", c.heads},
+                         {"lists", c.lists},
+                         {"cached_entries", c.cached_entries},
+                         {"total_entries", c.total_entries},
+                         {"cached_fraction", c.cached_fraction()},
+                         {"bytes_read", s.cache_bytes_read}};
+    }
   }
   if (s.stream) j.update(to_json(*s.stream));
   if (!s.plan.is_null()) j["plan"] = s.plan;

@@ -14,6 +14,20 @@
 
 namespace tg {
 
+// The resident edge cache of a zero-copy placement (docs/GPU.md, "The
+// resident edge cache"): what GPU memory holds of the edge lists.
+struct EdgeCacheStats {
+  std::string mode;           // --edge-cache: auto or off
+  uint64_t budget_bytes = 0;  // GPU memory it could fill: the budget, within free memory
+  uint64_t bytes = 0;         // it holds: heads, lists, lookups
+  int heads = 0;              // H: first entries of every in-list
+  uint64_t lists = 0;         // whole lists
+  uint64_t cached_entries = 0;  // list entries it holds (a head within a cached list once)
+  uint64_t total_entries = 0;   // of the lists placed
+
+  double cached_fraction() const { return total_entries ? double(cached_entries) / double(total_entries) : 0.0; }
+};
+
 // The placed graph of a GPU run: where it went and what it cost.
 struct GpuPlacementStats {
   std::string gpu;                     // device name
@@ -23,6 +37,7 @@ struct GpuPlacementStats {
   uint64_t vertex_bytes_estimate = 0;  // offsets, values, frontiers
   uint64_t transfer_bytes = 0;         // edge bytes copied to the GPU before the run
   uint64_t zerocopy_copied_bytes = 0;  // edge bytes copied into pinned memory (file mappings are not pinned in place)
+  std::optional<EdgeCacheStats> edge_cache;  // zero-copy placements
 };
 
 // A run across several GPUs (`--gpus N`, src/distributed/gpu/): the
@@ -93,6 +108,7 @@ struct RunStats {
   uint64_t iterations = 0;
   uint64_t edges_traversed = 0;  // edges the engine read (both directions)
   uint64_t bytes_moved = 0;      // across the host-GPU link
+  uint64_t cache_bytes_read = 0;  // GPU: edge bytes read from the resident edge cache in GPU memory instead
   uint64_t bytes_needed = 0;     // bytes of the edges the algorithm needed
   uint64_t push_steps = 0;
   uint64_t pull_steps = 0;

@@ -121,7 +121,7 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   plan.budget_bytes = budget;
   plan.profile = profile.source;
   Shape s;
-  s.entry_bytes = double(g.id_bytes) + (footprint.weights ? sizeof(weight_t) : 0);
+  s.entry_bytes = double(footprint.entry_bytes);
   s.edge_bytes = double(plan.edge_bytes);
   s.vertex_footprint = double(g.vertices) * 8;
   plan.work = estimate_work(request, g, pulls_on(Placement::kDevice));

@@ -41,7 +41,9 @@ TEST(Cli, HelpExitsZero) {
   Result r = tiergraph("--help");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("run"), std::string::npos);
-  EXPECT_EQ(tiergraph("run --help").exit_code, 0);
+  const Result run = tiergraph("run --help");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_NE(run.out.find("--edge-cache"), std::string::npos) << run.out;
   EXPECT_NE(r.out.find("Exit codes"), std::string::npos) << r.out;
 }
 
@@ -53,6 +55,7 @@ TEST(Cli, BadFlagsGiveOneLineErrors) {
   expect_one_line_error(tiergraph("run bfs"), "--graph");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine tpu"), "tpu");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --placement floppy"), "floppy");
+  expect_one_line_error(tiergraph("run bfs --graph kron:8 --edge-cache on"), "--edge-cache");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --threads 0"), "threads");
 }
 
@@ -205,6 +208,7 @@ TEST(CliExitCodes, UsageIs2) {
   expect_exit(tiergraph("run bfs --graph " + g + " --bogus"), 2, "bogus");
   expect_exit(tiergraph("run bfs"), 2, "--graph");
   expect_exit(tiergraph("run bfs --graph " + g + " --placement nowhere"), 2, "nowhere");
+  expect_exit(tiergraph("run bfs --graph " + g + " --edge-cache sometimes"), 2, "sometimes");
   expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --placement device"), 2, "--placement device");
   expect_exit(tiergraph("run bfs --graph " + g + " --source 3"), 2, "--source 3");
   expect_exit(tiergraph("run bfs --graph " + g + " --source abc"), 2, "--source");

@@ -36,6 +36,11 @@ struct GpuFactory {
     o.async = kAsync;
     // Streamed placements: a budget that cuts the graph into many units.
     if (is_streamed(P)) o.memory_budget = std::max<uint64_t>(8192, g.num_edges() * 12 / 8);
+    // Zero-copy: naive and merged read every edge over the link; aligned
+    // keeps about half of them in its resident edge cache (heads, the
+    // longest lists; the whole graph where it is small).
+    if (P == Placement::kZeroCopyNaive || P == Placement::kZeroCopyMerged) o.edge_cache = EdgeCacheMode::kOff;
+    if (P == Placement::kZeroCopyAligned) o.memory_budget = std::max<uint64_t>(1, g.num_edges() * sizeof(V));
     return o;
   }
   class Instance {

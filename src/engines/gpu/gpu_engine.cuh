@@ -253,6 +253,7 @@ class GpuEngine {
     stats_.edges_traversed += o.edges;
     stats_.bytes_needed += o.edges * (sizeof(V) + (Op::needs_weights ? sizeof(weight_t) : 0));
     stats_.bytes_moved += o.bytes_moved;
+    stats_.cache_bytes_read += o.cache_bytes;
     stats_.link_requests += o.link_requests;
   }
 

@@ -11,7 +11,9 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "engines/edge_cache_plan.h"
 #include "engines/gpu/cuda_util.h"
+#include "engines/gpu/edge_cache.h"
 #include "engines/gpu_footprint.h"
 
 namespace tg::gpu {
@@ -171,10 +173,9 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
 
   auto start = std::chrono::steady_clock::now();
   place_csr(graph.out, view_.out, footprint.out_edges, footprint.weights);
-  if (footprint.in_edges) {
-    if (graph.directed) place_csr(graph.in, view_.in, true, footprint.weights);
-    else view_.in = view_.out;
-  }
+  if (footprint.directed_in) place_csr(graph.in, view_.in, true, footprint.weights);
+  place_edge_cache(graph, footprint, edge_cache_budget(placement_, options.edge_cache, budget, room), options.edge_cache);
+  if (footprint.in_edges && !graph.directed) view_.in = view_.out;  // its cache too
   TG_CUDA(cudaDeviceSynchronize());
   transfer_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -298,6 +299,37 @@ void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighb
     out.uvm_pages = bits;
     page_maps_.emplace_back(bits, words);
   }
+}
+
+// The CSRs placed are offered to the cache in one order, out-edges first,
+// so that lists of equal degree are chosen the same way every time; the
+// heads are the in-edges' (the out-edges themselves on an undirected graph).
+template <typename V>
+void PlacedGraph<V>::place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget,
+                                      EdgeCacheMode mode) {
+  if (!is_zero_copy(placement_)) return;
+  EdgeCacheStats& st = stats_.edge_cache.emplace();
+  st.mode = name_of(mode);
+  st.budget_bytes = budget;
+  EdgeCacheRequest request;
+  request.budget = budget;
+  request.entry_bytes = footprint.entry_bytes;
+  std::vector<CacheableCsr<V>> csrs;
+  auto offer = [&](const Csr<V>& csr, PlacedCsr<V>& placed) {
+    request.csrs.emplace_back(csr.offsets.data(), csr.offsets.size());
+    csrs.push_back({csr.offsets.data(), static_cast<const V*>(host_of(placed.view.neighbors)),
+                    static_cast<const weight_t*>(host_of(placed.view.weights)), &placed});
+  };
+  if (footprint.out_edges) offer(graph.out, view_.out);
+  if (footprint.in_edges) request.heads_of = graph.directed ? static_cast<int>(csrs.size()) : 0;
+  if (footprint.directed_in) offer(graph.in, view_.in);
+  const EdgeCachePlan plan = plan_edge_cache(request);
+  if (plan.bytes > 0) build_edge_cache(plan, request.heads_of, csrs, view_.n, device_allocs_);
+  st.bytes = plan.bytes;
+  st.heads = plan.heads;
+  st.lists = plan.lists_cached();
+  st.cached_entries = plan.cached_entries;
+  st.total_entries = plan.total_entries;
 }
 
 template <typename V>

@@ -8,7 +8,8 @@
 // GPU memory, since every step reads it at random. The budget
 // (GpuOptions::memory_budget, --gpu-mem) bounds the GPU memory the edge array
 // may take: `device` and `uvm` need the whole edge array within it, zero-copy
-// placements need none of it. See docs/GPU.md.
+// placements need none of it, and fill it with a resident edge cache
+// (edge_cache.h) unless told not to. See docs/GPU.md.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 
 #include "algorithms/algorithm.h"
 #include "engines/gpu/kernels/step_args.h"
+#include "engines/gpu_footprint.h"
 #include "engines/run.h"
 #include "graph/graph.h"
 
@@ -92,6 +94,7 @@ class PlacedGraph {
 
  private:
   void place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights);
+  void place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget, EdgeCacheMode mode);
   const V* place_array(const V* host, uint64_t n);
   template <typename T>
   T* place_bytes(const T* host, uint64_t n);

@@ -11,73 +11,22 @@
 //    kChunkEntries its own warp (chunks start on 128-byte lines too), which
 //    balances kron's skewed degrees; EMOGI itself keeps one warp per list.
 //
-// Link accounting (zero-copy): for each warp load, the 32-byte sectors and
-// 128-byte lines spanned by the lanes that load; for kNaive, the sectors each
-// thread's list spans, each its own request. UVM: the 64 KiB pages touched,
-// counted once per run through a bitmap. Both are estimates of what the
-// kernels request, not hardware counters; docs/GPU.md says how they compare.
+// What they count is in tally.cuh; where each list is read from (the
+// placement's array, or the resident edge cache) in list_read.cuh. The walk
+// (where a warp starts, how long lists are chunked) is the same whether a
+// list is cached or not, so the chunk plan never looks at the cache.
 #pragma once
 
 #include <cub/device/device_scan.cuh>
 
-#include "engines/gpu/kernels/step_args.h"
+#include "engines/gpu/kernels/list_read.cuh"
 
 namespace tg::gpu {
 namespace kernels {
 
-constexpr unsigned kFull = 0xffffffffu;
-// Entries of its own in-list a lane tries before the warp takes over (device memory).
+// Entries of its own in-list a lane tries before the warp takes over, in
+// device memory (zero-copy: the heads the edge cache holds, pull.cuh).
 constexpr int64_t kPullProbe = 4;
-
-template <Access A>
-constexpr bool kOverLink = A == Access::kNaive || A == Access::kMerged || A == Access::kAligned;
-
-// What one thread counted; summed per warp and added to the step's counters
-// once per warp, at the end of a kernel.
-struct Tally {
-  unsigned long long edges = 0, sectors = 0, requests = 0, pages = 0, out = 0;
-};
-
-__device__ inline unsigned long long warp_sum(unsigned long long x) {
-  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFull, x, o);
-  return x;
-}
-
-// All 32 lanes of the warp must call this.
-__device__ inline void flush(const Tally& t, StepCounters* c) {
-  unsigned long long e = warp_sum(t.edges), s = warp_sum(t.sectors), r = warp_sum(t.requests);
-  unsigned long long p = warp_sum(t.pages), o = warp_sum(t.out);
-  if ((threadIdx.x & 31) == 0) {
-    if (e) atomicAdd(&c->edges, e);
-    if (s) atomicAdd(&c->sectors, s);
-    if (r) atomicAdd(&c->requests, r);
-    if (p) atomicAdd(&c->pages, p);
-    if (o) atomicAdd(&c->out_count, o);
-  }
-}
-
-// Sectors and lines spanned by entries first..last (inclusive) of `array`.
-template <typename T>
-__device__ inline void count_link(Tally& t, const T* array, int64_t first, int64_t last) {
-  uintptr_t lo = reinterpret_cast<uintptr_t>(array + first);
-  uintptr_t hi = reinterpret_cast<uintptr_t>(array + last) + sizeof(T) - 1;
-  t.sectors += (hi >> 5) - (lo >> 5) + 1;
-  t.requests += (hi >> 7) - (lo >> 7) + 1;
-}
-
-// UVM: marks the pages holding entries first..last of `array`, counting those
-// no step of this run has touched before.
-template <typename T>
-__device__ inline void mark_pages(Tally& t, uint32_t* bits, uint64_t bit0, const T* array, int64_t first, int64_t last) {
-  uint64_t p0 = (static_cast<uint64_t>(first) * sizeof(T)) >> kUvmPageShift;
-  uint64_t p1 = (static_cast<uint64_t>(last) * sizeof(T) + sizeof(T) - 1) >> kUvmPageShift;
-  for (uint64_t p = p0; p <= p1; ++p) {
-    uint64_t bit = bit0 + p;
-    uint32_t m = 1u << (bit & 31);
-    uint32_t* word = bits + (bit >> 5);
-    if (!(*word & m) && !(atomicOr(word, m) & m)) t.pages++;
-  }
-}
 
 // Where a warp starts reading the list that begins at entry b: b itself, or
 // for kAligned the first entry of its 128-byte line. With weights the line is
@@ -121,11 +70,13 @@ __device__ inline uint64_t owner_of(const unsigned long long* prefix, uint64_t c
 
 // Chunk c of the long lists a first pass deferred to `big` (prefix: the
 // chunk plan below): the list's vertex, and the entries [lo, hi) of it that
-// one warp reads, loading from `start` (a 128-byte line for kAligned).
+// one warp reads, loading from `start` (a 128-byte line for kAligned), and
+// where the list is read from.
 template <typename V>
 struct Chunk {
   V v;
   int64_t lo, hi, start;
+  ListRead<V> list;
 };
 
 template <Access A, bool kWeights, typename V>
@@ -135,7 +86,7 @@ __device__ inline Chunk<V> chunk_at(const CsrView<V>& csr, const V* big, const u
   const V v = big[i];
   const int64_t b = static_cast<int64_t>(csr.offsets[v]), e = static_cast<int64_t>(csr.offsets[v + 1]);
   const int64_t s = walk_start<A, kWeights>(csr, b) + static_cast<int64_t>(c - prefix[i]) * kChunkEntries;
-  return {v, s > b ? s : b, s + kChunkEntries < e ? s + kChunkEntries : e, s};
+  return {v, s > b ? s : b, s + kChunkEntries < e ? s + kChunkEntries : e, s, list_read<A>(csr, v, b, e)};
 }
 
 // The first pass of a step over `items` work items (frontier entries,

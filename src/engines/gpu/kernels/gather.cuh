@@ -34,27 +34,23 @@ __device__ inline double finish_gather(const GatherArgs<V>& a, const Op& op, V v
 // every lane.
 template <Access A, typename V, typename Op>
 __device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const Op& op, V v, int64_t lo, int64_t hi,
-                                                 int64_t start, int lane, Tally& t) {
+                                                 int64_t start, const ListRead<V>& list, int lane, Tally& t) {
   constexpr bool kW = Op::needs_weights;
   typename Op::acc_t acc = op.zero();
   for (int64_t base = start; base < hi; base += kWarp) {
     int64_t k = base + lane;
     if (k >= lo && k < hi) {
       weight_t w = 1.0f;
-      if constexpr (kW) w = a.csr.weights[k];
-      acc = op.sum(acc, op.gather(a.csr.neighbors[k], v, w));
+      if constexpr (kW) w = weight_at<A>(a.csr, list, k);
+      acc = op.sum(acc, op.gather(id_at<A>(a.csr, list, k), v, w));
     }
   }
   if (lane == 0 && hi > lo) {
     t.edges += hi - lo;
     if constexpr (kOverLink<A>) {
       // one warp load per line group: count them the way push_walk does
-      for (int64_t base = start; base < hi; base += kWarp) {
-        int64_t first = base > lo ? base : lo;
-        int64_t last = (base + kWarp < hi ? base + kWarp : hi) - 1;
-        count_link(t, a.csr.neighbors, first, last);
-        if constexpr (kW) count_link(t, a.csr.weights, first, last);
-      }
+      for (int64_t base = start; base < hi; base += kWarp)
+        count_read<A, kW>(t, a.csr, list, base > lo ? base : lo, (base + kWarp < hi ? base + kWarp : hi) - 1);
     }
     if constexpr (A == Access::kUvm) {
       mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, lo, hi - 1);
@@ -78,7 +74,7 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
       if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = v;
       continue;
     }
-    typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, lane, t);
+    typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
     if (lane == 0) residual += finish_gather(a, op, v, total);
   }
   add_residual(a.residual, residual);
@@ -95,7 +91,7 @@ __global__ void __launch_bounds__(kBlock) gather_chunk_kernel(GatherArgs<V> a, O
   Tally t;
   for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
     const Chunk<V> k = chunk_at<A, Op::needs_weights>(a.csr, a.big_queue, prefix, count, c);
-    typename Op::acc_t sum = gather_walk<A>(a, op, k.v, k.lo, k.hi, k.start, lane, t);
+    typename Op::acc_t sum = gather_walk<A>(a, op, k.v, k.lo, k.hi, k.start, k.list, lane, t);
     if (lane == 0) partial[c] = sum;
   }
   flush(t, a.counters);
@@ -128,16 +124,16 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
     if (i < a.n) {
       V v = static_cast<V>(a.first + i);
       int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      const ListRead<V> list = list_read<Access::kNaive>(a.csr, v, b, e);
       typename Op::acc_t acc = op.zero();
       for (int64_t k = b; k < e; ++k) {
         weight_t w = 1.0f;
-        if constexpr (kW) w = a.csr.weights[k];
-        acc = op.sum(acc, op.gather(a.csr.neighbors[k], v, w));
+        if constexpr (kW) w = weight_at<Access::kNaive>(a.csr, list, k);
+        acc = op.sum(acc, op.gather(id_at<Access::kNaive>(a.csr, list, k), v, w));
       }
       if (e > b) {
         t.edges += e - b;
-        count_link(t, a.csr.neighbors, b, e - 1);
-        if constexpr (kW) count_link(t, a.csr.weights, b, e - 1);
+        count_read<Access::kNaive, kW>(t, a.csr, list, b, e - 1);
       }
       residual += finish_gather(a, op, v, acc);
     }

@@ -21,45 +21,54 @@ __device__ inline int64_t list_end(const CsrView<V>& csr, const Op& op, uint64_t
 }
 
 // A warp owns 32 consecutive vertices (one output word). Each lane asks
-// cond() for its vertex; then the warp walks the in-list of each open vertex
-// in turn, 32 entries at a time, applying update() one frontier neighbour at
-// a time (the vertex belongs to this warp, so no atomics) and stopping as soon
-// as cond() turns false: Beamer's bottom-up step.
+// cond() for its vertex and first probes the head of its own in-list; then
+// the warp walks the rest of each list still open in turn, 32 entries at a
+// time, applying update() one frontier neighbour at a time (the vertex
+// belongs to this warp, so no atomics) and stopping as soon as cond() turns
+// false: Beamer's bottom-up step.
 template <Access A, typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op) {
   constexpr bool kW = Op::needs_weights;
   const int lane = threadIdx.x & 31;
   const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const uint64_t words = (a.n + 31) / 32;
-  const V* nbr = a.csr.neighbors;
+  // The head a lane probes: bottom-up BFS mostly stops there, 32 vertices at
+  // a time instead of one. In GPU memory the first kPullProbe entries
+  // (scattered loads cost nothing extra there); over the link only the heads
+  // the edge cache holds in GPU memory (a lane's own scattered loads over the
+  // link would cost a request each), none without them.
+  int64_t probe = 0;
+  if constexpr (A == Access::kDevice) probe = kPullProbe;
+  if constexpr (kOverLink<A>) probe = a.csr.cache.heads;
   Tally t;
   for (uint64_t wd = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; wd < words; wd += warps) {
     uint64_t mine = wd * 32 + lane;
     bool active = mine < a.n && op.cond(static_cast<V>(mine));
-    int64_t resume = 0;  // where the warp continues this lane's list
+    int64_t begin = 0, resume = 0;  // the lane's list, and where the warp continues it
     bool joined_here = false;
     if (active) {
-      resume = static_cast<int64_t>(a.csr.offsets[mine]);
+      const V v = static_cast<V>(mine);
+      begin = resume = static_cast<int64_t>(a.csr.offsets[mine]);
+      // The cache is looked up by the whole list; the pull may stop sooner (pull_limit).
+      const int64_t end = static_cast<int64_t>(a.csr.offsets[mine + 1]);
       int64_t e = list_end(a.csr, op, mine);
-      if constexpr (A == Access::kDevice) {
-        // In GPU memory, each lane first tries the head of its own list:
-        // bottom-up BFS mostly stops there, 32 vertices at a time instead
-        // of one (scattered loads cost nothing extra in GPU memory).
-        const V v = static_cast<V>(mine);
-        const int64_t b = resume, stop = b + kPullProbe < e ? b + kPullProbe : e;
-        for (; resume < stop;) {
+      if (probe > 0) {
+        const ListRead<V> head = list_read<A>(a.csr, v, begin, end, false);
+        const int64_t stop = begin + probe < e ? begin + probe : e;
+        while (resume < stop) {
           const int64_t k = resume++;
-          V u = nbr[k];
+          V u = id_at<A>(a.csr, head, k);
           if (!member(a.in_bits, u)) continue;
           weight_t w = 1.0f;
-          if constexpr (kW) w = a.csr.weights[k];
+          if constexpr (kW) w = weight_at<A>(a.csr, head, k);
           if (op.update(u, v, w)) joined_here = true;
           if (!op.cond(v)) {
             e = resume;  // closed: nothing left for the warp
             break;
           }
         }
-        t.edges += resume - b;
+        t.edges += resume - begin;
+        count_read<A, kW>(t, a.csr, head, begin, resume - 1);
       }
       active = resume < e;
     }
@@ -70,8 +79,12 @@ __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op)
       int j = __ffs(open_set) - 1;
       open_set &= open_set - 1;
       V v = static_cast<V>(wd * 32 + j);
+      // Over the link, b lies past the cached head: the aligned walk starts
+      // on the line that holds b, not the list's first entry.
       const int64_t b = __shfl_sync(kFull, resume, j);
       const int64_t e = list_end(a.csr, op, v);
+      const ListRead<V> list =
+          list_read<A>(a.csr, v, __shfl_sync(kFull, begin, j), static_cast<int64_t>(a.csr.offsets[v + 1]));
       int64_t last_read = b - 1;
       bool open = true;
       for (int64_t base = walk_start<A, kW>(a.csr, b); open && base < e; base += kWarp) {
@@ -81,8 +94,8 @@ __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op)
         weight_t w = 1.0f;
         bool hit = false;
         if (valid) {
-          u = nbr[k];
-          if constexpr (kW) w = a.csr.weights[k];
+          u = id_at<A>(a.csr, list, k);
+          if constexpr (kW) w = weight_at<A>(a.csr, list, k);
           hit = member(a.in_bits, u);
         }
         unsigned hits = __ballot_sync(kFull, hit);
@@ -102,18 +115,12 @@ __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op)
           }
         }
         last_read = stop - 1;
-        if constexpr (kOverLink<A>) {
-          if (lane == 0) {
-            int64_t first = base > b ? base : b;
-            count_link(t, nbr, first, stop - 1);
-            if constexpr (kW) count_link(t, a.csr.weights, first, stop - 1);
-          }
-        }
+        if (lane == 0) count_read<A, kW>(t, a.csr, list, base > b ? base : b, stop - 1);
       }
       if (lane == 0 && last_read >= b) {
         t.edges += last_read - b + 1;
         if constexpr (A == Access::kUvm) {
-          mark_pages(t, a.uvm_pages, 0, nbr, b, last_read);
+          mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, b, last_read);
           if constexpr (kW) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, b, last_read);
         }
       }
@@ -140,12 +147,13 @@ __global__ void __launch_bounds__(kBlock) pull_naive_kernel(PullArgs<V> a, Op op
     if (mine < a.n && op.cond(static_cast<V>(mine))) {
       V v = static_cast<V>(mine);
       int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = list_end(a.csr, op, v);
+      const ListRead<V> list = list_read<Access::kNaive>(a.csr, v, b, static_cast<int64_t>(a.csr.offsets[v + 1]));
       int64_t k = b;
       for (; k < e; ++k) {
-        V u = a.csr.neighbors[k];
+        V u = id_at<Access::kNaive>(a.csr, list, k);
         if (!member(a.in_bits, u)) continue;
         weight_t w = 1.0f;
-        if constexpr (kW) w = a.csr.weights[k];
+        if constexpr (kW) w = weight_at<Access::kNaive>(a.csr, list, k);
         if (op.update(u, v, w)) joined = true;
         if (!op.cond(v)) {
           ++k;
@@ -154,8 +162,7 @@ __global__ void __launch_bounds__(kBlock) pull_naive_kernel(PullArgs<V> a, Op op
       }
       if (k > b) {
         t.edges += k - b;
-        count_link(t, a.csr.neighbors, b, k - 1);
-        if constexpr (kW) count_link(t, a.csr.weights, b, k - 1);
+        count_read<Access::kNaive, kW>(t, a.csr, list, b, k - 1);
       }
     }
     unsigned word = __ballot_sync(kFull, joined);

@@ -37,33 +37,25 @@ __device__ inline void emit(const PushArgs<V>& a, bool joined, V v, int lane, Ta
 // A warp applies op to entries [lo, hi) of u's list, loading from `start`.
 template <Access A, typename V, typename Op>
 __device__ inline void push_walk(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
-                                 int lane, Tally& t) {
+                                 const ListRead<V>& list, int lane, Tally& t) {
   constexpr bool kW = Op::needs_weights;
-  const V* nbr = a.csr.neighbors;
   for (int64_t base = start; base < hi; base += kWarp) {
     int64_t k = base + lane;
     bool joined = false;
     V v = 0;
     if (k >= lo && k < hi) {
-      v = nbr[k];
+      v = id_at<A>(a.csr, list, k);
       weight_t w = 1.0f;
-      if constexpr (kW) w = a.csr.weights[k];
+      if constexpr (kW) w = weight_at<A>(a.csr, list, k);
       joined = op.cond(v) && op.update_atomic(u, v, w);
     }
-    if constexpr (kOverLink<A>) {
-      if (lane == 0) {
-        int64_t first = base > lo ? base : lo;
-        int64_t last = (base + kWarp < hi ? base + kWarp : hi) - 1;
-        count_link(t, nbr, first, last);
-        if constexpr (kW) count_link(t, a.csr.weights, first, last);
-      }
-    }
+    if (lane == 0) count_read<A, kW>(t, a.csr, list, base > lo ? base : lo, (base + kWarp < hi ? base + kWarp : hi) - 1);
     if (a.want_output) emit(a, joined, v, lane, t);
   }
   if (lane == 0) {
     t.edges += hi - lo;
     if constexpr (A == Access::kUvm) {
-      mark_pages(t, a.uvm_pages, 0, nbr, lo, hi - 1);
+      mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, lo, hi - 1);
       if constexpr (kW) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, lo, hi - 1);
     }
   }
@@ -84,7 +76,7 @@ __global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op)
       if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = u;
       continue;
     }
-    push_walk<A>(a, op, u, b, e, s, lane, t);
+    push_walk<A>(a, op, u, b, e, s, list_read<A>(a.csr, u, b, e), lane, t);
   }
   flush(t, a.counters);
 }
@@ -99,7 +91,7 @@ __global__ void __launch_bounds__(kBlock)
   Tally t;
   for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
     const Chunk<V> k = chunk_at<A, Op::needs_weights>(a.csr, big, prefix, count, c);
-    push_walk<A>(a, op, k.v, k.lo, k.hi, k.start, lane, t);
+    push_walk<A>(a, op, k.v, k.lo, k.hi, k.start, k.list, lane, t);
   }
   flush(t, a.counters);
 }
@@ -122,18 +114,18 @@ __global__ void __launch_bounds__(kBlock) push_naive_kernel(PushArgs<V> a, Op op
       b = static_cast<int64_t>(a.csr.offsets[u]);
       e = static_cast<int64_t>(a.csr.offsets[u + 1]);
     }
+    const ListRead<V> list = list_read<Access::kNaive>(a.csr, u, b, e);
     if (e > b) {
       t.edges += e - b;
-      count_link(t, a.csr.neighbors, b, e - 1);
-      if constexpr (kW) count_link(t, a.csr.weights, b, e - 1);
+      count_read<Access::kNaive, kW>(t, a.csr, list, b, e - 1);
     }
     for (int64_t k = b; __any_sync(kFull, k < e); ++k) {
       bool joined = false;
       V v = 0;
       if (k < e) {
-        v = a.csr.neighbors[k];
+        v = id_at<Access::kNaive>(a.csr, list, k);
         weight_t w = 1.0f;
-        if constexpr (kW) w = a.csr.weights[k];
+        if constexpr (kW) w = weight_at<Access::kNaive>(a.csr, list, k);
         joined = op.cond(v) && op.update_atomic(u, v, w);
       }
       if (a.want_output) emit(a, joined, v, lane, t);

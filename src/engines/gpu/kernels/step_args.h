@@ -27,6 +27,45 @@ enum class Access {
   kAligned,  // as kMerged, but starting at the 128-byte line before the list (EMOGI Listing 2)
 };
 
+// A word of the lookup of cached lists: a bit for each of 32 consecutive
+// vertices whose list is cached, and how many cached lists precede them.
+struct alignas(8) CacheWord {
+  uint32_t bits;
+  uint32_t before;
+};
+
+// The resident edge cache of a zero-copy placement in GPU memory (docs/GPU.md;
+// what it holds is chosen by engines/edge_cache_plan.h). Empty (no heads, no
+// lists) for every other placement and with --edge-cache off.
+//
+// How a kernel finds a cached list: lists shorter than min_degree are never
+// cached, which it knows from the degree it already holds, without a load;
+// nearly every list of a power-law graph stops there. A longer one costs one
+// 8-byte load of its word (its bit, and its rank among the cached lists by
+// a popcount), and a cached one a second load, of its start. The lookup
+// takes 8 bytes per 32 vertices and 8 per cached list (8 MiB for 2^25
+// vertices), where a slot per vertex would take 8 bytes each (256 MiB), and a
+// sorted table of cached ids a binary search of log2(lists) loads per list.
+template <typename V>
+struct EdgeCacheView {
+  // Heads: the first `heads` entries of every list, entry i of v's list at
+  // head_ids[i * plane + v]. A plane per i, so that the 32 lanes probing
+  // entry i of 32 consecutive vertices read one 128-byte line (4-byte ids),
+  // and a lane that stops early leaves the later planes unread.
+  int heads = 0;
+  uint64_t plane = 0;  // vertices
+  const V* head_ids = nullptr;
+  const weight_t* head_weights = nullptr;  // where the placement holds weights
+  // Whole lists: v's list, if cached, at ids[start ..], start from the lookup,
+  // or with `all` (every list cached) at ids[offsets[v] ..].
+  int64_t min_degree = INT64_MAX;
+  bool all = false;
+  const CacheWord* words = nullptr;  // (vertices + 31) / 32
+  const eid_t* starts = nullptr;     // per cached list, in vertex order
+  const V* ids = nullptr;
+  const weight_t* weights = nullptr;  // where the placement holds weights
+};
+
 // One CSR as the kernels see it. Offsets are always in GPU memory; neighbours
 // and weights in the placement's memory (for zero-copy: the device pointer of
 // pinned host memory).
@@ -38,6 +77,7 @@ struct CsrView {
   // Entries before neighbors[0] up to the previous 128-byte line (0 when the
   // array is 128-byte aligned, as tg::Array and cudaHostAlloc make it).
   uint32_t neighbor_misalign = 0;
+  EdgeCacheView<V> cache;  // zero-copy: what of these lists GPU memory holds
 };
 
 // Counters a step accumulates on the device; the engine zeroes them before a
@@ -45,6 +85,7 @@ struct CsrView {
 struct StepCounters {
   unsigned long long edges;      // neighbour entries read
   unsigned long long sectors;    // 32-byte sectors requested across the link (zero-copy)
+  unsigned long long cache_bytes;  // read from the resident edge cache in GPU memory (zero-copy)
   unsigned long long requests;   // link requests: distinct 128-byte lines per warp load
   unsigned long long pages;      // UVM pages touched for the first time in this run
   unsigned long long out_count;  // vertices written to the output frontier

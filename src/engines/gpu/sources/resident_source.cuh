@@ -5,9 +5,10 @@
 // plus the chunked second pass for long lists.
 //
 // Bytes over the link: zero-copy counts the 32-byte sectors its loads
-// request; UVM the 64 KiB pages touched for the first time in the run;
-// device memory moves nothing during the run (its one copy before the run is
-// the placement's).
+// request (what its resident edge cache serves is counted apart, as bytes
+// read from GPU memory); UVM the 64 KiB pages touched for the first time in
+// the run; device memory moves nothing during the run (its one copy before
+// the run is the placement's).
 #pragma once
 
 #include <cstdint>
@@ -91,6 +92,7 @@ class ResidentSource {
     if (g_.access == Access::kNaive || g_.access == Access::kMerged || g_.access == Access::kAligned) {
       o.bytes_moved = c.sectors * 32;
       o.link_requests = c.requests;
+      o.cache_bytes = c.cache_bytes;
     } else if (g_.access == Access::kUvm) {
       o.bytes_moved = c.pages << kUvmPageShift;
     }
