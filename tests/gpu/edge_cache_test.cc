@@ -213,7 +213,10 @@ TEST(EdgeCache, LinkBytesDropAsTheCacheGrows) {
         SCOPED_TRACE(fill_name(f));
         EXPECT_EQ(on.edges_traversed, off.edges_traversed);
         EXPECT_EQ(on.bytes_needed, off.bytes_needed);
-        EXPECT_LT(on.bytes_moved, last);
+        // Strictly less, until nothing is left to read over the link (BFS
+        // from the hub reads only cached lists once the longest are in).
+        if (last > 0) EXPECT_LT(on.bytes_moved, last);
+        else EXPECT_EQ(on.bytes_moved, 0u);
         EXPECT_GT(on.cache_bytes_read, 0u);
         expect_counted_apart(on, budget_for(f, g, r), fill_name(f));
         last = on.bytes_moved;
