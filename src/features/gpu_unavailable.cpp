@@ -20,7 +20,6 @@ int GpuTiers::device() const { return -1; }
 const std::vector<int>& GpuTiers::peers() const { throw Error(kNoCuda); }
 
 PeerChoice choose_peers(int, const std::optional<std::vector<int>>&) { throw Error(kNoCuda); }
-void check_device_exists(int, const std::string&) { throw Error(kNoCuda); }
 void enable_peer_access(int, std::span<const int>) { throw Error(kNoCuda); }
 
 bool gpu_tiers_available(std::string* why) {

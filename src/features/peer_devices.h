@@ -29,10 +29,6 @@ struct PeerChoice {
 // `device` must exist. Without CUDA: the requested list as given, or none.
 PeerChoice choose_peers(int device, const std::optional<std::vector<int>>& requested);
 
-// Usage error unless `device` is a visible GPU: "<what>device 3 does not
-// exist (2 GPU(s))".
-void check_device_exists(int device, const std::string& what = "");
-
 // Lets kernels on `device` read the peers' memory. Access once enabled stays
 // for the process (other users of those GPUs, NCCL or torch, may rely on
 // it), so a second store, or peers enabled by someone else, is no error.

@@ -10,13 +10,13 @@ using tg::gpu::kBlock;
 
 namespace cg = cooperative_groups;
 
-// A place in a queue whose length is *counter: one atomic per group of
-// threads that arrive together (the warp's lanes here now), not one per
-// thread, as every thread of a level that joins a queue adds to the same
-// counter. (Measured on kron-26, one H100: no change in the BFS's time; the
-// compiler may aggregate the plain form already. Kept as the explicit form.)
-__device__ uint32_t queue_slot(uint32_t* counter) {
-  const cg::coalesced_group group = cg::coalesced_threads();
+// A place in a queue whose length is *counter, for a group of lanes that
+// join it together (the warp's lanes here now, or those of them with the
+// same owner): one atomic per group, not one per thread, as every thread of
+// a level that joins a queue adds to the same counter. (Measured on kron-26,
+// one H100: no change in the BFS's time; the compiler may aggregate the
+// plain form already. Kept as the explicit form.)
+__device__ uint32_t queue_slot(const cg::coalesced_group& group, uint32_t* counter) {
   uint32_t base = 0;
   if (group.thread_rank() == 0) base = atomicAdd(counter, group.size());
   return group.shfl(base, 0) + group.thread_rank();
@@ -24,7 +24,8 @@ __device__ uint32_t queue_slot(uint32_t* counter) {
 
 __device__ void visit_local(const BfsLevel& s, uint32_t l) {
   if (s.normal_depth[l] != kNoDepth) return;
-  if (atomicCAS(&s.normal_depth[l], kNoDepth, s.level + 1) == kNoDepth) s.next_normals[queue_slot(&s.counters[0])] = l;
+  if (atomicCAS(&s.normal_depth[l], kNoDepth, s.level + 1) == kNoDepth)
+    s.next_normals[queue_slot(cg::coalesced_threads(), &s.counters[0])] = l;
 }
 
 // Plain byte stores: every writer writes 1.
@@ -46,11 +47,8 @@ __device__ void visit_normal(const BfsLevel& s, uint64_t v) {
   uint32_t* word = &s.sent_bits[v / 32];
   if (*word & bit) return;
   if (atomicOr(word, bit) & bit) return;
-  // Lanes queueing for the same owner share one atomic.
-  const cg::coalesced_group same_owner = cg::labeled_partition(cg::coalesced_threads(), owner);
-  uint32_t base = 0;
-  if (same_owner.thread_rank() == 0) base = atomicAdd(&s.send_count[owner], same_owner.size());
-  s.send[s.send_start[owner] + same_owner.shfl(base, 0) + same_owner.thread_rank()] = slot;
+  s.send[s.send_start[owner] + queue_slot(cg::labeled_partition(cg::coalesced_threads(), owner), &s.send_count[owner])] =
+      slot;
 }
 
 template <typename A, typename B>
@@ -160,7 +158,7 @@ __global__ void settle_delegates(BfsLevel s) {
     s.reached[k] = 0;
     if (s.delegate_depth[k] != kNoDepth) continue;
     s.delegate_depth[k] = s.level + 1;
-    s.next_delegates[queue_slot(&s.counters[1])] = static_cast<uint32_t>(k);
+    s.next_delegates[queue_slot(cg::coalesced_threads(), &s.counters[1])] = static_cast<uint32_t>(k);
   }
 }
 

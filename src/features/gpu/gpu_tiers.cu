@@ -113,7 +113,7 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
     : impl_(std::make_unique<Impl>()) {
   std::string why;
   if (!gpu::init_cuda(0, &why)) throw Error("no usable GPU for the feature store: " + why);
-  check_device_exists(options.device);
+  gpu::check_device_exists(options.device);
   if (!(options.sm_fraction > 0.0 && options.sm_fraction <= 1.0))
     throw usage_error("sm_fraction " + std::to_string(options.sm_fraction) + " is outside (0, 1]");
   if (plan.num_peers() != options.peers.size())

@@ -24,20 +24,13 @@ bool can_read(int device, int peer) {
 
 }  // namespace
 
-void check_device_exists(int device, const std::string& what) {
-  const int count = visible_devices();
-  if (device < 0 || device >= count)
-    throw usage_error(what + "device " + std::to_string(device) + " does not exist (" + std::to_string(count) +
-                      " GPU(s))");
-}
-
 PeerChoice choose_peers(int device, const std::optional<std::vector<int>>& requested) {
-  check_device_exists(device);
+  gpu::check_device_exists(device);
   PeerChoice choice;
   if (requested) {
     check_peer_list(device, *requested);
     for (int peer : *requested) {
-      check_device_exists(peer, "peers: ");
+      gpu::check_device_exists(peer, "peers: ");
       if (!can_read(device, peer))
         throw usage_error("peers: device " + std::to_string(peer) + " cannot be read by device " +
                           std::to_string(device) + " (cudaDeviceCanAccessPeer: no NVLink or PCIe peer path)");

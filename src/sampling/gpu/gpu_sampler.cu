@@ -247,11 +247,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
     : impl_(std::make_unique<Impl>()) {
   std::string why;
   if (!gpu::init_cuda(0, &why)) throw Error("no usable GPU for sampling: " + why);
-  int count = 0;
-  TG_CUDA(cudaGetDeviceCount(&count));
-  if (options.device < 0 || options.device >= count)
-    throw usage_error("device " + std::to_string(options.device) + " does not exist (" + std::to_string(count) +
-                      " GPU(s))");
+  gpu::check_device_exists(options.device);
   Impl& s = *impl_;
   s.graph = &graph;
   s.device = options.device;
