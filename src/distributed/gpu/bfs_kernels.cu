@@ -82,15 +82,15 @@ __device__ void expand_edges(const uint32_t* rows, uint32_t count, const eid_t* 
   }
 }
 
-// A thread per normal row: a normal vertex has at most TH edges (its nn and
-// nd lists together), so rows need no balancing and no binary search per
-// edge over the rows' scan, as the delegates' expansion below does.
-__global__ void expand_normals(BfsLevel s, const uint32_t* rows, uint32_t count) {
-  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x) {
-    const uint32_t u = rows[i];
-    for (eid_t e = s.g.nn.offsets[u]; e < s.g.nn.offsets[u + 1]; ++e) visit_normal(s, s.g.nn.neighbors[e]);
-    for (eid_t e = s.g.nd.offsets[u]; e < s.g.nd.offsets[u + 1]; ++e) reach_delegate(s, s.g.nd.neighbors[e]);
-  }
+// Edge-balanced, as the delegates' expansion below. A thread per normal row
+// (a normal vertex has at most TH edges) was tried on 2026-11-26: the level
+// where millions of normals expand took 7.3 ms against 5.2 before, on one
+// H100 at kron-26 (two loans of the machine, the one-GPU engine faster on the
+// second; docs/PERF.md), so the binary search per edge stays.
+__global__ void expand_normals(BfsLevel s, const uint32_t* rows, uint32_t count, const eid_t* scan) {
+  expand_edges(
+      rows, count, scan, s.g.nn, s.g.nd, [&](uint64_t v) { visit_normal(s, v); },
+      [&](uint32_t k) { reach_delegate(s, k); });
 }
 
 __global__ void expand_delegates(BfsLevel s, const uint32_t* rows, uint32_t count, const eid_t* scan) {
@@ -178,9 +178,11 @@ unsigned expansion_grid(int sms) { return static_cast<unsigned>(sms) * 8; }
 
 }  // namespace
 
-void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, int sms, cudaStream_t stream) {
+void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
+                           tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
   if (count == 0) return;
-  expand_normals<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(s, rows, count);
+  scan_degrees(rows, count, s.g.nn, s.g.nd, degree_scan, pool, sms, stream);
+  expand_normals<<<expansion_grid(sms), kBlock, 0, stream>>>(s, rows, count, degree_scan);
   TG_CUDA_CHECK_LAUNCH();
 }
 

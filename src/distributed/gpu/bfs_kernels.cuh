@@ -34,7 +34,8 @@ struct BfsLevel {
 };
 
 // Launchers; each checks its launch. `rows` has `count` rows.
-void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, int sms, cudaStream_t stream);
+void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
+                           tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
 // The delegate frontier top-down, in two steps so the caller can choose the
 // direction from the frontier's edge count (degree_scan[count - 1]) first.
 void launch_scan_delegate_degrees(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,

@@ -23,7 +23,7 @@ uint64_t state_bytes(const RankGraph& g) {
   return nn * 4 * 3                         // depths, two queues
          + d * 4 * 3 + d + 1               // depths, two frontiers, the mask
          + (d + 31) / 32 * 4               // the frontier's bits
-         + d * sizeof(eid_t)                // the delegates' degree scan
+         + std::max(nn, d) * sizeof(eid_t)  // the degree scan
          + (g.num_vertices + 31) / 32 * 4   // sent bits
          + peers_slots(g) * 4 + (p - 1) * nn * 4  // send and receive buffers
          + (p * p + 2 * p + 3) * 8;
@@ -79,7 +79,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric)
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
     delegates_[i] = DeviceArray<uint32_t>::allocate(d);
   }
-  scan_ = DeviceArray<eid_t>::allocate(d);
+  scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
   counters_ = DeviceArray<uint32_t>::allocate(3);
   sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
@@ -206,7 +206,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.send_count = send_count_.data();
 
     TG_CUDA(cudaEventRecord(marks_[0], stream_));
-    launch_expand_normals(s, normals_[cur].data(), normals, sms_, stream_);
+    launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, sms_, stream_);
     bool pull = false;
     if (delegates > 0) {
       launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, sms_, stream_);
