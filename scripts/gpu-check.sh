@@ -12,6 +12,8 @@
 #   GPU_CHECK_ALGOS="..."    benchmark algorithms (default "bfs sssp cc pagerank")
 #   GPU_CHECK_FILTER=...     gtest filter for the tests (default: all)
 #   GPU_CHECK_SHARDS=N       test processes side by side, each a gtest shard (default 1: see below)
+#   GPU_CHECK_SHARD_GPUS=1   shard i sees only GPU i mod (GPUs present): on a machine of several GPUs the
+#                            shards then run on GPUs of their own instead of sharing one by time slices
 #   GPU_CHECK_EXTRA="..."    extra commands run after the benchmark (bash -c), output to $OUT/extra.log
 #   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests,tg_gpu_subgraph_device_tests}[.xz] built elsewhere
 #                            (same x86-64 Linux; scripts/stage-gpu-binaries.sh strips and compresses them there)
@@ -84,11 +86,14 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
   # per step (4 shards on the H100: 22 s per BFS placement test, not 1 s).
   shards=${GPU_CHECK_SHARDS:-1}
   pids=()
+  ngpus=$(nvidia-smi -L 2>/dev/null | wc -l)
   for i in $(seq 0 $((shards - 1))); do
+    if [ "${GPU_CHECK_SHARD_GPUS:-0}" = 1 ] && [ "$ngpus" -gt 0 ]; then export CUDA_VISIBLE_DEVICES=$((i % ngpus)); fi
     GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=$(( $(nproc) / shards > 0 ? $(nproc) / shards : 1 )) \
       "$tests" --gtest_filter="${GPU_CHECK_FILTER:-*}" >"$out/gpu_tests.$i.log" 2>&1 &
     pids+=($!)
   done
+  unset CUDA_VISIBLE_DEVICES
   tests_rc=0
   for pid in "${pids[@]}"; do wait "$pid" || tests_rc=$?; done
   cat "$out"/gpu_tests.*.log >"$out/gpu_tests.log"

@@ -10,6 +10,7 @@
 #   MGPU_WEAK="26:1 27:2"   scale:gpus pairs (weak scaling: the same scale per GPU)
 #   MGPU_ROOTS=64           roots per bench
 #   MGPU_TESTS=0            skip the tests
+#   MGPU_NP=N               processes of the mpirun check (default: every GPU present)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/multi-gpu-check}"
@@ -41,11 +42,12 @@ done
 # The multi-process form: one process per GPU under mpirun, each building its own part.
 if command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
   file=$(ls /tmp/kron_*.tgb 2>/dev/null | head -1)
-  if [ -n "$file" ] && mpirun --allow-run-as-root -np 2 "$bin" run bfs --graph "$file" --distributed --verify --json \
+  np=${MGPU_NP:-$gpus}
+  if [ -n "$file" ] && mpirun --allow-run-as-root -np "$np" "$bin" run bfs --graph "$file" --distributed --verify --json \
       >"$out/mpirun_run.json" 2>>"$out/bench.log"; then
-    echo "mpirun -np 2 --distributed on $file: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('verified' if r['verification']['ok'] else 'WRONG', '%.2f ms' % (r['time_s']['compute']*1e3))" "$out/mpirun_run.json")" | tee -a "$out/summary.txt"
+    echo "mpirun -np $np --distributed on $file: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('verified' if r['verification']['ok'] else 'WRONG', '%.2f ms' % (r['time_s']['compute']*1e3))" "$out/mpirun_run.json")" | tee -a "$out/summary.txt"
   else
-    echo "mpirun -np 2 --distributed FAILED (bench.log)" | tee -a "$out/summary.txt"; rc=1
+    echo "mpirun -np $np --distributed FAILED (bench.log)" | tee -a "$out/summary.txt"; rc=1
   fi
 fi
 
