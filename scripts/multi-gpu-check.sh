@@ -8,6 +8,9 @@
 #
 # Environment:
 #   MGPU_WEAK="26:1 27:2"   scale:gpus pairs (weak scaling: the same scale per GPU)
+#   MGPU_PROGRAMS="28:1 28:2 28:4"  scale:gpus pairs for cc and pagerank (strong scaling: one scale);
+#                           with 1 GPU the one-GPU engine's device runs beside them (default: none)
+#   MGPU_PROGRAM_RUNS=3     runs of each (the first verified)
 #   MGPU_ROOTS=64           roots per bench
 #   MGPU_TESTS=0            skip the tests
 #   MGPU_NP=N               processes of the mpirun check (default: every GPU present)
@@ -39,6 +42,19 @@ for pair in ${MGPU_WEAK:-20:1 20:2}; do
   "$bin" run bfs --graph "$file" --gpus "$p" --json >"$out/kron${scale}_gpus${p}_run.json" 2>>"$out/bench.log" || rc=1
 done
 
+for pair in ${MGPU_PROGRAMS:-}; do
+  scale=${pair%%:*} p=${pair##*:}
+  [ "$p" -le "$gpus" ] || continue
+  file=/tmp/kron_$scale.tgb
+  [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
+  "$bin" bench "$file" -a cc,pagerank -p device --gpus "$p" -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
+    -o "$out/programs_kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench cc,pagerank kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  if [ "$p" = 1 ]; then
+    "$bin" bench "$file" -a cc,pagerank -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
+      -o "$out/programs_kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
+  fi
+done
+
 # The multi-process form: one process per GPU under mpirun, each building its own part.
 if command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
   file=$(ls /tmp/kron_*.tgb 2>/dev/null | head -1)
@@ -49,20 +65,28 @@ if command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
   else
     echo "mpirun -np $np --distributed FAILED (bench.log)" | tee -a "$out/summary.txt"; rc=1
   fi
+  for a in cc pagerank; do
+    if [ -n "$file" ] && mpirun --allow-run-as-root -np "$np" "$bin" run $a --graph "$file" --distributed --verify --json \
+        >"$out/mpirun_$a.json" 2>>"$out/bench.log"; then
+      echo "mpirun -np $np --distributed $a on $file: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('verified' if r['verification']['ok'] else 'WRONG', '%.2f ms' % (r['time_s']['compute']*1e3), r.get('iterations'), 'iterations')" "$out/mpirun_$a.json")" | tee -a "$out/summary.txt"
+    else
+      echo "mpirun -np $np --distributed $a FAILED (bench.log)" | tee -a "$out/summary.txt"; rc=1
+    fi
+  done
 fi
 
 python3 - "$out" >>"$out/summary.txt" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
-print('%-28s %5s %10s %10s %8s %10s %12s' % ('run', 'roots', 'GTEPS(hm)', 'mean ms', 'levels', 'comm ms', 'GB exchanged'))
-for f in sorted(glob.glob(os.path.join(out, 'kron*.json'))):
+print('%-34s %5s %10s %10s %8s %10s %12s' % ('run', 'roots', 'GTEPS(hm)', 'mean ms', 'levels', 'comm ms', 'GB exchanged'))
+for f in sorted(glob.glob(os.path.join(out, 'kron*.json')) + glob.glob(os.path.join(out, 'programs_*.json'))):
     if f.endswith('_run.json'):
         continue
     j = json.load(open(f))
     for c in j['cells']:
-        print('%-28s %5s %10.2f %10.2f  verified %s/%s failed %s %s' % (
-            os.path.basename(f)[:-5], c['runs'], c['hmean_gteps'], c['mean_compute_s'] * 1e3, c['verified'],
-            c['verified'] + c['verify_failed'], c['failed'], c['error']))
+        print('%-34s %5s %10.2f %10.2f  verified %s/%s failed %s %s' % (
+            os.path.basename(f)[:-5] + ' ' + str(c.get('algorithm', '')), c['runs'], c['hmean_gteps'],
+            c['mean_compute_s'] * 1e3, c['verified'], c['verified'] + c['verify_failed'], c['failed'], c['error']))
 for f in sorted(glob.glob(os.path.join(out, 'kron*_run.json'))):
     r = json.load(open(f))
     d = r.get('details', {}).get('distributed', {})

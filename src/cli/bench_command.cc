@@ -169,8 +169,8 @@ void add_bench_command(CLI::App& app) {
                   "~/.config/tiergraph/profile.json where it exists, else built-in H100 figures)");
   cmd->add_option("--device", o->device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
   cmd->add_option("--gpus", o->gpus,
-                  "GPU placements run over GPUs 0..N-1, the graph split by degree separation (device placement, "
-                  "bfs; docs/DISTRIBUTED.md)")
+                  "GPU placements run over GPUs 0..N-1, the graph split by degree separation (device placement; "
+                  "bfs, cc, pagerank; docs/DISTRIBUTED.md)")
       ->check(CLI::Range(1, 1024));
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();

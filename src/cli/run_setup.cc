@@ -43,7 +43,7 @@ void EngineOptions::add_to(CLI::App& command) {
   auto* gpus = command
       .add_option("--gpus", gpu.gpus,
                   "Several GPUs: split the graph over GPUs 0..N-1 by degree separation (Pan et al.) and run across "
-                  "them with NCCL; bfs so far (docs/DISTRIBUTED.md)")
+                  "them with NCCL; bfs, cc (undirected) and pagerank so far (docs/DISTRIBUTED.md)")
       ->check(CLI::Range(1, 1024));
   command
       .add_option_function<uint64_t>(

@@ -6,15 +6,22 @@
 
 namespace tg::dist {
 
-bool runs_on_several_gpus(const AlgorithmInfo& algorithm) { return algorithm.name() == "bfs"; }
+bool runs_on_several_gpus(const AlgorithmInfo& algorithm) {
+  const std::string name = algorithm.name();
+  return name == "bfs" || name == "cc" || name == "pagerank";
+}
 
-void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options) {
+void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options, bool directed) {
   const std::string gpus = "--gpus " + std::to_string(options.gpus);
   if (options.gpus < 1) throw usage_error(gpus + ": at least 1");
   for (const RunRequest& r : requests)
     if (!runs_on_several_gpus(*r.algorithm))
       throw usage_error(gpus + ": " + r.algorithm->name() +
-                        " does not run on several GPUs yet (bfs does; docs/DISTRIBUTED.md has the plan)");
+                        " does not run on several GPUs yet (bfs, cc and pagerank do; docs/DISTRIBUTED.md has the plan)");
+  for (const RunRequest& r : requests)
+    if (directed && r.algorithm->name() == "cc")
+      throw usage_error(gpus + ": cc on several GPUs needs an undirected graph (its labels travel along out-edges "
+                               "only); build it undirected, or run cc on one GPU");
   if (options.placement != Placement::kAuto && options.placement != Placement::kDevice)
     throw usage_error(gpus + ": --placement " + std::string(name_of(options.placement)) +
                       ": several GPUs keep their parts in GPU memory (--placement device) so far");

@@ -10,9 +10,9 @@
 namespace tg::test {
 namespace {
 
-std::string refusal(const std::vector<RunRequest>& requests, const GpuOptions& options) {
+std::string refusal(const std::vector<RunRequest>& requests, const GpuOptions& options, bool directed = false) {
   try {
-    dist::check_multi_gpu_run(requests, options);
+    dist::check_multi_gpu_run(requests, options, directed);
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
     return e.what();
@@ -37,9 +37,16 @@ TEST(MultiGpuChecks, BfsOnDeviceMemoryIsAccepted) {
   EXPECT_EQ(refusal(one("bfs"), o), "");
 }
 
+TEST(MultiGpuChecks, CcAndPageRankAreAccepted) {
+  EXPECT_EQ(refusal(one("cc"), gpus(2)), "");
+  EXPECT_EQ(refusal(one("pagerank"), gpus(2)), "");
+  EXPECT_EQ(refusal(one("pagerank"), gpus(2), true), "");
+}
+
 TEST(MultiGpuChecks, EachUnsupportedChoiceIsNamed) {
-  EXPECT_NE(refusal(one("cc"), gpus(2)).find("cc does not run on several GPUs"), std::string::npos);
-  EXPECT_NE(refusal(one("pagerank"), gpus(2)).find("pagerank"), std::string::npos);
+  EXPECT_NE(refusal(one("sssp"), gpus(2)).find("sssp does not run on several GPUs"), std::string::npos);
+  EXPECT_NE(refusal(one("bc"), gpus(2)).find("bc"), std::string::npos);
+  EXPECT_NE(refusal(one("cc"), gpus(2), true).find("cc on several GPUs needs an undirected graph"), std::string::npos);
   GpuOptions o = gpus(2);
   o.placement = Placement::kZeroCopyAligned;
   EXPECT_NE(refusal(one("bfs"), o).find("--placement"), std::string::npos);

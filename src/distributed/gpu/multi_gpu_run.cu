@@ -1,13 +1,15 @@
 // `--gpus N` in one process: partition the graph (Pan et al.'s degree
-// separation), place each rank's part on its GPU once, then run each request
-// on every rank's thread and assemble the ranks' depths into one result.
+// separation), place each rank's part and its program's state on its GPU
+// once, then run each request on every rank's thread and assemble the ranks'
+// values into one result.
 #include <algorithm>
 #include <chrono>
 #include <memory>
 
-#include "distributed/gpu/bfs_output.h"
+#include "distributed/gpu/device_rank_graph.h"
 #include "distributed/gpu/gpu_group.h"
-#include "distributed/gpu/rank_bfs.h"
+#include "distributed/gpu/rank_program.h"
+#include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
 #include "engines/run.h"
@@ -15,22 +17,35 @@
 namespace tg {
 namespace {
 
+using dist::gpu::RankPart;
+using dist::gpu::RankResult;
 using dist::gpu::RankRunRecord;
 using dist::gpu::seconds_since;
 
-// Every rank's depths into one array indexed by global id.
-ResultVector<int32_t> gather_depths(const dist::Partition& part,
-                                    const std::vector<std::vector<int32_t>>& normal_depth,
-                                    const std::vector<int32_t>& delegate_depth) {
-  ResultVector<int32_t> depth(part.num_vertices);
+// Every rank's values into one array indexed by global id (the delegates'
+// from rank 0: every rank holds the same).
+template <typename T>
+ResultVector<T> by_global_id(const dist::Partition& part, const std::vector<RankResult>& results) {
+  ResultVector<T> all(part.num_vertices);
   for (int r = 0; r < part.num_ranks(); ++r) {
     const dist::RankGraph& g = part.ranks[r];
+    const std::vector<T>& normal = std::get<RankPart<T>>(results[r]).normal;
     const int64_t n = g.num_normals();
 #pragma omp parallel for schedule(static)
-    for (int64_t l = 0; l < n; ++l) depth[g.normal_global[l]] = normal_depth[r][l];
+    for (int64_t l = 0; l < n; ++l) all[g.normal_global[l]] = normal[l];
   }
-  for (uint32_t k = 0; k < part.num_delegates(); ++k) depth[part.delegate_global[k]] = delegate_depth[k];
-  return depth;
+  const std::vector<T>& delegate = std::get<RankPart<T>>(results.front()).delegate;
+  for (uint32_t k = 0; k < part.num_delegates(); ++k) all[part.delegate_global[k]] = delegate[k];
+  return all;
+}
+
+VertexValues gather(const dist::Partition& part, const std::vector<RankResult>& results) {
+  return std::visit(
+      [&](const auto& first) -> VertexValues {
+        using T = typename std::decay_t<decltype(first.normal)>::value_type;
+        return by_global_id<T>(part, results);
+      },
+      results.front());
 }
 
 // Per level: the slowest rank's times, every rank's bytes.
@@ -57,41 +72,51 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
 
 std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests,
                                          const GpuOptions& options) {
-  dist::check_multi_gpu_run(requests, options);
+  const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
+  dist::check_multi_gpu_run(requests, options, directed);
   const int p = options.gpus;
   dist::gpu::GpuGroup group(p);  // refuses first when fewer GPUs are present
 
-  dist::gpu::BfsTimes times;
+  dist::gpu::RunTimes times;
   auto t = std::chrono::steady_clock::now();
   const dist::Partition part = dist::partition_graph(graph, p, dist::PartitionOptions{.threshold = options.delegate_threshold});
   times.partition_s = seconds_since(t);
 
-  t = std::chrono::steady_clock::now();
-  std::vector<std::unique_ptr<dist::gpu::RankBfs>> ranks(p);
-  group.on_each_rank([&](int r) { ranks[r] = std::make_unique<dist::gpu::RankBfs>(part.ranks[r], group.comm(r), !part.directed); });
-  group.on_each_rank([&](int r) { ranks[r]->warm_up(); });
-  times.transfer_s = seconds_since(t);
-  uint64_t placed_bytes = 0;
-  for (const dist::RankGraph& g : part.ranks) placed_bytes += dist::gpu::DeviceRankGraph::bytes_needed(g);
-
+  // One program per algorithm of the batch, placed when its first request comes.
   std::vector<RunOutput> outputs;
+  const AlgorithmInfo* placed = nullptr;
+  std::vector<std::unique_ptr<dist::gpu::RankProgram>> ranks(p);
+  uint64_t placed_bytes = 0;
   for (const RunRequest& request : requests) {
+    if (placed != request.algorithm) {
+      t = std::chrono::steady_clock::now();
+      group.on_each_rank([&](int r) { ranks[r].reset(); });
+      group.on_each_rank([&](int r) {
+        ranks[r] = dist::gpu::make_rank_program(*request.algorithm, part.ranks[r], group.comm(r), !part.directed);
+      });
+      group.on_each_rank([&](int r) { ranks[r]->warm_up(); });
+      times.transfer_s = seconds_since(t);
+      placed = request.algorithm;
+      placed_bytes = 0;
+      for (const dist::RankGraph& g : part.ranks) placed_bytes += dist::gpu::DeviceRankGraph::bytes_needed(g);
+    }
     std::vector<RankRunRecord> records(p);
-    std::vector<std::vector<int32_t>> normal_depth(p);
-    std::vector<int32_t> delegate_depth(part.num_delegates());
+    std::vector<RankResult> results(p);
     group.on_each_rank([&](int r) {
-      records[r] = ranks[r]->run(request.source());
-      normal_depth[r].resize(part.ranks[r].num_normals());
-      std::vector<int32_t> delegates(part.num_delegates());
-      ranks[r]->copy_depths(normal_depth[r], delegates);
-      if (r == 0) delegate_depth = std::move(delegates);
+      records[r] = ranks[r]->run(request);
+      results[r] = ranks[r]->result();
     });
     t = std::chrono::steady_clock::now();
-    ResultVector<int32_t> depth = gather_depths(part, normal_depth, delegate_depth);
+    VertexValues values = gather(part, results);
     times.compute_s = 0;
-    for (const RankRunRecord& r : records) times.compute_s = std::max(times.compute_s, r.seconds);
+    uint64_t edges = 0;
+    for (const RankRunRecord& r : records) {
+      times.compute_s = std::max(times.compute_s, r.seconds);
+      edges += r.edges;
+    }
     times.copy_back_s = seconds_since(t);
-    outputs.push_back(dist::gpu::bfs_output(graph, std::move(depth), combine(part, records), times, placed_bytes));
+    outputs.push_back(dist::gpu::distributed_output(graph, *request.algorithm, std::move(values), combine(part, records),
+                                                    times, placed_bytes, edges, records.front().residual));
   }
   return outputs;
 }

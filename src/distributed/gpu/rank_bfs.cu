@@ -35,23 +35,8 @@ double elapsed_s(cudaEvent_t a, cudaEvent_t b) {
   return ms / 1000.0;
 }
 
-std::string gib(uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
-  return text;
-}
-
-// Refuses before anything is allocated: a partial upload that then fails
-// would leave the other ranks waiting in their first collective.
 const RankGraph& checked_fit(const RankGraph& g) {
-  size_t free_bytes = 0, total_bytes = 0;
-  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const uint64_t margin = 256ull << 20;  // CUB's scratch, NCCL's buffers
-  const uint64_t need = RankBfs::bytes_needed(g);
-  if (need + margin > free_bytes)
-    throw Error("--gpus " + std::to_string(g.num_ranks) + ": rank " + std::to_string(g.rank) + "'s part needs " +
-                gib(need) + " of GPU memory and " + gib(free_bytes) +
-                " is free (several GPUs run with the graph in GPU memory only, so far)");
+  check_fits(g, RankBfs::bytes_needed(g));
   return g;
 }
 
@@ -259,11 +244,15 @@ RankRunRecord RankBfs::run(uint64_t source) {
   return record;
 }
 
-void RankBfs::copy_depths(std::span<int32_t> normal_depth, std::span<int32_t> delegate_depth) const {
-  if (normal_depth.size() != host_.num_normals() || delegate_depth.size() != host_.num_delegates())
-    throw Error("copy_depths: wrong sizes");
-  TG_CUDA(cudaMemcpy(normal_depth.data(), normal_depth_.data(), normal_depth.size_bytes(), cudaMemcpyDeviceToHost));
-  TG_CUDA(cudaMemcpy(delegate_depth.data(), delegate_depth_.data(), delegate_depth.size_bytes(), cudaMemcpyDeviceToHost));
+RankResult RankBfs::result() const {
+  RankPart<int32_t> part;
+  part.normal.resize(host_.num_normals());
+  part.delegate.resize(host_.num_delegates());
+  if (!part.normal.empty())
+    TG_CUDA(cudaMemcpy(part.normal.data(), normal_depth_.data(), part.normal.size() * 4, cudaMemcpyDeviceToHost));
+  if (!part.delegate.empty())
+    TG_CUDA(cudaMemcpy(part.delegate.data(), delegate_depth_.data(), part.delegate.size() * 4, cudaMemcpyDeviceToHost));
+  return part;
 }
 
 }  // namespace tg::dist::gpu

@@ -15,49 +15,31 @@
 
 #include "distributed/gpu/bfs_kernels.cuh"
 #include "distributed/gpu/device_rank_graph.h"
+#include "distributed/gpu/rank_program.h"
 #include "distributed/partition.h"
 
 namespace tg::dist::gpu {
 
-// One level as this rank saw it.
-struct LevelRecord {
-  double compute_s = 0;        // kernels
-  double communication_s = 0;  // NCCL: counts, the exchange, the delegate reduction (waits for slower ranks included)
-  uint64_t bytes_sent = 0;     // this rank's payload: owner slots to peers, the delegate mask, its counts
-  uint64_t normals_received = 0;
-  uint32_t delegate_frontier = 0;  // delegates in this level's frontier (the same on every rank)
-  bool pulled = false;             // the delegates' edges bottom-up on this rank
-};
-
-struct RankRunRecord {
-  double seconds = 0;  // source to last level, CUDA events on this rank
-  std::vector<LevelRecord> levels;
-};
-
-class RankBfs {
+class RankBfs : public RankProgram {
  public:
   // Uploads the rank's part onto the current device; refuses (one line) when
   // it and the BFS's state do not fit the device's free memory. Levels go
   // bottom-up where it pays only when the graph is undirected (`symmetric`):
   // then the reverse of every edge is on the same rank.
   RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric);
-  ~RankBfs();
+  ~RankBfs() override;
   RankBfs(const RankBfs&) = delete;
   RankBfs& operator=(const RankBfs&) = delete;
 
   // The device memory the part and the state take.
   static uint64_t bytes_needed(const RankGraph& graph);
 
-  // NCCL connects peers on their first exchange (lazily): measured 9-12 ms
-  // in the first levels of the first run on the x2 machine. Every rank calls
-  // this once after all have constructed (a rank that failed to construct
-  // would leave the others waiting in it), to move that into the placement.
-  void warm_up();
-
-  // Every rank calls run with the same source (a global id).
+  void warm_up() override;
+  // Every rank runs the same request: its source a global id.
+  RankRunRecord run(const RunRequest& request) override { return run(request.source()); }
   RankRunRecord run(uint64_t source);
   // Depths of this rank's normal vertices (local ids) and of every delegate.
-  void copy_depths(std::span<int32_t> normal_depth, std::span<int32_t> delegate_depth) const;
+  RankResult result() const override;
 
  private:
   void reset(uint64_t source);

@@ -10,10 +10,11 @@
 #include <string>
 
 #include "distributed/degree_separation.h"
-#include "distributed/gpu/bfs_output.h"
+#include "distributed/gpu/device_rank_graph.h"
 #include "distributed/gpu/gpu_group.h"
 #include "distributed/gpu/nccl_check.h"
-#include "distributed/gpu/rank_bfs.h"
+#include "distributed/gpu/rank_program.h"
+#include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
 #include "engines/gpu/cuda_util.h"
@@ -30,14 +31,14 @@ void agree_all_ready(Communicator& host, bool ready) {
     throw Error("another rank failed (its own error says why)");
 }
 
-// Every rank's normal depths in its local order, turned into depths by
+// Every rank's normal values in its local order, turned into values by
 // global id: rank q's normal vertices are the ids q, q + P, q + 2P, ... that
-// are not delegates, ascending, so only the depths need to travel.
-ResultVector<int32_t> gather_depths(Communicator& host, const RankGraph& g, const std::vector<int32_t>& normal_depth,
-                                    const std::vector<int32_t>& delegate_depth) {
+// are not delegates, ascending, so only the values need to travel.
+template <typename T>
+ResultVector<T> by_global_id(Communicator& host, const RankGraph& g, const gpu::RankPart<T>& mine) {
   std::vector<uint64_t> counts;
-  const std::vector<int32_t> all = host.allgatherv(std::span<const int32_t>(normal_depth), &counts);
-  ResultVector<int32_t> depth(g.num_vertices);
+  const std::vector<T> all = host.allgatherv(std::span<const T>(mine.normal), &counts);
+  ResultVector<T> value(g.num_vertices);
   const int p = g.num_ranks;
   std::vector<uint64_t> start(p + 1, 0);
   for (int q = 0; q < p; ++q) start[q + 1] = start[q] + counts[q];
@@ -49,11 +50,15 @@ ResultVector<int32_t> gather_depths(Communicator& host, const RankGraph& g, cons
     for (uint64_t v = q; v < g.num_vertices; v += p) {
       while (k < g.delegate_global.size() && g.delegate_global[k] < v) ++k;
       if (k < g.delegate_global.size() && g.delegate_global[k] == v) continue;
-      depth[v] = all[at++];
+      value[v] = all[at++];
     }
   }
-  for (uint32_t k = 0; k < g.num_delegates(); ++k) depth[g.delegate_global[k]] = delegate_depth[k];
-  return depth;
+  for (uint32_t k = 0; k < g.num_delegates(); ++k) value[g.delegate_global[k]] = mine.delegate[k];
+  return value;
+}
+
+VertexValues gather(Communicator& host, const RankGraph& g, const gpu::RankResult& mine) {
+  return std::visit([&](const auto& part) -> VertexValues { return by_global_id(host, g, part); }, mine);
 }
 
 // This rank's levels combined with the others': the slowest rank's times,
@@ -89,7 +94,8 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
   GpuOptions checked = options;
   checked.gpus = host.size();
   checked.device = 0;  // the device is the rank's own, not a choice among the group's
-  check_multi_gpu_run(requests, checked);
+  const bool directed = std::visit([](const auto& x) { return x.directed; }, graph);
+  check_multi_gpu_run(requests, checked, directed);
   const int rank = host.rank(), p = host.size();
 
   bool ready = false;
@@ -103,7 +109,7 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
   if (!ready) throw Error("--distributed: " + why);
   TG_CUDA(cudaSetDevice(options.device));
 
-  gpu::BfsTimes times;
+  gpu::RunTimes times;
   auto t = std::chrono::steady_clock::now();
   const RankGraph g = partition_rank(graph, p, rank, PartitionOptions{.threshold = options.delegate_threshold});
   times.partition_s = seconds_since(t);
@@ -120,31 +126,36 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
     ~CommOwner() { ncclCommDestroy(c); }
   } owner{comm};
 
-  t = std::chrono::steady_clock::now();
-  std::unique_ptr<gpu::RankBfs> bfs;
-  std::string error;
-  try {
-    bfs = std::make_unique<gpu::RankBfs>(g, comm, !std::visit([](const auto& x) { return x.directed; }, graph));
-  } catch (const Error& e) {
-    error = e.what();
-  }
-  agree_all_ready(host, error.empty());
-  if (!error.empty()) throw Error(error);
-  bfs->warm_up();
-  times.transfer_s = seconds_since(t);
   const uint64_t placed_bytes = host.allreduce(gpu::DeviceRankGraph::bytes_needed(g), ReduceOp::kSum);
-
   std::vector<RunOutput> outputs;
+  const AlgorithmInfo* placed = nullptr;
+  std::unique_ptr<gpu::RankProgram> program;
   for (const RunRequest& request : requests) {
-    const gpu::RankRunRecord record = bfs->run(request.source());
-    std::vector<int32_t> normal_depth(g.num_normals()), delegate_depth(g.num_delegates());
-    bfs->copy_depths(normal_depth, delegate_depth);
+    if (placed != request.algorithm) {  // one program per algorithm of the batch
+      t = std::chrono::steady_clock::now();
+      program.reset();
+      std::string error;
+      try {
+        program = gpu::make_rank_program(*request.algorithm, g, comm, !directed);
+      } catch (const Error& e) {
+        error = e.what();
+      }
+      agree_all_ready(host, error.empty());
+      if (!error.empty()) throw Error(error);
+      program->warm_up();
+      times.transfer_s = seconds_since(t);
+      placed = request.algorithm;
+    }
+    const gpu::RankRunRecord record = program->run(request);
+    const gpu::RankResult mine = program->result();
     t = std::chrono::steady_clock::now();
-    ResultVector<int32_t> depth = gather_depths(host, g, normal_depth, delegate_depth);
+    VertexValues values = gather(host, g, mine);
     times.compute_s = host.allreduce(record.seconds, ReduceOp::kMax);
+    const uint64_t edges = host.allreduce(record.edges, ReduceOp::kSum);
     DistributedStats stats = combine(host, g, record);
     times.copy_back_s = seconds_since(t);
-    outputs.push_back(gpu::bfs_output(graph, std::move(depth), std::move(stats), times, placed_bytes));
+    outputs.push_back(gpu::distributed_output(graph, *request.algorithm, std::move(values), std::move(stats), times,
+                                              placed_bytes, edges, record.residual));
   }
   return outputs;
 }

@@ -1,4 +1,4 @@
-#include "distributed/gpu/bfs_output.h"
+#include "distributed/gpu/run_output.h"
 
 #include <cuda_runtime.h>
 
@@ -30,8 +30,9 @@ uint64_t edges_from_reached(const Graph<V>& graph, const ResultVector<int32_t>& 
 
 }  // namespace
 
-RunOutput bfs_output(const AnyGraph& graph, ResultVector<int32_t> depth, DistributedStats stats, const BfsTimes& times,
-                     uint64_t placed_bytes) {
+RunOutput distributed_output(const AnyGraph& graph, const AlgorithmInfo& algorithm, VertexValues values,
+                             DistributedStats stats, const RunTimes& times, uint64_t placed_bytes, uint64_t edges_pushed,
+                             double residual) {
   RunOutput out;
   out.engine = EngineKind::kGpu;
   out.placement = Placement::kDevice;
@@ -46,7 +47,13 @@ RunOutput bfs_output(const AnyGraph& graph, ResultVector<int32_t> depth, Distrib
   out.stats.add_phase("transfer", times.transfer_s);
   out.stats.add_phase("compute", times.compute_s);
   out.stats.add_phase("communication (in compute)", communication_s);
-  out.stats.edges_traversed = std::visit([&](const auto& g) { return edges_from_reached(g, depth); }, graph);
+  if (algorithm.name() == "bfs") {
+    const auto& depth = std::get<ResultVector<int32_t>>(values);
+    out.stats.edges_traversed = std::visit([&](const auto& g) { return edges_from_reached(g, depth); }, graph);
+  } else {
+    out.stats.edges_traversed = edges_pushed;
+  }
+  if (algorithm.name() == "pagerank") out.stats.residual = residual;
   out.stats.bytes_moved = placed_bytes;
   GpuPlacementStats gpu;
   gpu.gpu = device_names(stats.gpus);
@@ -54,7 +61,7 @@ RunOutput bfs_output(const AnyGraph& graph, ResultVector<int32_t> depth, Distrib
   gpu.transfer_bytes = placed_bytes;
   out.stats.gpu = gpu;
   out.stats.distributed = std::move(stats);
-  out.values = std::move(depth);
+  out.values = std::move(values);
   out.stats.add_phase("copy back", times.copy_back_s);
   return out;
 }

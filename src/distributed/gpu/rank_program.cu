@@ -1,0 +1,71 @@
+#include "distributed/gpu/rank_program.h"
+
+#include <cstdio>
+
+#include "core/error.h"
+#include "distributed/gpu/rank_bfs.h"
+#include "distributed/gpu/rank_cc.h"
+#include "distributed/gpu/rank_pagerank.h"
+#include "engines/gpu/cuda_util.h"
+
+namespace tg::dist::gpu {
+namespace {
+
+std::string gib(uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1ull << 30));
+  return text;
+}
+
+}  // namespace
+
+std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, const RankGraph& graph, ncclComm_t comm,
+                                               bool symmetric) {
+  const std::string name = algorithm.name();
+  if (name == "bfs") return std::make_unique<RankBfs>(graph, comm, symmetric);
+  if (name == "cc") return std::make_unique<RankCc>(graph, comm);
+  if (name == "pagerank") return std::make_unique<RankPageRank>(graph, comm);
+  throw Error("no program over several GPUs for " + name);  // multi_gpu_checks.cc refuses it first
+}
+
+uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph) {
+  const std::string name = algorithm.name();
+  if (name == "cc") return RankCc::bytes_needed(graph);
+  if (name == "pagerank") return RankPageRank::bytes_needed(graph);
+  return RankBfs::bytes_needed(graph);
+}
+
+void check_fits(const RankGraph& g, uint64_t need) {
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const uint64_t margin = 256ull << 20;  // CUB's scratch, NCCL's buffers
+  if (need + margin > free_bytes)
+    throw Error("--gpus " + std::to_string(g.num_ranks) + ": rank " + std::to_string(g.rank) + "'s part needs " +
+                gib(need) + " of GPU memory and " + gib(free_bytes) +
+                " is free (several GPUs run with the graph in GPU memory only, so far)");
+}
+
+RankStream::RankStream(int marks) : marks_(marks, nullptr) {
+  int device = 0;
+  TG_CUDA(cudaGetDevice(&device));
+  TG_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+  TG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  for (cudaEvent_t& e : marks_) TG_CUDA(cudaEventCreate(&e));
+}
+
+RankStream::~RankStream() {
+  for (cudaEvent_t e : marks_) cudaEventDestroy(e);
+  cudaStreamDestroy(stream_);
+}
+
+void RankStream::mark(int i) const { TG_CUDA(cudaEventRecord(marks_[i], stream_)); }
+
+double RankStream::seconds(int from, int to) const {
+  float ms = 0;
+  TG_CUDA(cudaEventElapsedTime(&ms, marks_[from], marks_[to]));
+  return ms / 1000.0;
+}
+
+void RankStream::sync() const { TG_CUDA(cudaStreamSynchronize(stream_)); }
+
+}  // namespace tg::dist::gpu

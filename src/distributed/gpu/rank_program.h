@@ -1,0 +1,92 @@
+// One rank's share of an algorithm over a degree-separated partition: the
+// interface the drivers of `--gpus N` (threads of one process,
+// multi_gpu_run.cu) and of `mpirun ... --distributed` (a process per GPU,
+// rank_run.cu) run, whatever the algorithm. A program needs its RankGraph,
+// its device current and an NCCL communicator whose other ranks make the
+// same calls in the same order.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "distributed/partition.h"
+#include "engines/run.h"
+
+namespace tg::dist::gpu {
+
+// One level (BFS) or round (CC, PageRank) as this rank saw it.
+struct LevelRecord {
+  double compute_s = 0;        // kernels
+  double communication_s = 0;  // NCCL (waits for slower ranks included)
+  uint64_t bytes_sent = 0;     // this rank's payload
+  uint64_t normals_received = 0;
+  uint32_t delegate_frontier = 0;  // delegates active this level (the same on every rank)
+  bool pulled = false;             // BFS: the delegates' edges bottom-up on this rank
+};
+
+struct RankRunRecord {
+  double seconds = 0;  // first level to last, CUDA events on this rank
+  std::vector<LevelRecord> levels;
+  uint64_t edges = 0;   // edges this rank pushed along (CC, PageRank; BFS counts from its depths)
+  double residual = 0;  // PageRank: the last L1 change over the scores' sum
+};
+
+// A rank's values: its normal vertices' in local order, every delegate's
+// (the same on every rank).
+template <typename T>
+struct RankPart {
+  std::vector<T> normal, delegate;
+};
+using RankResult = std::variant<RankPart<int32_t>, RankPart<uint64_t>, RankPart<double>>;
+
+class RankProgram {
+ public:
+  virtual ~RankProgram() = default;
+  // NCCL connects peers on their first exchange (lazily: 9-12 ms on the x2
+  // machine); every rank calls this once after all have constructed.
+  virtual void warm_up() = 0;
+  virtual RankRunRecord run(const RunRequest& request) = 0;
+  // The last run's values.
+  virtual RankResult result() const = 0;
+};
+
+// The program of request's algorithm (bfs, cc, pagerank), its part and state
+// placed on the current device; refuses in one line when they do not fit.
+std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, const RankGraph& graph, ncclComm_t comm,
+                                               bool symmetric);
+
+// The part's bytes on the device plus the program's state.
+uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph);
+
+// Refuses, before anything is allocated, a part and state of `need` bytes
+// that the device's free memory cannot take: a partial upload that then
+// failed would leave the other ranks waiting in their first collective.
+void check_fits(const RankGraph& graph, uint64_t need);
+
+// A stream, the device's SM count and CUDA events for one rank.
+class RankStream {
+ public:
+  explicit RankStream(int marks);
+  ~RankStream();
+  RankStream(const RankStream&) = delete;
+  RankStream& operator=(const RankStream&) = delete;
+
+  cudaStream_t stream() const { return stream_; }
+  int sms() const { return sms_; }
+  void mark(int i) const;                    // records event i
+  double seconds(int from, int to) const;    // between two recorded events
+  void sync() const;
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  int sms_ = 1;
+  std::vector<cudaEvent_t> marks_;
+};
+
+}  // namespace tg::dist::gpu

@@ -1,0 +1,118 @@
+// CC and PageRank over several GPUs (`--gpus N`, src/distributed/gpu): on
+// 1, 2 and up to 4 GPUs where present, on the test shapes and a
+// Kronecker graph, with thresholds that make every vertex a delegate (0),
+// none (max), and the paper's rule: CC's labels equal the sequential
+// union-find's, PageRank agrees with the CPU engine within the registry's
+// agreement, and both pass their verifiers. One batch runs both, so the
+// drivers' switch from one program to the next is tested too.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "algorithms/algorithm.h"
+#include "core/error.h"
+#include "engines/run.h"
+#include "generators/generators.h"
+#include "graph/builder.h"
+#include "gpu/gpu_checks.h"
+#include "support/reference.h"
+
+namespace tg::test::gpu {
+namespace {
+
+// 1, 2 and the most present up to 4: each count is a new NCCL group (most of
+// a run's time on these graphs); 3 ranks are in the host programs' tests.
+std::vector<int> gpu_counts() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) return {};
+  std::vector<int> counts;
+  for (int p : {1, 2, std::min(n, 4)})
+    if (p <= n && (counts.empty() || counts.back() < p)) counts.push_back(p);
+  return counts;
+}
+
+void check_programs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds,
+                    const std::string& what) {
+  const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
+  std::vector<RunRequest> requests;
+  if (!directed) requests.push_back(prepare_request(graph, make_request(*find_algorithm("cc"))));
+  requests.push_back(prepare_request(graph, make_request(*find_algorithm("pagerank"))));
+  requests.push_back(prepare_request(graph, make_request(*find_algorithm("bfs"), {0})));
+  for (int p : gpu_counts())
+    for (std::optional<uint64_t> th : thresholds) {
+      GpuOptions options;
+      options.gpus = p;
+      options.delegate_threshold = th;
+      const std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
+      ASSERT_EQ(outputs.size(), requests.size());
+      for (size_t i = 0; i < requests.size(); ++i) {
+        const RunRequest& r = requests[i];
+        const std::string where = what + ", " + r.algorithm->name() + ", " + std::to_string(p) + " GPUs, TH " +
+                                  (th ? std::to_string(*th) : std::string("default"));
+        if (r.algorithm->name() == "cc")
+          EXPECT_EQ(to_std_vector(std::get<ResultVector<uint64_t>>(outputs[i].values)), reference_cc(graph)) << where;
+        else
+          EXPECT_TRUE(agrees(*r.algorithm, outputs[i].values, cpu_result(graph, r, what))) << where;
+        EXPECT_TRUE(passes_verifier(*r.algorithm, graph, r.sources, outputs[i].values, r.options)) << where;
+        ASSERT_TRUE(outputs[i].stats.distributed.has_value()) << where;
+        EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
+        EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations) << where;
+        EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
+      }
+    }
+}
+
+const std::vector<std::optional<uint64_t>> kThresholds = {0, std::nullopt, std::numeric_limits<uint64_t>::max()};
+
+class MultiGpuProgramsTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MultiGpuProgramsTest, EqualTheReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const Shape& shape = find_shape(GetParam());
+  for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {
+    SCOPED_TRACE(orientation_name(o));
+    check_programs(build_variant(shape.edges, o, false), kThresholds, GetParam() + "/" + orientation_name(o));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, MultiGpuProgramsTest, ::testing::ValuesIn(gpu_shapes()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// Hubs of thousands of edges (lists that span many push chunks), both kinds
+// of edges crossing ranks, 64-bit ids on the directed graph.
+TEST(MultiGpuPrograms, KroneckerWithMiddleThresholds) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  GeneratorSpec spec;
+  spec.scale = 14;
+  spec.edge_factor = 16;
+  spec.seed = 12;
+  for (bool undirected : {true, false}) {
+    EdgeList edges = generate(spec);
+    edges.directed = !undirected;
+    BuildOptions options;
+    options.force_64bit_ids = !undirected;
+    const AnyGraph graph = build_graph(std::move(edges), options);
+    check_programs(graph, {4, 32, std::nullopt}, undirected ? "kron14 undirected" : "kron14 directed");
+  }
+}
+
+TEST(MultiGpuPrograms, CcOnADirectedGraphIsRefused) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const AnyGraph graph = build_variant(find_shape("path").edges, Orientation::kDirectedNoCsc, false);
+  GpuOptions options;
+  options.gpus = 1;
+  const std::vector<RunRequest> requests = {prepare_request(graph, make_request(*find_algorithm("cc")))};
+  try {
+    run_batch_on_gpu(graph, requests, options);
+    FAIL() << "cc ran on a directed graph";
+  } catch (const tg::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("undirected"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace tg::test::gpu
