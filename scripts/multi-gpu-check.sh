@@ -14,6 +14,7 @@
 #   MGPU_ROOTS=64           roots per bench
 #   MGPU_TESTS=0            skip the tests
 #   MGPU_NP=N               processes of the mpirun check (default: every GPU present)
+#   MGPU_MPIRUN=0           skip the mpirun check
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/multi-gpu-check}"
@@ -56,7 +57,7 @@ for pair in ${MGPU_PROGRAMS:-}; do
 done
 
 # The multi-process form: one process per GPU under mpirun, each building its own part.
-if command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
+if [ "${MGPU_MPIRUN:-1}" != 0 ] && command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
   file=$(ls /tmp/kron_*.tgb 2>/dev/null | head -1)
   np=${MGPU_NP:-$gpus}
   if [ -n "$file" ] && mpirun --allow-run-as-root -np "$np" "$bin" run bfs --graph "$file" --distributed --verify --json \
