@@ -29,7 +29,7 @@ rc=$?
 grep -E "^(build|tests|BUILD)" "$out/gpu-check/summary.txt" | tee -a "$out/summary.txt"
 [ "${GPU_CHECK_PREBUILT:-0}" = 1 ] && bin=/tmp/tg-bin/tiergraph || bin=build-device/src/tiergraph
 
-for pair in ${MGPU_WEAK:-20:1 20:2}; do
+for pair in ${MGPU_WEAK-20:1 20:2}; do
   scale=${pair%%:*} p=${pair##*:}
   [ "$p" -le "$gpus" ] || continue
   file=/tmp/kron_$scale.tgb

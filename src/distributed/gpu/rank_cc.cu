@@ -128,7 +128,7 @@ uint64_t RankCc::bytes_needed(const RankGraph& g) {
 }
 
 RankCc::RankCc(const RankGraph& graph, ncclComm_t comm)
-    : host_(checked(graph)), comm_(comm), stream_(4), graph_(graph), remote_(graph) {
+    : host_(checked(graph)), comm_(comm), stream_(6), graph_(graph), remote_(graph) {
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
   label_ = DeviceArray<uint32_t>::allocate(n);
   next_label_ = DeviceArray<uint32_t>::allocate(n);

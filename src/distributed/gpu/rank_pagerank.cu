@@ -232,8 +232,11 @@ RankRunRecord RankPageRank::run(const RunRequest& request) {
       TG_CUDA_CHECK_LAUNCH();
     }
     stream_.mark(4);
-    change = allreduced(scalars_.data());
+    if (g.num_ranks > 1) TG_NCCL(ncclAllReduce(scalars_.data(), scalars_.data(), 1, ncclFloat64, ncclSum, comm_, s));
+    TG_CUDA(cudaMemcpyAsync(pinned_, scalars_.data(), sizeof(double), cudaMemcpyDeviceToHost, s));
     stream_.mark(5);
+    stream_.sync();
+    change = pinned_[0];
     ++iteration;
     record.edges += edges;
 

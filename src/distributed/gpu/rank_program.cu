@@ -58,11 +58,11 @@ RankStream::~RankStream() {
   cudaStreamDestroy(stream_);
 }
 
-void RankStream::mark(int i) const { TG_CUDA(cudaEventRecord(marks_[i], stream_)); }
+void RankStream::mark(int i) const { TG_CUDA(cudaEventRecord(marks_.at(i), stream_)); }
 
 double RankStream::seconds(int from, int to) const {
   float ms = 0;
-  TG_CUDA(cudaEventElapsedTime(&ms, marks_[from], marks_[to]));
+  TG_CUDA(cudaEventElapsedTime(&ms, marks_.at(from), marks_.at(to)));
   return ms / 1000.0;
 }
 
