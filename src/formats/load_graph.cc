@@ -89,7 +89,7 @@ AnyGraph load(const std::string& spec, const LoadOptions& options) {
     GeneratorSpec g = parse_generator_spec(spec, options.edge_factor, options.seed);
     BuildOptions build = options.build;
     build.simplify = true;  // as GAP's generated graphs
-    return build_graph(generate(g), build);
+    return build_graph(generated_edges(g), build);
   }
   const FileFormat format = format_from_path(spec);
   if (is_binary(format)) {

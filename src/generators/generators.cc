@@ -83,36 +83,23 @@ class IdPermutation {
   uint64_t offset_[kRounds];
 };
 
-template <typename MakeEdge>
-EdgeList generate_blocks(const GeneratorSpec& spec, MakeEdge make_edge) {
-  EdgeList el;
-  el.num_vertices = uint64_t{1} << spec.scale;
-  el.directed = false;
-  el.name = spec.text.empty() ? (spec.kind == GeneratorSpec::Kind::kKronecker ? "kron:" : "urand:") +
-                                     std::to_string(spec.scale)
-                               : spec.text;
-  const uint64_t m = static_cast<uint64_t>(spec.edge_factor) << spec.scale;
-  resize_huge(el.src, m);
-  resize_huge(el.dst, m);
-  uint64_t* src = el.src.data();
-  uint64_t* dst = el.dst.data();
-  const uint64_t blocks = (m + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static)
-  for (uint64_t b = 0; b < blocks; ++b) {
-    Stream rng(spec.seed, b);
-    const uint64_t end = std::min(m, (b + 1) * kBlock);
-    for (uint64_t e = b * kBlock; e < end; ++e) make_edge(rng, src[e], dst[e]);
-  }
-  return el;
-}
+// One generated edge from a block's stream: Kronecker descends `scale`
+// levels, one 16-bit draw a level; uniform takes the top bits of two draws.
+class EdgeMaker {
+ public:
+  explicit EdgeMaker(const GeneratorSpec& spec)
+      : kind_(spec.kind), scale_(spec.scale), permute_(spec.scale, spec.seed) {}
 
-EdgeList generate_kronecker(const GeneratorSpec& spec) {
-  const int scale = spec.scale;
-  const IdPermutation permute(scale, spec.seed);
-  return generate_blocks(spec, [scale, &permute](Stream& rng, uint64_t& u, uint64_t& v) {
+  void operator()(Stream& rng, uint64_t& u, uint64_t& v) const {
+    if (kind_ == GeneratorSpec::Kind::kUniform) {
+      const int shift = 64 - scale_;  // the top bits of a uniform 64-bit value: uniform over 2^scale ids
+      u = rng.next() >> shift;
+      v = rng.next() >> shift;
+      return;
+    }
     uint64_t s = 0, d = 0;
     uint64_t bits = 0;
-    for (int level = 0; level < scale; ++level) {
+    for (int level = 0; level < scale_; ++level) {
       if (level % kLevelsPerDraw == 0) bits = rng.next();
       uint32_t r = static_cast<uint32_t>(bits & 0xffff);
       bits >>= 16;
@@ -121,18 +108,25 @@ EdgeList generate_kronecker(const GeneratorSpec& spec) {
       s = (s << 1) | down;
       d = (d << 1) | right;
     }
-    u = permute(s);
-    v = permute(d);
-  });
+    u = permute_(s);
+    v = permute_(d);
+  }
+
+ private:
+  GeneratorSpec::Kind kind_;
+  int scale_;
+  IdPermutation permute_;
+};
+
+void check_spec(const GeneratorSpec& spec) {
+  if (spec.scale < 1 || spec.scale > kMaxScale || spec.edge_factor < 1 || spec.edge_factor > kMaxEdgeFactor)
+    throw usage_error(spec.text + ": scale must be from 1 to " + std::to_string(kMaxScale) + " and edge factor from 1 to " +
+                      std::to_string(kMaxEdgeFactor));
 }
 
-EdgeList generate_uniform(const GeneratorSpec& spec) {
-  const int shift = 64 - spec.scale;
-  return generate_blocks(spec, [shift](Stream& rng, uint64_t& u, uint64_t& v) {
-    // the top bits of a uniform 64-bit value: uniform over 2^scale ids
-    u = rng.next() >> shift;
-    v = rng.next() >> shift;
-  });
+std::string name_of(const GeneratorSpec& spec) {
+  if (!spec.text.empty()) return spec.text;
+  return (spec.kind == GeneratorSpec::Kind::kKronecker ? "kron:" : "urand:") + std::to_string(spec.scale);
 }
 
 bool parse_uint(std::string_view s, uint64_t& x) {
@@ -193,15 +187,40 @@ GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor, uin
   return spec;
 }
 
+EdgeBlocks generated_edges(const GeneratorSpec& spec) {
+  check_spec(spec);
+  EdgeBlocks blocks;
+  blocks.num_vertices = uint64_t{1} << spec.scale;
+  blocks.num_edges = static_cast<uint64_t>(spec.edge_factor) << spec.scale;
+  blocks.block_size = kBlock;
+  blocks.num_blocks = (blocks.num_edges + kBlock - 1) / kBlock;
+  blocks.directed = false;
+  blocks.name = name_of(spec);
+  const uint64_t m = blocks.num_edges, seed = spec.seed;
+  blocks.fill = [m, seed, make = EdgeMaker(spec)](uint64_t b, uint64_t* src, uint64_t* dst) {
+    Stream rng(seed, b);
+    const uint64_t first = b * kBlock, count = std::min(m, first + kBlock) - first;
+    for (uint64_t i = 0; i < count; ++i) make(rng, src[i], dst[i]);
+    return count;
+  };
+  return blocks;
+}
+
 EdgeList generate(const GeneratorSpec& spec) {
-  if (spec.scale < 1 || spec.scale > kMaxScale || spec.edge_factor < 1 || spec.edge_factor > kMaxEdgeFactor)
-    throw usage_error(spec.text + ": scale must be from 1 to " + std::to_string(kMaxScale) + " and edge factor from 1 to " +
-                      std::to_string(kMaxEdgeFactor));
+  const EdgeBlocks blocks = generated_edges(spec);
   try {
-    return spec.kind == GeneratorSpec::Kind::kKronecker ? generate_kronecker(spec) : generate_uniform(spec);
+    EdgeList el;
+    el.num_vertices = blocks.num_vertices;
+    el.directed = false;
+    el.name = blocks.name;
+    resize_huge(el.src, blocks.num_edges);
+    resize_huge(el.dst, blocks.num_edges);
+#pragma omp parallel for schedule(static)
+    for (uint64_t b = 0; b < blocks.num_blocks; ++b)
+      blocks.fill(b, el.src.data() + b * blocks.block_size, el.dst.data() + b * blocks.block_size);
+    return el;
   } catch (const std::bad_alloc&) {
-    throw Error(spec.text + ": out of memory generating " +
-                std::to_string(static_cast<uint64_t>(spec.edge_factor) << spec.scale) + " edges");
+    throw Error(spec.text + ": out of memory generating " + std::to_string(blocks.num_edges) + " edges");
   }
 }
 

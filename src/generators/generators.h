@@ -29,6 +29,10 @@ GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor = 16
 // The generated edges are undirected (EdgeList::directed = false), as in
 // Graph500 and GAP; the builder adds the reverse edges.
 EdgeList generate(const GeneratorSpec& spec);
+// The same edges, made a block at a time on demand (block b of generate's
+// list is [b * block_size, ...)), for building a graph without holding its
+// edge list (graph/builder.h).
+EdgeBlocks generated_edges(const GeneratorSpec& spec);
 
 // The seeded bijection of [0, 2^scale) that kron applies to its ids
 // (exposed for tests).

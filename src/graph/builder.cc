@@ -252,41 +252,22 @@ void assign_random_weights(Graph<V>& g, const WeightRange& range, uint64_t seed)
     for (eid_t j = off[u]; j < off[u + 1]; ++j) w[j] = random_weight(u, nbr[j], range, seed);
 }
 
-template <typename V>
-Graph<V> build(EdgeList&& edges, const BuildOptions& options) {
-  Graph<V> g;
-  g.num_vertices = edges.num_vertices;
-  g.directed = edges.directed && !options.undirected;
-  g.id_base = edges.id_base;
-  g.name = std::move(edges.name);
+// The CSR of the edges that for_each_input(visit) reports, visit(u, v, w)
+// once per input edge from inside its own parallel loop, twice over (count,
+// then place); g holds the graph's description. Undirected: both directions
+// of each edge, a self loop once.
+template <typename V, typename ForEachInput, typename Release>
+Graph<V> build_from(Graph<V> g, bool weighted, const BuildOptions& options, ForEachInput&& for_each_input,
+                    Release&& release_input) {
   const uint64_t n = g.num_vertices;
   const bool symmetric = !g.directed;
-
-  // Moved out so that they are freed right after the scatter, not when the
-  // caller's EdgeList dies.
-  std::vector<uint64_t> src = std::move(edges.src);
-  std::vector<uint64_t> dst = std::move(edges.dst);
-  std::vector<weight_t> weights = std::move(edges.weights);
-  if (options.random_weights) weights = {};  // replaced at the end
-  const uint64_t m = src.size();
-  const bool weighted = !weights.empty();
-
-  {
-    const uint64_t* s = src.data();
-    const uint64_t* d = dst.data();
-    const weight_t* w = weighted ? weights.data() : nullptr;
-    g.out = scatter_csr<V>(n, weighted, [&](auto emit) {
-#pragma omp parallel for schedule(static)
-      for (uint64_t e = 0; e < m; ++e) {
-        weight_t x = w != nullptr ? w[e] : weight_t{0};
-        emit(s[e], d[e], x);
-        if (symmetric && s[e] != d[e]) emit(d[e], s[e], x);  // a self loop is stored once
-      }
+  g.out = scatter_csr<V>(n, weighted, [&](auto emit) {
+    for_each_input([&](uint64_t u, uint64_t v, weight_t w) {
+      emit(u, v, w);
+      if (symmetric && u != v) emit(v, u, w);  // a self loop is stored once
     });
-  }
-  src = {};
-  dst = {};
-  weights = {};
+  });
+  release_input();
 
   if (options.simplify) {
     Array<eid_t> kept = allocate_huge<eid_t>(n);
@@ -298,6 +279,62 @@ Graph<V> build(EdgeList&& edges, const BuildOptions& options) {
   if (options.random_weights) assign_random_weights(g, *options.random_weights, options.weight_seed);
   if (options.in_edges && g.directed) g.in = transpose(g.out, n);
   return g;
+}
+
+template <typename V>
+Graph<V> build(EdgeList&& edges, const BuildOptions& options) {
+  Graph<V> g;
+  g.num_vertices = edges.num_vertices;
+  g.directed = edges.directed && !options.undirected;
+  g.id_base = edges.id_base;
+  g.name = std::move(edges.name);
+
+  // Moved out so that they are freed right after the scatter, not when the
+  // caller's EdgeList dies.
+  std::vector<uint64_t> src = std::move(edges.src);
+  std::vector<uint64_t> dst = std::move(edges.dst);
+  std::vector<weight_t> weights = std::move(edges.weights);
+  if (options.random_weights) weights = {};  // replaced at the end
+  const uint64_t m = src.size();
+  const bool weighted = !weights.empty();
+  const uint64_t* s = src.data();
+  const uint64_t* d = dst.data();
+  const weight_t* w = weighted ? weights.data() : nullptr;
+  return build_from(
+      std::move(g), weighted, options,
+      [&](auto visit) {
+#pragma omp parallel for schedule(static)
+        for (uint64_t e = 0; e < m; ++e) visit(s[e], d[e], w != nullptr ? w[e] : weight_t{0});
+      },
+      [&] {
+        src = {};
+        dst = {};
+        weights = {};
+      });
+}
+
+// Edges made on demand: each thread fills a block into its own buffers and
+// reports it; nothing of the edge list outlives its block.
+template <typename V>
+Graph<V> build(const EdgeBlocks& edges, const BuildOptions& options) {
+  Graph<V> g;
+  g.num_vertices = edges.num_vertices;
+  g.directed = edges.directed && !options.undirected;
+  g.name = edges.name;
+  return build_from(
+      std::move(g), false, options,
+      [&](auto visit) {
+#pragma omp parallel
+        {
+          std::vector<uint64_t> src(edges.block_size), dst(edges.block_size);
+#pragma omp for schedule(dynamic, 4)
+          for (uint64_t b = 0; b < edges.num_blocks; ++b) {
+            const uint64_t count = edges.fill(b, src.data(), dst.data());
+            for (uint64_t i = 0; i < count; ++i) visit(src[i], dst[i], weight_t{0});
+          }
+        }
+      },
+      [] {});
 }
 
 void validate(const EdgeList& edges) {
@@ -345,13 +382,13 @@ void validate(const EdgeList& edges) {
 // (a stray id of 3e9 in a small file asks for 24 GB of offsets), rather than
 // letting the kernel kill the process minutes later. TG_NO_MEMORY_CHECK=1
 // skips it where RAM grows on demand (some VMs report a small MemTotal).
-static void check_fits_in_memory(const EdgeList& edges, const BuildOptions& options) {
+static void check_fits_in_memory(uint64_t n, uint64_t m, bool directed, bool weighted, const std::string& name,
+                                 const BuildOptions& options) {
   if (const char* skip = std::getenv("TG_NO_MEMORY_CHECK"); skip != nullptr && skip[0] == '1') return;
-  const uint64_t n = edges.num_vertices, m = edges.num_edges();
   const bool wide = options.force_64bit_ids || n >= kVid32Limit;
-  const bool both_ways = options.undirected || !edges.directed;
+  const bool both_ways = options.undirected || !directed;
   const double stored = static_cast<double>(m) * (both_ways ? 2 : 1) * (options.in_edges && !both_ways ? 2 : 1);
-  const double per_edge = (wide ? 8.0 : 4.0) + (edges.weighted() || options.random_weights ? 4.0 : 0.0);
+  const double per_edge = (wide ? 8.0 : 4.0) + (weighted || options.random_weights ? 4.0 : 0.0);
   const double need = stored * per_edge + 2.0 * (static_cast<double>(n) + 1) * sizeof(eid_t);
   const double ram = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGE_SIZE));
   if (ram > 0 && need > ram) {
@@ -359,7 +396,7 @@ static void check_fits_in_memory(const EdgeList& edges, const BuildOptions& opti
     std::snprintf(buf, sizeof buf,
                   "%s: the graph needs about %.1f GB (%llu vertices, the largest id + 1; %llu edges) but this machine "
                   "has %.1f GB of RAM",
-                  edges.name.empty() ? "graph" : edges.name.c_str(), need / 1e9, static_cast<unsigned long long>(n),
+                  name.empty() ? "graph" : name.c_str(), need / 1e9, static_cast<unsigned long long>(n),
                   static_cast<unsigned long long>(m), ram / 1e9);
     throw Error(buf);
   }
@@ -367,7 +404,7 @@ static void check_fits_in_memory(const EdgeList& edges, const BuildOptions& opti
 
 AnyGraph build_graph(EdgeList&& edges, const BuildOptions& options) {
   validate(edges);
-  check_fits_in_memory(edges, options);
+  check_fits_in_memory(edges.num_vertices, edges.num_edges(), edges.directed, edges.weighted(), edges.name, options);
   const uint64_t n = edges.num_vertices;
   const uint64_t m = edges.num_edges();
   const std::string name = edges.name;
@@ -377,6 +414,17 @@ AnyGraph build_graph(EdgeList&& edges, const BuildOptions& options) {
   } catch (const std::bad_alloc&) {
     throw Error((name.empty() ? std::string("graph") : name) + ": out of memory building the graph (" +
                 std::to_string(n) + " vertices, " + std::to_string(m) + " edges)");
+  }
+}
+
+AnyGraph build_graph(const EdgeBlocks& edges, const BuildOptions& options) {
+  check_fits_in_memory(edges.num_vertices, edges.num_edges, edges.directed, false, edges.name, options);
+  try {
+    if (options.force_64bit_ids || edges.num_vertices >= kVid32Limit) return build<vid64_t>(edges, options);
+    return build<vid32_t>(edges, options);
+  } catch (const std::bad_alloc&) {
+    throw Error((edges.name.empty() ? std::string("graph") : edges.name) + ": out of memory building the graph (" +
+                std::to_string(edges.num_vertices) + " vertices, " + std::to_string(edges.num_edges) + " edges)");
   }
 }
 

@@ -205,5 +205,67 @@ TEST(Generators, SimplifiedGraphIsSymmetricAndClean) {
     }
 }
 
+// The graph built from blocks made on demand (generated_edges, the path
+// load_graph takes) is the graph built from the whole list, array for array,
+// whatever the build options and thread count.
+template <typename V>
+void expect_same_csr(const Csr<V>& a, const Csr<V>& b, const std::string& what) {
+  ASSERT_EQ(a.offsets.size(), b.offsets.size()) << what;
+  EXPECT_TRUE(std::equal(a.offsets.begin(), a.offsets.end(), b.offsets.begin())) << what;
+  ASSERT_EQ(a.neighbors.size(), b.neighbors.size()) << what;
+  EXPECT_TRUE(std::equal(a.neighbors.begin(), a.neighbors.end(), b.neighbors.begin())) << what;
+  ASSERT_EQ(a.weights.size(), b.weights.size()) << what;
+  EXPECT_TRUE(std::equal(a.weights.begin(), a.weights.end(), b.weights.begin())) << what;
+}
+
+TEST(Generators, BlocksBuildTheSameGraphAsTheList) {
+  const std::vector<BuildOptions> options = {
+      {},
+      {.simplify = true},
+      {.simplify = true, .force_64bit_ids = true},
+      {.simplify = true, .random_weights = WeightRange{1, 255}},
+  };
+  for (const char* text : {"kron:12", "urand:11", "kron:9:ef=40:seed=5"})
+    for (size_t i = 0; i < options.size(); ++i)
+      for (int threads : {1, 3}) {
+        const std::string what = std::string(text) + ", options " + std::to_string(i) + ", " +
+                                 std::to_string(threads) + " threads";
+        const int saved = omp_get_max_threads();
+        omp_set_num_threads(threads);
+        const GeneratorSpec spec = parse_generator_spec(text);
+        const AnyGraph from_list = build_graph(generate(spec), options[i]);
+        const AnyGraph from_blocks = build_graph(generated_edges(spec), options[i]);
+        omp_set_num_threads(saved);
+        ASSERT_EQ(from_list.index(), from_blocks.index()) << what;
+        std::visit(
+            [&](const auto& a) {
+              const auto& b = std::get<std::decay_t<decltype(a)>>(from_blocks);
+              EXPECT_EQ(a.num_vertices, b.num_vertices) << what;
+              EXPECT_EQ(a.directed, b.directed) << what;
+              EXPECT_EQ(a.name, b.name) << what;
+              expect_same_csr(a.out, b.out, what);
+            },
+            from_list);
+      }
+}
+
+TEST(Generators, BlocksCoverEveryEdgeOnce) {
+  const GeneratorSpec spec = parse_generator_spec("kron:10:ef=7");  // 7168 edges: a partial last block
+  const EdgeBlocks blocks = generated_edges(spec);
+  const EdgeList list = generate(spec);
+  EXPECT_EQ(blocks.num_edges, list.num_edges());
+  EXPECT_EQ(blocks.num_vertices, list.num_vertices);
+  std::vector<uint64_t> src(blocks.block_size), dst(blocks.block_size);
+  uint64_t at = 0;
+  for (uint64_t b = 0; b < blocks.num_blocks; ++b) {
+    const uint64_t count = blocks.fill(b, src.data(), dst.data());
+    for (uint64_t i = 0; i < count; ++i, ++at) {
+      ASSERT_EQ(src[i], list.src[at]) << "edge " << at;
+      ASSERT_EQ(dst[i], list.dst[at]) << "edge " << at;
+    }
+  }
+  EXPECT_EQ(at, list.num_edges());
+}
+
 }  // namespace
 }  // namespace tg
