@@ -81,6 +81,30 @@ class FailurePrinter : public ::testing::EmptyTestEventListener {
   int rank_;
 };
 
+// Gathers and broadcasts beyond one MPI message (2 GiB) go in pieces: a
+// communicator whose message limit is 7 bytes splits these into many, and
+// every rank still gets every rank's values in rank order.
+TEST(MpiCommunicatorPieces, AllgathervAndBroadcastBeyondOneMessage) {
+  world();  // MPI is initialised with the first communicator
+  dist::MpiCommunicator c(MPI_COMM_WORLD, 7);
+  std::vector<uint64_t> mine;
+  for (int i = 0; i < 5 * c.rank() + 3; ++i) mine.push_back(1000 * static_cast<uint64_t>(c.rank()) + i);
+  std::vector<uint64_t> counts;
+  const std::vector<uint64_t> all = c.allgatherv(std::span<const uint64_t>(mine), &counts);
+  std::vector<uint64_t> expected;
+  for (int q = 0; q < c.size(); ++q) {
+    EXPECT_EQ(counts[q], static_cast<uint64_t>(5 * q + 3));
+    for (int i = 0; i < 5 * q + 3; ++i) expected.push_back(1000 * static_cast<uint64_t>(q) + i);
+  }
+  EXPECT_EQ(all, expected) << "rank " << c.rank();
+
+  std::vector<int32_t> data(101, c.rank() == 1 % c.size() ? 0 : -1);
+  if (c.rank() == 1 % c.size())
+    for (int i = 0; i < 101; ++i) data[i] = i * i;
+  c.broadcast(std::span<int32_t>(data), 1 % c.size());
+  for (int i = 0; i < 101; ++i) EXPECT_EQ(data[i], i * i) << "rank " << c.rank() << ", entry " << i;
+}
+
 }  // namespace
 }  // namespace tg::test
 

@@ -1,5 +1,6 @@
 #include "distributed/mpi/mpi_communicator.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -28,8 +29,9 @@ MPI_Datatype mpi_type(DataType type) {
 
 size_t type_bytes(DataType type) { return type == DataType::kUint32 || type == DataType::kFloat32 ? 4 : 8; }
 
-// MPI counts are ints: larger messages would need chunking, which nothing
-// exchanged on the host yet needs.
+// MPI counts are ints: allgatherv and broadcast send larger messages in
+// pieces; the other collectives carry small host values only (a partition's
+// counts, owner exchanges of the host programs) and refuse beyond it.
 int as_count(uint64_t n, const char* what) {
   if (n > static_cast<uint64_t>(INT_MAX))
     throw Error(std::string(what) + ": " + std::to_string(n) + " bytes exceed one MPI message (2 GiB)");
@@ -47,7 +49,8 @@ void sum_in_rank_order(T* values, uint64_t count, const std::vector<T>& all, int
 
 }  // namespace
 
-MpiCommunicator::MpiCommunicator(MPI_Comm comm) : comm_(comm) {
+MpiCommunicator::MpiCommunicator(MPI_Comm comm, uint64_t message_limit)
+    : comm_(comm), message_limit_(std::max<uint64_t>(1, std::min(message_limit, kMpiMessageLimit))) {
   check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
@@ -101,23 +104,36 @@ void MpiCommunicator::alltoallv_raw(const void* send, std::span<const uint64_t> 
         "MPI_Alltoallv");
 }
 
+// One MPI_Allgatherv where every count and offset fits the message limit
+// (all of the gathered results of graphs below about 2^29 vertices); else
+// each rank's part is broadcast from it in pieces of at most the limit: the
+// same bytes moved, P collectives a piece instead of one.
 void MpiCommunicator::allgatherv_raw(const void* send, uint64_t bytes, const ReceiveBuffer& receive) {
   std::vector<uint64_t> all_bytes(size_);
   check(MPI_Allgather(&bytes, 1, MPI_UINT64_T, all_bytes.data(), 1, MPI_UINT64_T, comm_), "MPI_Allgather");
-  std::vector<int> counts(size_), at(size_);
-  uint64_t total = 0;
-  for (int q = 0; q < size_; ++q) {
-    counts[q] = as_count(all_bytes[q], "allgatherv");
-    at[q] = as_count(total, "allgatherv");
-    total += all_bytes[q];
+  std::vector<uint64_t> start(size_ + 1, 0);
+  for (int q = 0; q < size_; ++q) start[q + 1] = start[q] + all_bytes[q];
+  char* into = static_cast<char*>(receive(all_bytes));
+  if (start[size_] <= message_limit_) {
+    std::vector<int> counts(size_), at(size_);
+    for (int q = 0; q < size_; ++q) {
+      counts[q] = static_cast<int>(all_bytes[q]);
+      at[q] = static_cast<int>(start[q]);
+    }
+    check(MPI_Allgatherv(send, counts[rank_], MPI_BYTE, into, counts.data(), at.data(), MPI_BYTE, comm_),
+          "MPI_Allgatherv");
+    return;
   }
-  void* into = receive(all_bytes);
-  check(MPI_Allgatherv(send, counts[rank_], MPI_BYTE, into, counts.data(), at.data(), MPI_BYTE, comm_),
-        "MPI_Allgatherv");
+  if (bytes > 0) std::memcpy(into + start[rank_], send, bytes);
+  for (int q = 0; q < size_; ++q) broadcast_raw(into + start[q], all_bytes[q], q);
 }
 
 void MpiCommunicator::broadcast_raw(void* data, uint64_t bytes, int root) {
-  check(MPI_Bcast(data, as_count(bytes, "broadcast"), MPI_BYTE, root, comm_), "MPI_Bcast");
+  char* at = static_cast<char*>(data);
+  for (uint64_t done = 0; done < bytes; done += message_limit_) {
+    const uint64_t piece = std::min(message_limit_, bytes - done);
+    check(MPI_Bcast(at + done, static_cast<int>(piece), MPI_BYTE, root, comm_), "MPI_Bcast");
+  }
 }
 
 }  // namespace tg::dist

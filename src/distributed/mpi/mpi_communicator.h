@@ -13,8 +13,11 @@ namespace tg::dist {
 class MpiCommunicator final : public Communicator {
  public:
   // MPI must be initialised. MPI's errors become tg::Errors (one line)
-  // instead of aborting every process.
-  explicit MpiCommunicator(MPI_Comm comm = MPI_COMM_WORLD);
+  // instead of aborting every process. MPI counts are ints: gathers and
+  // broadcasts larger than `message_limit` bytes (2 GiB - 1 by default; tests
+  // lower it) go as several messages, each within it.
+  explicit MpiCommunicator(MPI_Comm comm = MPI_COMM_WORLD, uint64_t message_limit = kMpiMessageLimit);
+  static constexpr uint64_t kMpiMessageLimit = 0x7FFFFFFF;
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void barrier() override;
@@ -28,6 +31,7 @@ class MpiCommunicator final : public Communicator {
 
  private:
   MPI_Comm comm_;
+  uint64_t message_limit_;
   int rank_ = 0;
   int size_ = 1;
 };
