@@ -8,9 +8,11 @@
 #
 # Environment:
 #   MGPU_WEAK="26:1 27:2"   scale:gpus pairs (weak scaling: the same scale per GPU)
-#   MGPU_PROGRAMS="28:1 28:2 28:4"  scale:gpus pairs for cc and pagerank (strong scaling: one scale);
+#   MGPU_PROGRAMS="28:1 28:2 28:4"  scale:gpus pairs for the programs below (strong scaling: one scale);
 #                           with 1 GPU the one-GPU engine's device runs beside them (default: none)
-#   MGPU_PROGRAM_RUNS=3     runs of each (the first verified)
+#   MGPU_PROGRAM_ALGOS=cc,pagerank  which; sssp needs weights: MGPU_WEIGHTS=1 generates the programs'
+#                           graphs with weights 1..255 (/tmp/kron_S_w.tgb)
+#   MGPU_PROGRAM_RUNS=3     runs of each (random sources for sssp; the first verified)
 #   MGPU_ROOTS=64           roots per bench
 #   MGPU_TESTS=0            skip the tests
 #   MGPU_NP=N               processes of the mpirun check (default: every GPU present)
@@ -46,12 +48,17 @@ done
 for pair in ${MGPU_PROGRAMS:-}; do
   scale=${pair%%:*} p=${pair##*:}
   [ "$p" -le "$gpus" ] || continue
-  file=/tmp/kron_$scale.tgb
-  [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
-  "$bin" bench "$file" -a cc,pagerank -p device --gpus "$p" -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
-    -o "$out/programs_kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench cc,pagerank kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  if [ "${MGPU_WEIGHTS:-0}" = 1 ]; then
+    file=/tmp/kron_${scale}_w.tgb
+    [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" --weights 1:255 >>"$out/bench.log" 2>&1
+  else
+    file=/tmp/kron_$scale.tgb
+    [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
+  fi
+  "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p device --gpus "$p" -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
+    -o "$out/programs_kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench ${MGPU_PROGRAM_ALGOS:-cc,pagerank} kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
   if [ "$p" = 1 ]; then
-    "$bin" bench "$file" -a cc,pagerank -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
+    "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
       -o "$out/programs_kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
   fi
 done
@@ -66,8 +73,9 @@ if [ "${MGPU_MPIRUN:-1}" != 0 ] && command -v mpirun >/dev/null && [ "$gpus" -ge
   else
     echo "mpirun -np $np --distributed FAILED (bench.log)" | tee -a "$out/summary.txt"; rc=1
   fi
-  for a in cc pagerank; do
-    if [ -n "$file" ] && mpirun --allow-run-as-root -np "$np" "$bin" run $a --graph "$file" --distributed --verify --json \
+  for a in cc pagerank sssp; do
+    weights=(); [ $a = sssp ] && weights=(--weights 1:255)
+    if [ -n "$file" ] && mpirun --allow-run-as-root -np "$np" "$bin" run $a --graph "$file" "${weights[@]}" --distributed --verify --json \
         >"$out/mpirun_$a.json" 2>>"$out/bench.log"; then
       echo "mpirun -np $np --distributed $a on $file: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('verified' if r['verification']['ok'] else 'WRONG', '%.2f ms' % (r['time_s']['compute']*1e3), r.get('iterations'), 'iterations')" "$out/mpirun_$a.json")" | tee -a "$out/summary.txt"
     else

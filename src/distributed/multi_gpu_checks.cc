@@ -8,7 +8,7 @@ namespace tg::dist {
 
 bool runs_on_several_gpus(const AlgorithmInfo& algorithm) {
   const std::string name = algorithm.name();
-  return name == "bfs" || name == "cc" || name == "pagerank";
+  return name == "bfs" || name == "cc" || name == "pagerank" || name == "sssp";
 }
 
 void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options, bool directed) {
@@ -17,7 +17,7 @@ void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptio
   for (const RunRequest& r : requests)
     if (!runs_on_several_gpus(*r.algorithm))
       throw usage_error(gpus + ": " + r.algorithm->name() +
-                        " does not run on several GPUs yet (bfs, cc and pagerank do; docs/DISTRIBUTED.md has the plan)");
+                        " does not run on several GPUs yet (bfs, cc, pagerank and sssp do; docs/DISTRIBUTED.md has the plan)");
   for (const RunRequest& r : requests)
     if (directed && r.algorithm->name() == "cc")
       throw usage_error(gpus + ": cc on several GPUs needs an undirected graph (its labels travel along out-edges "

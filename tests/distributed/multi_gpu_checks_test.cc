@@ -21,7 +21,8 @@ std::string refusal(const std::vector<RunRequest>& requests, const GpuOptions& o
 }
 
 std::vector<RunRequest> one(const std::string& algorithm) {
-  return {make_request(*find_algorithm(algorithm), algorithm == "bfs" ? Sources{0} : Sources{})};
+  const AlgorithmInfo& a = *find_algorithm(algorithm);
+  return {make_request(a, a.needs_source() ? Sources{0} : Sources{})};
 }
 
 GpuOptions gpus(int n) {
@@ -37,14 +38,15 @@ TEST(MultiGpuChecks, BfsOnDeviceMemoryIsAccepted) {
   EXPECT_EQ(refusal(one("bfs"), o), "");
 }
 
-TEST(MultiGpuChecks, CcAndPageRankAreAccepted) {
+TEST(MultiGpuChecks, CcPageRankAndSsspAreAccepted) {
   EXPECT_EQ(refusal(one("cc"), gpus(2)), "");
+  EXPECT_EQ(refusal(one("sssp"), gpus(2), true), "");
   EXPECT_EQ(refusal(one("pagerank"), gpus(2)), "");
   EXPECT_EQ(refusal(one("pagerank"), gpus(2), true), "");
 }
 
 TEST(MultiGpuChecks, EachUnsupportedChoiceIsNamed) {
-  EXPECT_NE(refusal(one("sssp"), gpus(2)).find("sssp does not run on several GPUs"), std::string::npos);
+  EXPECT_NE(refusal(one("sswp"), gpus(2)).find("sswp does not run on several GPUs"), std::string::npos);
   EXPECT_NE(refusal(one("bc"), gpus(2)).find("bc"), std::string::npos);
   EXPECT_NE(refusal(one("cc"), gpus(2), true).find("cc on several GPUs needs an undirected graph"), std::string::npos);
   GpuOptions o = gpus(2);

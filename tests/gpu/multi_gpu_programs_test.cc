@@ -1,10 +1,11 @@
-// CC and PageRank over several GPUs (`--gpus N`, src/distributed/gpu): on
-// 1, 2 and up to 4 GPUs where present, on the test shapes and a
-// Kronecker graph, with thresholds that make every vertex a delegate (0),
-// none (max), and the paper's rule: CC's labels equal the sequential
-// union-find's, PageRank agrees with the CPU engine within the registry's
-// agreement, and both pass their verifiers. One batch runs both, so the
-// drivers' switch from one program to the next is tested too.
+// CC, SSSP and PageRank over several GPUs (`--gpus N`, src/distributed/gpu):
+// on 1, 2 and up to 4 GPUs where present, on the test shapes (integer
+// weights) and a Kronecker graph, with thresholds that make every vertex a
+// delegate (0), none (max), and the paper's rule: CC's labels equal the
+// sequential union-find's, SSSP's distances Dijkstra's, PageRank agrees with
+// the CPU engine within the registry's agreement, and all pass their
+// verifiers. One batch runs them all and BFS, so the drivers' switch from one
+// program to the next is tested too.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -41,6 +42,8 @@ void check_programs(const AnyGraph& graph, const std::vector<std::optional<uint6
   std::vector<RunRequest> requests;
   if (!directed) requests.push_back(prepare_request(graph, make_request(*find_algorithm("cc"))));
   requests.push_back(prepare_request(graph, make_request(*find_algorithm("pagerank"))));
+  for (uint64_t s : test_sources(graph, 2, 43))
+    requests.push_back(prepare_request(graph, make_request(*find_algorithm("sssp"), {s})));
   requests.push_back(prepare_request(graph, make_request(*find_algorithm("bfs"), {0})));
   for (int p : gpu_counts())
     for (std::optional<uint64_t> th : thresholds) {
@@ -55,6 +58,9 @@ void check_programs(const AnyGraph& graph, const std::vector<std::optional<uint6
                                   (th ? std::to_string(*th) : std::string("default"));
         if (r.algorithm->name() == "cc")
           EXPECT_EQ(to_std_vector(std::get<ResultVector<uint64_t>>(outputs[i].values)), reference_cc(graph)) << where;
+        else if (r.algorithm->name() == "sssp")
+          EXPECT_EQ(to_std_vector(std::get<ResultVector<double>>(outputs[i].values)), reference_sssp(graph, r.source()))
+              << where << ", from " << r.source();
         else
           EXPECT_TRUE(agrees(*r.algorithm, outputs[i].values, cpu_result(graph, r, what))) << where;
         EXPECT_TRUE(passes_verifier(*r.algorithm, graph, r.sources, outputs[i].values, r.options)) << where;
@@ -77,7 +83,8 @@ TEST_P(MultiGpuProgramsTest, EqualTheReference) {
   // engine's PageRank, the reference, pulls over in-edges.
   for (Orientation o : {Orientation::kDirected, Orientation::kUndirected}) {
     SCOPED_TRACE(orientation_name(o));
-    check_programs(build_variant(shape.edges, o, false), kThresholds, GetParam() + "/" + orientation_name(o));
+    check_programs(build_variant(with_weights(shape.edges, WeightKind::kInteger, 9), o, false), kThresholds,
+                   GetParam() + "/" + orientation_name(o));
   }
 }
 
@@ -96,6 +103,7 @@ TEST(MultiGpuPrograms, KroneckerWithMiddleThresholds) {
     EdgeList edges = generate(spec);
     edges.directed = !undirected;
     BuildOptions options;
+    options.random_weights = WeightRange{1, 255};
     options.force_64bit_ids = !undirected;
     options.in_edges = !undirected;  // for the CPU engine's PageRank, the reference
     const AnyGraph graph = build_graph(std::move(edges), options);

@@ -7,27 +7,28 @@ namespace {
 uint64_t rounded(uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 template <typename N>
-uint64_t csr_bytes(const Csr<N>& c) {
-  return rounded(c.offsets.bytes()) + rounded(c.neighbors.bytes());
+uint64_t csr_bytes(const Csr<N>& c, bool with_weights) {
+  return rounded(c.offsets.bytes()) + rounded(c.neighbors.bytes()) + (with_weights ? rounded(c.weights.bytes()) : 0);
 }
 
 }  // namespace
 
-uint64_t DeviceRankGraph::bytes_needed(const RankGraph& g) {
-  return csr_bytes(g.nn) + csr_bytes(g.nd) + csr_bytes(g.dn) + csr_bytes(g.dd) + rounded(g.local_of_slot.bytes());
+uint64_t DeviceRankGraph::bytes_needed(const RankGraph& g, bool with_weights) {
+  return csr_bytes(g.nn, with_weights) + csr_bytes(g.nd, with_weights) + csr_bytes(g.dn, with_weights) +
+         csr_bytes(g.dd, with_weights) + rounded(g.local_of_slot.bytes());
 }
 
-DeviceRankGraph::DeviceRankGraph(const RankGraph& g) {
-  bytes_ = bytes_needed(g);
+DeviceRankGraph::DeviceRankGraph(const RankGraph& g, bool with_weights) {
+  bytes_ = bytes_needed(g, with_weights);
   storage_ = tg::gpu::DeviceArray<uint8_t>::allocate(bytes_);
   view_.rank = g.rank;
   view_.num_ranks = g.num_ranks;
   view_.num_normals = g.num_normals();
   view_.num_delegates = g.num_delegates();
-  view_.nn = upload(g.nn);
-  view_.nd = upload(g.nd);
-  view_.dn = upload(g.dn);
-  view_.dd = upload(g.dd);
+  view_.nn = upload(g.nn, with_weights);
+  view_.nd = upload(g.nd, with_weights);
+  view_.dn = upload(g.dn, with_weights);
+  view_.dd = upload(g.dd, with_weights);
   view_.local_of_slot = upload(g.local_of_slot);
 }
 
@@ -41,8 +42,8 @@ const T* DeviceRankGraph::upload(const Array<T>& a) {
 }
 
 template <typename N>
-CsrView<N> DeviceRankGraph::upload(const Csr<N>& csr) {
-  return {upload(csr.offsets), upload(csr.neighbors)};
+CsrView<N> DeviceRankGraph::upload(const Csr<N>& csr, bool with_weights) {
+  return {upload(csr.offsets), upload(csr.neighbors), with_weights ? upload(csr.weights) : nullptr};
 }
 
 }  // namespace tg::dist::gpu

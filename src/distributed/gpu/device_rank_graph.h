@@ -14,6 +14,7 @@ template <typename N>
 struct CsrView {
   const eid_t* offsets = nullptr;
   const N* neighbors = nullptr;
+  const weight_t* weights = nullptr;  // where placed with weights and the graph has them
 };
 
 struct RankView {
@@ -30,17 +31,18 @@ struct RankView {
 
 class DeviceRankGraph {
  public:
-  // Copies on the current device; bytes() says how much it took.
-  explicit DeviceRankGraph(const RankGraph& g);
+  // Copies on the current device, the weights too where asked (SSSP) and
+  // the graph has them; bytes() says how much it took.
+  explicit DeviceRankGraph(const RankGraph& g, bool with_weights = false);
   // What the copy will take, to check against free memory first.
-  static uint64_t bytes_needed(const RankGraph& g);
+  static uint64_t bytes_needed(const RankGraph& g, bool with_weights = false);
 
   const RankView& view() const { return view_; }
   uint64_t bytes() const { return bytes_; }
 
  private:
   template <typename N>
-  CsrView<N> upload(const Csr<N>& csr);
+  CsrView<N> upload(const Csr<N>& csr, bool with_weights);
   template <typename T>
   const T* upload(const Array<T>& a);
 

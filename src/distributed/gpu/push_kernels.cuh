@@ -29,7 +29,8 @@ __device__ inline uint32_t row_of_edge(const eid_t* offsets, uint32_t lo, uint32
   return lo;
 }
 
-// op.active(u): whether row u pushes; op(u, neighbour): one edge of it.
+// op.active(u): whether row u pushes; op(u, neighbour, e): its edge e (an index
+// into the CSR's neighbours and weights).
 template <typename N, typename Op>
 __global__ void push_rows(CsrView<N> csr, uint32_t rows, Op op) {
   __shared__ uint32_t first, last;
@@ -45,7 +46,7 @@ __global__ void push_rows(CsrView<N> csr, uint32_t rows, Op op) {
     const uint32_t lo = first, hi = last;
     for (eid_t e = start + threadIdx.x; e < end; e += blockDim.x) {
       const uint32_t u = row_of_edge(csr.offsets, lo, hi, e);
-      if (op.active(u)) op(u, csr.neighbors[e]);
+      if (op.active(u)) op(u, csr.neighbors[e], e);
     }
   }
 }

@@ -23,7 +23,7 @@ struct PrIteration {
 struct PushNn {
   PrIteration r;
   __device__ bool active(uint32_t) const { return true; }
-  __device__ void operator()(uint32_t u, uint64_t v) const {
+  __device__ void operator()(uint32_t u, uint64_t v, eid_t) const {
     const uint64_t p = static_cast<uint64_t>(r.g.num_ranks);
     const uint64_t owner = v % p, slot = v / p;
     if (owner == static_cast<uint64_t>(r.g.rank)) atomicAdd(&r.sum[r.g.local_of_slot[slot]], r.contribution[u]);
@@ -33,17 +33,19 @@ struct PushNn {
 struct PushNd {
   PrIteration r;
   __device__ bool active(uint32_t) const { return true; }
-  __device__ void operator()(uint32_t u, uint32_t k) const { atomicAdd(&r.delegate_sum[k], r.contribution[u]); }
+  __device__ void operator()(uint32_t u, uint32_t k, eid_t) const { atomicAdd(&r.delegate_sum[k], r.contribution[u]); }
 };
 struct PushDn {
   PrIteration r;
   __device__ bool active(uint32_t) const { return true; }
-  __device__ void operator()(uint32_t k, uint32_t l) const { atomicAdd(&r.sum[l], r.delegate_contribution[k]); }
+  __device__ void operator()(uint32_t k, uint32_t l, eid_t) const { atomicAdd(&r.sum[l], r.delegate_contribution[k]); }
 };
 struct PushDd {
   PrIteration r;
   __device__ bool active(uint32_t) const { return true; }
-  __device__ void operator()(uint32_t k, uint32_t j) const { atomicAdd(&r.delegate_sum[j], r.delegate_contribution[k]); }
+  __device__ void operator()(uint32_t k, uint32_t j, eid_t) const {
+    atomicAdd(&r.delegate_sum[j], r.delegate_contribution[k]);
+  }
 };
 
 __device__ eid_t normal_degree(const RankView& g, uint32_t l) {

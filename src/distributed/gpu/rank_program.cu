@@ -4,8 +4,8 @@
 
 #include "core/error.h"
 #include "distributed/gpu/rank_bfs.h"
-#include "distributed/gpu/rank_cc.h"
 #include "distributed/gpu/rank_pagerank.h"
+#include "distributed/gpu/rank_relax.h"
 #include "engines/gpu/cuda_util.h"
 
 namespace tg::dist::gpu {
@@ -25,6 +25,7 @@ std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, c
   if (name == "bfs") return std::make_unique<RankBfs>(graph, comm, symmetric);
   if (name == "cc") return std::make_unique<RankCc>(graph, comm);
   if (name == "pagerank") return std::make_unique<RankPageRank>(graph, comm);
+  if (name == "sssp") return std::make_unique<RankSssp>(graph, comm);
   throw Error("no program over several GPUs for " + name);  // multi_gpu_checks.cc refuses it first
 }
 
@@ -32,6 +33,7 @@ uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& gra
   const std::string name = algorithm.name();
   if (name == "cc") return RankCc::bytes_needed(graph);
   if (name == "pagerank") return RankPageRank::bytes_needed(graph);
+  if (name == "sssp") return RankSssp::bytes_needed(graph);
   return RankBfs::bytes_needed(graph);
 }
 

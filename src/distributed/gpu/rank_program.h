@@ -33,7 +33,7 @@ struct LevelRecord {
 struct RankRunRecord {
   double seconds = 0;  // first level to last, CUDA events on this rank
   std::vector<LevelRecord> levels;
-  uint64_t edges = 0;   // edges this rank pushed along (CC, PageRank; BFS counts from its depths)
+  uint64_t edges = 0;   // edges this rank pushed along (CC, SSSP, PageRank; BFS counts from its depths)
   double residual = 0;  // PageRank: the last L1 change over the scores' sum
 };
 
@@ -56,7 +56,7 @@ class RankProgram {
   virtual RankResult result() const = 0;
 };
 
-// The program of request's algorithm (bfs, cc, pagerank), its part and state
+// The program of request's algorithm (bfs, cc, pagerank, sssp), its part and state
 // placed on the current device; refuses in one line when they do not fit.
 std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, const RankGraph& graph, ncclComm_t comm,
                                                bool symmetric);

@@ -1,0 +1,302 @@
+#include "distributed/gpu/rank_relax.h"
+
+#include <limits>
+#include <string>
+
+#include "distributed/gpu/push_kernels.cuh"
+
+namespace tg::dist::gpu {
+
+namespace {
+
+using tg::gpu::DeviceArray;
+using tg::gpu::kBlock;
+
+template <typename T>
+constexpr ncclDataType_t nccl_type() {
+  return std::is_same_v<T, double> ? ncclFloat64 : ncclUint32;
+}
+
+template <typename Rule>
+struct Round {
+  using T = typename Rule::value_t;
+  RankView g;
+  const T* value;  // local normals, as the round began
+  T* next;
+  const T* delegate_value;
+  T* delegate_candidate;
+  const uint8_t* active;
+  const uint8_t* delegate_active;
+  T* remote;  // the owners' segments (null with one rank)
+  uint64_t segment_slots;
+};
+
+// A normal vertex's edges: nn to a normal destination here or elsewhere, nd
+// to a delegate.
+template <typename Rule>
+struct PushNn {
+  Round<Rule> r;
+  __device__ bool active(uint32_t u) const { return r.active[u]; }
+  __device__ void operator()(uint32_t u, uint64_t v, eid_t e) const {
+    const uint64_t p = static_cast<uint64_t>(r.g.num_ranks);
+    const uint64_t owner = v % p, slot = v / p;
+    const auto x = Rule::along(r.value[u], r.g.nn.weights, e);
+    if (owner == static_cast<uint64_t>(r.g.rank)) Rule::lower(&r.next[r.g.local_of_slot[slot]], x);
+    else Rule::lower(&r.remote[owner * r.segment_slots + slot], x);
+  }
+};
+template <typename Rule>
+struct PushNd {
+  Round<Rule> r;
+  __device__ bool active(uint32_t u) const { return r.active[u]; }
+  __device__ void operator()(uint32_t u, uint32_t k, eid_t e) const {
+    Rule::lower(&r.delegate_candidate[k], Rule::along(r.value[u], r.g.nd.weights, e));
+  }
+};
+// A delegate's edges stored here: dn to a local normal, dd to a delegate.
+template <typename Rule>
+struct PushDn {
+  Round<Rule> r;
+  __device__ bool active(uint32_t k) const { return r.delegate_active[k]; }
+  __device__ void operator()(uint32_t k, uint32_t l, eid_t e) const {
+    Rule::lower(&r.next[l], Rule::along(r.delegate_value[k], r.g.dn.weights, e));
+  }
+};
+template <typename Rule>
+struct PushDd {
+  Round<Rule> r;
+  __device__ bool active(uint32_t k) const { return r.delegate_active[k]; }
+  __device__ void operator()(uint32_t k, uint32_t j, eid_t e) const {
+    Rule::lower(&r.delegate_candidate[j], Rule::along(r.delegate_value[k], r.g.dd.weights, e));
+  }
+};
+
+template <typename T>
+__global__ void fill(T* values, uint64_t count, T x) {
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x)
+    values[i] = x;
+}
+
+// Start values by global id (this rank's normal vertices are slot * P +
+// rank); a vertex starts active where its value is not none.
+template <typename Rule>
+__global__ void start_normals(RankView g, uint64_t slots, uint64_t source, typename Rule::value_t* value, uint8_t* active) {
+  for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
+    const uint32_t l = g.local_of_slot[s];
+    if (l == kNoLocalId) continue;
+    value[l] = Rule::start(s * g.num_ranks + g.rank, source);
+    active[l] = value[l] < Rule::none();
+  }
+}
+
+template <typename Rule>
+__global__ void start_delegates(uint32_t d, const uint64_t* global, uint64_t source, typename Rule::value_t* value,
+                                uint8_t* active) {
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < d; k += uint64_t{gridDim.x} * blockDim.x) {
+    value[k] = Rule::start(global[k], source);
+    active[k] = value[k] < Rule::none();
+  }
+}
+
+// The round's end on this rank: each normal vertex takes the smaller of what
+// reached it here and what its segment brought, each delegate the reduced
+// candidate; those whose value fell push next round. counters: [0] values
+// fallen, summed over ranks next (the delegates' on rank 0 only: every rank
+// settles them alike), [1] edges they will push from here, [2] delegates
+// whose value fell (the same on every rank).
+template <typename Rule>
+__global__ void settle_normals(RankView g, uint64_t slots, typename Rule::value_t* value,
+                               const typename Rule::value_t* next, const typename Rule::value_t* received,
+                               uint8_t* active, unsigned long long* counters) {
+  unsigned long long fell = 0, edges = 0;
+  for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
+    const uint32_t l = g.local_of_slot[s];
+    if (l == kNoLocalId) continue;
+    auto x = next[l];
+    if (received != nullptr && received[s] < x) x = received[s];
+    const bool lower = x < value[l];
+    active[l] = lower;
+    if (lower) {
+      value[l] = x;
+      ++fell;
+      edges += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+    }
+  }
+  block_add(fell, &counters[0]);
+  block_add(edges, &counters[1]);
+}
+
+template <typename Rule>
+__global__ void settle_delegates(RankView g, typename Rule::value_t* value, const typename Rule::value_t* candidate,
+                                 uint8_t* active, unsigned long long* counters) {
+  unsigned long long fell = 0, edges = 0;
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
+    const bool lower = candidate[k] < value[k];
+    active[k] = lower;
+    if (lower) {
+      value[k] = candidate[k];
+      ++fell;
+      edges += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+    }
+  }
+  block_add(g.rank == 0 ? fell : 0ull, &counters[0]);
+  block_add(edges, &counters[1]);
+  block_add(fell, &counters[2]);
+}
+
+uint64_t my_slots(const RankGraph& g) { return DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank); }
+
+template <typename Rule>
+const RankGraph& checked(const RankGraph& g) {
+  if (std::is_same_v<typename Rule::value_t, uint32_t> && g.num_vertices >= std::numeric_limits<uint32_t>::max())
+    throw Error(std::string(Rule::kName) + " on several GPUs labels vertices with 32-bit ids: " +
+                std::to_string(g.num_vertices) + " vertices are too many");
+  check_fits(g, RankRelax<Rule>::bytes_needed(g));
+  return g;
+}
+
+template <typename T>
+void fill_async(T* values, uint64_t count, T x, int sms, cudaStream_t s) {
+  if (count == 0) return;
+  fill<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, s>>>(values, count, x);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+template <typename Rule>
+uint64_t RankRelax<Rule>::bytes_needed(const RankGraph& g) {
+  const uint64_t n = g.num_normals(), d = g.num_delegates(), v = sizeof(value_t);
+  return DeviceRankGraph::bytes_needed(g, Rule::kWeighted) + n * (2 * v + 1) + d * (8 + 2 * v + 1) +
+         OwnerSegments<value_t>::bytes_needed(g) + 64;
+}
+
+template <typename Rule>
+RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm)
+    : host_(checked<Rule>(graph)), comm_(comm), stream_(6), graph_(graph, Rule::kWeighted), remote_(graph) {
+  const uint64_t n = graph.num_normals(), d = graph.num_delegates();
+  value_ = DeviceArray<value_t>::allocate(n);
+  next_value_ = DeviceArray<value_t>::allocate(n);
+  active_ = DeviceArray<uint8_t>::allocate(n);
+  delegate_value_ = DeviceArray<value_t>::allocate(d);
+  delegate_candidate_ = DeviceArray<value_t>::allocate(d);
+  delegate_active_ = DeviceArray<uint8_t>::allocate(d);
+  delegate_global_ = DeviceArray<uint64_t>::allocate(d);
+  counters_ = DeviceArray<unsigned long long>::allocate(3);
+  if (d > 0) TG_CUDA(cudaMemcpy(delegate_global_.data(), graph.delegate_global.data(), d * 8, cudaMemcpyHostToDevice));
+  TG_CUDA(cudaMallocHost(&pinned_, 3 * sizeof(unsigned long long)));
+}
+
+template <typename Rule>
+RankRelax<Rule>::~RankRelax() {
+  cudaFreeHost(pinned_);
+}
+
+template <typename Rule>
+void RankRelax<Rule>::warm_up() {
+  if (host_.num_ranks == 1) return;
+  fill_async(remote_.send(), remote_.segment_slots() * host_.num_ranks, Rule::none(), stream_.sms(), stream_.stream());
+  remote_.reduce(ncclMin, comm_, stream_.stream());
+  TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 3, ncclUint64, ncclSum, comm_, stream_.stream()));
+  stream_.sync();
+}
+
+template <typename Rule>
+RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
+  const RankGraph& g = host_;
+  const uint64_t n = g.num_normals(), d = g.num_delegates(), slots = my_slots(g), p = g.num_ranks;
+  const uint64_t source = request.source();
+  if (Rule::kFromSource && source >= g.num_vertices)
+    throw Error(std::string(Rule::kName) + " source " + std::to_string(source) + " is not a vertex");
+  const cudaStream_t s = stream_.stream();
+  const int sms = stream_.sms();
+  const RankView view = graph_.view();
+  const unsigned slot_grid = tg::gpu::grid_for(slots, kBlock, sms), delegate_grid = tg::gpu::grid_for(d, kBlock, sms);
+
+  // Every rank starts together: a reduction of nothing is the barrier.
+  if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint64, ncclSum, comm_, s));
+  stream_.mark(0);
+  start_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, source, value_.data(), active_.data());
+  TG_CUDA_CHECK_LAUNCH();
+  if (d > 0) {
+    start_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(static_cast<uint32_t>(d), delegate_global_.data(), source,
+                                                           delegate_value_.data(), delegate_active_.data());
+    TG_CUDA_CHECK_LAUNCH();
+  }
+
+  // The edges pushed: every edge in round 0 where every vertex starts active
+  // (CC), then those of the rows whose value fell (a source's own first
+  // edges are not counted).
+  RankRunRecord record;
+  uint32_t delegates_active = 0;
+  if (!Rule::kFromSource) {
+    record.edges = g.nn.num_edges() + g.nd.num_edges() + g.dn.num_edges() + g.dd.num_edges();
+    delegates_active = static_cast<uint32_t>(d);
+  }
+  for (;;) {
+    stream_.mark(1);
+    if (n > 0) TG_CUDA(cudaMemcpyAsync(next_value_.data(), value_.data(), n * sizeof(value_t), cudaMemcpyDeviceToDevice, s));
+    fill_async(delegate_candidate_.data(), d, Rule::none(), sms, s);
+    if (remote_.active()) fill_async(remote_.send(), remote_.segment_slots() * p, Rule::none(), sms, s);
+    const Round<Rule> r{view, value_.data(), next_value_.data(), delegate_value_.data(), delegate_candidate_.data(),
+                        active_.data(), delegate_active_.data(), remote_.send(), remote_.segment_slots()};
+    launch_push_rows(view.nn, view.num_normals, PushNn<Rule>{r}, sms, s);
+    launch_push_rows(view.nd, view.num_normals, PushNd<Rule>{r}, sms, s);
+    launch_push_rows(view.dn, view.num_delegates, PushDn<Rule>{r}, sms, s);
+    launch_push_rows(view.dd, view.num_delegates, PushDd<Rule>{r}, sms, s);
+    stream_.mark(2);
+    remote_.reduce(ncclMin, comm_, s);
+    if (p > 1 && d > 0)
+      TG_NCCL(ncclAllReduce(delegate_candidate_.data(), delegate_candidate_.data(), d, nccl_type<value_t>(), ncclMin,
+                            comm_, s));
+    stream_.mark(3);
+    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned long long), s));
+    settle_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, value_.data(), next_value_.data(),
+                                                      remote_.active() ? remote_.received() : nullptr, active_.data(),
+                                                      counters_.data());
+    TG_CUDA_CHECK_LAUNCH();
+    if (d > 0) {
+      settle_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(view, delegate_value_.data(), delegate_candidate_.data(),
+                                                              delegate_active_.data(), counters_.data());
+      TG_CUDA_CHECK_LAUNCH();
+    }
+    TG_CUDA(cudaMemcpyAsync(pinned_ + 1, counters_.data() + 1, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    stream_.mark(4);
+    if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint64, ncclSum, comm_, s));
+    TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    stream_.mark(5);
+    stream_.sync();
+
+    LevelRecord l;
+    l.delegate_frontier = delegates_active;
+    l.compute_s = stream_.seconds(1, 2) + stream_.seconds(3, 4);
+    l.communication_s = stream_.seconds(2, 3) + stream_.seconds(4, 5);
+    l.bytes_sent = p > 1 ? remote_.bytes_sent() + d * sizeof(value_t) + 8 : 0;
+    record.levels.push_back(l);
+    if (pinned_[0] == 0) break;
+    record.edges += pinned_[1];
+    delegates_active = static_cast<uint32_t>(pinned_[2]);
+  }
+  stream_.mark(1);
+  stream_.sync();
+  record.seconds = stream_.seconds(0, 1);
+  return record;
+}
+
+template <typename Rule>
+RankResult RankRelax<Rule>::result() const {
+  std::vector<value_t> normal(host_.num_normals()), delegate(host_.num_delegates());
+  if (!normal.empty())
+    TG_CUDA(cudaMemcpy(normal.data(), value_.data(), normal.size() * sizeof(value_t), cudaMemcpyDeviceToHost));
+  if (!delegate.empty())
+    TG_CUDA(cudaMemcpy(delegate.data(), delegate_value_.data(), delegate.size() * sizeof(value_t), cudaMemcpyDeviceToHost));
+  RankPart<typename Rule::result_t> part;
+  part.normal.assign(normal.begin(), normal.end());
+  part.delegate.assign(delegate.begin(), delegate.end());
+  return part;
+}
+
+template class RankRelax<CcRule>;
+template class RankRelax<SsspRule>;
+
+}  // namespace tg::dist::gpu
