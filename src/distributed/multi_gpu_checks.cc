@@ -22,12 +22,12 @@ void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptio
     if (directed && r.algorithm->name() == "cc")
       throw usage_error(gpus + ": cc on several GPUs needs an undirected graph (its labels travel along out-edges "
                                "only); build it undirected, or run cc on one GPU");
-  if (options.placement != Placement::kAuto && options.placement != Placement::kDevice)
+  if (options.placement != Placement::kAuto && options.placement != Placement::kDevice && !is_zero_copy(options.placement))
     throw usage_error(gpus + ": --placement " + std::string(name_of(options.placement)) +
-                      ": several GPUs keep their parts in GPU memory (--placement device) so far");
+                      ": several GPUs keep their parts in GPU memory (device) or read them from host memory "
+                      "(zerocopy-naive, -merged, -aligned), or choose per GPU (auto)");
   if (options.async) throw usage_error(gpus + ": --async is for the subgraph and stream placements");
   if (options.device != 0) throw usage_error(gpus + " uses GPUs 0.." + std::to_string(options.gpus - 1) + ": drop --device");
-  if (options.memory_budget != 0) throw usage_error(gpus + ": --gpu-mem does not apply yet (the parts stay in GPU memory)");
 }
 
 }  // namespace tg::dist

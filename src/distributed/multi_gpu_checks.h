@@ -13,8 +13,8 @@ namespace tg::dist {
 bool runs_on_several_gpus(const AlgorithmInfo& algorithm);
 
 // Throws a one-line usage error for what --gpus cannot do (yet): another
-// algorithm, cc on a directed graph, a placement other than device, --async,
-// --device, --gpu-mem.
+// algorithm, cc on a directed graph, a placement other than auto, device and
+// zero-copy, --async, --device. --gpu-mem is a budget per GPU.
 void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options, bool directed);
 
 }  // namespace tg::dist

@@ -60,6 +60,7 @@ nlohmann::json details_json(const RunStats& s) {
                         {"threshold", d.threshold},
                         {"delegates", d.delegates},
                         {"bytes_exchanged", d.bytes_exchanged},
+                        {"parts_in_host_memory", d.parts_in_host_memory},
                         {"levels", std::move(levels)}};
   }
   if (s.hybrid) {

@@ -56,6 +56,7 @@ struct DistributedStats {
   uint64_t threshold = 0;  // TH: out-degree above which a vertex is a delegate
   uint64_t delegates = 0;
   uint64_t bytes_exchanged = 0;
+  int parts_in_host_memory = 0;  // ranks whose lists stay in host memory, read by zero-copy
   std::vector<DistributedLevel> levels;
 };
 

@@ -38,6 +38,17 @@ TEST(MultiGpuChecks, BfsOnDeviceMemoryIsAccepted) {
   EXPECT_EQ(refusal(one("bfs"), o), "");
 }
 
+TEST(MultiGpuChecks, PartsInHostMemoryAndABudgetPerGpuAreAccepted) {
+  for (Placement p : {Placement::kZeroCopyNaive, Placement::kZeroCopyMerged, Placement::kZeroCopyAligned}) {
+    GpuOptions o = gpus(2);
+    o.placement = p;
+    EXPECT_EQ(refusal(one("pagerank"), o), "");
+  }
+  GpuOptions o = gpus(2);
+  o.memory_budget = 1 << 20;
+  EXPECT_EQ(refusal(one("bfs"), o), "");
+}
+
 TEST(MultiGpuChecks, CcPageRankAndSsspAreAccepted) {
   EXPECT_EQ(refusal(one("cc"), gpus(2)), "");
   EXPECT_EQ(refusal(one("sssp"), gpus(2), true), "");
@@ -50,7 +61,9 @@ TEST(MultiGpuChecks, EachUnsupportedChoiceIsNamed) {
   EXPECT_NE(refusal(one("bc"), gpus(2)).find("bc"), std::string::npos);
   EXPECT_NE(refusal(one("cc"), gpus(2), true).find("cc on several GPUs needs an undirected graph"), std::string::npos);
   GpuOptions o = gpus(2);
-  o.placement = Placement::kZeroCopyAligned;
+  o.placement = Placement::kSubgraph;
+  EXPECT_NE(refusal(one("bfs"), o).find("--placement"), std::string::npos);
+  o.placement = Placement::kUvm;
   EXPECT_NE(refusal(one("bfs"), o).find("--placement"), std::string::npos);
   o = gpus(2);
   o.async = true;
@@ -58,9 +71,6 @@ TEST(MultiGpuChecks, EachUnsupportedChoiceIsNamed) {
   o = gpus(2);
   o.device = 1;
   EXPECT_NE(refusal(one("bfs"), o).find("--device"), std::string::npos);
-  o = gpus(2);
-  o.memory_budget = 1 << 20;
-  EXPECT_NE(refusal(one("bfs"), o).find("--gpu-mem"), std::string::npos);
   EXPECT_NE(refusal(one("bfs"), gpus(0)).find("at least 1"), std::string::npos);
 }
 

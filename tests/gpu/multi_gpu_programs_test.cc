@@ -37,7 +37,7 @@ std::vector<int> gpu_counts() {
 }
 
 void check_programs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds,
-                    const std::string& what) {
+                    const std::string& what, Placement placement = Placement::kAuto) {
   const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
   std::vector<RunRequest> requests;
   if (!directed) requests.push_back(prepare_request(graph, make_request(*find_algorithm("cc"))));
@@ -50,6 +50,7 @@ void check_programs(const AnyGraph& graph, const std::vector<std::optional<uint6
       GpuOptions options;
       options.gpus = p;
       options.delegate_threshold = th;
+      options.placement = placement;
       const std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
       ASSERT_EQ(outputs.size(), requests.size());
       for (size_t i = 0; i < requests.size(); ++i) {
@@ -66,6 +67,7 @@ void check_programs(const AnyGraph& graph, const std::vector<std::optional<uint6
         EXPECT_TRUE(passes_verifier(*r.algorithm, graph, r.sources, outputs[i].values, r.options)) << where;
         ASSERT_TRUE(outputs[i].stats.distributed.has_value()) << where;
         EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
+        EXPECT_EQ(outputs[i].stats.distributed->parts_in_host_memory, is_zero_copy(placement) ? p : 0) << where;
         EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations) << where;
         EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
       }
@@ -109,6 +111,20 @@ TEST(MultiGpuPrograms, KroneckerWithMiddleThresholds) {
     const AnyGraph graph = build_graph(std::move(edges), options);
     check_programs(graph, {4, 32, std::nullopt}, undirected ? "kron14 undirected" : "kron14 directed");
   }
+}
+
+// Every rank's lists left in host memory and read by zero-copy (registered
+// in place), the rest as in GPU memory.
+TEST(MultiGpuPrograms, PartsInHostMemory) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  GeneratorSpec spec;
+  spec.scale = 12;
+  spec.edge_factor = 16;
+  spec.seed = 14;
+  BuildOptions options;
+  options.random_weights = WeightRange{1, 255};
+  const AnyGraph graph = build_graph(generate(spec), options);
+  check_programs(graph, {std::nullopt, 8}, "kron12 in host memory", Placement::kZeroCopyAligned);
 }
 
 TEST(MultiGpuPrograms, CcOnADirectedGraphIsRefused) {

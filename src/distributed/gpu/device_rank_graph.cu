@@ -1,5 +1,7 @@
 #include "distributed/gpu/device_rank_graph.h"
 
+#include <cstring>
+
 namespace tg::dist::gpu {
 namespace {
 
@@ -7,29 +9,34 @@ namespace {
 uint64_t rounded(uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 template <typename N>
-uint64_t csr_bytes(const Csr<N>& c, bool with_weights) {
-  return rounded(c.offsets.bytes()) + rounded(c.neighbors.bytes()) + (with_weights ? rounded(c.weights.bytes()) : 0);
+uint64_t csr_bytes(const Csr<N>& c, bool with_weights, PartMemory where) {
+  const uint64_t lists = rounded(c.neighbors.bytes()) + (with_weights ? rounded(c.weights.bytes()) : 0);
+  return rounded(c.offsets.bytes()) + (where == PartMemory::kDevice ? lists : 0);
 }
 
 }  // namespace
 
-uint64_t DeviceRankGraph::bytes_needed(const RankGraph& g, bool with_weights) {
-  return csr_bytes(g.nn, with_weights) + csr_bytes(g.nd, with_weights) + csr_bytes(g.dn, with_weights) +
-         csr_bytes(g.dd, with_weights) + rounded(g.local_of_slot.bytes());
+uint64_t DeviceRankGraph::bytes_needed(const RankGraph& g, bool with_weights, PartMemory where) {
+  return csr_bytes(g.nn, with_weights, where) + csr_bytes(g.nd, with_weights, where) +
+         csr_bytes(g.dn, with_weights, where) + csr_bytes(g.dd, with_weights, where) + rounded(g.local_of_slot.bytes());
 }
 
-DeviceRankGraph::DeviceRankGraph(const RankGraph& g, bool with_weights) {
-  bytes_ = bytes_needed(g, with_weights);
-  storage_ = tg::gpu::DeviceArray<uint8_t>::allocate(bytes_);
+DeviceRankGraph::DeviceRankGraph(const RankGraph& g, bool with_weights, PartMemory where) : where_(where) {
+  storage_ = tg::gpu::DeviceArray<uint8_t>::allocate(bytes_needed(g, with_weights, where));
   view_.rank = g.rank;
   view_.num_ranks = g.num_ranks;
   view_.num_normals = g.num_normals();
   view_.num_delegates = g.num_delegates();
-  view_.nn = upload(g.nn, with_weights);
-  view_.nd = upload(g.nd, with_weights);
-  view_.dn = upload(g.dn, with_weights);
-  view_.dd = upload(g.dd, with_weights);
+  view_.nn = place(g.nn, with_weights);
+  view_.nd = place(g.nd, with_weights);
+  view_.dn = place(g.dn, with_weights);
+  view_.dd = place(g.dd, with_weights);
   view_.local_of_slot = upload(g.local_of_slot);
+}
+
+DeviceRankGraph::~DeviceRankGraph() {
+  for (void* p : registered_) cudaHostUnregister(p);
+  for (void* p : pinned_copies_) cudaFreeHost(p);
 }
 
 template <typename T>
@@ -41,8 +48,35 @@ const T* DeviceRankGraph::upload(const Array<T>& a) {
   return at;
 }
 
+template <typename T>
+const T* DeviceRankGraph::map(const Array<T>& a) {
+  if (a.empty()) return nullptr;
+  void* host = const_cast<T*>(a.data());
+  // Portable: the ranks of one process register from their own devices, and
+  // whichever thread destroys the part unregisters.
+  constexpr unsigned kFlags = cudaHostRegisterMapped | cudaHostRegisterPortable;
+  cudaError_t e = cudaHostRegister(host, a.bytes(), kFlags | cudaHostRegisterReadOnly);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    e = cudaHostRegister(host, a.bytes(), kFlags);
+  }
+  if (e == cudaSuccess) {
+    registered_.push_back(host);
+  } else {
+    cudaGetLastError();
+    TG_CUDA(cudaHostAlloc(&host, a.bytes(), cudaHostAllocMapped | cudaHostAllocPortable));
+    pinned_copies_.push_back(host);
+    std::memcpy(host, a.data(), a.bytes());
+  }
+  void* device = nullptr;
+  TG_CUDA(cudaHostGetDevicePointer(&device, host, 0));
+  return static_cast<const T*>(device);
+}
+
 template <typename N>
-CsrView<N> DeviceRankGraph::upload(const Csr<N>& csr, bool with_weights) {
+CsrView<N> DeviceRankGraph::place(const Csr<N>& csr, bool with_weights) {
+  if (where_ == PartMemory::kHost)
+    return {upload(csr.offsets), map(csr.neighbors), with_weights ? map(csr.weights) : nullptr};
   return {upload(csr.offsets), upload(csr.neighbors), with_weights ? upload(csr.weights) : nullptr};
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/types.h"
 #include "distributed/partition.h"
@@ -29,26 +30,40 @@ struct RankView {
   const uint32_t* local_of_slot = nullptr;
 };
 
+// Where a rank's neighbour lists (and weights) live: copied into its GPU's
+// memory, or left in host memory and read by zero-copy (issue 10's "beyond
+// GPU memory": registered in place, so no second copy in host memory; every
+// rank's GPU reads its own part over its own link at once). Offsets and
+// local_of_slot are copied to the GPU either way.
+enum class PartMemory { kDevice, kHost };
+
 class DeviceRankGraph {
  public:
-  // Copies on the current device, the weights too where asked (SSSP) and
-  // the graph has them; bytes() says how much it took.
-  explicit DeviceRankGraph(const RankGraph& g, bool with_weights = false);
-  // What the copy will take, to check against free memory first.
-  static uint64_t bytes_needed(const RankGraph& g, bool with_weights = false);
+  // Places the part on the current device, the weights too where asked
+  // (SSSP) and the graph has them.
+  DeviceRankGraph(const RankGraph& g, bool with_weights = false, PartMemory where = PartMemory::kDevice);
+  ~DeviceRankGraph();
+  DeviceRankGraph(const DeviceRankGraph&) = delete;
+  DeviceRankGraph& operator=(const DeviceRankGraph&) = delete;
+  // The GPU memory the placement will take, to check against free memory first.
+  static uint64_t bytes_needed(const RankGraph& g, bool with_weights = false, PartMemory where = PartMemory::kDevice);
 
   const RankView& view() const { return view_; }
-  uint64_t bytes() const { return bytes_; }
 
  private:
   template <typename N>
-  CsrView<N> upload(const Csr<N>& csr, bool with_weights);
+  CsrView<N> place(const Csr<N>& csr, bool with_weights);
   template <typename T>
   const T* upload(const Array<T>& a);
+  // The array's pages registered for the GPU to read in place (a pinned copy
+  // where the OS refuses, as for a memory-mapped file); its device address.
+  template <typename T>
+  const T* map(const Array<T>& a);
 
-  tg::gpu::DeviceArray<uint8_t> storage_;  // one allocation for every array
-  uint64_t bytes_ = 0;
+  PartMemory where_;
+  tg::gpu::DeviceArray<uint8_t> storage_;  // one allocation for every array copied
   uint64_t used_ = 0;
+  std::vector<void*> registered_, pinned_copies_;
   RankView view_;
 };
 

@@ -86,19 +86,26 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
   std::vector<RunOutput> outputs;
   const AlgorithmInfo* placed = nullptr;
   std::vector<std::unique_ptr<dist::gpu::RankProgram>> ranks(p);
+  std::vector<dist::gpu::PartMemory> where(p, dist::gpu::PartMemory::kDevice);
   uint64_t placed_bytes = 0;
+  int in_host = 0;
   for (const RunRequest& request : requests) {
     if (placed != request.algorithm) {
       t = std::chrono::steady_clock::now();
       group.on_each_rank([&](int r) { ranks[r].reset(); });
       group.on_each_rank([&](int r) {
-        ranks[r] = dist::gpu::make_rank_program(*request.algorithm, part.ranks[r], group.comm(r), !part.directed);
+        where[r] = dist::gpu::choose_part_memory(*request.algorithm, part.ranks[r], options);
+        ranks[r] = dist::gpu::make_rank_program(*request.algorithm, part.ranks[r], group.comm(r), !part.directed, where[r]);
       });
       group.on_each_rank([&](int r) { ranks[r]->warm_up(); });
       times.transfer_s = seconds_since(t);
       placed = request.algorithm;
       placed_bytes = 0;
-      for (const dist::RankGraph& g : part.ranks) placed_bytes += dist::gpu::DeviceRankGraph::bytes_needed(g);
+      in_host = 0;
+      for (int r = 0; r < p; ++r) {
+        placed_bytes += dist::gpu::DeviceRankGraph::bytes_needed(part.ranks[r], false, where[r]);
+        in_host += where[r] == dist::gpu::PartMemory::kHost ? 1 : 0;
+      }
     }
     std::vector<RankRunRecord> records(p);
     std::vector<RankResult> results(p);
@@ -115,9 +122,12 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
       edges += r.edges;
     }
     times.copy_back_s = seconds_since(t);
-    outputs.push_back(dist::gpu::distributed_output(graph, *request.algorithm, std::move(values), combine(part, records),
-                                                    times, placed_bytes, edges, records.front().residual));
+    DistributedStats stats = combine(part, records);
+    stats.parts_in_host_memory = in_host;
+    outputs.push_back(dist::gpu::distributed_output(graph, *request.algorithm, std::move(values), std::move(stats), times,
+                                                    placed_bytes, edges, records.front().residual));
   }
+  group.on_each_rank([&](int r) { ranks[r].reset(); });  // each rank's memory freed with its device current
   return outputs;
 }
 

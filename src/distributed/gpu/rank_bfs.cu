@@ -35,17 +35,19 @@ double elapsed_s(cudaEvent_t a, cudaEvent_t b) {
   return ms / 1000.0;
 }
 
-const RankGraph& checked_fit(const RankGraph& g) {
-  check_fits(g, RankBfs::bytes_needed(g));
+const RankGraph& checked_fit(const RankGraph& g, PartMemory where) {
+  check_fits(g, RankBfs::bytes_needed(g, where));
   return g;
 }
 
 }  // namespace
 
-uint64_t RankBfs::bytes_needed(const RankGraph& g) { return DeviceRankGraph::bytes_needed(g) + state_bytes(g); }
+uint64_t RankBfs::bytes_needed(const RankGraph& g, PartMemory where) {
+  return DeviceRankGraph::bytes_needed(g, false, where) + state_bytes(g);
+}
 
-RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric)
-    : host_(checked_fit(graph)), comm_(comm), symmetric_(symmetric), graph_(graph) {
+RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)
+    : host_(checked_fit(graph, where)), comm_(comm), symmetric_(symmetric), graph_(graph, false, where) {
   int device = 0;
   TG_CUDA(cudaGetDevice(&device));
   TG_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));

@@ -26,13 +26,13 @@ class RankBfs : public RankProgram {
   // it and the BFS's state do not fit the device's free memory. Levels go
   // bottom-up where it pays only when the graph is undirected (`symmetric`):
   // then the reverse of every edge is on the same rank.
-  RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric);
+  RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where = PartMemory::kDevice);
   ~RankBfs() override;
   RankBfs(const RankBfs&) = delete;
   RankBfs& operator=(const RankBfs&) = delete;
 
   // The device memory the part and the state take.
-  static uint64_t bytes_needed(const RankGraph& graph);
+  static uint64_t bytes_needed(const RankGraph& graph, PartMemory where = PartMemory::kDevice);
 
   void warm_up() override;
   // Every rank runs the same request: its source a global id.

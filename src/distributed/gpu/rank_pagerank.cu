@@ -110,20 +110,20 @@ __global__ void add_scores(const double* score, uint64_t count, double* total) {
   block_add(sum, total);
 }
 
-const RankGraph& checked(const RankGraph& g) {
-  check_fits(g, RankPageRank::bytes_needed(g));
+const RankGraph& checked(const RankGraph& g, PartMemory where) {
+  check_fits(g, RankPageRank::bytes_needed(g, where));
   return g;
 }
 
 }  // namespace
 
-uint64_t RankPageRank::bytes_needed(const RankGraph& g) {
+uint64_t RankPageRank::bytes_needed(const RankGraph& g, PartMemory where) {
   const uint64_t n = g.num_normals(), d = g.num_delegates();
-  return DeviceRankGraph::bytes_needed(g) + n * 8 * 3 + d * 8 * 4 + OwnerSegments<double>::bytes_needed(g) + 64;
+  return DeviceRankGraph::bytes_needed(g, false, where) + n * 8 * 3 + d * 8 * 4 + OwnerSegments<double>::bytes_needed(g) + 64;
 }
 
-RankPageRank::RankPageRank(const RankGraph& graph, ncclComm_t comm)
-    : host_(checked(graph)), comm_(comm), stream_(6), graph_(graph), remote_(graph) {
+RankPageRank::RankPageRank(const RankGraph& graph, ncclComm_t comm, PartMemory where)
+    : host_(checked(graph, where)), comm_(comm), stream_(6), graph_(graph, false, where), remote_(graph) {
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
   score_ = DeviceArray<double>::allocate(n);
   contribution_ = DeviceArray<double>::allocate(n);

@@ -20,11 +20,11 @@ namespace tg::dist::gpu {
 
 class RankPageRank : public RankProgram {
  public:
-  RankPageRank(const RankGraph& graph, ncclComm_t comm);
+  RankPageRank(const RankGraph& graph, ncclComm_t comm, PartMemory where = PartMemory::kDevice);
   ~RankPageRank() override;
   RankPageRank(const RankPageRank&) = delete;
   RankPageRank& operator=(const RankPageRank&) = delete;
-  static uint64_t bytes_needed(const RankGraph& graph);
+  static uint64_t bytes_needed(const RankGraph& graph, PartMemory where = PartMemory::kDevice);
 
   void warm_up() override;
   RankRunRecord run(const RunRequest& request) override;

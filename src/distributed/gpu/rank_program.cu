@@ -1,5 +1,6 @@
 #include "distributed/gpu/rank_program.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/error.h"
@@ -20,21 +21,32 @@ std::string gib(uint64_t bytes) {
 }  // namespace
 
 std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, const RankGraph& graph, ncclComm_t comm,
-                                               bool symmetric) {
+                                               bool symmetric, PartMemory where) {
   const std::string name = algorithm.name();
-  if (name == "bfs") return std::make_unique<RankBfs>(graph, comm, symmetric);
-  if (name == "cc") return std::make_unique<RankCc>(graph, comm);
-  if (name == "pagerank") return std::make_unique<RankPageRank>(graph, comm);
-  if (name == "sssp") return std::make_unique<RankSssp>(graph, comm);
+  if (name == "bfs") return std::make_unique<RankBfs>(graph, comm, symmetric, where);
+  if (name == "cc") return std::make_unique<RankCc>(graph, comm, where);
+  if (name == "pagerank") return std::make_unique<RankPageRank>(graph, comm, where);
+  if (name == "sssp") return std::make_unique<RankSssp>(graph, comm, where);
   throw Error("no program over several GPUs for " + name);  // multi_gpu_checks.cc refuses it first
 }
 
-uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph) {
+uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph, PartMemory where) {
   const std::string name = algorithm.name();
-  if (name == "cc") return RankCc::bytes_needed(graph);
-  if (name == "pagerank") return RankPageRank::bytes_needed(graph);
-  if (name == "sssp") return RankSssp::bytes_needed(graph);
-  return RankBfs::bytes_needed(graph);
+  if (name == "cc") return RankCc::bytes_needed(graph, where);
+  if (name == "pagerank") return RankPageRank::bytes_needed(graph, where);
+  if (name == "sssp") return RankSssp::bytes_needed(graph, where);
+  return RankBfs::bytes_needed(graph, where);
+}
+
+PartMemory choose_part_memory(const AlgorithmInfo& algorithm, const RankGraph& graph, const GpuOptions& options) {
+  if (is_zero_copy(options.placement)) return PartMemory::kHost;
+  if (options.placement == Placement::kDevice) return PartMemory::kDevice;
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const uint64_t margin = 256ull << 20;  // as check_fits
+  const uint64_t room = free_bytes > margin ? free_bytes - margin : 0;
+  const uint64_t budget = options.memory_budget != 0 ? std::min<uint64_t>(options.memory_budget, room) : room;
+  return rank_program_bytes(algorithm, graph, PartMemory::kDevice) <= budget ? PartMemory::kDevice : PartMemory::kHost;
 }
 
 void check_fits(const RankGraph& g, uint64_t need) {
@@ -44,7 +56,7 @@ void check_fits(const RankGraph& g, uint64_t need) {
   if (need + margin > free_bytes)
     throw Error("--gpus " + std::to_string(g.num_ranks) + ": rank " + std::to_string(g.rank) + "'s part needs " +
                 gib(need) + " of GPU memory and " + gib(free_bytes) +
-                " is free (several GPUs run with the graph in GPU memory only, so far)");
+                " is free (--placement auto or zerocopy-aligned leaves the part in host memory)");
 }
 
 RankStream::RankStream(int marks) : marks_(marks, nullptr) {

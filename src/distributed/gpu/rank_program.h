@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "distributed/gpu/device_rank_graph.h"
 #include "distributed/partition.h"
 #include "engines/run.h"
 
@@ -56,13 +57,20 @@ class RankProgram {
   virtual RankResult result() const = 0;
 };
 
-// The program of request's algorithm (bfs, cc, pagerank, sssp), its part and state
-// placed on the current device; refuses in one line when they do not fit.
+// The program of request's algorithm (bfs, cc, pagerank, sssp), its state on
+// the current device and its part where `where` says; refuses in one line
+// when they do not fit.
 std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, const RankGraph& graph, ncclComm_t comm,
-                                               bool symmetric);
+                                               bool symmetric, PartMemory where);
 
-// The part's bytes on the device plus the program's state.
-uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph);
+// The GPU memory the program takes: its state, and its part where placed there.
+uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph, PartMemory where);
+
+// Where this rank's part goes, on its device (current): `--placement device`
+// in GPU memory, any zero-copy placement in host memory, auto in GPU memory
+// where the part and the state fit the budget (`--gpu-mem`, per GPU; else the
+// free memory), else in host memory.
+PartMemory choose_part_memory(const AlgorithmInfo& algorithm, const RankGraph& graph, const GpuOptions& options);
 
 // Refuses, before anything is allocated, a part and state of `need` bytes
 // that the device's free memory cannot take: a partial upload that then

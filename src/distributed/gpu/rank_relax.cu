@@ -147,11 +147,11 @@ __global__ void settle_delegates(RankView g, typename Rule::value_t* value, cons
 uint64_t my_slots(const RankGraph& g) { return DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank); }
 
 template <typename Rule>
-const RankGraph& checked(const RankGraph& g) {
+const RankGraph& checked(const RankGraph& g, PartMemory where) {
   if (std::is_same_v<typename Rule::value_t, uint32_t> && g.num_vertices >= std::numeric_limits<uint32_t>::max())
     throw Error(std::string(Rule::kName) + " on several GPUs labels vertices with 32-bit ids: " +
                 std::to_string(g.num_vertices) + " vertices are too many");
-  check_fits(g, RankRelax<Rule>::bytes_needed(g));
+  check_fits(g, RankRelax<Rule>::bytes_needed(g, where));
   return g;
 }
 
@@ -165,15 +165,15 @@ void fill_async(T* values, uint64_t count, T x, int sms, cudaStream_t s) {
 }  // namespace
 
 template <typename Rule>
-uint64_t RankRelax<Rule>::bytes_needed(const RankGraph& g) {
+uint64_t RankRelax<Rule>::bytes_needed(const RankGraph& g, PartMemory where) {
   const uint64_t n = g.num_normals(), d = g.num_delegates(), v = sizeof(value_t);
-  return DeviceRankGraph::bytes_needed(g, Rule::kWeighted) + n * (2 * v + 1) + d * (8 + 2 * v + 1) +
+  return DeviceRankGraph::bytes_needed(g, Rule::kWeighted, where) + n * (2 * v + 1) + d * (8 + 2 * v + 1) +
          OwnerSegments<value_t>::bytes_needed(g) + 64;
 }
 
 template <typename Rule>
-RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm)
-    : host_(checked<Rule>(graph)), comm_(comm), stream_(6), graph_(graph, Rule::kWeighted), remote_(graph) {
+RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory where)
+    : host_(checked<Rule>(graph, where)), comm_(comm), stream_(6), graph_(graph, Rule::kWeighted, where), remote_(graph) {
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
   value_ = DeviceArray<value_t>::allocate(n);
   next_value_ = DeviceArray<value_t>::allocate(n);

@@ -66,11 +66,11 @@ class RankRelax : public RankProgram {
  public:
   using value_t = typename Rule::value_t;
 
-  RankRelax(const RankGraph& graph, ncclComm_t comm);
+  RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory where = PartMemory::kDevice);
   ~RankRelax() override;
   RankRelax(const RankRelax&) = delete;
   RankRelax& operator=(const RankRelax&) = delete;
-  static uint64_t bytes_needed(const RankGraph& graph);
+  static uint64_t bytes_needed(const RankGraph& graph, PartMemory where = PartMemory::kDevice);
 
   void warm_up() override;
   RankRunRecord run(const RunRequest& request) override;

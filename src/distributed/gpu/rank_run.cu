@@ -126,7 +126,7 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
     ~CommOwner() { ncclCommDestroy(c); }
   } owner{comm};
 
-  const uint64_t placed_bytes = host.allreduce(gpu::DeviceRankGraph::bytes_needed(g), ReduceOp::kSum);
+  uint64_t placed_bytes = 0, in_host = 0;
   std::vector<RunOutput> outputs;
   const AlgorithmInfo* placed = nullptr;
   std::unique_ptr<gpu::RankProgram> program;
@@ -135,8 +135,10 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
       t = std::chrono::steady_clock::now();
       program.reset();
       std::string error;
+      gpu::PartMemory where = gpu::PartMemory::kDevice;
       try {
-        program = gpu::make_rank_program(*request.algorithm, g, comm, !directed);
+        where = gpu::choose_part_memory(*request.algorithm, g, options);
+        program = gpu::make_rank_program(*request.algorithm, g, comm, !directed, where);
       } catch (const Error& e) {
         error = e.what();
       }
@@ -145,6 +147,8 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
       program->warm_up();
       times.transfer_s = seconds_since(t);
       placed = request.algorithm;
+      placed_bytes = host.allreduce(gpu::DeviceRankGraph::bytes_needed(g, false, where), ReduceOp::kSum);
+      in_host = host.allreduce(uint64_t{where == gpu::PartMemory::kHost ? 1u : 0u}, ReduceOp::kSum);
     }
     const gpu::RankRunRecord record = program->run(request);
     const gpu::RankResult mine = program->result();
@@ -153,6 +157,7 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
     times.compute_s = host.allreduce(record.seconds, ReduceOp::kMax);
     const uint64_t edges = host.allreduce(record.edges, ReduceOp::kSum);
     DistributedStats stats = combine(host, g, record);
+    stats.parts_in_host_memory = static_cast<int>(in_host);
     times.copy_back_s = seconds_since(t);
     outputs.push_back(gpu::distributed_output(graph, *request.algorithm, std::move(values), std::move(stats), times,
                                               placed_bytes, edges, record.residual));

@@ -35,7 +35,9 @@ RunOutput distributed_output(const AnyGraph& graph, const AlgorithmInfo& algorit
                              double residual) {
   RunOutput out;
   out.engine = EngineKind::kGpu;
-  out.placement = Placement::kDevice;
+  // Parts left in host memory are read by zero-copy, a warp reading 32
+  // consecutive entries of the edge-balanced kernels: as merged reads.
+  out.placement = stats.parts_in_host_memory > 0 ? Placement::kZeroCopyMerged : Placement::kDevice;
   for (const DistributedLevel& l : stats.levels) stats.bytes_exchanged += l.bytes_exchanged;
   double communication_s = 0;
   for (const DistributedLevel& l : stats.levels) {
