@@ -15,6 +15,7 @@
 #   MGPU_PROGRAM_RUNS=3     runs of each (random sources for sssp; the first verified)
 #   MGPU_ROOTS=64           roots per bench
 #   MGPU_TESTS=0            skip the tests
+#   MGPU_PLACEMENT=device   where the ranks' parts live: device, zerocopy-aligned (host memory), auto
 #   MGPU_NP=N               processes of the mpirun check (default: every GPU present)
 #   MGPU_MPIRUN=0           skip the mpirun check
 set -uo pipefail
@@ -36,7 +37,7 @@ for pair in ${MGPU_WEAK-20:1 20:2}; do
   [ "$p" -le "$gpus" ] || continue
   file=/tmp/kron_$scale.tgb
   [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
-  "$bin" bench "$file" -a bfs -p device --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
+  "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
     -o "$out/kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
   if [ "$p" = 1 ]; then
     "$bin" bench "$file" -a bfs -p device -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
@@ -55,7 +56,7 @@ for pair in ${MGPU_PROGRAMS:-}; do
     file=/tmp/kron_$scale.tgb
     [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
   fi
-  "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p device --gpus "$p" -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
+  "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
     -o "$out/programs_kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench ${MGPU_PROGRAM_ALGOS:-cc,pagerank} kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
   if [ "$p" = 1 ]; then
     "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
