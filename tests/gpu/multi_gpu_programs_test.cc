@@ -93,38 +93,35 @@ TEST_P(MultiGpuProgramsTest, EqualTheReference) {
 INSTANTIATE_TEST_SUITE_P(Shapes, MultiGpuProgramsTest, ::testing::ValuesIn(gpu_shapes()),
                          [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
+// Kronecker with weights 1..255; directed ones with 64-bit ids and their
+// CSC (the CPU engine's PageRank, the reference, pulls).
+AnyGraph kron(int scale, uint64_t seed, bool undirected) {
+  GeneratorSpec spec;
+  spec.scale = scale;
+  spec.edge_factor = 16;
+  spec.seed = seed;
+  EdgeList edges = generate(spec);
+  edges.directed = !undirected;
+  BuildOptions options;
+  options.random_weights = WeightRange{1, 255};
+  options.force_64bit_ids = !undirected;
+  options.in_edges = !undirected;
+  return build_graph(std::move(edges), options);
+}
+
 // Hubs of thousands of edges (lists that span many push chunks), both kinds
 // of edges crossing ranks, 64-bit ids on the directed graph.
 TEST(MultiGpuPrograms, KroneckerWithMiddleThresholds) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  GeneratorSpec spec;
-  spec.scale = 14;
-  spec.edge_factor = 16;
-  spec.seed = 12;
-  for (bool undirected : {true, false}) {
-    EdgeList edges = generate(spec);
-    edges.directed = !undirected;
-    BuildOptions options;
-    options.random_weights = WeightRange{1, 255};
-    options.force_64bit_ids = !undirected;
-    options.in_edges = !undirected;  // for the CPU engine's PageRank, the reference
-    const AnyGraph graph = build_graph(std::move(edges), options);
-    check_programs(graph, {4, 32, std::nullopt}, undirected ? "kron14 undirected" : "kron14 directed");
-  }
+  for (bool undirected : {true, false})
+    check_programs(kron(14, 12, undirected), {4, 32, std::nullopt}, undirected ? "kron14 undirected" : "kron14 directed");
 }
 
 // Every rank's lists left in host memory and read by zero-copy (registered
 // in place), the rest as in GPU memory.
 TEST(MultiGpuPrograms, PartsInHostMemory) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  GeneratorSpec spec;
-  spec.scale = 12;
-  spec.edge_factor = 16;
-  spec.seed = 14;
-  BuildOptions options;
-  options.random_weights = WeightRange{1, 255};
-  const AnyGraph graph = build_graph(generate(spec), options);
-  check_programs(graph, {std::nullopt, 8}, "kron12 in host memory", Placement::kZeroCopyAligned);
+  check_programs(kron(12, 14, true), {std::nullopt, 8}, "kron12 in host memory", Placement::kZeroCopyAligned);
 }
 
 TEST(MultiGpuPrograms, CcOnADirectedGraphIsRefused) {

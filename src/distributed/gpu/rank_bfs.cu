@@ -247,14 +247,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
 }
 
 RankResult RankBfs::result() const {
-  RankPart<int32_t> part;
-  part.normal.resize(host_.num_normals());
-  part.delegate.resize(host_.num_delegates());
-  if (!part.normal.empty())
-    TG_CUDA(cudaMemcpy(part.normal.data(), normal_depth_.data(), part.normal.size() * 4, cudaMemcpyDeviceToHost));
-  if (!part.delegate.empty())
-    TG_CUDA(cudaMemcpy(part.delegate.data(), delegate_depth_.data(), part.delegate.size() * 4, cudaMemcpyDeviceToHost));
-  return part;
+  return part_to_host<int32_t>(normal_depth_.data(), host_.num_normals(), delegate_depth_.data(), host_.num_delegates());
 }
 
 }  // namespace tg::dist::gpu

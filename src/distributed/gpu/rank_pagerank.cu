@@ -264,13 +264,8 @@ RankRunRecord RankPageRank::run(const RunRequest& request) {
 }
 
 RankResult RankPageRank::result() const {
-  RankPart<double> part;
-  part.normal.resize(host_.num_normals());
-  part.delegate.resize(host_.num_delegates());
-  if (!part.normal.empty())
-    TG_CUDA(cudaMemcpy(part.normal.data(), score_.data(), part.normal.size() * 8, cudaMemcpyDeviceToHost));
-  if (!part.delegate.empty())
-    TG_CUDA(cudaMemcpy(part.delegate.data(), delegate_score_.data(), part.delegate.size() * 8, cudaMemcpyDeviceToHost));
+  RankPart<double> part =
+      part_to_host<double>(score_.data(), host_.num_normals(), delegate_score_.data(), host_.num_delegates());
   const double scale = total_ > 0 ? 1 / total_ : 1;
   for (double& x : part.normal) x *= scale;
   for (double& x : part.delegate) x *= scale;

@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "distributed/gpu/device_rank_graph.h"
 #include "distributed/partition.h"
+#include "engines/gpu/cuda_util.h"
 #include "engines/run.h"
 
 namespace tg::dist::gpu {
@@ -44,6 +46,16 @@ template <typename T>
 struct RankPart {
   std::vector<T> normal, delegate;
 };
+
+// Device arrays of a rank's values copied into a RankPart of type R.
+template <typename R, typename T>
+RankPart<R> part_to_host(const T* normal, uint64_t normals, const T* delegate, uint64_t delegates) {
+  std::vector<T> n(normals), d(delegates);
+  if (normals > 0) TG_CUDA(cudaMemcpy(n.data(), normal, normals * sizeof(T), cudaMemcpyDeviceToHost));
+  if (delegates > 0) TG_CUDA(cudaMemcpy(d.data(), delegate, delegates * sizeof(T), cudaMemcpyDeviceToHost));
+  if constexpr (std::is_same_v<R, T>) return {std::move(n), std::move(d)};
+  else return {std::vector<R>(n.begin(), n.end()), std::vector<R>(d.begin(), d.end())};
+}
 using RankResult = std::variant<RankPart<int32_t>, RankPart<uint64_t>, RankPart<double>>;
 
 class RankProgram {

@@ -285,15 +285,8 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
 
 template <typename Rule>
 RankResult RankRelax<Rule>::result() const {
-  std::vector<value_t> normal(host_.num_normals()), delegate(host_.num_delegates());
-  if (!normal.empty())
-    TG_CUDA(cudaMemcpy(normal.data(), value_.data(), normal.size() * sizeof(value_t), cudaMemcpyDeviceToHost));
-  if (!delegate.empty())
-    TG_CUDA(cudaMemcpy(delegate.data(), delegate_value_.data(), delegate.size() * sizeof(value_t), cudaMemcpyDeviceToHost));
-  RankPart<typename Rule::result_t> part;
-  part.normal.assign(normal.begin(), normal.end());
-  part.delegate.assign(delegate.begin(), delegate.end());
-  return part;
+  return part_to_host<typename Rule::result_t>(value_.data(), host_.num_normals(), delegate_value_.data(),
+                                               host_.num_delegates());
 }
 
 template class RankRelax<CcRule>;
