@@ -18,6 +18,7 @@
 #include "cli/run_setup.h"
 #include "checkpoint/checkpoint.h"
 #include "core/error.h"
+#include "distributed/multi_gpu_checks.h"
 #include "engines/paged/host_mem.h"
 
 namespace tg::cli {
@@ -81,10 +82,14 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   if (o.distributed && o.engine.engine == EngineChoice::kCpu) throw usage_error("--distributed needs --engine gpu (or auto)");
   // --host-mem is checked first: --engine gpu without a GPU is its refusal, not "no GPU".
   std::optional<uint64_t> host_mem = host_mem_budget(o, ChosenEngine{});
+  RunRequest request = make_request(algorithm, {}, o.algo);
+  // What --gpus cannot do is a usage error before "no usable GPU" (cc on a
+  // directed graph is known only once the graph is loaded).
+  if (o.engine.gpu.gpus > 0 && o.engine.engine != EngineChoice::kCpu)
+    dist::check_multi_gpu_run({request}, o.engine.gpu_options(), false);
   ChosenEngine choice = o.distributed ? ChosenEngine{true, ""} : choose_engine(o.engine);
   if (host_mem) host_mem = host_mem_budget(o, choice);
 
-  RunRequest request = make_request(algorithm, {}, o.algo);
   request.options.accumulative = request.options.accumulative || o.engine.gpu.async;
   auto t0 = std::chrono::steady_clock::now();
   // A directed graph gets its CSC where the algorithm pulls or gathers;

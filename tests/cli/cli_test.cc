@@ -216,6 +216,9 @@ TEST(CliExitCodes, UsageIs2) {
   expect_exit(tiergraph("run bfs --graph " + g + " --gpu-mem lots"), 2, "--gpu-mem");
   expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --gpus 2"), 2, "--gpus needs --engine gpu");
   expect_exit(tiergraph("run bfs --graph " + g + " --gpus 0"), 2, "--gpus");
+  // What several GPUs cannot do is a usage error, GPU or none.
+  expect_exit(tiergraph("run bfs --graph " + g + " --gpus 2 --placement subgraph"), 2, "--placement subgraph");
+  expect_exit(tiergraph("run sswp --graph " + g + " --weights 1:9 --gpus 2"), 2, "sswp does not run on several GPUs");
   expect_exit(tiergraph("run bfs --graph " + g + " --delegate-threshold 4"), 2, "--gpus");
   expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --distributed"), 2, "--distributed needs --engine gpu");
   expect_exit(tiergraph("run bfs --graph kron:abc"), 2, "kron:abc");
