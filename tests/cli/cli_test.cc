@@ -321,4 +321,20 @@ TEST(CliVerifyJson, PassAndFailRecords) {
   EXPECT_TRUE(nlohmann::json::parse(cc.out)["source"].is_null());
 }
 
+// plan --gpus: the partition and where each rank's part would go, no GPU needed.
+TEST(CliPlan, SeveralGpus) {
+  const Result r = tiergraph("plan pagerank --graph kron:12 --gpus 3");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("degree separation over 3 ranks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  gpu"), std::string::npos) << r.out;
+  const Result tight = tiergraph("plan sssp --graph kron:12 --weights 1:9 --gpus 2 --gpu-mem 400K --json");
+  EXPECT_EQ(tight.exit_code, 0) << tight.err;
+  EXPECT_NE(tight.out.find("\"part\":\"host (zero-copy)\""), std::string::npos) << tight.out;
+  const Result none = tiergraph("plan sssp --graph kron:12 --weights 1:9 --gpus 2 --gpu-mem 10K");
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("does not fit"), std::string::npos) << none.out;
+  expect_exit(tiergraph("plan sswp --graph kron:8 --weights 1:9 --gpus 2"), 2, "sswp does not run on several GPUs");
+  expect_exit(tiergraph("plan bfs --graph kron:8 --delegate-threshold 3"), 2, "--gpus");
+}
+
 }  // namespace

@@ -2,23 +2,19 @@
 
 #include <cstring>
 
+#include "distributed/rank_memory.h"
+
 namespace tg::dist::gpu {
 namespace {
 
-// Each array starts on a 256-byte boundary, as cudaMalloc's would.
+// Each array starts on a 256-byte boundary, as cudaMalloc's would
+// (distributed/rank_memory.h counts them so).
 uint64_t rounded(uint64_t bytes) { return (bytes + 255) / 256 * 256; }
-
-template <typename N>
-uint64_t csr_bytes(const Csr<N>& c, bool with_weights, PartMemory where) {
-  const uint64_t lists = rounded(c.neighbors.bytes()) + (with_weights ? rounded(c.weights.bytes()) : 0);
-  return rounded(c.offsets.bytes()) + (where == PartMemory::kDevice ? lists : 0);
-}
 
 }  // namespace
 
 uint64_t DeviceRankGraph::bytes_needed(const RankGraph& g, bool with_weights, PartMemory where) {
-  return csr_bytes(g.nn, with_weights, where) + csr_bytes(g.nd, with_weights, where) +
-         csr_bytes(g.dn, with_weights, where) + csr_bytes(g.dd, with_weights, where) + rounded(g.local_of_slot.bytes());
+  return part_memory(shape_of(g), with_weights).on_gpu(where == PartMemory::kDevice);
 }
 
 DeviceRankGraph::DeviceRankGraph(const RankGraph& g, bool with_weights, PartMemory where) : where_(where) {

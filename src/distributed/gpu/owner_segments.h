@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "distributed/degree_separation.h"
+#include "distributed/rank_memory.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/partition.h"
 #include "engines/gpu/cuda_util.h"
@@ -25,13 +25,10 @@ class OwnerSegments {
   static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, double>);
 
   explicit OwnerSegments(const RankGraph& g)
-      : ranks_(g.num_ranks), slots_(segment_slots(g)) {
+      : ranks_(g.num_ranks), slots_(dist::segment_slots(g.num_vertices, g.num_ranks)) {
     if (ranks_ == 1) return;  // nothing to send
     send_ = tg::gpu::DeviceArray<T>::allocate(static_cast<uint64_t>(ranks_) * slots_);
     received_ = tg::gpu::DeviceArray<T>::allocate(slots_);
-  }
-  static uint64_t bytes_needed(const RankGraph& g) {
-    return g.num_ranks == 1 ? 0 : (static_cast<uint64_t>(g.num_ranks) + 1) * segment_slots(g) * sizeof(T);
   }
 
   bool active() const { return ranks_ > 1; }
@@ -53,11 +50,6 @@ class OwnerSegments {
   }
 
  private:
-  // Rank 0 has the most slots: ceil(n / P).
-  static uint64_t segment_slots(const RankGraph& g) {
-    return DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, 0);
-  }
-
   int ranks_;
   uint64_t slots_;
   tg::gpu::DeviceArray<T> send_, received_;

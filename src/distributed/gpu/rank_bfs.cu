@@ -4,6 +4,7 @@
 #include <string>
 
 #include "distributed/degree_separation.h"
+#include "distributed/rank_memory.h"
 #include "distributed/gpu/nccl_check.h"
 
 namespace tg::dist::gpu {
@@ -16,17 +17,6 @@ uint64_t peers_slots(const RankGraph& g) {
   for (int q = 0; q < g.num_ranks; ++q)
     if (q != g.rank) total += DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, q);
   return total;
-}
-
-uint64_t state_bytes(const RankGraph& g) {
-  const uint64_t nn = g.num_normals(), d = g.num_delegates(), p = static_cast<uint64_t>(g.num_ranks);
-  return nn * 4 * 3                         // depths, two queues
-         + d * 4 * 3 + d + 1               // depths, two frontiers, the mask
-         + (d + 31) / 32 * 4               // the frontier's bits
-         + std::max(nn, d) * sizeof(eid_t)  // the degree scan
-         + (g.num_vertices + 31) / 32 * 4   // sent bits
-         + peers_slots(g) * 4 + (p - 1) * nn * 4  // send and receive buffers
-         + (p * p + 2 * p + 3) * 8;
 }
 
 double elapsed_s(cudaEvent_t a, cudaEvent_t b) {
@@ -43,7 +33,7 @@ const RankGraph& checked_fit(const RankGraph& g, PartMemory where) {
 }  // namespace
 
 uint64_t RankBfs::bytes_needed(const RankGraph& g, PartMemory where) {
-  return DeviceRankGraph::bytes_needed(g, false, where) + state_bytes(g);
+  return rank_memory("bfs", shape_of(g)).on_gpu(where == PartMemory::kDevice);
 }
 
 RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "distributed/gpu/push_kernels.cuh"
+#include "distributed/rank_memory.h"
 
 namespace tg::dist::gpu {
 namespace {
@@ -118,8 +119,7 @@ const RankGraph& checked(const RankGraph& g, PartMemory where) {
 }  // namespace
 
 uint64_t RankPageRank::bytes_needed(const RankGraph& g, PartMemory where) {
-  const uint64_t n = g.num_normals(), d = g.num_delegates();
-  return DeviceRankGraph::bytes_needed(g, false, where) + n * 8 * 3 + d * 8 * 4 + OwnerSegments<double>::bytes_needed(g) + 64;
+  return rank_memory("pagerank", shape_of(g)).on_gpu(where == PartMemory::kDevice);
 }
 
 RankPageRank::RankPageRank(const RankGraph& graph, ncclComm_t comm, PartMemory where)

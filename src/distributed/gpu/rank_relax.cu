@@ -4,6 +4,7 @@
 #include <string>
 
 #include "distributed/gpu/push_kernels.cuh"
+#include "distributed/rank_memory.h"
 
 namespace tg::dist::gpu {
 
@@ -166,9 +167,7 @@ void fill_async(T* values, uint64_t count, T x, int sms, cudaStream_t s) {
 
 template <typename Rule>
 uint64_t RankRelax<Rule>::bytes_needed(const RankGraph& g, PartMemory where) {
-  const uint64_t n = g.num_normals(), d = g.num_delegates(), v = sizeof(value_t);
-  return DeviceRankGraph::bytes_needed(g, Rule::kWeighted, where) + n * (2 * v + 1) + d * (8 + 2 * v + 1) +
-         OwnerSegments<value_t>::bytes_needed(g) + 64;
+  return rank_memory(Rule::kName, shape_of(g)).on_gpu(where == PartMemory::kDevice);
 }
 
 template <typename Rule>

@@ -1,0 +1,46 @@
+// The GPU memory one rank's program takes (src/distributed/gpu's programs:
+// BFS, CC, SSSP, PageRank), from the rank's counts alone, so that the
+// programs check their fit with it and `tiergraph plan --gpus N` can say,
+// without a GPU and without building the partition, where each rank's part
+// would go.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "distributed/degree_separation.h"
+#include "distributed/partition_summary.h"
+
+namespace tg::dist {
+
+struct RankShape {
+  uint64_t num_vertices = 0;  // of the whole graph
+  int num_ranks = 1;
+  int rank = 0;
+  uint64_t normals = 0;
+  uint64_t delegates = 0;
+  EdgeCounts edges{};
+  bool weighted = false;  // the graph has weights
+};
+RankShape shape_of(const RankGraph& rank);
+RankShape shape_of(const PartitionSummary& summary, int rank);
+
+// What each program holds: every array rounded to 256 bytes, as one
+// allocation holding them all lays them out.
+struct RankMemory {
+  uint64_t offsets = 0;  // the four CSRs' offsets and local_of_slot: always on the GPU
+  uint64_t lists = 0;    // neighbours (and weights where the program reads them): on the GPU or in host memory
+  uint64_t state = 0;    // the program's vertex arrays, queues and exchange buffers
+  uint64_t on_gpu(bool lists_in_gpu_memory) const { return offsets + state + (lists_in_gpu_memory ? lists : 0); }
+};
+// algorithm: bfs, cc, sssp or pagerank (sssp places the weights too).
+RankMemory rank_memory(const std::string& algorithm, const RankShape& shape);
+// The part alone (offsets and lists), the weights with it where asked.
+RankMemory part_memory(const RankShape& shape, bool with_weights);
+
+// The slots of one owner segment (owner_segments.h): rank 0's, the most any rank has.
+inline uint64_t segment_slots(uint64_t num_vertices, int num_ranks) {
+  return DegreeSeparation::slots_on_rank(num_vertices, num_ranks, 0);
+}
+
+}  // namespace tg::dist
