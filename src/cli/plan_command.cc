@@ -65,8 +65,8 @@ void plan_gpus(const PlanOptions& o, const AlgorithmInfo& algorithm, const AnyGr
     return;
   }
   std::printf("%s", summary.to_string().c_str());
-  std::printf("%s over %d GPUs, a budget of %.2f GB each (--gpu-mem, else the profile's GPU memory less a margin):\n%s",
-              algorithm.name().c_str(), o.gpus, budget / 1e9, table.c_str());
+  std::printf("%s over %d GPUs, a budget of %.1f MB each (--gpu-mem, else the profile's GPU memory less a margin):\n%s",
+              algorithm.name().c_str(), o.gpus, budget / 1e6, table.c_str());
 }
 
 void plan(const PlanOptions& o) {
