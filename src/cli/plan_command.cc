@@ -92,8 +92,8 @@ void plan(const PlanOptions& o) {
   const uint64_t budget = o.gpu_mem.empty() ? room : parse_size(o.gpu_mem, "--gpu-mem");
   if (o.gpus > 0) {
     // The several-GPU programs keep no per-vertex arrays of the whole graph
-    // on a GPU: the budget is the GPU's memory less the margin check_fits keeps.
-    const uint64_t margin = 256ull << 20;
+    // on a GPU: the budget is the GPU's memory less the margin their fit check keeps.
+    const uint64_t margin = dist::kRankMemoryMargin;
     const uint64_t per_gpu = o.gpu_mem.empty() ? (memory > margin ? memory - margin : 0) : budget;
     return plan_gpus(o, algorithm, graph, per_gpu);
   }

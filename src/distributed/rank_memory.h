@@ -31,8 +31,12 @@ struct RankMemory {
   uint64_t offsets = 0;  // the four CSRs' offsets and local_of_slot: always on the GPU
   uint64_t lists = 0;    // neighbours (and weights where the program reads them): on the GPU or in host memory
   uint64_t state = 0;    // the program's vertex arrays, queues and exchange buffers
-  uint64_t on_gpu(bool lists_in_gpu_memory) const { return offsets + state + (lists_in_gpu_memory ? lists : 0); }
+  uint64_t on_gpu(bool lists_in_gpu_memory) const { return part(lists_in_gpu_memory) + state; }
+  uint64_t part(bool lists_in_gpu_memory) const { return offsets + (lists_in_gpu_memory ? lists : 0); }
 };
+
+// What a rank leaves free beside its program: CUB's scratch, NCCL's buffers.
+constexpr uint64_t kRankMemoryMargin = uint64_t{256} << 20;
 // algorithm: bfs, cc, sssp or pagerank (sssp places the weights too).
 RankMemory rank_memory(const std::string& algorithm, const RankShape& shape);
 // The part alone (offsets and lists), the weights with it where asked.

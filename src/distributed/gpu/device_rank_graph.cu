@@ -13,12 +13,8 @@ uint64_t rounded(uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 }  // namespace
 
-uint64_t DeviceRankGraph::bytes_needed(const RankGraph& g, bool with_weights, PartMemory where) {
-  return part_memory(shape_of(g), with_weights).on_gpu(where == PartMemory::kDevice);
-}
-
 DeviceRankGraph::DeviceRankGraph(const RankGraph& g, bool with_weights, PartMemory where) : where_(where) {
-  storage_ = tg::gpu::DeviceArray<uint8_t>::allocate(bytes_needed(g, with_weights, where));
+  storage_ = tg::gpu::DeviceArray<uint8_t>::allocate(part_memory(shape_of(g), with_weights).part(where == PartMemory::kDevice));
   view_.rank = g.rank;
   view_.num_ranks = g.num_ranks;
   view_.num_normals = g.num_normals();

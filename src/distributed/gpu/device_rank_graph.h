@@ -40,13 +40,12 @@ enum class PartMemory { kDevice, kHost };
 class DeviceRankGraph {
  public:
   // Places the part on the current device, the weights too where asked
-  // (SSSP) and the graph has them.
+  // (SSSP) and the graph has them: distributed/rank_memory.h's part_memory
+  // counts what it takes.
   DeviceRankGraph(const RankGraph& g, bool with_weights = false, PartMemory where = PartMemory::kDevice);
   ~DeviceRankGraph();
   DeviceRankGraph(const DeviceRankGraph&) = delete;
   DeviceRankGraph& operator=(const DeviceRankGraph&) = delete;
-  // The GPU memory the placement will take, to check against free memory first.
-  static uint64_t bytes_needed(const RankGraph& g, bool with_weights = false, PartMemory where = PartMemory::kDevice);
 
   const RankView& view() const { return view_; }
 

@@ -6,7 +6,6 @@
 #include <chrono>
 #include <memory>
 
-#include "distributed/gpu/device_rank_graph.h"
 #include "distributed/gpu/gpu_group.h"
 #include "distributed/gpu/rank_program.h"
 #include "distributed/gpu/run_output.h"
@@ -103,7 +102,8 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
       placed_bytes = 0;
       in_host = 0;
       for (int r = 0; r < p; ++r) {
-        placed_bytes += dist::gpu::DeviceRankGraph::bytes_needed(part.ranks[r], false, where[r]);
+        placed_bytes += dist::gpu::program_memory(request.algorithm->name(), part.ranks[r])
+                            .part(where[r] == dist::gpu::PartMemory::kDevice);
         in_host += where[r] == dist::gpu::PartMemory::kHost ? 1 : 0;
       }
     }

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "distributed/degree_separation.h"
-#include "distributed/rank_memory.h"
 #include "distributed/gpu/nccl_check.h"
 
 namespace tg::dist::gpu {
@@ -26,15 +25,11 @@ double elapsed_s(cudaEvent_t a, cudaEvent_t b) {
 }
 
 const RankGraph& checked_fit(const RankGraph& g, PartMemory where) {
-  check_fits(g, RankBfs::bytes_needed(g, where));
+  check_fits("bfs", g, where);
   return g;
 }
 
 }  // namespace
-
-uint64_t RankBfs::bytes_needed(const RankGraph& g, PartMemory where) {
-  return rank_memory("bfs", shape_of(g)).on_gpu(where == PartMemory::kDevice);
-}
 
 RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)
     : host_(checked_fit(graph, where)), comm_(comm), symmetric_(symmetric), graph_(graph, false, where) {

@@ -31,9 +31,6 @@ class RankBfs : public RankProgram {
   RankBfs(const RankBfs&) = delete;
   RankBfs& operator=(const RankBfs&) = delete;
 
-  // The device memory the part and the state take.
-  static uint64_t bytes_needed(const RankGraph& graph, PartMemory where = PartMemory::kDevice);
-
   void warm_up() override;
   // Every rank runs the same request: its source a global id.
   RankRunRecord run(const RunRequest& request) override { return run(request.source()); }

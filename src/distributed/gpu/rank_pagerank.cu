@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "distributed/gpu/push_kernels.cuh"
-#include "distributed/rank_memory.h"
 
 namespace tg::dist::gpu {
 namespace {
@@ -112,15 +111,11 @@ __global__ void add_scores(const double* score, uint64_t count, double* total) {
 }
 
 const RankGraph& checked(const RankGraph& g, PartMemory where) {
-  check_fits(g, RankPageRank::bytes_needed(g, where));
+  check_fits("pagerank", g, where);
   return g;
 }
 
 }  // namespace
-
-uint64_t RankPageRank::bytes_needed(const RankGraph& g, PartMemory where) {
-  return rank_memory("pagerank", shape_of(g)).on_gpu(where == PartMemory::kDevice);
-}
 
 RankPageRank::RankPageRank(const RankGraph& graph, ncclComm_t comm, PartMemory where)
     : host_(checked(graph, where)), comm_(comm), stream_(6), graph_(graph, false, where), remote_(graph) {

@@ -24,7 +24,6 @@ class RankPageRank : public RankProgram {
   ~RankPageRank() override;
   RankPageRank(const RankPageRank&) = delete;
   RankPageRank& operator=(const RankPageRank&) = delete;
-  static uint64_t bytes_needed(const RankGraph& graph, PartMemory where = PartMemory::kDevice);
 
   void warm_up() override;
   RankRunRecord run(const RunRequest& request) override;

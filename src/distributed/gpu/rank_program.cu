@@ -30,12 +30,8 @@ std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, c
   throw Error("no program over several GPUs for " + name);  // multi_gpu_checks.cc refuses it first
 }
 
-uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph, PartMemory where) {
-  const std::string name = algorithm.name();
-  if (name == "cc") return RankCc::bytes_needed(graph, where);
-  if (name == "pagerank") return RankPageRank::bytes_needed(graph, where);
-  if (name == "sssp") return RankSssp::bytes_needed(graph, where);
-  return RankBfs::bytes_needed(graph, where);
+RankMemory program_memory(const std::string& algorithm, const RankGraph& graph) {
+  return rank_memory(algorithm, shape_of(graph));
 }
 
 PartMemory choose_part_memory(const AlgorithmInfo& algorithm, const RankGraph& graph, const GpuOptions& options) {
@@ -43,17 +39,16 @@ PartMemory choose_part_memory(const AlgorithmInfo& algorithm, const RankGraph& g
   if (options.placement == Placement::kDevice) return PartMemory::kDevice;
   size_t free_bytes = 0, total_bytes = 0;
   TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const uint64_t margin = 256ull << 20;  // as check_fits
-  const uint64_t room = free_bytes > margin ? free_bytes - margin : 0;
+  const uint64_t room = free_bytes > kRankMemoryMargin ? free_bytes - kRankMemoryMargin : 0;
   const uint64_t budget = options.memory_budget != 0 ? std::min<uint64_t>(options.memory_budget, room) : room;
-  return rank_program_bytes(algorithm, graph, PartMemory::kDevice) <= budget ? PartMemory::kDevice : PartMemory::kHost;
+  return program_memory(algorithm.name(), graph).on_gpu(true) <= budget ? PartMemory::kDevice : PartMemory::kHost;
 }
 
-void check_fits(const RankGraph& g, uint64_t need) {
+void check_fits(const std::string& algorithm, const RankGraph& g, PartMemory where) {
+  const uint64_t need = program_memory(algorithm, g).on_gpu(where == PartMemory::kDevice);
   size_t free_bytes = 0, total_bytes = 0;
   TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const uint64_t margin = 256ull << 20;  // CUB's scratch, NCCL's buffers
-  if (need + margin > free_bytes)
+  if (need + kRankMemoryMargin > free_bytes)
     throw Error("--gpus " + std::to_string(g.num_ranks) + ": rank " + std::to_string(g.rank) + "'s part needs " +
                 gib(need) + " of GPU memory and " + gib(free_bytes) +
                 " is free (--placement auto or zerocopy-aligned leaves the part in host memory)");

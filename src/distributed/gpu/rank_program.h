@@ -18,6 +18,7 @@
 
 #include "distributed/gpu/device_rank_graph.h"
 #include "distributed/partition.h"
+#include "distributed/rank_memory.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/run.h"
 
@@ -75,8 +76,8 @@ class RankProgram {
 std::unique_ptr<RankProgram> make_rank_program(const AlgorithmInfo& algorithm, const RankGraph& graph, ncclComm_t comm,
                                                bool symmetric, PartMemory where);
 
-// The GPU memory the program takes: its state, and its part where placed there.
-uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& graph, PartMemory where);
+// The GPU memory the program of `algorithm` takes (distributed/rank_memory.h).
+RankMemory program_memory(const std::string& algorithm, const RankGraph& graph);
 
 // Where this rank's part goes, on its device (current): `--placement device`
 // in GPU memory, any zero-copy placement in host memory, auto in GPU memory
@@ -84,10 +85,11 @@ uint64_t rank_program_bytes(const AlgorithmInfo& algorithm, const RankGraph& gra
 // free memory), else in host memory.
 PartMemory choose_part_memory(const AlgorithmInfo& algorithm, const RankGraph& graph, const GpuOptions& options);
 
-// Refuses, before anything is allocated, a part and state of `need` bytes
-// that the device's free memory cannot take: a partial upload that then
-// failed would leave the other ranks waiting in their first collective.
-void check_fits(const RankGraph& graph, uint64_t need);
+// Refuses, before anything is allocated, a program whose part (where
+// placed) and state the device's free memory cannot take: a partial upload
+// that then failed would leave the other ranks waiting in their first
+// collective.
+void check_fits(const std::string& algorithm, const RankGraph& graph, PartMemory where);
 
 // A stream, the device's SM count and CUDA events for one rank.
 class RankStream {

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "distributed/gpu/push_kernels.cuh"
-#include "distributed/rank_memory.h"
 
 namespace tg::dist::gpu {
 
@@ -152,7 +151,7 @@ const RankGraph& checked(const RankGraph& g, PartMemory where) {
   if (std::is_same_v<typename Rule::value_t, uint32_t> && g.num_vertices >= std::numeric_limits<uint32_t>::max())
     throw Error(std::string(Rule::kName) + " on several GPUs labels vertices with 32-bit ids: " +
                 std::to_string(g.num_vertices) + " vertices are too many");
-  check_fits(g, RankRelax<Rule>::bytes_needed(g, where));
+  check_fits(Rule::kName, g, where);
   return g;
 }
 
@@ -164,11 +163,6 @@ void fill_async(T* values, uint64_t count, T x, int sms, cudaStream_t s) {
 }
 
 }  // namespace
-
-template <typename Rule>
-uint64_t RankRelax<Rule>::bytes_needed(const RankGraph& g, PartMemory where) {
-  return rank_memory(Rule::kName, shape_of(g)).on_gpu(where == PartMemory::kDevice);
-}
 
 template <typename Rule>
 RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory where)

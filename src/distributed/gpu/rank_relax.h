@@ -70,7 +70,6 @@ class RankRelax : public RankProgram {
   ~RankRelax() override;
   RankRelax(const RankRelax&) = delete;
   RankRelax& operator=(const RankRelax&) = delete;
-  static uint64_t bytes_needed(const RankGraph& graph, PartMemory where = PartMemory::kDevice);
 
   void warm_up() override;
   RankRunRecord run(const RunRequest& request) override;

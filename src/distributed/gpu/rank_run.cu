@@ -10,7 +10,6 @@
 #include <string>
 
 #include "distributed/degree_separation.h"
-#include "distributed/gpu/device_rank_graph.h"
 #include "distributed/gpu/gpu_group.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/gpu/rank_program.h"
@@ -147,7 +146,8 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
       program->warm_up();
       times.transfer_s = seconds_since(t);
       placed = request.algorithm;
-      placed_bytes = host.allreduce(gpu::DeviceRankGraph::bytes_needed(g, false, where), ReduceOp::kSum);
+      placed_bytes = host.allreduce(gpu::program_memory(request.algorithm->name(), g).part(where == gpu::PartMemory::kDevice),
+                                    ReduceOp::kSum);
       in_host = host.allreduce(uint64_t{where == gpu::PartMemory::kHost ? 1u : 0u}, ReduceOp::kSum);
     }
     const gpu::RankRunRecord record = program->run(request);
