@@ -18,12 +18,6 @@ uint64_t peers_slots(const RankGraph& g) {
   return total;
 }
 
-double elapsed_s(cudaEvent_t a, cudaEvent_t b) {
-  float ms = 0;
-  TG_CUDA(cudaEventElapsedTime(&ms, a, b));
-  return ms / 1000.0;
-}
-
 const RankGraph& checked_fit(const RankGraph& g, PartMemory where) {
   check_fits("bfs", g, where);
   return g;
@@ -33,14 +27,6 @@ const RankGraph& checked_fit(const RankGraph& g, PartMemory where) {
 
 RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)
     : host_(checked_fit(graph, where)), comm_(comm), symmetric_(symmetric), graph_(graph, false, where) {
-  int device = 0;
-  TG_CUDA(cudaGetDevice(&device));
-  TG_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
-  TG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  for (cudaEvent_t& e : marks_) TG_CUDA(cudaEventCreate(&e));
-  TG_CUDA(cudaEventCreate(&run_start_));
-  TG_CUDA(cudaEventCreate(&run_stop_));
-
   const uint64_t nn = graph.num_normals(), d = graph.num_delegates();
   const int p = graph.num_ranks;
   normal_depth_ = DeviceArray<int32_t>::allocate(nn);
@@ -72,68 +58,64 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMe
 void RankBfs::warm_up() {
   const int p = host_.num_ranks;
   if (p == 1) return;
-  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_));
-  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_));
-  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_));
+  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_.stream()));
+  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_.stream()));
   TG_NCCL(ncclGroupStart());
   for (int q = 0; q < p; ++q) {
     if (q == host_.rank) continue;
-    TG_NCCL(ncclSend(send_count_.data(), 1, ncclUint32, q, comm_, stream_));
-    TG_NCCL(ncclRecv(count_matrix_.data() + q, 1, ncclUint32, q, comm_, stream_));
+    TG_NCCL(ncclSend(send_count_.data(), 1, ncclUint32, q, comm_, stream_.stream()));
+    TG_NCCL(ncclRecv(count_matrix_.data() + q, 1, ncclUint32, q, comm_, stream_.stream()));
   }
   TG_NCCL(ncclGroupEnd());
-  TG_NCCL(ncclAllReduce(reached_.data(), reached_.data(), host_.num_delegates() + 1, ncclUint8, ncclMax, comm_, stream_));
-  TG_CUDA(cudaStreamSynchronize(stream_));
+  TG_NCCL(ncclAllReduce(reached_.data(), reached_.data(), host_.num_delegates() + 1, ncclUint8, ncclMax, comm_, stream_.stream()));
+  stream_.sync();
 }
 
 RankBfs::~RankBfs() {
   cudaFreeHost(pinned_counts_);
   cudaFreeHost(pinned_frontier_edges_);
-  for (cudaEvent_t e : marks_) cudaEventDestroy(e);
-  cudaEventDestroy(run_start_);
-  cudaEventDestroy(run_stop_);
-  cudaStreamDestroy(stream_);
 }
 
 void RankBfs::reset(uint64_t source) {
   const RankGraph& g = host_;
-  TG_CUDA(cudaMemsetAsync(normal_depth_.data(), 0xFF, g.num_normals() * sizeof(int32_t), stream_));  // kNoDepth
-  TG_CUDA(cudaMemsetAsync(delegate_depth_.data(), 0xFF, g.num_delegates() * sizeof(int32_t), stream_));
-  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, g.num_delegates() + 1, stream_));
-  TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_));
-  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_));
-  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_));
+  TG_CUDA(cudaMemsetAsync(normal_depth_.data(), 0xFF, g.num_normals() * sizeof(int32_t), stream_.stream()));  // kNoDepth
+  TG_CUDA(cudaMemsetAsync(delegate_depth_.data(), 0xFF, g.num_delegates() * sizeof(int32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, g.num_delegates() + 1, stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counters' pinned slots.
   uint32_t* staged = pinned_counts_;
   staged[0] = 0;  // depth 0 as an int32's bits
   const auto it = std::lower_bound(g.delegate_global.begin(), g.delegate_global.end(), source);
   if (it != g.delegate_global.end() && *it == source) {
     staged[1] = static_cast<uint32_t>(it - g.delegate_global.begin());
-    TG_CUDA(cudaMemcpyAsync(delegate_depth_.data() + staged[1], &staged[0], 4, cudaMemcpyHostToDevice, stream_));
-    TG_CUDA(cudaMemcpyAsync(delegates_[0].data(), &staged[1], 4, cudaMemcpyHostToDevice, stream_));
+    TG_CUDA(cudaMemcpyAsync(delegate_depth_.data() + staged[1], &staged[0], 4, cudaMemcpyHostToDevice, stream_.stream()));
+    TG_CUDA(cudaMemcpyAsync(delegates_[0].data(), &staged[1], 4, cudaMemcpyHostToDevice, stream_.stream()));
   } else if (g.owns_slot_of(source)) {
     staged[1] = g.local_id(source);
-    TG_CUDA(cudaMemcpyAsync(normal_depth_.data() + staged[1], &staged[0], 4, cudaMemcpyHostToDevice, stream_));
-    TG_CUDA(cudaMemcpyAsync(normals_[0].data(), &staged[1], 4, cudaMemcpyHostToDevice, stream_));
+    TG_CUDA(cudaMemcpyAsync(normal_depth_.data() + staged[1], &staged[0], 4, cudaMemcpyHostToDevice, stream_.stream()));
+    TG_CUDA(cudaMemcpyAsync(normals_[0].data(), &staged[1], 4, cudaMemcpyHostToDevice, stream_.stream()));
   }
-  TG_CUDA(cudaStreamSynchronize(stream_));
+  stream_.sync();
 }
 
 uint64_t RankBfs::exchange_normals(BfsLevel& s) {
   const int p = host_.num_ranks, r = host_.rank;
   if (p == 1) return 0;
-  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_));
+  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_.stream()));
   TG_CUDA(cudaMemcpyAsync(pinned_counts_, count_matrix_.data(), static_cast<size_t>(p) * p * sizeof(uint32_t),
-                          cudaMemcpyDeviceToHost, stream_));
-  TG_CUDA(cudaStreamSynchronize(stream_));
+                          cudaMemcpyDeviceToHost, stream_.stream()));
+  stream_.sync();
   const uint32_t* counts = pinned_counts_;  // row q: what rank q sends to each rank
   uint64_t received = 0;
   TG_NCCL(ncclGroupStart());
   for (int q = 0; q < p; ++q) {
     if (q == r) continue;
     const uint32_t to_q = counts[r * p + q], from_q = counts[q * p + r];
-    if (to_q > 0) TG_NCCL(ncclSend(s.send + send_start_host_[q], to_q, ncclUint32, q, comm_, stream_));
-    if (from_q > 0) TG_NCCL(ncclRecv(receive_.data() + received, from_q, ncclUint32, q, comm_, stream_));
+    if (to_q > 0) TG_NCCL(ncclSend(s.send + send_start_host_[q], to_q, ncclUint32, q, comm_, stream_.stream()));
+    if (from_q > 0) TG_NCCL(ncclRecv(receive_.data() + received, from_q, ncclUint32, q, comm_, stream_.stream()));
     received += from_q;
   }
   TG_NCCL(ncclGroupEnd());
@@ -151,8 +133,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
   uint32_t delegates = source_is_delegate ? 1 : 0;
 
   // Every rank starts together: a reduction of nothing is the barrier.
-  if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclSum, comm_, stream_));
-  TG_CUDA(cudaEventRecord(run_start_, stream_));
+  if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclSum, comm_, stream_.stream()));
+  stream_.mark(kRunStart);
 
   // Beamer's rule (SC 2012), per rank on its own delegate edges: go bottom-up
   // when the frontier's edges exceed 1/15 of those of the delegates not yet
@@ -177,44 +159,44 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.send_start = send_start_.data();
     s.send_count = send_count_.data();
 
-    TG_CUDA(cudaEventRecord(marks_[0], stream_));
-    launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, sms_, stream_);
+    stream_.mark(0);
+    launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
     bool pull = false;
     if (delegates > 0) {
-      launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, sms_, stream_);
+      launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
       TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, scan_.data() + delegates - 1, sizeof(eid_t),
-                              cudaMemcpyDeviceToHost, stream_));
-      TG_CUDA(cudaStreamSynchronize(stream_));
+                              cudaMemcpyDeviceToHost, stream_.stream()));
+      stream_.sync();
       const eid_t frontier_edges = *pinned_frontier_edges_;
       pull = symmetric_ && frontier_edges > unexplored / kAlpha;
       unexplored -= std::min(unexplored, frontier_edges);
-      if (pull) launch_pull_from_delegates(s, sms_, stream_);
-      else launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), sms_, stream_);
+      if (pull) launch_pull_from_delegates(s, stream_.sms(), stream_.stream());
+      else launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
     }
-    TG_CUDA(cudaEventRecord(marks_[1], stream_));
+    stream_.mark(1);
     const uint64_t received = exchange_normals(s);
-    TG_CUDA(cudaEventRecord(marks_[2], stream_));
-    launch_visit_received(s, receive_.data(), received, sms_, stream_);
-    launch_set_normals_flag(s, stream_);
-    TG_CUDA(cudaEventRecord(marks_[3], stream_));
+    stream_.mark(2);
+    launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
+    launch_set_normals_flag(s, stream_.stream());
+    stream_.mark(3);
     // max over bytes of 0 and 1 is OR (NCCL has no bitwise reduction; a
     // mask of bits would need an allgather and a local OR, P times the bytes).
-    if (p > 1) TG_NCCL(ncclAllReduce(s.reached, s.reached, d + 1, ncclUint8, ncclMax, comm_, stream_));
-    TG_CUDA(cudaEventRecord(marks_[4], stream_));
-    launch_settle_delegates(s, sms_, stream_);
-    TG_CUDA(cudaEventRecord(marks_[5], stream_));
+    if (p > 1) TG_NCCL(ncclAllReduce(s.reached, s.reached, d + 1, ncclUint8, ncclMax, comm_, stream_.stream()));
+    stream_.mark(4);
+    launch_settle_delegates(s, stream_.sms(), stream_.stream());
+    stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
-    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_));
-    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_));
-    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_));
-    TG_CUDA(cudaStreamSynchronize(stream_));
+    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+    stream_.sync();
 
     LevelRecord l;
     l.delegate_frontier = delegates;
     l.pulled = pull;
     l.normals_received = received;
-    l.compute_s = elapsed_s(marks_[0], marks_[1]) + elapsed_s(marks_[2], marks_[3]) + elapsed_s(marks_[4], marks_[5]);
-    l.communication_s = elapsed_s(marks_[1], marks_[2]) + elapsed_s(marks_[3], marks_[4]);
+    l.compute_s = stream_.seconds(0, 1) + stream_.seconds(2, 3) + stream_.seconds(4, 5);
+    l.communication_s = stream_.seconds(1, 2) + stream_.seconds(3, 4);
     if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
@@ -225,9 +207,9 @@ RankRunRecord RankBfs::run(uint64_t source) {
     delegates = counters[1];
     if (counters[2] == 0 && delegates == 0) break;
   }
-  TG_CUDA(cudaEventRecord(run_stop_, stream_));
-  TG_CUDA(cudaEventSynchronize(run_stop_));
-  record.seconds = elapsed_s(run_start_, run_stop_);
+  stream_.mark(kRunStop);
+  stream_.sync();
+  record.seconds = stream_.seconds(kRunStart, kRunStop);
   return record;
 }
 

@@ -45,8 +45,9 @@ class RankBfs : public RankProgram {
   const RankGraph& host_;
   ncclComm_t comm_;
   bool symmetric_;
-  cudaStream_t stream_ = nullptr;
-  int sms_ = 1;
+  // Events 0-5 mark a level's phases (marks in run()), then the run's ends.
+  static constexpr int kRunStart = 6, kRunStop = 7;
+  RankStream stream_{8};
   DeviceRankGraph graph_;
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
@@ -56,11 +57,9 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<eid_t> scan_;
   tg::gpu::DeviceArray<uint32_t> counters_, sent_bits_, send_, receive_, send_count_, count_matrix_;
   tg::gpu::DeviceArray<uint64_t> send_start_;
-  std::vector<uint64_t> send_start_host_, receive_capacity_;
+  std::vector<uint64_t> send_start_host_;
   uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the three counters
   eid_t* pinned_frontier_edges_ = nullptr;
-  cudaEvent_t marks_[6] = {};
-  cudaEvent_t run_start_ = nullptr, run_stop_ = nullptr;
 };
 
 }  // namespace tg::dist::gpu

@@ -141,11 +141,13 @@ void RankPageRank::warm_up() {
   stream_.sync();
 }
 
-// *value (on the device) summed over the ranks, read back.
-double RankPageRank::allreduced(double* value) {
+// *value (on the device) summed over the ranks, read back; event `mark`
+// (where given) recorded once it is on its way back, before the wait.
+double RankPageRank::allreduced(double* value, int mark) {
   const cudaStream_t s = stream_.stream();
   if (host_.num_ranks > 1) TG_NCCL(ncclAllReduce(value, value, 1, ncclFloat64, ncclSum, comm_, s));
   TG_CUDA(cudaMemcpyAsync(pinned_, value, sizeof(double), cudaMemcpyDeviceToHost, s));
+  if (mark >= 0) stream_.mark(mark);
   stream_.sync();
   return pinned_[0];
 }
@@ -229,11 +231,7 @@ RankRunRecord RankPageRank::run(const RunRequest& request) {
       TG_CUDA_CHECK_LAUNCH();
     }
     stream_.mark(4);
-    if (g.num_ranks > 1) TG_NCCL(ncclAllReduce(scalars_.data(), scalars_.data(), 1, ncclFloat64, ncclSum, comm_, s));
-    TG_CUDA(cudaMemcpyAsync(pinned_, scalars_.data(), sizeof(double), cudaMemcpyDeviceToHost, s));
-    stream_.mark(5);
-    stream_.sync();
-    change = pinned_[0];
+    change = allreduced(scalars_.data(), 5);
     ++iteration;
     record.edges += edges;
 

@@ -31,7 +31,7 @@ class RankPageRank : public RankProgram {
 
  private:
   double sum_of_scores();  // |y|_1 over every rank (every rank calls it)
-  double allreduced(double* value);
+  double allreduced(double* value, int mark = -1);
 
   const RankGraph& host_;
   ncclComm_t comm_;
