@@ -135,14 +135,13 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
   const GpuOptions options = placement.gpu_options(plan.gpu);
   if (placement.engine == EngineKind::kHybrid) {
-    std::vector<RunOutput> outputs = run_batch_on_hybrid(graph, requests, options, HybridOptions{});
-    for (size_t i = 0; i < outputs.size(); ++i) consume(requests[i], outputs[i]);
+    run_batch_on_hybrid(graph, requests, options, HybridOptions{},
+                        [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
     return;
   }
   const bool planned = placement.placement == Placement::kAuto;
   if (!placement.streamed() && !planned) {
-    std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
-    for (size_t i = 0; i < outputs.size(); ++i) consume(requests[i], outputs[i]);
+    run_batch_on_gpu(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
     return;
   }
   // subgraph / stream: one algorithm at a time (its sources share the
@@ -154,18 +153,20 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
     size_t j = i;
     while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
     const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
-    std::vector<RunOutput> outputs;
     auto plan = std::make_shared<planner::Plan>();
+    size_t done = 0;  // a refusal fails the runs not yet done
     try {
-      outputs = run_batch_on_gpu(graph, group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options);
-      if (planned && !plan->candidates.empty())
-        for (RunOutput& out : outputs) out.stats.plan = planner::to_json(*plan);
+      run_batch_on_gpu(graph, group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options,
+                       [&](size_t k, RunOutput&& out) {
+                         if (planned && !plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
+                         consume(group[k], out);
+                         done = k + 1;
+                       });
     } catch (const Error& e) {
-      for (const RunRequest& r : group) rows.push_back(failed_row(spec, &placement, r, graph, e.what()));
+      for (size_t k = done; k < group.size(); ++k) rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
       std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
                    placement.name.c_str(), e.what());
     }
-    for (size_t k = 0; k < outputs.size(); ++k) consume(group[k], outputs[k]);
     i = j;
   }
 }

@@ -14,7 +14,7 @@ RunOutput run_on_gpu(const AnyGraph&, const RunRequest&, const GpuOptions&) {
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
-std::vector<RunOutput> run_batch_on_gpu(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&) {
+void run_batch_on_gpu(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&, const OutputSink&) {
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
@@ -22,12 +22,12 @@ RunOutput run_on_hybrid(const AnyGraph&, const RunRequest&, const GpuOptions&, c
   throw Error("no hybrid engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
-std::vector<RunOutput> run_batch_on_hybrid(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&,
-                                           const HybridOptions&) {
+void run_batch_on_hybrid(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&, const HybridOptions&,
+                         const OutputSink&) {
   throw Error("no hybrid engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
-std::vector<RunOutput> run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&) {
+void run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&, const OutputSink&) {
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 

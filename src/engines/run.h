@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -79,6 +80,11 @@ EdgeReads edge_reads(const RunRequest& request);
 
 RunOutput run_on_cpu(const AnyGraph& graph, const RunRequest& request);
 
+// Each output of a batch as soon as it is there, with its request's index:
+// the caller keeps what it needs, so a bench of many sources holds one result
+// at a time (64 BFS depth arrays of kron:29 would be 137 GB of host memory).
+using OutputSink = std::function<void(size_t request, RunOutput&& output)>;
+
 // False, with the reason, where no usable GPU is present (or the GPU engine
 // was not built).
 bool gpu_available(std::string* reason);
@@ -87,15 +93,31 @@ RunOutput run_on_gpu(const AnyGraph& graph, const RunRequest& request, const Gpu
 // over any one-GPU placement, gathers split in pages between the two.
 RunOutput run_on_hybrid(const AnyGraph& graph, const RunRequest& request, const GpuOptions& options,
                         const HybridOptions& hybrid);
-std::vector<RunOutput> run_batch_on_hybrid(const AnyGraph& graph, const std::vector<RunRequest>& requests,
-                                           const GpuOptions& options, const HybridOptions& hybrid);
+void run_batch_on_hybrid(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
+                         const HybridOptions& hybrid, const OutputSink& sink);
 // Several requests on one placement of the graph: the edges are placed (copied
 // or pinned) once; UVM runs each start cold. For `tiergraph bench`.
-std::vector<RunOutput> run_batch_on_gpu(const AnyGraph& graph, const std::vector<RunRequest>& requests,
-                                        const GpuOptions& options);
+void run_batch_on_gpu(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
+                      const OutputSink& sink);
 // The same over options.gpus GPUs of this process (run_batch_on_gpu calls it
 // when options.gpus > 0): the graph is partitioned and placed once.
-std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests,
-                                         const GpuOptions& options);
+void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
+                       const OutputSink& sink);
+
+// The batches' outputs all at once, in the requests' order (tests; a bench
+// takes them one at a time).
+inline std::vector<RunOutput> run_batch_on_gpu(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                                               const GpuOptions& options) {
+  std::vector<RunOutput> outputs;
+  run_batch_on_gpu(graph, requests, options, [&](size_t, RunOutput&& out) { outputs.push_back(std::move(out)); });
+  return outputs;
+}
+inline std::vector<RunOutput> run_batch_on_hybrid(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                                                  const GpuOptions& options, const HybridOptions& hybrid) {
+  std::vector<RunOutput> outputs;
+  run_batch_on_hybrid(graph, requests, options, hybrid,
+                      [&](size_t, RunOutput&& out) { outputs.push_back(std::move(out)); });
+  return outputs;
+}
 
 }  // namespace tg

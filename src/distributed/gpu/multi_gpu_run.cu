@@ -69,8 +69,8 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
 
 }  // namespace
 
-std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests,
-                                         const GpuOptions& options) {
+void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
+                       const OutputSink& sink) {
   const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
   dist::check_multi_gpu_run(requests, options, directed);
   const int p = options.gpus;
@@ -82,13 +82,13 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
   times.partition_s = seconds_since(t);
 
   // One program per algorithm of the batch, placed when its first request comes.
-  std::vector<RunOutput> outputs;
   const AlgorithmInfo* placed = nullptr;
   std::vector<std::unique_ptr<dist::gpu::RankProgram>> ranks(p);
   std::vector<dist::gpu::PartMemory> where(p, dist::gpu::PartMemory::kDevice);
   uint64_t placed_bytes = 0;
   int in_host = 0;
-  for (const RunRequest& request : requests) {
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const RunRequest& request = requests[i];
     if (placed != request.algorithm) {
       t = std::chrono::steady_clock::now();
       group.on_each_rank([&](int r) { ranks[r].reset(); });
@@ -124,11 +124,10 @@ std::vector<RunOutput> run_batch_on_gpus(const AnyGraph& graph, const std::vecto
     times.copy_back_s = seconds_since(t);
     DistributedStats stats = combine(part, records);
     stats.parts_in_host_memory = in_host;
-    outputs.push_back(dist::gpu::distributed_output(graph, *request.algorithm, std::move(values), std::move(stats), times,
-                                                    placed_bytes, edges, records.front().residual));
+    sink(i, dist::gpu::distributed_output(graph, *request.algorithm, std::move(values), std::move(stats), times,
+                                          placed_bytes, edges, records.front().residual));
   }
   group.on_each_rank([&](int r) { ranks[r].reset(); });  // each rank's memory freed with its device current
-  return outputs;
 }
 
 }  // namespace tg

@@ -5,7 +5,7 @@
 
 namespace tg {
 
-std::vector<RunOutput> run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions& options) {
+void run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions& options, const OutputSink&) {
   throw Error("--gpus " + std::to_string(options.gpus) + ": this tiergraph was built without NCCL (nccl.h not found)");
 }
 

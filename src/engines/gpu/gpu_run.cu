@@ -49,8 +49,8 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
 }
 
 template <typename V>
-std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunRequest>& given,
-                                 const GpuOptions& options) {
+void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& given, const GpuOptions& options,
+               const OutputSink& sink) {
   std::vector<RunRequest> requests;
   EdgeReads reads{Need::kNo, Need::kNo, false};
   for (const RunRequest& r : given) {
@@ -59,20 +59,18 @@ std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunReq
     reads = combine(reads, edge_reads(requests.back()));
   }
   gpu::PlacedGraph<V> placed(graph, reads, options);
-  std::vector<RunOutput> outputs;
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
-    outputs.push_back(run_placed(placed, requests[i]));
+    sink(i, run_placed(placed, requests[i]));
   }
-  return outputs;
 }
 
 }  // namespace
 
-std::vector<RunOutput> run_batch_on_gpu(const AnyGraph& any, const std::vector<RunRequest>& requests,
-                                        const GpuOptions& options) {
-  if (options.gpus > 0) return run_batch_on_gpus(any, requests, options);
-  return std::visit([&](const auto& graph) { return run_batch(graph, requests, options); }, any);
+void run_batch_on_gpu(const AnyGraph& any, const std::vector<RunRequest>& requests, const GpuOptions& options,
+                      const OutputSink& sink) {
+  if (options.gpus > 0) return run_batch_on_gpus(any, requests, options, sink);
+  std::visit([&](const auto& graph) { run_batch(graph, requests, options, sink); }, any);
 }
 
 RunOutput run_on_gpu(const AnyGraph& any, const RunRequest& request, const GpuOptions& options) {

@@ -34,8 +34,8 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
 // As the GPU engine's batches (gpu_run.cu): the edges placed once, for what
 // every request reads.
 template <typename V>
-std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests,
-                                 const GpuOptions& options, const HybridOptions& hybrid) {
+void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
+               const HybridOptions& hybrid, const OutputSink& sink) {
   if (options.async) throw usage_error("--engine hybrid: --async is for the GPU engine's subgraph and stream placements");
   if (options.gpus != 0) throw usage_error("--engine hybrid runs on one GPU; --gpus needs --engine gpu");
   EdgeReads reads{Need::kNo, Need::kNo, false};
@@ -46,19 +46,17 @@ std::vector<RunOutput> run_batch(const Graph<V>& graph, const std::vector<RunReq
     reads = combine(reads, mine);
   }
   gpu::PlacedGraph<V> placed(graph, reads, options);
-  std::vector<RunOutput> outputs;
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
-    outputs.push_back(run_placed(placed, graph, requests[i], hybrid));
+    sink(i, run_placed(placed, graph, requests[i], hybrid));
   }
-  return outputs;
 }
 
 }  // namespace
 
-std::vector<RunOutput> run_batch_on_hybrid(const AnyGraph& any, const std::vector<RunRequest>& requests,
-                                           const GpuOptions& options, const HybridOptions& hybrid) {
-  return std::visit([&](const auto& graph) { return run_batch(graph, requests, options, hybrid); }, any);
+void run_batch_on_hybrid(const AnyGraph& any, const std::vector<RunRequest>& requests, const GpuOptions& options,
+                         const HybridOptions& hybrid, const OutputSink& sink) {
+  std::visit([&](const auto& graph) { run_batch(graph, requests, options, hybrid, sink); }, any);
 }
 
 RunOutput run_on_hybrid(const AnyGraph& any, const RunRequest& request, const GpuOptions& options,
