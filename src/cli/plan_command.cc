@@ -31,6 +31,7 @@ struct PlanOptions {
   std::string profile;
   int gpus = 0;
   std::optional<uint64_t> delegate_threshold;
+  EdgeCacheMode edge_cache = EdgeCacheMode::kAuto;
   bool json = false;
 };
 
@@ -97,7 +98,8 @@ void plan(const PlanOptions& o) {
     const uint64_t per_gpu = o.gpu_mem.empty() ? (memory > margin ? memory - margin : 0) : budget;
     return plan_gpus(o, algorithm, graph, per_gpu);
   }
-  const planner::Plan p = planner::make_plan(facts, request, budget, room, profile);
+  const EdgeCachePlan cache = planner::zero_copy_cache_plan(graph, request, budget, room, o.edge_cache);
+  const planner::Plan p = planner::make_plan(facts, request, budget, room, profile, &cache);
   if (o.json) std::printf("%s\n", planner::to_json(p).dump().c_str());
   else std::printf("%s", planner::describe(p).c_str());
 }
@@ -118,6 +120,7 @@ void add_plan_command(CLI::App& app) {
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: stop when the L1 change is below this")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
+  add_edge_cache_choice(*cmd, o->edge_cache);
   auto* gpus = cmd->add_option("--gpus", o->gpus,
                                "Plan a run over N GPUs (bfs, cc, sssp, pagerank): the partition and where each "
                                "rank's part goes (docs/DISTRIBUTED.md)")

@@ -1,5 +1,7 @@
 #include "planner/planner.h"
 
+#include "engines/edge_cache_request.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,7 +10,8 @@ namespace tg::planner {
 
 namespace {
 
-constexpr double kLine = 128;  // bytes of a zero-copy request
+constexpr double kLine = 128;   // bytes of a zero-copy request
+constexpr double kSector = 32;  // the least a request moves
 
 std::string gb(double bytes) {
   char t[32];
@@ -21,19 +24,20 @@ bool pulls_on(Placement p) { return !is_streamed(p); }
 struct Shape {
   double entry_bytes;  // per edge entry read
   double edge_bytes;   // all edge bytes placed
-  double vertex_footprint;
+  double vertices;
 };
 
 // Random vertex reads on the GPU, whatever holds the edges.
 double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
-  return w.vertex_reads / p.device_random.at(s.vertex_footprint);
+  return w.vertex_reads / p.device_random.at(s.vertices * w.value_bytes);
 }
 
-// The bytes zero-copy moves for `w`: its entries, and for a sparse frontier
-// half a line lost at each list's start (lists read back to back in address
-// order lose next to nothing).
+// The bytes zero-copy moves for `w`: its entries, and at each list's start
+// half a line lost for a sparse frontier, a 32-byte sector where lists are
+// read in address order (PageRank over zero-copy moved 11% (kron:25) and 22%
+// (urand:25) more than its entries, about 32 bytes a list).
 double zero_copy_bytes(const Work& w, const Shape& s) {
-  return w.entries * s.entry_bytes + (w.dense ? 0 : w.lists * kLine / 2);
+  return w.entries * s.entry_bytes + w.lists * (w.dense ? kSector : kLine / 2);
 }
 
 // At the line rate. The random-line rate by footprint (the profile's
@@ -60,14 +64,54 @@ Candidate device_candidate(const Work& w, const Shape& s, uint64_t budget, uint6
   return c;
 }
 
-Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfile& p) {
+// The entries of `w` that a resident edge cache (engines/edge_cache_plan.h)
+// serves from GPU memory. Cached whole lists serve their share of every read;
+// heads serve the first H entries of each list: all of a probe of fixed
+// length up to H (CC's sample reads 2), a bottom-up BFS probe, which stops at
+// the first parent found, taken to end within the head in H of H + 1 cases
+// (kron:25 and urand:25 at H = 3 moved 20-30% of their uncached link bytes,
+// docs/PERF.md's cache table), and of a whole-list read its first H entries,
+// which the cache's share of all entries counts.
+double cached_entries(const Work& w, const EdgeCachePlan& cache) {
+  if (cache.total_entries == 0) return 0;
+  const double total = double(cache.total_entries);
+  double in_lists = 0;
+  for (const CachedLists& l : cache.lists) in_lists += double(l.entries);
+  const double list_share = std::min(1.0, in_lists / total);
+  const double H = cache.heads;
+  double probe_tail = 1;  // the share of a probe's entries past the head
+  if (w.probe_length > 0) probe_tail = std::max(0.0, w.probe_length - H) / w.probe_length;
+  else probe_tail = 1 / (1 + H);
+  const double probes_served = w.probe_entries * (1 - probe_tail * (1 - list_share));
+  const double rest_served = (w.entries - w.probe_entries) * cache.cached_fraction();
+  return probes_served + rest_served;
+}
+
+Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfile& p, const EdgeCachePlan* cache) {
   Candidate c;
   c.placement = Placement::kZeroCopyAligned;
-  c.link_bytes = zero_copy_bytes(w, s);
-  // The link and the vertex reads overlap: the slower of the two.
-  c.compute_s = std::max(zero_copy_time(w, s, p), vertex_time(w, s, p)) + w.steps * p.step_overhead_s;
+  // What the cache serves moves nothing over the link, and so do the starts
+  // of the lists it holds.
+  const double served = cache ? std::min(w.entries, cached_entries(w, *cache)) : 0;
+  Work over_link = w;
+  over_link.entries = w.entries - served;
+  if (w.entries > 0) over_link.lists = w.lists * over_link.entries / w.entries;
+  c.link_bytes = zero_copy_bytes(over_link, s);
+  c.hbm_bytes = served * s.entry_bytes;
+  // The link's time and the vertex reads' add up: they did not overlap in
+  // PageRank over zero-copy (kron:25 and urand:25 within 5% as a sum); the
+  // cache's reads overlap the link.
+  c.compute_s = std::max(zero_copy_time(over_link, s, p), c.hbm_bytes / p.device_read) + vertex_time(w, s, p) +
+                w.steps * p.step_overhead_s;
   c.setup_s = s.edge_bytes / p.host_register;
   c.basis = w.dense ? "the lists over the link in address order" : "the frontier's lists over the link";
+  if (cache && cache->bytes > 0) {
+    char t[160];
+    std::snprintf(t, sizeof t, "; edge cache %s: %d head entries a list, %.1f%% of entries, serves %.0f%% of reads",
+                  gb(double(cache->bytes)).c_str(), cache->heads, 100 * cache->cached_fraction(),
+                  w.entries > 0 ? 100 * served / w.entries : 0.0);
+    c.basis += t;
+  }
   return c;
 }
 
@@ -113,7 +157,7 @@ const Candidate* Plan::chosen() const {
 }
 
 Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, uint64_t room,
-               const MachineProfile& profile) {
+               const MachineProfile& profile, const EdgeCachePlan* zero_copy_cache) {
   Plan plan;
   plan.algorithm = request.algorithm->name();
   const GpuFootprint footprint = gpu_footprint(g, edge_reads(request), false);
@@ -123,10 +167,11 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   Shape s;
   s.entry_bytes = double(footprint.entry_bytes);
   s.edge_bytes = double(plan.edge_bytes);
-  s.vertex_footprint = double(g.vertices) * 8;
+  s.vertices = double(g.vertices);
   plan.work = estimate_work(request, g, pulls_on(Placement::kDevice));
   plan.candidates.push_back(device_candidate(plan.work, s, budget, room, profile));
-  plan.candidates.push_back(zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned)), s, profile));
+  plan.candidates.push_back(
+      zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned)), s, profile, zero_copy_cache));
   for (Placement p : {Placement::kSubgraph, Placement::kStream})
     plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), s, budget, profile));
   const Candidate* best = nullptr;
@@ -189,12 +234,28 @@ std::string describe(const Plan& plan) {
   return out;
 }
 
+EdgeCachePlan zero_copy_cache_plan(const AnyGraph& graph, const RunRequest& request, uint64_t budget, uint64_t room,
+                                   EdgeCacheMode mode) {
+  const uint64_t cache_budget = edge_cache_budget(Placement::kZeroCopyAligned, mode, budget, room);
+  if (cache_budget == 0) return {};
+  return std::visit(
+      [&](const auto& g) {
+        const GpuFootprint footprint = gpu_footprint(size_of(g), edge_reads(request), false);
+        return plan_edge_cache(edge_cache_request(g, footprint, cache_budget));
+      },
+      graph);
+}
+
+// The graph is read again when the engine calls choose_auto, inside the run
+// of this graph (the options do not outlive it).
 GpuOptions with_planner(const AnyGraph& graph, const RunRequest& request, GpuOptions options,
                         const MachineProfile& profile, std::shared_ptr<Plan> plan) {
   if (options.placement != Placement::kAuto) return options;
   const GraphFacts facts = facts_of(graph);
-  options.choose_auto = [facts, request, profile, plan](const AutoPlacementContext& context) {
-    *plan = make_plan(facts, request, context.budget_bytes, context.room_bytes, profile);
+  const EdgeCacheMode mode = options.edge_cache;
+  options.choose_auto = [&graph, facts, request, profile, plan, mode](const AutoPlacementContext& context) {
+    const EdgeCachePlan cache = zero_copy_cache_plan(graph, request, context.budget_bytes, context.room_bytes, mode);
+    *plan = make_plan(facts, request, context.budget_bytes, context.room_bytes, profile, &cache);
     return plan->choice;
   };
   return options;

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engines/edge_cache_plan.h"
 #include "engines/run.h"
 #include "planner/machine_profile.h"
 #include "planner/work_model.h"
@@ -46,8 +47,15 @@ struct Plan {
 
 // `room`: the device memory left for edges beside the vertex data (the budget
 // is min(budget, room) for the placements that hold all edges).
+// `zero_copy_cache`: the resident edge cache a zero-copy placement would hold
+// (zero_copy_cache_plan), or none.
 Plan make_plan(const GraphFacts& graph, const RunRequest& request, uint64_t budget, uint64_t room,
-               const MachineProfile& profile);
+               const MachineProfile& profile, const EdgeCachePlan* zero_copy_cache = nullptr);
+
+// The cache the GPU engine's zero-copy placement would build for `request`
+// with this budget and free memory: the engine's own request and plan.
+EdgeCachePlan zero_copy_cache_plan(const AnyGraph& graph, const RunRequest& request, uint64_t budget, uint64_t room,
+                                   EdgeCacheMode mode);
 
 nlohmann::json to_json(const Plan& plan);
 std::string describe(const Plan& plan);  // a few lines and a table, for `tiergraph plan`

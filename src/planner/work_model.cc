@@ -57,20 +57,20 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     const double passes = name == "bfs" ? 1.0 : 2.0;  // ssnsp counts paths, bc adds its backward pass
     const double sources = name == "bc" ? std::max<size_t>(1, request.sources.size()) : 1;
     // Direction-optimizing on an undirected graph: the bottom-up levels walk
-    // the vertices in address order and stop at the first parent found. With
-    // hubs (a maximum degree far above the mean, as Kronecker graphs have)
-    // that comes early: a quarter of the entries were read on kron:24; on
-    // uniform graphs nearly all (urand:24, docs/PERF.md "The planner").
+    // the vertices in address order and stop at the first parent found, so
+    // a fifth of the entries were read over zero-copy on kron:25 (0.18-0.22)
+    // and urand:25 (0.13-0.16), hubs or not (docs/PERF.md, the cache table's
+    // link bytes), and the probes test a bitmap of the frontier.
     const bool direction_optimizing = undirected_pull && name == "bfs";
-    const bool hubs = double(g.max_degree) > 64 * std::max(1.0, m / n);
-    const double share = direction_optimizing && hubs ? 0.25 : 1.0;
+    const double share = direction_optimizing ? 0.2 : 1.0;
     w.entries = m * share * passes * sources;
     w.lists = n * passes * sources;
     w.vertex_reads = w.entries;
+    if (direction_optimizing) w.value_bytes = 1.0 / 8;
     w.steps = bfs_levels(g) * passes * sources;
     w.dense = direction_optimizing;
-    w.basis = direction_optimizing ? std::string("direction-optimizing: ") + (hubs ? "a quarter" : "all") +
-                                         " of the entries read, in address order"
+    if (direction_optimizing) w.probe_entries = w.entries;
+    w.basis = direction_optimizing ? "direction-optimizing: a fifth of the entries read, in address order"
                                    : "every reached list read " + std::to_string(int(passes * sources)) + " time(s)";
   } else if (name == "sssp" || name == "sswp") {
     // Delta-stepping re-relaxes: 2-3 reads of each list were measured on
@@ -85,8 +85,14 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     if (undirected_pull && o.cc_method == CcMethod::kSampled) {
       // Afforest: two sampling rounds read two entries of each list; the
       // final linking reads the lists outside the largest component.
+      // The second round's entry lies beside the first: a list is started
+      // once. The final linking mostly reads lists of the few vertices outside
+      // the largest tree, short ones: with a cache's heads of 2 or more
+      // entries nothing crossed the link on kron:25 and urand:25.
       w.entries = 2 * n + 0.1 * m;
-      w.lists = 2 * n + 0.1 * n;
+      w.lists = n + 0.1 * n;
+      w.probe_entries = w.entries;
+      w.probe_length = 2;
       w.basis = "sampled linking: 2 entries of each list, then a tenth of the edges";
     } else {
       // Linking every edge, iteration after iteration until no label changes:

@@ -139,6 +139,53 @@ TEST(Plan, WeightsCountWhereTheAlgorithmReadsThem) {
   EXPECT_EQ(make_plan(g, request_for("bfs"), 1, 1, builtin_profile()).edge_bytes, 1047218294ull * 4);
 }
 
+// The zero-copy prediction with the resident edge cache the engine would
+// build: what the cache holds leaves the link, and probes that end within the
+// heads (CC's sample reads two entries) never cross it.
+TEST(Plan, TheEdgeCacheServesZeroCopyReads) {
+  const MachineProfile p = builtin_profile();
+  const uint64_t quarter = 1047218294, room = uint64_t{70} << 30;
+  EdgeCachePlan cache;
+  cache.heads = 2;
+  cache.total_entries = 1047218294;
+  cache.lists.push_back(CachedLists{.count = 100, .entries = 104721829});  // a tenth in whole lists
+  cache.cached_entries = 2 * 17'000'000 + 104721829;
+  cache.bytes = cache.cached_entries * 4;
+  auto zero_copy = [](const Plan& plan) { return plan.candidates[1]; };
+  for (const char* algo : {"bfs", "cc", "pagerank", "sssp"}) {
+    const Candidate without = zero_copy(make_plan(kron25(), request_for(algo), quarter, room, p));
+    const Candidate with = zero_copy(make_plan(kron25(), request_for(algo), quarter, room, p, &cache));
+    ASSERT_EQ(with.placement, Placement::kZeroCopyAligned);
+    EXPECT_LT(with.link_bytes, without.link_bytes) << algo;
+    EXPECT_GT(with.hbm_bytes, 0) << algo;
+    EXPECT_LE(with.compute_s, without.compute_s) << algo;
+    EXPECT_NE(with.basis.find("edge cache"), std::string::npos) << with.basis;
+  }
+  EXPECT_EQ(zero_copy(make_plan(kron25(), request_for("cc"), quarter, room, p, &cache)).link_bytes, 0);
+  // PageRank reads every entry once an iteration: the cache's share of them leaves the link.
+  const Work pr = make_plan(kron25(), request_for("pagerank"), quarter, room, p).work;
+  const Candidate pr_cached = zero_copy(make_plan(kron25(), request_for("pagerank"), quarter, room, p, &cache));
+  EXPECT_NEAR(pr_cached.hbm_bytes, pr.entries * cache.cached_fraction() * 4, 1e-6 * pr.entries);
+  // One head entry serves only half of CC's two-entry probes.
+  cache.heads = 1;
+  EXPECT_GT(zero_copy(make_plan(kron25(), request_for("cc"), quarter, room, p, &cache)).link_bytes, 0);
+}
+
+TEST(PlanCommand, TheEdgeCacheChangesTheZeroCopyPrediction) {
+  auto zero_copy_link = [](const std::string& mode) {
+    const test::ProgramResult r = run_tiergraph("plan cc --graph kron:12 --gpu-mem 64K --json --edge-cache " + mode);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    for (const auto& c : j["candidates"])
+      if (c["placement"] == "zerocopy-aligned") return c["link_bytes"].get<double>();
+    return -1.0;
+  };
+  const double off = zero_copy_link("off"), cached = zero_copy_link("auto");
+  EXPECT_GT(off, 0);
+  EXPECT_GE(cached, 0);
+  EXPECT_LT(cached, off);
+}
+
 TEST(PlanCommand, PrintsTheChoiceWithoutAGpu) {
   const test::ProgramResult r = run_tiergraph("plan bfs --graph kron:10 --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "engines/edge_cache_plan.h"
+#include "engines/edge_cache_request.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/edge_cache.h"
 #include "engines/gpu_footprint.h"
@@ -301,9 +302,8 @@ void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighb
   }
 }
 
-// The CSRs placed are offered to the cache in one order, out-edges first,
-// so that lists of equal degree are chosen the same way every time; the
-// heads are the in-edges' (the out-edges themselves on an undirected graph).
+// The cache's request (engines/edge_cache_request.h), and the placed CSRs
+// beside it in the same order.
 template <typename V>
 void PlacedGraph<V>::place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget,
                                       EdgeCacheMode mode) {
@@ -311,17 +311,13 @@ void PlacedGraph<V>::place_edge_cache(const Graph<V>& graph, const GpuFootprint&
   EdgeCacheStats& st = stats_.edge_cache.emplace();
   st.mode = name_of(mode);
   st.budget_bytes = budget;
-  EdgeCacheRequest request;
-  request.budget = budget;
-  request.entry_bytes = footprint.entry_bytes;
+  const EdgeCacheRequest request = edge_cache_request(graph, footprint, budget);
   std::vector<CacheableCsr<V>> csrs;
   auto offer = [&](const Csr<V>& csr, PlacedCsr<V>& placed) {
-    request.csrs.emplace_back(csr.offsets.data(), csr.offsets.size());
     csrs.push_back({csr.offsets.data(), static_cast<const V*>(host_of(placed.view.neighbors)),
                     static_cast<const weight_t*>(host_of(placed.view.weights)), &placed});
   };
   if (footprint.out_edges) offer(graph.out, view_.out);
-  if (footprint.in_edges) request.heads_of = graph.directed ? static_cast<int>(csrs.size()) : 0;
   if (footprint.directed_in) offer(graph.in, view_.in);
   const EdgeCachePlan plan = plan_edge_cache(request);
   if (plan.bytes > 0) build_edge_cache(plan, request.heads_of, csrs, view_.n, device_allocs_);
