@@ -26,7 +26,9 @@ uint64_t bfs_state(const RankShape& s) {
          + std::max(n, d) * sizeof(eid_t)    // the degree scan
          + (s.num_vertices + 31) / 32 * 4    // sent bits
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
-         + (p * p + 2 * p + 3) * 8;
+         + (p * p + 2 * p + 3) * 8
+         + p * ((DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32) * 4  // normal frontier bits
+         + 8;
 }
 
 }  // namespace

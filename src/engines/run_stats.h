@@ -49,7 +49,7 @@ struct DistributedLevel {
   uint64_t bytes_exchanged = 0;
   uint64_t normals_exchanged = 0;  // normal vertices sent to their owners
   uint32_t delegate_frontier = 0;
-  int ranks_pulling = 0;  // ranks that took the delegates' edges bottom-up
+  int ranks_pulling = 0;  // ranks that went bottom-up (the delegates' edges, or with TG_MGPU_NORMAL_PULL the normals')
 };
 struct DistributedStats {
   int gpus = 0;

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -28,32 +29,40 @@ int gpu_count() {
   return n;
 }
 
-void check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
+// Returns whether some level of some run went bottom-up on some rank.
+bool check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
                    const std::string& what) {
+  bool pulled = false;
   const AlgorithmInfo& bfs = *find_algorithm("bfs");
   std::vector<RunRequest> requests;
   for (uint64_t s : test_sources(graph, sources, 41)) requests.push_back(prepare_request(graph, make_request(bfs, {s})));
-  if (requests.empty()) return;
+  if (requests.empty()) return false;
   for (int p = 1; p <= std::min(gpu_count(), 4); ++p)
     for (std::optional<uint64_t> th : thresholds) {
       GpuOptions options;
       options.gpus = p;
       options.delegate_threshold = th;
       const std::vector<RunOutput> outputs = run_batch_on_gpu(graph, requests, options);
-      ASSERT_EQ(outputs.size(), requests.size());
+      EXPECT_EQ(outputs.size(), requests.size());
+      if (outputs.size() != requests.size()) return pulled;
       for (size_t i = 0; i < requests.size(); ++i) {
         const std::string where = what + ", " + std::to_string(p) + " GPUs, TH " +
                                   (th ? std::to_string(*th) : std::string("default")) + ", source " +
                                   std::to_string(requests[i].source());
         const auto& depth = std::get<ResultVector<int32_t>>(outputs[i].values);
-        ASSERT_EQ(to_std_vector(depth), reference_bfs(graph, requests[i].source())) << where;
+        EXPECT_EQ(to_std_vector(depth), reference_bfs(graph, requests[i].source())) << where;
         EXPECT_TRUE(passes_verifier(bfs, graph, requests[i].sources, outputs[i].values, requests[i].options)) << where;
-        ASSERT_TRUE(outputs[i].stats.distributed.has_value()) << where;
+        if (!outputs[i].stats.distributed.has_value()) {
+          ADD_FAILURE() << where << ": no distributed record";
+          continue;
+        }
         EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
         EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations);
         EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
+        for (const DistributedLevel& l : outputs[i].stats.distributed->levels) pulled = pulled || l.ranks_pulling > 0;
       }
     }
+  return pulled;
 }
 
 const std::vector<std::optional<uint64_t>> kThresholds = {0, 2, std::nullopt, std::numeric_limits<uint64_t>::max()};
@@ -88,6 +97,33 @@ TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
     const AnyGraph graph = build_graph(std::move(edges), options);
     check_on_gpus(graph, {4, 32, std::nullopt}, 4, undirected ? "kron14 undirected" : "kron14 directed");
   }
+}
+
+// The normal vertices bottom-up too (TG_MGPU_NORMAL_PULL=1, experimental):
+// every rank takes the direction of the normals together, pulls over its nn
+// lists against the allgathered normal frontier. Undirected graphs (directed
+// ones never pull). With no delegates (TH max) a level that pulled is the
+// normals' doing, so the kron case must show one.
+class MultiGpuNormalPull : public ::testing::Test {
+ protected:
+  void SetUp() override { setenv("TG_MGPU_NORMAL_PULL", "1", 1); }
+  void TearDown() override { unsetenv("TG_MGPU_NORMAL_PULL"); }
+};
+
+TEST_F(MultiGpuNormalPull, DepthsEqualTheReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
+    check_on_gpus(build_variant(find_shape(name).edges, Orientation::kUndirected, false),
+                  {0, std::nullopt, std::numeric_limits<uint64_t>::max()}, 2, name);
+  GeneratorSpec spec;
+  spec.scale = 14;
+  spec.edge_factor = 16;
+  spec.seed = 11;
+  EdgeList edges = generate(spec);
+  edges.directed = false;
+  const AnyGraph graph = build_graph(std::move(edges), BuildOptions{});
+  EXPECT_TRUE(check_on_gpus(graph, {std::numeric_limits<uint64_t>::max()}, 4, "kron14 undirected, no delegates"));
+  check_on_gpus(graph, {4, 32, std::nullopt}, 4, "kron14 undirected");
 }
 
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {

@@ -1,6 +1,7 @@
 #include "distributed/gpu/rank_bfs.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 
 #include "distributed/degree_separation.h"
@@ -21,6 +22,11 @@ uint64_t peers_slots(const RankGraph& g) {
 const RankGraph& checked_fit(const RankGraph& g, PartMemory where) {
   check_fits("bfs", g, where);
   return g;
+}
+
+bool normal_pull_asked() {
+  const char* v = std::getenv("TG_MGPU_NORMAL_PULL");
+  return v != nullptr && v[0] == '1';
 }
 
 }  // namespace
@@ -52,7 +58,58 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMe
   }
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 3) * sizeof(uint32_t)));
-  TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
+  TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, 2 * sizeof(eid_t)));
+  normal_pull_ = symmetric && normal_pull_asked();
+  if (normal_pull_) {
+    normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;
+    normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
+    normal_edges_ = DeviceArray<eid_t>::allocate(1);
+  }
+}
+
+// Beamer's rule over every rank's normal frontier: bottom-up when its nn + nd
+// edges exceed 1/15 of those not yet explored. Each rank adds the same sums,
+// so every rank takes the same direction, as it must: an nn edge is stored
+// once each way, at each end's owner, and is looked at from the frontier's
+// side (push) or from the unvisited side (pull) only if both owners agree.
+bool RankBfs::normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexplored) {
+  if (!normal_pull_) return false;
+  constexpr eid_t kAlpha = 15;
+  const cudaStream_t st = stream_.stream();
+  if (normals > 0) {
+    BfsLevel scan_only;
+    scan_only.g = graph_.view();
+    launch_scan_normal_degrees(scan_only, rows, normals, scan_.data(), pool_, stream_.sms(), st);
+    TG_CUDA(cudaMemcpyAsync(normal_edges_.data(), scan_.data() + normals - 1, sizeof(eid_t), cudaMemcpyDeviceToDevice, st));
+  } else {
+    TG_CUDA(cudaMemsetAsync(normal_edges_.data(), 0, sizeof(eid_t), st));
+  }
+  if (host_.num_ranks > 1)
+    TG_NCCL(ncclAllReduce(normal_edges_.data(), normal_edges_.data(), 1, ncclUint64, ncclSum, comm_, st));
+  TG_CUDA(cudaMemcpyAsync(&pinned_frontier_edges_[1], normal_edges_.data(), sizeof(eid_t), cudaMemcpyDeviceToHost, st));
+  stream_.sync();
+  const eid_t frontier = pinned_frontier_edges_[1];
+  const bool pull = frontier > unexplored / kAlpha;
+  unexplored -= std::min(unexplored, frontier);
+  return pull;
+}
+
+// Every rank's nn + nd edges, summed once, in the first run (not when the
+// program is made: a collective there would wait forever on a rank that
+// failed to place its part, before the ranks agree that all placed theirs).
+eid_t RankBfs::all_normal_edges() {
+  if (all_normal_edges_known_) return all_normal_edges_;
+  pinned_frontier_edges_[1] = host_.nn.num_edges() + host_.nd.num_edges();
+  TG_CUDA(cudaMemcpyAsync(normal_edges_.data(), &pinned_frontier_edges_[1], sizeof(eid_t), cudaMemcpyHostToDevice,
+                          stream_.stream()));
+  if (host_.num_ranks > 1)
+    TG_NCCL(ncclAllReduce(normal_edges_.data(), normal_edges_.data(), 1, ncclUint64, ncclSum, comm_, stream_.stream()));
+  TG_CUDA(cudaMemcpyAsync(&pinned_frontier_edges_[1], normal_edges_.data(), sizeof(eid_t), cudaMemcpyDeviceToHost,
+                          stream_.stream()));
+  stream_.sync();
+  all_normal_edges_ = pinned_frontier_edges_[1];
+  all_normal_edges_known_ = true;
+  return all_normal_edges_;
 }
 
 void RankBfs::warm_up() {
@@ -131,6 +188,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
   const bool source_is_delegate = std::binary_search(g.delegate_global.begin(), g.delegate_global.end(), source);
   uint32_t normals = !source_is_delegate && g.owns_slot_of(source) ? 1 : 0;
   uint32_t delegates = source_is_delegate ? 1 : 0;
+  eid_t normal_unexplored = normal_pull_ ? all_normal_edges() : 0;  // the first run sums them over the ranks
 
   // Every rank starts together: a reduction of nothing is the barrier.
   if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclSum, comm_, stream_.stream()));
@@ -141,6 +199,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
   // reached (GAP's alpha); the frontier shrinks back below it at the tail.
   constexpr eid_t kAlpha = 15;
   eid_t unexplored = g.dn.num_edges() + g.dd.num_edges();
+  const uint64_t slots = DegreeSeparation::slots_on_rank(g.num_vertices, p, g.rank);
 
   RankRunRecord record;
   for (int32_t level = 0, cur = 0;; ++level, cur = 1 - cur) {
@@ -158,9 +217,26 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.send = send_.data();
     s.send_start = send_start_.data();
     s.send_count = send_count_.data();
+    s.normal_frontier_bits = normal_frontier_bits_.data();
+    s.normal_words = normal_words_;
 
     stream_.mark(0);
-    launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
+    const bool normals_up = normals_pull(normals_[cur].data(), normals, normal_unexplored);
+    if (normals_up) {
+      // Bottom-up for the normals: every rank's frontier normals as bits,
+      // allgathered (in place: this rank's segment is its send buffer), then
+      // each unvisited normal here looks for a parent; the frontier normals
+      // still reach their delegates by pushing (nd lists are short).
+      launch_mark_normal_frontier(s, slots, stream_.sms(), stream_.stream());
+      if (p > 1)
+        TG_NCCL(ncclAllGather(normal_frontier_bits_.data() + static_cast<uint64_t>(g.rank) * normal_words_,
+                              normal_frontier_bits_.data(), normal_words_, ncclUint32, comm_, stream_.stream()));
+      launch_mark_delegate_frontier(s, stream_.sms(), stream_.stream());
+      launch_push_normals_to_delegates(s, normals_[cur].data(), normals, stream_.sms(), stream_.stream());
+      launch_pull_normals_from_all(s, stream_.sms(), stream_.stream());
+    } else {
+      launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
+    }
     bool pull = false;
     if (delegates > 0) {
       launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
@@ -170,11 +246,13 @@ RankRunRecord RankBfs::run(uint64_t source) {
       const eid_t frontier_edges = *pinned_frontier_edges_;
       pull = symmetric_ && frontier_edges > unexplored / kAlpha;
       unexplored -= std::min(unexplored, frontier_edges);
-      if (pull) launch_pull_from_delegates(s, stream_.sms(), stream_.stream());
+      if (pull && normals_up) launch_pull_delegates(s, stream_.sms(), stream_.stream());  // the normals pulled above
+      else if (pull) launch_pull_from_delegates(s, stream_.sms(), stream_.stream());
       else launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
     }
     stream_.mark(1);
-    const uint64_t received = exchange_normals(s);
+    // Every rank pulled its normals or none did: then nothing was queued for owners.
+    const uint64_t received = normals_up ? 0 : exchange_normals(s);
     stream_.mark(2);
     launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
     launch_set_normals_flag(s, stream_.stream());
@@ -193,13 +271,17 @@ RankRunRecord RankBfs::run(uint64_t source) {
 
     LevelRecord l;
     l.delegate_frontier = delegates;
-    l.pulled = pull;
+    l.pulled = pull || normals_up;
     l.normals_received = received;
     l.compute_s = stream_.seconds(0, 1) + stream_.seconds(2, 3) + stream_.seconds(4, 5);
     l.communication_s = stream_.seconds(1, 2) + stream_.seconds(3, 4);
     if (p > 1) {
-      const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
-      for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
+      if (normals_up) {
+        l.bytes_sent += normal_words_ * 4 + sizeof(eid_t);  // its segment of the normal frontier, its edge count
+      } else {
+        const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
+        for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
+      }
       l.bytes_sent += uint64_t{d} + 1 + static_cast<uint64_t>(p) * 4;
     }
     record.levels.push_back(l);

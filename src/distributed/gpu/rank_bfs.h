@@ -41,6 +41,9 @@ class RankBfs : public RankProgram {
  private:
   void reset(uint64_t source);
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
+  // The normal vertices' direction this level, the same on every rank.
+  bool normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexplored);
+  eid_t all_normal_edges();
 
   const RankGraph& host_;
   ncclComm_t comm_;
@@ -59,7 +62,17 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
   uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the three counters
-  eid_t* pinned_frontier_edges_ = nullptr;
+  eid_t* pinned_frontier_edges_ = nullptr;  // the delegate frontier's edges, then the normal frontier's (all ranks)
+  // Bottom-up levels for the normal vertices too (TG_MGPU_NORMAL_PULL=1,
+  // undirected graphs; experimental until measured, docs/DISTRIBUTED.md):
+  // the normal frontier of every rank as bits, its edge count summed over the
+  // ranks, and the nn + nd edges of every rank (Beamer's unexplored edges).
+  bool normal_pull_ = false;
+  uint64_t normal_words_ = 0;
+  tg::gpu::DeviceArray<uint32_t> normal_frontier_bits_;
+  tg::gpu::DeviceArray<eid_t> normal_edges_;  // one sum over the ranks at a time
+  eid_t all_normal_edges_ = 0;
+  bool all_normal_edges_known_ = false;
 };
 
 }  // namespace tg::dist::gpu
