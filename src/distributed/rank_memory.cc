@@ -78,6 +78,7 @@ RankMemory rank_memory(const std::string& algorithm, const RankShape& s) {
   } else if (algorithm == "cc" || algorithm == "sssp") {
     const uint64_t v = algorithm == "cc" ? 4 : 8;  // 32-bit labels, double distances
     m.state = n * (2 * v + 1) + d * (8 + 2 * v + 1) + segments(s, v) + 64;  // values, next, active; delegates' with ids
+    if (algorithm == "cc") m.state += bfs_state(s);  // room for the seeding BFS (TG_MGPU_CC_SEED, rank_relax.h)
   } else {
     throw Error(algorithm + " has no program over several GPUs");
   }

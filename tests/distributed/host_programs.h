@@ -213,10 +213,11 @@ std::vector<T> gather(Communicator& c, const RankGraph& g, const std::vector<T>&
 }
 
 // Level-synchronous min-relaxation from the vertices whose initial value is
-// finite: candidate(u, w) along each out-edge, the smaller value kept.
+// finite (and not `idle`: they keep it and push nothing): candidate(u, w)
+// along each out-edge, the smaller value kept.
 using Candidate = std::function<double(double value, weight_t w)>;
 inline std::vector<double> min_relax(Communicator& c, const RankGraph& g, const std::function<double(uint64_t)>& initial,
-                                     const Candidate& candidate) {
+                                     const Candidate& candidate, const std::function<bool(uint64_t)>& idle = nullptr) {
   const int p = c.size();
   const uint32_t d = g.num_delegates();
   constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -224,8 +225,10 @@ inline std::vector<double> min_relax(Communicator& c, const RankGraph& g, const 
 
   std::vector<double> normal(g.num_normals()), delegate(d);
   std::vector<char> normal_changed(g.num_normals(), 0), delegate_changed(d, 0);
-  for (uint32_t l = 0; l < g.num_normals(); ++l) normal_changed[l] = std::isfinite(normal[l] = initial(g.normal_global[l]));
-  for (uint32_t k = 0; k < d; ++k) delegate_changed[k] = std::isfinite(delegate[k] = initial(g.delegate_global[k]));
+  auto starts = [&](uint64_t v, double x) { return std::isfinite(x) && !(idle && idle(v)); };
+  for (uint32_t l = 0; l < g.num_normals(); ++l)
+    normal_changed[l] = starts(g.normal_global[l], normal[l] = initial(g.normal_global[l]));
+  for (uint32_t k = 0; k < d; ++k) delegate_changed[k] = starts(g.delegate_global[k], delegate[k] = initial(g.delegate_global[k]));
 
   for (int round = 0;; ++round) {
     EXPECT_LT(round, 100000) << "no fixed point";
@@ -329,6 +332,33 @@ inline std::vector<double> pagerank(Communicator& c, const RankGraph& g, double 
     if (c.allreduce(change, ReduceOp::kSum) + delegate_change < 1e-13) break;
   }
   return gather(c, g, normal, delegate);
+}
+
+// CC seeded by a BFS, as RankRelax<CcRule> with TG_MGPU_CC_SEED: the BFS
+// from a hub (rank 0's delegate with the most edges stored there, broadcast)
+// finds the hub's component; its vertices take its least id at once and push
+// nothing (no edge leaves a component); min-propagation of ids labels the rest.
+inline std::vector<double> seeded_cc(Communicator& c, const RankGraph& g) {
+  auto identity = [](double label, weight_t) { return label; };
+  auto own_id = [](uint64_t v) { return static_cast<double>(v); };
+  if (g.num_delegates() == 0) return min_relax(c, g, own_id, identity);
+  std::vector<uint32_t> hub(1, 0);
+  eid_t most = 0;
+  for (uint32_t k = 0; k < g.num_delegates(); ++k) {
+    const eid_t edges = (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+    if (edges > most) {
+      most = edges;
+      hub[0] = k;
+    }
+  }
+  c.broadcast(std::span<uint32_t>(hub), 0);
+  const std::vector<int32_t> depth = rank_bfs(c, g, g.delegate_global[hub[0]]);
+  uint64_t least = std::numeric_limits<uint64_t>::max();
+  for (uint64_t v = 0; v < depth.size(); ++v)
+    if (depth[v] >= 0) least = std::min(least, v);
+  auto seeded = [&](uint64_t v) { return depth[v] >= 0; };
+  return min_relax(
+      c, g, [&](uint64_t v) { return seeded(v) ? static_cast<double>(least) : static_cast<double>(v); }, identity, seeded);
 }
 
 }  // namespace tg::test

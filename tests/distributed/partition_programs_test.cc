@@ -75,6 +75,20 @@ TEST_P(PartitionProgramsTest, CcEqualsUnionFind) {
     }
 }
 
+// The same labels when the hub's component is found by a BFS first
+// (RankRelax<CcRule> with TG_MGPU_CC_SEED).
+TEST_P(PartitionProgramsTest, SeededCcEqualsUnionFind) {
+  const AnyGraph graph = build_variant(find_shape(GetParam()).edges, Orientation::kUndirected, false);
+  std::vector<double> expected;
+  for (uint64_t label : reference_cc(graph)) expected.push_back(static_cast<double>(label));
+  for (int p : {1, 2, 4})
+    for (std::optional<uint64_t> th : kThresholds) {
+      const Partition part = dist::partition_graph(graph, p, PartitionOptions{.threshold = th});
+      const std::vector<double> labels = across_ranks(part, [&](Communicator& c) { return seeded_cc(c, part.ranks[c.rank()]); });
+      ASSERT_EQ(labels, expected) << p << " ranks, TH " << part.threshold;
+    }
+}
+
 TEST_P(PartitionProgramsTest, PageRankEqualsPowerIteration) {
   const Shape& shape = find_shape(GetParam());
   for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {

@@ -19,9 +19,9 @@ uint64_t peers_slots(const RankGraph& g) {
   return total;
 }
 
-const RankGraph& checked_fit(const RankGraph& g, PartMemory where) {
+std::shared_ptr<const DeviceRankGraph> placed_if_fits(const RankGraph& g, PartMemory where) {
   check_fits("bfs", g, where);
-  return g;
+  return std::make_shared<const DeviceRankGraph>(g, false, where);
 }
 
 bool normal_pull_asked() {
@@ -32,7 +32,10 @@ bool normal_pull_asked() {
 }  // namespace
 
 RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)
-    : host_(checked_fit(graph, where)), comm_(comm), symmetric_(symmetric), graph_(graph, false, where) {
+    : RankBfs(graph, comm, symmetric, placed_if_fits(graph, where)) {}
+
+RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::shared_ptr<const DeviceRankGraph> placed)
+    : host_(graph), comm_(comm), symmetric_(symmetric), graph_(std::move(placed)) {
   const uint64_t nn = graph.num_normals(), d = graph.num_delegates();
   const int p = graph.num_ranks;
   normal_depth_ = DeviceArray<int32_t>::allocate(nn);
@@ -78,7 +81,7 @@ bool RankBfs::normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexpl
   const cudaStream_t st = stream_.stream();
   if (normals > 0) {
     BfsLevel scan_only;
-    scan_only.g = graph_.view();
+    scan_only.g = graph_->view();
     launch_scan_normal_degrees(scan_only, rows, normals, scan_.data(), pool_, stream_.sms(), st);
     TG_CUDA(cudaMemcpyAsync(normal_edges_.data(), scan_.data() + normals - 1, sizeof(eid_t), cudaMemcpyDeviceToDevice, st));
   } else {
@@ -204,7 +207,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
   RankRunRecord record;
   for (int32_t level = 0, cur = 0;; ++level, cur = 1 - cur) {
     BfsLevel s;
-    s.g = graph_.view();
+    s.g = graph_->view();
     s.level = level;
     s.normal_depth = normal_depth_.data();
     s.delegate_depth = delegate_depth_.data();

@@ -10,6 +10,7 @@
 #include <nccl.h>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -27,6 +28,9 @@ class RankBfs : public RankProgram {
   // bottom-up where it pays only when the graph is undirected (`symmetric`):
   // then the reverse of every edge is on the same rank.
   RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where = PartMemory::kDevice);
+  // Over a part another program placed (CC's seeding BFS, rank_relax.h),
+  // which counted this program's state in its own fit.
+  RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::shared_ptr<const DeviceRankGraph> placed);
   ~RankBfs() override;
   RankBfs(const RankBfs&) = delete;
   RankBfs& operator=(const RankBfs&) = delete;
@@ -37,6 +41,9 @@ class RankBfs : public RankProgram {
   RankRunRecord run(uint64_t source);
   // Depths of this rank's normal vertices (local ids) and of every delegate.
   RankResult result() const override;
+  // The same on the device, until the next run.
+  const int32_t* normal_depth() const { return normal_depth_.data(); }
+  const int32_t* delegate_depth() const { return delegate_depth_.data(); }
 
  private:
   void reset(uint64_t source);
@@ -51,7 +58,7 @@ class RankBfs : public RankProgram {
   // Events 0-5 mark a level's phases (marks in run()), then the run's ends.
   static constexpr int kRunStart = 6, kRunStop = 7;
   RankStream stream_{8};
-  DeviceRankGraph graph_;
+  std::shared_ptr<const DeviceRankGraph> graph_;
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
   tg::gpu::DeviceArray<uint8_t> reached_;

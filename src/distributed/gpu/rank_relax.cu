@@ -1,5 +1,7 @@
 #include "distributed/gpu/rank_relax.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
 #include <string>
 
@@ -79,23 +81,56 @@ __global__ void fill(T* values, uint64_t count, T x) {
 
 // Start values by global id (this rank's normal vertices are slot * P +
 // rank); a vertex starts active where its value is not none.
+// A seeded component (depth >= 0 in the seeding BFS, where there is one)
+// starts at its label and never pushes: no edge leaves it.
+struct Seed {
+  const int32_t* normal_depth = nullptr;  // null: no seeding
+  const int32_t* delegate_depth = nullptr;
+  uint64_t label = 0;
+};
+
 template <typename Rule>
-__global__ void start_normals(RankView g, uint64_t slots, uint64_t source, typename Rule::value_t* value, uint8_t* active) {
+__global__ void start_normals(RankView g, uint64_t slots, uint64_t source, Seed seed, typename Rule::value_t* value,
+                              uint8_t* active) {
   for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
     const uint32_t l = g.local_of_slot[s];
     if (l == kNoLocalId) continue;
+    if (seed.normal_depth != nullptr && seed.normal_depth[l] >= 0) {
+      value[l] = static_cast<typename Rule::value_t>(seed.label);
+      active[l] = 0;
+      continue;
+    }
     value[l] = Rule::start(s * g.num_ranks + g.rank, source);
     active[l] = value[l] < Rule::none();
   }
 }
 
 template <typename Rule>
-__global__ void start_delegates(uint32_t d, const uint64_t* global, uint64_t source, typename Rule::value_t* value,
-                                uint8_t* active) {
+__global__ void start_delegates(uint32_t d, const uint64_t* global, uint64_t source, Seed seed,
+                                typename Rule::value_t* value, uint8_t* active) {
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < d; k += uint64_t{gridDim.x} * blockDim.x) {
+    if (seed.delegate_depth != nullptr && seed.delegate_depth[k] >= 0) {
+      value[k] = static_cast<typename Rule::value_t>(seed.label);
+      active[k] = 0;
+      continue;
+    }
     value[k] = Rule::start(global[k], source);
     active[k] = value[k] < Rule::none();
   }
+}
+
+// The smallest global id the seeding BFS reached here, into *least (which
+// starts at the largest value).
+__global__ void least_reached(RankView g, uint64_t slots, const uint64_t* delegate_global, Seed seed,
+                              unsigned long long* least) {
+  unsigned long long mine = ~0ull;
+  for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
+    const uint32_t l = g.local_of_slot[s];
+    if (l != kNoLocalId && seed.normal_depth[l] >= 0) mine = min(mine, static_cast<unsigned long long>(s * g.num_ranks + g.rank));
+  }
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x)
+    if (seed.delegate_depth[k] >= 0) mine = min(mine, static_cast<unsigned long long>(delegate_global[k]));
+  if (mine != ~0ull) atomicMin(least, mine);
 }
 
 // The round's end on this rank: each normal vertex takes the smaller of what
@@ -146,6 +181,26 @@ __global__ void settle_delegates(RankView g, typename Rule::value_t* value, cons
 
 uint64_t my_slots(const RankGraph& g) { return DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank); }
 
+bool cc_seed_asked() {
+  const char* v = std::getenv("TG_MGPU_CC_SEED");
+  return v != nullptr && v[0] == '1';
+}
+
+// The delegate with the most edges stored on this rank (rank 0's choice is
+// broadcast: kron's hubs are every rank's hubs).
+uint32_t local_hub(const RankGraph& g) {
+  uint32_t best = 0;
+  eid_t most = 0;
+  for (uint32_t k = 0; k < g.num_delegates(); ++k) {
+    const eid_t edges = (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+    if (edges > most) {
+      most = edges;
+      best = k;
+    }
+  }
+  return best;
+}
+
 template <typename Rule>
 const RankGraph& checked(const RankGraph& g, PartMemory where) {
   if (std::is_same_v<typename Rule::value_t, uint32_t> && g.num_vertices >= std::numeric_limits<uint32_t>::max())
@@ -166,7 +221,13 @@ void fill_async(T* values, uint64_t count, T x, int sms, cudaStream_t s) {
 
 template <typename Rule>
 RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory where)
-    : host_(checked<Rule>(graph, where)), comm_(comm), stream_(6), graph_(graph, Rule::kWeighted, where), remote_(graph) {
+    : host_(checked<Rule>(graph, where)),
+      comm_(comm),
+      stream_(6),
+      graph_(std::make_shared<const DeviceRankGraph>(graph, Rule::kWeighted, where)),
+      remote_(graph) {
+  if constexpr (!Rule::kFromSource && !Rule::kWeighted)
+    if (cc_seed_asked() && graph.num_delegates() > 0) seed_ = std::make_unique<RankBfs>(graph, comm, true, graph_);
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
   value_ = DeviceArray<value_t>::allocate(n);
   next_value_ = DeviceArray<value_t>::allocate(n);
@@ -187,11 +248,48 @@ RankRelax<Rule>::~RankRelax() {
 
 template <typename Rule>
 void RankRelax<Rule>::warm_up() {
+  if (seed_) seed_->warm_up();
   if (host_.num_ranks == 1) return;
   fill_async(remote_.send(), remote_.segment_slots() * host_.num_ranks, Rule::none(), stream_.sms(), stream_.stream());
   remote_.reduce(ncclMin, comm_, stream_.stream());
   TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 3, ncclUint64, ncclSum, comm_, stream_.stream()));
   stream_.sync();
+}
+
+// The seeding BFS from the hub (rank 0's, broadcast once), then the least
+// global id it reached, over every rank: the label of the hub's component.
+// Its levels go into the record first.
+template <typename Rule>
+uint64_t RankRelax<Rule>::seed_component(const RunRequest& request, RankRunRecord& record) {
+  const cudaStream_t s = stream_.stream();
+  const RankGraph& g = host_;
+  // The BFS issues its collectives on its own stream: this stream's (the
+  // barrier) finish first, so that every rank's operations on the one
+  // communicator run in the order issued.
+  stream_.sync();
+  if (hub_ == kNoLocalId) {
+    pinned_[0] = local_hub(g);
+    TG_CUDA(cudaMemcpyAsync(counters_.data(), pinned_, sizeof(unsigned long long), cudaMemcpyHostToDevice, s));
+    if (g.num_ranks > 1) TG_NCCL(ncclBroadcast(counters_.data(), counters_.data(), 1, ncclUint64, 0, comm_, s));
+    TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    stream_.sync();
+    hub_ = static_cast<uint32_t>(pinned_[0]);
+  }
+  RunRequest from_hub = request;
+  from_hub.sources = {g.delegate_global[hub_]};
+  const RankRunRecord bfs = seed_->run(from_hub);
+  record.levels.insert(record.levels.end(), bfs.levels.begin(), bfs.levels.end());
+  Seed seed{seed_->normal_depth(), seed_->delegate_depth(), 0};
+  pinned_[0] = ~0ull;
+  TG_CUDA(cudaMemcpyAsync(counters_.data(), pinned_, sizeof(unsigned long long), cudaMemcpyHostToDevice, s));
+  const uint64_t slots = my_slots(g);
+  least_reached<<<tg::gpu::grid_for(std::max<uint64_t>(slots, g.num_delegates()), kBlock, stream_.sms()), kBlock, 0, s>>>(
+      graph_->view(), slots, delegate_global_.data(), seed, counters_.data());
+  TG_CUDA_CHECK_LAUNCH();
+  if (g.num_ranks > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint64, ncclMin, comm_, s));
+  TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+  stream_.sync();
+  return pinned_[0];
 }
 
 template <typename Rule>
@@ -203,26 +301,33 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     throw Error(std::string(Rule::kName) + " source " + std::to_string(source) + " is not a vertex");
   const cudaStream_t s = stream_.stream();
   const int sms = stream_.sms();
-  const RankView view = graph_.view();
+  const RankView view = graph_->view();
   const unsigned slot_grid = tg::gpu::grid_for(slots, kBlock, sms), delegate_grid = tg::gpu::grid_for(d, kBlock, sms);
 
   // Every rank starts together: a reduction of nothing is the barrier.
   if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint64, ncclSum, comm_, s));
   stream_.mark(0);
-  start_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, source, value_.data(), active_.data());
+  RankRunRecord record;
+  Seed seed;
+  if (seed_) {
+    seed.label = seed_component(request, record);
+    seed.normal_depth = seed_->normal_depth();
+    seed.delegate_depth = seed_->delegate_depth();
+  }
+  start_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, source, seed, value_.data(), active_.data());
   TG_CUDA_CHECK_LAUNCH();
   if (d > 0) {
     start_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(static_cast<uint32_t>(d), delegate_global_.data(), source,
-                                                           delegate_value_.data(), delegate_active_.data());
+                                                           seed, delegate_value_.data(), delegate_active_.data());
     TG_CUDA_CHECK_LAUNCH();
   }
 
   // The edges pushed: every edge in round 0 where every vertex starts active
   // (CC), then those of the rows whose value fell (a source's own first
-  // edges are not counted).
-  RankRunRecord record;
+  // edges are not counted). A seeded CC's round 0 pushes from the vertices
+  // outside the hub's component only, and is not counted.
   uint32_t delegates_active = 0;
-  if (!Rule::kFromSource) {
+  if (!Rule::kFromSource && !seed_) {
     record.edges = g.nn.num_edges() + g.nd.num_edges() + g.dn.num_edges() + g.dd.num_edges();
     delegates_active = static_cast<uint32_t>(d);
   }

@@ -19,9 +19,11 @@
 #include <cuda_runtime.h>
 
 #include <limits>
+#include <memory>
 
 #include "distributed/gpu/device_rank_graph.h"
 #include "distributed/gpu/owner_segments.h"
+#include "distributed/gpu/rank_bfs.h"
 #include "distributed/gpu/rank_program.h"
 
 namespace tg::dist::gpu {
@@ -76,10 +78,18 @@ class RankRelax : public RankProgram {
   RankResult result() const override;
 
  private:
+  uint64_t seed_component(const RunRequest& request, RankRunRecord& record);
+
   const RankGraph& host_;
   ncclComm_t comm_;
   RankStream stream_;
-  DeviceRankGraph graph_;
+  std::shared_ptr<const DeviceRankGraph> graph_;
+  // CC seeded by a BFS (TG_MGPU_CC_SEED=1, experimental; docs/DISTRIBUTED.md):
+  // the component of a hub is found by the direction-optimizing BFS over the
+  // same placed part, labelled at once with its smallest id, and left out of
+  // the label propagation, which then runs on the rest of the graph.
+  std::unique_ptr<RankBfs> seed_;
+  uint32_t hub_ = kNoLocalId;  // the hub's delegate id, the same on every rank
   tg::gpu::DeviceArray<uint64_t> delegate_global_;
   tg::gpu::DeviceArray<value_t> value_, next_value_;                   // local normals
   tg::gpu::DeviceArray<value_t> delegate_value_, delegate_candidate_;  // every delegate
