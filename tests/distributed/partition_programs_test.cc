@@ -59,35 +59,28 @@ TEST_P(PartitionProgramsTest, SsspEqualsDijkstra) {
   }
 }
 
-// Labels are the smallest id of the component: min-propagation of ids.
-TEST_P(PartitionProgramsTest, CcEqualsUnionFind) {
-  const AnyGraph graph = build_variant(find_shape(GetParam()).edges, Orientation::kUndirected, false);
+// Labels are the smallest id of the component, on 1, 2 and 4 ranks.
+void check_cc(const std::string& shape, const std::function<std::vector<double>(Communicator&, const RankGraph&)>& cc) {
+  const AnyGraph graph = build_variant(find_shape(shape).edges, Orientation::kUndirected, false);
   std::vector<double> expected;
   for (uint64_t label : reference_cc(graph)) expected.push_back(static_cast<double>(label));
   for (int p : {1, 2, 4})
     for (std::optional<uint64_t> th : kThresholds) {
       const Partition part = dist::partition_graph(graph, p, PartitionOptions{.threshold = th});
-      const std::vector<double> labels = across_ranks(part, [&](Communicator& c) {
-        return min_relax(
-            c, part.ranks[c.rank()], [](uint64_t v) { return static_cast<double>(v); }, [](double label, weight_t) { return label; });
-      });
+      const std::vector<double> labels = across_ranks(part, [&](Communicator& c) { return cc(c, part.ranks[c.rank()]); });
       ASSERT_EQ(labels, expected) << p << " ranks, TH " << part.threshold;
     }
 }
 
-// The same labels when the hub's component is found by a BFS first
-// (RankRelax<CcRule> with TG_MGPU_CC_SEED).
-TEST_P(PartitionProgramsTest, SeededCcEqualsUnionFind) {
-  const AnyGraph graph = build_variant(find_shape(GetParam()).edges, Orientation::kUndirected, false);
-  std::vector<double> expected;
-  for (uint64_t label : reference_cc(graph)) expected.push_back(static_cast<double>(label));
-  for (int p : {1, 2, 4})
-    for (std::optional<uint64_t> th : kThresholds) {
-      const Partition part = dist::partition_graph(graph, p, PartitionOptions{.threshold = th});
-      const std::vector<double> labels = across_ranks(part, [&](Communicator& c) { return seeded_cc(c, part.ranks[c.rank()]); });
-      ASSERT_EQ(labels, expected) << p << " ranks, TH " << part.threshold;
-    }
+// Min-propagation of ids.
+TEST_P(PartitionProgramsTest, CcEqualsUnionFind) {
+  check_cc(GetParam(), [](Communicator& c, const RankGraph& g) {
+    return min_relax(c, g, [](uint64_t v) { return static_cast<double>(v); }, [](double label, weight_t) { return label; });
+  });
 }
+
+// The hub's component found by a BFS first (RankRelax<CcRule> with TG_MGPU_CC_SEED).
+TEST_P(PartitionProgramsTest, SeededCcEqualsUnionFind) { check_cc(GetParam(), seeded_cc); }
 
 TEST_P(PartitionProgramsTest, PageRankEqualsPowerIteration) {
   const Shape& shape = find_shape(GetParam());

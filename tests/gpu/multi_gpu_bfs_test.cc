@@ -104,11 +104,8 @@ TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
 // lists against the allgathered normal frontier. Undirected graphs (directed
 // ones never pull). With no delegates (TH max) a level that pulled is the
 // normals' doing, so the kron case must show one.
-class MultiGpuNormalPull : public ::testing::Test {
- protected:
-  void SetUp() override { setenv("TG_MGPU_NORMAL_PULL", "1", 1); }
-  void TearDown() override { unsetenv("TG_MGPU_NORMAL_PULL"); }
-};
+constexpr char kTgMgpuNormalPull[] = "TG_MGPU_NORMAL_PULL";
+using MultiGpuNormalPull = WithVariable<kTgMgpuNormalPull>;
 
 TEST_F(MultiGpuNormalPull, DepthsEqualTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";

@@ -128,11 +128,8 @@ TEST(MultiGpuPrograms, PartsInHostMemory) {
 // CC seeded by a BFS from a hub (TG_MGPU_CC_SEED=1, experimental,
 // rank_relax.h): the same labels, the BFS's levels in the record first; the
 // other programs of the batch unchanged.
-class MultiGpuSeededCc : public ::testing::Test {
- protected:
-  void SetUp() override { setenv("TG_MGPU_CC_SEED", "1", 1); }
-  void TearDown() override { unsetenv("TG_MGPU_CC_SEED"); }
-};
+constexpr char kTgMgpuCcSeed[] = "TG_MGPU_CC_SEED";
+using MultiGpuSeededCc = WithVariable<kTgMgpuCcSeed>;
 
 TEST_F(MultiGpuSeededCc, EqualTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
