@@ -74,17 +74,20 @@ INSTANTIATE_TEST_SUITE_P(Shapes, PartitionBfsTest, ::testing::ValuesIn(shape_nam
 
 // A larger Kronecker graph with thresholds in the range that leaves both
 // delegates and nn edges (the small shapes' default TH is 0: no nn edges).
-TEST(PartitionBfs, KroneckerWithMiddleThresholds) {
+AnyGraph kron12(bool undirected) {
   GeneratorSpec spec;
   spec.scale = 12;
   spec.edge_factor = 8;
   spec.seed = 5;
+  EdgeList edges = generate(spec);
+  edges.directed = !undirected;
+  return build_graph(std::move(edges), BuildOptions{});
+}
+
+TEST(PartitionBfs, KroneckerWithMiddleThresholds) {
   for (bool undirected : {true, false}) {
-    EdgeList edges = generate(spec);
-    edges.directed = !undirected;
-    const AnyGraph graph = build_graph(std::move(edges), BuildOptions{});
     SCOPED_TRACE(undirected ? "undirected" : "directed");
-    check_bfs(graph, {4, 16, 64}, 4);
+    check_bfs(kron12(undirected), {4, 16, 64}, 4);
   }
 }
 
@@ -100,13 +103,7 @@ TEST(PartitionBfs, NormalsBottomUpEqualSequentialBfs) {
       SCOPED_TRACE(std::string(name) + (rule == &always ? ", every level" : ", odd levels"));
       check_bfs(build_variant(find_shape(name).edges, Orientation::kUndirected, false), kThresholds, 2, *rule);
     }
-  GeneratorSpec spec;
-  spec.scale = 12;
-  spec.edge_factor = 8;
-  spec.seed = 5;
-  EdgeList edges = generate(spec);
-  edges.directed = false;
-  const AnyGraph graph = build_graph(std::move(edges), BuildOptions{});
+  const AnyGraph graph = kron12(true);
   check_bfs(graph, {4, 16, 64, std::numeric_limits<uint64_t>::max()}, 4, always);
   check_bfs(graph, {4, 16, 64}, 4, odd);
 }
