@@ -28,12 +28,12 @@ ResultVector<T> by_global_id(const dist::Partition& part, const std::vector<Rank
   ResultVector<T> all(part.num_vertices);
   for (int r = 0; r < part.num_ranks(); ++r) {
     const dist::RankGraph& g = part.ranks[r];
-    const std::vector<T>& normal = std::get<RankPart<T>>(results[r]).normal;
+    const auto& normal = std::get<RankPart<T>>(results[r]).normal;
     const int64_t n = g.num_normals();
 #pragma omp parallel for schedule(static)
     for (int64_t l = 0; l < n; ++l) all[g.normal_global[l]] = normal[l];
   }
-  const std::vector<T>& delegate = std::get<RankPart<T>>(results.front()).delegate;
+  const auto& delegate = std::get<RankPart<T>>(results.front()).delegate;
   for (uint32_t k = 0; k < part.num_delegates(); ++k) all[part.delegate_global[k]] = delegate[k];
   return all;
 }
