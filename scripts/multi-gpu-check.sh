@@ -18,6 +18,8 @@
 #   MGPU_PLACEMENT=device   where the ranks' parts live: device, zerocopy-aligned (host memory), auto
 #   MGPU_NP=N               processes of the mpirun check (default: every GPU present)
 #   MGPU_MPIRUN=0           skip the mpirun check
+#   MGPU_AB_ENV="TG_MGPU_NORMAL_PULL=1"  each bench again with these variables set, as *_ab rows beside it
+#                           (the experimental switches of docs/DISTRIBUTED.md: TG_MGPU_NORMAL_PULL, TG_MGPU_CC_SEED)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/multi-gpu-check}"
@@ -39,6 +41,10 @@ for pair in ${MGPU_WEAK-20:1 20:2}; do
   [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
   "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
     -o "$out/kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  if [ -n "${MGPU_AB_ENV:-}" ]; then
+    env ${MGPU_AB_ENV} "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first \
+      --no-chart -o "$out/kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  fi
   if [ "$p" = 1 ]; then
     "$bin" bench "$file" -a bfs -p device -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
       -o "$out/kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
@@ -58,6 +64,11 @@ for pair in ${MGPU_PROGRAMS:-}; do
   fi
   "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
     -o "$out/programs_kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench ${MGPU_PROGRAM_ALGOS:-cc,pagerank} kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  if [ -n "${MGPU_AB_ENV:-}" ]; then
+    env ${MGPU_AB_ENV} "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" \
+      -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart -o "$out/programs_kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 ||
+      { echo "bench ${MGPU_PROGRAM_ALGOS:-cc,pagerank} kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  fi
   if [ "$p" = 1 ]; then
     "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
       -o "$out/programs_kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
