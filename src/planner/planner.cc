@@ -1,10 +1,10 @@
 #include "planner/planner.h"
 
-#include "engines/edge_cache_request.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "engines/edge_cache_request.h"
 
 namespace tg::planner {
 
@@ -79,9 +79,8 @@ double cached_entries(const Work& w, const EdgeCachePlan& cache) {
   for (const CachedLists& l : cache.lists) in_lists += double(l.entries);
   const double list_share = std::min(1.0, in_lists / total);
   const double H = cache.heads;
-  double probe_tail = 1;  // the share of a probe's entries past the head
-  if (w.probe_length > 0) probe_tail = std::max(0.0, w.probe_length - H) / w.probe_length;
-  else probe_tail = 1 / (1 + H);
+  // The share of a probe's entries past the head.
+  const double probe_tail = w.probe_length > 0 ? std::max(0.0, w.probe_length - H) / w.probe_length : 1 / (1 + H);
   const double probes_served = w.probe_entries * (1 - probe_tail * (1 - list_share));
   const double rest_served = (w.entries - w.probe_entries) * cache.cached_fraction();
   return probes_served + rest_served;

@@ -14,11 +14,10 @@
 
 namespace tg::planner {
 
-// The sizes a placement goes by (engines/gpu_footprint.h) and the degrees
-// the work estimates read.
+// The sizes a placement goes by (engines/gpu_footprint.h) and the vertices
+// with edges, which the work estimates count.
 struct GraphFacts : GraphSize {
   uint64_t vertices_with_edges = 0;
-  uint64_t max_degree = 0;
 };
 GraphFacts facts_of(const AnyGraph& graph);
 

@@ -87,11 +87,7 @@ bool RankBfs::normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexpl
   } else {
     TG_CUDA(cudaMemsetAsync(normal_edges_.data(), 0, sizeof(eid_t), st));
   }
-  if (host_.num_ranks > 1)
-    TG_NCCL(ncclAllReduce(normal_edges_.data(), normal_edges_.data(), 1, ncclUint64, ncclSum, comm_, st));
-  TG_CUDA(cudaMemcpyAsync(&pinned_frontier_edges_[1], normal_edges_.data(), sizeof(eid_t), cudaMemcpyDeviceToHost, st));
-  stream_.sync();
-  const eid_t frontier = pinned_frontier_edges_[1];
+  const eid_t frontier = normal_edges_over_ranks();
   const bool pull = frontier > unexplored / kAlpha;
   unexplored -= std::min(unexplored, frontier);
   return pull;
@@ -105,14 +101,19 @@ eid_t RankBfs::all_normal_edges() {
   pinned_frontier_edges_[1] = host_.nn.num_edges() + host_.nd.num_edges();
   TG_CUDA(cudaMemcpyAsync(normal_edges_.data(), &pinned_frontier_edges_[1], sizeof(eid_t), cudaMemcpyHostToDevice,
                           stream_.stream()));
+  all_normal_edges_ = normal_edges_over_ranks();
+  all_normal_edges_known_ = true;
+  return all_normal_edges_;
+}
+
+// normal_edges_ summed over the ranks and read back (every rank calls it).
+eid_t RankBfs::normal_edges_over_ranks() {
   if (host_.num_ranks > 1)
     TG_NCCL(ncclAllReduce(normal_edges_.data(), normal_edges_.data(), 1, ncclUint64, ncclSum, comm_, stream_.stream()));
   TG_CUDA(cudaMemcpyAsync(&pinned_frontier_edges_[1], normal_edges_.data(), sizeof(eid_t), cudaMemcpyDeviceToHost,
                           stream_.stream()));
   stream_.sync();
-  all_normal_edges_ = pinned_frontier_edges_[1];
-  all_normal_edges_known_ = true;
-  return all_normal_edges_;
+  return pinned_frontier_edges_[1];
 }
 
 void RankBfs::warm_up() {

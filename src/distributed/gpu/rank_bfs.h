@@ -51,6 +51,7 @@ class RankBfs : public RankProgram {
   // The normal vertices' direction this level, the same on every rank.
   bool normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexplored);
   eid_t all_normal_edges();
+  eid_t normal_edges_over_ranks();
 
   const RankGraph& host_;
   ncclComm_t comm_;

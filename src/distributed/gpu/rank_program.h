@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "core/recycled_vector.h"
-
 #include "distributed/gpu/device_rank_graph.h"
 #include "distributed/partition.h"
 #include "distributed/rank_memory.h"

@@ -79,8 +79,6 @@ __global__ void fill(T* values, uint64_t count, T x) {
     values[i] = x;
 }
 
-// Start values by global id (this rank's normal vertices are slot * P +
-// rank); a vertex starts active where its value is not none.
 // A seeded component (depth >= 0 in the seeding BFS, where there is one)
 // starts at its label and never pushes: no edge leaves it.
 struct Seed {
@@ -89,6 +87,8 @@ struct Seed {
   uint64_t label = 0;
 };
 
+// Start values by global id (this rank's normal vertices are slot * P +
+// rank); a vertex starts active where its value is not none.
 template <typename Rule>
 __global__ void start_normals(RankView g, uint64_t slots, uint64_t source, Seed seed, typename Rule::value_t* value,
                               uint8_t* active) {
