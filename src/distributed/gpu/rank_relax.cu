@@ -122,15 +122,21 @@ __global__ void start_delegates(uint32_t d, const uint64_t* global, uint64_t sou
 // The smallest global id the seeding BFS reached here, into *least (which
 // starts at the largest value).
 __global__ void least_reached(RankView g, uint64_t slots, const uint64_t* delegate_global, Seed seed,
-                              unsigned long long* least) {
-  unsigned long long mine = ~0ull;
+                              unsigned long long* least, unsigned long long* edges) {
+  unsigned long long mine = ~0ull, stored = 0;
   for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
     const uint32_t l = g.local_of_slot[s];
-    if (l != kNoLocalId && seed.normal_depth[l] >= 0) mine = min(mine, static_cast<unsigned long long>(s * g.num_ranks + g.rank));
+    if (l == kNoLocalId || seed.normal_depth[l] < 0) continue;
+    mine = min(mine, static_cast<unsigned long long>(s * g.num_ranks + g.rank));
+    stored += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
   }
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x)
-    if (seed.delegate_depth[k] >= 0) mine = min(mine, static_cast<unsigned long long>(delegate_global[k]));
+    if (seed.delegate_depth[k] >= 0) {
+      mine = min(mine, static_cast<unsigned long long>(delegate_global[k]));
+      stored += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+    }
   if (mine != ~0ull) atomicMin(least, mine);
+  block_add(stored, edges);
 }
 
 // The round's end on this rank: each normal vertex takes the smaller of what
@@ -281,14 +287,16 @@ uint64_t RankRelax<Rule>::seed_component(const RunRequest& request, RankRunRecor
   record.levels.insert(record.levels.end(), bfs.levels.begin(), bfs.levels.end());
   Seed seed{seed_->normal_depth(), seed_->delegate_depth(), 0};
   pinned_[0] = ~0ull;
-  TG_CUDA(cudaMemcpyAsync(counters_.data(), pinned_, sizeof(unsigned long long), cudaMemcpyHostToDevice, s));
+  pinned_[1] = 0;
+  TG_CUDA(cudaMemcpyAsync(counters_.data(), pinned_, 2 * sizeof(unsigned long long), cudaMemcpyHostToDevice, s));
   const uint64_t slots = my_slots(g);
   least_reached<<<tg::gpu::grid_for(std::max<uint64_t>(slots, g.num_delegates()), kBlock, stream_.sms()), kBlock, 0, s>>>(
-      graph_->view(), slots, delegate_global_.data(), seed, counters_.data());
+      graph_->view(), slots, delegate_global_.data(), seed, counters_.data(), counters_.data() + 1);
   TG_CUDA_CHECK_LAUNCH();
   if (g.num_ranks > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint64, ncclMin, comm_, s));
-  TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+  TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
   stream_.sync();
+  record.edges += pinned_[1];  // the seeding BFS's edges stored on this rank (summed over ranks by the caller)
   return pinned_[0];
 }
 
@@ -324,8 +332,9 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
 
   // The edges pushed: every edge in round 0 where every vertex starts active
   // (CC), then those of the rows whose value fell (a source's own first
-  // edges are not counted). A seeded CC's round 0 pushes from the vertices
-  // outside the hub's component only, and is not counted.
+  // edges are not counted). A seeded CC counts the seeding BFS's edges (the
+  // lists of the vertices it reached) instead of round 0; its round 0 pushes
+  // from the vertices outside the hub's component only, and is not counted.
   uint32_t delegates_active = 0;
   if (!Rule::kFromSource && !seed_) {
     record.edges = g.nn.num_edges() + g.nd.num_edges() + g.dn.num_edges() + g.dd.num_edges();
