@@ -18,6 +18,9 @@
 //   hot_local_and_peers  every row in GPU memory, interleaved over GPU 0 and its peers (an equal share
 //                     each): the aggregate rate of hot hits the issue asks of two GPUs
 //   tiered_store_peers  tiered_store with the next TG_BENCH_PEER_FRACTION of rows (default 0.2) on the peers
+//   all_gpus_hot      every visible GPU gathering its own batch at once from rows interleaved over all of
+//                     them (row r on GPU r mod P, a quarter local on 4 GPUs): data-parallel training's case;
+//                     GB/s of every GPU's gathered bytes over the slowest GPU's time (the aggregate rate)
 // The peer rates need two GPUs; on one they report an error saying so.
 // GPU time by CUDA events (manual time); registers nothing where no GPU is.
 //
@@ -27,12 +30,14 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -235,6 +240,118 @@ void PeerTier(benchmark::State& state, bool with_local) {
   cudaFree(out);
 }
 
+// Throws what CUDA says where a call fails (AllGpusHot's setup and loop,
+// which must free every GPU's buffers on the way out).
+void cuda_or_throw(cudaError_t e) {
+  if (e != cudaSuccess) throw std::runtime_error(cudaGetErrorString(e));
+}
+
+// Every GPU gathers a batch of its own (the setup's ids, shifted per GPU) at
+// once, each on its own stream, through the tiered kernel with every row in
+// the peer tier and the GPU itself among the "peers": rank r is read from GPU
+// r mod P, locally where that is this GPU, over NVLink otherwise. Each GPU's
+// time is taken by its own events (events of two devices cannot be compared);
+// the launches are microseconds apart against gathers of milliseconds, so the
+// slowest GPU's time is the makespan.
+void AllGpusHot(benchmark::State& state) {
+  Setup& s = setup();
+  int gpus = 0;
+  BENCH_CUDA(cudaGetDeviceCount(&gpus));
+  gpus = std::min<int>(gpus, static_cast<int>(features::kMaxPeers));
+  if (gpus < 2) {
+    state.SkipWithError("needs two GPUs or more");
+    return;
+  }
+  struct PerGpu {
+    uint8_t* tier = nullptr;
+    int64_t* ids = nullptr;
+    uint8_t* out = nullptr;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t start = nullptr, stop = nullptr;
+  };
+  std::vector<PerGpu> per(gpus);
+  const auto release = [&] {
+    for (int g = 0; g < gpus; ++g) {
+      cudaSetDevice(g);
+      cudaFree(per[g].tier);
+      cudaFree(per[g].ids);
+      cudaFree(per[g].out);
+      if (per[g].stream) cudaStreamDestroy(per[g].stream);
+      if (per[g].start) cudaEventDestroy(per[g].start);
+      if (per[g].stop) cudaEventDestroy(per[g].stop);
+    }
+    cudaSetDevice(0);
+  };
+  features::TieredTable table;
+  table.host = {nullptr, s.rows, s.row_bytes, s.row_bytes};
+  table.bounds = {0, s.rows, static_cast<uint32_t>(gpus)};
+  std::string failed;
+  try {
+    for (int g = 0; g < gpus && failed.empty(); ++g) {
+      std::vector<int> others;
+      for (int q = 0; q < gpus; ++q) {
+        int can = 0;
+        if (q != g && (cudaDeviceCanAccessPeer(&can, g, q) != cudaSuccess || !can))
+          failed = "GPU " + std::to_string(g) + " cannot read GPU " + std::to_string(q) + " (cudaDeviceCanAccessPeer)";
+        if (q != g) others.push_back(q);
+      }
+      if (!failed.empty()) break;
+      features::enable_peer_access(g, others);
+      PerGpu& m = per[g];
+      const uint64_t rows = (s.rows + gpus - 1 - g) / gpus;  // ranks r with r mod P == g
+      std::vector<int64_t> ids(s.ids);
+      for (int64_t& id : ids) id = (id + int64_t{7919} * g) % static_cast<int64_t>(s.rows);
+      cuda_or_throw(cudaSetDevice(g));
+      cuda_or_throw(cudaMalloc(&m.tier, rows * s.row_bytes + 1));
+      cuda_or_throw(cudaMemcpy(m.tier, s.table.data(), rows * s.row_bytes, cudaMemcpyHostToDevice));
+      cuda_or_throw(cudaMalloc(&m.ids, s.count * sizeof(int64_t)));
+      cuda_or_throw(cudaMemcpy(m.ids, ids.data(), s.count * sizeof(int64_t), cudaMemcpyHostToDevice));
+      cuda_or_throw(cudaMalloc(&m.out, s.bytes()));
+      cuda_or_throw(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
+      cuda_or_throw(cudaEventCreate(&m.start));
+      cuda_or_throw(cudaEventCreate(&m.stop));
+      table.peers[g] = m.tier;
+    }
+  } catch (const std::exception& e) {
+    failed = e.what();
+  }
+  if (!failed.empty()) {
+    release();
+    state.SkipWithError(failed.c_str());
+    return;
+  }
+  try {
+    for (auto _ : state) {
+      for (int g = 0; g < gpus; ++g) {
+        cuda_or_throw(cudaSetDevice(g));
+        cuda_or_throw(cudaEventRecord(per[g].start, per[g].stream));
+        features::gather_tiered(table, {per[g].ids, nullptr, s.count, per[g].out}, 0, per[g].stream);
+        cuda_or_throw(cudaEventRecord(per[g].stop, per[g].stream));
+      }
+      float slowest = 0;
+      for (int g = 0; g < gpus; ++g) {
+        float ms = 0;
+        cuda_or_throw(cudaSetDevice(g));
+        cuda_or_throw(cudaEventSynchronize(per[g].stop));
+        cuda_or_throw(cudaEventElapsedTime(&ms, per[g].start, per[g].stop));
+        slowest = std::max(slowest, ms);
+      }
+      state.SetIterationTime(slowest / 1000.0);
+    }
+  } catch (const std::exception& e) {
+    failed = e.what();
+  }
+  release();
+  if (!failed.empty()) {
+    state.SkipWithError(failed.c_str());
+    return;
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes() * gpus));
+  state.counters["gpus"] = gpus;
+  state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
+  state.counters["ids_per_gpu"] = static_cast<double>(s.count);
+}
+
 void Gather(benchmark::State& state, Way way) {
   Setup& s = setup();
   int64_t* ids = nullptr;
@@ -313,6 +430,7 @@ void bench::register_benchmarks() {
       ->UseManualTime();
   benchmark::RegisterBenchmark("tiered_store_peers", [](benchmark::State& st) { TieredStore(st, true); })
       ->UseManualTime();
+  benchmark::RegisterBenchmark("all_gpus_hot", AllGpusHot)->UseManualTime();
 }
 
 }  // namespace tg
