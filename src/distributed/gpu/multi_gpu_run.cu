@@ -11,6 +11,7 @@
 #include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
+#include "engines/gpu/host_openmp.h"
 #include "engines/run.h"
 
 namespace tg {
@@ -34,7 +35,10 @@ ResultVector<T> by_global_id(const dist::Partition& part, const std::vector<Rank
     for (int64_t l = 0; l < n; ++l) all[g.normal_global[l]] = normal[l];
   }
   const auto& delegate = std::get<RankPart<T>>(results.front()).delegate;
-  for (uint32_t k = 0; k < part.num_delegates(); ++k) all[part.delegate_global[k]] = delegate[k];
+  // In parallel: 23 M delegates at kron:28, a random write each (0.3 s on one thread).
+  const int64_t d = part.num_delegates();
+#pragma omp parallel for schedule(static)
+  for (int64_t k = 0; k < d; ++k) all[part.delegate_global[k]] = delegate[k];
   return all;
 }
 

@@ -21,6 +21,7 @@
 #include "distributed/partition.h"
 #include "distributed/rank_memory.h"
 #include "engines/gpu/cuda_util.h"
+#include "engines/gpu/host_openmp.h"
 #include "engines/run.h"
 
 namespace tg::dist::gpu {

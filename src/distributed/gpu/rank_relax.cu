@@ -193,7 +193,7 @@ bool cc_seed_asked() {
 }
 
 // The delegate with the most edges stored on this rank (rank 0's choice is
-// broadcast: kron's hubs are every rank's hubs).
+// broadcast: kron's hubs are every rank's hubs). Serial: once a placement.
 uint32_t local_hub(const RankGraph& g) {
   uint32_t best = 0;
   eid_t most = 0;
@@ -254,7 +254,10 @@ RankRelax<Rule>::~RankRelax() {
 
 template <typename Rule>
 void RankRelax<Rule>::warm_up() {
-  if (seed_) seed_->warm_up();
+  if (seed_) {
+    seed_->warm_up();
+    choose_hub();
+  }
   if (host_.num_ranks == 1) return;
   fill_async(remote_.send(), remote_.segment_slots() * host_.num_ranks, Rule::none(), stream_.sms(), stream_.stream());
   remote_.reduce(ncclMin, comm_, stream_.stream());
@@ -262,9 +265,23 @@ void RankRelax<Rule>::warm_up() {
   stream_.sync();
 }
 
-// The seeding BFS from the hub (rank 0's, broadcast once), then the least
-// global id it reached, over every rank: the label of the hub's component.
-// Its levels go into the record first.
+// The hub: rank 0's delegate with the most edges stored there, broadcast.
+// Once, at the warm-up: the scan of every delegate's offsets on the host
+// (23 M at kron:28) is no part of a run.
+template <typename Rule>
+void RankRelax<Rule>::choose_hub() {
+  const cudaStream_t s = stream_.stream();
+  pinned_[0] = host_.rank == 0 ? local_hub(host_) : 0;
+  TG_CUDA(cudaMemcpyAsync(counters_.data(), pinned_, sizeof(unsigned long long), cudaMemcpyHostToDevice, s));
+  if (host_.num_ranks > 1) TG_NCCL(ncclBroadcast(counters_.data(), counters_.data(), 1, ncclUint64, 0, comm_, s));
+  TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+  stream_.sync();
+  hub_ = static_cast<uint32_t>(pinned_[0]);
+}
+
+// The seeding BFS from the hub, then the least global id it reached, over
+// every rank: the label of the hub's component. Its levels go into the
+// record first.
 template <typename Rule>
 uint64_t RankRelax<Rule>::seed_component(const RunRequest& request, RankRunRecord& record) {
   const cudaStream_t s = stream_.stream();
@@ -273,14 +290,7 @@ uint64_t RankRelax<Rule>::seed_component(const RunRequest& request, RankRunRecor
   // barrier) finish first, so that every rank's operations on the one
   // communicator run in the order issued.
   stream_.sync();
-  if (hub_ == kNoLocalId) {
-    pinned_[0] = local_hub(g);
-    TG_CUDA(cudaMemcpyAsync(counters_.data(), pinned_, sizeof(unsigned long long), cudaMemcpyHostToDevice, s));
-    if (g.num_ranks > 1) TG_NCCL(ncclBroadcast(counters_.data(), counters_.data(), 1, ncclUint64, 0, comm_, s));
-    TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-    stream_.sync();
-    hub_ = static_cast<uint32_t>(pinned_[0]);
-  }
+  if (hub_ == kNoLocalId) choose_hub();  // a run without the warm-up
   RunRequest from_hub = request;
   from_hub.sources = {g.delegate_global[hub_]};
   const RankRunRecord bfs = seed_->run(from_hub);

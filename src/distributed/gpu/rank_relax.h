@@ -78,6 +78,7 @@ class RankRelax : public RankProgram {
   RankResult result() const override;
 
  private:
+  void choose_hub();
   uint64_t seed_component(const RunRequest& request, RankRunRecord& record);
 
   const RankGraph& host_;

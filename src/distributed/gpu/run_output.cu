@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engines/gpu/cuda_util.h"
+#include "engines/gpu/host_openmp.h"
 
 namespace tg::dist::gpu {
 namespace {

@@ -3,6 +3,7 @@
 // the host graph beside it (hybrid_engine.h).
 #include "algorithms/registry.h"
 #include "engines/gpu/gpu_accelerator.cuh"
+#include "engines/gpu/host_openmp.h"
 #include "engines/gpu/placed_graph.h"
 #include "engines/gpu/timed_run.cuh"
 #include "engines/run.h"
