@@ -49,13 +49,18 @@ nlohmann::json details_json(const RunStats& s) {
   if (s.distributed) {
     const DistributedStats& d = *s.distributed;
     nlohmann::json levels = nlohmann::json::array();
-    for (const DistributedLevel& l : d.levels)
-      levels.push_back({{"compute_s", l.compute_s},
-                        {"communication_s", l.communication_s},
-                        {"bytes_exchanged", l.bytes_exchanged},
-                        {"normals_exchanged", l.normals_exchanged},
-                        {"delegate_frontier", l.delegate_frontier},
-                        {"ranks_pulling", l.ranks_pulling}});
+    for (const DistributedLevel& l : d.levels) {
+      nlohmann::json level = {{"compute_s", l.compute_s},
+                              {"communication_s", l.communication_s},
+                              {"bytes_exchanged", l.bytes_exchanged},
+                              {"normals_exchanged", l.normals_exchanged},
+                              {"delegate_frontier", l.delegate_frontier},
+                              {"ranks_pulling", l.ranks_pulling}};
+      if (l.normals_s + l.delegates_s + l.visit_s + l.settle_s > 0)
+        level["compute_by_phase_s"] = {
+            {"normals", l.normals_s}, {"delegates", l.delegates_s}, {"visit", l.visit_s}, {"settle", l.settle_s}};
+      levels.push_back(std::move(level));
+    }
     j["distributed"] = {{"gpus", d.gpus},
                         {"threshold", d.threshold},
                         {"delegates", d.delegates},

@@ -63,6 +63,10 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
       DistributedLevel& l = d.levels[i];
       l.compute_s = std::max(l.compute_s, r.levels[i].compute_s);
       l.communication_s = std::max(l.communication_s, r.levels[i].communication_s);
+      l.normals_s = std::max(l.normals_s, r.levels[i].normals_s);
+      l.delegates_s = std::max(l.delegates_s, r.levels[i].delegates_s);
+      l.visit_s = std::max(l.visit_s, r.levels[i].visit_s);
+      l.settle_s = std::max(l.settle_s, r.levels[i].settle_s);
       l.bytes_exchanged += r.levels[i].bytes_sent;
       l.normals_exchanged += r.levels[i].normals_received;
       l.delegate_frontier = r.levels[i].delegate_frontier;

@@ -241,6 +241,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     } else {
       launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
     }
+    stream_.mark(kDelegatesStart);
     bool pull = false;
     if (delegates > 0) {
       launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
@@ -279,6 +280,10 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.normals_received = received;
     l.compute_s = stream_.seconds(0, 1) + stream_.seconds(2, 3) + stream_.seconds(4, 5);
     l.communication_s = stream_.seconds(1, 2) + stream_.seconds(3, 4);
+    l.normals_s = stream_.seconds(0, kDelegatesStart);
+    l.delegates_s = stream_.seconds(kDelegatesStart, 1);
+    l.visit_s = stream_.seconds(2, 3);
+    l.settle_s = stream_.seconds(4, 5);
     if (p > 1) {
       if (normals_up) {
         l.bytes_sent += normal_words_ * 4 + sizeof(eid_t);  // its segment of the normal frontier, its edge count

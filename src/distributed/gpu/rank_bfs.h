@@ -56,9 +56,9 @@ class RankBfs : public RankProgram {
   const RankGraph& host_;
   ncclComm_t comm_;
   bool symmetric_;
-  // Events 0-5 mark a level's phases (marks in run()), then the run's ends.
-  static constexpr int kRunStart = 6, kRunStop = 7;
-  RankStream stream_{8};
+  // Events 0-5 and 8 mark a level's phases (marks in run()), 6 and 7 the run's ends.
+  static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8;
+  RankStream stream_{9};
   std::shared_ptr<const DeviceRankGraph> graph_;
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;

@@ -69,11 +69,13 @@ VertexValues gather(Communicator& host, const RankGraph& g, const gpu::RankResul
 // decided by the reduced flags).
 DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::RankRunRecord& mine) {
   const size_t levels = mine.levels.size();
-  std::vector<double> times(2 * levels);
+  constexpr size_t kTimes = 6;
+  std::vector<double> times(kTimes * levels);
   std::vector<uint64_t> counts(3 * levels);
   for (size_t i = 0; i < levels; ++i) {
-    times[2 * i] = mine.levels[i].compute_s;
-    times[2 * i + 1] = mine.levels[i].communication_s;
+    const gpu::LevelRecord& l = mine.levels[i];
+    const double mine_times[kTimes] = {l.compute_s, l.communication_s, l.normals_s, l.delegates_s, l.visit_s, l.settle_s};
+    std::copy(mine_times, mine_times + kTimes, times.begin() + kTimes * i);
     counts[3 * i] = mine.levels[i].bytes_sent;
     counts[3 * i + 1] = mine.levels[i].normals_received;
     counts[3 * i + 2] = mine.levels[i].pulled ? 1 : 0;
@@ -85,8 +87,9 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
   d.threshold = g.threshold;
   d.delegates = g.num_delegates();
   for (size_t i = 0; i < levels; ++i)
-    d.levels.push_back({times[2 * i], times[2 * i + 1], counts[3 * i], counts[3 * i + 1],
-                        mine.levels[i].delegate_frontier, static_cast<int>(counts[3 * i + 2])});
+    d.levels.push_back({times[kTimes * i], times[kTimes * i + 1], counts[3 * i], counts[3 * i + 1],
+                        mine.levels[i].delegate_frontier, static_cast<int>(counts[3 * i + 2]), times[kTimes * i + 2],
+                        times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5]});
   return d;
 }
 
