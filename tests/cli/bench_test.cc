@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -21,12 +20,13 @@ namespace {
 using tg::test::count_lines;
 using tg::test::read_text_file;
 using tg::test::run_tiergraph;
+using tg::test::temp_path;
 using tg::test::write_temp_file;
 
 // 0 -> 1 -> 2 -> 0, 2 -> 3: every vertex but 3 has out-edges.
 std::string tiny_graph() { return write_temp_file("bench_tiny.el", "0 1\n1 2\n2 0\n2 3\n"); }
 
-std::string prefix(const std::string& name) { return ::testing::TempDir() + "/" + std::to_string(::getpid()) + "_" + name; }
+std::string prefix(const std::string& name) { return temp_path(name); }
 
 using CsvRow = std::map<std::string, std::string>;
 

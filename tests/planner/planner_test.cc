@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
 
 #include <cmath>
 #include <fstream>
@@ -20,9 +19,7 @@ namespace {
 
 using test::run_tiergraph;
 
-std::string temp_path(const std::string& name) {
-  return ::testing::TempDir() + "/" + std::to_string(::getpid()) + "_" + name;
-}
+using test::temp_path;
 
 void expect_error_with(const std::string& path, const std::string& part) {
   try {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -33,10 +34,28 @@ ProgramResult run_tiergraph(const std::string& args) {
   return r;
 }
 
-// The process id in the name: ctest runs each test in its own process, in
-// parallel, and two tests writing one name would read each other's halves.
+// A folder per process: ctest runs each test in its own process, in parallel,
+// and two tests writing one name would read each other's halves. Removed at
+// exit, by the process that made it only (a death test's child exits too,
+// while its parent still reads the folder). The name is never destroyed, so
+// the exit handler can still read it after the statics are gone.
+std::string temp_path(const std::string& name) {
+  static const pid_t owner = ::getpid();
+  static const std::string* folder = [] {
+    auto* path = new std::string(::testing::TempDir() + "/tg_test_" + std::to_string(owner));
+    std::filesystem::create_directories(*path);
+    std::atexit([] {
+      if (::getpid() != owner) return;
+      std::error_code ignored;
+      std::filesystem::remove_all(*folder, ignored);
+    });
+    return path;
+  }();
+  return *folder + "/" + name;
+}
+
 std::string write_temp_file(const std::string& name, const std::string& text) {
-  std::string path = ::testing::TempDir() + "/" + std::to_string(::getpid()) + "_" + name;
+  std::string path = temp_path(name);
   std::ofstream(path) << text;
   return path;
 }

@@ -16,7 +16,10 @@ struct ProgramResult {
 ProgramResult run_tiergraph(const std::string& args);
 
 std::string read_text_file(const std::string& path);
-// Writes `text` to a file of that name in the test's temporary folder; returns its path.
+// A path for `name` in this process's own temporary folder (TempDir()/tg_test_PID),
+// which is removed with everything in it when the process exits.
+std::string temp_path(const std::string& name);
+// Writes `text` to temp_path(name); returns that path.
 std::string write_temp_file(const std::string& name, const std::string& text);
 int count_lines(const std::string& text);
 
