@@ -27,6 +27,8 @@ void run_batch_on_hybrid(const AnyGraph&, const std::vector<RunRequest>&, const 
   throw Error("no hybrid engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
+void keep_gpu_groups(bool) {}
+
 void run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&, const OutputSink&) {
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");
 }

@@ -103,6 +103,12 @@ void run_batch_on_gpu(const AnyGraph& graph, const std::vector<RunRequest>& requ
 // when options.gpus > 0): the graph is partitioned and placed once.
 void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
                        const OutputSink& sink);
+// Whether run_batch_on_gpus keeps its NCCL communicators, one set per GPU
+// count, for the next batch (off: each batch makes its own, about a second on
+// 4 GPUs). For a process that runs many small batches, one at a time, as the
+// GPU tests do; turning it off destroys the kept ones (do so before exit:
+// NCCL's teardown needs CUDA alive). No effect without NCCL.
+void keep_gpu_groups(bool keep);
 
 // The batches' outputs all at once, in the requests' order (tests; a bench
 // takes them one at a time).

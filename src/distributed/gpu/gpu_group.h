@@ -21,6 +21,7 @@ class GpuGroup {
   GpuGroup& operator=(const GpuGroup&) = delete;
 
   int size() const { return static_cast<int>(comms_.size()); }
+  bool aborted() const { return aborted_; }
   ncclComm_t comm(int rank) const { return comms_[rank]; }
 
   // Runs body(rank) on a thread per rank with that rank's device current, and

@@ -4,7 +4,9 @@
 // values into one result.
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <mutex>
 
 #include "distributed/gpu/gpu_group.h"
 #include "distributed/gpu/rank_program.h"
@@ -51,6 +53,35 @@ VertexValues gather(const dist::Partition& part, const std::vector<RankResult>& 
       results.front());
 }
 
+// keep_gpu_groups: a group per GPU count, made on first use, remade after an
+// abort. Never destroyed with the statics (keep_gpu_groups(false) does it).
+struct KeptGroups {
+  std::mutex mutex;
+  bool keep = false;
+  std::map<int, std::unique_ptr<dist::gpu::GpuGroup>> by_size;
+};
+KeptGroups& kept_groups() {
+  static KeptGroups* kept = new KeptGroups;
+  return *kept;
+}
+
+// The batch's group: the kept one for p GPUs where groups are kept, else
+// `own`, made here. Either way refuses first when fewer GPUs are present.
+dist::gpu::GpuGroup& group_for(int p, std::unique_ptr<dist::gpu::GpuGroup>& own) {
+  KeptGroups& kept = kept_groups();
+  std::lock_guard<std::mutex> lock(kept.mutex);
+  if (!kept.keep) {
+    own = std::make_unique<dist::gpu::GpuGroup>(p);
+    return *own;
+  }
+  std::unique_ptr<dist::gpu::GpuGroup>& group = kept.by_size[p];
+  if (!group || group->aborted()) {
+    group.reset();
+    group = std::make_unique<dist::gpu::GpuGroup>(p);
+  }
+  return *group;
+}
+
 // Per level: the slowest rank's times, every rank's bytes.
 DistributedStats combine(const dist::Partition& part, const std::vector<RankRunRecord>& ranks) {
   DistributedStats d;
@@ -77,12 +108,20 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
 
 }  // namespace
 
+void keep_gpu_groups(bool keep) {
+  KeptGroups& kept = kept_groups();
+  std::lock_guard<std::mutex> lock(kept.mutex);
+  kept.keep = keep;
+  if (!keep) kept.by_size.clear();
+}
+
 void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
                        const OutputSink& sink) {
   const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
   dist::check_multi_gpu_run(requests, options, directed);
   const int p = options.gpus;
-  dist::gpu::GpuGroup group(p);  // refuses first when fewer GPUs are present
+  std::unique_ptr<dist::gpu::GpuGroup> own;
+  dist::gpu::GpuGroup& group = group_for(p, own);
 
   dist::gpu::RunTimes times;
   auto t = std::chrono::steady_clock::now();

@@ -5,6 +5,8 @@
 
 namespace tg {
 
+void keep_gpu_groups(bool) {}
+
 void run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions& options, const OutputSink&) {
   throw Error("--gpus " + std::to_string(options.gpus) + ": this tiergraph was built without NCCL (nccl.h not found)");
 }
