@@ -43,6 +43,7 @@ struct BenchOptions {
   double stream_threshold = GpuOptions{}.stream_threshold;
   int device = 0;
   int gpus = 0;
+  std::optional<uint64_t> delegate_threshold;  // --gpus: TH (default: the paper's rule)
   int threads = 0;
   AlgorithmOptions algo;
   std::string host_mem;  // --host-mem SIZE
@@ -71,6 +72,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   plan.gpu.device = o.device;
   plan.gpu.profile = o.profile;
   plan.gpu.gpus = o.gpus;
+  plan.gpu.delegate_threshold = o.delegate_threshold;
   if (!o.gpu_mem.empty()) plan.gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   plan.gpu.stream_threshold = o.stream_threshold;
   plan.gpu.edge_cache = o.edge_cache;
@@ -168,10 +170,11 @@ void add_bench_command(CLI::App& app) {
                   "auto: the machine profile the planner reads (tiergraph calibrate; default: $TG_PROFILE, else "
                   "~/.config/tiergraph/profile.json where it exists, else built-in H100 figures)");
   cmd->add_option("--device", o->device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
-  cmd->add_option("--gpus", o->gpus,
-                  "GPU placements run over GPUs 0..N-1, the graph split by degree separation (device placement; "
-                  "bfs, cc, pagerank; docs/DISTRIBUTED.md)")
-      ->check(CLI::Range(1, 1024));
+  auto* gpus = cmd->add_option("--gpus", o->gpus,
+                               "GPU placements run over GPUs 0..N-1, the graph split by degree separation (device "
+                               "placement; bfs, cc, pagerank; docs/DISTRIBUTED.md)")
+                   ->check(CLI::Range(1, 1024));
+  add_delegate_threshold(*cmd, gpus, o->delegate_threshold);
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();

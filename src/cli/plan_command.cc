@@ -12,6 +12,7 @@
 #include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/graph_options.h"
+#include "cli/run_setup.h"
 #include "cli/sizes.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition_summary.h"
@@ -125,10 +126,7 @@ void add_plan_command(CLI::App& app) {
                                "Plan a run over N GPUs (bfs, cc, sssp, pagerank): the partition and where each "
                                "rank's part goes (docs/DISTRIBUTED.md)")
                    ->check(CLI::Range(1, 1024));
-  cmd->add_option_function<uint64_t>(
-         "--delegate-threshold", [o](const uint64_t& th) { o->delegate_threshold = th; },
-         "--gpus: vertices of out-degree above this are delegates (default: the paper's rule)")
-      ->needs(gpus);
+  add_delegate_threshold(*cmd, gpus, o->delegate_threshold);
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the table");
   cmd->callback([o]() { plan(*o); });
 }

@@ -45,9 +45,13 @@ void EngineOptions::add_to(CLI::App& command) {
                   "Several GPUs: split the graph over GPUs 0..N-1 by degree separation (Pan et al.) and run across "
                   "them with NCCL; bfs, cc (undirected) and pagerank so far (docs/DISTRIBUTED.md)")
       ->check(CLI::Range(1, 1024));
+  add_delegate_threshold(command, gpus, gpu.delegate_threshold);
+}
+
+void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<uint64_t>& threshold) {
   command
       .add_option_function<uint64_t>(
-          "--delegate-threshold", [this](const uint64_t& th) { gpu.delegate_threshold = th; },
+          "--delegate-threshold", [&threshold](const uint64_t& th) { threshold = th; },
           "--gpus: vertices of out-degree above this are delegates, on every GPU (default: the paper's rule, 64 at "
           "scale 30, x sqrt(2) per scale)")
       ->needs(gpus);

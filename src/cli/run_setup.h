@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -30,6 +31,8 @@ struct EngineOptions {
 };
 
 void apply_threads(int threads);
+// --delegate-threshold TH for run, bench and plan; needs --gpus.
+void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<uint64_t>& threshold);
 // --engine gpu where none is usable is an error; auto falls back to the CPU.
 ChosenEngine choose_engine(const EngineOptions& options);
 RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,

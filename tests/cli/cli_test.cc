@@ -220,6 +220,8 @@ TEST(CliExitCodes, UsageIs2) {
   expect_exit(tiergraph("run bfs --graph " + g + " --gpus 2 --placement subgraph"), 2, "--placement subgraph");
   expect_exit(tiergraph("run sswp --graph " + g + " --weights 1:9 --gpus 2"), 2, "sswp does not run on several GPUs");
   expect_exit(tiergraph("run bfs --graph " + g + " --delegate-threshold 4"), 2, "--gpus");
+  expect_exit(tiergraph("bench " + g + " -a bfs --delegate-threshold 4"), 2, "--gpus");
+  expect_exit(tiergraph("plan bfs --graph " + g + " --delegate-threshold 4"), 2, "--gpus");
   expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --distributed"), 2, "--distributed needs --engine gpu");
   expect_exit(tiergraph("run bfs --graph kron:abc"), 2, "kron:abc");
   expect_exit(tiergraph("run bfs --graph kron:8 --weights 9"), 2, "--weights");
