@@ -27,6 +27,28 @@ struct EdgePlace {
   EdgeKind kind;
 };
 
+// Where global id v lives, v = slot * P + owner (DegreeSeparation::owner and
+// slot), for the GPU kernels, once or twice per nn edge: a shift and a mask
+// where P is a power of two (rank_shift = log2 P: 1, 2, 4, 8 GPUs), else a
+// 64-bit division, which a GPU runs as a routine of dozens of instructions.
+struct RankOf {
+  uint32_t owner;
+  uint64_t slot;
+};
+// log2(num_ranks) where it is a power of two, else -1.
+inline int rank_shift_of(int num_ranks) {
+  const auto p = static_cast<unsigned>(num_ranks);
+  if (p == 0 || (p & (p - 1)) != 0) return -1;
+  int shift = 0;
+  while ((1u << shift) < p) ++shift;
+  return shift;
+}
+TG_HD RankOf rank_of(uint64_t v, int num_ranks, int rank_shift) {
+  if (rank_shift >= 0) return {static_cast<uint32_t>(v & ((uint64_t{1} << rank_shift) - 1)), v >> rank_shift};
+  const auto p = static_cast<uint64_t>(num_ranks);
+  return {static_cast<uint32_t>(v % p), v / p};
+}
+
 // Reads a graph's out-CSR offsets; holds no arrays of its own.
 class DegreeSeparation {
  public:

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "distributed/degree_separation.h"
 #include "distributed/degree_threshold.h"
 #include "distributed/partition.h"
 #include "distributed/partition_summary.h"
@@ -311,6 +312,29 @@ AnyGraph large_kronecker(bool shuffle_lists) {
     }
   }
   return graph;
+}
+
+// The kernels' owner and slot of a global id (a shift and a mask for a power
+// of two ranks) are Algorithm 1's v mod p and v / p, for every rank count and
+// for ids past 32 bits.
+TEST(RankOf, EqualsTheOwnerAndSlotOfEveryId) {
+  EXPECT_EQ(dist::rank_shift_of(1), 0);
+  EXPECT_EQ(dist::rank_shift_of(4), 2);
+  EXPECT_EQ(dist::rank_shift_of(3), -1);
+  EXPECT_EQ(dist::rank_shift_of(6), -1);
+  const eid_t offsets[2] = {0, 0};
+  for (int p = 1; p <= 17; ++p) {
+    const dist::DegreeSeparation sep(offsets, 0, p);
+    const int shift = dist::rank_shift_of(p);
+    EXPECT_EQ(shift >= 0, (p & (p - 1)) == 0) << p;
+    for (uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{7}, uint64_t{1} << 31, (uint64_t{1} << 32) - 1,
+                       uint64_t{1} << 32, (uint64_t{1} << 32) + 5, (uint64_t{1} << 40) + 123,
+                       std::numeric_limits<uint64_t>::max()}) {
+      const dist::RankOf at = dist::rank_of(v, p, shift);
+      EXPECT_EQ(static_cast<int>(at.owner), sep.owner(v)) << p << " ranks, id " << v;
+      EXPECT_EQ(at.slot, sep.slot(v)) << p << " ranks, id " << v;
+    }
+  }
 }
 
 TEST(PartitionLarge, KroneckerEveryEdgeOnceAndSameForAnyThreadCount) {

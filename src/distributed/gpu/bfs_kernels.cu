@@ -38,9 +38,9 @@ __device__ void reach_delegate(const BfsLevel& s, uint32_t k) {
 // An nn destination: visited here if owned here, else queued once per run
 // for its owner (Section V-B: "normal vertices ... sent to their owners").
 __device__ void visit_normal(const BfsLevel& s, uint64_t v) {
-  const uint64_t p = static_cast<uint64_t>(s.g.num_ranks);
-  const int owner = static_cast<int>(v % p);
-  const uint32_t slot = static_cast<uint32_t>(v / p);
+  const RankOf at = rank_of(s.g, v);
+  const int owner = static_cast<int>(at.owner);
+  const auto slot = static_cast<uint32_t>(at.slot);
   if (owner == s.g.rank) {
     visit_local(s, s.g.local_of_slot[slot]);
     return;
@@ -181,9 +181,8 @@ __global__ void mark_normal_frontier(BfsLevel s, uint64_t slots) {
 }
 
 __device__ bool in_normal_frontier(const BfsLevel& s, uint64_t v) {
-  const uint64_t p = static_cast<uint64_t>(s.g.num_ranks);
-  const uint64_t slot = v / p;
-  return (s.normal_frontier_bits[(v % p) * s.normal_words + slot / 32] >> (slot % 32)) & 1u;
+  const RankOf at = rank_of(s.g, v);
+  return (s.normal_frontier_bits[uint64_t{at.owner} * s.normal_words + at.slot / 32] >> (at.slot % 32)) & 1u;
 }
 
 __global__ void push_normals_to_delegates(BfsLevel s, const uint32_t* rows, uint32_t count) {

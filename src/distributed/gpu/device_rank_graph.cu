@@ -17,6 +17,7 @@ DeviceRankGraph::DeviceRankGraph(const RankGraph& g, bool with_weights, PartMemo
   storage_ = tg::gpu::DeviceArray<uint8_t>::allocate(part_memory(shape_of(g), with_weights).part(where == PartMemory::kDevice));
   view_.rank = g.rank;
   view_.num_ranks = g.num_ranks;
+  view_.rank_shift = rank_shift_of(g.num_ranks);
   view_.num_normals = g.num_normals();
   view_.num_delegates = g.num_delegates();
   view_.nn = place(g.nn, with_weights);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/types.h"
+#include "distributed/degree_separation.h"
 #include "distributed/partition.h"
 #include "engines/gpu/cuda_util.h"
 
@@ -28,7 +29,10 @@ struct RankView {
   CsrView<uint32_t> dn;  // delegate -> local ids
   CsrView<uint32_t> dd;  // delegate -> delegate ids
   const uint32_t* local_of_slot = nullptr;
+  int rank_shift = -1;  // degree_separation.h's rank_shift_of(num_ranks)
 };
+
+TG_HD RankOf rank_of(const RankView& g, uint64_t v) { return dist::rank_of(v, g.num_ranks, g.rank_shift); }
 
 // Where a rank's neighbour lists (and weights) live: copied into its GPU's
 // memory, or left in host memory and read by zero-copy (issue 10's "beyond

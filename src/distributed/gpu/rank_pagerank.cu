@@ -24,10 +24,9 @@ struct PushNn {
   PrIteration r;
   __device__ bool active(uint32_t) const { return true; }
   __device__ void operator()(uint32_t u, uint64_t v, eid_t) const {
-    const uint64_t p = static_cast<uint64_t>(r.g.num_ranks);
-    const uint64_t owner = v % p, slot = v / p;
-    if (owner == static_cast<uint64_t>(r.g.rank)) atomicAdd(&r.sum[r.g.local_of_slot[slot]], r.contribution[u]);
-    else atomicAdd(&r.remote[owner * r.segment_slots + slot], r.contribution[u]);
+    const RankOf at = rank_of(r.g, v);
+    if (at.owner == static_cast<uint32_t>(r.g.rank)) atomicAdd(&r.sum[r.g.local_of_slot[at.slot]], r.contribution[u]);
+    else atomicAdd(&r.remote[at.owner * r.segment_slots + at.slot], r.contribution[u]);
   }
 };
 struct PushNd {

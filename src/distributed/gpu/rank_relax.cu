@@ -40,11 +40,10 @@ struct PushNn {
   Round<Rule> r;
   __device__ bool active(uint32_t u) const { return r.active[u]; }
   __device__ void operator()(uint32_t u, uint64_t v, eid_t e) const {
-    const uint64_t p = static_cast<uint64_t>(r.g.num_ranks);
-    const uint64_t owner = v % p, slot = v / p;
+    const RankOf at = rank_of(r.g, v);
     const auto x = Rule::along(r.value[u], r.g.nn.weights, e);
-    if (owner == static_cast<uint64_t>(r.g.rank)) Rule::lower(&r.next[r.g.local_of_slot[slot]], x);
-    else Rule::lower(&r.remote[owner * r.segment_slots + slot], x);
+    if (at.owner == static_cast<uint32_t>(r.g.rank)) Rule::lower(&r.next[r.g.local_of_slot[at.slot]], x);
+    else Rule::lower(&r.remote[at.owner * r.segment_slots + at.slot], x);
   }
 };
 template <typename Rule>
