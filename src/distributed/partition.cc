@@ -167,6 +167,39 @@ void sort_rows(Csr<N>& csr) {
   }
 }
 
+// nd and dd rows (a list of delegates) hub first: the row's kHubsFirst
+// highest-degree delegates lead it, by out-degree descending, then id (the
+// rest follow in an order of no meaning). A bottom-up BFS level stops at a
+// vertex's first neighbour in the frontier, and an unvisited vertex's
+// neighbour nearest the source is most often its highest-degree one: in id
+// order (random on kron) each rank scanned its share of a list as far as one
+// GPU scans the whole, since the ranks cannot stop each other within a level.
+// A partial sort: a whole one cost 70% more partition time at kron:22.
+void sort_rows_hubs_first(Csr<uint32_t>& csr, const std::vector<eid_t>& delegate_degree) {
+  const uint64_t rows = csr.offsets.size() - 1;
+  const bool weighted = !csr.weights.empty();
+  const auto before = [&](uint32_t a, uint32_t b) {
+    return delegate_degree[a] != delegate_degree[b] ? delegate_degree[a] > delegate_degree[b] : a < b;
+  };
+#pragma omp parallel for schedule(dynamic, 1024) if (rows > 4096)
+  for (uint64_t row = 0; row < rows; ++row) {
+    uint32_t* nbr = csr.neighbors.data() + csr.offsets[row];
+    const eid_t len = csr.offsets[row + 1] - csr.offsets[row];
+    const eid_t lead = std::min(len, kHubsFirst);
+    if (!weighted) {
+      std::partial_sort(nbr, nbr + lead, nbr + len, before);
+      continue;
+    }
+    weight_t* w = csr.weights.data() + csr.offsets[row];
+    std::vector<std::pair<uint32_t, weight_t>> pairs(len);
+    for (eid_t i = 0; i < len; ++i) pairs[i] = {nbr[i], w[i]};
+    std::partial_sort(pairs.begin(), pairs.begin() + lead, pairs.end(), [&](const auto& x, const auto& y) {
+      return x.first != y.first ? before(x.first, y.first) : x.second < y.second;
+    });
+    for (eid_t i = 0; i < len; ++i) std::tie(nbr[i], w[i]) = pairs[i];
+  }
+}
+
 template <typename V>
 struct Distributor {
   const Graph<V>& graph;
@@ -343,12 +376,15 @@ Partition build_partition(const Graph<V>& graph, int num_ranks, const PartitionO
   allocate_edges(dd, part.weighted, distributor.dd);
   distributor.fill_rows();
 
+  std::vector<eid_t> delegate_degree(numbering.delegates);
+#pragma omp parallel for schedule(static)
+  for (uint64_t k = 0; k < numbering.delegates; ++k) delegate_degree[k] = sep.out_degree(part.delegate_global[k]);
   for (RankGraph& rank : part.ranks) {
     if (!wanted(rank.rank)) continue;
     sort_rows(rank.nn);
-    sort_rows(rank.nd);
+    sort_rows_hubs_first(rank.nd, delegate_degree);
     sort_rows(rank.dn);
-    sort_rows(rank.dd);
+    sort_rows_hubs_first(rank.dd, delegate_degree);
   }
   return part;
 }

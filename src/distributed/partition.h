@@ -33,6 +33,9 @@ struct PartitionOptions {
 // of dn and dd the delegates (all d of them: Table I's d * 4 offsets per rank).
 // Neighbour lists are sorted ascending (ties by weight), whatever the thread
 // count. Weights are kept where the graph has them (SSSP will need them).
+// How many of an nd or dd row's delegates lead it, highest out-degree first.
+inline constexpr eid_t kHubsFirst = 16;
+
 struct RankGraph {
   int rank = 0;
   int num_ranks = 1;
@@ -47,6 +50,9 @@ struct RankGraph {
   // and Table I stores them in 8 bytes; the sender converts nothing, the owner
   // turns them into its local ids on arrival (Section V-B).
   Csr<uint64_t> nn;
+  // Rows list ascending ids, but nd's and dd's lead with their kHubsFirst
+  // highest-degree delegates (out-degree descending, then id; the rest in no
+  // order of meaning): where a bottom-up BFS looks for a parent first.
   Csr<uint32_t> nd;  // neighbours: delegate ids
   Csr<uint32_t> dn;  // neighbours: local ids (the destination is owned here, Algorithm 1 line 5)
   Csr<uint32_t> dd;  // neighbours: delegate ids

@@ -78,10 +78,12 @@ std::vector<PlacedEdge> expected_edges(const Graph<V>& g, uint64_t threshold, in
   return out;
 }
 
-// Checks one CSR's shape and sortedness, and adds its edges mapped to global ids.
-template <typename N, typename RowGlobal, typename NeighborGlobal>
+// Checks one CSR's shape and order (each row's first `ordered` entries ascend
+// by `key` of the neighbour, then by weight, and no later entry comes before
+// them), and adds its edges mapped to global ids.
+template <typename N, typename RowGlobal, typename NeighborGlobal, typename Key>
 void collect(const Csr<N>& csr, uint64_t rows, bool weighted, int rank, EdgeKind kind, RowGlobal row_global,
-             NeighborGlobal neighbor_global, std::vector<PlacedEdge>& out) {
+             NeighborGlobal neighbor_global, Key key, eid_t ordered, std::vector<PlacedEdge>& out) {
   SCOPED_TRACE(std::string("rank ") + std::to_string(rank) + " " + dist::edge_kind_name(kind));
   ASSERT_EQ(csr.offsets.size(), rows + 1);
   ASSERT_EQ(csr.offsets[0], 0u);
@@ -89,11 +91,15 @@ void collect(const Csr<N>& csr, uint64_t rows, bool weighted, int rank, EdgeKind
   ASSERT_EQ(csr.weights.size(), weighted ? csr.num_edges() : 0);
   for (uint64_t row = 0; row < rows; ++row) {
     ASSERT_LE(csr.offsets[row], csr.offsets[row + 1]);
-    for (eid_t e = csr.offsets[row]; e < csr.offsets[row + 1]; ++e) {
+    const eid_t first = csr.offsets[row];
+    const eid_t lead_end = first + std::min(csr.offsets[row + 1] - first, ordered);
+    for (eid_t e = first; e < csr.offsets[row + 1]; ++e) {
       const weight_t w = weighted ? csr.weights[e] : 0;
-      if (e > csr.offsets[row]) {
-        const weight_t before = weighted ? csr.weights[e - 1] : 0;
-        ASSERT_TRUE(std::pair(csr.neighbors[e - 1], before) <= std::pair(csr.neighbors[e], w)) << "row " << row << " unsorted";
+      if (e > first) {
+        const eid_t prior = e < lead_end ? e - 1 : lead_end - 1;  // the entry e must not come before
+        const weight_t before = weighted ? csr.weights[prior] : 0;
+        ASSERT_TRUE(std::pair(key(csr.neighbors[prior]), before) <= std::pair(key(csr.neighbors[e]), w))
+            << "row " << row << " out of order at " << e - first;
       }
       out.push_back({row_global(row), neighbor_global(csr.neighbors[e]), w, rank, kind});
     }
@@ -155,10 +161,16 @@ void check_partition(const Graph<V>& g, const Partition& part, uint64_t threshol
       if (v < n) EXPECT_LE(out_degree(g, v), threshold) << "nn edge to delegate " << v;
       return v;
     };
-    collect(rank.nn, normals, g.weighted(), r, EdgeKind::kNN, normal, global, got);
-    collect(rank.nd, normals, g.weighted(), r, EdgeKind::kND, normal, delegate, got);
-    collect(rank.dn, d, g.weighted(), r, EdgeKind::kDN, delegate, normal, got);
-    collect(rank.dd, d, g.weighted(), r, EdgeKind::kDD, delegate, delegate, got);
+    // nn and dn by id; nd and dd lead with their kHubsFirst highest-degree delegates.
+    const auto by_id = [](uint64_t x) { return std::pair<int64_t, uint64_t>(0, x); };
+    const auto hubs_first = [&](uint32_t k) {  // an id out of range fails in `delegate` above
+      return std::pair<int64_t, uint64_t>(k < d ? -static_cast<int64_t>(out_degree(g, delegates[k])) : 0, k);
+    };
+    constexpr eid_t kAll = std::numeric_limits<eid_t>::max();
+    collect(rank.nn, normals, g.weighted(), r, EdgeKind::kNN, normal, global, by_id, kAll, got);
+    collect(rank.nd, normals, g.weighted(), r, EdgeKind::kND, normal, delegate, hubs_first, dist::kHubsFirst, got);
+    collect(rank.dn, d, g.weighted(), r, EdgeKind::kDN, delegate, normal, by_id, kAll, got);
+    collect(rank.dd, d, g.weighted(), r, EdgeKind::kDD, delegate, delegate, hubs_first, dist::kHubsFirst, got);
   }
   for (uint64_t v = 0; v < n; ++v)
     if (out_degree(g, v) <= threshold) ASSERT_NE(owned_by[v], -1) << "normal vertex " << v << " owned by no rank";
