@@ -7,12 +7,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 
 #include "distributed/gpu/gpu_group.h"
 #include "distributed/gpu/rank_program.h"
 #include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
+#include "distributed/values_by_global_id.h"
 #include "engines/gpu/host_openmp.h"
 #include "engines/run.h"
 
@@ -29,18 +31,11 @@ using dist::gpu::seconds_since;
 template <typename T>
 ResultVector<T> by_global_id(const dist::Partition& part, const std::vector<RankResult>& results) {
   ResultVector<T> all(part.num_vertices);
-  for (int r = 0; r < part.num_ranks(); ++r) {
-    const dist::RankGraph& g = part.ranks[r];
-    const auto& normal = std::get<RankPart<T>>(results[r]).normal;
-    const int64_t n = g.num_normals();
-#pragma omp parallel for schedule(static)
-    for (int64_t l = 0; l < n; ++l) all[g.normal_global[l]] = normal[l];
-  }
-  const auto& delegate = std::get<RankPart<T>>(results.front()).delegate;
-  // In parallel: 23 M delegates at kron:28, a random write each (0.3 s on one thread).
-  const int64_t d = part.num_delegates();
-#pragma omp parallel for schedule(static)
-  for (int64_t k = 0; k < d; ++k) all[part.delegate_global[k]] = delegate[k];
+  std::vector<std::span<const T>> normals;
+  for (const RankResult& r : results) normals.push_back(std::span<const T>(std::get<RankPart<T>>(r).normal));
+  dist::values_by_global_id<T>(part.num_vertices,
+                               std::span<const uint64_t>(part.delegate_global.data(), part.num_delegates()), normals,
+                               std::span<const T>(std::get<RankPart<T>>(results.front()).delegate), all.data());
   return all;
 }
 

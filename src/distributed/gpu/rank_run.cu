@@ -16,6 +16,7 @@
 #include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
+#include "distributed/values_by_global_id.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/host_openmp.h"
 
@@ -39,24 +40,14 @@ ResultVector<T> by_global_id(Communicator& host, const RankGraph& g, const gpu::
   std::vector<uint64_t> counts;
   const std::vector<T> all = host.allgatherv(std::span<const T>(mine.normal), &counts);
   ResultVector<T> value(g.num_vertices);
-  const int p = g.num_ranks;
-  std::vector<uint64_t> start(p + 1, 0);
-  for (int q = 0; q < p; ++q) start[q + 1] = start[q] + counts[q];
-#pragma omp parallel for schedule(static, 1)
-  for (int q = 0; q < p; ++q) {
-    uint64_t at = start[q];
-    size_t k = std::lower_bound(g.delegate_global.begin(), g.delegate_global.end(), static_cast<uint64_t>(q)) -
-               g.delegate_global.begin();
-    for (uint64_t v = q; v < g.num_vertices; v += p) {
-      while (k < g.delegate_global.size() && g.delegate_global[k] < v) ++k;
-      if (k < g.delegate_global.size() && g.delegate_global[k] == v) continue;
-      value[v] = all[at++];
-    }
+  std::vector<std::span<const T>> normals;
+  uint64_t at = 0;
+  for (uint64_t count : counts) {
+    normals.push_back(std::span<const T>(all).subspan(at, count));
+    at += count;
   }
-  // In parallel: 23 M delegates at kron:28, a random write each (0.3 s on one thread).
-  const int64_t d = g.num_delegates();
-#pragma omp parallel for schedule(static)
-  for (int64_t k = 0; k < d; ++k) value[g.delegate_global[k]] = mine.delegate[k];
+  values_by_global_id<T>(g.num_vertices, std::span<const uint64_t>(g.delegate_global.data(), g.num_delegates()),
+                         normals, std::span<const T>(mine.delegate), value.data());
   return value;
 }
 
