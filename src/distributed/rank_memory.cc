@@ -28,6 +28,7 @@ uint64_t bfs_state(const RankShape& s) {
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
          + (p * p + 2 * p + 3) * 8
          + p * ((DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32) * 4  // normal frontier bits
+         + p * ((d + 1 + 31) / 32) * 4        // every rank's reached mask as bits
          + 8;
 }
 

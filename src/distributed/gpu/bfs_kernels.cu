@@ -226,6 +226,25 @@ __global__ void settle_delegates(BfsLevel s) {
   }
 }
 
+// A warp per 32 flags.
+__global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits) {
+  const uint64_t words = (count + 31) / 32;
+  const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; w < words; w += warps) {
+    const uint64_t k = w * 32 + (threadIdx.x & 31);
+    const unsigned set = __ballot_sync(0xffffffffu, k < count && reached[k] != 0);
+    if ((threadIdx.x & 31) == 0) bits[w] = set;
+  }
+}
+
+__global__ void or_reached(const uint32_t* bits, int p, uint64_t words, uint64_t count, uint8_t* reached) {
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < count; k += uint64_t{gridDim.x} * blockDim.x) {
+    uint32_t any = 0;
+    for (int q = 0; q < p; ++q) any |= bits[static_cast<uint64_t>(q) * words + k / 32];
+    reached[k] = (any >> (k % 32)) & 1u;
+  }
+}
+
 template <typename A, typename B>
 void scan_degrees(const uint32_t* rows, uint32_t count, CsrView<A> a, CsrView<B> b, eid_t* scan,
                   tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
@@ -316,6 +335,19 @@ void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t co
 
 void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream) {
   set_normals_flag<<<1, 1, 0, stream>>>(s);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, int sms, cudaStream_t stream) {
+  if (count == 0) return;
+  pack_reached<<<tg::gpu::grid_for((count + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(reached, count, bits);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+void launch_or_reached(const uint32_t* bits, int p, uint64_t words, uint64_t count, uint8_t* reached, int sms,
+                       cudaStream_t stream) {
+  if (count == 0) return;
+  or_reached<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(bits, p, words, count, reached);
   TG_CUDA_CHECK_LAUNCH();
 }
 

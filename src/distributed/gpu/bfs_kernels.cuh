@@ -81,4 +81,12 @@ void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream);
 // After the reduction: the new delegate frontier and depths; clears the mask.
 void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
 
+// The reached mask (count bytes of 0 or 1) as bits, for an allgather: NCCL
+// has no bitwise OR, and a ring allreduce of the bytes by max moves 2(P-1)/P
+// of them a rank where the allgather of bits moves (P-1)/8: P/16 as much.
+void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, int sms, cudaStream_t stream);
+// reached[k] = the OR over the P ranks' bits of flag k (rank q's at q * words).
+void launch_or_reached(const uint32_t* bits, int p, uint64_t words, uint64_t count, uint8_t* reached, int sms,
+                       cudaStream_t stream);
+
 }  // namespace tg::dist::gpu

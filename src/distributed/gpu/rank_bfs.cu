@@ -29,6 +29,11 @@ bool normal_pull_asked() {
   return v != nullptr && v[0] == '1';
 }
 
+bool reached_as_bytes_asked() {
+  const char* v = std::getenv("TG_MGPU_REACHED_BYTES");
+  return v != nullptr && v[0] == '1';
+}
+
 }  // namespace
 
 RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)
@@ -41,6 +46,9 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   normal_depth_ = DeviceArray<int32_t>::allocate(nn);
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
   reached_ = DeviceArray<uint8_t>::allocate(d + 1);
+  reached_as_bytes_ = reached_as_bytes_asked();
+  reached_words_ = (d + 1 + 31) / 32;
+  if (p > 1 && !reached_as_bytes_) reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * reached_words_);
   frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
   for (int i = 0; i < 2; ++i) {
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
@@ -129,8 +137,26 @@ void RankBfs::warm_up() {
     TG_NCCL(ncclRecv(count_matrix_.data() + q, 1, ncclUint32, q, comm_, stream_.stream()));
   }
   TG_NCCL(ncclGroupEnd());
-  TG_NCCL(ncclAllReduce(reached_.data(), reached_.data(), host_.num_delegates() + 1, ncclUint8, ncclMax, comm_, stream_.stream()));
+  exchange_reached();
   stream_.sync();
+}
+
+// The delegates reached on any rank this level (and whether any rank queued
+// normals, the flag at index d). An allgather of each rank's mask as bits,
+// in place (this rank's segment is its packed mask), then an OR of the P
+// segments; or, with TG_MGPU_REACHED_BYTES=1, the bytes reduced by max.
+void RankBfs::exchange_reached() {
+  const int p = host_.num_ranks;
+  const uint64_t count = uint64_t{host_.num_delegates()} + 1;
+  const cudaStream_t st = stream_.stream();
+  if (reached_as_bytes_) {
+    TG_NCCL(ncclAllReduce(reached_.data(), reached_.data(), count, ncclUint8, ncclMax, comm_, st));
+    return;
+  }
+  uint32_t* mine = reached_bits_.data() + static_cast<uint64_t>(host_.rank) * reached_words_;
+  launch_pack_reached(reached_.data(), count, mine, stream_.sms(), st);
+  TG_NCCL(ncclAllGather(mine, reached_bits_.data(), reached_words_, ncclUint32, comm_, st));
+  launch_or_reached(reached_bits_.data(), p, reached_words_, count, reached_.data(), stream_.sms(), st);
 }
 
 RankBfs::~RankBfs() {
@@ -262,9 +288,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
     launch_set_normals_flag(s, stream_.stream());
     stream_.mark(3);
-    // max over bytes of 0 and 1 is OR (NCCL has no bitwise reduction; a
-    // mask of bits would need an allgather and a local OR, P times the bytes).
-    if (p > 1) TG_NCCL(ncclAllReduce(s.reached, s.reached, d + 1, ncclUint8, ncclMax, comm_, stream_.stream()));
+    if (p > 1) exchange_reached();
     stream_.mark(4);
     launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
@@ -291,7 +315,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
         const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
         for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
       }
-      l.bytes_sent += uint64_t{d} + 1 + static_cast<uint64_t>(p) * 4;
+      l.bytes_sent += (reached_as_bytes_ ? uint64_t{d} + 1 : reached_words_ * 4) + static_cast<uint64_t>(p) * 4;
     }
     record.levels.push_back(l);
     normals = counters[0];

@@ -48,6 +48,7 @@ class RankBfs : public RankProgram {
  private:
   void reset(uint64_t source);
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
+  void exchange_reached();                 // every rank's reached mask OR-ed into each's
   // The normal vertices' direction this level, the same on every rank.
   bool normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexplored);
   eid_t all_normal_edges();
@@ -63,6 +64,12 @@ class RankBfs : public RankProgram {
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
   tg::gpu::DeviceArray<uint8_t> reached_;
+  // The reached mask crosses ranks as bits: P segments of reached_words_,
+  // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why);
+  // TG_MGPU_REACHED_BYTES=1 reduces the bytes by max instead (for an A/B).
+  bool reached_as_bytes_ = false;
+  uint64_t reached_words_ = 0;
+  tg::gpu::DeviceArray<uint32_t> reached_bits_;
   tg::gpu::DeviceArray<uint32_t> frontier_bits_;  // the delegate frontier as bits, for bottom-up levels
   tg::gpu::DeviceArray<uint32_t> normals_[2], delegates_[2];
   tg::gpu::DeviceArray<eid_t> scan_;
