@@ -8,6 +8,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -376,15 +377,24 @@ Partition build_partition(const Graph<V>& graph, int num_ranks, const PartitionO
   allocate_edges(dd, part.weighted, distributor.dd);
   distributor.fill_rows();
 
-  std::vector<eid_t> delegate_degree(numbering.delegates);
+  // TG_MGPU_ID_ORDER=1 keeps nd and dd in id order too: the A/B of the hub-first
+  // rows on a GPU (not measured yet; docs/DISTRIBUTED.md).
+  const char* id_order = std::getenv("TG_MGPU_ID_ORDER");
+  const bool hubs_first = id_order == nullptr || id_order[0] != '1';
+  std::vector<eid_t> delegate_degree(hubs_first ? numbering.delegates : 0);
 #pragma omp parallel for schedule(static)
-  for (uint64_t k = 0; k < numbering.delegates; ++k) delegate_degree[k] = sep.out_degree(part.delegate_global[k]);
+  for (uint64_t k = 0; k < delegate_degree.size(); ++k) delegate_degree[k] = sep.out_degree(part.delegate_global[k]);
   for (RankGraph& rank : part.ranks) {
     if (!wanted(rank.rank)) continue;
     sort_rows(rank.nn);
-    sort_rows_hubs_first(rank.nd, delegate_degree);
     sort_rows(rank.dn);
-    sort_rows_hubs_first(rank.dd, delegate_degree);
+    if (hubs_first) {
+      sort_rows_hubs_first(rank.nd, delegate_degree);
+      sort_rows_hubs_first(rank.dd, delegate_degree);
+    } else {
+      sort_rows(rank.nd);
+      sort_rows(rank.dd);
+    }
   }
   return part;
 }
