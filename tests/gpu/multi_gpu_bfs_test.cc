@@ -123,6 +123,28 @@ TEST_F(MultiGpuNormalPull, DepthsEqualTheReference) {
   check_on_gpus(graph, {4, 32, std::nullopt}, 4, "kron14 undirected");
 }
 
+// The delegates' bottom-up in two phases (TG_MGPU_TWO_PHASE=1, experimental):
+// every row's hub-first entries, an exchange of what was reached, the rest
+// of the rows of delegates no rank reached; one direction for every rank.
+// Undirected graphs; TH 0 and small so that delegates have long dd lists, and
+// the kron case must pull.
+constexpr char kTgMgpuTwoPhase[] = "TG_MGPU_TWO_PHASE";
+using MultiGpuTwoPhase = WithVariable<kTgMgpuTwoPhase>;
+
+TEST_F(MultiGpuTwoPhase, DepthsEqualTheReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
+    check_on_gpus(build_variant(find_shape(name).edges, Orientation::kUndirected, false), {0, std::nullopt}, 2, name);
+  GeneratorSpec spec;
+  spec.scale = 14;
+  spec.edge_factor = 16;
+  spec.seed = 13;
+  EdgeList edges = generate(spec);
+  edges.directed = false;
+  const AnyGraph graph = build_graph(std::move(edges), BuildOptions{});
+  EXPECT_TRUE(check_on_gpus(graph, {0, 4, std::nullopt}, 4, "kron14 undirected, two phases"));
+}
+
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   const AnyGraph graph = build_variant(find_shape("path").edges, Orientation::kUndirected, false);

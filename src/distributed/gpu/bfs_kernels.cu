@@ -152,10 +152,12 @@ __global__ void pull_normals(BfsLevel s) {
 // A thread per delegate, stopping at the first frontier neighbour. A warp
 // per delegate (32 neighbours per step) was measured slower on kron-26: the
 // BFS's second pull level took 7.0 ms instead of 5.0 (docs/PERF.md).
-__global__ void pull_delegates(BfsLevel s) {
+__global__ void pull_delegates(BfsLevel s, eid_t from, eid_t to) {
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < s.g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
     if (s.delegate_depth[k] != kNoDepth || s.reached[k]) continue;
-    for (eid_t e = s.g.dd.offsets[k]; e < s.g.dd.offsets[k + 1]; ++e)
+    const eid_t begin = s.g.dd.offsets[k], end = s.g.dd.offsets[k + 1];
+    const eid_t last = end - begin > to ? begin + to : end;  // entries [from, to) of the row
+    for (eid_t e = begin + from; e < last; ++e)
       if (in_delegate_frontier(s, s.g.dd.neighbors[e])) {
         s.reached[k] = 1;
         break;
@@ -293,18 +295,22 @@ void launch_mark_delegate_frontier(const BfsLevel& s, int sms, cudaStream_t stre
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_pull_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
+void launch_pull_delegates(const BfsLevel& s, int sms, cudaStream_t stream, eid_t from, eid_t to) {
   if (s.g.num_delegates == 0) return;
-  pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(s);
+  pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(s, from, to);
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
+void launch_pull_normals(const BfsLevel& s, int sms, cudaStream_t stream) {
   launch_mark_delegate_frontier(s, sms, stream);
   if (s.g.num_normals > 0) {
     pull_normals<<<tg::gpu::grid_for(s.g.num_normals, kBlock, sms), kBlock, 0, stream>>>(s);
     TG_CUDA_CHECK_LAUNCH();
   }
+}
+
+void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
+  launch_pull_normals(s, sms, stream);
   launch_pull_delegates(s, sms, stream);
 }
 

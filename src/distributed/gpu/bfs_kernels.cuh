@@ -72,8 +72,14 @@ void launch_push_normals_to_delegates(const BfsLevel& s, const uint32_t* rows, u
 // frontier (any rank's, by its global id's bit) and its nd list for a
 // delegate of the frontier, stopping at the first.
 void launch_pull_normals_from_all(const BfsLevel& s, int sms, cudaStream_t stream);
-// Unvisited delegates through their dd lists alone (the normals pulled above).
-void launch_pull_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
+// The normals' half of launch_pull_from_delegates: the frontier's bits, then
+// every unvisited local normal through its nd list.
+void launch_pull_normals(const BfsLevel& s, int sms, cudaStream_t stream);
+// Unvisited delegates through their dd lists alone (the normals pulled
+// above), entries [from, to) of each row; a delegate already reached (on any
+// rank, after an exchange) is passed over.
+constexpr eid_t kWholeRow = ~eid_t{0};
+void launch_pull_delegates(const BfsLevel& s, int sms, cudaStream_t stream, eid_t from = 0, eid_t to = kWholeRow);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // reached[d] = whether this rank queued normals for the next level.

@@ -34,6 +34,11 @@ bool reached_as_bytes_asked() {
   return v != nullptr && v[0] == '1';
 }
 
+bool two_phase_asked() {
+  const char* v = std::getenv("TG_MGPU_TWO_PHASE");
+  return v != nullptr && v[0] == '1';
+}
+
 }  // namespace
 
 RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)
@@ -71,6 +76,8 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 3) * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, 2 * sizeof(eid_t)));
   normal_pull_ = symmetric && normal_pull_asked();
+  two_phase_ = p > 1 && symmetric && !normal_pull_ && two_phase_asked();
+  if (two_phase_) direction_sums_ = DeviceArray<eid_t>::allocate(2);
   if (normal_pull_) {
     normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;
     normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
@@ -112,6 +119,18 @@ eid_t RankBfs::all_normal_edges() {
   all_normal_edges_ = normal_edges_over_ranks();
   all_normal_edges_known_ = true;
   return all_normal_edges_;
+}
+
+// (a, b) summed over the ranks (every rank calls it).
+std::pair<eid_t, eid_t> RankBfs::summed_over_ranks(eid_t a, eid_t b) {
+  const cudaStream_t st = stream_.stream();
+  pinned_frontier_edges_[0] = a;
+  pinned_frontier_edges_[1] = b;
+  TG_CUDA(cudaMemcpyAsync(direction_sums_.data(), pinned_frontier_edges_, 2 * sizeof(eid_t), cudaMemcpyHostToDevice, st));
+  TG_NCCL(ncclAllReduce(direction_sums_.data(), direction_sums_.data(), 2, ncclUint64, ncclSum, comm_, st));
+  TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, direction_sums_.data(), 2 * sizeof(eid_t), cudaMemcpyDeviceToHost, st));
+  stream_.sync();
+  return {pinned_frontier_edges_[0], pinned_frontier_edges_[1]};
 }
 
 // normal_edges_ summed over the ranks and read back (every rank calls it).
@@ -268,18 +287,34 @@ RankRunRecord RankBfs::run(uint64_t source) {
       launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
     }
     stream_.mark(kDelegatesStart);
-    bool pull = false;
-    if (delegates > 0) {
+    bool pull = false, summed = false, mid_exchange = false;
+    if (delegates > 0) {  // the delegate frontier is the same on every rank
       launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
       TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, scan_.data() + delegates - 1, sizeof(eid_t),
                               cudaMemcpyDeviceToHost, stream_.stream()));
       stream_.sync();
       const eid_t frontier_edges = *pinned_frontier_edges_;
-      pull = symmetric_ && frontier_edges > unexplored / kAlpha;
+      if (two_phase_) {
+        const auto [all_frontier, all_unexplored] = summed_over_ranks(frontier_edges, unexplored);
+        pull = all_frontier > all_unexplored / kAlpha;
+        summed = true;
+      } else {
+        pull = symmetric_ && frontier_edges > unexplored / kAlpha;
+      }
       unexplored -= std::min(unexplored, frontier_edges);
-      if (pull && normals_up) launch_pull_delegates(s, stream_.sms(), stream_.stream());  // the normals pulled above
-      else if (pull) launch_pull_from_delegates(s, stream_.sms(), stream_.stream());
-      else launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
+      if (pull && normals_up) {
+        launch_pull_delegates(s, stream_.sms(), stream_.stream());  // the normals pulled above
+      } else if (pull && two_phase_) {
+        launch_pull_normals(s, stream_.sms(), stream_.stream());
+        launch_pull_delegates(s, stream_.sms(), stream_.stream(), 0, kHubsFirst);
+        exchange_reached();  // what any rank found: the second phase passes over it
+        launch_pull_delegates(s, stream_.sms(), stream_.stream(), kHubsFirst, kWholeRow);
+        mid_exchange = true;
+      } else if (pull) {
+        launch_pull_from_delegates(s, stream_.sms(), stream_.stream());
+      } else {
+        launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
+      }
     }
     stream_.mark(1);
     // Every rank pulled its normals or none did: then nothing was queued for owners.
@@ -315,7 +350,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
         const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
         for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
       }
-      l.bytes_sent += (reached_as_bytes_ ? uint64_t{d} + 1 : reached_words_ * 4) + static_cast<uint64_t>(p) * 4;
+      const uint64_t mask = reached_as_bytes_ ? uint64_t{d} + 1 : reached_words_ * 4;
+      l.bytes_sent += (mid_exchange ? 2 * mask : mask) + (summed ? 2 * sizeof(eid_t) : 0) + static_cast<uint64_t>(p) * 4;
     }
     record.levels.push_back(l);
     normals = counters[0];

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "distributed/gpu/bfs_kernels.cuh"
@@ -49,6 +50,7 @@ class RankBfs : public RankProgram {
   void reset(uint64_t source);
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
   void exchange_reached();                 // every rank's reached mask OR-ed into each's
+  std::pair<eid_t, eid_t> summed_over_ranks(eid_t a, eid_t b);
   // The normal vertices' direction this level, the same on every rank.
   bool normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexplored);
   eid_t all_normal_edges();
@@ -68,6 +70,13 @@ class RankBfs : public RankProgram {
   // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why);
   // TG_MGPU_REACHED_BYTES=1 reduces the bytes by max instead (for an A/B).
   bool reached_as_bytes_ = false;
+  // The delegates' bottom-up in two phases (TG_MGPU_TWO_PHASE=1, experimental,
+  // docs/DISTRIBUTED.md): each row's hub-first entries, an exchange of the
+  // reached mask, then the rest of the rows of delegates no rank has reached;
+  // the direction is then chosen on the sums over the ranks, so that every
+  // rank takes the exchange together.
+  bool two_phase_ = false;
+  tg::gpu::DeviceArray<eid_t> direction_sums_;
   uint64_t reached_words_ = 0;
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
   tg::gpu::DeviceArray<uint32_t> frontier_bits_;  // the delegate frontier as bits, for bottom-up levels
