@@ -55,6 +55,12 @@ RunOutput distributed_output(const AnyGraph& graph, const AlgorithmInfo& algorit
     out.stats.edges_traversed = std::visit([&](const auto& g) { return edges_from_reached(g, depth); }, graph);
   } else {
     out.stats.edges_traversed = edges_pushed;
+    // Each pushed edge reads its entry: 4 bytes at least (an nn entry holds 8),
+    // and its weight where the program reads weights. A lower bound, so that a
+    // run with its parts in host memory shows at least what its links carried
+    // (bench's GB/s). BFS counts the lists of the vertices it reached, not
+    // what its bottom-up levels read, so it claims nothing here.
+    out.stats.bytes_needed = edges_pushed * (sizeof(uint32_t) + (algorithm.needs_weights() ? sizeof(weight_t) : 0));
   }
   if (algorithm.name() == "pagerank") out.stats.residual = residual;
   out.stats.bytes_moved = placed_bytes;
