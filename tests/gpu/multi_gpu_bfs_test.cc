@@ -99,6 +99,17 @@ TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
   }
 }
 
+// Kronecker scale 14, edge factor 16, undirected, 32-bit ids: the switches' kron case.
+AnyGraph undirected_kron14(uint64_t seed) {
+  GeneratorSpec spec;
+  spec.scale = 14;
+  spec.edge_factor = 16;
+  spec.seed = seed;
+  EdgeList edges = generate(spec);
+  edges.directed = false;
+  return build_graph(std::move(edges), BuildOptions{});
+}
+
 // The normal vertices bottom-up too (TG_MGPU_NORMAL_PULL=1, experimental):
 // every rank takes the direction of the normals together, pulls over its nn
 // lists against the allgathered normal frontier. Undirected graphs (directed
@@ -112,13 +123,7 @@ TEST_F(MultiGpuNormalPull, DepthsEqualTheReference) {
   for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
     check_on_gpus(build_variant(find_shape(name).edges, Orientation::kUndirected, false),
                   {0, std::nullopt, std::numeric_limits<uint64_t>::max()}, 2, name);
-  GeneratorSpec spec;
-  spec.scale = 14;
-  spec.edge_factor = 16;
-  spec.seed = 11;
-  EdgeList edges = generate(spec);
-  edges.directed = false;
-  const AnyGraph graph = build_graph(std::move(edges), BuildOptions{});
+  const AnyGraph graph = undirected_kron14(11);
   EXPECT_TRUE(check_on_gpus(graph, {std::numeric_limits<uint64_t>::max()}, 4, "kron14 undirected, no delegates"));
   check_on_gpus(graph, {4, 32, std::nullopt}, 4, "kron14 undirected");
 }
@@ -135,14 +140,7 @@ TEST_F(MultiGpuTwoPhase, DepthsEqualTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
     check_on_gpus(build_variant(find_shape(name).edges, Orientation::kUndirected, false), {0, std::nullopt}, 2, name);
-  GeneratorSpec spec;
-  spec.scale = 14;
-  spec.edge_factor = 16;
-  spec.seed = 13;
-  EdgeList edges = generate(spec);
-  edges.directed = false;
-  const AnyGraph graph = build_graph(std::move(edges), BuildOptions{});
-  EXPECT_TRUE(check_on_gpus(graph, {0, 4, std::nullopt}, 4, "kron14 undirected, two phases"));
+  EXPECT_TRUE(check_on_gpus(undirected_kron14(13), {0, 4, std::nullopt}, 4, "kron14 undirected, two phases"));
 }
 
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {
