@@ -8,10 +8,10 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 #include <utility>
 
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "distributed/degree_separation.h"
 #include "engines/cpu/parallel.h"
@@ -379,8 +379,7 @@ Partition build_partition(const Graph<V>& graph, int num_ranks, const PartitionO
 
   // TG_MGPU_ID_ORDER=1 keeps nd and dd in id order too: the A/B of the hub-first
   // rows on a GPU (not measured yet; docs/DISTRIBUTED.md).
-  const char* id_order = std::getenv("TG_MGPU_ID_ORDER");
-  const bool hubs_first = id_order == nullptr || id_order[0] != '1';
+  const bool hubs_first = !env_switch("TG_MGPU_ID_ORDER");
   std::vector<eid_t> delegate_degree(hubs_first ? numbering.delegates : 0);
 #pragma omp parallel for schedule(static)
   for (uint64_t k = 0; k < delegate_degree.size(); ++k) delegate_degree[k] = sep.out_degree(part.delegate_global[k]);

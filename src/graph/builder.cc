@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "core/hash.h"
 #include "engines/cpu/parallel.h"
@@ -384,7 +385,7 @@ void validate(const EdgeList& edges) {
 // skips it where RAM grows on demand (some VMs report a small MemTotal).
 static void check_fits_in_memory(uint64_t n, uint64_t m, bool directed, bool weighted, const std::string& name,
                                  const BuildOptions& options) {
-  if (const char* skip = std::getenv("TG_NO_MEMORY_CHECK"); skip != nullptr && skip[0] == '1') return;
+  if (env_switch("TG_NO_MEMORY_CHECK")) return;
   const bool wide = options.force_64bit_ids || n >= kVid32Limit;
   const bool both_ways = options.undirected || !directed;
   const double stored = static_cast<double>(m) * (both_ways ? 2 : 1) * (options.in_edges && !both_ways ? 2 : 1);

@@ -1,9 +1,9 @@
 #include "distributed/gpu/rank_bfs.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
+#include "core/env_switch.h"
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/nccl_check.h"
 
@@ -24,21 +24,6 @@ std::shared_ptr<const DeviceRankGraph> placed_if_fits(const RankGraph& g, PartMe
   return std::make_shared<const DeviceRankGraph>(g, false, where);
 }
 
-bool normal_pull_asked() {
-  const char* v = std::getenv("TG_MGPU_NORMAL_PULL");
-  return v != nullptr && v[0] == '1';
-}
-
-bool reached_as_bytes_asked() {
-  const char* v = std::getenv("TG_MGPU_REACHED_BYTES");
-  return v != nullptr && v[0] == '1';
-}
-
-bool two_phase_asked() {
-  const char* v = std::getenv("TG_MGPU_TWO_PHASE");
-  return v != nullptr && v[0] == '1';
-}
-
 }  // namespace
 
 RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, PartMemory where)
@@ -51,7 +36,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   normal_depth_ = DeviceArray<int32_t>::allocate(nn);
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
   reached_ = DeviceArray<uint8_t>::allocate(d + 1);
-  reached_as_bytes_ = reached_as_bytes_asked();
+  reached_as_bytes_ = env_switch("TG_MGPU_REACHED_BYTES");
   reached_words_ = (d + 1 + 31) / 32;
   if (p > 1 && !reached_as_bytes_) reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * reached_words_);
   frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
@@ -75,8 +60,8 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 3) * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, 2 * sizeof(eid_t)));
-  normal_pull_ = symmetric && normal_pull_asked();
-  two_phase_ = p > 1 && symmetric && !normal_pull_ && two_phase_asked();
+  normal_pull_ = symmetric && env_switch("TG_MGPU_NORMAL_PULL");
+  two_phase_ = p > 1 && symmetric && !normal_pull_ && env_switch("TG_MGPU_TWO_PHASE");
   if (two_phase_) direction_sums_ = DeviceArray<eid_t>::allocate(2);
   if (normal_pull_) {
     normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;

@@ -1,10 +1,10 @@
 #include "distributed/gpu/rank_relax.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <limits>
 #include <string>
 
+#include "core/env_switch.h"
 #include "distributed/gpu/push_kernels.cuh"
 
 namespace tg::dist::gpu {
@@ -186,11 +186,6 @@ __global__ void settle_delegates(RankView g, typename Rule::value_t* value, cons
 
 uint64_t my_slots(const RankGraph& g) { return DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank); }
 
-bool cc_seed_asked() {
-  const char* v = std::getenv("TG_MGPU_CC_SEED");
-  return v != nullptr && v[0] == '1';
-}
-
 // The delegate with the most edges stored on this rank (rank 0's choice is
 // broadcast: kron's hubs are every rank's hubs). Serial: once a placement.
 uint32_t local_hub(const RankGraph& g) {
@@ -232,7 +227,7 @@ RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory w
       graph_(std::make_shared<const DeviceRankGraph>(graph, Rule::kWeighted, where)),
       remote_(graph) {
   if constexpr (!Rule::kFromSource && !Rule::kWeighted)
-    if (cc_seed_asked() && graph.num_delegates() > 0) seed_ = std::make_unique<RankBfs>(graph, comm, true, graph_);
+    if (env_switch("TG_MGPU_CC_SEED") && graph.num_delegates() > 0) seed_ = std::make_unique<RankBfs>(graph, comm, true, graph_);
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
   value_ = DeviceArray<value_t>::allocate(n);
   next_value_ = DeviceArray<value_t>::allocate(n);

@@ -13,6 +13,7 @@
 
 #include <cub/util_allocator.cuh>
 
+#include "core/env_switch.h"
 #include "core/error.h"
 
 namespace tg::gpu {
@@ -45,10 +46,7 @@ inline uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 // kernel that forgets to write an element cannot pass on a previous run's
 // leftovers or on zeros.
 inline bool poison_allocations() {
-  static const bool on = [] {
-    const char* v = std::getenv("TG_GPU_POISON");
-    return v != nullptr && v[0] == '1';
-  }();
+  static const bool on = env_switch("TG_GPU_POISON");
   return on;
 }
 inline void poison(void* p, size_t bytes) {
