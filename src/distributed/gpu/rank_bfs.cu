@@ -87,7 +87,7 @@ bool RankBfs::normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexpl
   } else {
     TG_CUDA(cudaMemsetAsync(normal_edges_.data(), 0, sizeof(eid_t), st));
   }
-  const eid_t frontier = normal_edges_over_ranks();
+  const eid_t frontier = read_back_summed(normal_edges_.data(), 1)[0];
   const bool pull = frontier > unexplored / kAlpha;
   unexplored -= std::min(unexplored, frontier);
   return pull;
@@ -101,31 +101,29 @@ eid_t RankBfs::all_normal_edges() {
   pinned_frontier_edges_[1] = host_.nn.num_edges() + host_.nd.num_edges();
   TG_CUDA(cudaMemcpyAsync(normal_edges_.data(), &pinned_frontier_edges_[1], sizeof(eid_t), cudaMemcpyHostToDevice,
                           stream_.stream()));
-  all_normal_edges_ = normal_edges_over_ranks();
+  all_normal_edges_ = read_back_summed(normal_edges_.data(), 1)[0];
   all_normal_edges_known_ = true;
   return all_normal_edges_;
 }
 
 // (a, b) summed over the ranks (every rank calls it).
 std::pair<eid_t, eid_t> RankBfs::summed_over_ranks(eid_t a, eid_t b) {
-  const cudaStream_t st = stream_.stream();
   pinned_frontier_edges_[0] = a;
   pinned_frontier_edges_[1] = b;
-  TG_CUDA(cudaMemcpyAsync(direction_sums_.data(), pinned_frontier_edges_, 2 * sizeof(eid_t), cudaMemcpyHostToDevice, st));
-  TG_NCCL(ncclAllReduce(direction_sums_.data(), direction_sums_.data(), 2, ncclUint64, ncclSum, comm_, st));
-  TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, direction_sums_.data(), 2 * sizeof(eid_t), cudaMemcpyDeviceToHost, st));
-  stream_.sync();
-  return {pinned_frontier_edges_[0], pinned_frontier_edges_[1]};
+  TG_CUDA(cudaMemcpyAsync(direction_sums_.data(), pinned_frontier_edges_, 2 * sizeof(eid_t), cudaMemcpyHostToDevice,
+                          stream_.stream()));
+  const eid_t* sums = read_back_summed(direction_sums_.data(), 2);
+  return {sums[0], sums[1]};
 }
 
-// normal_edges_ summed over the ranks and read back (every rank calls it).
-eid_t RankBfs::normal_edges_over_ranks() {
+// device[0, count) summed over the ranks in place and read back into the
+// pinned slots (every rank calls it).
+const eid_t* RankBfs::read_back_summed(eid_t* device, int count) {
   if (host_.num_ranks > 1)
-    TG_NCCL(ncclAllReduce(normal_edges_.data(), normal_edges_.data(), 1, ncclUint64, ncclSum, comm_, stream_.stream()));
-  TG_CUDA(cudaMemcpyAsync(&pinned_frontier_edges_[1], normal_edges_.data(), sizeof(eid_t), cudaMemcpyDeviceToHost,
-                          stream_.stream()));
+    TG_NCCL(ncclAllReduce(device, device, count, ncclUint64, ncclSum, comm_, stream_.stream()));
+  TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, device, count * sizeof(eid_t), cudaMemcpyDeviceToHost, stream_.stream()));
   stream_.sync();
-  return pinned_frontier_edges_[1];
+  return pinned_frontier_edges_;
 }
 
 void RankBfs::warm_up() {

@@ -54,7 +54,7 @@ class RankBfs : public RankProgram {
   // The normal vertices' direction this level, the same on every rank.
   bool normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexplored);
   eid_t all_normal_edges();
-  eid_t normal_edges_over_ranks();
+  const eid_t* read_back_summed(eid_t* device, int count);
 
   const RankGraph& host_;
   ncclComm_t comm_;
@@ -86,7 +86,7 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
   uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the three counters
-  eid_t* pinned_frontier_edges_ = nullptr;  // the delegate frontier's edges, then the normal frontier's (all ranks)
+  eid_t* pinned_frontier_edges_ = nullptr;  // two slots: the delegate frontier's edges, and sums read back
   // Bottom-up levels for the normal vertices too (TG_MGPU_NORMAL_PULL=1,
   // undirected graphs; experimental until measured, docs/DISTRIBUTED.md):
   // the normal frontier of every rank as bits, its edge count summed over the
