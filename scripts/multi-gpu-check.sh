@@ -18,8 +18,8 @@
 #   MGPU_PLACEMENT=device   where the ranks' parts live: device, zerocopy-aligned (host memory), auto
 #   MGPU_NP=N               processes of the mpirun check (default: every GPU present)
 #   MGPU_MPIRUN=0           skip the mpirun check
-#   MGPU_AB_ENV="TG_MGPU_NORMAL_PULL=1"  each bench again with these variables set, as *_ab rows beside it
-#                           (the experimental switches of docs/DISTRIBUTED.md: TG_MGPU_NORMAL_PULL, TG_MGPU_CC_SEED)
+#   MGPU_AB_ENV="NAME=1"    each bench again with these variables set, as *_ab rows beside it
+#                           (for an A/B of an experimental switch while one is being measured)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/multi-gpu-check}"

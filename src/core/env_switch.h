@@ -1,5 +1,5 @@
 // Switches read from the environment: set when the variable's value starts
-// with '1' (TG_GPU_POISON=1, the experimental TG_MGPU_* forms, ...).
+// with '1' (TG_GPU_POISON=1, TG_NO_MEMORY_CHECK=1).
 #pragma once
 
 #include <cstdlib>

@@ -11,7 +11,6 @@
 #include <string>
 #include <utility>
 
-#include "core/env_switch.h"
 #include "core/error.h"
 #include "distributed/degree_separation.h"
 #include "engines/cpu/parallel.h"
@@ -377,23 +376,17 @@ Partition build_partition(const Graph<V>& graph, int num_ranks, const PartitionO
   allocate_edges(dd, part.weighted, distributor.dd);
   distributor.fill_rows();
 
-  // TG_MGPU_ID_ORDER=1 keeps nd and dd in id order too: the A/B of the hub-first
-  // rows on a GPU (not measured yet; docs/DISTRIBUTED.md).
-  const bool hubs_first = !env_switch("TG_MGPU_ID_ORDER");
-  std::vector<eid_t> delegate_degree(hubs_first ? numbering.delegates : 0);
+  // nd and dd hub first (docs/DISTRIBUTED.md: measured against id order on
+  // 2 H100 and 4 H200).
+  std::vector<eid_t> delegate_degree(numbering.delegates);
 #pragma omp parallel for schedule(static)
   for (uint64_t k = 0; k < delegate_degree.size(); ++k) delegate_degree[k] = sep.out_degree(part.delegate_global[k]);
   for (RankGraph& rank : part.ranks) {
     if (!wanted(rank.rank)) continue;
     sort_rows(rank.nn);
     sort_rows(rank.dn);
-    if (hubs_first) {
-      sort_rows_hubs_first(rank.nd, delegate_degree);
-      sort_rows_hubs_first(rank.dd, delegate_degree);
-    } else {
-      sort_rows(rank.nd);
-      sort_rows(rank.dd);
-    }
+    sort_rows_hubs_first(rank.nd, delegate_degree);
+    sort_rows_hubs_first(rank.dd, delegate_degree);
   }
   return part;
 }

@@ -49,7 +49,7 @@ struct DistributedLevel {
   uint64_t bytes_exchanged = 0;
   uint64_t normals_exchanged = 0;  // normal vertices sent to their owners
   uint32_t delegate_frontier = 0;
-  int ranks_pulling = 0;  // ranks that went bottom-up (the delegates' edges, or with TG_MGPU_NORMAL_PULL the normals')
+  int ranks_pulling = 0;  // ranks whose delegate frontier went bottom-up
   // BFS: compute_s by phase, each the slowest rank's (distributed/gpu/rank_program.h's LevelRecord)
   double normals_s = 0, delegates_s = 0, visit_s = 0, settle_s = 0;
 };

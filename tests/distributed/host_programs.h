@@ -55,15 +55,7 @@ struct VertexDepth {
 };
 
 // One rank's BFS; returns every vertex's depth (gathered on every rank).
-// `normals_pull(level)`, the same on every rank: that level's normal vertices
-// go bottom-up, as RankBfs does with TG_MGPU_NORMAL_PULL (docs/DISTRIBUTED.md):
-// every rank's frontier normals as bits of its segment of slots (P segments
-// of `normal_words` 32-bit words, allgathered), each unvisited local normal
-// looking through its nn list (its neighbours' bits) and its nd list (the
-// delegate frontier) for a parent, the frontier pushing its nd lists only,
-// nothing sent to owners.
-inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64_t source,
-                                     const std::function<bool(int32_t)>& normals_pull = nullptr) {
+inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64_t source) {
   const int p = c.size();
   const uint32_t d = g.num_delegates();
   const size_t words = (d + 63) / 64;
@@ -93,38 +85,10 @@ inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64
     };
     std::vector<std::vector<uint64_t>> to_owner(p);
 
-    const bool pull = normals_pull && normals_pull(level);
-    if (pull) {
-      const uint64_t words = (dist::DegreeSeparation::slots_on_rank(g.num_vertices, p, 0) + 31) / 32;
-      std::vector<uint32_t> mine(words, 0);
-      for (uint32_t u : frontier) {
-        const uint64_t slot = g.normal_global[u] / p;
-        mine[slot / 32] |= uint32_t{1} << (slot % 32);
-      }
-      const std::vector<uint32_t> bits = c.allgatherv(std::span<const uint32_t>(mine));
-      EXPECT_EQ(bits.size(), words * p);
-      auto in_frontier = [&](uint64_t v) {
-        const uint64_t slot = v / p;
-        return (bits[(v % p) * words + slot / 32] >> (slot % 32)) & 1u;
-      };
-      std::vector<uint32_t> found;  // visited after the scan: a normal found this level is no parent of another
-      for (uint32_t l = 0; l < g.num_normals(); ++l) {
-        if (normal_depth[l] >= 0) continue;
-        bool hit = false;
-        for (eid_t e = g.nn.offsets[l]; e < g.nn.offsets[l + 1] && !hit; ++e) hit = in_frontier(g.nn.neighbors[e]);
-        for (eid_t e = g.nd.offsets[l]; e < g.nd.offsets[l + 1] && !hit; ++e)
-          hit = test_bit(delegate_frontier, g.nd.neighbors[e]);
-        if (hit) found.push_back(l);
-      }
-      for (uint32_t l : found) visit_local(l);
-      for (uint32_t u : frontier)
-        for (eid_t e = g.nd.offsets[u]; e < g.nd.offsets[u + 1]; ++e) reach_delegate(g.nd.neighbors[e]);
-    } else {
-      for (uint32_t u : frontier) {
-        for (eid_t e = g.nn.offsets[u]; e < g.nn.offsets[u + 1]; ++e)
-          to_owner[g.nn.neighbors[e] % p].push_back(g.nn.neighbors[e]);
-        for (eid_t e = g.nd.offsets[u]; e < g.nd.offsets[u + 1]; ++e) reach_delegate(g.nd.neighbors[e]);
-      }
+    for (uint32_t u : frontier) {
+      for (eid_t e = g.nn.offsets[u]; e < g.nn.offsets[u + 1]; ++e)
+        to_owner[g.nn.neighbors[e] % p].push_back(g.nn.neighbors[e]);
+      for (eid_t e = g.nd.offsets[u]; e < g.nd.offsets[u + 1]; ++e) reach_delegate(g.nd.neighbors[e]);
     }
     for (uint32_t k = 0; k < d; ++k) {
       if (!test_bit(delegate_frontier, k)) continue;
@@ -132,14 +96,13 @@ inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64
       for (eid_t e = g.dd.offsets[k]; e < g.dd.offsets[k + 1]; ++e) reach_delegate(g.dd.neighbors[e]);
     }
 
-    // Normal vertices to their owners (Section V-B); none in a level whose
-    // normals pulled, on every rank alike.
+    // Normal vertices to their owners (Section V-B).
     std::vector<uint64_t> send, send_counts;
     for (const std::vector<uint64_t>& list : to_owner) {
       send.insert(send.end(), list.begin(), list.end());
       send_counts.push_back(list.size());
     }
-    const std::vector<uint64_t> received = pull ? std::vector<uint64_t>{} : c.alltoallv(std::span<const uint64_t>(send), send_counts);
+    const std::vector<uint64_t> received = c.alltoallv(std::span<const uint64_t>(send), send_counts);
     for (uint64_t v : received) {
       EXPECT_TRUE(g.owns_slot_of(v)) << v << " sent to rank " << c.rank();
       const uint32_t l = g.local_id(v);
@@ -334,7 +297,7 @@ inline std::vector<double> pagerank(Communicator& c, const RankGraph& g, double 
   return gather(c, g, normal, delegate);
 }
 
-// CC seeded by a BFS, as RankRelax<CcRule> with TG_MGPU_CC_SEED: the BFS
+// CC seeded by a BFS, as RankRelax<CcRule> where there are delegates: the BFS
 // from a hub (rank 0's delegate with the most edges stored there, broadcast)
 // finds the hub's component; its vertices take its least id at once and push
 // nothing (no edge leaves a component); min-propagation of ids labels the rest.

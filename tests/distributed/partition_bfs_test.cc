@@ -11,7 +11,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -31,11 +30,10 @@ namespace {
 using dist::Partition;
 using dist::PartitionOptions;
 
-std::vector<int32_t> distributed_bfs(const Partition& part, uint64_t source,
-                                     const std::function<bool(int32_t)>& normals_pull = nullptr) {
+std::vector<int32_t> distributed_bfs(const Partition& part, uint64_t source) {
   std::vector<std::vector<int32_t>> per_rank(part.num_ranks());
   dist::run_ranks(part.num_ranks(),
-                  [&](Communicator& c) { per_rank[c.rank()] = rank_bfs(c, part.ranks[c.rank()], source, normals_pull); });
+                  [&](Communicator& c) { per_rank[c.rank()] = rank_bfs(c, part.ranks[c.rank()], source); });
   for (int r = 1; r < part.num_ranks(); ++r) EXPECT_EQ(per_rank[r], per_rank[0]) << "rank " << r;
   return per_rank[0];
 }
@@ -43,8 +41,7 @@ std::vector<int32_t> distributed_bfs(const Partition& part, uint64_t source,
 // Each (ranks, TH) pair takes one of the test sources, in turn, so that all
 // of them run (more than once) without every pair running all of them: the
 // deep shapes (a path through 4000 vertices) take two collectives a level.
-void check_bfs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int random_sources,
-               const std::function<bool(int32_t)>& normals_pull = nullptr) {
+void check_bfs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int random_sources) {
   const std::vector<uint64_t> sources = test_sources(graph, random_sources, 29);
   if (sources.empty()) return;
   size_t turn = 0;
@@ -52,7 +49,7 @@ void check_bfs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>
     for (std::optional<uint64_t> th : thresholds) {
       const Partition part = dist::partition_graph(graph, p, PartitionOptions{.threshold = th});
       const uint64_t source = sources[turn++ % sources.size()];
-      ASSERT_EQ(distributed_bfs(part, source, normals_pull), reference_bfs(graph, source))
+      ASSERT_EQ(distributed_bfs(part, source), reference_bfs(graph, source))
           << p << " ranks, TH " << part.threshold << ", source " << source;
     }
 }
@@ -89,23 +86,6 @@ TEST(PartitionBfs, KroneckerWithMiddleThresholds) {
     SCOPED_TRACE(undirected ? "undirected" : "directed");
     check_bfs(kron12(undirected), {4, 16, 64}, 4);
   }
-}
-
-// The normal vertices bottom-up (RankBfs with TG_MGPU_NORMAL_PULL): on every
-// level, and on every other one so that pull levels follow push levels and
-// the reverse. Undirected graphs only: a normal's nn list holds the reverse
-// of every nn edge into it only there.
-TEST(PartitionBfs, NormalsBottomUpEqualSequentialBfs) {
-  const std::function<bool(int32_t)> always = [](int32_t) { return true; };
-  const std::function<bool(int32_t)> odd = [](int32_t level) { return level % 2 == 1; };
-  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
-    for (const auto* rule : {&always, &odd}) {
-      SCOPED_TRACE(std::string(name) + (rule == &always ? ", every level" : ", odd levels"));
-      check_bfs(build_variant(find_shape(name).edges, Orientation::kUndirected, false), kThresholds, 2, *rule);
-    }
-  const AnyGraph graph = kron12(true);
-  check_bfs(graph, {4, 16, 64, std::numeric_limits<uint64_t>::max()}, 4, always);
-  check_bfs(graph, {4, 16, 64}, 4, odd);
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ TEST_P(PartitionProgramsTest, CcEqualsUnionFind) {
   });
 }
 
-// The hub's component found by a BFS first (RankRelax<CcRule> with TG_MGPU_CC_SEED).
+// The hub's component found by a BFS first (RankRelax<CcRule>'s default where there are delegates).
 TEST_P(PartitionProgramsTest, SeededCcEqualsUnionFind) { check_cc(GetParam(), seeded_cc); }
 
 TEST_P(PartitionProgramsTest, PageRankEqualsPowerIteration) {

@@ -30,16 +30,6 @@ inline bool have_gpu() {
   return ok;
 }
 
-// A test fixture with an environment variable set to 1 for its tests: the
-// several-GPU programs' experimental switches (TG_MGPU_NORMAL_PULL,
-// TG_MGPU_CC_SEED), read when a program is made.
-template <const char* kName>
-class WithVariable : public ::testing::Test {
- protected:
-  void SetUp() override { setenv(kName, "1", 1); }
-  void TearDown() override { unsetenv(kName); }
-};
-
 // The support shapes the GPU matrices run on: empty frontiers, one vertex,
 // self loops and duplicates, components, ties (many shortest paths, counts
 // beyond 2^53), hubs and in-hubs longer than a chunk (1024 entries), random

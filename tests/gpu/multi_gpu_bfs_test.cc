@@ -7,7 +7,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -97,50 +96,6 @@ TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
     const AnyGraph graph = build_graph(std::move(edges), options);
     check_on_gpus(graph, {4, 32, std::nullopt}, 4, undirected ? "kron14 undirected" : "kron14 directed");
   }
-}
-
-// Kronecker scale 14, edge factor 16, undirected, 32-bit ids: the switches' kron case.
-AnyGraph undirected_kron14(uint64_t seed) {
-  GeneratorSpec spec;
-  spec.scale = 14;
-  spec.edge_factor = 16;
-  spec.seed = seed;
-  EdgeList edges = generate(spec);
-  edges.directed = false;
-  return build_graph(std::move(edges), BuildOptions{});
-}
-
-// The normal vertices bottom-up too (TG_MGPU_NORMAL_PULL=1, experimental):
-// every rank takes the direction of the normals together, pulls over its nn
-// lists against the allgathered normal frontier. Undirected graphs (directed
-// ones never pull). With no delegates (TH max) a level that pulled is the
-// normals' doing, so the kron case must show one.
-constexpr char kTgMgpuNormalPull[] = "TG_MGPU_NORMAL_PULL";
-using MultiGpuNormalPull = WithVariable<kTgMgpuNormalPull>;
-
-TEST_F(MultiGpuNormalPull, DepthsEqualTheReference) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
-    check_on_gpus(build_variant(find_shape(name).edges, Orientation::kUndirected, false),
-                  {0, std::nullopt, std::numeric_limits<uint64_t>::max()}, 2, name);
-  const AnyGraph graph = undirected_kron14(11);
-  EXPECT_TRUE(check_on_gpus(graph, {std::numeric_limits<uint64_t>::max()}, 4, "kron14 undirected, no delegates"));
-  check_on_gpus(graph, {4, 32, std::nullopt}, 4, "kron14 undirected");
-}
-
-// The delegates' bottom-up in two phases (TG_MGPU_TWO_PHASE=1, experimental):
-// every row's hub-first entries, an exchange of what was reached, the rest
-// of the rows of delegates no rank reached; one direction for every rank.
-// Undirected graphs; TH 0 and small so that delegates have long dd lists, and
-// the kron case must pull.
-constexpr char kTgMgpuTwoPhase[] = "TG_MGPU_TWO_PHASE";
-using MultiGpuTwoPhase = WithVariable<kTgMgpuTwoPhase>;
-
-TEST_F(MultiGpuTwoPhase, DepthsEqualTheReference) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
-    check_on_gpus(build_variant(find_shape(name).edges, Orientation::kUndirected, false), {0, std::nullopt}, 2, name);
-  EXPECT_TRUE(check_on_gpus(undirected_kron14(13), {0, 4, std::nullopt}, 4, "kron14 undirected, two phases"));
 }
 
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {

@@ -10,7 +10,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
@@ -123,22 +122,6 @@ TEST(MultiGpuPrograms, KroneckerWithMiddleThresholds) {
 TEST(MultiGpuPrograms, PartsInHostMemory) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   check_programs(kron(12, 14, true), {std::nullopt, 8}, "kron12 in host memory", Placement::kZeroCopyAligned);
-}
-
-// CC seeded by a BFS from a hub (TG_MGPU_CC_SEED=1, experimental,
-// rank_relax.h): the same labels, the BFS's levels in the record first; the
-// other programs of the batch unchanged.
-constexpr char kTgMgpuCcSeed[] = "TG_MGPU_CC_SEED";
-using MultiGpuSeededCc = WithVariable<kTgMgpuCcSeed>;
-
-TEST_F(MultiGpuSeededCc, EqualTheReference) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  for (const char* name : {"no_edges", "single_vertex", "isolated", "path", "grid", "pieces", "big_star", "tied_layers",
-                           "random_1", "kron_large"})
-    check_programs(build_variant(with_weights(find_shape(name).edges, WeightKind::kInteger, 9), Orientation::kUndirected, false),
-                   kThresholds, std::string(name) + ", seeded CC");
-  check_programs(kron(14, 12, true), {4, 32, std::nullopt}, "kron14 undirected, seeded CC");
-  check_programs(kron(12, 14, true), {std::nullopt}, "kron12 in host memory, seeded CC", Placement::kZeroCopyAligned);
 }
 
 TEST(MultiGpuPrograms, CcOnADirectedGraphIsRefused) {

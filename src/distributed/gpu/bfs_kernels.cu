@@ -152,56 +152,14 @@ __global__ void pull_normals(BfsLevel s) {
 // A thread per delegate, stopping at the first frontier neighbour. A warp
 // per delegate (32 neighbours per step) was measured slower on kron-26: the
 // BFS's second pull level took 7.0 ms instead of 5.0 (docs/PERF.md).
-__global__ void pull_delegates(BfsLevel s, eid_t from, eid_t to) {
+__global__ void pull_delegates(BfsLevel s) {
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < s.g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
-    if (s.delegate_depth[k] != kNoDepth || s.reached[k]) continue;
-    const eid_t begin = s.g.dd.offsets[k], end = s.g.dd.offsets[k + 1];
-    const eid_t last = end - begin > to ? begin + to : end;  // entries [from, to) of the row
-    for (eid_t e = begin + from; e < last; ++e)
+    if (s.delegate_depth[k] != kNoDepth || s.reached[k]) continue;  // reached by the normals' nd edges already
+    for (eid_t e = s.g.dd.offsets[k]; e < s.g.dd.offsets[k + 1]; ++e)
       if (in_delegate_frontier(s, s.g.dd.neighbors[e])) {
         s.reached[k] = 1;
         break;
       }
-  }
-}
-
-// A warp per 32 of this rank's slots (a delegate's slot and a slot past the
-// last normal stay 0).
-__global__ void mark_normal_frontier(BfsLevel s, uint64_t slots) {
-  uint32_t* mine = s.normal_frontier_bits + uint64_t{static_cast<uint32_t>(s.g.rank)} * s.normal_words;
-  const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
-  for (uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; w < s.normal_words; w += warps) {
-    const uint64_t slot = w * 32 + (threadIdx.x & 31);
-    bool in = false;
-    if (slot < slots) {
-      const uint32_t l = s.g.local_of_slot[slot];
-      in = l != kNoLocalId && s.normal_depth[l] == s.level;
-    }
-    const unsigned bits = __ballot_sync(0xffffffffu, in);
-    if ((threadIdx.x & 31) == 0) mine[w] = bits;
-  }
-}
-
-__device__ bool in_normal_frontier(const BfsLevel& s, uint64_t v) {
-  const RankOf at = rank_of(s.g, v);
-  return (s.normal_frontier_bits[uint64_t{at.owner} * s.normal_words + at.slot / 32] >> (at.slot % 32)) & 1u;
-}
-
-__global__ void push_normals_to_delegates(BfsLevel s, const uint32_t* rows, uint32_t count) {
-  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x) {
-    const uint32_t u = rows[i];
-    for (eid_t e = s.g.nd.offsets[u]; e < s.g.nd.offsets[u + 1]; ++e) reach_delegate(s, s.g.nd.neighbors[e]);
-  }
-}
-
-__global__ void pull_normals_from_all(BfsLevel s) {
-  for (uint64_t v = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; v < s.g.num_normals; v += uint64_t{gridDim.x} * blockDim.x) {
-    if (s.normal_depth[v] != kNoDepth) continue;
-    bool found = false;
-    for (eid_t e = s.g.nn.offsets[v]; e < s.g.nn.offsets[v + 1] && !found; ++e) found = in_normal_frontier(s, s.g.nn.neighbors[e]);
-    for (eid_t e = s.g.nd.offsets[v]; e < s.g.nd.offsets[v + 1] && !found; ++e)
-      found = in_delegate_frontier(s, s.g.nd.neighbors[e]);
-    if (found) visit_local(s, static_cast<uint32_t>(v));
   }
 }
 
@@ -271,11 +229,6 @@ void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t cou
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_scan_normal_degrees(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
-                                tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
-  if (count > 0) scan_degrees(rows, count, s.g.nn, s.g.nd, degree_scan, pool, sms, stream);
-}
-
 void launch_scan_delegate_degrees(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
                                   tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
   if (count > 0) scan_degrees(rows, count, s.g.dn, s.g.dd, degree_scan, pool, sms, stream);
@@ -288,48 +241,16 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_mark_delegate_frontier(const BfsLevel& s, int sms, cudaStream_t stream) {
-  if (s.g.num_delegates == 0) return;
+void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
+  if (s.g.num_delegates == 0) return;  // nothing to pull from
   const uint64_t words = (uint64_t{s.g.num_delegates} + 31) / 32;
   mark_delegate_frontier<<<tg::gpu::grid_for(words * 32, kBlock, sms), kBlock, 0, stream>>>(s);
   TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_pull_delegates(const BfsLevel& s, int sms, cudaStream_t stream, eid_t from, eid_t to) {
-  if (s.g.num_delegates == 0) return;
-  pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(s, from, to);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_pull_normals(const BfsLevel& s, int sms, cudaStream_t stream) {
-  launch_mark_delegate_frontier(s, sms, stream);
   if (s.g.num_normals > 0) {
     pull_normals<<<tg::gpu::grid_for(s.g.num_normals, kBlock, sms), kBlock, 0, stream>>>(s);
     TG_CUDA_CHECK_LAUNCH();
   }
-}
-
-void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
-  launch_pull_normals(s, sms, stream);
-  launch_pull_delegates(s, sms, stream);
-}
-
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, int sms, cudaStream_t stream) {
-  if (s.normal_words == 0) return;
-  mark_normal_frontier<<<tg::gpu::grid_for(s.normal_words * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_push_normals_to_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t count, int sms,
-                                      cudaStream_t stream) {
-  if (count == 0) return;
-  push_normals_to_delegates<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(s, rows, count);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_pull_normals_from_all(const BfsLevel& s, int sms, cudaStream_t stream) {
-  if (s.g.num_normals == 0) return;
-  pull_normals_from_all<<<tg::gpu::grid_for(s.g.num_normals, kBlock, sms), kBlock, 0, stream>>>(s);
+  pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(s);
   TG_CUDA_CHECK_LAUNCH();
 }
 

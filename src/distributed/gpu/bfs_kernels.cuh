@@ -2,7 +2,7 @@
 // (Pan, Pearce, Owens, IPDPS 2018, Sections IV-A and V): expand the normal
 // frontier over nn and nd, the delegate frontier over dn and dd; visit local
 // normal vertices at once, queue remote ones for their owners, mark reached
-// delegates in a byte mask that the ranks then reduce with ncclMax.
+// delegates in a byte mask that the ranks then exchange as bits.
 #pragma once
 
 #include <cstdint>
@@ -31,20 +31,11 @@ struct BfsLevel {
   uint32_t* send = nullptr;        // per-peer segments of owner slots (v / P)
   const uint64_t* send_start = nullptr;  // where each peer's segment starts
   uint32_t* send_count = nullptr;  // per peer
-  // Bottom-up levels of the normal vertices (RankBfs's normal pull): the
-  // normal frontier of every rank as bits, rank q's slots in words
-  // [q * normal_words, (q + 1) * normal_words), bit slot % 32 of word slot / 32.
-  uint32_t* normal_frontier_bits = nullptr;
-  uint64_t normal_words = 0;
 };
 
 // Launchers; each checks its launch. `rows` has `count` rows.
 void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
                            tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
-// The inclusive scan of the rows' nn + nd degrees (degree_scan[count - 1]:
-// the normal frontier's edges), as launch_expand_normals makes it.
-void launch_scan_normal_degrees(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
-                                tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream);
 // The delegate frontier top-down, in two steps so the caller can choose the
 // direction from the frontier's edge count (degree_scan[count - 1]) first.
 void launch_scan_delegate_degrees(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
@@ -57,29 +48,6 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
 // unvisited delegate through its dd list for a delegate of this level's
 // frontier (delegate_depth == level), stopping at the first.
 void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
-// The normal vertices' bottom-up level (undirected graphs; every rank takes
-// it together, so that each nn edge is looked at from one side or the other):
-// this rank's frontier normals (depth == level) as bits of its segment of
-// normal_frontier_bits, which the caller then allgathers.
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, int sms, cudaStream_t stream);
-// The delegate frontier as bits (frontier_bits), as the delegates' bottom-up level marks it.
-void launch_mark_delegate_frontier(const BfsLevel& s, int sms, cudaStream_t stream);
-// Each frontier normal reaches the delegates of its nd list (a normal has at
-// most TH edges: a thread per row).
-void launch_push_normals_to_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t count, int sms,
-                                      cudaStream_t stream);
-// Every unvisited local normal looks through its nn list for a normal of the
-// frontier (any rank's, by its global id's bit) and its nd list for a
-// delegate of the frontier, stopping at the first.
-void launch_pull_normals_from_all(const BfsLevel& s, int sms, cudaStream_t stream);
-// The normals' half of launch_pull_from_delegates: the frontier's bits, then
-// every unvisited local normal through its nd list.
-void launch_pull_normals(const BfsLevel& s, int sms, cudaStream_t stream);
-// Unvisited delegates through their dd lists alone (the normals pulled
-// above), entries [from, to) of each row; a delegate already reached (on any
-// rank, after an exchange) is passed over.
-constexpr eid_t kWholeRow = ~eid_t{0};
-void launch_pull_delegates(const BfsLevel& s, int sms, cudaStream_t stream, eid_t from = 0, eid_t to = kWholeRow);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // reached[d] = whether this rank queued normals for the next level.

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <utility>
 #include <vector>
 
 #include "distributed/gpu/bfs_kernels.cuh"
@@ -50,11 +49,6 @@ class RankBfs : public RankProgram {
   void reset(uint64_t source);
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
   void exchange_reached();                 // every rank's reached mask OR-ed into each's
-  std::pair<eid_t, eid_t> summed_over_ranks(eid_t a, eid_t b);
-  // The normal vertices' direction this level, the same on every rank.
-  bool normals_pull(const uint32_t* rows, uint32_t normals, eid_t& unexplored);
-  eid_t all_normal_edges();
-  const eid_t* read_back_summed(eid_t* device, int count);
 
   const RankGraph& host_;
   ncclComm_t comm_;
@@ -67,16 +61,7 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
   tg::gpu::DeviceArray<uint8_t> reached_;
   // The reached mask crosses ranks as bits: P segments of reached_words_,
-  // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why);
-  // TG_MGPU_REACHED_BYTES=1 reduces the bytes by max instead (for an A/B).
-  bool reached_as_bytes_ = false;
-  // The delegates' bottom-up in two phases (TG_MGPU_TWO_PHASE=1, experimental,
-  // docs/DISTRIBUTED.md): each row's hub-first entries, an exchange of the
-  // reached mask, then the rest of the rows of delegates no rank has reached;
-  // the direction is then chosen on the sums over the ranks, so that every
-  // rank takes the exchange together.
-  bool two_phase_ = false;
-  tg::gpu::DeviceArray<eid_t> direction_sums_;
+  // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why).
   uint64_t reached_words_ = 0;
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
   tg::gpu::DeviceArray<uint32_t> frontier_bits_;  // the delegate frontier as bits, for bottom-up levels
@@ -86,17 +71,7 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
   uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the three counters
-  eid_t* pinned_frontier_edges_ = nullptr;  // two slots: the delegate frontier's edges, and sums read back
-  // Bottom-up levels for the normal vertices too (TG_MGPU_NORMAL_PULL=1,
-  // undirected graphs; experimental until measured, docs/DISTRIBUTED.md):
-  // the normal frontier of every rank as bits, its edge count summed over the
-  // ranks, and the nn + nd edges of every rank (Beamer's unexplored edges).
-  bool normal_pull_ = false;
-  uint64_t normal_words_ = 0;
-  tg::gpu::DeviceArray<uint32_t> normal_frontier_bits_;
-  tg::gpu::DeviceArray<eid_t> normal_edges_;  // one sum over the ranks at a time
-  eid_t all_normal_edges_ = 0;
-  bool all_normal_edges_known_ = false;
+  eid_t* pinned_frontier_edges_ = nullptr;  // the delegate frontier's edges
 };
 
 }  // namespace tg::dist::gpu

@@ -4,7 +4,6 @@
 #include <limits>
 #include <string>
 
-#include "core/env_switch.h"
 #include "distributed/gpu/push_kernels.cuh"
 
 namespace tg::dist::gpu {
@@ -227,7 +226,7 @@ RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory w
       graph_(std::make_shared<const DeviceRankGraph>(graph, Rule::kWeighted, where)),
       remote_(graph) {
   if constexpr (!Rule::kFromSource && !Rule::kWeighted)
-    if (env_switch("TG_MGPU_CC_SEED") && graph.num_delegates() > 0) seed_ = std::make_unique<RankBfs>(graph, comm, true, graph_);
+    if (graph.num_delegates() > 0) seed_ = std::make_unique<RankBfs>(graph, comm, true, graph_);
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
   value_ = DeviceArray<value_t>::allocate(n);
   next_value_ = DeviceArray<value_t>::allocate(n);

