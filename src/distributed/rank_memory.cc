@@ -27,7 +27,6 @@ uint64_t bfs_state(const RankShape& s) {
          + (s.num_vertices + 31) / 32 * 4    // sent bits
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
          + (p * p + 2 * p + 3) * 8
-         + p * ((DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32) * 4  // normal frontier bits
          + p * ((d + 1 + 31) / 32) * 4        // every rank's reached mask as bits
          + 8;
 }
@@ -64,6 +63,7 @@ RankMemory part_memory(const RankShape& s, bool with_weights) {
               rounded(DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, s.rank) * sizeof(uint32_t));
   for (int k = 0; k < kNumEdgeKinds; ++k) {
     const uint64_t id = k == static_cast<int>(EdgeKind::kNN) ? sizeof(uint64_t) : sizeof(uint32_t);
+    m.offsets += rounded(chunk_rows_entries(s.edges[k]) * sizeof(uint32_t));
     m.lists += rounded(s.edges[k] * id) + (with_weights && s.weighted ? rounded(s.edges[k] * sizeof(weight_t)) : 0);
   }
   return m;
@@ -79,7 +79,7 @@ RankMemory rank_memory(const std::string& algorithm, const RankShape& s) {
   } else if (algorithm == "cc" || algorithm == "sssp") {
     const uint64_t v = algorithm == "cc" ? 4 : 8;  // 32-bit labels, double distances
     m.state = n * (2 * v + 1) + d * (8 + 2 * v + 1) + segments(s, v) + 64;  // values, next, active; delegates' with ids
-    if (algorithm == "cc") m.state += bfs_state(s);  // room for the seeding BFS (TG_MGPU_CC_SEED, rank_relax.h)
+    if (algorithm == "cc") m.state += bfs_state(s);  // room for the seeding BFS (rank_relax.h)
   } else {
     throw Error(algorithm + " has no program over several GPUs");
   }

@@ -28,7 +28,7 @@ RankShape shape_of(const PartitionSummary& summary, int rank);
 // What each program holds: every array rounded to 256 bytes, as one
 // allocation holding them all lays them out.
 struct RankMemory {
-  uint64_t offsets = 0;  // the four CSRs' offsets and local_of_slot: always on the GPU
+  uint64_t offsets = 0;  // the four CSRs' offsets, chunk rows and local_of_slot: always on the GPU
   uint64_t lists = 0;    // neighbours (and weights where the program reads them): on the GPU or in host memory
   uint64_t state = 0;    // the program's vertex arrays, queues and exchange buffers
   uint64_t on_gpu(bool lists_in_gpu_memory) const { return part(lists_in_gpu_memory) + state; }
@@ -41,6 +41,14 @@ constexpr uint64_t kRankMemoryMargin = uint64_t{256} << 20;
 RankMemory rank_memory(const std::string& algorithm, const RankShape& shape);
 // The part alone (offsets and lists), the weights with it where asked.
 RankMemory part_memory(const RankShape& shape, bool with_weights);
+
+// The push kernels' chunk of edges (gpu/push_kernels.cuh), and the entries of
+// a CSR's chunk index: the row holding each chunk's first edge, and the last
+// edge's row after them (none for a CSR without edges).
+inline constexpr uint64_t kPushChunkEdges = 2048;
+inline uint64_t chunk_rows_entries(uint64_t edges) {
+  return edges == 0 ? 0 : (edges + kPushChunkEdges - 1) / kPushChunkEdges + 1;
+}
 
 // The slots of one owner segment (owner_segments.h): rank 0's, the most any rank has.
 inline uint64_t segment_slots(uint64_t num_vertices, int num_ranks) {

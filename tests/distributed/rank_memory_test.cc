@@ -25,6 +25,14 @@ uint64_t lists_of(const Csr<N>& c, bool weights) {
   return rounded(c.neighbors.bytes()) + (weights ? rounded(c.weights.bytes()) : 0);
 }
 
+// The push kernels' chunk index: a row per 2048 edges and one more, on the GPU
+// with the offsets (none without edges).
+template <typename N>
+uint64_t chunk_rows(const Csr<N>& c) {
+  const uint64_t edges = c.num_edges();
+  return edges == 0 ? 0 : rounded(((edges + 2047) / 2048 + 1) * sizeof(uint32_t));
+}
+
 TEST(RankMemory, PlannedCountsAndBytesAreTheBuiltPartsOwn) {
   for (const std::string& name : {"pieces", "big_star", "kron_large", "urand_1", "single_vertex", "no_edges"}) {
     for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {
@@ -51,7 +59,8 @@ TEST(RankMemory, PlannedCountsAndBytesAreTheBuiltPartsOwn) {
                   << where;
               EXPECT_EQ(m.offsets, rounded(g.nn.offsets.bytes()) + rounded(g.nd.offsets.bytes()) +
                                        rounded(g.dn.offsets.bytes()) + rounded(g.dd.offsets.bytes()) +
-                                       rounded(g.local_of_slot.bytes()))
+                                       rounded(g.local_of_slot.bytes()) + chunk_rows(g.nn) + chunk_rows(g.nd) +
+                                       chunk_rows(g.dn) + chunk_rows(g.dd))
                   << where;
             }
           }

@@ -1,7 +1,9 @@
 #include "distributed/gpu/device_rank_graph.h"
 
+#include <algorithm>
 #include <cstring>
 
+#include "distributed/gpu/push_kernels.cuh"
 #include "distributed/rank_memory.h"
 
 namespace tg::dist::gpu {
@@ -10,6 +12,13 @@ namespace {
 // Each array starts on a 256-byte boundary, as cudaMalloc's would
 // (distributed/rank_memory.h counts them so).
 uint64_t rounded(uint64_t bytes) { return (bytes + 255) / 256 * 256; }
+
+__global__ void find_chunk_rows(const eid_t* offsets, uint32_t rows, eid_t edges, uint64_t entries, uint32_t* out) {
+  for (uint64_t c = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; c < entries; c += uint64_t{gridDim.x} * blockDim.x) {
+    const eid_t e = c * kPushChunk < edges ? c * kPushChunk : edges - 1;
+    out[c] = row_of_edge(offsets, 0, rows - 1, e);
+  }
+}
 
 }  // namespace
 
@@ -66,11 +75,27 @@ const T* DeviceRankGraph::map(const Array<T>& a) {
   return static_cast<const T*>(device);
 }
 
+const uint32_t* DeviceRankGraph::index_chunks(const eid_t* offsets, uint64_t rows, eid_t edges) {
+  const uint64_t entries = chunk_rows_entries(edges);
+  if (entries == 0) return nullptr;
+  uint32_t* at = reinterpret_cast<uint32_t*>(storage_.data() + used_);
+  const unsigned blocks = static_cast<unsigned>(std::min<uint64_t>(tg::gpu::div_up(entries, tg::gpu::kBlock), 4096));
+  find_chunk_rows<<<blocks, tg::gpu::kBlock>>>(offsets, static_cast<uint32_t>(rows), edges, entries, at);
+  TG_CUDA_CHECK_LAUNCH();
+  TG_CUDA(cudaDeviceSynchronize());
+  used_ += rounded(entries * sizeof(uint32_t));
+  return at;
+}
+
 template <typename N>
 CsrView<N> DeviceRankGraph::place(const Csr<N>& csr, bool with_weights) {
-  if (where_ == PartMemory::kHost)
-    return {upload(csr.offsets), map(csr.neighbors), with_weights ? map(csr.weights) : nullptr};
-  return {upload(csr.offsets), upload(csr.neighbors), with_weights ? upload(csr.weights) : nullptr};
+  CsrView<N> view;
+  view.offsets = upload(csr.offsets);
+  const bool mapped = where_ == PartMemory::kHost;
+  view.neighbors = mapped ? map(csr.neighbors) : upload(csr.neighbors);
+  if (with_weights) view.weights = mapped ? map(csr.weights) : upload(csr.weights);
+  view.chunk_rows = index_chunks(view.offsets, csr.offsets.size() - 1, csr.num_edges());
+  return view;
 }
 
 }  // namespace tg::dist::gpu

@@ -17,6 +17,10 @@ struct CsrView {
   const eid_t* offsets = nullptr;
   const N* neighbors = nullptr;
   const weight_t* weights = nullptr;  // where placed with weights and the graph has them
+  // The row of every kPushChunkEdges-th edge, and the last edge's row after
+  // them (rank_memory.h): where push_kernels.cuh's chunks start, found once
+  // at placement instead of by a search per chunk every round.
+  const uint32_t* chunk_rows = nullptr;
 };
 
 struct RankView {
@@ -58,6 +62,7 @@ class DeviceRankGraph {
   CsrView<N> place(const Csr<N>& csr, bool with_weights);
   template <typename T>
   const T* upload(const Array<T>& a);
+  const uint32_t* index_chunks(const eid_t* offsets, uint64_t rows, eid_t edges);
   // The array's pages registered for the GPU to read in place (a pinned copy
   // where the OS refuses, as for a memory-mapped file); its device address.
   template <typename T>

@@ -2,9 +2,11 @@
 // what CC's and PageRank's rounds push along (BFS expands queued rows instead,
 // bfs_kernels.cu). Delegates' lists run to millions of edges and normal ones
 // to at most TH, so a thread or warp per row would leave the GPU idle behind
-// the hubs: a block takes kPushChunk consecutive edges, finds the rows of its
-// first and last, and each thread finds its edge's row between them (a few
-// steps where rows are short, none inside a hub's list).
+// the hubs: a block takes kPushChunk consecutive edges, reads the row of its
+// first from the CSR's chunk index (device_rank_graph.h), searches for the
+// row of its last between that and the next chunk's, and each thread finds
+// its edge's row between them (a few steps where rows are short, none inside
+// a hub's list).
 #pragma once
 
 #include <cstdint>
@@ -12,11 +14,12 @@
 
 #include "core/types.h"
 #include "distributed/gpu/device_rank_graph.h"
+#include "distributed/rank_memory.h"
 #include "engines/gpu/cuda_util.h"
 
 namespace tg::dist::gpu {
 
-constexpr uint32_t kPushChunk = 2048;
+constexpr uint32_t kPushChunk = static_cast<uint32_t>(kPushChunkEdges);
 
 // The last row u in [lo, hi] with offsets[u] <= e: the row holding edge e
 // (an empty row u has offsets[u + 1] == offsets[u] <= e, so it is passed).
@@ -39,8 +42,12 @@ __global__ void push_rows(CsrView<N> csr, uint32_t rows, Op op) {
     const eid_t end = start + kPushChunk < edges ? start + kPushChunk : edges;
     __syncthreads();  // every thread has read the last chunk's rows
     if (threadIdx.x == 0) {
-      first = row_of_edge(csr.offsets, 0, rows - 1, start);
-      last = row_of_edge(csr.offsets, first, rows - 1, end - 1);
+      // One thread's two searches over every row, per chunk, cost every
+      // round even when few rows push: the index bounds them to the chunk's
+      // own rows.
+      const eid_t chunk = start / kPushChunk;
+      first = csr.chunk_rows[chunk];
+      last = row_of_edge(csr.offsets, first, csr.chunk_rows[chunk + 1], end - 1);
     }
     __syncthreads();
     const uint32_t lo = first, hi = last;
