@@ -46,6 +46,34 @@ TEST(ValuesByGlobalId, EqualTheDefinitionForAnyRankCountAndDelegates) {
   }
 }
 
+// One order made for a partition serves every run: two gathers of different
+// values through the same order, 4 ranks (a shift) and 3 (a division).
+TEST(ValuesByGlobalId, OneOrderServesManyRuns) {
+  const uint64_t n = (uint64_t{1} << 17) + 11;
+  std::vector<uint64_t> delegates;
+  for (uint64_t v = 0; v < n; v += 5) delegates.push_back(v);
+  for (int p : {3, 4}) {
+    const dist::GlobalIdOrder order(n, delegates, p);
+    for (int64_t run = 0; run < 2; ++run) {
+      std::vector<std::vector<int64_t>> normal(p);
+      std::vector<int64_t> delegate_values;
+      for (uint64_t v = 0; v < n; ++v) {
+        if (v % 5 == 0) delegate_values.push_back(-static_cast<int64_t>(v) - run);
+        else normal[v % p].push_back(static_cast<int64_t>(v) + run);
+      }
+      std::vector<std::span<const int64_t>> spans(normal.begin(), normal.end());
+      std::vector<int64_t> got(n, 0);
+      order.gather<int64_t>(spans, delegate_values, got.data());
+      for (uint64_t v = 0; v < n; ++v)
+        ASSERT_EQ(got[v], v % 5 == 0 ? -static_cast<int64_t>(v) - run : static_cast<int64_t>(v) + run)
+            << "vertex " << v << ", " << p << " ranks, run " << run;
+    }
+    std::vector<std::span<const int64_t>> too_few(p - 1);
+    std::vector<int64_t> out(n);
+    EXPECT_THROW(order.gather<int64_t>(too_few, {}, out.data()), Error) << p << " ranks";
+  }
+}
+
 TEST(ValuesByGlobalId, ARankWithTheWrongCountIsAnError) {
   const std::vector<uint64_t> delegates = {2};
   const std::vector<int64_t> rank0 = {1, 2}, rank1 = {3, 4}, delegate_values = {9};

@@ -29,21 +29,19 @@ using dist::gpu::seconds_since;
 // Every rank's values into one array indexed by global id (the delegates'
 // from rank 0: every rank holds the same).
 template <typename T>
-ResultVector<T> by_global_id(const dist::Partition& part, const std::vector<RankResult>& results) {
-  ResultVector<T> all(part.num_vertices);
+ResultVector<T> by_global_id(const dist::GlobalIdOrder& order, uint64_t n, const std::vector<RankResult>& results) {
+  ResultVector<T> all(n);
   std::vector<std::span<const T>> normals;
   for (const RankResult& r : results) normals.push_back(std::span<const T>(std::get<RankPart<T>>(r).normal));
-  dist::values_by_global_id<T>(part.num_vertices,
-                               std::span<const uint64_t>(part.delegate_global.data(), part.num_delegates()), normals,
-                               std::span<const T>(std::get<RankPart<T>>(results.front()).delegate), all.data());
+  order.gather<T>(normals, std::span<const T>(std::get<RankPart<T>>(results.front()).delegate), all.data());
   return all;
 }
 
-VertexValues gather(const dist::Partition& part, const std::vector<RankResult>& results) {
+VertexValues gather(const dist::GlobalIdOrder& order, uint64_t n, const std::vector<RankResult>& results) {
   return std::visit(
       [&](const auto& first) -> VertexValues {
         using T = typename std::decay_t<decltype(first.normal)>::value_type;
-        return by_global_id<T>(part, results);
+        return by_global_id<T>(order, n, results);
       },
       results.front());
 }
@@ -121,6 +119,8 @@ void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& req
   dist::gpu::RunTimes times;
   auto t = std::chrono::steady_clock::now();
   const dist::Partition part = dist::partition_graph(graph, p, dist::PartitionOptions{.threshold = options.delegate_threshold});
+  const dist::GlobalIdOrder order(part.num_vertices,
+                                 std::span<const uint64_t>(part.delegate_global.data(), part.num_delegates()), p);
   times.partition_s = seconds_since(t);
 
   // One program per algorithm of the batch, placed when its first request comes.
@@ -156,7 +156,7 @@ void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& req
       results[r] = ranks[r]->result();
     });
     t = std::chrono::steady_clock::now();
-    VertexValues values = gather(part, results);
+    VertexValues values = gather(order, part.num_vertices, results);
     times.compute_s = 0;
     uint64_t edges = 0;
     for (const RankRunRecord& r : records) {

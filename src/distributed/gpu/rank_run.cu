@@ -36,23 +36,22 @@ void agree_all_ready(Communicator& host, bool ready) {
 // global id: rank q's normal vertices are the ids q, q + P, q + 2P, ... that
 // are not delegates, ascending, so only the values need to travel.
 template <typename T>
-ResultVector<T> by_global_id(Communicator& host, const RankGraph& g, const gpu::RankPart<T>& mine) {
+ResultVector<T> by_global_id(Communicator& host, const GlobalIdOrder& order, uint64_t n, const gpu::RankPart<T>& mine) {
   std::vector<uint64_t> counts;
   const std::vector<T> all = host.allgatherv(std::span<const T>(mine.normal), &counts);
-  ResultVector<T> value(g.num_vertices);
+  ResultVector<T> value(n);
   std::vector<std::span<const T>> normals;
   uint64_t at = 0;
   for (uint64_t count : counts) {
     normals.push_back(std::span<const T>(all).subspan(at, count));
     at += count;
   }
-  values_by_global_id<T>(g.num_vertices, std::span<const uint64_t>(g.delegate_global.data(), g.num_delegates()),
-                         normals, std::span<const T>(mine.delegate), value.data());
+  order.gather<T>(normals, std::span<const T>(mine.delegate), value.data());
   return value;
 }
 
-VertexValues gather(Communicator& host, const RankGraph& g, const gpu::RankResult& mine) {
-  return std::visit([&](const auto& part) -> VertexValues { return by_global_id(host, g, part); }, mine);
+VertexValues gather(Communicator& host, const GlobalIdOrder& order, uint64_t n, const gpu::RankResult& mine) {
+  return std::visit([&](const auto& part) -> VertexValues { return by_global_id(host, order, n, part); }, mine);
 }
 
 // This rank's levels combined with the others': the slowest rank's times,
@@ -109,6 +108,7 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
   gpu::RunTimes times;
   auto t = std::chrono::steady_clock::now();
   const RankGraph g = partition_rank(graph, p, rank, PartitionOptions{.threshold = options.delegate_threshold});
+  const GlobalIdOrder order(g.num_vertices, std::span<const uint64_t>(g.delegate_global.data(), g.num_delegates()), p);
   times.partition_s = seconds_since(t);
 
   // NCCL's id from rank 0 to every process, then one communicator.
@@ -151,7 +151,7 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
     const gpu::RankRunRecord record = program->run(request);
     const gpu::RankResult mine = program->result();
     t = std::chrono::steady_clock::now();
-    VertexValues values = gather(host, g, mine);
+    VertexValues values = gather(host, order, g.num_vertices, mine);
     times.compute_s = host.allreduce(record.seconds, ReduceOp::kMax);
     const uint64_t edges = host.allreduce(record.edges, ReduceOp::kSum);
     DistributedStats stats = combine(host, g, record);
