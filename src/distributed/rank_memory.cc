@@ -10,9 +10,10 @@ namespace {
 uint64_t rounded(uint64_t bytes) { return (bytes + 255) / 256 * 256; }
 
 // The owners' dense segments of values of `value` bytes (owner_segments.h):
-// P to send and one received, none with one rank.
+// P to send and one received, and the pair queues' counts; none with one rank.
 uint64_t segments(const RankShape& s, uint64_t value) {
-  return s.num_ranks == 1 ? 0 : (static_cast<uint64_t>(s.num_ranks) + 1) * segment_slots(s.num_vertices, s.num_ranks) * value;
+  const uint64_t p = static_cast<uint64_t>(s.num_ranks);
+  return p == 1 ? 0 : (p + 1) * segment_slots(s.num_vertices, s.num_ranks) * value + (p + p * p) * 4;
 }
 
 uint64_t bfs_state(const RankShape& s) {

@@ -5,12 +5,19 @@
 // so a dense segment costs less than (slot, value) pairs plus the sorting
 // or atomics the owner would need to combine them; its bytes are a fixed
 // (P - 1) / P of the vertices a round.
+//
+// Rounds that send few values (the late rounds of CC and SSSP, where a few
+// rows are still active) may use the same memory as per-owner queues of
+// (slot, value) pairs instead (exchange_pairs): a counts allgather and a
+// point-to-point exchange of only the pairs queued, where the reduce-scatter
+// moves the whole segments (3 ms a round at kron:28 on 4 H200).
 #pragma once
 
 #include <nccl.h>
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "distributed/rank_memory.h"
 #include "distributed/gpu/nccl_check.h"
@@ -24,12 +31,24 @@ class OwnerSegments {
  public:
   static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, double>);
 
+  // A value bound for slot `slot` of its owner.
+  struct Pair {
+    uint32_t slot;
+    T value;
+  };
+
   explicit OwnerSegments(const RankGraph& g)
-      : ranks_(g.num_ranks), slots_(dist::segment_slots(g.num_vertices, g.num_ranks)) {
+      : ranks_(g.num_ranks), rank_(g.rank), slots_(dist::segment_slots(g.num_vertices, g.num_ranks)) {
     if (ranks_ == 1) return;  // nothing to send
     send_ = tg::gpu::DeviceArray<T>::allocate(static_cast<uint64_t>(ranks_) * slots_);
     received_ = tg::gpu::DeviceArray<T>::allocate(slots_);
+    pair_count_ = tg::gpu::DeviceArray<uint32_t>::allocate(ranks_);
+    count_matrix_ = tg::gpu::DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(ranks_) * ranks_);
+    TG_CUDA(cudaMallocHost(&pinned_counts_, static_cast<size_t>(ranks_) * ranks_ * sizeof(uint32_t)));
   }
+  ~OwnerSegments() { cudaFreeHost(pinned_counts_); }
+  OwnerSegments(const OwnerSegments&) = delete;
+  OwnerSegments& operator=(const OwnerSegments&) = delete;
 
   bool active() const { return ranks_ > 1; }
   // Where rank `owner`'s segment starts in the send buffer (index slot within it).
@@ -38,6 +57,59 @@ class OwnerSegments {
   // This rank's segment combined over every rank, after reduce().
   const T* received() const { return received_.data(); }
   uint64_t bytes_sent() const { return ranks_ == 1 ? 0 : (static_cast<uint64_t>(ranks_) - 1) * slots_ * sizeof(T); }
+
+  // The pair queues: owner q's at pairs() + q * pair_capacity(), its length
+  // in pair_count()[q] (zeroed by clear_pairs). The pairs a rank receives
+  // land in received_pairs(), at most pair_capacity() in all: a round may
+  // use the queues only if no rank can queue more than that (the caller
+  // bounds the pairs by the edges the round pushes, summed over the ranks).
+  Pair* pairs() const { return reinterpret_cast<Pair*>(send_.data()); }
+  uint32_t* pair_count() const { return pair_count_.data(); }
+  uint64_t pair_capacity() const { return ranks_ == 1 ? 0 : slots_ * sizeof(T) / sizeof(Pair); }
+  const Pair* received_pairs() const { return reinterpret_cast<const Pair*>(received_.data()); }
+  void clear_pairs(cudaStream_t stream) const {
+    if (active()) TG_CUDA(cudaMemsetAsync(pair_count_.data(), 0, ranks_ * sizeof(uint32_t), stream));
+  }
+  // NCCL connects a pair of ranks on their first send (lazily: 9-12 ms on
+  // the x2 machine): one count to and from every peer, at the warm-up.
+  void warm_up_pairs(ncclComm_t comm, cudaStream_t stream) const {
+    if (!active()) return;
+    TG_CUDA(cudaMemsetAsync(pair_count_.data(), 0, ranks_ * sizeof(uint32_t), stream));
+    TG_NCCL(ncclGroupStart());
+    for (int q = 0; q < ranks_; ++q) {
+      if (q == rank_) continue;
+      TG_NCCL(ncclSend(pair_count_.data(), 1, ncclUint32, q, comm, stream));
+      TG_NCCL(ncclRecv(count_matrix_.data() + q, 1, ncclUint32, q, comm, stream));
+    }
+    TG_NCCL(ncclGroupEnd());
+  }
+  // Every rank's queue lengths allgathered (and read back: a host sync),
+  // then each queue sent to its owner; returns the pairs received, and adds
+  // this rank's payload to *bytes_sent.
+  uint64_t exchange_pairs(ncclComm_t comm, cudaStream_t stream, uint64_t* bytes_sent) const {
+    if (!active()) return 0;
+    const int p = ranks_;
+    TG_NCCL(ncclAllGather(pair_count_.data(), count_matrix_.data(), p, ncclUint32, comm, stream));
+    TG_CUDA(cudaMemcpyAsync(pinned_counts_, count_matrix_.data(), static_cast<size_t>(p) * p * sizeof(uint32_t),
+                            cudaMemcpyDeviceToHost, stream));
+    TG_CUDA(cudaStreamSynchronize(stream));
+    const uint32_t* counts = pinned_counts_;  // row q: what rank q sends to each rank
+    uint64_t received = 0;
+    *bytes_sent += static_cast<uint64_t>(p) * sizeof(uint32_t);
+    TG_NCCL(ncclGroupStart());
+    for (int q = 0; q < p; ++q) {
+      if (q == rank_) continue;
+      const uint64_t to_q = counts[rank_ * p + q], from_q = counts[q * p + rank_];
+      if (to_q > 0)
+        TG_NCCL(ncclSend(pairs() + static_cast<uint64_t>(q) * pair_capacity(), to_q * sizeof(Pair), ncclUint8, q, comm, stream));
+      if (from_q > 0)
+        TG_NCCL(ncclRecv(reinterpret_cast<Pair*>(received_.data()) + received, from_q * sizeof(Pair), ncclUint8, q, comm, stream));
+      received += from_q;
+      *bytes_sent += to_q * sizeof(Pair);
+    }
+    TG_NCCL(ncclGroupEnd());
+    return received;
+  }
 
   // Every send value set to the bytes `fill` (0xFF: UINT32_MAX, min's identity; 0: 0.0, sum's).
   void clear(unsigned char fill, cudaStream_t stream) const {
@@ -50,9 +122,11 @@ class OwnerSegments {
   }
 
  private:
-  int ranks_;
+  int ranks_, rank_;
   uint64_t slots_;
   tg::gpu::DeviceArray<T> send_, received_;
+  tg::gpu::DeviceArray<uint32_t> pair_count_, count_matrix_;
+  uint32_t* pinned_counts_ = nullptr;
 };
 
 }  // namespace tg::dist::gpu

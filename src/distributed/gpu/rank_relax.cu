@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "core/env_switch.h"
 #include "distributed/gpu/push_kernels.cuh"
 
 namespace tg::dist::gpu {
@@ -30,6 +31,12 @@ struct Round {
   const uint8_t* delegate_active;
   T* remote;  // the owners' segments (null with one rank)
   uint64_t segment_slots;
+  // A sparse round (OwnerSegments::exchange_pairs): values for other ranks
+  // queued as (slot, value) pairs instead of lowered into the segments.
+  bool sparse = false;
+  typename OwnerSegments<T>::Pair* pairs = nullptr;
+  uint32_t* pair_count = nullptr;
+  uint64_t pair_capacity = 0;
 };
 
 // A normal vertex's edges: nn to a normal destination here or elsewhere, nd
@@ -41,8 +48,16 @@ struct PushNn {
   __device__ void operator()(uint32_t u, uint64_t v, eid_t e) const {
     const RankOf at = rank_of(r.g, v);
     const auto x = Rule::along(r.value[u], r.g.nn.weights, e);
-    if (at.owner == static_cast<uint32_t>(r.g.rank)) Rule::lower(&r.next[r.g.local_of_slot[at.slot]], x);
-    else Rule::lower(&r.remote[at.owner * r.segment_slots + at.slot], x);
+    if (at.owner == static_cast<uint32_t>(r.g.rank)) {
+      Rule::lower(&r.next[r.g.local_of_slot[at.slot]], x);
+    } else if (r.sparse) {
+      // No more than pair_capacity: the round's edges, summed over the
+      // ranks, bound every queue (run() chose the sparse form so).
+      const uint32_t i = atomicAdd(&r.pair_count[at.owner], 1u);
+      r.pairs[at.owner * r.pair_capacity + i] = {static_cast<uint32_t>(at.slot), x};
+    } else {
+      Rule::lower(&r.remote[at.owner * r.segment_slots + at.slot], x);
+    }
   }
 };
 template <typename Rule>
@@ -77,6 +92,14 @@ __global__ void fill(T* values, uint64_t count, T x) {
     values[i] = x;
 }
 
+// The pairs other ranks sent here, lowered into this rank's next values.
+template <typename Rule>
+__global__ void apply_pairs(RankView g, const typename OwnerSegments<typename Rule::value_t>::Pair* pairs, uint64_t count,
+                            typename Rule::value_t* next) {
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x)
+    Rule::lower(&next[g.local_of_slot[pairs[i].slot]], pairs[i].value);
+}
+
 // A seeded component (depth >= 0 in the seeding BFS, where there is one)
 // starts at its label and never pushes: no edge leaves it.
 struct Seed {
@@ -86,10 +109,12 @@ struct Seed {
 };
 
 // Start values by global id (this rank's normal vertices are slot * P +
-// rank); a vertex starts active where its value is not none.
+// rank); a vertex starts active where its value is not none. *edges gains
+// the edges the active rows will push in the first round.
 template <typename Rule>
 __global__ void start_normals(RankView g, uint64_t slots, uint64_t source, Seed seed, typename Rule::value_t* value,
-                              uint8_t* active) {
+                              uint8_t* active, unsigned long long* edges) {
+  unsigned long long pushed = 0;
   for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
     const uint32_t l = g.local_of_slot[s];
     if (l == kNoLocalId) continue;
@@ -100,13 +125,16 @@ __global__ void start_normals(RankView g, uint64_t slots, uint64_t source, Seed 
     }
     value[l] = Rule::start(s * g.num_ranks + g.rank, source);
     active[l] = value[l] < Rule::none();
+    if (active[l]) pushed += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
   }
+  block_add(pushed, edges);
 }
 
 template <typename Rule>
-__global__ void start_delegates(uint32_t d, const uint64_t* global, uint64_t source, Seed seed,
-                                typename Rule::value_t* value, uint8_t* active) {
-  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < d; k += uint64_t{gridDim.x} * blockDim.x) {
+__global__ void start_delegates(RankView g, const uint64_t* global, uint64_t source, Seed seed,
+                                typename Rule::value_t* value, uint8_t* active, unsigned long long* edges) {
+  unsigned long long pushed = 0;
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
     if (seed.delegate_depth != nullptr && seed.delegate_depth[k] >= 0) {
       value[k] = static_cast<typename Rule::value_t>(seed.label);
       active[k] = 0;
@@ -114,7 +142,9 @@ __global__ void start_delegates(uint32_t d, const uint64_t* global, uint64_t sou
     }
     value[k] = Rule::start(global[k], source);
     active[k] = value[k] < Rule::none();
+    if (active[k]) pushed += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
   }
+  block_add(pushed, edges);
 }
 
 // The smallest global id the seeding BFS reached here, into *least (which
@@ -225,6 +255,7 @@ RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory w
       stream_(6),
       graph_(std::make_shared<const DeviceRankGraph>(graph, Rule::kWeighted, where)),
       remote_(graph) {
+  sparse_ = env_switch("TG_MGPU_SPARSE_ROUNDS");
   if constexpr (!Rule::kFromSource && !Rule::kWeighted)
     if (graph.num_delegates() > 0) seed_ = std::make_unique<RankBfs>(graph, comm, true, graph_);
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
@@ -237,7 +268,7 @@ RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory w
   delegate_global_ = DeviceArray<uint64_t>::allocate(d);
   counters_ = DeviceArray<unsigned long long>::allocate(3);
   if (d > 0) TG_CUDA(cudaMemcpy(delegate_global_.data(), graph.delegate_global.data(), d * 8, cudaMemcpyHostToDevice));
-  TG_CUDA(cudaMallocHost(&pinned_, 3 * sizeof(unsigned long long)));
+  TG_CUDA(cudaMallocHost(&pinned_, 4 * sizeof(unsigned long long)));
 }
 
 template <typename Rule>
@@ -254,6 +285,7 @@ void RankRelax<Rule>::warm_up() {
   if (host_.num_ranks == 1) return;
   fill_async(remote_.send(), remote_.segment_slots() * host_.num_ranks, Rule::none(), stream_.sms(), stream_.stream());
   remote_.reduce(ncclMin, comm_, stream_.stream());
+  if (sparse_) remote_.warm_up_pairs(comm_, stream_.stream());
   TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 3, ncclUint64, ncclSum, comm_, stream_.stream()));
   stream_.sync();
 }
@@ -325,12 +357,24 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     seed.normal_depth = seed_->normal_depth();
     seed.delegate_depth = seed_->delegate_depth();
   }
-  start_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, source, seed, value_.data(), active_.data());
+  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned long long), s));
+  start_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, source, seed, value_.data(), active_.data(),
+                                                   counters_.data() + 1);
   TG_CUDA_CHECK_LAUNCH();
   if (d > 0) {
-    start_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(static_cast<uint32_t>(d), delegate_global_.data(), source,
-                                                           seed, delegate_value_.data(), delegate_active_.data());
+    start_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(view, delegate_global_.data(), source, seed,
+                                                           delegate_value_.data(), delegate_active_.data(),
+                                                           counters_.data() + 1);
     TG_CUDA_CHECK_LAUNCH();
+  }
+  // The edges the round will push, summed over the ranks: a round whose
+  // pushes cannot overflow the pair queues sends pairs (sparse_).
+  uint64_t round_edges = ~uint64_t{0};
+  if (sparse_ && p > 1) {
+    TG_NCCL(ncclAllReduce(counters_.data() + 1, counters_.data() + 1, 1, ncclUint64, ncclSum, comm_, s));
+    TG_CUDA(cudaMemcpyAsync(pinned_ + 3, counters_.data() + 1, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    stream_.sync();
+    round_edges = pinned_[3];
   }
 
   // The edges pushed: every edge in round 0 where every vertex starts active
@@ -344,26 +388,43 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     delegates_active = static_cast<uint32_t>(d);
   }
   for (;;) {
+    const bool sparse = sparse_ && p > 1 && round_edges <= remote_.pair_capacity();
     stream_.mark(1);
     if (n > 0) TG_CUDA(cudaMemcpyAsync(next_value_.data(), value_.data(), n * sizeof(value_t), cudaMemcpyDeviceToDevice, s));
     fill_async(delegate_candidate_.data(), d, Rule::none(), sms, s);
-    if (remote_.active()) fill_async(remote_.send(), remote_.segment_slots() * p, Rule::none(), sms, s);
-    const Round<Rule> r{view, value_.data(), next_value_.data(), delegate_value_.data(), delegate_candidate_.data(),
-                        active_.data(), delegate_active_.data(), remote_.send(), remote_.segment_slots()};
+    if (sparse) remote_.clear_pairs(s);
+    else if (remote_.active()) fill_async(remote_.send(), remote_.segment_slots() * p, Rule::none(), sms, s);
+    Round<Rule> r{view, value_.data(), next_value_.data(), delegate_value_.data(), delegate_candidate_.data(),
+                  active_.data(), delegate_active_.data(), remote_.send(), remote_.segment_slots()};
+    r.sparse = sparse;
+    r.pairs = remote_.pairs();
+    r.pair_count = remote_.pair_count();
+    r.pair_capacity = remote_.pair_capacity();
     launch_push_rows(view.nn, view.num_normals, PushNn<Rule>{r}, sms, s);
     launch_push_rows(view.nd, view.num_normals, PushNd<Rule>{r}, sms, s);
     launch_push_rows(view.dn, view.num_delegates, PushDn<Rule>{r}, sms, s);
     launch_push_rows(view.dd, view.num_delegates, PushDd<Rule>{r}, sms, s);
     stream_.mark(2);
-    remote_.reduce(ncclMin, comm_, s);
+    uint64_t bytes_sent = 0, received = 0;
+    if (sparse) {
+      received = remote_.exchange_pairs(comm_, s, &bytes_sent);
+    } else {
+      remote_.reduce(ncclMin, comm_, s);
+      bytes_sent = remote_.bytes_sent();
+    }
     if (p > 1 && d > 0)
       TG_NCCL(ncclAllReduce(delegate_candidate_.data(), delegate_candidate_.data(), d, nccl_type<value_t>(), ncclMin,
                             comm_, s));
     stream_.mark(3);
+    if (received > 0) {
+      apply_pairs<Rule><<<tg::gpu::grid_for(received, kBlock, sms), kBlock, 0, s>>>(view, remote_.received_pairs(),
+                                                                                   received, next_value_.data());
+      TG_CUDA_CHECK_LAUNCH();
+    }
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned long long), s));
     settle_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, value_.data(), next_value_.data(),
-                                                      remote_.active() ? remote_.received() : nullptr, active_.data(),
-                                                      counters_.data());
+                                                      remote_.active() && !sparse ? remote_.received() : nullptr,
+                                                      active_.data(), counters_.data());
     TG_CUDA_CHECK_LAUNCH();
     if (d > 0) {
       settle_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(view, delegate_value_.data(), delegate_candidate_.data(),
@@ -372,8 +433,11 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     }
     TG_CUDA(cudaMemcpyAsync(pinned_ + 1, counters_.data() + 1, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
     stream_.mark(4);
-    if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint64, ncclSum, comm_, s));
+    // The values fallen and the edges the next round pushes, over the ranks
+    // (this rank's own edges were read back above, for the record).
+    if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 2, ncclUint64, ncclSum, comm_, s));
     TG_CUDA(cudaMemcpyAsync(pinned_, counters_.data(), sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    TG_CUDA(cudaMemcpyAsync(pinned_ + 3, counters_.data() + 1, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
     stream_.mark(5);
     stream_.sync();
 
@@ -381,11 +445,12 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     l.delegate_frontier = delegates_active;
     l.compute_s = stream_.seconds(1, 2) + stream_.seconds(3, 4);
     l.communication_s = stream_.seconds(2, 3) + stream_.seconds(4, 5);
-    l.bytes_sent = p > 1 ? remote_.bytes_sent() + d * sizeof(value_t) + 8 : 0;
+    l.bytes_sent = p > 1 ? bytes_sent + d * sizeof(value_t) + 16 : 0;
     record.levels.push_back(l);
     if (pinned_[0] == 0) break;
     record.edges += pinned_[1];
     delegates_active = static_cast<uint32_t>(pinned_[2]);
+    round_edges = pinned_[3];
   }
   stream_.mark(1);
   stream_.sync();

@@ -98,7 +98,11 @@ class RankRelax : public RankProgram {
   tg::gpu::DeviceArray<uint8_t> active_, delegate_active_;             // values that fell last round
   tg::gpu::DeviceArray<unsigned long long> counters_;                  // settle_delegates says what each holds
   OwnerSegments<value_t> remote_;
-  unsigned long long* pinned_ = nullptr;
+  // Rounds that push few edges send (slot, value) pairs to the owners
+  // instead of reduce-scattering the dense segments (TG_MGPU_SPARSE_ROUNDS=1,
+  // experimental until measured; owner_segments.h, docs/DISTRIBUTED.md).
+  bool sparse_ = false;
+  unsigned long long* pinned_ = nullptr;  // [0] values fallen (all ranks), [1, 2] this rank's counters, [3] edges (all ranks)
 };
 
 using RankCc = RankRelax<CcRule>;
