@@ -79,16 +79,21 @@ class DegreeSeparation {
 
   // Algorithm 1. An edge from a normal vertex lives with its source (nn, nd);
   // one from a delegate to a normal vertex with its destination (dn), so a dn
-  // visit updates a local vertex (Section V-B); a dd edge with the endpoint of
-  // lower out-degree, ties to the smaller id, so an undirected edge pair lands
-  // on one rank ("Symmetric", Section III-B) and hubs' lists are scattered.
+  // visit updates a local vertex (Section V-B). A dd edge: on a rank drawn
+  // from a hash of its two ends (dd_rank), where the paper keeps it with the
+  // end of lower out-degree. Both put an undirected pair on one rank (the
+  // hash of u xor v is the same both ways: "Symmetric", Section III-B) and
+  // scatter a hub's list over the ranks; the paper's rule reads the other
+  // end's degree for every dd edge, a random read that was most of the
+  // partition's time on kron (docs/DISTRIBUTED.md).
   EdgePlace place(uint64_t u, uint64_t v) const {
     const bool u_delegate = is_delegate(u), v_delegate = is_delegate(v);
     if (!u_delegate) return {owner(u), v_delegate ? EdgeKind::kND : EdgeKind::kNN};
     if (!v_delegate) return {owner(v), EdgeKind::kDN};
-    const eid_t du = out_degree(u), dv = out_degree(v);
-    const uint64_t keeper = du < dv ? u : dv < du ? v : (u < v ? u : v);
-    return {owner(keeper), EdgeKind::kDD};
+    return {dd_rank(u, v, num_ranks()), EdgeKind::kDD};
+  }
+  static int dd_rank(uint64_t u, uint64_t v, int num_ranks) {
+    return static_cast<int>((((u ^ v) * 0x9E3779B97F4A7C15ull) >> 32) % static_cast<uint64_t>(num_ranks));
   }
 
  private:

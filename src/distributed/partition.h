@@ -41,6 +41,7 @@ struct RankGraph {
   int num_ranks = 1;
   uint64_t num_vertices = 0;  // of the whole graph
   uint64_t threshold = 0;
+  bool weighted = false;  // the graph has weights (and so every list here, a rank without edges too)
 
   Array<uint64_t> delegate_global;  // delegate id -> global id; one array shared by every rank here
   Array<uint64_t> normal_global;    // local id -> global id of the normal vertices owned here

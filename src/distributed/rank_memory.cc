@@ -42,7 +42,8 @@ RankShape shape_of(const RankGraph& g) {
   s.normals = g.num_normals();
   s.delegates = g.num_delegates();
   s.edges = {g.nn.num_edges(), g.nd.num_edges(), g.dn.num_edges(), g.dd.num_edges()};
-  s.weighted = !g.nn.weights.empty() || !g.nd.weights.empty() || !g.dn.weights.empty() || !g.dd.weights.empty();
+  s.weighted = g.weighted || !g.nn.weights.empty() || !g.nd.weights.empty() || !g.dn.weights.empty() ||
+               !g.dd.weights.empty();
   return s;
 }
 
