@@ -208,8 +208,10 @@ void sort_rows(Csr<N>& csr) {
 // neighbour nearest the source is most often its highest-degree one: in id
 // order (random on kron) each rank scanned its share of a list as far as one
 // GPU scans the whole, since the ranks cannot stop each other within a level.
-// A partial sort: a whole one cost 70% more partition time at kron:22.
-void sort_rows_hubs_first(Csr<uint32_t>& csr, const std::vector<eid_t>& delegate_degree) {
+// A partial sort: a whole one cost 70% more partition time at kron:22. The
+// degrees as 4 bytes (saturated: no order among degrees past 2^32 - 1),
+// half the footprint of the random reads each entry makes.
+void sort_rows_hubs_first(Csr<uint32_t>& csr, const std::vector<uint32_t>& delegate_degree) {
   const uint64_t rows = csr.offsets.size() - 1;
   const bool weighted = !csr.weights.empty();
   const auto before = [&](uint32_t a, uint32_t b) {
@@ -414,9 +416,10 @@ Partition build_partition(const Graph<V>& graph, int num_ranks, const PartitionO
 
   // nd and dd hub first (docs/DISTRIBUTED.md: measured against id order on
   // 2 H100 and 4 H200).
-  std::vector<eid_t> delegate_degree(numbering.delegates);
+  std::vector<uint32_t> delegate_degree(numbering.delegates);
 #pragma omp parallel for schedule(static)
-  for (uint64_t k = 0; k < delegate_degree.size(); ++k) delegate_degree[k] = sep.out_degree(part.delegate_global[k]);
+  for (uint64_t k = 0; k < delegate_degree.size(); ++k)
+    delegate_degree[k] = static_cast<uint32_t>(std::min<eid_t>(sep.out_degree(part.delegate_global[k]), UINT32_MAX));
   for (RankGraph& rank : part.ranks) {
     if (!wanted(rank.rank)) continue;
     sort_rows(rank.nn);
