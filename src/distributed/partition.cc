@@ -28,7 +28,7 @@ namespace {
 class EdgeRule {
  public:
   EdgeRule(const DegreeSeparation& sep, uint64_t n)
-      : p_(sep.num_ranks()), shift_(rank_shift_of(sep.num_ranks())), bits_((n + 63) / 64, 0) {
+      : p_(sep.num_ranks()), shift_(rank_shift_of(sep.num_ranks())), bits_((n + 63) / 64, 0), before_(bits_.size(), 0) {
     const int64_t words = static_cast<int64_t>(bits_.size());
 #pragma omp parallel for schedule(static) if (words > 1024)
     for (int64_t w = 0; w < words; ++w) {
@@ -37,8 +37,20 @@ class EdgeRule {
       for (uint64_t v = first; v < last; ++v) word |= uint64_t{sep.is_delegate(v)} << (v - first);
       bits_[w] = word;
     }
+    uint64_t count = 0;  // delegates number under 2^32 (check_id_widths ran first)
+    for (size_t w = 0; w < bits_.size(); ++w) {
+      before_[w] = static_cast<uint32_t>(count);
+      count += static_cast<uint64_t>(__builtin_popcountll(bits_[w]));
+    }
   }
   bool is_delegate(uint64_t v) const { return (bits_[v >> 6] >> (v & 63)) & 1u; }
+  // A delegate's id: the delegates below it (number_vertices numbers them in
+  // id order), from the bits, where the id array is a random read of 4 bytes
+  // a vertex.
+  uint32_t delegate_id(uint64_t v) const {
+    const uint64_t below = bits_[v >> 6] & ((uint64_t{1} << (v & 63)) - 1);
+    return before_[v >> 6] + static_cast<uint32_t>(__builtin_popcountll(below));
+  }
   int owner(uint64_t v) const { return static_cast<int>(rank_of(v, p_, shift_).owner); }
   // DegreeSeparation::place, from the bits.
   EdgePlace place(uint64_t u, uint64_t v) const {
@@ -51,6 +63,7 @@ class EdgeRule {
  private:
   int p_, shift_;
   std::vector<uint64_t> bits_;
+  std::vector<uint32_t> before_;  // delegates in the words before
 };
 
 // Each vertex's id in its role: delegate id, or local id on its owner.
@@ -300,7 +313,7 @@ struct Distributor {
             const weight_t w = weighted ? graph.out.weights[e] : weight_t{};
             if (sep.is_delegate(v)) {
               if (weighted) nd.weights[r][nd_at] = w;
-              nd.neighbors[r][nd_at++] = id[v];
+              nd.neighbors[r][nd_at++] = sep.delegate_id(v);
             } else {
               if (weighted) nn.weights[r][nn_at] = w;
               nn.neighbors[r][nn_at++] = v;
@@ -320,7 +333,7 @@ struct Distributor {
           KindTargets<uint32_t>& kind = place.kind == EdgeKind::kDN ? dn : dd;
           eid_t& at = (place.kind == EdgeKind::kDN ? dn_at : dd_at)[place.rank];
           if (weighted) kind.weights[place.rank][at] = graph.out.weights[e];
-          kind.neighbors[place.rank][at++] = id[v];
+          kind.neighbors[place.rank][at++] = place.kind == EdgeKind::kDD ? sep.delegate_id(v) : id[v];
         }
       }
     }
