@@ -21,6 +21,7 @@
 
 #include "distributed/rank_memory.h"
 #include "distributed/gpu/nccl_check.h"
+#include "distributed/gpu/queue_exchange.h"
 #include "distributed/partition.h"
 #include "engines/gpu/cuda_util.h"
 
@@ -83,31 +84,15 @@ class OwnerSegments {
     }
     TG_NCCL(ncclGroupEnd());
   }
-  // Every rank's queue lengths allgathered (and read back: a host sync),
-  // then each queue sent to its owner; returns the pairs received, and adds
-  // this rank's payload to *bytes_sent.
+  // Each queue sent to its owner (queue_exchange.h); returns the pairs
+  // received, and adds this rank's payload to *bytes_sent.
   uint64_t exchange_pairs(ncclComm_t comm, cudaStream_t stream, uint64_t* bytes_sent) const {
     if (!active()) return 0;
-    const int p = ranks_;
-    TG_NCCL(ncclAllGather(pair_count_.data(), count_matrix_.data(), p, ncclUint32, comm, stream));
-    TG_CUDA(cudaMemcpyAsync(pinned_counts_, count_matrix_.data(), static_cast<size_t>(p) * p * sizeof(uint32_t),
-                            cudaMemcpyDeviceToHost, stream));
-    TG_CUDA(cudaStreamSynchronize(stream));
-    const uint32_t* counts = pinned_counts_;  // row q: what rank q sends to each rank
-    uint64_t received = 0;
-    *bytes_sent += static_cast<uint64_t>(p) * sizeof(uint32_t);
-    TG_NCCL(ncclGroupStart());
-    for (int q = 0; q < p; ++q) {
-      if (q == rank_) continue;
-      const uint64_t to_q = counts[rank_ * p + q], from_q = counts[q * p + rank_];
-      if (to_q > 0)
-        TG_NCCL(ncclSend(pairs() + static_cast<uint64_t>(q) * pair_capacity(), to_q * sizeof(Pair), ncclUint8, q, comm, stream));
-      if (from_q > 0)
-        TG_NCCL(ncclRecv(reinterpret_cast<Pair*>(received_.data()) + received, from_q * sizeof(Pair), ncclUint8, q, comm, stream));
-      received += from_q;
-      *bytes_sent += to_q * sizeof(Pair);
-    }
-    TG_NCCL(ncclGroupEnd());
+    const uint64_t received =
+        exchange_queues(comm, stream, rank_, ranks_, pair_count_.data(), count_matrix_.data(), pinned_counts_, sizeof(Pair),
+                        [&](int q) { return pairs() + static_cast<uint64_t>(q) * pair_capacity(); }, received_.data());
+    *bytes_sent += static_cast<uint64_t>(ranks_) * sizeof(uint32_t);
+    for (int q = 0; q < ranks_; ++q) *bytes_sent += uint64_t{pinned_counts_[rank_ * ranks_ + q]} * sizeof(Pair);
     return received;
   }
 

@@ -6,6 +6,7 @@
 
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/nccl_check.h"
+#include "distributed/gpu/queue_exchange.h"
 
 namespace tg::dist::gpu {
 namespace {
@@ -124,24 +125,10 @@ void RankBfs::reset(uint64_t source) {
 }
 
 uint64_t RankBfs::exchange_normals(BfsLevel& s) {
-  const int p = host_.num_ranks, r = host_.rank;
+  const int p = host_.num_ranks;
   if (p == 1) return 0;
-  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_.stream()));
-  TG_CUDA(cudaMemcpyAsync(pinned_counts_, count_matrix_.data(), static_cast<size_t>(p) * p * sizeof(uint32_t),
-                          cudaMemcpyDeviceToHost, stream_.stream()));
-  stream_.sync();
-  const uint32_t* counts = pinned_counts_;  // row q: what rank q sends to each rank
-  uint64_t received = 0;
-  TG_NCCL(ncclGroupStart());
-  for (int q = 0; q < p; ++q) {
-    if (q == r) continue;
-    const uint32_t to_q = counts[r * p + q], from_q = counts[q * p + r];
-    if (to_q > 0) TG_NCCL(ncclSend(s.send + send_start_host_[q], to_q, ncclUint32, q, comm_, stream_.stream()));
-    if (from_q > 0) TG_NCCL(ncclRecv(receive_.data() + received, from_q, ncclUint32, q, comm_, stream_.stream()));
-    received += from_q;
-  }
-  TG_NCCL(ncclGroupEnd());
-  return received;
+  return exchange_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data(), pinned_counts_,
+                         sizeof(uint32_t), [&](int q) { return s.send + send_start_host_[q]; }, receive_.data());
 }
 
 RankRunRecord RankBfs::run(uint64_t source) {
