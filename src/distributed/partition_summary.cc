@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <variant>
 
+#include "distributed/edge_rule.h"
+
 namespace tg::dist {
 
 namespace {
@@ -60,7 +62,8 @@ template <typename V>
 PartitionSummary plan_partition(const Graph<V>& graph, int num_ranks, const PartitionOptions& options) {
   const uint64_t threshold = choose_threshold(graph, num_ranks, options);
   const uint64_t n = graph.num_vertices;
-  const DegreeSeparation sep = separate(graph, threshold, num_ranks);
+  const DegreeSeparation separation = separate(graph, threshold, num_ranks);
+  const EdgeRule sep(separation, n);
   const uint64_t p = static_cast<uint64_t>(num_ranks);
 
   // Per rank: normal vertices, then the four edge kinds; integer sums, so
