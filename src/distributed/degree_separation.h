@@ -87,13 +87,20 @@ class DegreeSeparation {
   // end's degree for every dd edge, a random read that was most of the
   // partition's time on kron (docs/DISTRIBUTED.md).
   EdgePlace place(uint64_t u, uint64_t v) const {
-    const bool u_delegate = is_delegate(u), v_delegate = is_delegate(v);
-    if (!u_delegate) return {owner(u), v_delegate ? EdgeKind::kND : EdgeKind::kNN};
-    if (!v_delegate) return {owner(v), EdgeKind::kDN};
-    return {dd_rank(u, v, num_ranks()), EdgeKind::kDD};
+    return place_edge(u, v, num_ranks(), [this](uint64_t x) { return is_delegate(x); },
+                      [this](uint64_t x) { return owner(x); });
   }
   static int dd_rank(uint64_t u, uint64_t v, int num_ranks) {
     return static_cast<int>((((u ^ v) * 0x9E3779B97F4A7C15ull) >> 32) % static_cast<uint64_t>(num_ranks));
+  }
+  // The rule itself, over whatever answers "delegate?" and "owner?" (edge_rule.h
+  // answers from a bit a vertex).
+  template <typename IsDelegate, typename Owner>
+  static EdgePlace place_edge(uint64_t u, uint64_t v, int num_ranks, const IsDelegate& is_delegate, const Owner& owner) {
+    const bool u_delegate = is_delegate(u), v_delegate = is_delegate(v);
+    if (!u_delegate) return {owner(u), v_delegate ? EdgeKind::kND : EdgeKind::kNN};
+    if (!v_delegate) return {owner(v), EdgeKind::kDN};
+    return {dd_rank(u, v, num_ranks), EdgeKind::kDD};
   }
 
  private:

@@ -13,8 +13,9 @@ namespace tg::dist {
 // The separation as the passes over the edges ask it, once or twice per edge:
 // a bit a vertex for "delegate" (n / 8 bytes, which stay in cache where the
 // 8-byte offsets the degree is read from miss on nearly every neighbour) and
-// the owner by a mask where P is a power of two. With dd_rank, which reads no
-// degree, kron:23 over 4 ranks on 2 threads took 4.4-5.3 s instead of 7.8-8.1.
+// the owner by a mask where P is a power of two, and a delegate's id counted
+// from the bits. With dd_rank, which reads no degree, kron:23 over 4 ranks on
+// 2 threads partitions in 2.8 s instead of 7.8-8.2 (docs/PERF.md).
 class EdgeRule {
  public:
   EdgeRule(const DegreeSeparation& sep, uint64_t n)
@@ -44,10 +45,8 @@ class EdgeRule {
   int owner(uint64_t v) const { return static_cast<int>(rank_of(v, p_, shift_).owner); }
   // DegreeSeparation::place, from the bits.
   EdgePlace place(uint64_t u, uint64_t v) const {
-    const bool u_delegate = is_delegate(u), v_delegate = is_delegate(v);
-    if (!u_delegate) return {owner(u), v_delegate ? EdgeKind::kND : EdgeKind::kNN};
-    if (!v_delegate) return {owner(v), EdgeKind::kDN};
-    return {DegreeSeparation::dd_rank(u, v, p_), EdgeKind::kDD};
+    return DegreeSeparation::place_edge(u, v, p_, [this](uint64_t x) { return is_delegate(x); },
+                                        [this](uint64_t x) { return owner(x); });
   }
 
  private:

@@ -56,6 +56,7 @@ class GlobalIdOrder {
   }
 
   int num_ranks() const { return p_; }
+  uint64_t num_vertices() const { return n_; }
 
   // out[v] for every v < n: normal_values[q] is rank q's (its slots in order,
   // the delegates' slots skipped), delegate_values[k] delegate k's. In

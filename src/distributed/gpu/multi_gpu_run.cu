@@ -29,19 +29,19 @@ using dist::gpu::seconds_since;
 // Every rank's values into one array indexed by global id (the delegates'
 // from rank 0: every rank holds the same).
 template <typename T>
-ResultVector<T> by_global_id(const dist::GlobalIdOrder& order, uint64_t n, const std::vector<RankResult>& results) {
-  ResultVector<T> all(n);
+ResultVector<T> by_global_id(const dist::GlobalIdOrder& order, const std::vector<RankResult>& results) {
+  ResultVector<T> all(order.num_vertices());
   std::vector<std::span<const T>> normals;
   for (const RankResult& r : results) normals.push_back(std::span<const T>(std::get<RankPart<T>>(r).normal));
   order.gather<T>(normals, std::span<const T>(std::get<RankPart<T>>(results.front()).delegate), all.data());
   return all;
 }
 
-VertexValues gather(const dist::GlobalIdOrder& order, uint64_t n, const std::vector<RankResult>& results) {
+VertexValues gather(const dist::GlobalIdOrder& order, const std::vector<RankResult>& results) {
   return std::visit(
       [&](const auto& first) -> VertexValues {
         using T = typename std::decay_t<decltype(first.normal)>::value_type;
-        return by_global_id<T>(order, n, results);
+        return by_global_id<T>(order, results);
       },
       results.front());
 }
@@ -156,7 +156,7 @@ void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& req
       results[r] = ranks[r]->result();
     });
     t = std::chrono::steady_clock::now();
-    VertexValues values = gather(order, part.num_vertices, results);
+    VertexValues values = gather(order, results);
     times.compute_s = 0;
     uint64_t edges = 0;
     for (const RankRunRecord& r : records) {

@@ -71,18 +71,11 @@ class OwnerSegments {
   void clear_pairs(cudaStream_t stream) const {
     if (active()) TG_CUDA(cudaMemsetAsync(pair_count_.data(), 0, ranks_ * sizeof(uint32_t), stream));
   }
-  // NCCL connects a pair of ranks on their first send (lazily: 9-12 ms on
-  // the x2 machine): one count to and from every peer, at the warm-up.
+  // The pair exchange's connections made before the first run (queue_exchange.h).
   void warm_up_pairs(ncclComm_t comm, cudaStream_t stream) const {
     if (!active()) return;
-    TG_CUDA(cudaMemsetAsync(pair_count_.data(), 0, ranks_ * sizeof(uint32_t), stream));
-    TG_NCCL(ncclGroupStart());
-    for (int q = 0; q < ranks_; ++q) {
-      if (q == rank_) continue;
-      TG_NCCL(ncclSend(pair_count_.data(), 1, ncclUint32, q, comm, stream));
-      TG_NCCL(ncclRecv(count_matrix_.data() + q, 1, ncclUint32, q, comm, stream));
-    }
-    TG_NCCL(ncclGroupEnd());
+    clear_pairs(stream);
+    warm_up_queues(comm, stream, rank_, ranks_, pair_count_.data(), count_matrix_.data());
   }
   // Each queue sent to its owner (queue_exchange.h); returns the pairs
   // received, and adds this rank's payload to *bytes_sent.

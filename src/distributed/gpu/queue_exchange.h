@@ -17,6 +17,22 @@
 
 namespace tg::dist::gpu {
 
+// NCCL connects a pair of ranks on their first send (lazily: 9-12 ms on the
+// x2 machine), and a collective's channels on its first call: the lengths'
+// allgather and one length to and from every peer, before the first run.
+// `lengths` must hold P zeros (they are sent).
+inline void warm_up_queues(ncclComm_t comm, cudaStream_t stream, int rank, int p, const uint32_t* lengths,
+                           uint32_t* length_matrix) {
+  TG_NCCL(ncclAllGather(lengths, length_matrix, p, ncclUint32, comm, stream));
+  TG_NCCL(ncclGroupStart());
+  for (int q = 0; q < p; ++q) {
+    if (q == rank) continue;
+    TG_NCCL(ncclSend(lengths, 1, ncclUint32, q, comm, stream));
+    TG_NCCL(ncclRecv(length_matrix + q, 1, ncclUint32, q, comm, stream));
+  }
+  TG_NCCL(ncclGroupEnd());
+}
+
 // lengths: this rank's P queue lengths (entries, on the device);
 // length_matrix: P x P on the device, pinned_matrix the same in pinned host
 // memory (row q: rank q's lengths, left there for the caller); queue_at(q):

@@ -62,21 +62,12 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
 }
 
-// Beamer}
-
 void RankBfs::warm_up() {
   const int p = host_.num_ranks;
   if (p == 1) return;
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_.stream()));
-  TG_NCCL(ncclAllGather(send_count_.data(), count_matrix_.data(), p, ncclUint32, comm_, stream_.stream()));
-  TG_NCCL(ncclGroupStart());
-  for (int q = 0; q < p; ++q) {
-    if (q == host_.rank) continue;
-    TG_NCCL(ncclSend(send_count_.data(), 1, ncclUint32, q, comm_, stream_.stream()));
-    TG_NCCL(ncclRecv(count_matrix_.data() + q, 1, ncclUint32, q, comm_, stream_.stream()));
-  }
-  TG_NCCL(ncclGroupEnd());
+  warm_up_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data());
   exchange_reached();
   stream_.sync();
 }

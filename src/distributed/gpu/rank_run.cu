@@ -36,10 +36,10 @@ void agree_all_ready(Communicator& host, bool ready) {
 // global id: rank q's normal vertices are the ids q, q + P, q + 2P, ... that
 // are not delegates, ascending, so only the values need to travel.
 template <typename T>
-ResultVector<T> by_global_id(Communicator& host, const GlobalIdOrder& order, uint64_t n, const gpu::RankPart<T>& mine) {
+ResultVector<T> by_global_id(Communicator& host, const GlobalIdOrder& order, const gpu::RankPart<T>& mine) {
   std::vector<uint64_t> counts;
   const std::vector<T> all = host.allgatherv(std::span<const T>(mine.normal), &counts);
-  ResultVector<T> value(n);
+  ResultVector<T> value(order.num_vertices());
   std::vector<std::span<const T>> normals;
   uint64_t at = 0;
   for (uint64_t count : counts) {
@@ -50,8 +50,8 @@ ResultVector<T> by_global_id(Communicator& host, const GlobalIdOrder& order, uin
   return value;
 }
 
-VertexValues gather(Communicator& host, const GlobalIdOrder& order, uint64_t n, const gpu::RankResult& mine) {
-  return std::visit([&](const auto& part) -> VertexValues { return by_global_id(host, order, n, part); }, mine);
+VertexValues gather(Communicator& host, const GlobalIdOrder& order, const gpu::RankResult& mine) {
+  return std::visit([&](const auto& part) -> VertexValues { return by_global_id(host, order, part); }, mine);
 }
 
 // This rank's levels combined with the others': the slowest rank's times,
@@ -151,7 +151,7 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
     const gpu::RankRunRecord record = program->run(request);
     const gpu::RankResult mine = program->result();
     t = std::chrono::steady_clock::now();
-    VertexValues values = gather(host, order, g.num_vertices, mine);
+    VertexValues values = gather(host, order, mine);
     times.compute_s = host.allreduce(record.seconds, ReduceOp::kMax);
     const uint64_t edges = host.allreduce(record.edges, ReduceOp::kSum);
     DistributedStats stats = combine(host, g, record);
