@@ -81,6 +81,8 @@ RankMemory rank_memory(const std::string& algorithm, const RankShape& s) {
   } else if (algorithm == "cc" || algorithm == "sssp") {
     const uint64_t v = algorithm == "cc" ? 4 : 8;  // 32-bit labels, double distances
     m.state = n * (2 * v + 1) + d * (8 + 2 * v + 1) + segments(s, v) + 64;  // values, next, active; delegates' with ids
+    const uint64_t qn = active_queue_capacity(n), qd = active_queue_capacity(d);
+    m.state += 4 * (qn + qd) + 8 * std::max(qn, qd) + 16;  // the queues of active rows, their degree scan
     if (algorithm == "cc") m.state += bfs_state(s);  // room for the seeding BFS (rank_relax.h)
   } else {
     throw Error(algorithm + " has no program over several GPUs");

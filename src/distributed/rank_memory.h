@@ -50,6 +50,11 @@ inline uint64_t chunk_rows_entries(uint64_t edges) {
   return edges == 0 ? 0 : (edges + kPushChunkEdges - 1) / kPushChunkEdges + 1;
 }
 
+// The rows a queue of active rows holds (CC's and SSSP's rounds on several
+// GPUs, gpu/rank_relax.h): an eighth of them, where pushing from a queue
+// pays; more active rows than that push by the chunks of every row.
+inline uint64_t active_queue_capacity(uint64_t rows) { return rows < 512 ? rows : rows / 8; }
+
 // The slots of one owner segment (owner_segments.h): rank 0's, the most any rank has.
 inline uint64_t segment_slots(uint64_t num_vertices, int num_ranks) {
   return DegreeSeparation::slots_on_rank(num_vertices, num_ranks, 0);

@@ -125,25 +125,6 @@ TEST(MultiGpuPrograms, PartsInHostMemory) {
   check_programs(kron(12, 14, true), {std::nullopt, 8}, "kron12 in host memory", Placement::kZeroCopyAligned);
 }
 
-// Rounds that push few edges sending (slot, value) pairs to the owners
-// (TG_MGPU_SPARSE_ROUNDS=1, experimental, rank_relax.h): the same values.
-// On these graphs the first rounds of CC push every edge (dense) and the
-// later ones few (pairs); SSSP's rounds from one source start sparse.
-class MultiGpuSparseRounds : public ::testing::Test {
- protected:
-  void SetUp() override { setenv("TG_MGPU_SPARSE_ROUNDS", "1", 1); }
-  void TearDown() override { unsetenv("TG_MGPU_SPARSE_ROUNDS"); }
-};
-
-TEST_F(MultiGpuSparseRounds, EqualTheReference) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
-    check_programs(build_variant(with_weights(find_shape(name).edges, WeightKind::kInteger, 9), Orientation::kUndirected, false),
-                   kThresholds, std::string(name) + ", sparse rounds");
-  check_programs(kron(14, 12, true), {4, 32, std::nullopt}, "kron14 undirected, sparse rounds");
-  check_programs(kron(12, 14, true), {std::nullopt}, "kron12 in host memory, sparse rounds", Placement::kZeroCopyAligned);
-}
-
 TEST(MultiGpuPrograms, CcOnADirectedGraphIsRefused) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   const AnyGraph graph = build_variant(find_shape("path").edges, Orientation::kDirectedNoCsc, false);

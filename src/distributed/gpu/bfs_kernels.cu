@@ -1,7 +1,6 @@
 #include "distributed/gpu/bfs_kernels.cuh"
 
 #include <cooperative_groups.h>
-#include <cub/device/device_scan.cuh>
 
 #include "distributed/gpu/push_kernels.cuh"
 
@@ -11,18 +10,6 @@ namespace {
 using tg::gpu::kBlock;
 
 namespace cg = cooperative_groups;
-
-// A place in a queue whose length is *counter, for a group of lanes that
-// join it together (the warp's lanes here now, or those of them with the
-// same owner): one atomic per group, not one per thread, as every thread of
-// a level that joins a queue adds to the same counter. (Measured on kron-26,
-// one H100: no change in the BFS's time; the compiler may aggregate the
-// plain form already. Kept as the explicit form.)
-__device__ uint32_t queue_slot(const cg::coalesced_group& group, uint32_t* counter) {
-  uint32_t base = 0;
-  if (group.thread_rank() == 0) base = atomicAdd(counter, group.size());
-  return group.shfl(base, 0) + group.thread_rank();
-}
 
 __device__ void visit_local(const BfsLevel& s, uint32_t l) {
   if (s.normal_depth[l] != kNoDepth) return;
@@ -53,59 +40,6 @@ __device__ void visit_normal(const BfsLevel& s, uint64_t v) {
       slot;
 }
 
-template <typename A, typename B>
-__global__ void row_degrees(const uint32_t* rows, uint32_t count, CsrView<A> a, CsrView<B> b, eid_t* degree) {
-  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x) {
-    const uint32_t u = rows[i];
-    degree[i] = (a.offsets[u + 1] - a.offsets[u]) + (b.offsets[u + 1] - b.offsets[u]);
-  }
-}
-
-// The first row in [lo, hi] whose inclusive degree scan exceeds e: the row
-// holding edge e of an expansion (rows without edges are passed over).
-__device__ uint32_t row_of_scanned_edge(const eid_t* scan, uint32_t lo, uint32_t hi, eid_t e) {
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (scan[mid] > e) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-// Edge-balanced expansion (a thread per edge): a delegate's lists run to
-// millions of edges, so a thread or warp per row would leave most of the GPU
-// idle behind the hubs. As push_rows does over a CSR (push_kernels.cuh), a
-// block takes kPushChunk consecutive edges, finds the rows of its first and
-// last in the inclusive scan of the rows' degrees, and each thread searches
-// only between them: a few steps in cached entries where rows are short,
-// where a search over the whole scan took log2(rows) dependent global loads
-// per edge (23 for the 8 M normals a level expands at kron-26). Each row's
-// edges are its list in `a` then in `b`.
-template <typename A, typename B, typename VisitA, typename VisitB>
-__device__ void expand_edges(const uint32_t* rows, uint32_t count, const eid_t* scan, CsrView<A> a, CsrView<B> b,
-                             VisitA visit_a, VisitB visit_b) {
-  __shared__ uint32_t first, last;
-  const eid_t total = scan[count - 1];
-  for (eid_t start = blockIdx.x * eid_t{kPushChunk}; start < total; start += eid_t{gridDim.x} * kPushChunk) {
-    const eid_t end = start + kPushChunk < total ? start + kPushChunk : total;
-    __syncthreads();  // every thread has read the last chunk's rows
-    if (threadIdx.x == 0) {
-      first = row_of_scanned_edge(scan, 0, count - 1, start);
-      last = row_of_scanned_edge(scan, first, count - 1, end - 1);
-    }
-    __syncthreads();
-    const uint32_t lo = first, hi = last;
-    for (eid_t e = start + threadIdx.x; e < end; e += blockDim.x) {
-      const uint32_t i = row_of_scanned_edge(scan, lo, hi, e);
-      const eid_t j = e - (i == 0 ? 0 : scan[i - 1]);
-      const uint32_t u = rows[i];
-      const eid_t in_a = a.offsets[u + 1] - a.offsets[u];
-      if (j < in_a) visit_a(a.neighbors[a.offsets[u] + j]);
-      else visit_b(b.neighbors[b.offsets[u] + (j - in_a)]);
-    }
-  }
-}
-
 // Edge-balanced, as the delegates' expansion below. A thread per normal row
 // (a normal vertex has at most TH edges) was tried on 2026-11-26: the level
 // where millions of normals expand took 7.3 ms against 5.2 before, on one
@@ -113,14 +47,14 @@ __device__ void expand_edges(const uint32_t* rows, uint32_t count, const eid_t* 
 // second; docs/PERF.md), so the binary search per edge stays.
 __global__ void expand_normals(BfsLevel s, const uint32_t* rows, uint32_t count, const eid_t* scan) {
   expand_edges(
-      rows, count, scan, s.g.nn, s.g.nd, [&](uint64_t v) { visit_normal(s, v); },
-      [&](uint32_t k) { reach_delegate(s, k); });
+      rows, count, scan, s.g.nn, s.g.nd, [&](uint32_t, uint64_t v, eid_t) { visit_normal(s, v); },
+      [&](uint32_t, uint32_t k, eid_t) { reach_delegate(s, k); });
 }
 
 __global__ void expand_delegates(BfsLevel s, const uint32_t* rows, uint32_t count, const eid_t* scan) {
   expand_edges(
-      rows, count, scan, s.g.dn, s.g.dd, [&](uint32_t l) { visit_local(s, l); },
-      [&](uint32_t k) { reach_delegate(s, k); });
+      rows, count, scan, s.g.dn, s.g.dd, [&](uint32_t, uint32_t l, eid_t) { visit_local(s, l); },
+      [&](uint32_t, uint32_t k, eid_t) { reach_delegate(s, k); });
 }
 
 // The delegate frontier of this level as bits (delegate_depth == level), a
@@ -204,20 +138,6 @@ __global__ void or_reached(const uint32_t* bits, int p, uint64_t words, uint64_t
     reached[k] = (any >> (k % 32)) & 1u;
   }
 }
-
-template <typename A, typename B>
-void scan_degrees(const uint32_t* rows, uint32_t count, CsrView<A> a, CsrView<B> b, eid_t* scan,
-                  tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
-  row_degrees<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(rows, count, a, b, scan);
-  TG_CUDA_CHECK_LAUNCH();
-  tg::gpu::run_cub(pool, [&](void* tmp, size_t& bytes) {
-    return cub::DeviceScan::InclusiveSum(tmp, bytes, scan, scan, count, stream);
-  });
-}
-
-// The edge count stays on the GPU (no copy back to size the grid): the grid
-// covers the GPU and strides over whatever the scan says.
-unsigned expansion_grid(int sms) { return static_cast<unsigned>(sms) * 8; }
 
 }  // namespace
 

@@ -4,7 +4,6 @@
 #include <limits>
 #include <string>
 
-#include "core/env_switch.h"
 #include "distributed/gpu/push_kernels.cuh"
 
 namespace tg::dist::gpu {
@@ -100,6 +99,19 @@ __global__ void apply_pairs(RankView g, const typename OwnerSegments<typename Ru
     Rule::lower(&next[g.local_of_slot[pairs[i].slot]], pairs[i].value);
 }
 
+// The rows that push next round, queued as they become active; past its
+// capacity a queue only counts them (and the round pushes by chunks of every
+// row instead).
+struct ActiveQueue {
+  uint32_t* rows;
+  uint32_t capacity;
+  uint32_t* count;
+  __device__ void add(uint32_t u) const {
+    const uint32_t i = queue_slot(cooperative_groups::coalesced_threads(), count);
+    if (i < capacity) rows[i] = u;
+  }
+};
+
 // A seeded component (depth >= 0 in the seeding BFS, where there is one)
 // starts at its label and never pushes: no edge leaves it.
 struct Seed {
@@ -113,7 +125,7 @@ struct Seed {
 // the edges the active rows will push in the first round.
 template <typename Rule>
 __global__ void start_normals(RankView g, uint64_t slots, uint64_t source, Seed seed, typename Rule::value_t* value,
-                              uint8_t* active, unsigned long long* edges) {
+                              uint8_t* active, ActiveQueue queue, unsigned long long* edges) {
   unsigned long long pushed = 0;
   for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
     const uint32_t l = g.local_of_slot[s];
@@ -125,14 +137,18 @@ __global__ void start_normals(RankView g, uint64_t slots, uint64_t source, Seed 
     }
     value[l] = Rule::start(s * g.num_ranks + g.rank, source);
     active[l] = value[l] < Rule::none();
-    if (active[l]) pushed += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+    if (active[l]) {
+      pushed += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+      queue.add(l);
+    }
   }
   block_add(pushed, edges);
 }
 
 template <typename Rule>
 __global__ void start_delegates(RankView g, const uint64_t* global, uint64_t source, Seed seed,
-                                typename Rule::value_t* value, uint8_t* active, unsigned long long* edges) {
+                                typename Rule::value_t* value, uint8_t* active, ActiveQueue queue,
+                                unsigned long long* edges) {
   unsigned long long pushed = 0;
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
     if (seed.delegate_depth != nullptr && seed.delegate_depth[k] >= 0) {
@@ -142,7 +158,10 @@ __global__ void start_delegates(RankView g, const uint64_t* global, uint64_t sou
     }
     value[k] = Rule::start(global[k], source);
     active[k] = value[k] < Rule::none();
-    if (active[k]) pushed += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+    if (active[k]) {
+      pushed += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+      queue.add(static_cast<uint32_t>(k));
+    }
   }
   block_add(pushed, edges);
 }
@@ -176,7 +195,7 @@ __global__ void least_reached(RankView g, uint64_t slots, const uint64_t* delega
 template <typename Rule>
 __global__ void settle_normals(RankView g, uint64_t slots, typename Rule::value_t* value,
                                const typename Rule::value_t* next, const typename Rule::value_t* received,
-                               uint8_t* active, unsigned long long* counters) {
+                               uint8_t* active, ActiveQueue queue, unsigned long long* counters) {
   unsigned long long fell = 0, edges = 0;
   for (uint64_t s = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; s < slots; s += uint64_t{gridDim.x} * blockDim.x) {
     const uint32_t l = g.local_of_slot[s];
@@ -189,6 +208,7 @@ __global__ void settle_normals(RankView g, uint64_t slots, typename Rule::value_
       value[l] = x;
       ++fell;
       edges += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+      queue.add(l);
     }
   }
   block_add(fell, &counters[0]);
@@ -197,7 +217,7 @@ __global__ void settle_normals(RankView g, uint64_t slots, typename Rule::value_
 
 template <typename Rule>
 __global__ void settle_delegates(RankView g, typename Rule::value_t* value, const typename Rule::value_t* candidate,
-                                 uint8_t* active, unsigned long long* counters) {
+                                 uint8_t* active, ActiveQueue queue, unsigned long long* counters) {
   unsigned long long fell = 0, edges = 0;
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
     const bool lower = candidate[k] < value[k];
@@ -206,6 +226,7 @@ __global__ void settle_delegates(RankView g, typename Rule::value_t* value, cons
       value[k] = candidate[k];
       ++fell;
       edges += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+      queue.add(static_cast<uint32_t>(k));
     }
   }
   block_add(g.rank == 0 ? fell : 0ull, &counters[0]);
@@ -255,7 +276,6 @@ RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory w
       stream_(6),
       graph_(std::make_shared<const DeviceRankGraph>(graph, Rule::kWeighted, where)),
       remote_(graph) {
-  sparse_ = env_switch("TG_MGPU_SPARSE_ROUNDS");
   if constexpr (!Rule::kFromSource && !Rule::kWeighted)
     if (graph.num_delegates() > 0) seed_ = std::make_unique<RankBfs>(graph, comm, true, graph_);
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
@@ -267,13 +287,19 @@ RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory w
   delegate_active_ = DeviceArray<uint8_t>::allocate(d);
   delegate_global_ = DeviceArray<uint64_t>::allocate(d);
   counters_ = DeviceArray<unsigned long long>::allocate(3);
+  normal_queue_ = DeviceArray<uint32_t>::allocate(active_queue_capacity(n));
+  delegate_queue_ = DeviceArray<uint32_t>::allocate(active_queue_capacity(d));
+  queue_scan_ = DeviceArray<eid_t>::allocate(std::max(active_queue_capacity(n), active_queue_capacity(d)));
+  queued_ = DeviceArray<uint32_t>::allocate(2);
   if (d > 0) TG_CUDA(cudaMemcpy(delegate_global_.data(), graph.delegate_global.data(), d * 8, cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_, 4 * sizeof(unsigned long long)));
+  TG_CUDA(cudaMallocHost(&pinned_queued_, 2 * sizeof(uint32_t)));
 }
 
 template <typename Rule>
 RankRelax<Rule>::~RankRelax() {
   cudaFreeHost(pinned_);
+  cudaFreeHost(pinned_queued_);
 }
 
 template <typename Rule>
@@ -285,7 +311,7 @@ void RankRelax<Rule>::warm_up() {
   if (host_.num_ranks == 1) return;
   fill_async(remote_.send(), remote_.segment_slots() * host_.num_ranks, Rule::none(), stream_.sms(), stream_.stream());
   remote_.reduce(ncclMin, comm_, stream_.stream());
-  if (sparse_) remote_.warm_up_pairs(comm_, stream_.stream());
+  remote_.warm_up_pairs(comm_, stream_.stream());
   TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 3, ncclUint64, ncclSum, comm_, stream_.stream()));
   stream_.sync();
 }
@@ -357,25 +383,30 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     seed.normal_depth = seed_->normal_depth();
     seed.delegate_depth = seed_->delegate_depth();
   }
+  const uint64_t normal_capacity = active_queue_capacity(n), delegate_capacity = active_queue_capacity(d);
+  const ActiveQueue normal_queue{normal_queue_.data(), static_cast<uint32_t>(normal_capacity), queued_.data()};
+  const ActiveQueue delegate_queue{delegate_queue_.data(), static_cast<uint32_t>(delegate_capacity), queued_.data() + 1};
   TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned long long), s));
+  TG_CUDA(cudaMemsetAsync(queued_.data(), 0, 2 * sizeof(uint32_t), s));
   start_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, source, seed, value_.data(), active_.data(),
-                                                   counters_.data() + 1);
+                                                   normal_queue, counters_.data() + 1);
   TG_CUDA_CHECK_LAUNCH();
   if (d > 0) {
     start_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(view, delegate_global_.data(), source, seed,
                                                            delegate_value_.data(), delegate_active_.data(),
-                                                           counters_.data() + 1);
+                                                           delegate_queue, counters_.data() + 1);
     TG_CUDA_CHECK_LAUNCH();
   }
   // The edges the round will push, summed over the ranks: a round whose
-  // pushes cannot overflow the pair queues sends pairs (sparse_).
+  // pushes cannot overflow the pair queues sends pairs.
   uint64_t round_edges = ~uint64_t{0};
-  if (sparse_ && p > 1) {
+  if (p > 1) {
     TG_NCCL(ncclAllReduce(counters_.data() + 1, counters_.data() + 1, 1, ncclUint64, ncclSum, comm_, s));
     TG_CUDA(cudaMemcpyAsync(pinned_ + 3, counters_.data() + 1, sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-    stream_.sync();
-    round_edges = pinned_[3];
   }
+  TG_CUDA(cudaMemcpyAsync(pinned_queued_, queued_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
+  stream_.sync();
+  if (p > 1) round_edges = pinned_[3];
 
   // The edges pushed: every edge in round 0 where every vertex starts active
   // (CC), then those of the rows whose value fell (a source's own first
@@ -388,7 +419,7 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     delegates_active = static_cast<uint32_t>(d);
   }
   for (;;) {
-    const bool sparse = sparse_ && p > 1 && round_edges <= remote_.pair_capacity();
+    const bool sparse = p > 1 && round_edges <= remote_.pair_capacity();
     stream_.mark(1);
     if (n > 0) TG_CUDA(cudaMemcpyAsync(next_value_.data(), value_.data(), n * sizeof(value_t), cudaMemcpyDeviceToDevice, s));
     fill_async(delegate_candidate_.data(), d, Rule::none(), sms, s);
@@ -400,10 +431,23 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     r.pairs = remote_.pairs();
     r.pair_count = remote_.pair_count();
     r.pair_capacity = remote_.pair_capacity();
-    launch_push_rows(view.nn, view.num_normals, PushNn<Rule>{r}, sms, s);
-    launch_push_rows(view.nd, view.num_normals, PushNd<Rule>{r}, sms, s);
-    launch_push_rows(view.dn, view.num_delegates, PushDn<Rule>{r}, sms, s);
-    launch_push_rows(view.dd, view.num_delegates, PushDd<Rule>{r}, sms, s);
+    // The rows that fell last round, from their queues where these hold
+    // them all, else by the chunks of every row (op.active picks them).
+    const uint32_t normals_queued = pinned_queued_[0], delegates_queued = pinned_queued_[1];
+    if (normals_queued <= normal_capacity) {
+      launch_push_queued(normal_queue_.data(), normals_queued, view.nn, view.nd, PushNn<Rule>{r}, PushNd<Rule>{r},
+                         queue_scan_.data(), pool_, sms, s);
+    } else {
+      launch_push_rows(view.nn, view.num_normals, PushNn<Rule>{r}, sms, s);
+      launch_push_rows(view.nd, view.num_normals, PushNd<Rule>{r}, sms, s);
+    }
+    if (delegates_queued <= delegate_capacity) {
+      launch_push_queued(delegate_queue_.data(), delegates_queued, view.dn, view.dd, PushDn<Rule>{r}, PushDd<Rule>{r},
+                         queue_scan_.data(), pool_, sms, s);
+    } else {
+      launch_push_rows(view.dn, view.num_delegates, PushDn<Rule>{r}, sms, s);
+      launch_push_rows(view.dd, view.num_delegates, PushDd<Rule>{r}, sms, s);
+    }
     stream_.mark(2);
     uint64_t bytes_sent = 0, received = 0;
     if (sparse) {
@@ -422,16 +466,18 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
       TG_CUDA_CHECK_LAUNCH();
     }
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned long long), s));
+    TG_CUDA(cudaMemsetAsync(queued_.data(), 0, 2 * sizeof(uint32_t), s));  // the queues were read above
     settle_normals<Rule><<<slot_grid, kBlock, 0, s>>>(view, slots, value_.data(), next_value_.data(),
                                                       remote_.active() && !sparse ? remote_.received() : nullptr,
-                                                      active_.data(), counters_.data());
+                                                      active_.data(), normal_queue, counters_.data());
     TG_CUDA_CHECK_LAUNCH();
     if (d > 0) {
       settle_delegates<Rule><<<delegate_grid, kBlock, 0, s>>>(view, delegate_value_.data(), delegate_candidate_.data(),
-                                                              delegate_active_.data(), counters_.data());
+                                                              delegate_active_.data(), delegate_queue, counters_.data());
       TG_CUDA_CHECK_LAUNCH();
     }
     TG_CUDA(cudaMemcpyAsync(pinned_ + 1, counters_.data() + 1, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+    TG_CUDA(cudaMemcpyAsync(pinned_queued_, queued_.data(), 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost, s));
     stream_.mark(4);
     // The values fallen and the edges the next round pushes, over the ranks
     // (this rank's own edges were read back above, for the record).

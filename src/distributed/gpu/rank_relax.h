@@ -97,11 +97,19 @@ class RankRelax : public RankProgram {
   tg::gpu::DeviceArray<value_t> delegate_value_, delegate_candidate_;  // every delegate
   tg::gpu::DeviceArray<uint8_t> active_, delegate_active_;             // values that fell last round
   tg::gpu::DeviceArray<unsigned long long> counters_;                  // settle_delegates says what each holds
+  // Values bound for other ranks: dense segments reduce-scattered in rounds
+  // that push many edges, (slot, value) pairs sent to the owners in rounds
+  // that push few (owner_segments.h; at kron:28 on 4 H100 the seeded CC's
+  // last rounds 3 ms -> 0.6 ms of communication each, docs/DISTRIBUTED.md).
   OwnerSegments<value_t> remote_;
-  // Rounds that push few edges send (slot, value) pairs to the owners
-  // instead of reduce-scattering the dense segments (TG_MGPU_SPARSE_ROUNDS=1,
-  // experimental until measured; owner_segments.h, docs/DISTRIBUTED.md).
-  bool sparse_ = false;
+  // The rows whose value fell, queued as they fall: a round with few of
+  // them pushes their edges from the queues (edge-balanced over a degree
+  // scan) instead of walking the chunks of every row, which cost 3-4 ms a
+  // round at kron:28 on 4 H100 however few rows pushed.
+  tg::gpu::DeviceArray<uint32_t> normal_queue_, delegate_queue_, queued_;  // queued_: [0] normals, [1] delegates
+  tg::gpu::DeviceArray<eid_t> queue_scan_;
+  tg::gpu::ScratchPool pool_;
+  uint32_t* pinned_queued_ = nullptr;
   unsigned long long* pinned_ = nullptr;  // [0] values fallen (all ranks), [1, 2] this rank's counters, [3] edges (all ranks)
 };
 
