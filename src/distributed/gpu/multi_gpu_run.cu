@@ -14,6 +14,7 @@
 #include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
+#include "distributed/gpu/host_threads.h"
 #include "distributed/values_by_global_id.h"
 #include "engines/gpu/host_openmp.h"
 #include "engines/run.h"
@@ -123,6 +124,9 @@ void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& req
                                  std::span<const uint64_t>(part.delegate_global.data(), part.num_delegates()), p);
   times.partition_s = seconds_since(t);
 
+  // The partition above used every core; from here the host's parallel work
+  // leaves two a GPU to its rank thread and NCCL's proxy (host_threads.h).
+  const dist::gpu::HostThreadsLeaveGpuCores leave_gpu_cores(p);
   // One program per algorithm of the batch, placed when its first request comes.
   const AlgorithmInfo* placed = nullptr;
   std::vector<std::unique_ptr<dist::gpu::RankProgram>> ranks(p);

@@ -16,6 +16,7 @@
 #include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
+#include "distributed/gpu/host_threads.h"
 #include "distributed/values_by_global_id.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/host_openmp.h"
@@ -123,6 +124,11 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
     ~CommOwner() { ncclCommDestroy(c); }
   } owner{comm};
 
+  // The partition above used every core; from here each process's parallel
+  // work leaves two a GPU of this host to the ranks and NCCL's proxies
+  // (host_threads.h), and shares the rest with the host's other ranks.
+  const int here = gpu::ranks_on_this_host(p);
+  const gpu::HostThreadsLeaveGpuCores leave_gpu_cores(here, here);
   uint64_t placed_bytes = 0, in_host = 0;
   std::vector<RunOutput> outputs;
   const AlgorithmInfo* placed = nullptr;
