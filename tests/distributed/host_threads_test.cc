@@ -14,16 +14,17 @@ namespace {
 using dist::gpu::HostThreadsLeaveGpuCores;
 
 // The limit is at least one thread, never more than before, and gone with the guard.
-TEST(HostThreads, LeaveTwoCoresAGpuThenRestore) {
+TEST(HostThreads, LeaveCoresForAGpuThenRestore) {
   const int before = omp_get_max_threads(), procs = omp_get_num_procs();
+  const int k = HostThreadsLeaveGpuCores::kCoresPerGpu;
   {
     const HostThreadsLeaveGpuCores guard(1);
-    EXPECT_EQ(omp_get_max_threads(), std::clamp(procs - 2, 1, before));
+    EXPECT_EQ(omp_get_max_threads(), std::clamp(procs - k, 1, before));
     int team = 0;
 #pragma omp parallel
 #pragma omp single
     team = omp_get_num_threads();
-    EXPECT_EQ(team, std::clamp(procs - 2, 1, before));
+    EXPECT_EQ(team, std::clamp(procs - k, 1, before));
   }
   EXPECT_EQ(omp_get_max_threads(), before);
   {
@@ -36,8 +37,9 @@ TEST(HostThreads, LeaveTwoCoresAGpuThenRestore) {
 TEST(HostThreads, ProcessesOfOneHostShareTheRest) {
   const int before = omp_get_max_threads(), procs = omp_get_num_procs();
   const bool bound = procs < static_cast<int>(std::thread::hardware_concurrency());
+  const int k = HostThreadsLeaveGpuCores::kCoresPerGpu;
   const HostThreadsLeaveGpuCores guard(2, 2);
-  EXPECT_EQ(omp_get_max_threads(), std::clamp(bound ? procs - 2 : (procs - 4) / 2, 1, before));
+  EXPECT_EQ(omp_get_max_threads(), std::clamp(bound ? procs - k : (procs - 2 * k) / 2, 1, before));
 }
 
 TEST(HostThreads, RanksOnThisHostFromTheLauncher) {

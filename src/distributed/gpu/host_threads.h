@@ -5,10 +5,13 @@
 // default wait policy) before they sleep. Between two runs the host gathers
 // the ranks' values into global order and the caller takes them (bench counts
 // the traversed edges), both in parallel regions over every core; the next
-// run's rank threads and NCCL's proxy threads (one of each a GPU) then found
-// every core spinning and waited a scheduler tick (about 4 ms) at each
-// synchronisation: on 2 and 4 H100, one BFS root in eight to twelve took
-// 30-80 ms against 15 (its communication 4-8 ms a level, in steps of about 4).
+// run's rank threads and NCCL's threads then found every core spinning and
+// waited a scheduler tick (about 4 ms) at each synchronisation. On 4 H200 at
+// kron:28 (docs/PERF.md), 13 of 64 BFS roots took 1.5-4.7x the median (their
+// communication 3-8 ms a level, in steps of about 4): 170.5 GTEPS. Leaving 2
+// cores a GPU: 1 root, 252.4 GTEPS; OMP_WAIT_POLICY=passive for the whole
+// process: none, 269.8 GTEPS (but the CPU engine's steps want spinning
+// workers, and libgomp reads the policy only when it loads). 4 a GPU now.
 #pragma once
 
 #include <cstdlib>
@@ -21,18 +24,21 @@
 namespace tg::dist::gpu {
 
 // While alive, parallel regions started by this thread use at most the cores
-// of the host but 2 for each of its `gpus_here` GPUs, shared evenly by the
+// of the host but kCoresPerGpu for each of its `gpus_here` GPUs, shared evenly by the
 // `processes_here` processes that drive them (at least one thread). A process
 // that a launcher bound to fewer than the host's cores has its share already,
-// and leaves 2 a GPU of its own.
+// and leaves kCoresPerGpu a GPU of its own.
 class HostThreadsLeaveGpuCores {
  public:
+  static constexpr int kCoresPerGpu = 4;  // a rank thread, NCCL's proxy and service threads, a spare
+
   explicit HostThreadsLeaveGpuCores(int gpus_here, int processes_here = 1) {
 #ifdef _OPENMP
     previous_ = omp_get_max_threads();
     const int procs = omp_get_num_procs(), processes = processes_here < 1 ? 1 : processes_here;
     const bool bound = processes > 1 && procs < static_cast<int>(std::thread::hardware_concurrency());
-    const int share = bound ? procs - 2 * gpus_here / processes : (procs - 2 * gpus_here) / processes;
+    const int gpu_cores = kCoresPerGpu * gpus_here;
+    const int share = bound ? procs - gpu_cores / processes : (procs - gpu_cores) / processes;
     omp_set_num_threads(share < 1 ? 1 : (share < previous_ ? share : previous_));
 #else
     (void)gpus_here;

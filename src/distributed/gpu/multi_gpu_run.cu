@@ -125,7 +125,7 @@ void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& req
   times.partition_s = seconds_since(t);
 
   // The partition above used every core; from here the host's parallel work
-  // leaves two a GPU to its rank thread and NCCL's proxy (host_threads.h).
+  // leaves cores for each GPU's rank thread and NCCL's threads (host_threads.h).
   const dist::gpu::HostThreadsLeaveGpuCores leave_gpu_cores(p);
   // One program per algorithm of the batch, placed when its first request comes.
   const AlgorithmInfo* placed = nullptr;

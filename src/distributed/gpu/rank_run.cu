@@ -125,7 +125,7 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
   } owner{comm};
 
   // The partition above used every core; from here each process's parallel
-  // work leaves two a GPU of this host to the ranks and NCCL's proxies
+  // work leaves cores for each GPU of this host to the ranks and NCCL's threads
   // (host_threads.h), and shares the rest with the host's other ranks.
   const int here = gpu::ranks_on_this_host(p);
   const gpu::HostThreadsLeaveGpuCores leave_gpu_cores(here, here);
