@@ -97,12 +97,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   const Need in_edges = edge_reads(request).in_edges;
   const bool load_in_edges = host_mem ? host_mem_in_edges(o.graph.graph, algorithm, in_edges) : in_edges >= Need::kIfPresent;
   LoadOptions load = o.graph.load_options(load_in_edges);
-  // The paged engine reads the edges from the file itself. Each rank of a
-  // --distributed run maps a .tgb too: its partition touches the offsets, the
-  // delegates' lists and only its own normal vertices' lists, and the ranks of
-  // one host share the file's pages in the page cache instead of a private
-  // copy each (kron:23, 4 ranks: a rank's private memory 350 MB, not 1.4 GB).
-  load.map_tgb = host_mem.has_value() || o.distributed;
+  load.map_tgb = host_mem.has_value();  // the paged engine reads the edges from the file itself
   AnyGraph graph = load_graph(o.graph.graph, load);
   double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
