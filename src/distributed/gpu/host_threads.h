@@ -23,11 +23,11 @@
 
 namespace tg::dist::gpu {
 
-// While alive, parallel regions started by this thread use at most the cores
-// of the host but kCoresPerGpu for each of its `gpus_here` GPUs, shared evenly by the
-// `processes_here` processes that drive them (at least one thread). A process
-// that a launcher bound to fewer than the host's cores has its share already,
-// and leaves kCoresPerGpu a GPU of its own.
+// While alive, parallel regions started by this thread use at most the
+// host's cores but kCoresPerGpu for each of its `gpus_here` GPUs, shared
+// evenly by the `processes_here` processes that drive them (at least one
+// thread). A process that a launcher bound to fewer than the host's cores has
+// its share already, and leaves kCoresPerGpu a GPU of its own.
 class HostThreadsLeaveGpuCores {
  public:
   static constexpr int kCoresPerGpu = 4;  // a rank thread, NCCL's proxy and service threads, a spare

@@ -431,23 +431,22 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     r.pairs = remote_.pairs();
     r.pair_count = remote_.pair_count();
     r.pair_capacity = remote_.pair_capacity();
-    // The rows that fell last round, from their queues where these hold
-    // them all, else by the chunks of every row (op.active picks them).
-    const uint32_t normals_queued = pinned_queued_[0], delegates_queued = pinned_queued_[1];
-    if (normals_queued <= normal_capacity) {
-      launch_push_queued(normal_queue_.data(), normals_queued, view.nn, view.nd, PushNn<Rule>{r}, PushNd<Rule>{r},
-                         queue_scan_.data(), pool_, sms, s);
-    } else {
-      launch_push_rows(view.nn, view.num_normals, PushNn<Rule>{r}, sms, s);
-      launch_push_rows(view.nd, view.num_normals, PushNd<Rule>{r}, sms, s);
-    }
-    if (delegates_queued <= delegate_capacity) {
-      launch_push_queued(delegate_queue_.data(), delegates_queued, view.dn, view.dd, PushDn<Rule>{r}, PushDd<Rule>{r},
-                         queue_scan_.data(), pool_, sms, s);
-    } else {
-      launch_push_rows(view.dn, view.num_delegates, PushDn<Rule>{r}, sms, s);
-      launch_push_rows(view.dd, view.num_delegates, PushDd<Rule>{r}, sms, s);
-    }
+    // The rows that fell last round (normals over nn and nd, delegates over
+    // dn and dd): from their queue where it holds them all, else by the
+    // chunks of every row (op.active picks them).
+    const auto push = [&](uint32_t queued, uint64_t capacity, const uint32_t* queue, auto a, auto b, uint32_t rows,
+                          auto op_a, auto op_b) {
+      if (queued <= capacity) {
+        launch_push_queued(queue, queued, a, b, op_a, op_b, queue_scan_.data(), pool_, sms, s);
+        return;
+      }
+      launch_push_rows(a, rows, op_a, sms, s);
+      launch_push_rows(b, rows, op_b, sms, s);
+    };
+    push(pinned_queued_[0], normal_capacity, normal_queue_.data(), view.nn, view.nd, view.num_normals, PushNn<Rule>{r},
+         PushNd<Rule>{r});
+    push(pinned_queued_[1], delegate_capacity, delegate_queue_.data(), view.dn, view.dd, view.num_delegates,
+         PushDn<Rule>{r}, PushDd<Rule>{r});
     stream_.mark(2);
     uint64_t bytes_sent = 0, received = 0;
     if (sparse) {

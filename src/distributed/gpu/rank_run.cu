@@ -11,12 +11,12 @@
 
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/gpu_group.h"
+#include "distributed/gpu/host_threads.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/gpu/rank_program.h"
 #include "distributed/gpu/run_output.h"
 #include "distributed/multi_gpu_checks.h"
 #include "distributed/partition.h"
-#include "distributed/gpu/host_threads.h"
 #include "distributed/values_by_global_id.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/host_openmp.h"
