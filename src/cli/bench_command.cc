@@ -172,7 +172,8 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--device", o->device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
   auto* gpus = cmd->add_option("--gpus", o->gpus,
                                "GPU placements run over GPUs 0..N-1, the graph split by degree separation (device "
-                               "placement; bfs, cc, pagerank; docs/DISTRIBUTED.md)")
+                               "and zero-copy placements; bfs, cc, pagerank, sssp; N > 1 runs with OpenMP's workers "
+                               "passive unless OMP_WAIT_POLICY is set; docs/DISTRIBUTED.md)")
                    ->check(CLI::Range(1, 1024));
   add_delegate_threshold(*cmd, gpus, o->delegate_threshold);
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));

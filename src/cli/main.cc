@@ -1,9 +1,15 @@
 // tiergraph: graph analytics on GPUs for graphs larger than GPU memory.
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "cli/commands.h"
+#include "cli/gpu_ranks_wait_policy.h"
 #include "core/error.h"
 #include "tiergraph/version.h"
 
@@ -22,9 +28,22 @@ int exit_code_of(tg::ErrorKind kind) {
   return 1;
 }
 
+// Several GPUs driven from this process want OpenMP's workers passive
+// (cli/gpu_ranks_wait_policy.h); libgomp read the policy when it loaded, so
+// the program starts again with it set, once (the new image finds it set).
+// Where exec fails, it goes on as it is.
+void start_again_for_several_gpus(int argc, char** argv) {
+  const std::string policy =
+      tg::cli::wait_policy_to_set(std::vector<std::string>(argv, argv + argc), std::getenv("OMP_WAIT_POLICY"));
+  if (policy.empty()) return;
+  setenv("OMP_WAIT_POLICY", policy.c_str(), 1);
+  execv("/proc/self/exe", argv);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  start_again_for_several_gpus(argc, argv);
   CLI::App app{"tiergraph: graph analytics (BFS, SSSP, CC, PageRank, SSWP, SSNSP, BC) on GPUs and CPUs,\n"
                "for graphs larger than GPU memory. Run 'tiergraph SUBCOMMAND --help' for details."};
   app.require_subcommand(1);

@@ -178,7 +178,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");
   cmd->add_flag("--distributed", o->distributed,
                 "Run as one rank of `mpirun -np N tiergraph run ...`: a process per GPU, each building only its part "
-                "of the graph (bfs, cc, pagerank; docs/DISTRIBUTED.md)");
+                "of the graph (bfs, cc, pagerank, sssp; docs/DISTRIBUTED.md)");
   cmd->callback([o]() { run(*o, command_line_of_current_process()); });
 }
 

@@ -43,7 +43,8 @@ void EngineOptions::add_to(CLI::App& command) {
   auto* gpus = command
       .add_option("--gpus", gpu.gpus,
                   "Several GPUs: split the graph over GPUs 0..N-1 by degree separation (Pan et al.) and run across "
-                  "them with NCCL; bfs, cc (undirected) and pagerank so far (docs/DISTRIBUTED.md)")
+                  "them with NCCL; bfs, cc (undirected), pagerank and sssp. N > 1 runs with OpenMP's workers passive "
+                  "unless OMP_WAIT_POLICY is set (docs/DISTRIBUTED.md)")
       ->check(CLI::Range(1, 1024));
   add_delegate_threshold(command, gpus, gpu.delegate_threshold);
 }

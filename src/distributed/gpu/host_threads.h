@@ -10,8 +10,11 @@
 // kron:28 (docs/PERF.md), 13 of 64 BFS roots took 1.5-4.7x the median (their
 // communication 3-8 ms a level, in steps of about 4): 170.5 GTEPS. Leaving 2
 // cores a GPU: 1 root, 252.4 GTEPS; OMP_WAIT_POLICY=passive for the whole
-// process: none, 269.8 GTEPS (but the CPU engine's steps want spinning
-// workers, and libgomp reads the policy only when it loads). 4 a GPU now.
+// process: none, 269.8 GTEPS. libgomp reads the policy only when it loads:
+// the tiergraph program starts again with it passive for `--gpus N`
+// (cli/gpu_ranks_wait_policy.h); this guard is for the library's callers,
+// whose process keeps its policy (the CPU engine's steps want spinning
+// workers). 4 cores a GPU now.
 #pragma once
 
 #include <cstdlib>
