@@ -19,7 +19,7 @@ struct RunOptions {
                                     // subgraph, stream (docs/GPU.md); anything but auto needs a GPU
   uint64_t gpu_memory_budget = 0;   // GPU: bytes of device memory the run may use; 0: free memory minus a margin
   int device = 0;                   // GPU: device index
-  int gpus = 0;                     // several GPUs: split the graph over GPUs 0..gpus-1 (bfs; docs/DISTRIBUTED.md)
+  int gpus = 0;                     // several GPUs: split the graph over GPUs 0..gpus-1 (bfs, cc, pagerank, sssp; docs/DISTRIBUTED.md)
   int threads = 0;                  // CPU: OpenMP threads for this run; 0: OpenMP's default
   // In the graph's own numbering (from id_base); empty: vertex 0 if it has
   // out-edges, else the first vertex that has. One source, or several for
