@@ -7,9 +7,11 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "algorithms/algorithm.h"
 #include "core/error.h"
@@ -27,6 +29,19 @@ int gpu_count() {
   if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;
   return n;
 }
+
+// Whether GPUs 0..p-1 can each write into every other's memory.
+bool peers_reach_each_other(int p) {
+  for (int a = 0; a < p; ++a)
+    for (int b = 0; b < p; ++b) {
+      int can = 0;
+      if (a != b && (cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can)) return false;
+    }
+  return true;
+}
+
+// Set while the peer-write exchange is asked for (MultiGpuPeerWrites below).
+bool peer_writes_asked = false;
 
 // Returns whether some level of some run went bottom-up on some rank.
 bool check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
@@ -56,6 +71,8 @@ bool check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64
           continue;
         }
         EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
+        EXPECT_EQ(outputs[i].stats.distributed->peer_writes, peer_writes_asked && p > 1 && peers_reach_each_other(p))
+            << where;
         EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations);
         EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
         for (const DistributedLevel& l : outputs[i].stats.distributed->levels) pulled = pulled || l.ranks_pulling > 0;
@@ -96,6 +113,36 @@ TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
     const AnyGraph graph = build_graph(std::move(edges), options);
     check_on_gpus(graph, {4, 32, std::nullopt}, 4, undirected ? "kron14 undirected" : "kron14 directed");
   }
+}
+
+// The peer-write exchange (TG_MGPU_PEER_WRITES=1, experimental; rank_bfs.h):
+// the same depths, and the record says it ran wherever the GPUs reach each
+// other (every pair on the x2 and x4 machines).
+class MultiGpuPeerWrites : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("TG_MGPU_PEER_WRITES", "1", 1);
+    peer_writes_asked = true;
+  }
+  void TearDown() override {
+    unsetenv("TG_MGPU_PEER_WRITES");
+    peer_writes_asked = false;
+  }
+};
+
+TEST_F(MultiGpuPeerWrites, DepthsEqualTheReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
+    for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected})
+      check_on_gpus(build_variant(find_shape(name).edges, o, false), kThresholds, 2,
+                    std::string(name) + "/" + orientation_name(o) + ", peer writes");
+  GeneratorSpec spec;
+  spec.scale = 14;
+  spec.edge_factor = 16;
+  spec.seed = 11;
+  EdgeList edges = generate(spec);
+  edges.directed = false;
+  check_on_gpus(build_graph(std::move(edges), BuildOptions{}), {4, 32, std::nullopt}, 4, "kron14 undirected, peer writes");
 }
 
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {

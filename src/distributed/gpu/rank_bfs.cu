@@ -1,9 +1,12 @@
 #include "distributed/gpu/rank_bfs.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
 #include <utility>
 
+#include "core/env_switch.h"
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/gpu/queue_exchange.h"
@@ -45,7 +48,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     delegates_[i] = DeviceArray<uint32_t>::allocate(d);
   }
   scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
-  counters_ = DeviceArray<uint32_t>::allocate(3);
+  counters_ = DeviceArray<uint32_t>::allocate(4);
   sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
@@ -58,7 +61,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     if (q != graph.rank) at += DegreeSeparation::slots_on_rank(graph.num_vertices, p, q);
   }
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
-  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 3) * sizeof(uint32_t)));
+  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 4) * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
 }
 
@@ -70,6 +73,72 @@ void RankBfs::warm_up() {
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data());
   exchange_reached();
   stream_.sync();
+  if (env_switch("TG_MGPU_PEER_WRITES")) set_up_peer_writes();
+}
+
+// Every rank tells the others its process, device, normals and the addresses
+// of its receive buffers and counts (addresses another rank can use only in
+// the same process, with peer access); all use peer writes or none does.
+void RankBfs::set_up_peer_writes() {
+  const int p = host_.num_ranks, rank = host_.rank;
+  const cudaStream_t st = stream_.stream();
+  receive_odd_ = DeviceArray<uint32_t>::allocate(receive_.size());
+  send_count_odd_ = DeviceArray<uint32_t>::allocate(p);
+  TG_CUDA(cudaMemsetAsync(send_count_odd_.data(), 0, p * sizeof(uint32_t), st));
+  constexpr int kCard = 7;  // pid, device, normals, receive buffers (2), counts (2)
+  int device = 0;
+  TG_CUDA(cudaGetDevice(&device));
+  const std::vector<uint64_t> mine = {static_cast<uint64_t>(getpid()), static_cast<uint64_t>(device), host_.num_normals(),
+                                      reinterpret_cast<uint64_t>(receive_of(0)), reinterpret_cast<uint64_t>(receive_of(1)),
+                                      reinterpret_cast<uint64_t>(send_count_of(0)),
+                                      reinterpret_cast<uint64_t>(send_count_of(1))};
+  DeviceArray<uint64_t> cards = DeviceArray<uint64_t>::allocate(static_cast<uint64_t>(kCard) * p);
+  TG_CUDA(cudaMemcpyAsync(cards.data() + kCard * rank, mine.data(), kCard * 8, cudaMemcpyHostToDevice, st));
+  TG_NCCL(ncclAllGather(cards.data() + kCard * rank, cards.data(), kCard, ncclUint64, comm_, st));
+  std::vector<uint64_t> all(static_cast<size_t>(kCard) * p);
+  TG_CUDA(cudaMemcpyAsync(all.data(), cards.data(), all.size() * 8, cudaMemcpyDeviceToHost, st));
+  stream_.sync();
+  uint32_t* ok = pinned_counts_;
+  ok[0] = 1;
+  for (int q = 0; q < p; ++q) {
+    if (q == rank) continue;
+    int can = 0;
+    if (all[kCard * q] != mine[0] || cudaDeviceCanAccessPeer(&can, device, static_cast<int>(all[kCard * q + 1])) != cudaSuccess ||
+        !can)
+      ok[0] = 0;
+  }
+  TG_CUDA(cudaMemcpyAsync(counters_.data(), ok, 4, cudaMemcpyHostToDevice, st));
+  TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclMin, comm_, st));
+  TG_CUDA(cudaMemcpyAsync(ok, counters_.data(), 4, cudaMemcpyDeviceToHost, st));
+  stream_.sync();
+  if (ok[0] == 0) {
+    receive_odd_ = {};
+    send_count_odd_ = {};
+    return;
+  }
+  for (int q = 0; q < p; ++q) {
+    if (q == rank) continue;
+    const cudaError_t e = cudaDeviceEnablePeerAccess(static_cast<int>(all[kCard * q + 1]), 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // clears it
+    else TG_CUDA(e);
+  }
+  for (int parity = 0; parity < 2; ++parity) {
+    std::vector<uint32_t*> segment(p, nullptr);
+    std::vector<const uint32_t*> sent(p, nullptr);
+    for (int q = 0; q < p; ++q) {
+      if (q == rank) continue;
+      const uint64_t* card = all.data() + kCard * q;
+      // This rank's segment among owner q's other ranks, in rank order.
+      const uint64_t index = static_cast<uint64_t>(rank < q ? rank : rank - 1);
+      segment[q] = reinterpret_cast<uint32_t*>(card[3 + parity]) + index * card[2];
+      sent[q] = reinterpret_cast<const uint32_t*>(card[5 + parity]);
+    }
+    peer_segment_[parity] = DeviceArray<uint32_t*>::allocate(p);
+    peer_sent_[parity] = DeviceArray<const uint32_t*>::allocate(p);
+    TG_CUDA(cudaMemcpy(peer_segment_[parity].data(), segment.data(), p * sizeof(uint32_t*), cudaMemcpyHostToDevice));
+    TG_CUDA(cudaMemcpy(peer_sent_[parity].data(), sent.data(), p * sizeof(const uint32_t*), cudaMemcpyHostToDevice));
+  }
+  peer_writes_ = true;
 }
 
 // The delegates reached on any rank this level (and whether any rank queued
@@ -97,8 +166,9 @@ void RankBfs::reset(uint64_t source) {
   TG_CUDA(cudaMemsetAsync(delegate_depth_.data(), 0xFF, g.num_delegates() * sizeof(int32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, g.num_delegates() + 1, stream_.stream()));
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
+  if (peer_writes_) TG_CUDA(cudaMemsetAsync(send_count_odd_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counters' pinned slots.
   uint32_t* staged = pinned_counts_;
   staged[0] = 0;  // depth 0 as an int32's bits
@@ -164,6 +234,14 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.send = send_.data();
     s.send_start = send_start_.data();
     s.send_count = send_count_.data();
+    const int parity = level & 1;
+    if (peer_writes_) {
+      // This parity's counts were last read by their owners two levels ago,
+      // before the last level's barrier, which this rank has passed.
+      s.send_count = send_count_of(parity);
+      s.peer_segment = peer_segment_[parity].data();
+      TG_CUDA(cudaMemsetAsync(s.send_count, 0, p * sizeof(uint32_t), stream_.stream()));
+    }
 
     stream_.mark(0);
     launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
@@ -188,20 +266,37 @@ RankRunRecord RankBfs::run(uint64_t source) {
     pulled_last = pull;
     last_delegates = delegates;
     stream_.mark(1);
-    const uint64_t received = exchange_normals(s);
-    stream_.mark(2);
-    launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
-    launch_set_normals_flag(s, stream_.stream());
-    stream_.mark(3);
-    if (p > 1) exchange_reached();
-    stream_.mark(4);
+    uint64_t received = 0;
+    if (peer_writes_) {
+      // The reached mask's allgather is the barrier: every rank's expansion,
+      // and so its writes here, ended before it passes.
+      launch_set_flag_after_peer_writes(s, p, stream_.stream());
+      exchange_reached();
+      stream_.mark(2);
+      launch_visit_from_peers(s, PeerReceive{receive_of(parity), g.num_normals(), peer_sent_[parity].data()}, p,
+                              stream_.sms(), stream_.stream());
+      stream_.mark(3);
+      stream_.mark(4);
+      // This level's counts, where the NCCL exchange leaves its row.
+      TG_CUDA(cudaMemcpyAsync(pinned_counts_ + static_cast<size_t>(g.rank) * p, s.send_count, p * sizeof(uint32_t),
+                              cudaMemcpyDeviceToHost, stream_.stream()));
+    } else {
+      received = exchange_normals(s);
+      stream_.mark(2);
+      launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
+      launch_set_normals_flag(s, stream_.stream());
+      stream_.mark(3);
+      if (p > 1) exchange_reached();
+      stream_.mark(4);
+    }
     launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
-    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), 3 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(uint32_t), stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(uint32_t), stream_.stream()));
+    if (!peer_writes_) TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
+    if (peer_writes_) received = counters[3];
 
     LevelRecord l;
     l.delegate_frontier = delegates;
@@ -216,7 +311,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
-      l.bytes_sent += reached_words_ * 4 + static_cast<uint64_t>(p) * 4;  // its segment of the mask, its counts
+      l.bytes_sent += reached_words_ * 4 + (peer_writes_ ? 0 : static_cast<uint64_t>(p) * 4);  // its segment of the mask, its counts
     }
     record.levels.push_back(l);
     normals = counters[0];
@@ -226,6 +321,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
   stream_.mark(kRunStop);
   stream_.sync();
   record.seconds = stream_.seconds(kRunStart, kRunStop);
+  record.peer_writes = peer_writes_;
   return record;
 }
 
