@@ -1,5 +1,7 @@
 #include "cli/report.h"
 
+#include <string>
+
 #include "algorithms/describe.h"
 
 namespace tg::cli {
@@ -12,6 +14,38 @@ std::string human_bytes(double x) {
   else if (x >= 1e6) std::snprintf(buf, sizeof buf, "%.2f MB", x / 1e6);
   else std::snprintf(buf, sizeof buf, "%.0f B", x);
   return buf;
+}
+
+// Several GPUs (Graph500's reporting): the partition, then per level the
+// slowest rank's compute and communication and the bytes every rank sent.
+void print_distributed(std::FILE* out, const DistributedStats& d) {
+  double compute = 0, communication = 0;
+  for (const DistributedLevel& l : d.levels) {
+    compute += l.compute_s;
+    communication += l.communication_s;
+  }
+  const char* parts = d.parts_in_host_memory == 0        ? "GPU memory"
+                      : d.parts_in_host_memory == d.gpus ? "host memory (zero-copy)"
+                                                         : "GPU and host memory";
+  std::fprintf(out,
+               "  gpus       %d, degree separation: TH %llu, %s delegates; parts in %s; normals sent by %s; "
+               "levels: compute %.4f s, communication %.4f s, %s exchanged\n",
+               d.gpus, static_cast<unsigned long long>(d.threshold), describe::count(d.delegates).c_str(), parts,
+               d.peer_writes ? "peer writes" : "NCCL", compute, communication, human_bytes(d.bytes_exchanged).c_str());
+  constexpr size_t kShown = 32;  // a long SSSP or PageRank run: the rest in --json
+  for (size_t i = 0; i < d.levels.size() && i < kShown; ++i) {
+    const DistributedLevel& l = d.levels[i];
+    const std::string pulled =
+        l.ranks_pulling > 0 ? ", bottom-up on " + std::to_string(l.ranks_pulling) + " of " + std::to_string(d.gpus)
+                            : "";
+    std::fprintf(out,
+                 "  level %-4zu compute %.4f s, communication %.4f s, %s exchanged, %llu normals sent, "
+                 "%u frontier delegates%s\n",
+                 i, l.compute_s, l.communication_s, human_bytes(l.bytes_exchanged).c_str(),
+                 static_cast<unsigned long long>(l.normals_exchanged), l.delegate_frontier, pulled.c_str());
+  }
+  if (d.levels.size() > kShown)
+    std::fprintf(out, "  level      ... %zu more (--json lists every level)\n", d.levels.size() - kShown);
 }
 
 }  // namespace
@@ -64,6 +98,7 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                  edges > 0 ? 100.0 * double(h.edges_cpu) / edges : 0.0, h.gpu_busy_s, h.cpu_busy_s, h.gpu_idle_s,
                  h.cpu_idle_s, human_bytes(h.exchange_bytes).c_str(), human_bytes(h.refresh_bytes).c_str(), h.exchange_s);
   }
+  if (s.distributed) print_distributed(out, *s.distributed);
   if (s.paging) {
     const PagingStats& p = *s.paging;
     if (!p.paged)

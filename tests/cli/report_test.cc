@@ -1,0 +1,88 @@
+// The text summary of a run (cli/report.h): what `tiergraph run` prints
+// without --json, here the several-GPU block (Graph500's per-level report).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "algorithms/algorithm.h"
+#include "cli/report.h"
+#include "engines/run.h"
+#include "support/shapes.h"
+
+namespace tg::test {
+namespace {
+
+std::string summary_of(const AnyGraph& graph, const RunReport& report) {
+  char* text = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&text, &size);
+  cli::print_summary(out, graph, report);
+  std::fclose(out);
+  std::string s(text, size);
+  std::free(text);
+  return s;
+}
+
+RunReport bfs_report(const AnyGraph& graph) {
+  RunReport r;
+  r.algorithm = find_algorithm("bfs");
+  r.sources = {0};
+  r.output = run_on_cpu(graph, prepare_request(graph, make_request(*r.algorithm, {0})));
+  return r;
+}
+
+TEST(RunSummary, SeveralGpusListTheirLevels) {
+  const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
+  RunReport r = bfs_report(graph);
+  DistributedStats d;
+  d.gpus = 4;
+  d.threshold = 32;
+  d.delegates = 1234;
+  d.bytes_exchanged = 3'000'000;
+  d.peer_writes = true;
+  d.levels.resize(3);
+  d.levels[1].compute_s = 0.004;
+  d.levels[1].communication_s = 0.0005;
+  d.levels[1].bytes_exchanged = 2'500'000;
+  d.levels[1].normals_exchanged = 777;
+  d.levels[1].delegate_frontier = 55;
+  d.levels[1].ranks_pulling = 3;
+  r.output.stats.distributed = d;
+  const std::string s = summary_of(graph, r);
+  EXPECT_NE(s.find("  gpus       4, degree separation: TH 32"), std::string::npos) << s;
+  EXPECT_NE(s.find("parts in GPU memory; normals sent by peer writes"), std::string::npos) << s;
+  EXPECT_NE(s.find("3.00 MB exchanged"), std::string::npos) << s;
+  EXPECT_NE(s.find("  level 1    compute 0.0040 s, communication 0.0005 s, 2.50 MB exchanged, 777 normals sent, "
+                   "55 frontier delegates, bottom-up on 3 of 4"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  level 2 "), std::string::npos) << s;
+  EXPECT_EQ(s.find("  level 3 "), std::string::npos) << s;
+}
+
+TEST(RunSummary, ManyLevelsAreCut) {
+  const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
+  RunReport r = bfs_report(graph);
+  DistributedStats d;
+  d.gpus = 2;
+  d.parts_in_host_memory = 2;
+  d.levels.resize(40);
+  r.output.stats.distributed = d;
+  const std::string s = summary_of(graph, r);
+  EXPECT_NE(s.find("parts in host memory (zero-copy); normals sent by NCCL"), std::string::npos) << s;
+  EXPECT_NE(s.find("  level 31 "), std::string::npos) << s;
+  EXPECT_EQ(s.find("  level 32 "), std::string::npos) << s;
+  EXPECT_NE(s.find("... 8 more (--json lists every level)"), std::string::npos) << s;
+}
+
+TEST(RunSummary, OneGpuHasNoGpusBlock) {
+  const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
+  const std::string s = summary_of(graph, bfs_report(graph));
+  EXPECT_EQ(s.find("  gpus "), std::string::npos) << s;
+  EXPECT_NE(s.find("  result "), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace tg::test
