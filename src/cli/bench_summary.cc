@@ -1,5 +1,6 @@
 #include "cli/bench_summary.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -33,12 +34,14 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
     int rated = 0;
   };
   std::vector<Rates> rates;
+  std::vector<std::vector<double>> times;  // per cell, the runs' compute times
   for (const BenchRow& r : rows) {
     if (r.placement == nullptr) continue;
     auto [it, added] = index.try_emplace(Key{r.graph, r.algorithm, r.placement}, summary.cells.size());
     if (added) {
       summary.cells.push_back(BenchCell{.graph = r.graph, .algorithm = r.algorithm, .placement = r.placement});
       rates.emplace_back();
+      times.emplace_back();
     }
     BenchCell& c = summary.cells[it->second];
     c.runs++;
@@ -48,6 +51,7 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
       continue;
     }
     c.compute_s += r.compute_s;
+    times[it->second].push_back(r.compute_s);
     c.gteps += r.gteps;
     if (r.gteps > 0) {
       rates[it->second].inverse_sum += 1.0 / r.gteps;
@@ -62,6 +66,11 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
     if (rates[i].rated > 0) c.gteps_hmean = rates[i].rated / rates[i].inverse_sum;
     if (c.succeeded() == 0) continue;
     c.compute_s /= c.succeeded();
+    std::vector<double>& t = times[i];
+    std::sort(t.begin(), t.end());
+    c.min_compute_s = t.front();
+    c.median_compute_s = t[(t.size() - 1) / 2];
+    c.max_compute_s = t.back();
     c.gteps /= c.succeeded();
     c.bytes_moved /= c.succeeded();
     c.bytes_needed /= c.succeeded();

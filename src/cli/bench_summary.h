@@ -21,6 +21,10 @@ struct BenchCell {
   // Graph500's mean of rates: the harmonic mean of the runs' GTEPS (a run
   // that read no edges has no rate and is left out; 0 where none has one).
   double gteps_hmean = 0;
+  // The runs' compute times in order: fastest, median (the lower middle of an
+  // even count), slowest. A mean far above the median says a few runs were
+  // slow (the several-GPU BFS's roots that waited for a core, docs/PERF.md).
+  double min_compute_s = 0, median_compute_s = 0, max_compute_s = 0;
   std::optional<double> speedup;  // baseline's mean time / this mean time, where both ran
   std::string error;              // the last refusal
 

@@ -106,6 +106,9 @@ void write_bench_json(const std::string& path, const BenchPlan& plan, const Benc
                           {"verified", c.verified},
                           {"verify_failed", c.verify_failed},
                           {"mean_compute_s", c.compute_s},
+                          {"min_compute_s", c.min_compute_s},
+                          {"median_compute_s", c.median_compute_s},
+                          {"max_compute_s", c.max_compute_s},
                           {"mean_gteps", c.gteps},
                           {"hmean_gteps", c.gteps_hmean},
                           {"io_amplification", c.io_amplification().value_or(0.0)},
@@ -116,8 +119,8 @@ void write_bench_json(const std::string& path, const BenchPlan& plan, const Benc
 }
 
 void print_bench_table(std::FILE* out, const BenchSummary& summary) {
-  std::fprintf(out, "%-16s %-9s %-17s %5s %10s %8s %8s %6s %8s %s\n", "graph", "algorithm", "placement", "runs",
-               "mean ms", "GTEPS", "GB/s", "ampl", "speedup", "verified");
+  std::fprintf(out, "%-16s %-9s %-17s %5s %10s %10s %8s %8s %6s %8s %s\n", "graph", "algorithm", "placement", "runs",
+               "mean ms", "median ms", "GTEPS", "GB/s", "ampl", "speedup", "verified");
   for (const BenchCell& c : summary.cells) {
     std::string name = c.graph.size() > 16 ? c.graph.substr(c.graph.size() - 16) : c.graph;
     if (c.succeeded() == 0) {
@@ -126,8 +129,9 @@ void print_bench_table(std::FILE* out, const BenchSummary& summary) {
       continue;
     }
     const std::optional<double> ampl = c.io_amplification();
-    std::fprintf(out, "%-16s %-9s %-17s %5d %10.3f %8.2f %8.1f %6s %8s %d/%d%s\n", name.c_str(),
-                 c.algorithm->name().c_str(), c.placement->name.c_str(), c.runs, c.compute_s * 1e3, c.gteps_hmean,
+    std::fprintf(out, "%-16s %-9s %-17s %5d %10.3f %10.3f %8.2f %8.1f %6s %8s %d/%d%s\n", name.c_str(),
+                 c.algorithm->name().c_str(), c.placement->name.c_str(), c.runs, c.compute_s * 1e3,
+                 c.median_compute_s * 1e3, c.gteps_hmean,
                  c.compute_s > 0 ? c.bytes_needed / c.compute_s / 1e9 : 0.0, ampl ? fmt("%.2f", *ampl).c_str() : "-",
                  c.speedup ? fmt("%.2fx", *c.speedup).c_str() : "-", c.verified, c.succeeded(),
                  c.verify_failed ? " FAIL" : "");

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -105,6 +106,17 @@ TEST(Bench, CpuRunsWriteRowsAndCellsAllVerified) {
     EXPECT_EQ(c["failed"], 0);
     EXPECT_EQ(c["verified"], c["runs"]);
     EXPECT_GT(c["mean_compute_s"].get<double>(), 0);
+    // The runs' times in order: fastest, median, slowest, each one of the runs'.
+    std::vector<double> times;
+    for (const auto& run : j["runs"])
+      if (run["algorithm"] == c["algorithm"]) times.push_back(run["compute_s"].get<double>());
+    std::sort(times.begin(), times.end());
+    ASSERT_FALSE(times.empty());
+    EXPECT_DOUBLE_EQ(c["min_compute_s"].get<double>(), times.front());
+    EXPECT_DOUBLE_EQ(c["median_compute_s"].get<double>(), times[(times.size() - 1) / 2]);
+    EXPECT_DOUBLE_EQ(c["max_compute_s"].get<double>(), times.back());
+    EXPECT_LE(c["min_compute_s"].get<double>(), c["mean_compute_s"].get<double>() * (1 + 1e-12));
+    EXPECT_GE(c["max_compute_s"].get<double>(), c["mean_compute_s"].get<double>() * (1 - 1e-12));
     EXPECT_DOUBLE_EQ(c["speedup_over_baseline"].get<double>(), 1.0);
     // Graph500's mean of the runs' rates: the harmonic one.
     double inverse_sum = 0;
@@ -118,6 +130,7 @@ TEST(Bench, CpuRunsWriteRowsAndCellsAllVerified) {
     EXPECT_NEAR(c["hmean_gteps"].get<double>(), rated / inverse_sum, 1e-9 * rated / inverse_sum) << c["algorithm"];
   }
   EXPECT_NE(r.out.find("wrote " + out + ".csv"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mean ms  median ms"), std::string::npos) << r.out;
 }
 
 TEST(Bench, FixedSourcesRunExactlyThose) {
