@@ -33,9 +33,15 @@ RunReport bfs_report(const AnyGraph& graph) {
   return r;
 }
 
-TEST(RunSummary, SeveralGpusListTheirLevels) {
+// A BFS on the grid whose record says it ran as `d` says.
+std::string summary_with(const DistributedStats& d) {
   const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
   RunReport r = bfs_report(graph);
+  r.output.stats.distributed = d;
+  return summary_of(graph, r);
+}
+
+TEST(RunSummary, SeveralGpusListTheirLevels) {
   DistributedStats d;
   d.gpus = 4;
   d.threshold = 32;
@@ -49,8 +55,7 @@ TEST(RunSummary, SeveralGpusListTheirLevels) {
   d.levels[1].normals_exchanged = 777;
   d.levels[1].delegate_frontier = 55;
   d.levels[1].ranks_pulling = 3;
-  r.output.stats.distributed = d;
-  const std::string s = summary_of(graph, r);
+  const std::string s = summary_with(d);
   EXPECT_NE(s.find("  gpus       4, degree separation: TH 32"), std::string::npos) << s;
   EXPECT_NE(s.find("parts in GPU memory; normals sent by peer writes"), std::string::npos) << s;
   EXPECT_NE(s.find("3.00 MB exchanged"), std::string::npos) << s;
@@ -63,14 +68,11 @@ TEST(RunSummary, SeveralGpusListTheirLevels) {
 }
 
 TEST(RunSummary, ManyLevelsAreCut) {
-  const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
-  RunReport r = bfs_report(graph);
   DistributedStats d;
   d.gpus = 2;
   d.parts_in_host_memory = 2;
   d.levels.resize(40);
-  r.output.stats.distributed = d;
-  const std::string s = summary_of(graph, r);
+  const std::string s = summary_with(d);
   EXPECT_NE(s.find("parts in host memory (zero-copy); normals sent by NCCL"), std::string::npos) << s;
   EXPECT_NE(s.find("  level 31 "), std::string::npos) << s;
   EXPECT_EQ(s.find("  level 32 "), std::string::npos) << s;

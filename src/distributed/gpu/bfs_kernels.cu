@@ -79,29 +79,38 @@ __global__ void mark_delegate_frontier(BfsLevel s) {
 
 __device__ bool in_delegate_frontier(const BfsLevel& s, uint32_t k) { return (s.frontier_bits[k >> 5] >> (k & 31)) & 1u; }
 
-// A thread per local normal, each the only one to look at its vertex here
-// (the expansion before it has ended), so the depth is a plain store; the
-// visited are queued a block at a time, as settle_delegates does.
-__global__ void pull_normals(BfsLevel s) {
+// Every thread of the block calls it once a stride: the block's fresh items
+// take their places in `queue` (length *count) by a block scan and one
+// atomic. Queue slots taken a warp at a time (queue_slot) made a vertex pass
+// cost one atomic on one counter per 32 vertices, which grew with the
+// replicated delegates (settle_delegates below).
+__device__ void append_by_block(bool fresh, uint32_t item, uint32_t* queue, uint32_t* count) {
   using Scan = cub::BlockScan<uint32_t, kBlock>;
   __shared__ typename Scan::TempStorage scratch;
   __shared__ uint32_t base;
+  uint32_t at = 0, total = 0;
+  Scan(scratch).ExclusiveSum(fresh ? 1u : 0u, at, total);
+  if (threadIdx.x == 0 && total > 0) base = atomicAdd(count, total);
+  __syncthreads();
+  if (fresh) queue[base + at] = item;
+  __syncthreads();  // base and the scan's storage serve the next stride
+}
+
+// A thread per local normal, each the only one to look at its vertex here
+// (the expansion before it has ended), so the depth is a plain store; the
+// visited are queued a block at a time (append_by_block).
+__global__ void pull_normals(BfsLevel s) {
   for (uint64_t first = blockIdx.x * uint64_t{blockDim.x}; first < s.g.num_normals; first += uint64_t{gridDim.x} * blockDim.x) {
     const uint64_t v = first + threadIdx.x;
-    uint32_t fresh = 0;
+    bool fresh = false;
     if (v < s.g.num_normals && s.normal_depth[v] == kNoDepth)
       for (eid_t e = s.g.nd.offsets[v]; e < s.g.nd.offsets[v + 1]; ++e)
         if (in_delegate_frontier(s, s.g.nd.neighbors[e])) {
           s.normal_depth[v] = s.level + 1;
-          fresh = 1;
+          fresh = true;
           break;
         }
-    uint32_t at = 0, total = 0;
-    Scan(scratch).ExclusiveSum(fresh, at, total);
-    if (threadIdx.x == 0 && total > 0) base = atomicAdd(&s.counters[0], total);
-    __syncthreads();
-    if (fresh) s.next_normals[base + at] = static_cast<uint32_t>(v);
-    __syncthreads();  // base and the scan's storage serve the next stride
+    append_by_block(fresh, static_cast<uint32_t>(v), s.next_normals, &s.counters[0]);
   }
 }
 
@@ -147,20 +156,16 @@ __global__ void visit_from_peers(BfsLevel s, PeerReceive from, int p) {
   }
 }
 
-// The next delegate frontier is queued a block at a time: a block's new
-// delegates take their places by a block scan and one atomic. With one per
-// warp (queue_slot), every rank made d / 32 atomics on one counter (720 K at
-// kron:28, where each rank holds all 22.9 M delegates), and this kernel took
-// 0.6 ms at each large level on 4 GPUs against 0.2 ms at kron:26 on one: its
-// time grew with the replicated delegates, not the work.
+// The next delegate frontier is queued a block at a time (append_by_block).
+// With a slot taken a warp at a time, every rank made d / 32 atomics on one
+// counter (720 K at kron:28, where each rank holds all 22.9 M delegates), and
+// this kernel took 0.6 ms at each large level on 4 GPUs against 0.2 ms at
+// kron:26 on one: its time grew with the replicated delegates, not the work.
 __global__ void settle_delegates(BfsLevel s) {
-  using Scan = cub::BlockScan<uint32_t, kBlock>;
-  __shared__ typename Scan::TempStorage scratch;
-  __shared__ uint32_t base;
   const uint32_t d = s.g.num_delegates;
   for (uint64_t first = blockIdx.x * uint64_t{blockDim.x}; first <= d; first += uint64_t{gridDim.x} * blockDim.x) {
     const uint64_t k = first + threadIdx.x;
-    uint32_t fresh = 0;
+    bool fresh = false;
     if (k == d) {
       s.counters[2] = s.reached[d];
       s.reached[d] = 0;
@@ -168,15 +173,10 @@ __global__ void settle_delegates(BfsLevel s) {
       s.reached[k] = 0;
       if (s.delegate_depth[k] == kNoDepth) {
         s.delegate_depth[k] = s.level + 1;
-        fresh = 1;
+        fresh = true;
       }
     }
-    uint32_t at = 0, total = 0;
-    Scan(scratch).ExclusiveSum(fresh, at, total);
-    if (threadIdx.x == 0 && total > 0) base = atomicAdd(&s.counters[1], total);
-    __syncthreads();
-    if (fresh) s.next_delegates[base + at] = static_cast<uint32_t>(k);
-    __syncthreads();  // base and the scan's storage serve the next stride
+    append_by_block(fresh, static_cast<uint32_t>(k), s.next_delegates, &s.counters[1]);
   }
 }
 
