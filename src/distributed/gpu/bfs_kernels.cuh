@@ -17,6 +17,7 @@ constexpr int32_t kNoDepth = -1;
 // Everything a level's kernels write. counters: [0] normals queued for the
 // next level, [1] delegates in the next frontier, [2] the reduced "some rank
 // has normals next" flag, [3] normals received from peers (peer writes).
+constexpr int kLevelCounters = 4;
 struct BfsLevel {
   RankView g;
   int32_t level = 0;

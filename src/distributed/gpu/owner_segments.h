@@ -17,7 +17,6 @@
 
 #include <cstdint>
 #include <type_traits>
-#include <vector>
 
 #include "distributed/rank_memory.h"
 #include "distributed/gpu/nccl_check.h"

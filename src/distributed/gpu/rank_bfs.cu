@@ -48,7 +48,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     delegates_[i] = DeviceArray<uint32_t>::allocate(d);
   }
   scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
-  counters_ = DeviceArray<uint32_t>::allocate(4);
+  counters_ = DeviceArray<uint32_t>::allocate(kLevelCounters);
   sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
@@ -61,7 +61,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     if (q != graph.rank) at += DegreeSeparation::slots_on_rank(graph.num_vertices, p, q);
   }
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
-  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + 4) * sizeof(uint32_t)));
+  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + kLevelCounters) * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
 }
 
@@ -166,7 +166,7 @@ void RankBfs::reset(uint64_t source) {
   TG_CUDA(cudaMemsetAsync(delegate_depth_.data(), 0xFF, g.num_delegates() * sizeof(int32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, g.num_delegates() + 1, stream_.stream()));
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
   if (peer_writes_) TG_CUDA(cudaMemsetAsync(send_count_odd_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counters' pinned slots.
@@ -292,8 +292,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
-    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), 4 * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 4 * sizeof(uint32_t), stream_.stream()));
+    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), kLevelCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
     if (!peer_writes_) TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
     if (peer_writes_) received = counters[3];

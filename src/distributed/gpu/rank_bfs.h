@@ -71,7 +71,7 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint32_t> counters_, sent_bits_, send_, receive_, send_count_, count_matrix_;
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
-  uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the four counters
+  uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the level's counters (kLevelCounters)
   eid_t* pinned_frontier_edges_ = nullptr;  // the delegate frontier's edges
 
   // The peer-write exchange (TG_MGPU_PEER_WRITES=1, experimental, chosen at

@@ -289,7 +289,7 @@ RankRelax<Rule>::RankRelax(const RankGraph& graph, ncclComm_t comm, PartMemory w
   counters_ = DeviceArray<unsigned long long>::allocate(3);
   normal_queue_ = DeviceArray<uint32_t>::allocate(active_queue_capacity(n));
   delegate_queue_ = DeviceArray<uint32_t>::allocate(active_queue_capacity(d));
-  queue_scan_ = DeviceArray<eid_t>::allocate(std::max(active_queue_capacity(n), active_queue_capacity(d)));
+  queue_scan_ = DeviceArray<eid_t>::allocate(std::max(normal_queue_.size(), delegate_queue_.size()));
   queued_ = DeviceArray<uint32_t>::allocate(2);
   if (d > 0) TG_CUDA(cudaMemcpy(delegate_global_.data(), graph.delegate_global.data(), d * 8, cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_, 4 * sizeof(unsigned long long)));
@@ -384,7 +384,7 @@ RankRunRecord RankRelax<Rule>::run(const RunRequest& request) {
     seed.normal_depth = seed_->normal_depth();
     seed.delegate_depth = seed_->delegate_depth();
   }
-  const uint64_t normal_capacity = active_queue_capacity(n), delegate_capacity = active_queue_capacity(d);
+  const uint64_t normal_capacity = normal_queue_.size(), delegate_capacity = delegate_queue_.size();
   const ActiveQueue normal_queue{normal_queue_.data(), static_cast<uint32_t>(normal_capacity), queued_.data()};
   const ActiveQueue delegate_queue{delegate_queue_.data(), static_cast<uint32_t>(delegate_capacity), queued_.data() + 1};
   TG_CUDA(cudaMemsetAsync(counters_.data(), 0, 3 * sizeof(unsigned long long), s));
