@@ -35,9 +35,10 @@ void print_distributed(std::FILE* out, const DistributedStats& d) {
   constexpr size_t kShown = 32;  // a long SSSP or PageRank run: the rest in --json
   for (size_t i = 0; i < d.levels.size() && i < kShown; ++i) {
     const DistributedLevel& l = d.levels[i];
-    const std::string pulled =
+    std::string pulled =
         l.ranks_pulling > 0 ? ", bottom-up on " + std::to_string(l.ranks_pulling) + " of " + std::to_string(d.gpus)
                             : "";
+    if (l.normals_pulled) pulled += ", normals bottom-up";
     std::fprintf(out,
                  "  level %-4zu compute %.4f s, communication %.4f s, %s exchanged, %llu normals sent, "
                  "%u frontier delegates%s\n",

@@ -55,7 +55,8 @@ nlohmann::json details_json(const RunStats& s) {
                               {"bytes_exchanged", l.bytes_exchanged},
                               {"normals_exchanged", l.normals_exchanged},
                               {"delegate_frontier", l.delegate_frontier},
-                              {"ranks_pulling", l.ranks_pulling}};
+                              {"ranks_pulling", l.ranks_pulling},
+                              {"normals_pulled", l.normals_pulled}};
       if (l.normals_s + l.delegates_s + l.visit_s + l.settle_s > 0)
         level["compute_by_phase_s"] = {
             {"normals", l.normals_s}, {"delegates", l.delegates_s}, {"visit", l.visit_s}, {"settle", l.settle_s}};

@@ -52,6 +52,7 @@ struct DistributedLevel {
   int ranks_pulling = 0;  // ranks whose delegate frontier went bottom-up
   // BFS: compute_s by phase, each the slowest rank's (distributed/gpu/rank_program.h's LevelRecord)
   double normals_s = 0, delegates_s = 0, visit_s = 0, settle_s = 0;
+  bool normals_pulled = false;  // BFS: the normal frontier bottom-up too, on every rank (no normal crossed ranks)
 };
 struct DistributedStats {
   int gpus = 0;

@@ -43,14 +43,18 @@ bool peers_reach_each_other(int p) {
 // Set while the peer-write exchange is asked for (MultiGpuPeerWrites below).
 bool peer_writes_asked = false;
 
-// Returns whether some level of some run went bottom-up on some rank.
-bool check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
-                   const std::string& what) {
-  bool pulled = false;
+// How many levels of all runs went bottom-up on some rank, and how many
+// pulled the normal frontier too.
+struct Pulls {
+  int levels = 0, normals = 0;
+};
+Pulls check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
+                    const std::string& what) {
+  Pulls pulled;
   const AlgorithmInfo& bfs = *find_algorithm("bfs");
   std::vector<RunRequest> requests;
   for (uint64_t s : test_sources(graph, sources, 41)) requests.push_back(prepare_request(graph, make_request(bfs, {s})));
-  if (requests.empty()) return false;
+  if (requests.empty()) return pulled;
   for (int p = 1; p <= std::min(gpu_count(), 4); ++p)
     for (std::optional<uint64_t> th : thresholds) {
       GpuOptions options;
@@ -75,7 +79,10 @@ bool check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64
             << where;
         EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations);
         EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
-        for (const DistributedLevel& l : outputs[i].stats.distributed->levels) pulled = pulled || l.ranks_pulling > 0;
+        for (const DistributedLevel& l : outputs[i].stats.distributed->levels) {
+          pulled.levels += l.ranks_pulling > 0 ? 1 : 0;
+          pulled.normals += l.normals_pulled ? 1 : 0;
+        }
       }
     }
   return pulled;
@@ -143,6 +150,56 @@ TEST_F(MultiGpuPeerWrites, DepthsEqualTheReference) {
   EdgeList edges = generate(spec);
   edges.directed = false;
   check_on_gpus(build_graph(std::move(edges), BuildOptions{}), {4, 32, std::nullopt}, 4, "kron14 undirected, peer writes");
+}
+
+// The normal frontier bottom-up at every level (TG_MGPU_NORMALS_PULL=always;
+// rank_bfs.cu's rule takes it only at the large levels): the same depths,
+// with the NCCL exchange and with peer writes; the levels say so on
+// undirected graphs and never on directed ones, where nothing pulls.
+class MultiGpuNormalsPull : public ::testing::Test {
+ protected:
+  void SetUp() override { setenv("TG_MGPU_NORMALS_PULL", "always", 1); }
+  void TearDown() override {
+    unsetenv("TG_MGPU_NORMALS_PULL");
+    unsetenv("TG_MGPU_PEER_WRITES");
+    peer_writes_asked = false;
+  }
+};
+
+TEST_F(MultiGpuNormalsPull, DepthsEqualTheReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  GeneratorSpec spec;
+  spec.scale = 14;
+  spec.edge_factor = 16;
+  spec.seed = 11;
+  EdgeList edges = generate(spec);
+  edges.directed = false;
+  const AnyGraph kron = build_graph(std::move(edges), BuildOptions{});
+  for (bool peer : {false, true}) {
+    if (peer) setenv("TG_MGPU_PEER_WRITES", "1", 1);
+    peer_writes_asked = peer;
+    const std::string how = peer ? ", peer writes" : "";
+    for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
+      for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {
+        const std::string what = std::string(name) + "/" + orientation_name(o) + ", normals pulled" + how;
+        const Pulls pulls = check_on_gpus(build_variant(find_shape(name).edges, o, false), kThresholds, 2, what);
+        if (o == Orientation::kUndirected) EXPECT_GT(pulls.normals, 0) << what;
+        else EXPECT_EQ(pulls.normals, 0) << what;
+      }
+    EXPECT_GT(check_on_gpus(kron, {4, 32, std::nullopt}, 4, "kron14 undirected, normals pulled" + how).normals, 0);
+  }
+}
+
+// The rule alone pulls the normals at some large level of a Kronecker graph.
+TEST(MultiGpuBfs, TheRulePullsTheNormalsOnKronecker) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  GeneratorSpec spec;
+  spec.scale = 16;
+  spec.edge_factor = 16;
+  spec.seed = 5;
+  EdgeList edges = generate(spec);
+  edges.directed = false;
+  EXPECT_GT(check_on_gpus(build_graph(std::move(edges), BuildOptions{}), {std::nullopt}, 4, "kron16 undirected").normals, 0);
 }
 
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {

@@ -2,6 +2,7 @@
 
 #include <cooperative_groups.h>
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 #include "distributed/gpu/push_kernels.cuh"
@@ -96,20 +97,28 @@ __device__ void append_by_block(bool fresh, uint32_t item, uint32_t* queue, uint
   __syncthreads();  // base and the scan's storage serve the next stride
 }
 
+__device__ bool in_normal_frontier(const BfsLevel& s, uint64_t u) {
+  const RankOf at = rank_of(s.g, u);
+  return (s.normal_frontier[at.owner * s.normal_frontier_words + at.slot / 32] >> (at.slot % 32)) & 1u;
+}
+
 // A thread per local normal, each the only one to look at its vertex here
 // (the expansion before it has ended), so the depth is a plain store; the
-// visited are queued a block at a time (append_by_block).
+// visited are queued a block at a time (append_by_block). The delegates
+// first: nd rows lead with their hubs (partition.h), where most parents are.
 __global__ void pull_normals(BfsLevel s) {
   for (uint64_t first = blockIdx.x * uint64_t{blockDim.x}; first < s.g.num_normals; first += uint64_t{gridDim.x} * blockDim.x) {
     const uint64_t v = first + threadIdx.x;
     bool fresh = false;
-    if (v < s.g.num_normals && s.normal_depth[v] == kNoDepth)
-      for (eid_t e = s.g.nd.offsets[v]; e < s.g.nd.offsets[v + 1]; ++e)
-        if (in_delegate_frontier(s, s.g.nd.neighbors[e])) {
-          s.normal_depth[v] = s.level + 1;
-          fresh = true;
-          break;
-        }
+    if (v < s.g.num_normals && s.normal_depth[v] == kNoDepth) {
+      if (!s.delegate_frontier_empty)
+        for (eid_t e = s.g.nd.offsets[v]; e < s.g.nd.offsets[v + 1] && !fresh; ++e)
+          fresh = in_delegate_frontier(s, s.g.nd.neighbors[e]);
+      if (s.normal_frontier != nullptr)
+        for (eid_t e = s.g.nn.offsets[v]; e < s.g.nn.offsets[v + 1] && !fresh; ++e)
+          fresh = in_normal_frontier(s, s.g.nn.neighbors[e]);
+      if (fresh) s.normal_depth[v] = s.level + 1;
+    }
     append_by_block(fresh, static_cast<uint32_t>(v), s.next_normals, &s.counters[0]);
   }
 }
@@ -120,12 +129,56 @@ __global__ void pull_normals(BfsLevel s) {
 __global__ void pull_delegates(BfsLevel s) {
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < s.g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x) {
     if (s.delegate_depth[k] != kNoDepth || s.reached[k]) continue;  // reached by the normals' nd edges already
-    for (eid_t e = s.g.dd.offsets[k]; e < s.g.dd.offsets[k + 1]; ++e)
-      if (in_delegate_frontier(s, s.g.dd.neighbors[e])) {
-        s.reached[k] = 1;
-        break;
-      }
+    bool hit = false;
+    if (!s.delegate_frontier_empty)
+      for (eid_t e = s.g.dd.offsets[k]; e < s.g.dd.offsets[k + 1] && !hit; ++e) hit = in_delegate_frontier(s, s.g.dd.neighbors[e]);
+    // The normal frontier's nd edges into k, as their reverses (local normals).
+    if (s.normal_frontier != nullptr)
+      for (eid_t e = s.g.dn.offsets[k]; e < s.g.dn.offsets[k + 1] && !hit; ++e)
+        hit = s.normal_depth[s.g.dn.neighbors[e]] == s.level;
+    if (hit) s.reached[k] = 1;
   }
+}
+
+// A warp per 32 slots: local_of_slot and the depths are read in order (local
+// ids ascend with slots).
+__global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segment) {
+  const uint64_t words = (slots + 31) / 32;
+  const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
+  for (uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; w < words; w += warps) {
+    const uint64_t slot = w * 32 + (threadIdx.x & 31);
+    bool in = false;
+    if (slot < slots) {
+      const uint32_t l = s.g.local_of_slot[slot];
+      in = l != kNoLocalId && s.normal_depth[l] == s.level;
+    }
+    const unsigned bits = __ballot_sync(0xffffffffu, in);
+    if ((threadIdx.x & 31) == 0) segment[w] = bits;
+  }
+}
+
+__global__ void announce_normals(BfsLevel s, NormalFrontierSize* out) {
+  using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
+  __shared__ typename Reduce::TempStorage scratch;
+  const uint32_t count = s.counters[0];
+  unsigned long long edges = 0;
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x) {
+    const uint32_t l = s.next_normals[i];
+    edges += (s.g.nn.offsets[l + 1] - s.g.nn.offsets[l]) + (s.g.nd.offsets[l + 1] - s.g.nd.offsets[l]);
+  }
+  const unsigned long long block = Reduce(scratch).Sum(edges);
+  if (threadIdx.x == 0 && block > 0) atomicAdd(reinterpret_cast<unsigned long long*>(&out->edges), block);
+  if (blockIdx.x == 0 && threadIdx.x == 0) out->vertices = count;
+}
+
+__global__ void sum_announced(const NormalFrontierSize* first, uint64_t stride_words, int p, NormalFrontierSize* sum) {
+  NormalFrontierSize total;
+  for (int q = 0; q < p; ++q) {
+    const auto* a = reinterpret_cast<const NormalFrontierSize*>(reinterpret_cast<const uint32_t*>(first) + q * stride_words);
+    total.vertices += a->vertices;
+    total.edges += a->edges;
+  }
+  *sum = total;
 }
 
 __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count) {
@@ -191,10 +244,10 @@ __global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* b
   }
 }
 
-__global__ void or_reached(const uint32_t* bits, int p, uint64_t words, uint64_t count, uint8_t* reached) {
+__global__ void or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached) {
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < count; k += uint64_t{gridDim.x} * blockDim.x) {
     uint32_t any = 0;
-    for (int q = 0; q < p; ++q) any |= bits[static_cast<uint64_t>(q) * words + k / 32];
+    for (int q = 0; q < p; ++q) any |= bits[static_cast<uint64_t>(q) * stride + k / 32];
     reached[k] = (any >> (k % 32)) & 1u;
   }
 }
@@ -221,16 +274,40 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
-  if (s.g.num_delegates == 0) return;  // nothing to pull from
-  const uint64_t words = (uint64_t{s.g.num_delegates} + 31) / 32;
-  mark_delegate_frontier<<<tg::gpu::grid_for(words * 32, kBlock, sms), kBlock, 0, stream>>>(s);
-  TG_CUDA_CHECK_LAUNCH();
+void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream) {
+  if (!s.delegate_frontier_empty) {
+    const uint64_t words = (uint64_t{s.g.num_delegates} + 31) / 32;
+    mark_delegate_frontier<<<tg::gpu::grid_for(words * 32, kBlock, sms), kBlock, 0, stream>>>(s);
+    TG_CUDA_CHECK_LAUNCH();
+  } else if (s.normal_frontier == nullptr) {
+    return;  // nothing to pull from
+  }
   if (s.g.num_normals > 0) {
     pull_normals<<<tg::gpu::grid_for(s.g.num_normals, kBlock, sms), kBlock, 0, stream>>>(s);
     TG_CUDA_CHECK_LAUNCH();
   }
-  pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(s);
+  if (s.g.num_delegates > 0) {
+    pull_delegates<<<tg::gpu::grid_for(s.g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(s);
+    TG_CUDA_CHECK_LAUNCH();
+  }
+}
+
+void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream) {
+  if (slots == 0) return;
+  mark_normal_frontier<<<tg::gpu::grid_for((slots + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots, segment);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, int sms, cudaStream_t stream) {
+  TG_CUDA(cudaMemsetAsync(out, 0, sizeof(NormalFrontierSize), stream));
+  // The queue's length is on the device: enough blocks for a full one.
+  announce_normals<<<tg::gpu::grid_for(uint64_t{s.g.num_normals} + 1, kBlock, sms), kBlock, 0, stream>>>(s, out);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words, int p, NormalFrontierSize* sum,
+                          cudaStream_t stream) {
+  sum_announced<<<1, 1, 0, stream>>>(first, stride_words, p, sum);
   TG_CUDA_CHECK_LAUNCH();
 }
 
@@ -261,10 +338,10 @@ void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits,
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_or_reached(const uint32_t* bits, int p, uint64_t words, uint64_t count, uint8_t* reached, int sms,
+void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached, int sms,
                        cudaStream_t stream) {
   if (count == 0) return;
-  or_reached<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(bits, p, words, count, reached);
+  or_reached<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(bits, p, stride, count, reached);
   TG_CUDA_CHECK_LAUNCH();
 }
 

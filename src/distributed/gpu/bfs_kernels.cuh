@@ -14,6 +14,14 @@ namespace tg::dist::gpu {
 
 constexpr int32_t kNoDepth = -1;
 
+// What a rank announces of its next normal frontier with its reached mask
+// (its vertices and their nn and nd edges), and what the ranks' announcements
+// sum to: the inputs of every rank's same choice of the normals' direction.
+struct NormalFrontierSize {
+  uint64_t vertices = 0;
+  uint64_t edges = 0;
+};
+
 // Everything a level's kernels write. counters: [0] normals queued for the
 // next level, [1] delegates in the next frontier, [2] the reduced "some rank
 // has normals next" flag, [3] normals received from peers (peer writes).
@@ -36,6 +44,13 @@ struct BfsLevel {
   // [owner] this rank's segment of the owner's receive buffer, this level's,
   // written over NVLink at send_count[owner]; null: the NCCL exchange.
   uint32_t* const* peer_segment = nullptr;
+  // A level that pulls (launch_pull): whether the delegate frontier has any
+  // delegate (else nd and dd are not read), and the normal frontier of every
+  // rank as bits, [owner * normal_frontier_words + slot / 32] (null: the
+  // normals push this level, launch_expand_normals).
+  bool delegate_frontier_empty = false;
+  const uint32_t* normal_frontier = nullptr;
+  uint64_t normal_frontier_words = 0;
 };
 
 // What an owner reads of the peer-write exchange: its receive buffer of this
@@ -60,8 +75,21 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
 // edge's reverse lives on the same rank: every unvisited local normal looks
 // through its nd list (the reverse of the dn edges into it) and every
 // unvisited delegate through its dd list for a delegate of this level's
-// frontier (delegate_depth == level), stopping at the first.
-void launch_pull_from_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
+// frontier (delegate_depth == level), stopping at the first. Where
+// s.normal_frontier is set, the normal frontier is pulled too: an unvisited
+// normal then looks through its nn list in the ranks' frontier bits, an
+// unvisited delegate through its dn list (the reverse of the nd edges into
+// it, whose sources are local) for a local normal of the frontier.
+void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream);
+// This rank's normal frontier (normal_depth == level) as bits by slot, into
+// its segment of the ranks' frontier bits (`slots` of them here).
+void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream);
+// What this rank announces after a level: its queued normals (counters[0])
+// and their nn and nd edges.
+void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, int sms, cudaStream_t stream);
+// The sum of P announcements `stride` words apart.
+void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words, int p, NormalFrontierSize* sum,
+                          cudaStream_t stream);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // reached[d] = whether this rank queued normals for the next level.
@@ -79,8 +107,9 @@ void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
 // has no bitwise OR, and a ring allreduce of the bytes by max moves 2(P-1)/P
 // of them a rank where the allgather of bits moves (P-1)/8: P/16 as much.
 void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, int sms, cudaStream_t stream);
-// reached[k] = the OR over the P ranks' bits of flag k (rank q's at q * words).
-void launch_or_reached(const uint32_t* bits, int p, uint64_t words, uint64_t count, uint8_t* reached, int sms,
+// reached[k] = the OR over the P ranks' bits of flag k (rank q's segment at q * stride,
+// `stride` words apart).
+void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached, int sms,
                        cudaStream_t stream);
 
 }  // namespace tg::dist::gpu

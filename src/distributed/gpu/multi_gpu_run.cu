@@ -97,6 +97,7 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
       l.normals_exchanged += r.levels[i].normals_received;
       l.delegate_frontier = r.levels[i].delegate_frontier;
       l.ranks_pulling += r.levels[i].pulled ? 1 : 0;
+      l.normals_pulled = r.levels[i].normals_pulled;  // the same on every rank
     }
   return d;
 }

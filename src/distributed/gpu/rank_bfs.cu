@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -40,8 +41,15 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   normal_depth_ = DeviceArray<int32_t>::allocate(nn);
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
   reached_ = DeviceArray<uint8_t>::allocate(d + 1);
-  reached_words_ = (d + 1 + 31) / 32;
-  if (p > 1) reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * reached_words_);
+  announce_at_ = ((d + 1 + 31) / 32 + 1) / 2 * 2;  // the announcement's 64-bit words aligned
+  segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
+  reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
+  TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
+  if (symmetric) {
+    normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
+    normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
+  }
+  announced_sum_ = DeviceArray<NormalFrontierSize>::allocate(1);
   frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
   for (int i = 0; i < 2; ++i) {
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
@@ -63,10 +71,21 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + kLevelCounters) * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
+  TG_CUDA(cudaMallocHost(&pinned_announced_, sizeof(NormalFrontierSize)));
 }
 
 void RankBfs::warm_up() {
   const int p = host_.num_ranks;
+  // Every rank's normal edges summed, through the announcement's slot.
+  pinned_announced_->edges = host_.nn.num_edges() + host_.nd.num_edges();
+  if (p > 1) {
+    uint64_t* edges = &announced_sum_.data()->edges;
+    TG_CUDA(cudaMemcpyAsync(edges, &pinned_announced_->edges, 8, cudaMemcpyHostToDevice, stream_.stream()));
+    TG_NCCL(ncclAllReduce(edges, edges, 1, ncclUint64, ncclSum, comm_, stream_.stream()));
+    TG_CUDA(cudaMemcpyAsync(&pinned_announced_->edges, edges, 8, cudaMemcpyDeviceToHost, stream_.stream()));
+    stream_.sync();
+  }
+  normal_edges_ = pinned_announced_->edges;
   if (p == 1) return;
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_.stream()));
@@ -149,15 +168,57 @@ void RankBfs::exchange_reached() {
   const int p = host_.num_ranks;
   const uint64_t count = uint64_t{host_.num_delegates()} + 1;
   const cudaStream_t st = stream_.stream();
-  uint32_t* mine = reached_bits_.data() + static_cast<uint64_t>(host_.rank) * reached_words_;
+  uint32_t* mine = reached_bits_.data() + static_cast<uint64_t>(host_.rank) * segment_words_;
   launch_pack_reached(reached_.data(), count, mine, stream_.sms(), st);
-  TG_NCCL(ncclAllGather(mine, reached_bits_.data(), reached_words_, ncclUint32, comm_, st));
-  launch_or_reached(reached_bits_.data(), p, reached_words_, count, reached_.data(), stream_.sms(), st);
+  TG_NCCL(ncclAllGather(mine, reached_bits_.data(), segment_words_, ncclUint32, comm_, st));
+  launch_or_reached(reached_bits_.data(), p, segment_words_, count, reached_.data(), stream_.sms(), st);
+  launch_sum_announced(reinterpret_cast<const NormalFrontierSize*>(reached_bits_.data() + announce_at_), segment_words_, p,
+                       announced_sum_.data(), st);
+}
+
+// Beamer's rule again, over the normals' edges of every rank at once, so that
+// all ranks choose alike (the frontier bits are a collective): pull when the
+// frontier's nn and nd edges exceed 1/15 of those not yet explored top-down,
+// and stay while its edges grow or exceed 1/18 of all. Pushing a normal
+// frontier reads each of its edges and sends the remote nn ones to their
+// owners; pulling reads every rank's frontier as bits (num_vertices / 8 bytes
+// received, a pass over this rank's slots) and stops at an unvisited normal's
+// first parent: so also not below num_vertices / 128 frontier edges, about
+// where the bits cost what the push's random reads would.
+bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
+  constexpr uint64_t kAlpha = 15, kBeta = 18, kEdgesPerFrontierBit = 128;
+  const char* forced = std::getenv("TG_MGPU_NORMALS_PULL");
+  bool pull = false;
+  if (!symmetric_ || f.vertices == 0) pull = false;
+  else if (forced != nullptr && std::string(forced) == "always") pull = true;
+  else if (forced != nullptr && std::string(forced) == "never") pull = false;
+  else if (f.edges * kEdgesPerFrontierBit < host_.num_vertices) pull = false;
+  else if (pulled_normals_last_) pull = f.edges >= last_normal_frontier_edges_ || f.edges > normal_edges_ / kBeta;
+  else pull = f.edges > normal_edges_unexplored_ / kAlpha;
+  if (!pull) normal_edges_unexplored_ -= std::min(normal_edges_unexplored_, f.edges);
+  pulled_normals_last_ = pull;
+  last_normal_frontier_edges_ = f.edges;
+  return pull;
+}
+
+// Every rank's normal frontier as bits, gathered (events kFrontierShare*
+// around the collective).
+const uint32_t* RankBfs::share_normal_frontier(const BfsLevel& s) {
+  const RankGraph& g = host_;
+  uint32_t* mine = normal_frontier_bits_.data() + static_cast<uint64_t>(g.rank) * normal_words_;
+  launch_mark_normal_frontier(s, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank), mine, stream_.sms(),
+                              stream_.stream());
+  stream_.mark(kFrontierShareStart);
+  if (g.num_ranks > 1)
+    TG_NCCL(ncclAllGather(mine, normal_frontier_bits_.data(), normal_words_, ncclUint32, comm_, stream_.stream()));
+  stream_.mark(kFrontierShareStop);
+  return normal_frontier_bits_.data();
 }
 
 RankBfs::~RankBfs() {
   cudaFreeHost(pinned_counts_);
   cudaFreeHost(pinned_frontier_edges_);
+  cudaFreeHost(pinned_announced_);
 }
 
 void RankBfs::reset(uint64_t source) {
@@ -200,6 +261,11 @@ RankRunRecord RankBfs::run(uint64_t source) {
   const bool source_is_delegate = std::binary_search(g.delegate_global.begin(), g.delegate_global.end(), source);
   uint32_t normals = !source_is_delegate && g.owns_slot_of(source) ? 1 : 0;
   uint32_t delegates = source_is_delegate ? 1 : 0;
+  // Every rank's normal frontier, as every rank announced it (a normal source's edges do not matter: one vertex pushes).
+  NormalFrontierSize normal_frontier{source_is_delegate ? 0u : 1u, 0};
+  normal_edges_unexplored_ = normal_edges_;
+  pulled_normals_last_ = false;
+  last_normal_frontier_edges_ = 0;
 
   // Every rank starts together: a reduction of nothing is the barrier.
   if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclSum, comm_, stream_.stream()));
@@ -243,34 +309,47 @@ RankRunRecord RankBfs::run(uint64_t source) {
       TG_CUDA(cudaMemsetAsync(s.send_count, 0, p * sizeof(uint32_t), stream_.stream()));
     }
 
+    // The normals first: pushed now, or pulled below with the delegates (then
+    // no normal crosses ranks this level).
+    const bool pull_normals = choose_normals_pull(normal_frontier);
     stream_.mark(0);
-    launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
+    if (pull_normals) {
+      s.normal_frontier = share_normal_frontier(s);
+      s.normal_frontier_words = normal_words_;
+    } else {
+      stream_.mark(kFrontierShareStart);
+      stream_.mark(kFrontierShareStop);
+      launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
+    }
     stream_.mark(kDelegatesStart);
-    bool pull = false;
+    bool pull = pull_normals;
     if (delegates > 0) {  // the delegate frontier is the same on every rank
       launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
       TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, scan_.data() + delegates - 1, sizeof(eid_t),
                               cudaMemcpyDeviceToHost, stream_.stream()));
       stream_.sync();
       const eid_t frontier_edges = *pinned_frontier_edges_;
-      if (pulled_last) pull = delegates >= last_delegates || delegates > g.num_delegates() / kBeta;
-      else pull = frontier_edges > unexplored / kAlpha;
+      if (pulled_last) pull = pull || delegates >= last_delegates || delegates > g.num_delegates() / kBeta;
+      else pull = pull || frontier_edges > unexplored / kAlpha;
       pull = pull && symmetric_;
       if (!pull) unexplored -= std::min(unexplored, frontier_edges);
-      if (pull) {
-        launch_pull_from_delegates(s, stream_.sms(), stream_.stream());
-      } else {
-        launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
-      }
     }
-    pulled_last = pull;
+    s.delegate_frontier_empty = delegates == 0;
+    if (pull) launch_pull(s, stream_.sms(), stream_.stream());
+    else if (delegates > 0) launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
+    pulled_last = pull && delegates > 0;
     last_delegates = delegates;
     stream_.mark(1);
     uint64_t received = 0;
+    NormalFrontierSize* announce =
+        p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
+              : announced_sum_.data();
     if (peer_writes_) {
       // The reached mask's allgather is the barrier: every rank's expansion,
-      // and so its writes here, ended before it passes.
+      // and so its writes here, ended before it passes. (What this rank
+      // announces of its next frontier leaves out what its peers wrote here.)
       launch_set_flag_after_peer_writes(s, p, stream_.stream());
+      launch_announce_normals(s, announce, stream_.sms(), stream_.stream());
       exchange_reached();
       stream_.mark(2);
       launch_visit_from_peers(s, PeerReceive{receive_of(parity), g.num_normals(), peer_sent_[parity].data()}, p,
@@ -281,10 +360,13 @@ RankRunRecord RankBfs::run(uint64_t source) {
       TG_CUDA(cudaMemcpyAsync(pinned_counts_ + static_cast<size_t>(g.rank) * p, s.send_count, p * sizeof(uint32_t),
                               cudaMemcpyDeviceToHost, stream_.stream()));
     } else {
-      received = exchange_normals(s);
+      // A level that pulled the normals sent none: every rank knows it.
+      if (!pull_normals) received = exchange_normals(s);
+      else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
       stream_.mark(2);
       launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
       launch_set_normals_flag(s, stream_.stream());
+      launch_announce_normals(s, announce, stream_.sms(), stream_.stream());
       stream_.mark(3);
       if (p > 1) exchange_reached();
       stream_.mark(4);
@@ -293,25 +375,32 @@ RankRunRecord RankBfs::run(uint64_t source) {
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
     TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), kLevelCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
+    TG_CUDA(cudaMemcpyAsync(pinned_announced_, announced_sum_.data(), sizeof(NormalFrontierSize), cudaMemcpyDeviceToHost,
+                            stream_.stream()));
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
     if (!peer_writes_) TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
     if (peer_writes_) received = counters[3];
+    normal_frontier = *pinned_announced_;
 
     LevelRecord l;
     l.delegate_frontier = delegates;
     l.pulled = pull;
+    l.normals_pulled = pull_normals;
     l.normals_received = received;
-    l.compute_s = stream_.seconds(0, 1) + stream_.seconds(2, 3) + stream_.seconds(4, 5);
-    l.communication_s = stream_.seconds(1, 2) + stream_.seconds(3, 4);
-    l.normals_s = stream_.seconds(0, kDelegatesStart);
+    const double share = stream_.seconds(kFrontierShareStart, kFrontierShareStop);
+    l.compute_s = stream_.seconds(0, 1) - share + stream_.seconds(2, 3) + stream_.seconds(4, 5);
+    l.communication_s = share + stream_.seconds(1, 2) + stream_.seconds(3, 4);
+    l.normals_s = stream_.seconds(0, kDelegatesStart) - share;
     l.delegates_s = stream_.seconds(kDelegatesStart, 1);
     l.visit_s = stream_.seconds(2, 3);
     l.settle_s = stream_.seconds(4, 5);
     if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
-      l.bytes_sent += reached_words_ * 4 + (peer_writes_ ? 0 : static_cast<uint64_t>(p) * 4);  // its segment of the mask, its counts
+      l.bytes_sent += segment_words_ * 4;  // its segment of the mask, with its announcement
+      if (pull_normals) l.bytes_sent += normal_words_ * 4;
+      else if (!peer_writes_) l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
     }
     record.levels.push_back(l);
     normals = counters[0];

@@ -50,21 +50,38 @@ class RankBfs : public RankProgram {
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
   void exchange_reached();                 // every rank's reached mask OR-ed into each's
   void set_up_peer_writes();
+  // Whether this level pulls the normal frontier too, from what the ranks
+  // announced of it (the same answer on every rank), and the bits it pulls by.
+  bool choose_normals_pull(const NormalFrontierSize& frontier);
+  const uint32_t* share_normal_frontier(const BfsLevel& s);
 
   const RankGraph& host_;
   ncclComm_t comm_;
   bool symmetric_;
-  // Events 0-5 and 8 mark a level's phases (marks in run()), 6 and 7 the run's ends.
-  static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8;
-  RankStream stream_{9};
+  // Events 0-5 and 8-10 mark a level's phases (marks in run()), 6 and 7 the run's ends.
+  static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8, kFrontierShareStart = 9, kFrontierShareStop = 10;
+  RankStream stream_{11};
   std::shared_ptr<const DeviceRankGraph> graph_;
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
   tg::gpu::DeviceArray<uint8_t> reached_;
-  // The reached mask crosses ranks as bits: P segments of reached_words_,
+  // The reached mask crosses ranks as bits: P segments of segment_words_
+  // (the mask's bits, then at announce_at_ the rank's NormalFrontierSize),
   // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why).
-  uint64_t reached_words_ = 0;
+  uint64_t segment_words_ = 0, announce_at_ = 0;
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
+  // The normals' direction (choose_normals_pull): every rank's normal
+  // frontier as bits by slot, P segments of normal_words_; the announced
+  // sizes' sum; every normal edge of the graph (nn and nd), and those not yet
+  // explored top-down. TG_MGPU_NORMALS_PULL=always|never overrides the
+  // rule (tests).
+  tg::gpu::DeviceArray<uint32_t> normal_frontier_bits_;
+  uint64_t normal_words_ = 0;
+  tg::gpu::DeviceArray<NormalFrontierSize> announced_sum_;
+  NormalFrontierSize* pinned_announced_ = nullptr;
+  uint64_t normal_edges_ = 0, normal_edges_unexplored_ = 0;
+  bool pulled_normals_last_ = false;
+  uint64_t last_normal_frontier_edges_ = 0;
   tg::gpu::DeviceArray<uint32_t> frontier_bits_;  // the delegate frontier as bits, for bottom-up levels
   tg::gpu::DeviceArray<uint32_t> normals_[2], delegates_[2];
   tg::gpu::DeviceArray<eid_t> scan_;

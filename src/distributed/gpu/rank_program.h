@@ -34,6 +34,7 @@ struct LevelRecord {
   uint64_t normals_received = 0;
   uint32_t delegate_frontier = 0;  // delegates active this level (the same on every rank)
   bool pulled = false;             // BFS: the delegates' edges bottom-up on this rank
+  bool normals_pulled = false;     // BFS: the normal frontier bottom-up too (on every rank)
   // BFS: compute_s by phase (the normals' expansion or pull; the delegates'
   // degree scan, host read of its total and push or pull; the visit of the
   // normals received; the delegates' settle), to find where a level goes.

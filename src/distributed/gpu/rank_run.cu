@@ -80,7 +80,8 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
   for (size_t i = 0; i < levels; ++i)
     d.levels.push_back({times[kTimes * i], times[kTimes * i + 1], counts[3 * i], counts[3 * i + 1],
                         mine.levels[i].delegate_frontier, static_cast<int>(counts[3 * i + 2]), times[kTimes * i + 2],
-                        times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5]});
+                        times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5],
+                        mine.levels[i].normals_pulled});  // the same on every rank
   return d;
 }
 
