@@ -67,7 +67,6 @@ nlohmann::json details_json(const RunStats& s) {
                         {"delegates", d.delegates},
                         {"bytes_exchanged", d.bytes_exchanged},
                         {"parts_in_host_memory", d.parts_in_host_memory},
-                        {"peer_writes", d.peer_writes},
                         {"levels", std::move(levels)}};
   }
   if (s.hybrid) {

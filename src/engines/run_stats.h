@@ -60,7 +60,6 @@ struct DistributedStats {
   uint64_t delegates = 0;
   uint64_t bytes_exchanged = 0;
   int parts_in_host_memory = 0;  // ranks whose lists stay in host memory, read by zero-copy
-  bool peer_writes = false;      // BFS's normals sent by writes into peers' memory, not NCCL (experimental)
   std::vector<DistributedLevel> levels;
 };
 

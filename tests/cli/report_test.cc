@@ -47,7 +47,6 @@ TEST(RunSummary, SeveralGpusListTheirLevels) {
   d.threshold = 32;
   d.delegates = 1234;
   d.bytes_exchanged = 3'000'000;
-  d.peer_writes = true;
   d.levels.resize(3);
   d.levels[1].compute_s = 0.004;
   d.levels[1].communication_s = 0.0005;
@@ -55,15 +54,16 @@ TEST(RunSummary, SeveralGpusListTheirLevels) {
   d.levels[1].normals_exchanged = 777;
   d.levels[1].delegate_frontier = 55;
   d.levels[1].ranks_pulling = 3;
+  d.levels[2].normals_pulled = true;
   const std::string s = summary_with(d);
   EXPECT_NE(s.find("  gpus       4, degree separation: TH 32"), std::string::npos) << s;
-  EXPECT_NE(s.find("parts in GPU memory; normals sent by peer writes"), std::string::npos) << s;
+  EXPECT_NE(s.find("parts in GPU memory; levels: compute"), std::string::npos) << s;
   EXPECT_NE(s.find("3.00 MB exchanged"), std::string::npos) << s;
   EXPECT_NE(s.find("  level 1    compute 0.0040 s, communication 0.0005 s, 2.50 MB exchanged, 777 normals sent, "
                    "55 frontier delegates, bottom-up on 3 of 4"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("  level 2 "), std::string::npos) << s;
+  EXPECT_NE(s.find("0 frontier delegates, normals bottom-up\n"), std::string::npos) << s;
   EXPECT_EQ(s.find("  level 3 "), std::string::npos) << s;
 }
 
@@ -73,7 +73,7 @@ TEST(RunSummary, ManyLevelsAreCut) {
   d.parts_in_host_memory = 2;
   d.levels.resize(40);
   const std::string s = summary_with(d);
-  EXPECT_NE(s.find("parts in host memory (zero-copy); normals sent by NCCL"), std::string::npos) << s;
+  EXPECT_NE(s.find("parts in host memory (zero-copy); levels: compute"), std::string::npos) << s;
   EXPECT_NE(s.find("  level 31 "), std::string::npos) << s;
   EXPECT_EQ(s.find("  level 32 "), std::string::npos) << s;
   EXPECT_NE(s.find("... 8 more (--json lists every level)"), std::string::npos) << s;

@@ -30,19 +30,6 @@ int gpu_count() {
   return n;
 }
 
-// Whether GPUs 0..p-1 can each write into every other's memory.
-bool peers_reach_each_other(int p) {
-  for (int a = 0; a < p; ++a)
-    for (int b = 0; b < p; ++b) {
-      int can = 0;
-      if (a != b && (cudaDeviceCanAccessPeer(&can, a, b) != cudaSuccess || !can)) return false;
-    }
-  return true;
-}
-
-// Set while the peer-write exchange is asked for (MultiGpuPeerWrites below).
-bool peer_writes_asked = false;
-
 // How many levels of all runs went bottom-up on some rank, and how many
 // pulled the normal frontier too.
 struct Pulls {
@@ -75,8 +62,6 @@ Pulls check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint6
           continue;
         }
         EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
-        EXPECT_EQ(outputs[i].stats.distributed->peer_writes, peer_writes_asked && p > 1 && peers_reach_each_other(p))
-            << where;
         EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations);
         EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
         for (const DistributedLevel& l : outputs[i].stats.distributed->levels) {
@@ -122,48 +107,14 @@ TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
   }
 }
 
-// The peer-write exchange (TG_MGPU_PEER_WRITES=1, experimental; rank_bfs.h):
-// the same depths, and the record says it ran wherever the GPUs reach each
-// other (every pair on the x2 and x4 machines).
-class MultiGpuPeerWrites : public ::testing::Test {
- protected:
-  void SetUp() override {
-    setenv("TG_MGPU_PEER_WRITES", "1", 1);
-    peer_writes_asked = true;
-  }
-  void TearDown() override {
-    unsetenv("TG_MGPU_PEER_WRITES");
-    peer_writes_asked = false;
-  }
-};
-
-TEST_F(MultiGpuPeerWrites, DepthsEqualTheReference) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
-    for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected})
-      check_on_gpus(build_variant(find_shape(name).edges, o, false), kThresholds, 2,
-                    std::string(name) + "/" + orientation_name(o) + ", peer writes");
-  GeneratorSpec spec;
-  spec.scale = 14;
-  spec.edge_factor = 16;
-  spec.seed = 11;
-  EdgeList edges = generate(spec);
-  edges.directed = false;
-  check_on_gpus(build_graph(std::move(edges), BuildOptions{}), {4, 32, std::nullopt}, 4, "kron14 undirected, peer writes");
-}
-
 // The normal frontier bottom-up at every level (TG_MGPU_NORMALS_PULL=always;
 // rank_bfs.cu's rule takes it only at the large levels): the same depths,
-// with the NCCL exchange and with peer writes; the levels say so on
+// and the levels say so on
 // undirected graphs and never on directed ones, where nothing pulls.
 class MultiGpuNormalsPull : public ::testing::Test {
  protected:
   void SetUp() override { setenv("TG_MGPU_NORMALS_PULL", "always", 1); }
-  void TearDown() override {
-    unsetenv("TG_MGPU_NORMALS_PULL");
-    unsetenv("TG_MGPU_PEER_WRITES");
-    peer_writes_asked = false;
-  }
+  void TearDown() override { unsetenv("TG_MGPU_NORMALS_PULL"); }
 };
 
 TEST_F(MultiGpuNormalsPull, DepthsEqualTheReference) {
@@ -175,19 +126,14 @@ TEST_F(MultiGpuNormalsPull, DepthsEqualTheReference) {
   EdgeList edges = generate(spec);
   edges.directed = false;
   const AnyGraph kron = build_graph(std::move(edges), BuildOptions{});
-  for (bool peer : {false, true}) {
-    if (peer) setenv("TG_MGPU_PEER_WRITES", "1", 1);
-    peer_writes_asked = peer;
-    const std::string how = peer ? ", peer writes" : "";
-    for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
-      for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {
-        const std::string what = std::string(name) + "/" + orientation_name(o) + ", normals pulled" + how;
-        const Pulls pulls = check_on_gpus(build_variant(find_shape(name).edges, o, false), kThresholds, 2, what);
-        if (o == Orientation::kUndirected) EXPECT_GT(pulls.normals, 0) << what;
-        else EXPECT_EQ(pulls.normals, 0) << what;
-      }
-    EXPECT_GT(check_on_gpus(kron, {4, 32, std::nullopt}, 4, "kron14 undirected, normals pulled" + how).normals, 0);
-  }
+  for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
+    for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {
+      const std::string what = std::string(name) + "/" + orientation_name(o) + ", normals pulled";
+      const Pulls pulls = check_on_gpus(build_variant(find_shape(name).edges, o, false), kThresholds, 2, what);
+      if (o == Orientation::kUndirected) EXPECT_GT(pulls.normals, 0) << what;
+      else EXPECT_EQ(pulls.normals, 0) << what;
+    }
+  EXPECT_GT(check_on_gpus(kron, {4, 32, std::nullopt}, 4, "kron14 undirected, normals pulled").normals, 0);
 }
 
 // The rule alone pulls the normals at some large level of a Kronecker graph.

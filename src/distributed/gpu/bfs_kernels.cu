@@ -40,8 +40,7 @@ __device__ void visit_normal(const BfsLevel& s, uint64_t v) {
   if (*word & bit) return;
   if (atomicOr(word, bit) & bit) return;
   const uint32_t i = queue_slot(cg::labeled_partition(cg::coalesced_threads(), owner), &s.send_count[owner]);
-  if (s.peer_segment != nullptr) s.peer_segment[owner][i] = slot;
-  else s.send[s.send_start[owner] + i] = slot;
+  s.send[s.send_start[owner] + i] = slot;
 }
 
 // Edge-balanced, as the delegates' expansion below. A thread per normal row
@@ -53,10 +52,6 @@ __global__ void expand_normals(BfsLevel s, const uint32_t* rows, uint32_t count,
   expand_edges(
       rows, count, scan, s.g.nn, s.g.nd, [&](uint32_t, uint64_t v, eid_t) { visit_normal(s, v); },
       [&](uint32_t, uint32_t k, eid_t) { reach_delegate(s, k); });
-  // Each thread's writes into peers' memory performed for the whole system
-  // before the kernel ends, so the owner reads them once the level's barrier
-  // (an NCCL collective issued after this kernel) has passed.
-  if (s.peer_segment != nullptr) __threadfence_system();
 }
 
 __global__ void expand_delegates(BfsLevel s, const uint32_t* rows, uint32_t count, const eid_t* scan) {
@@ -188,27 +183,6 @@ __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count
 
 __global__ void set_normals_flag(BfsLevel s) { s.reached[s.g.num_delegates] = s.counters[0] > 0 ? 1 : 0; }
 
-__global__ void set_flag_after_peer_writes(BfsLevel s, int p) {
-  bool any = s.counters[0] > 0;
-  for (int q = 0; q < p; ++q) any = any || s.send_count[q] > 0;
-  s.reached[s.g.num_delegates] = any ? 1 : 0;
-}
-
-// Block b's share of every peer's segment; the first thread of block 0
-// counts them all.
-__global__ void visit_from_peers(BfsLevel s, PeerReceive from, int p) {
-  uint64_t segment_at = 0;
-  for (int q = 0; q < p; ++q) {
-    if (q == s.g.rank) continue;
-    const uint32_t count = from.sent[q][s.g.rank];
-    const uint32_t* slots = from.buffer + segment_at * from.segment;
-    ++segment_at;
-    if (blockIdx.x == 0 && threadIdx.x == 0) s.counters[3] += count;
-    for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x)
-      visit_local(s, s.g.local_of_slot[slots[i]]);
-  }
-}
-
 // The next delegate frontier is queued a block at a time (append_by_block).
 // With a slot taken a warp at a time, every rank made d / 32 atomics on one
 // counter (720 K at kron:28, where each rank holds all 22.9 M delegates), and
@@ -319,16 +293,6 @@ void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t co
 
 void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream) {
   set_normals_flag<<<1, 1, 0, stream>>>(s);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_set_flag_after_peer_writes(const BfsLevel& s, int p, cudaStream_t stream) {
-  set_flag_after_peer_writes<<<1, 1, 0, stream>>>(s, p);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_visit_from_peers(const BfsLevel& s, const PeerReceive& from, int p, int sms, cudaStream_t stream) {
-  visit_from_peers<<<static_cast<unsigned>(sms) * 4, kBlock, 0, stream>>>(s, from, p);
   TG_CUDA_CHECK_LAUNCH();
 }
 

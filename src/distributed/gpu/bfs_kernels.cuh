@@ -24,8 +24,8 @@ struct NormalFrontierSize {
 
 // Everything a level's kernels write. counters: [0] normals queued for the
 // next level, [1] delegates in the next frontier, [2] the reduced "some rank
-// has normals next" flag, [3] normals received from peers (peer writes).
-constexpr int kLevelCounters = 4;
+// has normals next" flag.
+constexpr int kLevelCounters = 3;
 struct BfsLevel {
   RankView g;
   int32_t level = 0;
@@ -40,10 +40,6 @@ struct BfsLevel {
   uint32_t* send = nullptr;        // per-peer segments of owner slots (v / P)
   const uint64_t* send_start = nullptr;  // where each peer's segment starts
   uint32_t* send_count = nullptr;  // per peer
-  // The peer-write exchange (one process; TG_MGPU_PEER_WRITES=1, rank_bfs.h):
-  // [owner] this rank's segment of the owner's receive buffer, this level's,
-  // written over NVLink at send_count[owner]; null: the NCCL exchange.
-  uint32_t* const* peer_segment = nullptr;
   // A level that pulls (launch_pull): whether the delegate frontier has any
   // delegate (else nd and dd are not read), and the normal frontier of every
   // rank as bits, [owner * normal_frontier_words + slot / 32] (null: the
@@ -51,15 +47,6 @@ struct BfsLevel {
   bool delegate_frontier_empty = false;
   const uint32_t* normal_frontier = nullptr;
   uint64_t normal_frontier_words = 0;
-};
-
-// What an owner reads of the peer-write exchange: its receive buffer of this
-// level (a segment of `segment` slots per other rank, in rank order), and
-// each rank's counts of this level ([q][owner]: what rank q wrote here).
-struct PeerReceive {
-  const uint32_t* buffer = nullptr;
-  uint64_t segment = 0;
-  const uint32_t* const* sent = nullptr;
 };
 
 // Launchers; each checks its launch. `rows` has `count` rows.
@@ -94,12 +81,6 @@ void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // reached[d] = whether this rank queued normals for the next level.
 void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream);
-// The peer-write exchange: before the level's barrier, reached[d] = whether
-// this rank queued normals or wrote any to a peer (a peer's may all be
-// visited already: then one more level finds nothing); after it, the slots
-// every peer wrote here visited (counters[3] gains their number).
-void launch_set_flag_after_peer_writes(const BfsLevel& s, int p, cudaStream_t stream);
-void launch_visit_from_peers(const BfsLevel& s, const PeerReceive& from, int p, int sms, cudaStream_t stream);
 // After the reduction: the new delegate frontier and depths; clears the mask.
 void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
 

@@ -82,7 +82,6 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
   d.gpus = part.num_ranks();
   d.threshold = part.threshold;
   d.delegates = part.num_delegates();
-  d.peer_writes = ranks.front().peer_writes;  // all ranks or none (rank_bfs.cu)
   d.levels.resize(ranks.front().levels.size());
   for (const RankRunRecord& r : ranks)
     for (size_t i = 0; i < d.levels.size() && i < r.levels.size(); ++i) {

@@ -1,13 +1,10 @@
 #include "distributed/gpu/rank_bfs.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <utility>
 
-#include "core/env_switch.h"
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/gpu/queue_exchange.h"
@@ -92,72 +89,6 @@ void RankBfs::warm_up() {
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data());
   exchange_reached();
   stream_.sync();
-  if (env_switch("TG_MGPU_PEER_WRITES")) set_up_peer_writes();
-}
-
-// Every rank tells the others its process, device, normals and the addresses
-// of its receive buffers and counts (addresses another rank can use only in
-// the same process, with peer access); all use peer writes or none does.
-void RankBfs::set_up_peer_writes() {
-  const int p = host_.num_ranks, rank = host_.rank;
-  const cudaStream_t st = stream_.stream();
-  receive_odd_ = DeviceArray<uint32_t>::allocate(receive_.size());
-  send_count_odd_ = DeviceArray<uint32_t>::allocate(p);
-  TG_CUDA(cudaMemsetAsync(send_count_odd_.data(), 0, p * sizeof(uint32_t), st));
-  constexpr int kCard = 7;  // pid, device, normals, receive buffers (2), counts (2)
-  int device = 0;
-  TG_CUDA(cudaGetDevice(&device));
-  const std::vector<uint64_t> mine = {static_cast<uint64_t>(getpid()), static_cast<uint64_t>(device), host_.num_normals(),
-                                      reinterpret_cast<uint64_t>(receive_of(0)), reinterpret_cast<uint64_t>(receive_of(1)),
-                                      reinterpret_cast<uint64_t>(send_count_of(0)),
-                                      reinterpret_cast<uint64_t>(send_count_of(1))};
-  DeviceArray<uint64_t> cards = DeviceArray<uint64_t>::allocate(static_cast<uint64_t>(kCard) * p);
-  TG_CUDA(cudaMemcpyAsync(cards.data() + kCard * rank, mine.data(), kCard * 8, cudaMemcpyHostToDevice, st));
-  TG_NCCL(ncclAllGather(cards.data() + kCard * rank, cards.data(), kCard, ncclUint64, comm_, st));
-  std::vector<uint64_t> all(static_cast<size_t>(kCard) * p);
-  TG_CUDA(cudaMemcpyAsync(all.data(), cards.data(), all.size() * 8, cudaMemcpyDeviceToHost, st));
-  stream_.sync();
-  uint32_t* ok = pinned_counts_;
-  ok[0] = 1;
-  for (int q = 0; q < p; ++q) {
-    if (q == rank) continue;
-    int can = 0;
-    if (all[kCard * q] != mine[0] || cudaDeviceCanAccessPeer(&can, device, static_cast<int>(all[kCard * q + 1])) != cudaSuccess ||
-        !can)
-      ok[0] = 0;
-  }
-  TG_CUDA(cudaMemcpyAsync(counters_.data(), ok, 4, cudaMemcpyHostToDevice, st));
-  TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclMin, comm_, st));
-  TG_CUDA(cudaMemcpyAsync(ok, counters_.data(), 4, cudaMemcpyDeviceToHost, st));
-  stream_.sync();
-  if (ok[0] == 0) {
-    receive_odd_ = {};
-    send_count_odd_ = {};
-    return;
-  }
-  for (int q = 0; q < p; ++q) {
-    if (q == rank) continue;
-    const cudaError_t e = cudaDeviceEnablePeerAccess(static_cast<int>(all[kCard * q + 1]), 0);
-    if (e == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // clears it
-    else TG_CUDA(e);
-  }
-  for (int parity = 0; parity < 2; ++parity) {
-    std::vector<uint32_t*> segment(p, nullptr);
-    std::vector<const uint32_t*> sent(p, nullptr);
-    for (int q = 0; q < p; ++q) {
-      if (q == rank) continue;
-      const uint64_t* card = all.data() + kCard * q;
-      // This rank's segment among owner q's other ranks, in rank order.
-      const uint64_t index = static_cast<uint64_t>(rank < q ? rank : rank - 1);
-      segment[q] = reinterpret_cast<uint32_t*>(card[3 + parity]) + index * card[2];
-      sent[q] = reinterpret_cast<const uint32_t*>(card[5 + parity]);
-    }
-    peer_segment_[parity] = DeviceArray<uint32_t*>::allocate(p);
-    peer_sent_[parity] = DeviceArray<const uint32_t*>::allocate(p);
-    TG_CUDA(cudaMemcpy(peer_segment_[parity].data(), segment.data(), p * sizeof(uint32_t*), cudaMemcpyHostToDevice));
-    TG_CUDA(cudaMemcpy(peer_sent_[parity].data(), sent.data(), p * sizeof(const uint32_t*), cudaMemcpyHostToDevice));
-  }
-  peer_writes_ = true;
 }
 
 // The delegates reached on any rank this level (and whether any rank queued
@@ -229,7 +160,6 @@ void RankBfs::reset(uint64_t source) {
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
-  if (peer_writes_) TG_CUDA(cudaMemsetAsync(send_count_odd_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counters' pinned slots.
   uint32_t* staged = pinned_counts_;
   staged[0] = 0;  // depth 0 as an int32's bits
@@ -300,14 +230,6 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.send = send_.data();
     s.send_start = send_start_.data();
     s.send_count = send_count_.data();
-    const int parity = level & 1;
-    if (peer_writes_) {
-      // This parity's counts were last read by their owners two levels ago,
-      // before the last level's barrier, which this rank has passed.
-      s.send_count = send_count_of(parity);
-      s.peer_segment = peer_segment_[parity].data();
-      TG_CUDA(cudaMemsetAsync(s.send_count, 0, p * sizeof(uint32_t), stream_.stream()));
-    }
 
     // The normals first: pushed now, or pulled below with the delegates (then
     // no normal crosses ranks this level).
@@ -340,37 +262,20 @@ RankRunRecord RankBfs::run(uint64_t source) {
     pulled_last = pull && delegates > 0;
     last_delegates = delegates;
     stream_.mark(1);
-    uint64_t received = 0;
     NormalFrontierSize* announce =
         p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
               : announced_sum_.data();
-    if (peer_writes_) {
-      // The reached mask's allgather is the barrier: every rank's expansion,
-      // and so its writes here, ended before it passes. (What this rank
-      // announces of its next frontier leaves out what its peers wrote here.)
-      launch_set_flag_after_peer_writes(s, p, stream_.stream());
-      launch_announce_normals(s, announce, stream_.sms(), stream_.stream());
-      exchange_reached();
-      stream_.mark(2);
-      launch_visit_from_peers(s, PeerReceive{receive_of(parity), g.num_normals(), peer_sent_[parity].data()}, p,
-                              stream_.sms(), stream_.stream());
-      stream_.mark(3);
-      stream_.mark(4);
-      // This level's counts, where the NCCL exchange leaves its row.
-      TG_CUDA(cudaMemcpyAsync(pinned_counts_ + static_cast<size_t>(g.rank) * p, s.send_count, p * sizeof(uint32_t),
-                              cudaMemcpyDeviceToHost, stream_.stream()));
-    } else {
-      // A level that pulled the normals sent none: every rank knows it.
-      if (!pull_normals) received = exchange_normals(s);
-      else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
-      stream_.mark(2);
-      launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
-      launch_set_normals_flag(s, stream_.stream());
-      launch_announce_normals(s, announce, stream_.sms(), stream_.stream());
-      stream_.mark(3);
-      if (p > 1) exchange_reached();
-      stream_.mark(4);
-    }
+    // A level that pulled the normals sent none: every rank knows it.
+    uint64_t received = 0;
+    if (!pull_normals) received = exchange_normals(s);
+    else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
+    stream_.mark(2);
+    launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
+    launch_set_normals_flag(s, stream_.stream());
+    launch_announce_normals(s, announce, stream_.sms(), stream_.stream());
+    stream_.mark(3);
+    if (p > 1) exchange_reached();
+    stream_.mark(4);
     launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
@@ -378,9 +283,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     TG_CUDA(cudaMemcpyAsync(pinned_announced_, announced_sum_.data(), sizeof(NormalFrontierSize), cudaMemcpyDeviceToHost,
                             stream_.stream()));
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
-    if (!peer_writes_) TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
-    if (peer_writes_) received = counters[3];
     normal_frontier = *pinned_announced_;
 
     LevelRecord l;
@@ -400,7 +304,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
       l.bytes_sent += segment_words_ * 4;  // its segment of the mask, with its announcement
       if (pull_normals) l.bytes_sent += normal_words_ * 4;
-      else if (!peer_writes_) l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
+      else l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
     }
     record.levels.push_back(l);
     normals = counters[0];
@@ -410,7 +314,6 @@ RankRunRecord RankBfs::run(uint64_t source) {
   stream_.mark(kRunStop);
   stream_.sync();
   record.seconds = stream_.seconds(kRunStart, kRunStop);
-  record.peer_writes = peer_writes_;
   return record;
 }
 

@@ -49,7 +49,6 @@ class RankBfs : public RankProgram {
   void reset(uint64_t source);
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
   void exchange_reached();                 // every rank's reached mask OR-ed into each's
-  void set_up_peer_writes();
   // Whether this level pulls the normal frontier too, from what the ranks
   // announced of it (the same answer on every rank), and the bits it pulls by.
   bool choose_normals_pull(const NormalFrontierSize& frontier);
@@ -90,24 +89,6 @@ class RankBfs : public RankProgram {
   std::vector<uint64_t> send_start_host_;
   uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the level's counters (kLevelCounters)
   eid_t* pinned_frontier_edges_ = nullptr;  // the delegate frontier's edges
-
-  // The peer-write exchange (TG_MGPU_PEER_WRITES=1, experimental, chosen at
-  // the warm-up where every rank is a thread of one process with peer access
-  // to every other rank's GPU): a normal bound for another rank is written
-  // straight into its owner's receive buffer over NVLink during the
-  // expansion, and the level's one collective, the reached mask's allgather,
-  // is the barrier after which each owner visits what it was sent: no
-  // allgather of counts, no host sync for it, no send/receive group. By the
-  // level's parity, a receive buffer (P - 1 segments of this rank's normals:
-  // parity 0 is receive_) and the counts of what this rank wrote to each
-  // owner (parity 0 is send_count_): a rank writes level L's while an owner
-  // may still read level L - 1's. Not counted in rank_memory.
-  bool peer_writes_ = false;
-  tg::gpu::DeviceArray<uint32_t> receive_odd_, send_count_odd_;
-  tg::gpu::DeviceArray<uint32_t*> peer_segment_[2];     // [owner]: this rank's segment of its buffer
-  tg::gpu::DeviceArray<const uint32_t*> peer_sent_[2];  // [sender]: its counts, which this rank reads at [rank]
-  uint32_t* receive_of(int parity) const { return parity == 0 ? receive_.data() : receive_odd_.data(); }
-  uint32_t* send_count_of(int parity) const { return parity == 0 ? send_count_.data() : send_count_odd_.data(); }
 };
 
 }  // namespace tg::dist::gpu

@@ -46,7 +46,6 @@ struct RankRunRecord {
   std::vector<LevelRecord> levels;
   uint64_t edges = 0;   // edges this rank pushed along (CC, SSSP, PageRank; BFS counts from its depths)
   double residual = 0;  // PageRank: the last L1 change over the scores' sum
-  bool peer_writes = false;  // BFS: normals written straight into their owners' buffers (rank_bfs.h)
 };
 
 // A rank's values: its normal vertices' in local order, every delegate's

@@ -346,7 +346,6 @@ uint64_t RankRelax<Rule>::seed_component(const RunRequest& request, RankRunRecor
   from_hub.sources = {g.delegate_global[hub_]};
   const RankRunRecord bfs = seed_->run(from_hub);
   record.levels.insert(record.levels.end(), bfs.levels.begin(), bfs.levels.end());
-  record.peer_writes = bfs.peer_writes;
   Seed seed{seed_->normal_depth(), seed_->delegate_depth(), 0};
   pinned_[0] = ~0ull;
   pinned_[1] = 0;
