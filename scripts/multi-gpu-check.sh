@@ -79,7 +79,7 @@ done
 if [ "${MGPU_MPIRUN:-1}" != 0 ] && command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
   file=$(ls /tmp/kron_*.tgb 2>/dev/null | head -1)
   np=${MGPU_NP:-$gpus}
-  if [ -n "$file" ] && mpirun --allow-run-as-root -np "$np" "$bin" run bfs --graph "$file" --distributed --verify --json \
+  if [ -n "$file" ] && mpirun --allow-run-as-root --bind-to none -np "$np" "$bin" run bfs --graph "$file" --distributed --verify --json \
       >"$out/mpirun_run.json" 2>>"$out/bench.log"; then
     echo "mpirun -np $np --distributed on $file: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('verified' if r['verification']['ok'] else 'WRONG', '%.2f ms' % (r['time_s']['compute']*1e3))" "$out/mpirun_run.json")" | tee -a "$out/summary.txt"
   else
@@ -87,7 +87,7 @@ if [ "${MGPU_MPIRUN:-1}" != 0 ] && command -v mpirun >/dev/null && [ "$gpus" -ge
   fi
   for a in cc pagerank sssp; do
     weights=(); [ $a = sssp ] && weights=(--weights 1:255)
-    if [ -n "$file" ] && mpirun --allow-run-as-root -np "$np" "$bin" run $a --graph "$file" "${weights[@]}" --distributed --verify --json \
+    if [ -n "$file" ] && mpirun --allow-run-as-root --bind-to none -np "$np" "$bin" run $a --graph "$file" "${weights[@]}" --distributed --verify --json \
         >"$out/mpirun_$a.json" 2>>"$out/bench.log"; then
       echo "mpirun -np $np --distributed $a on $file: $(python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('verified' if r['verification']['ok'] else 'WRONG', '%.2f ms' % (r['time_s']['compute']*1e3), r.get('iterations'), 'iterations')" "$out/mpirun_$a.json")" | tee -a "$out/summary.txt"
     else

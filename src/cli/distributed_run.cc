@@ -1,5 +1,11 @@
 #include "cli/distributed_run.h"
 
+#include <sched.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include "core/error.h"
 
 #ifdef TG_HAVE_MPI
@@ -10,6 +16,26 @@
 #endif
 
 namespace tg::cli {
+
+std::string narrow_binding_warning(int cpus_allowed, long cpus_online) {
+  if (cpus_allowed != 1 || cpus_online <= 1) return "";
+  return "tiergraph: warning: this process may use 1 of " + std::to_string(cpus_online) +
+         " CPUs (mpirun binds each process to a core by default), so loading, partitioning and verifying run on one "
+         "thread: start it with `mpirun --bind-to none` (or --map-by slot:PE=N)";
+}
+
+void warn_if_bound_to_one_core() {
+  // Open MPI's and MPICH's local rank: one line per host.
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"}) {
+    const char* local = std::getenv(name);
+    if (local != nullptr && std::atoi(local) != 0) return;
+  }
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return;
+  const std::string line = narrow_binding_warning(CPU_COUNT(&set), sysconf(_SC_NPROCESSORS_ONLN));
+  if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
+}
 
 #ifdef TG_HAVE_MPI
 

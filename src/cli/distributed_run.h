@@ -3,6 +3,8 @@
 // one-line refusal.
 #pragma once
 
+#include <string>
+
 #include "engines/run.h"
 
 namespace tg::cli {
@@ -18,5 +20,14 @@ DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request,
 // Ends MPI after a run that succeeded; a process that fails exits without it,
 // so mpirun stops the others instead of leaving them in a collective.
 void finish_distributed();
+
+// mpirun binds each process to one core by default when it starts two or
+// fewer (Open MPI), and OpenMP then runs the load, the partition and the
+// verification on one thread: kron:27 on 2 H100 took over 160 s where
+// `--gpus 2` takes 20. The line to print where a process may use one CPU of
+// several, else "" (cpus_allowed from its affinity mask).
+std::string narrow_binding_warning(int cpus_allowed, long cpus_online);
+// Prints it on stderr for this process (once per host: its first rank).
+void warn_if_bound_to_one_core();
 
 }  // namespace tg::cli

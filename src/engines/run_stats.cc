@@ -56,7 +56,9 @@ nlohmann::json details_json(const RunStats& s) {
                               {"normals_exchanged", l.normals_exchanged},
                               {"delegate_frontier", l.delegate_frontier},
                               {"ranks_pulling", l.ranks_pulling},
-                              {"normals_pulled", l.normals_pulled}};
+                              {"normals_pulled", l.normals_pulled},
+                              {"delegate_frontier_edges", l.delegate_frontier_edges},
+                              {"normal_frontier_edges", l.normal_frontier_edges}};
       if (l.normals_s + l.delegates_s + l.visit_s + l.settle_s > 0)
         level["compute_by_phase_s"] = {
             {"normals", l.normals_s}, {"delegates", l.delegates_s}, {"visit", l.visit_s}, {"settle", l.settle_s}};

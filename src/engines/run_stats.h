@@ -53,6 +53,9 @@ struct DistributedLevel {
   // BFS: compute_s by phase, each the slowest rank's (distributed/gpu/rank_program.h's LevelRecord)
   double normals_s = 0, delegates_s = 0, visit_s = 0, settle_s = 0;
   bool normals_pulled = false;  // BFS: the normal frontier bottom-up too, on every rank (no normal crossed ranks)
+  // BFS: the frontiers' edges entering the level (the directions' inputs):
+  // the delegate frontier's dn and dd edges, the normal frontier's nn and nd.
+  uint64_t delegate_frontier_edges = 0, normal_frontier_edges = 0;
 };
 struct DistributedStats {
   int gpus = 0;

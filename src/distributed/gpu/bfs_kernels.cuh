@@ -72,8 +72,8 @@ void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream);
 // its segment of the ranks' frontier bits (`slots` of them here).
 void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream);
 // What this rank announces after a level: its queued normals (counters[0])
-// and their nn and nd edges.
-void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, int sms, cudaStream_t stream);
+// and their nn and nd edges (estimated from a sample of the queue).
+void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, cudaStream_t stream);
 // The sum of P announcements `stride` words apart.
 void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words, int p, NormalFrontierSize* sum,
                           cudaStream_t stream);

@@ -97,6 +97,8 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
       l.delegate_frontier = r.levels[i].delegate_frontier;
       l.ranks_pulling += r.levels[i].pulled ? 1 : 0;
       l.normals_pulled = r.levels[i].normals_pulled;  // the same on every rank
+      l.normal_frontier_edges = r.levels[i].normal_frontier_edges;
+      l.delegate_frontier_edges += r.levels[i].delegate_frontier_edges;
     }
   return d;
 }

@@ -208,7 +208,10 @@ RankRunRecord RankBfs::run(uint64_t source) {
   // the unexplored edges fell at every level, so a tail level of a few
   // hundred frontier delegates still pulled over every unvisited delegate and
   // normal (0.4 ms a level at kron:27 on 2 GPUs).
-  constexpr eid_t kAlpha = 15;
+  // TG_MGPU_ALPHA=N (experimental) sets alpha, to measure whether a GPU's
+  // cheap pull wants a lower bar than GAP's 15.
+  const char* alpha_asked = std::getenv("TG_MGPU_ALPHA");
+  const eid_t kAlpha = alpha_asked != nullptr && std::atoll(alpha_asked) > 0 ? std::atoll(alpha_asked) : 15;
   constexpr uint64_t kBeta = 18;
   eid_t unexplored = g.dn.num_edges() + g.dd.num_edges();
   bool pulled_last = false;
@@ -234,6 +237,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // The normals first: pushed now, or pulled below with the delegates (then
     // no normal crosses ranks this level).
     const bool pull_normals = choose_normals_pull(normal_frontier);
+    const uint64_t normal_frontier_edges = normal_frontier.edges;
     stream_.mark(0);
     if (pull_normals) {
       s.normal_frontier = share_normal_frontier(s);
@@ -245,12 +249,13 @@ RankRunRecord RankBfs::run(uint64_t source) {
     }
     stream_.mark(kDelegatesStart);
     bool pull = pull_normals;
+    eid_t frontier_edges = 0;
     if (delegates > 0) {  // the delegate frontier is the same on every rank
       launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
       TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, scan_.data() + delegates - 1, sizeof(eid_t),
                               cudaMemcpyDeviceToHost, stream_.stream()));
       stream_.sync();
-      const eid_t frontier_edges = *pinned_frontier_edges_;
+      frontier_edges = *pinned_frontier_edges_;
       if (pulled_last) pull = pull || delegates >= last_delegates || delegates > g.num_delegates() / kBeta;
       else pull = pull || frontier_edges > unexplored / kAlpha;
       pull = pull && symmetric_;
@@ -272,7 +277,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     stream_.mark(2);
     launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
     launch_set_normals_flag(s, stream_.stream());
-    launch_announce_normals(s, announce, stream_.sms(), stream_.stream());
+    launch_announce_normals(s, announce, stream_.stream());
     stream_.mark(3);
     if (p > 1) exchange_reached();
     stream_.mark(4);
@@ -291,6 +296,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.delegate_frontier = delegates;
     l.pulled = pull;
     l.normals_pulled = pull_normals;
+    l.delegate_frontier_edges = frontier_edges;
+    l.normal_frontier_edges = normal_frontier_edges;
     l.normals_received = received;
     const double share = stream_.seconds(kFrontierShareStart, kFrontierShareStop);
     l.compute_s = stream_.seconds(0, 1) - share + stream_.seconds(2, 3) + stream_.seconds(4, 5);

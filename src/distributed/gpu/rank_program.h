@@ -35,6 +35,10 @@ struct LevelRecord {
   uint32_t delegate_frontier = 0;  // delegates active this level (the same on every rank)
   bool pulled = false;             // BFS: the delegates' edges bottom-up on this rank
   bool normals_pulled = false;     // BFS: the normal frontier bottom-up too (on every rank)
+  // BFS: the edges of the frontiers entering the level, the inputs of the
+  // directions: this rank's dn and dd edges of the delegate frontier, every
+  // rank's nn and nd edges of the normal frontier (as announced).
+  uint64_t delegate_frontier_edges = 0, normal_frontier_edges = 0;
   // BFS: compute_s by phase (the normals' expansion or pull; the delegates'
   // degree scan, host read of its total and push or pull; the visit of the
   // normals received; the delegates' settle), to find where a level goes.

@@ -62,14 +62,16 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
   const size_t levels = mine.levels.size();
   constexpr size_t kTimes = 6;
   std::vector<double> times(kTimes * levels);
-  std::vector<uint64_t> counts(3 * levels);
+  constexpr size_t kCounts = 4;
+  std::vector<uint64_t> counts(kCounts * levels);
   for (size_t i = 0; i < levels; ++i) {
     const gpu::LevelRecord& l = mine.levels[i];
     const double mine_times[kTimes] = {l.compute_s, l.communication_s, l.normals_s, l.delegates_s, l.visit_s, l.settle_s};
     std::copy(mine_times, mine_times + kTimes, times.begin() + kTimes * i);
-    counts[3 * i] = mine.levels[i].bytes_sent;
-    counts[3 * i + 1] = mine.levels[i].normals_received;
-    counts[3 * i + 2] = mine.levels[i].pulled ? 1 : 0;
+    counts[kCounts * i] = mine.levels[i].bytes_sent;
+    counts[kCounts * i + 1] = mine.levels[i].normals_received;
+    counts[kCounts * i + 2] = mine.levels[i].pulled ? 1 : 0;
+    counts[kCounts * i + 3] = mine.levels[i].delegate_frontier_edges;
   }
   host.allreduce(std::span<double>(times), ReduceOp::kMax);
   host.allreduce(std::span<uint64_t>(counts), ReduceOp::kSum);
@@ -78,10 +80,11 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
   d.threshold = g.threshold;
   d.delegates = g.num_delegates();
   for (size_t i = 0; i < levels; ++i)
-    d.levels.push_back({times[kTimes * i], times[kTimes * i + 1], counts[3 * i], counts[3 * i + 1],
-                        mine.levels[i].delegate_frontier, static_cast<int>(counts[3 * i + 2]), times[kTimes * i + 2],
+    d.levels.push_back({times[kTimes * i], times[kTimes * i + 1], counts[kCounts * i], counts[kCounts * i + 1],
+                        mine.levels[i].delegate_frontier, static_cast<int>(counts[kCounts * i + 2]), times[kTimes * i + 2],
                         times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5],
-                        mine.levels[i].normals_pulled});  // the same on every rank
+                        mine.levels[i].normals_pulled,  // the same on every rank
+                        counts[kCounts * i + 3], mine.levels[i].normal_frontier_edges});
   return d;
 }
 
