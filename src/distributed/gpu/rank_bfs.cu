@@ -202,16 +202,18 @@ RankRunRecord RankBfs::run(uint64_t source) {
   stream_.mark(kRunStart);
 
   // Beamer's rule (SC 2012) as GAP applies it, per rank on its own delegate
-  // edges: go bottom-up when the frontier's edges exceed 1/15 of those not yet
-  // explored top-down (alpha), and stay bottom-up while the delegate frontier
+  // edges: go bottom-up when the frontier's edges exceed 1/alpha of those not
+  // yet explored top-down, and stay bottom-up while the delegate frontier
   // grows or holds more than 1/18 of the delegates (beta). With alpha alone
   // the unexplored edges fell at every level, so a tail level of a few
   // hundred frontier delegates still pulled over every unvisited delegate and
-  // normal (0.4 ms a level at kron:27 on 2 GPUs).
-  // TG_MGPU_ALPHA=N (experimental) sets alpha, to measure whether a GPU's
-  // cheap pull wants a lower bar than GAP's 15.
-  const char* alpha_asked = std::getenv("TG_MGPU_ALPHA");
-  const eid_t kAlpha = alpha_asked != nullptr && std::atoll(alpha_asked) > 0 ? std::atoll(alpha_asked) : 15;
+  // normal (0.4 ms a level at kron:27 on 2 GPUs). Alpha is 25, not GAP's 15:
+  // a GPU's pull is cheap against its push of hubs' edges. kron:27 on 2 H100,
+  // 64 roots: at 15, five roots pushed ~23 K hubs' 264 M edges at their second
+  // level (6.0 ms, where a pull took 2.3) and 300.2 GTEPS; at 45, roots also
+  // pulled where a push of 103 M edges was cheaper (3.5 against ~2.4 ms) and
+  // 286.8; at 25, 319.8 GTEPS and no slow root (docs/PERF.md, session 7).
+  constexpr eid_t kAlpha = 25;
   constexpr uint64_t kBeta = 18;
   eid_t unexplored = g.dn.num_edges() + g.dd.num_edges();
   bool pulled_last = false;
