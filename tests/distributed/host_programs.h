@@ -55,10 +55,20 @@ struct VertexDepth {
 };
 
 // One rank's BFS; returns every vertex's depth (gathered on every rank).
-inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64_t source) {
+// Which levels go bottom-up (undirected graphs only), as the GPU program's
+// pulls do (distributed/gpu/bfs_kernels.cu): every unvisited normal looks
+// through nd for a frontier delegate and nn for a frontier normal (every
+// rank's normal frontier allgathered as bits by [owner][slot]), every
+// unvisited delegate through dd and dn (the reverses of the frontier
+// normals' nd edges are on their owner); no normal crosses ranks.
+enum class HostBfsDirection { kPush, kPull, kAlternate };
+
+inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64_t source,
+                                     HostBfsDirection direction = HostBfsDirection::kPush) {
   const int p = c.size();
   const uint32_t d = g.num_delegates();
   const size_t words = (d + 63) / 64;
+  const uint64_t slot_words = (dist::DegreeSeparation::slots_on_rank(g.num_vertices, p, 0) + 63) / 64;  // rank 0 has the most
 
   std::vector<int32_t> normal_depth(g.num_normals(), -1), delegate_depth(d, -1);
   Bitmask visited(words, 0), delegate_frontier(words, 0);
@@ -84,16 +94,39 @@ inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64
       if (!test_bit(visited, k)) set_bit(reached, k);
     };
     std::vector<std::vector<uint64_t>> to_owner(p);
+    const bool pull = direction == HostBfsDirection::kPull || (direction == HostBfsDirection::kAlternate && level % 2 == 1);
 
-    for (uint32_t u : frontier) {
-      for (eid_t e = g.nn.offsets[u]; e < g.nn.offsets[u + 1]; ++e)
-        to_owner[g.nn.neighbors[e] % p].push_back(g.nn.neighbors[e]);
-      for (eid_t e = g.nd.offsets[u]; e < g.nd.offsets[u + 1]; ++e) reach_delegate(g.nd.neighbors[e]);
-    }
-    for (uint32_t k = 0; k < d; ++k) {
-      if (!test_bit(delegate_frontier, k)) continue;
-      for (eid_t e = g.dn.offsets[k]; e < g.dn.offsets[k + 1]; ++e) visit_local(g.dn.neighbors[e]);
-      for (eid_t e = g.dd.offsets[k]; e < g.dd.offsets[k + 1]; ++e) reach_delegate(g.dd.neighbors[e]);
+    if (pull) {
+      Bitmask mine(slot_words, 0);
+      for (uint32_t u : frontier) set_bit(mine, g.normal_global[u] / p);
+      const Bitmask normal_frontier = c.allgatherv(std::span<const uint64_t>(mine));  // [owner * slot_words ...]
+      EXPECT_EQ(normal_frontier.size(), slot_words * p);
+      auto in_normal_frontier = [&](uint64_t v) { return test_bit(normal_frontier, (v % p) * slot_words * 64 + v / p); };
+      for (uint32_t v = 0; v < g.num_normals(); ++v) {
+        if (normal_depth[v] >= 0) continue;
+        bool found = false;
+        for (eid_t e = g.nd.offsets[v]; e < g.nd.offsets[v + 1] && !found; ++e) found = test_bit(delegate_frontier, g.nd.neighbors[e]);
+        for (eid_t e = g.nn.offsets[v]; e < g.nn.offsets[v + 1] && !found; ++e) found = in_normal_frontier(g.nn.neighbors[e]);
+        if (found) visit_local(v);
+      }
+      for (uint32_t k = 0; k < d; ++k) {
+        if (test_bit(visited, k)) continue;
+        bool found = false;
+        for (eid_t e = g.dd.offsets[k]; e < g.dd.offsets[k + 1] && !found; ++e) found = test_bit(delegate_frontier, g.dd.neighbors[e]);
+        for (eid_t e = g.dn.offsets[k]; e < g.dn.offsets[k + 1] && !found; ++e) found = normal_depth[g.dn.neighbors[e]] == level;
+        if (found) set_bit(reached, k);
+      }
+    } else {
+      for (uint32_t u : frontier) {
+        for (eid_t e = g.nn.offsets[u]; e < g.nn.offsets[u + 1]; ++e)
+          to_owner[g.nn.neighbors[e] % p].push_back(g.nn.neighbors[e]);
+        for (eid_t e = g.nd.offsets[u]; e < g.nd.offsets[u + 1]; ++e) reach_delegate(g.nd.neighbors[e]);
+      }
+      for (uint32_t k = 0; k < d; ++k) {
+        if (!test_bit(delegate_frontier, k)) continue;
+        for (eid_t e = g.dn.offsets[k]; e < g.dn.offsets[k + 1]; ++e) visit_local(g.dn.neighbors[e]);
+        for (eid_t e = g.dd.offsets[k]; e < g.dd.offsets[k + 1]; ++e) reach_delegate(g.dd.neighbors[e]);
+      }
     }
 
     // Normal vertices to their owners (Section V-B).

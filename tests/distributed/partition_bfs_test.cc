@@ -6,7 +6,10 @@
 // nn destinations sent to their owners by alltoallv (as global ids, turned
 // into local ids on arrival), dn visits local. Its depths must equal
 // support/reference.h's sequential BFS. A check of the pieces, not the
-// product's BFS; push only.
+// product's BFS; on undirected graphs also with every level, or every other
+// one, bottom-up as the GPU program pulls (host_programs.h's
+// HostBfsDirection): the partition's reverse edges (nd of dn, nn of nn) and
+// the normal frontier's bits by owner and slot.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -30,10 +33,10 @@ namespace {
 using dist::Partition;
 using dist::PartitionOptions;
 
-std::vector<int32_t> distributed_bfs(const Partition& part, uint64_t source) {
+std::vector<int32_t> distributed_bfs(const Partition& part, uint64_t source, HostBfsDirection direction) {
   std::vector<std::vector<int32_t>> per_rank(part.num_ranks());
   dist::run_ranks(part.num_ranks(),
-                  [&](Communicator& c) { per_rank[c.rank()] = rank_bfs(c, part.ranks[c.rank()], source); });
+                  [&](Communicator& c) { per_rank[c.rank()] = rank_bfs(c, part.ranks[c.rank()], source, direction); });
   for (int r = 1; r < part.num_ranks(); ++r) EXPECT_EQ(per_rank[r], per_rank[0]) << "rank " << r;
   return per_rank[0];
 }
@@ -41,7 +44,8 @@ std::vector<int32_t> distributed_bfs(const Partition& part, uint64_t source) {
 // Each (ranks, TH) pair takes one of the test sources, in turn, so that all
 // of them run (more than once) without every pair running all of them: the
 // deep shapes (a path through 4000 vertices) take two collectives a level.
-void check_bfs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int random_sources) {
+void check_bfs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int random_sources,
+               HostBfsDirection direction = HostBfsDirection::kPush) {
   const std::vector<uint64_t> sources = test_sources(graph, random_sources, 29);
   if (sources.empty()) return;
   size_t turn = 0;
@@ -49,8 +53,8 @@ void check_bfs(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>
     for (std::optional<uint64_t> th : thresholds) {
       const Partition part = dist::partition_graph(graph, p, PartitionOptions{.threshold = th});
       const uint64_t source = sources[turn++ % sources.size()];
-      ASSERT_EQ(distributed_bfs(part, source), reference_bfs(graph, source))
-          << p << " ranks, TH " << part.threshold << ", source " << source;
+      ASSERT_EQ(distributed_bfs(part, source, direction), reference_bfs(graph, source))
+          << p << " ranks, TH " << part.threshold << ", source " << source << ", direction " << static_cast<int>(direction);
     }
 }
 
@@ -64,6 +68,12 @@ TEST_P(PartitionBfsTest, DepthsEqualSequentialBfs) {
     SCOPED_TRACE(orientation_name(o));
     check_bfs(build_variant(shape.edges, o, false), kThresholds, 2);
   }
+}
+
+TEST_P(PartitionBfsTest, BottomUpLevelsEqualSequentialBfs) {
+  const AnyGraph graph = build_variant(find_shape(GetParam()).edges, Orientation::kUndirected, false);
+  for (HostBfsDirection direction : {HostBfsDirection::kPull, HostBfsDirection::kAlternate})
+    check_bfs(graph, kThresholds, 2, direction);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, PartitionBfsTest, ::testing::ValuesIn(shape_names()),
@@ -86,6 +96,8 @@ TEST(PartitionBfs, KroneckerWithMiddleThresholds) {
     SCOPED_TRACE(undirected ? "undirected" : "directed");
     check_bfs(kron12(undirected), {4, 16, 64}, 4);
   }
+  for (HostBfsDirection direction : {HostBfsDirection::kPull, HostBfsDirection::kAlternate})
+    check_bfs(kron12(true), {4, 16, 64}, 4, direction);
 }
 
 }  // namespace
