@@ -36,6 +36,7 @@ struct BfsLevel {
   uint32_t* next_normals = nullptr;
   uint32_t* next_delegates = nullptr;
   uint32_t* counters = nullptr;
+  eid_t* next_delegate_edges = nullptr;  // settle_delegates' sum of the next frontier's dn and dd edges here
   uint32_t* sent_bits = nullptr;   // one bit per global id: already queued for its owner this run
   uint32_t* send = nullptr;        // per-peer segments of owner slots (v / P)
   const uint64_t* send_start = nullptr;  // where each peer's segment starts
@@ -81,7 +82,8 @@ void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // reached[d] = whether this rank queued normals for the next level.
 void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream);
-// After the reduction: the new delegate frontier and depths; clears the mask.
+// After the reduction: the new delegate frontier and depths, and the sum of
+// its dn and dd edges here into *next_delegate_edges; clears the mask.
 void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
 
 // The reached mask (count bytes of 0 or 1) as bits, for an allgather: NCCL

@@ -54,6 +54,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   }
   scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
   counters_ = DeviceArray<uint32_t>::allocate(kLevelCounters);
+  delegate_edges_ = DeviceArray<eid_t>::allocate(1);
   sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
@@ -159,6 +160,7 @@ void RankBfs::reset(uint64_t source) {
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, g.num_delegates() + 1, stream_.stream()));
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counters' pinned slots.
   uint32_t* staged = pinned_counts_;
@@ -218,6 +220,14 @@ RankRunRecord RankBfs::run(uint64_t source) {
   eid_t unexplored = g.dn.num_edges() + g.dd.num_edges();
   bool pulled_last = false;
   uint32_t last_delegates = 0;
+  // The delegate frontier's dn and dd edges here: the source's, then what
+  // each level's settle summed (no degree scan and no host sync to choose).
+  eid_t frontier_edges = 0;
+  if (source_is_delegate) {
+    const auto k = static_cast<uint64_t>(std::lower_bound(g.delegate_global.begin(), g.delegate_global.end(), source) -
+                                         g.delegate_global.begin());
+    frontier_edges = (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+  }
 
   RankRunRecord record;
   for (int32_t level = 0, cur = 0;; ++level, cur = 1 - cur) {
@@ -231,6 +241,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.next_normals = normals_[1 - cur].data();
     s.next_delegates = delegates_[1 - cur].data();
     s.counters = counters_.data();
+    s.next_delegate_edges = delegate_edges_.data();
     s.sent_bits = sent_bits_.data();
     s.send = send_.data();
     s.send_start = send_start_.data();
@@ -251,21 +262,19 @@ RankRunRecord RankBfs::run(uint64_t source) {
     }
     stream_.mark(kDelegatesStart);
     bool pull = pull_normals;
-    eid_t frontier_edges = 0;
     if (delegates > 0) {  // the delegate frontier is the same on every rank
-      launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
-      TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, scan_.data() + delegates - 1, sizeof(eid_t),
-                              cudaMemcpyDeviceToHost, stream_.stream()));
-      stream_.sync();
-      frontier_edges = *pinned_frontier_edges_;
       if (pulled_last) pull = pull || delegates >= last_delegates || delegates > g.num_delegates() / kBeta;
       else pull = pull || frontier_edges > unexplored / kAlpha;
       pull = pull && symmetric_;
       if (!pull) unexplored -= std::min(unexplored, frontier_edges);
     }
     s.delegate_frontier_empty = delegates == 0;
-    if (pull) launch_pull(s, stream_.sms(), stream_.stream());
-    else if (delegates > 0) launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
+    if (pull) {
+      launch_pull(s, stream_.sms(), stream_.stream());
+    } else if (delegates > 0) {
+      launch_scan_delegate_degrees(s, delegates_[cur].data(), delegates, scan_.data(), pool_, stream_.sms(), stream_.stream());
+      launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
+    }
     pulled_last = pull && delegates > 0;
     last_delegates = delegates;
     stream_.mark(1);
@@ -289,6 +298,9 @@ RankRunRecord RankBfs::run(uint64_t source) {
     TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), kLevelCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
     TG_CUDA(cudaMemcpyAsync(pinned_announced_, announced_sum_.data(), sizeof(NormalFrontierSize), cudaMemcpyDeviceToHost,
                             stream_.stream()));
+    TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, delegate_edges_.data(), sizeof(eid_t), cudaMemcpyDeviceToHost,
+                            stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
     TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
@@ -299,6 +311,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.pulled = pull;
     l.normals_pulled = pull_normals;
     l.delegate_frontier_edges = frontier_edges;
+    frontier_edges = *pinned_frontier_edges_;  // the next level's
     l.normal_frontier_edges = normal_frontier_edges;
     l.normals_received = received;
     const double share = stream_.seconds(kFrontierShareStart, kFrontierShareStop);

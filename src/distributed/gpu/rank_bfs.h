@@ -88,7 +88,8 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
   uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the level's counters (kLevelCounters)
-  eid_t* pinned_frontier_edges_ = nullptr;  // the delegate frontier's edges
+  tg::gpu::DeviceArray<eid_t> delegate_edges_;  // the next delegate frontier's dn and dd edges here (settle's sum)
+  eid_t* pinned_frontier_edges_ = nullptr;       // the same, read at the level's end
 };
 
 }  // namespace tg::dist::gpu
