@@ -19,6 +19,7 @@
 #include "generators/generators.h"
 #include "graph/builder.h"
 #include "gpu/gpu_checks.h"
+#include "support/kronecker.h"
 #include "support/reference.h"
 
 namespace tg::test::gpu {
@@ -93,24 +94,15 @@ INSTANTIATE_TEST_SUITE_P(Shapes, MultiGpuBfsTest, ::testing::ValuesIn(gpu_shapes
 // thousands of edges, and 64-bit ids.
 TEST(MultiGpuBfs, KroneckerWithMiddleThresholds) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  GeneratorSpec spec;
-  spec.scale = 14;
-  spec.edge_factor = 16;
-  spec.seed = 11;
-  for (bool undirected : {true, false}) {
-    EdgeList edges = generate(spec);
-    edges.directed = !undirected;
-    BuildOptions options;
-    options.force_64bit_ids = !undirected;
-    const AnyGraph graph = build_graph(std::move(edges), options);
-    check_on_gpus(graph, {4, 32, std::nullopt}, 4, undirected ? "kron14 undirected" : "kron14 directed");
-  }
+  for (bool undirected : {true, false})
+    check_on_gpus(kronecker(14, 11, undirected, BuildOptions{.force_64bit_ids = !undirected}), {4, 32, std::nullopt}, 4,
+                  undirected ? "kron14 undirected" : "kron14 directed");
 }
 
 // The normal frontier bottom-up at every level (TG_MGPU_NORMALS_PULL=always;
 // rank_bfs.cu's rule takes it only at the large levels): the same depths,
-// and the levels say so on
-// undirected graphs and never on directed ones, where nothing pulls.
+// and the levels say so on undirected graphs and never on directed ones,
+// where nothing pulls.
 class MultiGpuNormalsPull : public ::testing::Test {
  protected:
   void SetUp() override { setenv("TG_MGPU_NORMALS_PULL", "always", 1); }
@@ -119,13 +111,6 @@ class MultiGpuNormalsPull : public ::testing::Test {
 
 TEST_F(MultiGpuNormalsPull, DepthsEqualTheReference) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  GeneratorSpec spec;
-  spec.scale = 14;
-  spec.edge_factor = 16;
-  spec.seed = 11;
-  EdgeList edges = generate(spec);
-  edges.directed = false;
-  const AnyGraph kron = build_graph(std::move(edges), BuildOptions{});
   for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
     for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected}) {
       const std::string what = std::string(name) + "/" + orientation_name(o) + ", normals pulled";
@@ -133,19 +118,13 @@ TEST_F(MultiGpuNormalsPull, DepthsEqualTheReference) {
       if (o == Orientation::kUndirected) EXPECT_GT(pulls.normals, 0) << what;
       else EXPECT_EQ(pulls.normals, 0) << what;
     }
-  EXPECT_GT(check_on_gpus(kron, {4, 32, std::nullopt}, 4, "kron14 undirected, normals pulled").normals, 0);
+  EXPECT_GT(check_on_gpus(kronecker(14, 11, true), {4, 32, std::nullopt}, 4, "kron14 undirected, normals pulled").normals, 0);
 }
 
 // The rule alone pulls the normals at some large level of a Kronecker graph.
 TEST(MultiGpuBfs, TheRulePullsTheNormalsOnKronecker) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  GeneratorSpec spec;
-  spec.scale = 16;
-  spec.edge_factor = 16;
-  spec.seed = 5;
-  EdgeList edges = generate(spec);
-  edges.directed = false;
-  EXPECT_GT(check_on_gpus(build_graph(std::move(edges), BuildOptions{}), {std::nullopt}, 4, "kron16 undirected").normals, 0);
+  EXPECT_GT(check_on_gpus(kronecker(16, 5, true), {std::nullopt}, 4, "kron16 undirected").normals, 0);
 }
 
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {

@@ -21,6 +21,7 @@
 #include "generators/generators.h"
 #include "graph/builder.h"
 #include "gpu/gpu_checks.h"
+#include "support/kronecker.h"
 #include "support/reference.h"
 
 namespace tg::test::gpu {
@@ -97,17 +98,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, MultiGpuProgramsTest, ::testing::ValuesIn(gpu_s
 // Kronecker with weights 1..255; directed ones with 64-bit ids and their
 // CSC (the CPU engine's PageRank, the reference, pulls).
 AnyGraph kron(int scale, uint64_t seed, bool undirected) {
-  GeneratorSpec spec;
-  spec.scale = scale;
-  spec.edge_factor = 16;
-  spec.seed = seed;
-  EdgeList edges = generate(spec);
-  edges.directed = !undirected;
   BuildOptions options;
   options.random_weights = WeightRange{1, 255};
   options.force_64bit_ids = !undirected;
   options.in_edges = !undirected;
-  return build_graph(std::move(edges), options);
+  return kronecker(scale, seed, undirected, options);
 }
 
 // Hubs of thousands of edges (lists that span many push chunks), both kinds
