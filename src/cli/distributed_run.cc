@@ -3,6 +3,9 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -22,6 +25,22 @@ std::string narrow_binding_warning(int cpus_allowed, long cpus_online) {
   return "tiergraph: warning: this process may use 1 of " + std::to_string(cpus_online) +
          " CPUs (mpirun binds each process to a core by default), so loading, partitioning and verifying run on one "
          "thread: start it with `mpirun --bind-to none` (or --map-by slot:PE=N)";
+}
+
+int rank_threads(int cpus_allowed, int local_ranks) {
+  return local_ranks > 1 ? std::max(1, cpus_allowed / local_ranks) : std::max(1, cpus_allowed);
+}
+
+void share_cores_with_local_ranks() {
+  if (std::getenv("OMP_NUM_THREADS") != nullptr) return;
+  int local_ranks = 0;
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    if (const char* v = std::getenv(name); v != nullptr && local_ranks == 0) local_ranks = std::atoi(v);
+  if (local_ranks <= 1) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return;
+  omp_set_num_threads(rank_threads(CPU_COUNT(&set), local_ranks));
 }
 
 void warn_if_bound_to_one_core() {

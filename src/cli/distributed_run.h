@@ -30,4 +30,13 @@ std::string narrow_binding_warning(int cpus_allowed, long cpus_online);
 // Prints it on stderr for this process (once per host: its first rank).
 void warn_if_bound_to_one_core();
 
+// The OpenMP threads of one of `local_ranks` processes on a host whose
+// affinity allows `cpus_allowed` CPUs: a share each, at least one. With every
+// process taking all of them (`--bind-to none`), 2 ranks on 32 cores ran 64
+// threads through the load, the partition and the verification.
+int rank_threads(int cpus_allowed, int local_ranks);
+// Applies it where mpirun says how many ranks share the host (Open MPI's or
+// MPICH's local size) and OMP_NUM_THREADS does not set the count.
+void share_cores_with_local_ranks();
+
 }  // namespace tg::cli

@@ -1,4 +1,5 @@
-// The warning for a process of mpirun bound to one core (cli/distributed_run.h).
+// A process of mpirun: the warning when it is bound to one core, its share of
+// the host's cores (cli/distributed_run.h).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,6 +20,15 @@ TEST(NarrowBindingWarning, SilentWhereThereIsRoomOrNoChoice) {
   EXPECT_EQ(cli::narrow_binding_warning(16, 32), "");
   EXPECT_EQ(cli::narrow_binding_warning(32, 32), "");
   EXPECT_EQ(cli::narrow_binding_warning(1, 1), "");  // a one-CPU machine: nothing to gain
+}
+
+TEST(RankThreads, EachLocalRankTakesAShare) {
+  EXPECT_EQ(cli::rank_threads(32, 2), 16);
+  EXPECT_EQ(cli::rank_threads(64, 4), 16);
+  EXPECT_EQ(cli::rank_threads(32, 3), 10);
+  EXPECT_EQ(cli::rank_threads(2, 4), 1);  // more ranks than CPUs: one thread each
+  EXPECT_EQ(cli::rank_threads(32, 1), 32);
+  EXPECT_EQ(cli::rank_threads(32, 0), 32);  // unknown: all of them
 }
 
 }  // namespace
