@@ -5,9 +5,11 @@
 #include <string>
 #include <utility>
 
+#include "core/env_switch.h"
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/gpu/queue_exchange.h"
+#include "distributed/rank_memory.h"
 
 namespace tg::dist::gpu {
 namespace {
@@ -39,7 +41,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
   reached_ = DeviceArray<uint8_t>::allocate(d + 1);
   announce_at_ = ((d + 1 + 31) / 32 + 1) / 2 * 2;  // the announcement's 64-bit words aligned
-  segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
+  mailbox_at_ = segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
   reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
   TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   if (symmetric) {
@@ -85,11 +87,33 @@ void RankBfs::warm_up() {
   }
   normal_edges_ = pinned_announced_->edges;
   if (p == 1) return;
+  set_up_mailbox();
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_.stream()));
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data());
   exchange_reached();
   stream_.sync();
+}
+
+// Every rank must agree (the segments' size is the allgather's): a minimum
+// over the ranks of "asked for".
+void RankBfs::set_up_mailbox() {
+  const int p = host_.num_ranks;
+  const char* slots = std::getenv("TG_MGPU_MAILBOX_SLOTS");
+  const uint32_t capacity = slots != nullptr && std::atoll(slots) > 0 ? static_cast<uint32_t>(std::atoll(slots)) : kMailboxSlots;
+  uint32_t* asked = pinned_counts_;
+  asked[0] = env_switch("TG_MGPU_MAILBOX") ? capacity : 0;
+  TG_CUDA(cudaMemcpyAsync(counters_.data(), asked, 4, cudaMemcpyHostToDevice, stream_.stream()));
+  TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclMin, comm_, stream_.stream()));
+  TG_CUDA(cudaMemcpyAsync(asked, counters_.data(), 4, cudaMemcpyDeviceToHost, stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
+  stream_.sync();
+  if (asked[0] == 0) return;
+  mailbox_ = true;
+  mailbox_capacity_ = asked[0];
+  segment_words_ = mailbox_at_ + p + mailbox_capacity_;
+  reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
+  TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
 }
 
 // The delegates reached on any rank this level (and whether any rank queued
@@ -281,17 +305,35 @@ RankRunRecord RankBfs::run(uint64_t source) {
     NormalFrontierSize* announce =
         p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
               : announced_sum_.data();
-    // A level that pulled the normals sent none: every rank knows it.
     uint64_t received = 0;
-    if (!pull_normals) received = exchange_normals(s);
-    else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
-    stream_.mark(2);
-    launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
-    launch_set_normals_flag(s, stream_.stream());
-    launch_announce_normals(s, announce, stream_.stream());
-    stream_.mark(3);
-    if (p > 1) exchange_reached();
-    stream_.mark(4);
+    Mailbox box;
+    if (mailbox_) {
+      // The normals ride in the mask's allgather (rank_bfs.h); the flag and
+      // the announcement are set before they are visited.
+      box.mine = reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + mailbox_at_;
+      box.all = reached_bits_.data() + mailbox_at_;
+      box.stride = segment_words_;
+      box.capacity = mailbox_capacity_;
+      stream_.mark(2);
+      launch_set_flag_with_sends(s, p, stream_.stream());
+      launch_pack_mailbox(s, box, p, stream_.sms(), stream_.stream());
+      launch_announce_normals(s, announce, stream_.stream());
+      stream_.mark(3);
+      exchange_reached();
+      stream_.mark(4);
+      launch_visit_mailboxes(s, box, p, stream_.sms(), stream_.stream());
+    } else {
+      // A level that pulled the normals sent none: every rank knows it.
+      if (!pull_normals) received = exchange_normals(s);
+      else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
+      stream_.mark(2);
+      launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
+      launch_set_normals_flag(s, stream_.stream());
+      launch_announce_normals(s, announce, stream_.stream());
+      stream_.mark(3);
+      if (p > 1) exchange_reached();
+      stream_.mark(4);
+    }
     launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
@@ -302,9 +344,28 @@ RankRunRecord RankBfs::run(uint64_t source) {
                             stream_.stream()));
     TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+    if (!mailbox_) TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
     normal_frontier = *pinned_announced_;
+    bool overflowed = false;
+    if (mailbox_) {
+      received = counters[3];
+      overflowed = counters[4] != 0;  // the same on every rank: it read every rank's counts
+      stream_.mark(kOverflowStart);
+      if (overflowed) {
+        // Every rank's queues the usual way, appended where this level's
+        // visits left the next frontier.
+        TG_CUDA(cudaMemcpyAsync(counters_.data(), counters, sizeof(uint32_t), cudaMemcpyHostToDevice, stream_.stream()));
+        const uint64_t more = exchange_normals(s);
+        launch_visit_received(s, receive_.data(), more, stream_.sms(), stream_.stream());
+        TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
+        TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
+        received += more;
+      }
+      stream_.mark(kOverflowStop);
+      TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+      stream_.sync();
+    }
 
     LevelRecord l;
     l.delegate_frontier = delegates;
@@ -315,18 +376,21 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.normal_frontier_edges = normal_frontier_edges;
     l.normals_received = received;
     const double share = stream_.seconds(kFrontierShareStart, kFrontierShareStop);
+    const double overflow = mailbox_ ? stream_.seconds(kOverflowStart, kOverflowStop) : 0.0;
+    l.mailbox_overflowed = overflowed;
     l.compute_s = stream_.seconds(0, 1) - share + stream_.seconds(2, 3) + stream_.seconds(4, 5);
-    l.communication_s = share + stream_.seconds(1, 2) + stream_.seconds(3, 4);
+    l.communication_s = share + stream_.seconds(1, 2) + stream_.seconds(3, 4) + overflow;
     l.normals_s = stream_.seconds(0, kDelegatesStart) - share;
     l.delegates_s = stream_.seconds(kDelegatesStart, 1);
     l.visit_s = stream_.seconds(2, 3);
     l.settle_s = stream_.seconds(4, 5);
     if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
-      for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
-      l.bytes_sent += segment_words_ * 4;  // its segment of the mask, with its announcement
+      if (!mailbox_ || overflowed)
+        for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
+      l.bytes_sent += segment_words_ * 4;  // its segment of the mask, with its announcement and mailbox
       if (pull_normals) l.bytes_sent += normal_words_ * 4;
-      else l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
+      else if (!mailbox_ || overflowed) l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
     }
     record.levels.push_back(l);
     normals = counters[0];
@@ -336,6 +400,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
   stream_.mark(kRunStop);
   stream_.sync();
   record.seconds = stream_.seconds(kRunStart, kRunStop);
+  record.mailbox = mailbox_;
   return record;
 }
 
