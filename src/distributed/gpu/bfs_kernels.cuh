@@ -21,6 +21,7 @@ struct NormalFrontierSize {
   uint64_t vertices = 0;
   uint64_t edges = 0;
 };
+static_assert(sizeof(NormalFrontierSize) == 16, "summed as two 64-bit words by NCCL");
 
 // Everything a level's kernels write. counters: [0] normals queued for the
 // next level, [1] delegates in the next frontier, [2] the reduced "some rank

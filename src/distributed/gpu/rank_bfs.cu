@@ -358,6 +358,12 @@ RankRunRecord RankBfs::run(uint64_t source) {
         TG_CUDA(cudaMemcpyAsync(counters_.data(), counters, sizeof(uint32_t), cudaMemcpyHostToDevice, stream_.stream()));
         const uint64_t more = exchange_normals(s);
         launch_visit_received(s, receive_.data(), more, stream_.sms(), stream_.stream());
+        // The announcement again, with what arrived: the large levels overflow,
+        // and the normals' direction at the next one reads it.
+        launch_announce_normals(s, announced_sum_.data(), stream_.stream());
+        TG_NCCL(ncclAllReduce(announced_sum_.data(), announced_sum_.data(), 2, ncclUint64, ncclSum, comm_, stream_.stream()));
+        TG_CUDA(cudaMemcpyAsync(pinned_announced_, announced_sum_.data(), sizeof(NormalFrontierSize), cudaMemcpyDeviceToHost,
+                                stream_.stream()));
         TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
         TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
         received += more;
@@ -365,6 +371,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
       stream_.mark(kOverflowStop);
       TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
       stream_.sync();
+      normal_frontier = *pinned_announced_;
     }
 
     LevelRecord l;
