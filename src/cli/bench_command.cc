@@ -9,6 +9,7 @@
 #include "cli/bench_runner.h"
 #include "cli/bench_summary.h"
 #include "cli/bench_writers.h"
+#include "cli/distributed_run.h"
 #include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/graph_options.h"
@@ -50,6 +51,7 @@ struct BenchOptions {
   std::string profile;   // --profile: the planner's machine profile (auto)
   std::string output = "bench";
   bool no_chart = false;
+  bool distributed = false;
 };
 
 template <typename T>
@@ -77,6 +79,15 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   plan.gpu.stream_threshold = o.stream_threshold;
   plan.gpu.edge_cache = o.edge_cache;
   plan.algorithm_options = o.algo;
+  plan.distributed = o.distributed;
+  if (o.distributed) {
+    check_distributed_options(plan.gpu);
+    for (const BenchPlacement* p : plan.placements)
+      if (p->engine != EngineKind::kGpu)
+        throw usage_error("bench --distributed: placement " + p->name + " is not a GPU placement (mpirun's processes drive a GPU each)");
+    warn_if_bound_to_one_core();
+    if (o.threads == 0) share_cores_with_local_ranks();
+  }
   if (!o.host_mem.empty()) {
     const bool on_gpu = std::any_of(plan.placements.begin(), plan.placements.end(),
                                     [](const BenchPlacement* p) { return p->engine != EngineKind::kCpu; });
@@ -87,6 +98,10 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   apply_threads(o.threads);
 
   const BenchResult result = run_bench(plan, stderr);
+  if (o.distributed && (result.rank != 0 || launcher_rank() != 0)) {
+    finish_distributed();
+    return;  // rank 0 reports for all
+  }
   const BenchSummary summary = summarize(result.rows, baseline);
   write_bench_csv(o.output + ".csv", result);
   write_bench_json(o.output + ".json", plan, result, summary, command_line);
@@ -97,6 +112,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   if (!o.no_chart) std::fprintf(stderr, "bench: %s\n", draw_bench_charts(o.output + ".json", o.output).c_str());
   if (summary.verification_failed())
     throw verification_error("bench: some results failed verification (see " + o.output + ".csv)");
+  if (o.distributed) finish_distributed();
 }
 
 // A vertex id as typed: CLI11 would read "-1" into an unsigned as 2^64 - 1.
@@ -176,6 +192,10 @@ void add_bench_command(CLI::App& app) {
                                "passive unless OMP_WAIT_POLICY is set; docs/DISTRIBUTED.md)")
                    ->check(CLI::Range(1, 1024));
   add_delegate_threshold(*cmd, gpus, o->delegate_threshold);
+  cmd->add_flag("--distributed", o->distributed,
+                "Run as one rank of `mpirun -np N tiergraph bench ...` (GPU placements; a process per GPU, each "
+                "building only its part of each graph; rank 0 writes the results; docs/DISTRIBUTED.md)")
+      ->excludes(gpus);
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();

@@ -7,6 +7,7 @@
 
 #include "algorithms/describe.h"
 #include "algorithms/verifier.h"
+#include "cli/distributed_run.h"
 #include "cli/host_mem_option.h"
 #include "cli/report.h"
 #include "core/error.h"
@@ -122,7 +123,7 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
 template <typename Consume>
 void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
                       const BenchPlacement& placement, const std::vector<RunRequest>& requests,
-                      std::vector<BenchRow>& rows, std::FILE* log, Consume consume) {
+                      std::vector<BenchRow>& rows, std::FILE* log, int& rank, Consume consume) {
   if (placement.engine == EngineKind::kCpu) {
     for (const RunRequest& r : requests) {
       RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
@@ -134,6 +135,10 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   std::string reason;
   if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
   const GpuOptions options = placement.gpu_options(plan.gpu);
+  if (plan.distributed) {
+    rank = run_distributed_batch(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
+    return;
+  }
   if (placement.engine == EngineKind::kHybrid) {
     run_batch_on_hybrid(graph, requests, options, HybridOptions{},
                         [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
@@ -190,7 +195,9 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
         load_in = host_mem_in_edges(spec, *a, a->reads(plan.algorithm_options).in_edges) || load_in;
     }
     LoadOptions lo = plan.graph.load_options(load_in);
-    lo.map_tgb = plan.host_mem.has_value();  // the paged engine reads the edges from the file itself
+    // The paged engine reads the edges from the file itself; a --distributed
+    // rank maps a .tgb as `run` does (run_command.cc says why).
+    lo.map_tgb = plan.host_mem.has_value() || plan.distributed;
     // Generated graphs get the papers' random weights when an algorithm needs weights.
     if (any_weights && plan.graph.weights.empty() && is_generator_spec(spec))
       lo.build.random_weights = WeightRange{8, 72};
@@ -220,7 +227,7 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
       };
       const size_t rows_before = result.rows.size();
       try {
-        run_on_placement(plan, spec, graph, *placement, requests, result.rows, log, consume);
+        run_on_placement(plan, spec, graph, *placement, requests, result.rows, log, result.rank, consume);
       } catch (const Error& e) {
         // Nothing ran (no usable GPU, a graph the placement cannot hold): a
         // failed row per request, in place of any rows of this placement.

@@ -43,6 +43,7 @@ struct BenchPlan {
   GpuOptions gpu;  // device, budget, stream threshold; each placement sets the rest
   AlgorithmOptions algorithm_options;
   std::optional<uint64_t> host_mem;  // --host-mem: CPU runs keep at most this much of each .tgb graph in memory
+  bool distributed = false;          // --distributed: GPU placements run as this rank of mpirun's processes
 };
 
 struct BenchRow {
@@ -65,6 +66,7 @@ struct BenchRow {
 struct BenchResult {
   std::vector<BenchRow> rows;
   std::string gpu;  // the name of the GPU that ran, if any
+  int rank = 0;     // --distributed: this process's rank (rank 0 alone has the rows and reports)
 };
 
 // Progress and refusals go to `log`, one line each. Throws a usage error for

@@ -56,11 +56,22 @@ void warn_if_bound_to_one_core() {
   if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
 }
 
-#ifdef TG_HAVE_MPI
+int launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+    if (const char* v = std::getenv(name); v != nullptr) return std::atoi(v);
+  return 0;
+}
 
-DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request, const GpuOptions& gpu) {
+void check_distributed_options(const GpuOptions& gpu) {
   if (gpu.device != 0) throw usage_error("--distributed: each process takes the GPU of its rank on its host: drop --device");
   if (gpu.gpus != 0) throw usage_error("--distributed: the GPUs are mpirun's processes (-np N): drop --gpus");
+}
+
+#ifdef TG_HAVE_MPI
+
+int run_distributed_batch(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& gpu,
+                          const OutputSink& sink) {
+  check_distributed_options(gpu);
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -76,22 +87,37 @@ DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request,
   dist::MpiCommunicator world;
   GpuOptions options = gpu;
   options.device = local_rank;
+  const int rank = world.rank();
+  dist::run_batch_as_rank(graph, requests, options, world, [&](size_t i, RunOutput&& out) {
+    if (rank == 0) sink(i, std::move(out));
+  });
+  return rank;
+}
+
+DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request, const GpuOptions& gpu) {
   DistributedRun run;
-  run.rank = world.rank();
-  run.output = std::move(dist::run_batch_as_rank(graph, {request}, options, world).front());
+  run.rank = run_distributed_batch(graph, {request}, gpu, [&](size_t, RunOutput&& out) { run.output = std::move(out); });
   return run;
 }
 
 void finish_distributed() {
-  int finalized = 0;
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);  // a bench whose placements were all refused never started MPI
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (initialized && !finalized) MPI_Finalize();
 }
 
 #else
 
-DistributedRun run_distributed(const AnyGraph&, const RunRequest&, const GpuOptions&) {
+int run_distributed_batch(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions& gpu, const OutputSink&) {
+  check_distributed_options(gpu);
   throw usage_error("--distributed: this tiergraph was built without MPI (install libopenmpi-dev and rebuild)");
+}
+
+DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request, const GpuOptions& gpu) {
+  DistributedRun run;
+  run.rank = run_distributed_batch(graph, {request}, gpu, [](size_t, RunOutput&&) {});
+  return run;
 }
 
 void finish_distributed() {}

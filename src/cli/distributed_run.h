@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "engines/run.h"
 
@@ -17,6 +18,16 @@ struct DistributedRun {
 // Initialises MPI, picks this process's GPU (its rank among the processes of
 // its host) and runs the request as one rank of all of them.
 DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request, const GpuOptions& gpu);
+// The same for a batch (`bench --distributed`): rank 0's sink gets each
+// output as it is there; returns this process's rank (only rank 0 reports).
+int run_distributed_batch(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& gpu,
+                          const OutputSink& sink);
+// --device and --gpus have no meaning under mpirun: a usage error naming them.
+void check_distributed_options(const GpuOptions& gpu);
+// This process's rank as the launcher set it (Open MPI, MPICH, PMIx), 0
+// outside one: who reports where a bench refused every placement before MPI
+// started.
+int launcher_rank();
 // Ends MPI after a run that succeeded; a process that fails exits without it,
 // so mpirun stops the others instead of leaving them in a collective.
 void finish_distributed();

@@ -42,4 +42,9 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph&, const std::vector<RunR
   throw Error("--distributed: this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
+void run_batch_as_rank(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&, Communicator&,
+                       const OutputSink&) {
+  throw Error("--distributed: this tiergraph was built without CUDA (no nvcc at build time)");
+}
+
 }  // namespace tg::dist

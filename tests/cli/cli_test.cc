@@ -223,6 +223,10 @@ TEST(CliExitCodes, UsageIs2) {
   expect_exit(tiergraph("bench " + g + " -a bfs --delegate-threshold 4"), 2, "--gpus");
   expect_exit(tiergraph("plan bfs --graph " + g + " --delegate-threshold 4"), 2, "--gpus");
   expect_exit(tiergraph("run bfs --graph " + g + " --engine cpu --distributed"), 2, "--distributed needs --engine gpu");
+  const std::string bench_out = " --no-chart -o " + ::testing::TempDir() + "/cli_exit_bench_distributed";
+  expect_exit(tiergraph("bench " + g + " -a bfs -p cpu --distributed" + bench_out), 2, "placement cpu is not a GPU placement");
+  expect_exit(tiergraph("bench " + g + " -a bfs -p device --distributed --gpus 2" + bench_out), 2, "--distributed");
+  expect_exit(tiergraph("bench " + g + " -a bfs -p device --distributed --device 1" + bench_out), 2, "drop --device");
   expect_exit(tiergraph("run bfs --graph kron:abc"), 2, "kron:abc");
   expect_exit(tiergraph("run bfs --graph kron:8 --weights 9"), 2, "--weights");
   expect_exit(tiergraph("run sssp --graph " + w + " --delta -1"), 2, "--delta");

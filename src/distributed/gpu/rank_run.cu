@@ -94,6 +94,13 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
 
 std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vector<RunRequest>& requests,
                                          const GpuOptions& options, Communicator& host) {
+  std::vector<RunOutput> outputs;
+  run_batch_as_rank(graph, requests, options, host, [&](size_t, RunOutput&& out) { outputs.push_back(std::move(out)); });
+  return outputs;
+}
+
+void run_batch_as_rank(const AnyGraph& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
+                       Communicator& host, const OutputSink& sink) {
   GpuOptions checked = options;
   checked.gpus = host.size();
   checked.device = 0;  // the device is the rank's own, not a choice among the group's
@@ -136,10 +143,10 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
   const int here = gpu::ranks_on_this_host(p);
   const gpu::HostThreadsLeaveGpuCores leave_gpu_cores(here, here);
   uint64_t placed_bytes = 0, in_host = 0;
-  std::vector<RunOutput> outputs;
   const AlgorithmInfo* placed = nullptr;
   std::unique_ptr<gpu::RankProgram> program;
-  for (const RunRequest& request : requests) {
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const RunRequest& request = requests[i];
     if (placed != request.algorithm) {  // one program per algorithm of the batch
       t = std::chrono::steady_clock::now();
       program.reset();
@@ -169,10 +176,9 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph& graph, const std::vecto
     DistributedStats stats = combine(host, g, record);
     stats.parts_in_host_memory = static_cast<int>(in_host);
     times.copy_back_s = seconds_since(t);
-    outputs.push_back(gpu::distributed_output(graph, *request.algorithm, std::move(values), std::move(stats), times,
-                                              placed_bytes, edges, record.residual));
+    sink(i, gpu::distributed_output(graph, *request.algorithm, std::move(values), std::move(stats), times, placed_bytes,
+                                    edges, record.residual));
   }
-  return outputs;
 }
 
 }  // namespace tg::dist

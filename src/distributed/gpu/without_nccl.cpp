@@ -20,4 +20,9 @@ std::vector<RunOutput> run_batch_as_rank(const AnyGraph&, const std::vector<RunR
   throw Error("--distributed: this tiergraph was built without NCCL (nccl.h not found)");
 }
 
+void run_batch_as_rank(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&, Communicator&,
+                       const OutputSink&) {
+  throw Error("--distributed: this tiergraph was built without NCCL (nccl.h not found)");
+}
+
 }  // namespace tg::dist
