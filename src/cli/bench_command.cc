@@ -85,8 +85,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
     for (const BenchPlacement* p : plan.placements)
       if (p->engine != EngineKind::kGpu)
         throw usage_error("bench --distributed: placement " + p->name + " is not a GPU placement (mpirun's processes drive a GPU each)");
-    warn_if_bound_to_one_core();
-    if (o.threads == 0) share_cores_with_local_ranks();
+    prepare_rank_process(o.threads);
   }
   if (!o.host_mem.empty()) {
     const bool on_gpu = std::any_of(plan.placements.begin(), plan.placements.end(),
@@ -98,7 +97,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   apply_threads(o.threads);
 
   const BenchResult result = run_bench(plan, stderr);
-  if (o.distributed && (result.rank != 0 || launcher_rank() != 0)) {
+  if (o.distributed && distributed_rank() != 0) {
     finish_distributed();
     return;  // rank 0 reports for all
   }

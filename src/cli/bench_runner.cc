@@ -123,7 +123,7 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
 template <typename Consume>
 void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
                       const BenchPlacement& placement, const std::vector<RunRequest>& requests,
-                      std::vector<BenchRow>& rows, std::FILE* log, int& rank, Consume consume) {
+                      std::vector<BenchRow>& rows, std::FILE* log, Consume consume) {
   if (placement.engine == EngineKind::kCpu) {
     for (const RunRequest& r : requests) {
       RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
@@ -136,7 +136,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
   const GpuOptions options = placement.gpu_options(plan.gpu);
   if (plan.distributed) {
-    rank = run_distributed_batch(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
+    run_distributed_batch(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
     return;
   }
   if (placement.engine == EngineKind::kHybrid) {
@@ -227,7 +227,7 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
       };
       const size_t rows_before = result.rows.size();
       try {
-        run_on_placement(plan, spec, graph, *placement, requests, result.rows, log, result.rank, consume);
+        run_on_placement(plan, spec, graph, *placement, requests, result.rows, log, consume);
       } catch (const Error& e) {
         // Nothing ran (no usable GPU, a graph the placement cannot hold): a
         // failed row per request, in place of any rows of this placement.

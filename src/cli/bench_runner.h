@@ -66,7 +66,6 @@ struct BenchRow {
 struct BenchResult {
   std::vector<BenchRow> rows;
   std::string gpu;  // the name of the GPU that ran, if any
-  int rank = 0;     // --distributed: this process's rank (rank 0 alone has the rows and reports)
 };
 
 // Progress and refusals go to `log`, one line each. Throws a usage error for

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 
 #include "core/error.h"
 
@@ -31,35 +32,34 @@ int rank_threads(int cpus_allowed, int local_ranks) {
   return local_ranks > 1 ? std::max(1, cpus_allowed / local_ranks) : std::max(1, cpus_allowed);
 }
 
-void share_cores_with_local_ranks() {
-  if (std::getenv("OMP_NUM_THREADS") != nullptr) return;
-  int local_ranks = 0;
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
-    if (const char* v = std::getenv(name); v != nullptr && local_ranks == 0) local_ranks = std::atoi(v);
-  if (local_ranks <= 1) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return;
-  omp_set_num_threads(rank_threads(CPU_COUNT(&set), local_ranks));
-}
+namespace {
 
-void warn_if_bound_to_one_core() {
-  // Open MPI's and MPICH's local rank: one line per host.
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"}) {
-    const char* local = std::getenv(name);
-    if (local != nullptr && std::atoi(local) != 0) return;
-  }
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return;
-  const std::string line = narrow_binding_warning(CPU_COUNT(&set), sysconf(_SC_NPROCESSORS_ONLN));
-  if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
-}
-
-int launcher_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+// The first of the launchers' variables that is set, as a number; -1 where none is.
+int launcher_number(std::initializer_list<const char*> names) {
+  for (const char* name : names)
     if (const char* v = std::getenv(name); v != nullptr) return std::atoi(v);
-  return 0;
+  return -1;
+}
+
+// The CPUs this process's affinity allows; 0 where it cannot be read.
+int allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
+}  // namespace
+
+void prepare_rank_process(int threads_asked) {
+  const int cpus = allowed_cpus();
+  if (cpus == 0) return;
+  if (launcher_number({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"}) <= 0) {  // one line per host
+    const std::string line = narrow_binding_warning(cpus, sysconf(_SC_NPROCESSORS_ONLN));
+    if (!line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
+  }
+  const int local_ranks = launcher_number({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"});
+  if (threads_asked == 0 && std::getenv("OMP_NUM_THREADS") == nullptr && local_ranks > 1)
+    omp_set_num_threads(rank_threads(cpus, local_ranks));
 }
 
 void check_distributed_options(const GpuOptions& gpu) {
@@ -100,6 +100,17 @@ DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request,
   return run;
 }
 
+int distributed_rank() {
+  int initialized = 0, finalized = 0, rank = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+  }
+  return std::max(0, launcher_number({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}));
+}
+
 void finish_distributed() {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);  // a bench whose placements were all refused never started MPI
@@ -119,6 +130,8 @@ DistributedRun run_distributed(const AnyGraph& graph, const RunRequest& request,
   run.rank = run_distributed_batch(graph, {request}, gpu, [](size_t, RunOutput&&) {});
   return run;
 }
+
+int distributed_rank() { return std::max(0, launcher_number({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})); }
 
 void finish_distributed() {}
 

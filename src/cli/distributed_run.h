@@ -24,10 +24,10 @@ int run_distributed_batch(const AnyGraph& graph, const std::vector<RunRequest>& 
                           const OutputSink& sink);
 // --device and --gpus have no meaning under mpirun: a usage error naming them.
 void check_distributed_options(const GpuOptions& gpu);
-// This process's rank as the launcher set it (Open MPI, MPICH, PMIx), 0
-// outside one: who reports where a bench refused every placement before MPI
-// started.
-int launcher_rank();
+// This process's rank: MPI's once it started, else as the launcher set it
+// (Open MPI, MPICH, PMIx; a bench that refused every placement never starts
+// MPI), 0 outside one. Only rank 0 reports.
+int distributed_rank();
 // Ends MPI after a run that succeeded; a process that fails exits without it,
 // so mpirun stops the others instead of leaving them in a collective.
 void finish_distributed();
@@ -38,16 +38,16 @@ void finish_distributed();
 // `--gpus 2` takes 20. The line to print where a process may use one CPU of
 // several, else "" (cpus_allowed from its affinity mask).
 std::string narrow_binding_warning(int cpus_allowed, long cpus_online);
-// Prints it on stderr for this process (once per host: its first rank).
-void warn_if_bound_to_one_core();
 
 // The OpenMP threads of one of `local_ranks` processes on a host whose
 // affinity allows `cpus_allowed` CPUs: a share each, at least one. With every
 // process taking all of them (`--bind-to none`), 2 ranks on 32 cores ran 64
 // threads through the load, the partition and the verification.
 int rank_threads(int cpus_allowed, int local_ranks);
-// Applies it where mpirun says how many ranks share the host (Open MPI's or
-// MPICH's local size) and OMP_NUM_THREADS does not set the count.
-void share_cores_with_local_ranks();
+// Before a --distributed process loads its graph: the warning on stderr
+// where it may use one CPU (once per host: its first rank), and, unless the
+// threads were asked for (`threads_asked` > 0 or OMP_NUM_THREADS), its share
+// of the host's cores where mpirun says how many ranks share the host.
+void prepare_rank_process(int threads_asked);
 
 }  // namespace tg::cli

@@ -80,10 +80,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   const AlgorithmInfo& algorithm = algorithm_named(o.algorithm);
   apply_threads(o.engine.threads);
   if (o.distributed && o.engine.engine == EngineChoice::kCpu) throw usage_error("--distributed needs --engine gpu (or auto)");
-  if (o.distributed) {
-    warn_if_bound_to_one_core();
-    if (o.engine.threads == 0) share_cores_with_local_ranks();
-  }
+  if (o.distributed) prepare_rank_process(o.engine.threads);
   // --host-mem is checked first: --engine gpu without a GPU is its refusal, not "no GPU".
   std::optional<uint64_t> host_mem = host_mem_budget(o, ChosenEngine{});
   RunRequest request = make_request(algorithm, {}, o.algo);

@@ -83,6 +83,7 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
   d.threshold = part.threshold;
   d.delegates = part.num_delegates();
   d.mailbox = ranks.front().mailbox;  // all ranks or none (rank_bfs.cu)
+  d.mailbox_overflows = ranks.front().mailbox_overflows();  // the same on every rank
   d.levels.resize(ranks.front().levels.size());
   for (const RankRunRecord& r : ranks)
     for (size_t i = 0; i < d.levels.size() && i < r.levels.size(); ++i) {
@@ -98,7 +99,6 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
       l.delegate_frontier = r.levels[i].delegate_frontier;
       l.ranks_pulling += r.levels[i].pulled ? 1 : 0;
       l.normals_pulled = r.levels[i].normals_pulled;  // the same on every rank
-      if (&r == &ranks.front() && r.levels[i].mailbox_overflowed) ++d.mailbox_overflows;
       l.normal_frontier_edges = r.levels[i].normal_frontier_edges;
       l.delegate_frontier_edges += r.levels[i].delegate_frontier_edges;
     }

@@ -74,18 +74,22 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   TG_CUDA(cudaMallocHost(&pinned_announced_, sizeof(NormalFrontierSize)));
 }
 
+// A number of this rank's reduced over the ranks, through the delegate
+// edges' device slot and its pinned twin (free at the warm-up; each run
+// clears the slot).
+uint64_t RankBfs::reduce_over_ranks(uint64_t mine, ncclRedOp_t op) {
+  if (host_.num_ranks == 1) return mine;
+  *pinned_frontier_edges_ = mine;
+  TG_CUDA(cudaMemcpyAsync(delegate_edges_.data(), pinned_frontier_edges_, 8, cudaMemcpyHostToDevice, stream_.stream()));
+  TG_NCCL(ncclAllReduce(delegate_edges_.data(), delegate_edges_.data(), 1, ncclUint64, op, comm_, stream_.stream()));
+  TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, delegate_edges_.data(), 8, cudaMemcpyDeviceToHost, stream_.stream()));
+  stream_.sync();
+  return *pinned_frontier_edges_;
+}
+
 void RankBfs::warm_up() {
   const int p = host_.num_ranks;
-  // Every rank's normal edges summed, through the announcement's slot.
-  pinned_announced_->edges = host_.nn.num_edges() + host_.nd.num_edges();
-  if (p > 1) {
-    uint64_t* edges = &announced_sum_.data()->edges;
-    TG_CUDA(cudaMemcpyAsync(edges, &pinned_announced_->edges, 8, cudaMemcpyHostToDevice, stream_.stream()));
-    TG_NCCL(ncclAllReduce(edges, edges, 1, ncclUint64, ncclSum, comm_, stream_.stream()));
-    TG_CUDA(cudaMemcpyAsync(&pinned_announced_->edges, edges, 8, cudaMemcpyDeviceToHost, stream_.stream()));
-    stream_.sync();
-  }
-  normal_edges_ = pinned_announced_->edges;
+  normal_edges_ = reduce_over_ranks(host_.nn.num_edges() + host_.nd.num_edges(), ncclSum);  // every rank's normal edges
   if (p == 1) return;
   set_up_mailbox();
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
@@ -101,16 +105,10 @@ void RankBfs::set_up_mailbox() {
   const int p = host_.num_ranks;
   const char* slots = std::getenv("TG_MGPU_MAILBOX_SLOTS");
   const uint32_t capacity = slots != nullptr && std::atoll(slots) > 0 ? static_cast<uint32_t>(std::atoll(slots)) : kMailboxSlots;
-  uint32_t* asked = pinned_counts_;
-  asked[0] = env_switch("TG_MGPU_MAILBOX") ? capacity : 0;
-  TG_CUDA(cudaMemcpyAsync(counters_.data(), asked, 4, cudaMemcpyHostToDevice, stream_.stream()));
-  TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclMin, comm_, stream_.stream()));
-  TG_CUDA(cudaMemcpyAsync(asked, counters_.data(), 4, cudaMemcpyDeviceToHost, stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
-  stream_.sync();
-  if (asked[0] == 0) return;
+  const uint64_t agreed = reduce_over_ranks(env_switch("TG_MGPU_MAILBOX") ? capacity : 0, ncclMin);
+  if (agreed == 0) return;
   mailbox_ = true;
-  mailbox_capacity_ = asked[0];
+  mailbox_capacity_ = static_cast<uint32_t>(agreed);
   segment_words_ = mailbox_at_ + p + mailbox_capacity_;
   reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
   TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));

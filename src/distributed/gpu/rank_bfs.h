@@ -80,6 +80,7 @@ class RankBfs : public RankProgram {
   bool mailbox_ = false;
   uint32_t mailbox_capacity_ = 0;
   void set_up_mailbox();
+  uint64_t reduce_over_ranks(uint64_t mine, ncclRedOp_t op);  // the warm-up's agreements (a host sync)
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
   // The normals' direction (choose_normals_pull): every rank's normal
   // frontier as bits by slot, P segments of normal_words_; the announced

@@ -52,6 +52,11 @@ struct RankRunRecord {
   uint64_t edges = 0;   // edges this rank pushed along (CC, SSSP, PageRank; BFS counts from its depths)
   double residual = 0;  // PageRank: the last L1 change over the scores' sum
   bool mailbox = false;  // BFS: the normals crossed ranks in the reached mask's allgather (rank_bfs.h)
+  uint32_t mailbox_overflows() const {  // levels where some rank's mailbox overflowed
+    uint32_t n = 0;
+    for (const LevelRecord& l : levels) n += l.mailbox_overflowed ? 1 : 0;
+    return n;
+  }
 };
 
 // A rank's values: its normal vertices' in local order, every delegate's
