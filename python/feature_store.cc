@@ -1,8 +1,8 @@
 // tiergraph.FeatureStore (docs/FEATURES.md): the library's FeatureStore over
 // a 2-D NumPy array or CPU torch tensor that it reads in place (kept alive by
 // the store). store[ids] gives a CUDA torch tensor on a GPU store where torch
-// imports (by a DLPack capsule owning the gathered rows), a NumPy array
-// otherwise. Bad arguments are ValueErrors with one line.
+// imports (torch's memory, written in order on its current stream), a NumPy
+// array otherwise; store.gather(ids, out=...) fills the caller's. Bad arguments are ValueErrors with one line.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -150,6 +150,23 @@ tiergraph::FeatureStoreOptions store_options(double gpu_fraction, double peer_fr
   return o;
 }
 
+// The store's rows as torch names them.
+py::object torch_dtype(const PyFeatureStore& s, const py::module_& torch) {
+  if (s.bfloat16) return torch.attr("bfloat16");
+  return torch.attr("from_numpy")(s.rows.attr("__getitem__")(py::slice(0, 0, 1))).attr("dtype");
+}
+
+// Rows into a CUDA tensor of the store's GPU, ordered on torch's current
+// stream there (no wait for the GPU): torch's caching allocator supplies the
+// memory, and the gather overlaps the host's next steps.
+void gather_into_tensor(PyFeatureStore& s, const Int64Ids& ids, const py::object& tensor, const py::module_& torch) {
+  const int device = s.store->device();
+  const auto stream = py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
+  auto* to = reinterpret_cast<void*>(py::cast<uintptr_t>(tensor.attr("data_ptr")()));
+  py::gil_scoped_release release;
+  s.store->gather_into_device(ids.data(), static_cast<size_t>(ids.size()), to, stream);
+}
+
 py::object gather(PyFeatureStore& s, const py::object& ids_in) {
   bool scalar = false;
   Int64Ids ids = row_ids(ids_in, scalar);
@@ -159,16 +176,11 @@ py::object gather(PyFeatureStore& s, const py::object& ids_in) {
   const bool torch_holds = s.rows.dtype().kind() != 'u' || s.rows.dtype().itemsize() == 1;
   std::optional<py::module_> torch;
   if (s.store->on_gpu() && torch_holds) torch = torch_module();
-  const bool no_bytes = n == 0 || s.cols == 0;  // no device memory to hand over: an empty tensor moved there
-  if (torch && !no_bytes) {
-    std::shared_ptr<void> rows;
-    {
-      py::gil_scoped_release release;
-      rows = s.store->gather_to_device(ids.data(), n);
-    }
-    py::capsule c = make_dlpack_capsule(std::move(rows), {static_cast<int64_t>(n), s.cols}, s.dlpack_type(),
-                                        s.store->device());
-    out = py::module_::import("torch.utils.dlpack").attr("from_dlpack")(c);
+  if (torch) {
+    out = torch->attr("empty")(py::make_tuple(n, s.cols), py::arg("dtype") = torch_dtype(s, *torch),
+                               py::arg("device") = "cuda:" + std::to_string(s.store->device()));
+    if (n > 0 && s.cols > 0) gather_into_tensor(s, ids, out, *torch);
+    else s.store->gather(ids.data(), n, nullptr);  // still checked and counted
   } else {
     py::array a(s.rows.dtype(), std::vector<py::ssize_t>{static_cast<py::ssize_t>(n), s.cols});
     void* to = a.mutable_data();
@@ -181,12 +193,63 @@ py::object gather(PyFeatureStore& s, const py::object& ids_in) {
       py::module_ t = py::module_::import("torch");
       out = t.attr("from_numpy")(a).attr("view")(t.attr("bfloat16"));
     }
-    if (torch && no_bytes) {
-      if (!s.bfloat16) out = torch->attr("from_numpy")(a);
-      out = out.attr("to")("cuda:" + std::to_string(s.store->device()));
-    }
   }
   return scalar ? py::object(out[py::int_(0)]) : out;
+}
+
+// store.gather(ids, out=...): the rows written into the caller's array or
+// tensor of shape (len(ids), cols) and the store's dtype: a CUDA tensor of
+// the store's GPU (ordered on torch's current stream there), or a NumPy
+// array or CPU tensor (filled on return).
+py::object gather_out(PyFeatureStore& s, const py::object& ids_in, const py::object& out) {
+  if (out.is_none()) return gather(s, ids_in);
+  bool scalar = false;
+  Int64Ids ids = row_ids(ids_in, scalar);
+  if (scalar) refuse("gather with out= takes one-dimensional ids, not one int");
+  const auto n = static_cast<int64_t>(ids.size());
+  const std::string want = "(" + std::to_string(n) + ", " + std::to_string(s.cols) + ")";
+  const auto check_shape = [&](const py::object& shape) {
+    const auto dims = py::cast<std::vector<int64_t>>(shape);
+    if (dims != std::vector<int64_t>{n, s.cols})
+      refuse("out has shape " + std::string(py::str(py::tuple(shape))) + ", the rows need " + want);
+  };
+  if (is_torch_tensor(out) && py::cast<bool>(out.attr("is_cuda"))) {
+    if (!s.store->on_gpu()) refuse("out is a CUDA tensor, but this store gathers on the CPU: give a NumPy array");
+    const py::module_ torch = py::module_::import("torch");
+    const int at = py::cast<int>(out.attr("device").attr("index"));
+    if (at != s.store->device())
+      refuse("out is on cuda:" + std::to_string(at) + ", the store on cuda:" + std::to_string(s.store->device()));
+    const py::object dtype = out.attr("dtype");
+    if (!dtype.equal(torch_dtype(s, torch)))
+      refuse("out holds " + std::string(py::str(dtype)) + ", the store " + std::string(py::str(torch_dtype(s, torch))));
+    check_shape(out.attr("shape"));
+    if (!py::cast<bool>(out.attr("is_contiguous")())) refuse("out must be contiguous");
+    if (n > 0 && s.cols > 0) gather_into_tensor(s, ids, out, torch);
+    else s.store->gather(ids.data(), 0, nullptr);
+    return out;
+  }
+  py::object host = out;
+  if (is_torch_tensor(out)) {
+    const py::module_ torch = py::module_::import("torch");
+    const py::object dtype = out.attr("dtype");
+    const bool bf16 = dtype.equal(torch.attr("bfloat16"));
+    if (s.bfloat16 != bf16)
+      refuse("out holds " + std::string(py::str(dtype)) + ", the store " + std::string(py::str(torch_dtype(s, torch))));
+    host = bf16 ? out.attr("view")(torch.attr("int16")).attr("numpy")() : out.attr("numpy")();
+  }
+  if (!py::isinstance<py::array>(host)) refuse("out must be a NumPy array or a torch tensor, not " + std::string(py::repr(py::type::of(out))));
+  py::array a = py::reinterpret_borrow<py::array>(host);
+  if (!a.dtype().equal(s.rows.dtype()))
+    refuse("out holds " + name_of(a.dtype()) + ", the store " + name_of(s.rows.dtype()));
+  check_shape(a.attr("shape"));
+  if (!(a.flags() & py::array::c_style)) refuse("out must be C-contiguous");
+  if (!a.writeable()) refuse("out is read-only");
+  void* to = a.mutable_data();
+  {
+    py::gil_scoped_release release;
+    s.store->gather(ids.data(), static_cast<size_t>(n), to);
+  }
+  return out;
 }
 
 // The gathered rows as a DLPack capsule: CUDA memory on a GPU store, host
@@ -281,7 +344,11 @@ void bind_feature_store(py::module_& m) {
            "device can read (none: those rows stay in host memory, as repr() says).")
       .def("__getitem__", &gather, py::arg("ids"),
            "Rows ids (NumPy array, list, torch tensor or one int): a CUDA torch tensor on a GPU store where torch "
-           "imports, a NumPy array otherwise.")
+           "imports (from torch's allocator, written in order on its current stream), a NumPy array otherwise.")
+      .def("gather", &gather_out, py::arg("ids"), py::kw_only(), py::arg("out") = py::none(),
+           "Rows ids into out (shape (len(ids), cols), the store's dtype): a CUDA tensor on the store's GPU, "
+           "written in order on torch's current stream there (no wait), or a NumPy array or CPU tensor, filled on "
+           "return. Returns out; without out, as store[ids].")
       .def("gather_dlpack", &gather_dlpack, py::arg("ids"),
            "Rows ids as a DLPack capsule: GPU memory on a GPU store, host memory otherwise.")
       .def("stats", [](const PyFeatureStore& s) { return stats_dict(*s.store); },

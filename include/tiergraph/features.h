@@ -79,6 +79,13 @@ class TIERGRAPH_API FeatureStore {
   // The same rows in fresh GPU memory (freed with the last copy of the
   // pointer; null for no bytes), complete on return. GPU stores only.
   std::shared_ptr<void> gather_to_device(const int64_t* ids, size_t n);
+  // The same rows written into the caller's GPU memory `out` (n * row_bytes
+  // on device()), ordered on `stream` (a cudaStream_t of that GPU as an
+  // integer, 0 for the legacy default stream) as a kernel queued there
+  // would be: it waits for the stream's earlier work, the stream's later
+  // work sees the rows. Returns without waiting for the GPU; ids may be
+  // reused at once. GPU stores only.
+  void gather_into_device(const int64_t* ids, size_t n, void* out, uintptr_t stream);
 
   FeatureStoreStats stats() const;
   void reset_stats();

@@ -171,6 +171,16 @@ std::shared_ptr<void> FeatureStore::gather_to_device(const int64_t* ids, size_t 
   }
 }
 
+void FeatureStore::gather_into_device(const int64_t* ids, size_t n, void* out, uintptr_t stream) {
+  try {
+    if (!impl_->gpu) throw tg::Error("feature store: gather_into_device needs a GPU store (this one gathers on the CPU)");
+    impl_->account(ids, n);
+    impl_->gpu->gather_into({ids, n}, out, stream);
+  } catch (...) {
+    rethrow_as_api_error();
+  }
+}
+
 FeatureStoreStats FeatureStore::stats() const {
   std::lock_guard<std::mutex> lock(impl_->stats_mutex);
   return impl_->stats;

@@ -49,6 +49,14 @@ class GpuTiers {
   std::shared_ptr<void> gather(std::span<const int64_t> ids);
   // The same rows copied on into host memory.
   void gather_to_host(std::span<const int64_t> ids, void* out);
+  // The same rows written into `out` (this GPU's memory, ids.size() *
+  // row_bytes, owned by the caller), ordered with `consumer` (a cudaStream_t
+  // of this GPU as an integer; 0: the legacy default stream): the writes
+  // start after the work queued there so far, and the work queued there
+  // next sees them. Returns once queued, with no wait for the GPU, so that a
+  // trainer's allocator (torch's caching one) supplies the memory and the
+  // gather overlaps what the host does next.
+  void gather_into(std::span<const int64_t> ids, void* out, uintptr_t consumer);
 
   int device() const;
   const std::vector<int>& peers() const;

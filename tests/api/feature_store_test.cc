@@ -43,6 +43,7 @@ TEST(ApiFeatureStore, GathersTheRowsAPlainLoopGathers) {
   EXPECT_EQ(s.gpu_bytes, 3 * row_bytes);
   EXPECT_EQ(s.gathers, 1u);
   EXPECT_THROW(store.gather_to_device(ids.data(), ids.size()), tiergraph::Error);
+  EXPECT_THROW(store.gather_into_device(ids.data(), ids.size(), out.data(), 0), tiergraph::Error);
 }
 
 TEST(ApiFeatureStore, HotRowsFollowTheGraphsDegrees) {

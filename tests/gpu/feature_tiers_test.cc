@@ -4,12 +4,15 @@
 // ids, with no rows, 30% and all rows in GPU memory, the whole GPU or one
 // SM's worth of blocks. Device outputs are poisoned before each gather
 // (TG_GPU_POISON, set by have_gpu), host outputs here.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -89,6 +92,39 @@ TEST(FeatureTiers, StoresOverOneArrayShareItsRegistration) {
   features::gather_rows_cpu(m.rows + 100 * 40, 40, 40, ids, expected.data());
   tail.gather_to_host(ids, got.data());
   EXPECT_EQ(got, expected);
+}
+
+// gather_into on the caller's stream: that stream first sleeps on the host
+// (a host function) and then zeroes the output, so a gather that did not
+// wait for it would be overwritten; the copy back queued there after the
+// gather would read poison (TG_GPU_POISON) or zeros if the rows were not
+// ordered before it. Without the sleep the race would rarely show.
+TEST(FeatureTiers, GatherIntoIsOrderedOnTheCallersStream) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  std::mt19937_64 rng(37);
+  const Matrix m = random_matrix(3000, 37 * 4, 4, rng);
+  const features::TierPlan plan = features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {0.3});
+  features::GpuTiers tiers(m.host(), plan, {0, 1.0});
+  cudaStream_t theirs = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&theirs, cudaStreamNonBlocking), cudaSuccess);
+  for (uint64_t count : {uint64_t{1}, uint64_t{777}, uint64_t{5000}}) {
+    const std::vector<int64_t> ids = random_ids(count, m.num_rows, rng);
+    const uint64_t bytes = count * m.row_bytes;
+    std::vector<uint8_t> expected(bytes), got(bytes, 0xA5);
+    features::gather_rows_cpu(m.rows, m.row_bytes, m.row_bytes, ids, expected.data());
+    void* out = nullptr;
+    ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
+    ASSERT_EQ(cudaLaunchHostFunc(
+                  theirs, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }, nullptr),
+              cudaSuccess);
+    ASSERT_EQ(cudaMemsetAsync(out, 0, bytes, theirs), cudaSuccess);
+    tiers.gather_into(ids, out, reinterpret_cast<uintptr_t>(theirs));
+    ASSERT_EQ(cudaMemcpyAsync(got.data(), out, bytes, cudaMemcpyDeviceToHost, theirs), cudaSuccess);
+    ASSERT_EQ(cudaStreamSynchronize(theirs), cudaSuccess);
+    EXPECT_EQ(got, expected) << count << " rows";
+    ASSERT_EQ(cudaFree(out), cudaSuccess);
+  }
+  cudaStreamDestroy(theirs);
 }
 
 TEST(FeatureTiers, RefusesADeviceThatDoesNotExist) {

@@ -128,6 +128,75 @@ class FeatureStoreGatherTest(unittest.TestCase):
         np.testing.assert_array_equal(got.cpu().numpy(), features[[1, 99, 50]])
 
 
+class FeatureStoreGatherIntoTest(unittest.TestCase):
+    """store.gather(ids, out=...): the rows into the caller's array or tensor."""
+
+    def setUp(self):
+        rng = np.random.default_rng(43)
+        self.features = rng.standard_normal((150, 37)).astype(np.float32)
+        self.ids = rng.integers(0, 150, 90)
+
+    def test_into_a_numpy_array(self):
+        store = tiergraph.FeatureStore(self.features)
+        out = np.full((90, 37), np.nan, dtype=np.float32)
+        self.assertIs(store.gather(self.ids, out=out), out)
+        np.testing.assert_array_equal(out, self.features[self.ids])
+        np.testing.assert_array_equal(as_numpy(store.gather(self.ids)), self.features[self.ids])
+        self.assertEqual(store.gather([], out=np.zeros((0, 37), np.float32)).shape, (0, 37))
+
+    @unittest.skipIf(torch is None, "no torch")
+    def test_into_a_cpu_tensor(self):
+        t = (torch.randn(40, 9) * 100).to(torch.bfloat16)
+        store = tiergraph.FeatureStore(t)
+        out = torch.zeros(3, 9, dtype=torch.bfloat16)
+        store.gather([5, 39, 5], out=out)
+        self.assertTrue(torch.equal(out, t[[5, 39, 5]]))
+
+    def refused(self, call, words):
+        with self.assertRaises(ValueError) as caught:
+            call()
+        self.assertIn(words, str(caught.exception))
+        self.assertNotIn("\n", str(caught.exception))
+
+    def test_refusals(self):
+        store = tiergraph.FeatureStore(self.features)
+        ids = [1, 2, 3]
+        self.refused(lambda: store.gather(ids, out=np.zeros((4, 37), np.float32)), "out has shape (4, 37), the rows need (3, 37)")
+        self.refused(lambda: store.gather(ids, out=np.zeros((3, 37), np.float64)), "out holds float64, the store float32")
+        self.refused(lambda: store.gather(ids, out=np.zeros((37, 3), np.float32).T), "C-contiguous")
+        read_only = np.zeros((3, 37), np.float32)
+        read_only.setflags(write=False)
+        self.refused(lambda: store.gather(ids, out=read_only), "read-only")
+        self.refused(lambda: store.gather(7, out=np.zeros((1, 37), np.float32)), "one-dimensional ids")
+        self.refused(lambda: store.gather(ids, out=[[0.0] * 37] * 3), "out must be a NumPy array or a torch tensor")
+        self.refused(lambda: store.gather([150], out=np.zeros((1, 37), np.float32)), "150")
+
+    @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
+    def test_into_cuda_tensors_on_a_side_stream(self):
+        """Many gathers into memory torch's allocator hands out again at once,
+        each consumed on the same non-default stream with no sync between:
+        a gather that ran outside the stream's order would corrupt a sum."""
+        store = tiergraph.FeatureStore(self.features, gpu_fraction=0.3)
+        self.assertTrue(store.on_gpu)
+        rng = np.random.default_rng(5)
+        batches = [rng.integers(0, 150, int(rng.integers(1, 3000))) for _ in range(40)]
+        side = torch.cuda.Stream()
+        sums = []
+        with torch.cuda.stream(side):
+            for ids in batches:
+                rows = store[ids] if len(sums) % 2 else store.gather(ids, out=torch.empty(len(ids), 37, device="cuda"))
+                sums.append((rows.double() * torch.arange(1, 38, device="cuda", dtype=torch.float64)).sum())
+                del rows
+        side.synchronize()
+        for ids, got in zip(batches, sums):
+            want = (self.features[ids].astype(np.float64) * np.arange(1, 38)).sum()
+            self.assertAlmostEqual(got.item(), want, delta=1e-6 * max(1.0, abs(want)))
+        self.refused(lambda: store.gather([1], out=torch.empty(1, 37, device="cuda", dtype=torch.float16)), "out holds torch.float16")
+        self.refused(lambda: store.gather([1, 2], out=torch.empty(37, 2, device="cuda").T), "contiguous")
+        cpu_store = tiergraph.FeatureStore(self.features, use_gpu=False)
+        self.refused(lambda: cpu_store.gather([1], out=torch.empty(1, 37, device="cuda")), "gathers on the CPU")
+
+
 class FeatureStoreTiersTest(unittest.TestCase):
     def setUp(self):
         rng = np.random.default_rng(43)

@@ -56,6 +56,8 @@ struct GpuTiers::Impl {
   uint64_t ids_capacity = 0;
   AddressOrder order;  // the ids of large gathers, sorted
   std::mutex mutex;    // one gather at a time on the stream
+  // gather_into's orderings with the caller's stream: before, and after.
+  cudaEvent_t consumer_ready = nullptr, rows_ready = nullptr;
 
   // Before the members go: nothing may still read the registered matrix or
   // a tier.
@@ -66,6 +68,8 @@ struct GpuTiers::Impl {
     cudaSetDevice(device);
     cudaStreamSynchronize(stream);
     cudaStreamDestroy(stream);
+    if (consumer_ready != nullptr) cudaEventDestroy(consumer_ready);
+    if (rows_ready != nullptr) cudaEventDestroy(rows_ready);
     cudaSetDevice(previous);
   }
 
@@ -125,6 +129,8 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   gpu::DeviceScope scope(s.device);
   s.max_blocks = blocks_for_sm_share(options.sm_fraction);
   TG_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+  TG_CUDA(cudaEventCreateWithFlags(&s.consumer_ready, cudaEventDisableTiming));
+  TG_CUDA(cudaEventCreateWithFlags(&s.rows_ready, cudaEventDisableTiming));
   s.host = std::make_unique<RegisteredHostRows>(m.data, m.num_rows, m.row_bytes, m.stride_bytes);
   if (plan.bounds.device_rows == 0 || m.row_bytes == 0) return;
   // GPU memory is checked on every device before any is taken.
@@ -168,6 +174,24 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
   s.launch(s.upload(ids), ids.size(), out.get(), s.max_blocks);
   TG_CUDA(cudaStreamSynchronize(s.stream));
   return out;
+}
+
+void GpuTiers::gather_into(std::span<const int64_t> ids, void* out, uintptr_t consumer) {
+  Impl& s = *impl_;
+  const uint64_t bytes = ids.size() * s.host->table().row_bytes;
+  if (bytes == 0) return;
+  if (out == nullptr) throw usage_error("feature store: the output is null");
+  std::lock_guard<std::mutex> lock(s.mutex);
+  gpu::DeviceScope scope(s.device);
+  const auto theirs = reinterpret_cast<cudaStream_t>(consumer);
+  // The memory may have been freed by work still queued on the caller's
+  // stream (a caching allocator hands it out again at once).
+  TG_CUDA(cudaEventRecord(s.consumer_ready, theirs));
+  TG_CUDA(cudaStreamWaitEvent(s.stream, s.consumer_ready, 0));
+  if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
+  s.launch(s.upload(ids), ids.size(), static_cast<uint8_t*>(out), s.max_blocks);
+  TG_CUDA(cudaEventRecord(s.rows_ready, s.stream));
+  TG_CUDA(cudaStreamWaitEvent(theirs, s.rows_ready, 0));
 }
 
 void GpuTiers::gather_to_host(std::span<const int64_t> ids, void* out) {
