@@ -107,6 +107,47 @@ py::dict hop_dict(tiergraph::SampledHop&& hop) {
   return d;
 }
 
+// sampler.sample(seeds, cuda=True): the hops in CUDA tensors from torch's
+// caching allocator on the sampler's GPU, written in order on torch's current
+// stream there; allocated in sample_into's order (the seeds, then per hop
+// its edge index and its sources), so tensors[2h + 1] and [2h + 2] are hop
+// h's.
+py::list cuda_hop_dicts(tiergraph::NeighborSampler& s, const py::array_t<uint64_t>& seeds,
+                        std::optional<uint64_t> seed) {
+  if (!s.on_gpu()) throw tiergraph::Error("cuda=True needs a sampler on a GPU; this one runs on the CPU",
+                                          tiergraph::ErrorKind::kUsage);
+  py::module_ torch;
+  try {
+    torch = py::module_::import("torch");
+  } catch (const py::error_already_set&) {
+    throw tiergraph::Error("cuda=True needs torch, which does not import here", tiergraph::ErrorKind::kUsage);
+  }
+  const int device = s.options().device;
+  const py::object int64 = torch.attr("int64");
+  const std::string where = "cuda:" + std::to_string(device);
+  const auto stream = py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
+  std::vector<py::object> tensors;
+  const tiergraph::DeviceAllocator allocate = [&](uint64_t bytes) -> void* {
+    py::gil_scoped_acquire held;
+    tensors.push_back(torch.attr("empty")(bytes / sizeof(int64_t), py::arg("dtype") = int64, py::arg("device") = where));
+    return reinterpret_cast<void*>(py::cast<uintptr_t>(tensors.back().attr("data_ptr")()));
+  };
+  std::vector<tiergraph::DeviceHop> hops;
+  {
+    py::gil_scoped_release release;
+    hops = s.sample_into(seeds.data(), static_cast<size_t>(seeds.size()), allocate, stream, seed);
+  }
+  py::list out;
+  for (size_t h = 0; h < hops.size(); ++h) {
+    py::dict d;
+    d["dst_nodes"] = tensors[h == 0 ? 0 : 2 * h];
+    d["src_nodes"] = tensors[2 * h + 2];
+    d["edge_index"] = tensors[2 * h + 1].attr("view")(2, static_cast<int64_t>(hops[h].num_edges));
+    out.append(d);
+  }
+  return out;
+}
+
 // One dict per hop, from the seeds outwards.
 py::list hop_dicts(std::vector<tiergraph::SampledHop>&& hops) {
   py::list out;
@@ -287,8 +328,9 @@ PYBIND11_MODULE(tiergraph, m) {
            "host memory in place instead of copying them into GPU memory.")
       .def(
           "sample",
-          [](tiergraph::NeighborSampler& s, py::object seeds_in, std::optional<uint64_t> seed) {
+          [](tiergraph::NeighborSampler& s, py::object seeds_in, std::optional<uint64_t> seed, bool cuda) {
             auto seeds = vertex_ids(seeds_in, "seeds");
+            if (cuda) return cuda_hop_dicts(s, seeds, seed);
             std::vector<tiergraph::SampledHop> hops;
             {
               py::gil_scoped_release release;
@@ -297,8 +339,10 @@ PYBIND11_MODULE(tiergraph, m) {
             }
             return hop_dicts(std::move(hops));
           },
-          py::arg("seeds"), py::kw_only(), py::arg("seed") = py::none(),
-          "One dict per hop from the seeds outwards: dst_nodes, src_nodes (dst_nodes first), edge_index.")
+          py::arg("seeds"), py::kw_only(), py::arg("seed") = py::none(), py::arg("cuda") = false,
+          "One dict per hop from the seeds outwards: dst_nodes, src_nodes (dst_nodes first), edge_index. "
+          "cuda=True (a GPU sampler, torch): CUDA int64 tensors from torch's allocator, written in order on "
+          "torch's current stream (no copy to host, no wait for the edges).")
       .def_property_readonly("fanouts", [](const tiergraph::NeighborSampler& s) { return s.options().fanouts; })
       .def_property_readonly("on_gpu", &tiergraph::NeighborSampler::on_gpu)
       .def("__repr__", [](const tiergraph::NeighborSampler& s) {

@@ -19,6 +19,8 @@
 #                             'device_resident|peer_resident|hot_local_and_peers|tiered_store')
 #   FEATURES_CHECK_SAMPLE="kron:24"  graphs for the sampling benchmark (empty: none)
 #   FEATURES_CHECK_FANOUTS="25,10 15,10,5"  its fanouts
+#   FEATURES_CHECK_PY_SAMPLE="kron:24"  graphs for benchmarks/python/sample_bench.py (hops as NumPy and as CUDA
+#                             tensors, the FANOUTS above; empty: none; needs the Python module)
 #   FEATURES_CHECK_TIERING="..."  flags for scripts/tiering-hits.py (default: not run)
 #   FEATURES_CHECK_GRAPHSAGE="..."  flags for examples/graphsage/train.py, run with the store and with the
 #                             CPU-gather baseline (default: not run; needs the Python module)
@@ -72,6 +74,16 @@ if [ "${FEATURES_CHECK_PYTHON:-1}" != 0 ]; then
     head -30 "$out/module-build.log"
     note "python module: BUILD FAILED"
   fi
+fi
+
+if [ -e /tmp/tg-py ]; then
+  for graph in ${FEATURES_CHECK_PY_SAMPLE-kron:24}; do
+    for fanouts in ${FEATURES_CHECK_FANOUTS:-25,10 15,10,5}; do
+      note "python sampling $graph, fanouts $fanouts, batches of 1024 seeds:"
+      PYTHONUNBUFFERED=1 PYTHONPATH=/tmp/tg-py timeout 300 ${FEATURES_CHECK_PY:-python3} benchmarks/python/sample_bench.py \
+        --graph "$graph" --fanouts "$fanouts" 2>&1 | sed 's/^/  /' | tee -a "$summary"
+    done
+  done
 fi
 
 if [ -n "${FEATURES_CHECK_GRAPHSAGE:-}" ] && [ -e /tmp/tg-py ]; then

@@ -3,8 +3,11 @@
 //   cpu              the CPU sampler (sampling/neighbor_sampler.h), all OpenMP threads
 //   gpu_in_memory    the GPU sampler with the in-edges copied into GPU memory
 //   gpu_zero_copy    the GPU sampler reading the in-edges from host memory in place
+//   *_device_out     the same, the hops left in GPU memory (sample_into, as
+//                    sampler.sample(seeds, cuda=True) does) from an arena
+//                    reused every batch, as torch's caching allocator would
 // Wall time per batch, seeds in and hops out in host memory (what the API
-// hands back). Each batch has fresh seeds: TG_BENCH_BATCH distinct random
+// hands back), or in GPU memory and the stream synchronized. Each batch has fresh seeds: TG_BENCH_BATCH distinct random
 // vertices with in-edges; TG_BENCH_FANOUTS per hop (default 25,10).
 //
 //   TG_BENCH_GRAPH=kron:24 TG_BENCH_BATCH=1024 TG_BENCH_FANOUTS=25,10 build/benchmarks/tg_sample_bench

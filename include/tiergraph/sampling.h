@@ -8,7 +8,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +56,21 @@ struct SamplerOptions {
 // is reproducible; or give the seed. Throws Error kUsage for bad fanouts or
 // `where` at construction, bad seeds per call; kOther where="gpu" finds no
 // usable GPU or its memory is short.
+// A hop left in GPU memory (NeighborSampler::sample_into): as SampledHop, with
+// the edges as one 2 x num_edges array, edge_src's row then edge_dst's.
+struct DeviceHop {
+  const uint64_t* dst_nodes = nullptr;
+  uint64_t num_dst = 0;
+  const uint64_t* src_nodes = nullptr;
+  uint64_t num_src = 0;
+  const uint64_t* edge_index = nullptr;
+  uint64_t num_edges = 0;
+};
+
+// `bytes` of GPU memory on the sampler's device, owned by the caller (bytes
+// may be 0: any pointer will do, null too).
+using DeviceAllocator = std::function<void*(uint64_t bytes)>;
+
 class TIERGRAPH_API NeighborSampler {
  public:
   NeighborSampler(const Graph& graph, const SamplerOptions& options);
@@ -63,6 +80,16 @@ class TIERGRAPH_API NeighborSampler {
 
   std::vector<SampledHop> sample(const uint64_t* seeds, size_t num_seeds);
   std::vector<SampledHop> sample(const uint64_t* seeds, size_t num_seeds, uint64_t seed);
+  // The same hops left in GPU memory from `allocate` (a trainer's caching
+  // allocator), which is called once per output in this order: the seeds'
+  // copy (hop 0's dst_nodes), then per hop its edge index and its src_nodes
+  // (the next hop's dst_nodes). Ordered on `stream` (a cudaStream_t of the
+  // sampler's GPU as an integer, 0 for the legacy default stream) as a
+  // kernel queued there would be; returns without waiting for the rows,
+  // having waited only for two counts a hop. No seed: the next of the
+  // sequence, as sample(). GPU samplers only (kUsage otherwise).
+  std::vector<DeviceHop> sample_into(const uint64_t* seeds, size_t num_seeds, const DeviceAllocator& allocate,
+                                     uintptr_t stream, std::optional<uint64_t> seed = std::nullopt);
   bool on_gpu() const;
   const SamplerOptions& options() const;
 

@@ -46,6 +46,7 @@ struct NeighborSampler::Impl {
   uint64_t calls = 0;
   std::unique_ptr<tg::GpuNeighborSampler> gpu;
   std::mutex mutex;  // one sample at a time (the GPU sampler's buffers, the call count)
+  uint64_t next_seed();
 };
 
 NeighborSampler::NeighborSampler(const Graph& graph, const SamplerOptions& options) {
@@ -76,14 +77,36 @@ NeighborSampler::~NeighborSampler() = default;
 NeighborSampler::NeighborSampler(NeighborSampler&&) noexcept = default;
 NeighborSampler& NeighborSampler::operator=(NeighborSampler&&) noexcept = default;
 
+// splitmix64's sequence: independent draws for consecutive calls.
+uint64_t NeighborSampler::Impl::next_seed() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return options.seed + 0x9E3779B97F4A7C15ull * ++calls;
+}
+
 std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds) {
-  uint64_t seed = 0;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    // splitmix64's sequence: independent draws for consecutive calls.
-    seed = impl_->options.seed + 0x9E3779B97F4A7C15ull * ++impl_->calls;
+  return sample(seeds, num_seeds, impl_->next_seed());
+}
+
+std::vector<DeviceHop> NeighborSampler::sample_into(const uint64_t* seeds, size_t num_seeds,
+                                                    const DeviceAllocator& allocate, uintptr_t stream,
+                                                    std::optional<uint64_t> seed) {
+  try {
+    if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error("sample_into: seeds is null");
+    if (!allocate) throw tg::usage_error("sample_into: no allocator");
+    Impl& s = *impl_;
+    if (!s.gpu) throw tg::usage_error("sample_into: this sampler runs on the CPU (its hops are in host memory)");
+    const tg::SampleOptions o{s.options.fanouts, s.options.replace, seed ? *seed : s.next_seed()};
+    const std::vector<uint64_t> given(seeds, seeds + num_seeds);
+    Graph::Impl* g = GraphAccess::impl(s.graph);
+    std::shared_lock graph_lock(g->mutex);
+    std::lock_guard<std::mutex> lock(s.mutex);
+    std::vector<DeviceHop> out;
+    for (const tg::DeviceHop& h : s.gpu->sample_into(given, o, allocate, stream))
+      out.push_back({h.dst_nodes, h.num_dst, h.src_nodes, h.num_src, h.edge_index, h.num_edges});
+    return out;
+  } catch (...) {
+    rethrow_as_api_error();
   }
-  return sample(seeds, num_seeds, seed);
 }
 
 std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds, uint64_t seed) {

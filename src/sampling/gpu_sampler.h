@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,6 +26,22 @@ struct GpuSamplerOptions {
   bool zero_copy = false;  // in-edges read from host memory (registered in place), not copied to the GPU
 };
 
+// A hop in GPU memory (GpuNeighborSampler::sample_into): the destinations,
+// the sources (destinations first) and the edges as 2 x num_edges words,
+// edge_src then edge_dst, as SampledHop's.
+struct DeviceHop {
+  uint64_t* dst_nodes = nullptr;
+  uint64_t num_dst = 0;
+  uint64_t* src_nodes = nullptr;
+  uint64_t num_src = 0;
+  uint64_t* edge_index = nullptr;
+  uint64_t num_edges = 0;
+};
+
+// GPU memory of the sampler's device, `bytes` of it (may be 0: then any
+// pointer, null too), owned by the caller.
+using DeviceAllocator = std::function<void*(uint64_t bytes)>;
+
 class GpuNeighborSampler {
  public:
   // Places the graph's in-edges (ensure_in_edges first for a directed
@@ -38,6 +55,15 @@ class GpuNeighborSampler {
   // As sample_neighbors (the same checks, the same hops), on the GPU; the
   // hops come back in host memory. One call at a time per sampler.
   std::vector<SampledHop> sample(const std::vector<uint64_t>& seeds, const SampleOptions& options);
+  // The same hops left in GPU memory that `allocate` gives, called once for
+  // every output in this order: the seeds' copy (hop 0's dst_nodes), then per
+  // hop its edge index and its src_nodes (the next hop's dst_nodes). Ordered
+  // with `consumer` (a cudaStream_t of the device as an integer, 0 for the
+  // legacy default stream): the writes wait for the work queued there, the
+  // work queued there after the call sees the hops. The host still waits for
+  // two counts a hop (edges, new sources: the sizes to allocate).
+  std::vector<DeviceHop> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
+                                     const DeviceAllocator& allocate, uintptr_t consumer);
 
   // Bytes of GPU memory the placed graph takes (0 for zero-copy).
   uint64_t graph_bytes_on_gpu() const;

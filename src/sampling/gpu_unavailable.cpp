@@ -16,6 +16,10 @@ GpuNeighborSampler::~GpuNeighborSampler() = default;
 std::vector<SampledHop> GpuNeighborSampler::sample(const std::vector<uint64_t>&, const SampleOptions&) {
   throw Error(kNoCuda);
 }
+std::vector<DeviceHop> GpuNeighborSampler::sample_into(const std::vector<uint64_t>&, const SampleOptions&,
+                                                      const DeviceAllocator&, uintptr_t) {
+  throw Error(kNoCuda);
+}
 uint64_t GpuNeighborSampler::graph_bytes_on_gpu() const { return 0; }
 
 bool gpu_sampler_available(std::string* why) {

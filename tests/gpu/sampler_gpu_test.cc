@@ -4,6 +4,7 @@
 // replacement, one to three hops (fanout -1 included), the hops must be
 // identical, local numbering included; a batch crossing the numbering's
 // 2^32 limit is not reached here, bad seeds are refused as on the CPU.
+#include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <random>
@@ -29,6 +30,40 @@ void expect_same(const std::vector<SampledHop>& cpu, const std::vector<SampledHo
   }
 }
 
+template <typename T>
+std::vector<T> copied_back(const T* from, uint64_t count) {
+  std::vector<T> out(count);
+  if (count > 0) EXPECT_EQ(cudaMemcpy(out.data(), from, count * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  return out;
+}
+
+// sample_into with cudaMalloc's memory, ordered on a stream of the test's,
+// the hops brought back as SampledHops.
+std::vector<SampledHop> sample_into_device(GpuNeighborSampler& sampler, const std::vector<uint64_t>& seeds,
+                                           const SampleOptions& o, cudaStream_t stream) {
+  std::vector<void*> owned;
+  const DeviceAllocator allocate = [&](uint64_t bytes) -> void* {
+    void* p = nullptr;
+    if (bytes > 0) EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
+    owned.push_back(p);
+    return p;
+  };
+  const std::vector<DeviceHop> hops = sampler.sample_into(seeds, o, allocate, reinterpret_cast<uintptr_t>(stream));
+  EXPECT_EQ(owned.size(), 1 + 2 * hops.size());  // the seeds, then each hop's edges and sources
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  std::vector<SampledHop> out;
+  for (const DeviceHop& d : hops) {
+    SampledHop h;
+    h.dst_nodes = copied_back(d.dst_nodes, d.num_dst);
+    h.src_nodes = copied_back(d.src_nodes, d.num_src);
+    h.edge_src = copied_back(d.edge_index, d.num_edges);
+    h.edge_dst = copied_back(d.edge_index + d.num_edges, d.num_edges);
+    out.push_back(std::move(h));
+  }
+  for (void* p : owned) cudaFree(p);
+  return out;
+}
+
 // Up to `count` distinct vertices, in a random order.
 std::vector<uint64_t> random_seeds(uint64_t n, uint64_t count, uint64_t seed) {
   std::vector<uint64_t> all(n);
@@ -41,6 +76,8 @@ std::vector<uint64_t> random_seeds(uint64_t n, uint64_t count, uint64_t seed) {
 TEST(GpuSampler, SameHopsAsTheCpuOnEveryShape) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   const std::vector<std::vector<int>> fanout_sets = {{3}, {2, 2}, {-1}, {5, 3, 2}, {1, -1}};
+  cudaStream_t theirs = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&theirs, cudaStreamNonBlocking), cudaSuccess);
   int checked = 0;
   for (const Shape& shape : all_shapes())
     for (Orientation orientation : {Orientation::kDirected, Orientation::kUndirected})
@@ -58,11 +95,14 @@ TEST(GpuSampler, SameHopsAsTheCpuOnEveryShape) {
                                        (zero_copy ? " zero-copy" : " in GPU memory") + (replace ? " replace" : "") +
                                        ", " + std::to_string(fanouts.size()) + " hops, first fanout " +
                                        std::to_string(fanouts[0]);
-              expect_same(sample_neighbors(graph, seeds, o), sampler.sample(seeds, o), what);
+              const std::vector<SampledHop> cpu = sample_neighbors(graph, seeds, o);
+              expect_same(cpu, sampler.sample(seeds, o), what);
+              expect_same(cpu, sample_into_device(sampler, seeds, o, theirs), what + ", into the caller's memory");
               ++checked;
             }
         }
       }
+  cudaStreamDestroy(theirs);
   EXPECT_GT(checked, 500);
 }
 
@@ -76,6 +116,8 @@ TEST(GpuSampler, RefusesWhatTheCpuRefuses) {
   EXPECT_THROW(sampler.sample({1}, {{0}, false, 1}), Error);
   EXPECT_THROW(sampler.sample({1}, {{}, false, 1}), Error);
   EXPECT_TRUE(sampler.sample({}, {{2}, false, 1})[0].src_nodes.empty());
+  EXPECT_THROW(sample_into_device(sampler, {n}, {{2}, false, 1}, nullptr), Error);
+  EXPECT_TRUE(sample_into_device(sampler, {}, {{2}, false, 1}, nullptr)[0].src_nodes.empty());
 }
 
 }  // namespace

@@ -9,6 +9,11 @@ import numpy as np
 
 import tiergraph
 
+try:
+    import torch
+except ImportError:
+    torch = None
+
 
 class SamplingTest(unittest.TestCase):
     def setUp(self):
@@ -99,6 +104,35 @@ class SamplingTest(unittest.TestCase):
         for hg, hc in zip(gpu, cpu):
             np.testing.assert_array_equal(hg["edge_index"], hc["edge_index"])
             np.testing.assert_array_equal(hg["src_nodes"], hc["src_nodes"])
+
+    def test_cuda_hops_need_a_gpu_sampler(self):
+        sampler = tiergraph.NeighborSampler(self.g, [2], use_gpu=False)
+        with self.assertRaisesRegex(ValueError, "cuda=True needs a sampler on a GPU"):
+            sampler.sample([1, 2], cuda=True)
+
+    @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
+    def test_cuda_hops_equal_the_host_hops_on_a_side_stream(self):
+        """Hops left in CUDA tensors (torch's allocator, torch's current
+        stream) equal the host ones for the same seed, over many calls on a
+        side stream with no sync between them, from GPU and from host memory."""
+        rng = np.random.default_rng(8)
+        for zero_copy in (False, True):
+            sampler = tiergraph.NeighborSampler(self.g, [4, -1, 2], use_gpu=True, zero_copy=zero_copy)
+            calls = [(rng.choice(200, int(rng.integers(1, 60)), replace=False), int(rng.integers(1 << 40)))
+                     for _ in range(30)]
+            side = torch.cuda.Stream()
+            with torch.cuda.stream(side):
+                on_gpu = [sampler.sample(seeds, seed=seed, cuda=True) for seeds, seed in calls]
+            side.synchronize()
+            for (seeds, seed), hops in zip(calls, on_gpu):
+                want = tiergraph.sample_neighbors(self.g, seeds, [4, -1, 2], seed=seed)
+                self.assertEqual(len(hops), 3)
+                for got, w in zip(hops, want):
+                    for key in ("dst_nodes", "src_nodes", "edge_index"):
+                        self.assertTrue(got[key].is_cuda)
+                        self.assertEqual(got[key].dtype, torch.int64)
+                        np.testing.assert_array_equal(got[key].cpu().numpy(), w[key], err_msg=f"{key}, zero_copy {zero_copy}")
+            self.assertEqual(len(sampler.sample([], cuda=True)), 3)
 
     def test_bad_arguments_raise_value_error(self):
         for seeds, fanouts in [([0], []), ([0], [0]), ([0], [-3]), ([200], [2]), ([-1], [2]), ([1, 1], [2]),

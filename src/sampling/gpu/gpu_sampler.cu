@@ -3,6 +3,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <variant>
@@ -131,9 +132,12 @@ class Buffer {
 };
 
 template <typename T>
-std::vector<T> to_host(const T* from, uint64_t count) {
+std::vector<T> to_host(const T* from, uint64_t count, cudaStream_t stream) {
   std::vector<T> out(count);
-  if (count > 0) TG_CUDA(cudaMemcpy(out.data(), from, count * sizeof(T), cudaMemcpyDeviceToHost));
+  if (count > 0) {
+    TG_CUDA(cudaMemcpyAsync(out.data(), from, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    TG_CUDA(cudaStreamSynchronize(stream));
+  }
   return out;
 }
 
@@ -152,93 +156,174 @@ struct GpuNeighborSampler::Impl {
   uint64_t bytes_on_gpu = 0;
   bool zero_copy = false;
 
+  cudaStream_t stream = nullptr;  // every step of a sample, in order
+  uint64_t* pinned = nullptr;     // a hop's counts, read back
+  cudaEvent_t consumer_ready = nullptr, hops_ready = nullptr;  // sample_into's orderings
+
   Buffer<uint32_t> first_seen;  // per vertex; kUnclaimed between hops
-  Buffer<uint64_t> frontier, counts, first_edge, edge_node, edge_dst, edge_src, src_nodes;
+  Buffer<uint64_t> seeds_copy, counts, first_edge, edge_node;
+  Buffer<uint64_t> edge_index, sources[2];  // sample()'s outputs before they go to host memory
   Buffer<uint32_t> is_new, rank;
   Buffer<uint8_t> scan_temp;
   features::AddressOrder address_order;  // the destinations sorted, per hop
+
+  ~Impl() {
+    if (stream == nullptr) return;
+    int previous = 0;
+    cudaGetDevice(&previous);
+    cudaSetDevice(device);
+    cudaStreamSynchronize(stream);
+    cudaStreamDestroy(stream);
+    if (pinned != nullptr) cudaFreeHost(pinned);
+    if (consumer_ready != nullptr) cudaEventDestroy(consumer_ready);
+    if (hops_ready != nullptr) cudaEventDestroy(hops_ready);
+    cudaSetDevice(previous);
+  }
 
   Destinations sorted_destinations(const uint64_t* dst, uint64_t n) {
     if (!zero_copy) return {dst, nullptr, n};
     // Vertex ids are below 2^63: AddressOrder's int64 ids, the same bits.
     const features::GatherRequest r =
-        address_order.sort({reinterpret_cast<const int64_t*>(dst), nullptr, n, nullptr}, num_vertices, nullptr);
+        address_order.sort({reinterpret_cast<const int64_t*>(dst), nullptr, n, nullptr}, num_vertices, stream);
     return {reinterpret_cast<const uint64_t*>(r.ids), r.positions, n};  // one destination: as given
   }
 
   template <typename T>
   void exclusive_sum(const T* in, T* out, uint64_t count) {
     size_t bytes = 0;
-    TG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int64_t>(count)));
-    TG_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.reserve(bytes), bytes, in, out, static_cast<int64_t>(count)));
+    TG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int64_t>(count), stream));
+    TG_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.reserve(bytes), bytes, in, out, static_cast<int64_t>(count), stream));
   }
 
-  template <typename V>
-  std::vector<SampledHop> sample(const std::vector<uint64_t>& seeds, const SampleOptions& o) {
+  // One count the host needs to go on (a hop's edges, its new sources).
+  template <typename T>
+  uint64_t read_back(const T* at) {
+    TG_CUDA(cudaMemcpyAsync(pinned, at, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    TG_CUDA(cudaStreamSynchronize(stream));
+    T value{};
+    std::memcpy(&value, pinned, sizeof(T));
+    return static_cast<uint64_t>(value);
+  }
+
+  // The hops from the seeds (dst, n: in GPU memory), each hop's outputs where
+  // `memory` says: memory.edges(hop, count) gives 2 x count words (edge_src,
+  // then edge_dst), memory.sources(hop, count) the hop's src_nodes, which
+  // must stay unchanged through the next hop (its destinations); then
+  // done(hop, DeviceHop) with the hop's pointers and counts.
+  template <typename V, typename Memory, typename Done>
+  void sample_hops(const uint64_t* dst, uint64_t n, const SampleOptions& o, Memory& memory, Done done) {
     const InEdges<V> g{offsets, static_cast<const V*>(neighbors)};
-    std::vector<SampledHop> hops;
-    uint64_t n = seeds.size();
-    uint64_t* dst = frontier.reserve(n);
-    if (n > 0) TG_CUDA(cudaMemcpy(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice));
-    std::vector<uint64_t> dst_host = seeds;
     for (int hop = 0; hop < static_cast<int>(o.fanouts.size()); ++hop) {
-      SampledHop h;
-      h.dst_nodes = std::move(dst_host);
       uint64_t edges = 0;
       Destinations destinations{};
       if (n > 0) {
         destinations = sorted_destinations(dst, n);
-        count_draws<<<blocks(n + 1), kBlock>>>(g, destinations, o.fanouts[hop], o.replace, counts.reserve(n + 1));
+        count_draws<<<blocks(n + 1), kBlock, 0, stream>>>(g, destinations, o.fanouts[hop], o.replace,
+                                                         counts.reserve(n + 1));
         TG_CUDA_CHECK_LAUNCH();
         exclusive_sum(counts.get(), first_edge.reserve(n + 1), n + 1);
-        TG_CUDA(cudaMemcpy(&edges, first_edge.get() + n, sizeof(uint64_t), cudaMemcpyDeviceToHost));
+        edges = read_back(first_edge.get() + n);
       }
       if (n + edges >= kUnclaimed)
         throw Error("sample_neighbors on the GPU: hop " + std::to_string(hop) + " has " + std::to_string(n + edges) +
                     " nodes and edges, more than 2^32 - 1: sample fewer seeds at a time");
       uint64_t* nodes = edge_node.reserve(edges);
-      uint64_t* into = edge_dst.reserve(edges);
-      uint64_t* from = edge_src.reserve(edges);
+      uint64_t* index = memory.edges(hop, edges);
+      uint64_t* from = index;
+      uint64_t* into = index + edges;
       uint64_t fresh = 0;
       if (n > 0) {
-        draw_edges<<<blocks(n), kBlock>>>(g, destinations, first_edge.get(), o.fanouts[hop], o.replace, o.seed, hop,
-                                          nodes, into);
+        draw_edges<<<blocks(n), kBlock, 0, stream>>>(g, destinations, first_edge.get(), o.fanouts[hop], o.replace,
+                                                     o.seed, hop, nodes, into);
         TG_CUDA_CHECK_LAUNCH();
-        claim_destinations<<<blocks(n), kBlock>>>(dst, n, first_seen.get());
+        claim_destinations<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
       }
       if (edges > 0) {
-        claim_edges<<<blocks(edges), kBlock>>>(nodes, edges, n, first_seen.get());
+        claim_edges<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
-        flag_new_sources<<<blocks(edges + 1), kBlock>>>(nodes, edges, n, first_seen.get(), is_new.reserve(edges + 1));
+        flag_new_sources<<<blocks(edges + 1), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get(),
+                                                                   is_new.reserve(edges + 1));
         TG_CUDA_CHECK_LAUNCH();
         exclusive_sum(is_new.get(), rank.reserve(edges + 1), edges + 1);
-        uint32_t fresh32 = 0;
-        TG_CUDA(cudaMemcpy(&fresh32, rank.get() + edges, sizeof(uint32_t), cudaMemcpyDeviceToHost));
-        fresh = fresh32;
+        fresh = read_back(rank.get() + edges);
       }
-      uint64_t* sources = src_nodes.reserve(n + fresh);
-      if (n > 0) TG_CUDA(cudaMemcpyAsync(sources, dst, n * sizeof(uint64_t), cudaMemcpyDeviceToDevice));
+      uint64_t* src = memory.sources(hop, n + fresh);
+      if (n > 0) TG_CUDA(cudaMemcpyAsync(src, dst, n * sizeof(uint64_t), cudaMemcpyDeviceToDevice, stream));
       if (edges > 0) {
-        number_sources<<<blocks(edges), kBlock>>>(nodes, edges, n, first_seen.get(), rank.get(), from, sources);
+        number_sources<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get(), rank.get(), from, src);
         TG_CUDA_CHECK_LAUNCH();
-        release_vertices<<<blocks(edges), kBlock>>>(nodes, edges, first_seen.get());
+        release_vertices<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
       }
       if (n > 0) {
-        release_vertices<<<blocks(n), kBlock>>>(dst, n, first_seen.get());
+        release_vertices<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
       }
-      h.src_nodes = to_host(sources, n + fresh);
-      h.edge_src = to_host(from, edges);
-      h.edge_dst = to_host(into, edges);
+      done(hop, DeviceHop{const_cast<uint64_t*>(dst), n, src, n + fresh, index, edges});
       // The next hop's destinations are this hop's sources.
+      dst = src;
       n += fresh;
-      dst = frontier.reserve(n);  // may reallocate: the sources are copied over after
-      if (n > 0) TG_CUDA(cudaMemcpy(dst, sources, n * sizeof(uint64_t), cudaMemcpyDeviceToDevice));
+    }
+  }
+
+  // The hops into Impl's buffers, each copied to host memory before the next
+  // hop reuses them (the sources alternate: they are the next destinations).
+  template <typename V>
+  std::vector<SampledHop> sample(const std::vector<uint64_t>& seeds, const SampleOptions& o) {
+    const uint64_t n = seeds.size();
+    uint64_t* dst = seeds_copy.reserve(n);
+    if (n > 0) TG_CUDA(cudaMemcpyAsync(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
+    struct {
+      Impl& s;
+      uint64_t* edges(int, uint64_t count) { return s.edge_index.reserve(2 * count); }
+      uint64_t* sources(int hop, uint64_t count) { return s.sources[hop % 2].reserve(count); }
+    } memory{*this};
+    std::vector<SampledHop> hops;
+    std::vector<uint64_t> dst_host = seeds;
+    sample_hops<V>(dst, n, o, memory, [&](int, const DeviceHop& d) {
+      SampledHop h;
+      h.dst_nodes = std::move(dst_host);
+      h.src_nodes = to_host(d.src_nodes, d.num_src, stream);
+      h.edge_src = to_host(d.edge_index, d.num_edges, stream);
+      h.edge_dst = to_host(d.edge_index + d.num_edges, d.num_edges, stream);
       dst_host = h.src_nodes;
       hops.push_back(std::move(h));
-    }
+    });
+    return hops;
+  }
+
+  // The caller's memory may have been freed by work still queued on its
+  // stream (a caching allocator hands it out again at once): the sampler's
+  // stream waits for what is queued there now.
+  void wait_for(cudaStream_t consumer) {
+    TG_CUDA(cudaEventRecord(consumer_ready, consumer));
+    TG_CUDA(cudaStreamWaitEvent(stream, consumer_ready, 0));
+  }
+
+  template <typename V>
+  std::vector<DeviceHop> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& o,
+                                     const DeviceAllocator& allocate, cudaStream_t consumer) {
+    struct {
+      Impl& s;
+      const DeviceAllocator& allocate;
+      cudaStream_t consumer;
+      uint64_t* words(uint64_t count) {
+        auto* p = static_cast<uint64_t*>(allocate(count * sizeof(uint64_t)));
+        if (count > 0 && p == nullptr) throw Error("sample_into: the allocator gave no memory");
+        s.wait_for(consumer);
+        return p;
+      }
+      uint64_t* edges(int, uint64_t count) { return words(2 * count); }
+      uint64_t* sources(int, uint64_t count) { return words(count); }
+    } memory{*this, allocate, consumer};
+    const uint64_t n = seeds.size();
+    uint64_t* dst = memory.words(n);
+    if (n > 0) TG_CUDA(cudaMemcpyAsync(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
+    std::vector<DeviceHop> hops;
+    sample_hops<V>(dst, n, o, memory, [&](int, const DeviceHop& d) { hops.push_back(d); });
+    TG_CUDA(cudaEventRecord(hops_ready, stream));
+    TG_CUDA(cudaStreamWaitEvent(consumer, hops_ready, 0));
     return hops;
   }
 };
@@ -253,6 +338,10 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
   s.device = options.device;
   s.zero_copy = options.zero_copy;
   gpu::DeviceScope scope(s.device);
+  TG_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
+  TG_CUDA(cudaMallocHost(&s.pinned, sizeof(uint64_t)));
+  TG_CUDA(cudaEventCreateWithFlags(&s.consumer_ready, cudaEventDisableTiming));
+  TG_CUDA(cudaEventCreateWithFlags(&s.hops_ready, cudaEventDisableTiming));
   std::visit(
       [&](const auto& g) {
         using V = typename std::decay_t<decltype(g)>::vertex_t;
@@ -304,6 +393,19 @@ std::vector<SampledHop> GpuNeighborSampler::sample(const std::vector<uint64_t>& 
       [&](const auto& g) {
         using V = typename std::decay_t<decltype(g)>::vertex_t;
         return s.template sample<V>(seeds, options);
+      },
+      *s.graph);
+}
+
+std::vector<DeviceHop> GpuNeighborSampler::sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
+                                                      const DeviceAllocator& allocate, uintptr_t consumer) {
+  Impl& s = *impl_;
+  check_sample_request(s.num_vertices, seeds, options);
+  gpu::DeviceScope scope(s.device);
+  return std::visit(
+      [&](const auto& g) {
+        using V = typename std::decay_t<decltype(g)>::vertex_t;
+        return s.template sample_into<V>(seeds, options, allocate, reinterpret_cast<cudaStream_t>(consumer));
       },
       *s.graph);
 }
