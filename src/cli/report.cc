@@ -24,16 +24,14 @@ void print_distributed(std::FILE* out, const DistributedStats& d) {
     compute += l.compute_s;
     communication += l.communication_s;
   }
-  const std::string mailbox =
-      d.mailbox ? "normals in the mask's allgather (" + std::to_string(d.mailbox_overflows) + " levels overflowed); " : "";
   const char* parts = d.parts_in_host_memory == 0        ? "GPU memory"
                       : d.parts_in_host_memory == d.gpus ? "host memory (zero-copy)"
                                                          : "GPU and host memory";
   std::fprintf(out,
-               "  gpus       %d, degree separation: TH %llu, %s delegates; parts in %s; %s"
+               "  gpus       %d, degree separation: TH %llu, %s delegates; parts in %s; "
                "levels: compute %.4f s, communication %.4f s, %s exchanged\n",
                d.gpus, static_cast<unsigned long long>(d.threshold), describe::count(d.delegates).c_str(), parts,
-               mailbox.c_str(), compute, communication, human_bytes(d.bytes_exchanged).c_str());
+               compute, communication, human_bytes(d.bytes_exchanged).c_str());
   constexpr size_t kShown = 32;  // a long SSSP or PageRank run: the rest in --json
   for (size_t i = 0; i < d.levels.size() && i < kShown; ++i) {
     const DistributedLevel& l = d.levels[i];

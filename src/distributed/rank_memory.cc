@@ -28,7 +28,7 @@ uint64_t bfs_state(const RankShape& s) {
          + (s.num_vertices + 31) / 32 * 4    // sent bits
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
          + (p * p + 2 * p + 3) * 8
-         + p * (((d + 1 + 31) / 32 + 1) / 2 * 2 + 4 + p + kMailboxSlots) * 4  // every rank's reached mask as bits, its announcement, its mailbox
+         + p * (((d + 1 + 31) / 32 + 1) / 2 * 2 + 4) * 4  // every rank's reached mask as bits, its announcement
          + p * ((DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32) * 4  // every rank's normal frontier as bits
          + 16 + 8;
 }

@@ -53,10 +53,6 @@ inline uint64_t chunk_rows_entries(uint64_t edges) {
 // The rows a queue of active rows holds (CC's and SSSP's rounds on several
 // GPUs, gpu/rank_relax.h): an eighth of them, where pushing from a queue
 // pays; more active rows than that push by the chunks of every row.
-// The BFS's mailbox (distributed/gpu/rank_bfs.h): entries a rank can send in
-// the reached mask's allgather, at its default capacity.
-inline constexpr uint32_t kMailboxSlots = uint32_t{1} << 16;
-
 inline uint64_t active_queue_capacity(uint64_t rows) { return rows < 512 ? rows : rows / 8; }
 
 // The slots of one owner segment (owner_segments.h): rank 0's, the most any rank has.

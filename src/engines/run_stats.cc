@@ -69,8 +69,6 @@ nlohmann::json details_json(const RunStats& s) {
                         {"delegates", d.delegates},
                         {"bytes_exchanged", d.bytes_exchanged},
                         {"parts_in_host_memory", d.parts_in_host_memory},
-                        {"mailbox", d.mailbox},
-                        {"mailbox_overflows", d.mailbox_overflows},
                         {"levels", std::move(levels)}};
   }
   if (s.hybrid) {

@@ -63,8 +63,6 @@ struct DistributedStats {
   uint64_t delegates = 0;
   uint64_t bytes_exchanged = 0;
   int parts_in_host_memory = 0;  // ranks whose lists stay in host memory, read by zero-copy
-  bool mailbox = false;            // BFS: normals sent in the reached mask's allgather (experimental, TG_MGPU_MAILBOX=1)
-  uint32_t mailbox_overflows = 0;  // levels where some rank's mailbox overflowed (exchanged the usual way too)
   std::vector<DistributedLevel> levels;
 };
 

@@ -67,18 +67,6 @@ TEST(RunSummary, SeveralGpusListTheirLevels) {
   EXPECT_EQ(s.find("  level 3 "), std::string::npos) << s;
 }
 
-TEST(RunSummary, TheMailboxIsNamed) {
-  DistributedStats d;
-  d.gpus = 2;
-  d.mailbox = true;
-  d.mailbox_overflows = 3;
-  d.levels.resize(2);
-  const std::string s = summary_with(d);
-  EXPECT_NE(s.find("parts in GPU memory; normals in the mask's allgather (3 levels overflowed); levels: compute"),
-            std::string::npos)
-      << s;
-}
-
 TEST(RunSummary, ManyLevelsAreCut) {
   DistributedStats d;
   d.gpus = 2;

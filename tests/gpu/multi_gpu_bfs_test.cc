@@ -31,13 +31,10 @@ int gpu_count() {
   return n;
 }
 
-// Set while the mailbox is asked for (MultiGpuMailbox below).
-bool mailbox_asked = false;
-
-// How many levels of all runs went bottom-up on some rank, how many pulled
-// the normal frontier too, and how many overflowed a mailbox.
+// How many levels of all runs went bottom-up on some rank, and how many
+// pulled the normal frontier too.
 struct Pulls {
-  int levels = 0, normals = 0, overflows = 0;
+  int levels = 0, normals = 0;
 };
 Pulls check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
                     const std::string& what) {
@@ -66,8 +63,6 @@ Pulls check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint6
           continue;
         }
         EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
-        EXPECT_EQ(outputs[i].stats.distributed->mailbox, mailbox_asked && p > 1) << where;
-        pulled.overflows += static_cast<int>(outputs[i].stats.distributed->mailbox_overflows);
         EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations);
         EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
         for (const DistributedLevel& l : outputs[i].stats.distributed->levels) {
@@ -130,39 +125,6 @@ TEST_F(MultiGpuNormalsPull, DepthsEqualTheReference) {
 TEST(MultiGpuBfs, TheRulePullsTheNormalsOnKronecker) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   EXPECT_GT(check_on_gpus(kronecker(16, 5, true), {std::nullopt}, 4, "kron16 undirected").normals, 0);
-}
-
-// The mailbox (TG_MGPU_MAILBOX=1, experimental; rank_bfs.h): the same
-// depths, with its default capacity and with 4 entries, where most levels
-// that send overflow it and also exchange the usual way.
-class MultiGpuMailbox : public ::testing::Test {
- protected:
-  void SetUp() override {
-    setenv("TG_MGPU_MAILBOX", "1", 1);
-    mailbox_asked = true;
-  }
-  void TearDown() override {
-    unsetenv("TG_MGPU_MAILBOX");
-    unsetenv("TG_MGPU_MAILBOX_SLOTS");
-    mailbox_asked = false;
-  }
-};
-
-TEST_F(MultiGpuMailbox, DepthsEqualTheReference) {
-  if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  for (const char* slots : {"65536", "4"}) {
-    setenv("TG_MGPU_MAILBOX_SLOTS", slots, 1);
-    const std::string how = std::string(", mailbox of ") + slots;
-    for (const char* name : {"path", "grid", "pieces", "big_star", "tied_layers", "random_1", "kron_large"})
-      for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected})
-        check_on_gpus(build_variant(find_shape(name).edges, o, false), kThresholds, 2,
-                      std::string(name) + "/" + orientation_name(o) + how);
-    for (bool undirected : {true, false}) {
-      const Pulls pulls = check_on_gpus(kronecker(14, 11, undirected), {4, 32, std::nullopt}, 4,
-                                        (undirected ? "kron14 undirected" : "kron14 directed") + how);
-      if (gpu_count() > 1 && std::string(slots) == "4") EXPECT_GT(pulls.overflows, 0) << how;
-    }
-  }
 }
 
 TEST(MultiGpuBfs, MoreGpusThanPresentIsRefused) {

@@ -196,49 +196,6 @@ __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count
 
 __global__ void set_normals_flag(BfsLevel s) { s.reached[s.g.num_delegates] = s.counters[0] > 0 ? 1 : 0; }
 
-__global__ void set_flag_with_sends(BfsLevel s, int p) {
-  bool any = s.counters[0] > 0;
-  for (int q = 0; q < p; ++q) any = any || s.send_count[q] > 0;
-  s.reached[s.g.num_delegates] = any ? 1 : 0;
-}
-
-__global__ void pack_mailbox(BfsLevel s, Mailbox box, int p) {
-  uint64_t total = 0;
-  for (int q = 0; q < p; ++q) total += s.send_count[q];
-  const uint64_t first = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x, step = uint64_t{gridDim.x} * blockDim.x;
-  for (uint64_t q = first; q < static_cast<uint64_t>(p); q += step) box.mine[q] = s.send_count[q];
-  if (total > box.capacity) return;
-  uint64_t at = p;
-  for (int q = 0; q < p; ++q) {
-    const uint32_t n = s.send_count[q];
-    for (uint64_t i = first; i < n; i += step) box.mine[at + i] = s.send[s.send_start[q] + i];
-    at += n;
-  }
-}
-
-// Every thread reads every mailbox's P counts (P is a few).
-__global__ void visit_mailboxes(BfsLevel s, Mailbox box, int p) {
-  const bool lead = blockIdx.x == 0 && threadIdx.x == 0;
-  for (int q = 0; q < p; ++q) {
-    const uint32_t* counts = box.all + static_cast<uint64_t>(q) * box.stride;
-    uint64_t total = 0, before = 0;
-    for (int o = 0; o < p; ++o) {
-      total += counts[o];
-      if (o < s.g.rank) before += counts[o];
-    }
-    if (total > box.capacity) {
-      if (lead) s.counters[4] = 1;
-      continue;
-    }
-    if (q == s.g.rank) continue;
-    const uint32_t n = counts[s.g.rank];
-    if (lead) s.counters[3] += n;
-    const uint32_t* slots = counts + p + before;
-    for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < n; i += uint64_t{gridDim.x} * blockDim.x)
-      visit_local(s, s.g.local_of_slot[slots[i]]);
-  }
-}
-
 // The next delegate frontier is queued a block at a time (append_by_block),
 // and its edges summed (next_delegate_edges).
 // With a slot taken a warp at a time, every rank made d / 32 atomics on one
@@ -353,21 +310,6 @@ void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream) {
   if (count == 0) return;
   visit_received<<<tg::gpu::grid_for(count, kBlock, sms), kBlock, 0, stream>>>(s, slots, count);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_set_flag_with_sends(const BfsLevel& s, int p, cudaStream_t stream) {
-  set_flag_with_sends<<<1, 1, 0, stream>>>(s, p);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_pack_mailbox(const BfsLevel& s, const Mailbox& box, int p, int sms, cudaStream_t stream) {
-  pack_mailbox<<<tg::gpu::grid_for(box.capacity, kBlock, sms), kBlock, 0, stream>>>(s, box, p);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_visit_mailboxes(const BfsLevel& s, const Mailbox& box, int p, int sms, cudaStream_t stream) {
-  visit_mailboxes<<<tg::gpu::grid_for(box.capacity, kBlock, sms), kBlock, 0, stream>>>(s, box, p);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -21,13 +21,11 @@ struct NormalFrontierSize {
   uint64_t vertices = 0;
   uint64_t edges = 0;
 };
-static_assert(sizeof(NormalFrontierSize) == 16, "summed as two 64-bit words by NCCL");
 
 // Everything a level's kernels write. counters: [0] normals queued for the
 // next level, [1] delegates in the next frontier, [2] the reduced "some rank
-// has normals next" flag, [3] normals received through mailboxes, [4] some
-// rank's mailbox overflowed (the mailbox, below).
-constexpr int kLevelCounters = 5;
+// has normals next" flag.
+constexpr int kLevelCounters = 3;
 struct BfsLevel {
   RankView g;
   int32_t level = 0;
@@ -50,18 +48,6 @@ struct BfsLevel {
   bool delegate_frontier_empty = false;
   const uint32_t* normal_frontier = nullptr;
   uint64_t normal_frontier_words = 0;
-};
-
-// The mailbox (TG_MGPU_MAILBOX=1, experimental; rank_bfs.h): a rank's
-// normals bound for other ranks packed after its reached mask, so that the
-// mask's allgather carries them: P counts, then the entries owner by owner,
-// at most `capacity` of them (more: the counts alone, and the level's end
-// exchanges every rank's queues the usual way).
-struct Mailbox {
-  uint32_t* mine = nullptr;        // this rank's: P + capacity words
-  const uint32_t* all = nullptr;   // every rank's, `stride` words apart
-  uint64_t stride = 0;
-  uint32_t capacity = 0;
 };
 
 // Launchers; each checks its launch. `rows` has `count` rows.
@@ -96,14 +82,6 @@ void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // reached[d] = whether this rank queued normals for the next level.
 void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream);
-// The mailbox: reached[d] = whether this rank queued normals or sent any (an
-// owner may have visited them all: then one more level finds nothing); this
-// rank's queues packed into its mailbox; after the allgather, what every
-// other rank's mailbox holds for this rank visited (counters[3] gains their
-// number), and counters[4] set where any rank's overflowed.
-void launch_set_flag_with_sends(const BfsLevel& s, int p, cudaStream_t stream);
-void launch_pack_mailbox(const BfsLevel& s, const Mailbox& box, int p, int sms, cudaStream_t stream);
-void launch_visit_mailboxes(const BfsLevel& s, const Mailbox& box, int p, int sms, cudaStream_t stream);
 // After the reduction: the new delegate frontier and depths, and the sum of
 // its dn and dd edges here into *next_delegate_edges; clears the mask.
 void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);

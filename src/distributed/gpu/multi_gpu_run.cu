@@ -82,8 +82,6 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
   d.gpus = part.num_ranks();
   d.threshold = part.threshold;
   d.delegates = part.num_delegates();
-  d.mailbox = ranks.front().mailbox;  // all ranks or none (rank_bfs.cu)
-  d.mailbox_overflows = ranks.front().mailbox_overflows();  // the same on every rank
   d.levels.resize(ranks.front().levels.size());
   for (const RankRunRecord& r : ranks)
     for (size_t i = 0; i < d.levels.size() && i < r.levels.size(); ++i) {

@@ -5,11 +5,9 @@
 #include <string>
 #include <utility>
 
-#include "core/env_switch.h"
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/gpu/queue_exchange.h"
-#include "distributed/rank_memory.h"
 
 namespace tg::dist::gpu {
 namespace {
@@ -41,7 +39,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
   reached_ = DeviceArray<uint8_t>::allocate(d + 1);
   announce_at_ = ((d + 1 + 31) / 32 + 1) / 2 * 2;  // the announcement's 64-bit words aligned
-  mailbox_at_ = segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
+  segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
   reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
   TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   if (symmetric) {
@@ -91,27 +89,11 @@ void RankBfs::warm_up() {
   const int p = host_.num_ranks;
   normal_edges_ = reduce_over_ranks(host_.nn.num_edges() + host_.nd.num_edges(), ncclSum);  // every rank's normal edges
   if (p == 1) return;
-  set_up_mailbox();
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_.stream()));
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data());
   exchange_reached();
   stream_.sync();
-}
-
-// Every rank must agree (the segments' size is the allgather's): a minimum
-// over the ranks of "asked for".
-void RankBfs::set_up_mailbox() {
-  const int p = host_.num_ranks;
-  const char* slots = std::getenv("TG_MGPU_MAILBOX_SLOTS");
-  const uint32_t capacity = slots != nullptr && std::atoll(slots) > 0 ? static_cast<uint32_t>(std::atoll(slots)) : kMailboxSlots;
-  const uint64_t agreed = reduce_over_ranks(env_switch("TG_MGPU_MAILBOX") ? capacity : 0, ncclMin);
-  if (agreed == 0) return;
-  mailbox_ = true;
-  mailbox_capacity_ = static_cast<uint32_t>(agreed);
-  segment_words_ = mailbox_at_ + p + mailbox_capacity_;
-  reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
-  TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
 }
 
 // The delegates reached on any rank this level (and whether any rank queued
@@ -303,35 +285,17 @@ RankRunRecord RankBfs::run(uint64_t source) {
     NormalFrontierSize* announce =
         p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
               : announced_sum_.data();
+    // A level that pulled the normals sent none: every rank knows it.
     uint64_t received = 0;
-    Mailbox box;
-    if (mailbox_) {
-      // The normals ride in the mask's allgather (rank_bfs.h); the flag and
-      // the announcement are set before they are visited.
-      box.mine = reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + mailbox_at_;
-      box.all = reached_bits_.data() + mailbox_at_;
-      box.stride = segment_words_;
-      box.capacity = mailbox_capacity_;
-      stream_.mark(2);
-      launch_set_flag_with_sends(s, p, stream_.stream());
-      launch_pack_mailbox(s, box, p, stream_.sms(), stream_.stream());
-      launch_announce_normals(s, announce, stream_.stream());
-      stream_.mark(3);
-      exchange_reached();
-      stream_.mark(4);
-      launch_visit_mailboxes(s, box, p, stream_.sms(), stream_.stream());
-    } else {
-      // A level that pulled the normals sent none: every rank knows it.
-      if (!pull_normals) received = exchange_normals(s);
-      else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
-      stream_.mark(2);
-      launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
-      launch_set_normals_flag(s, stream_.stream());
-      launch_announce_normals(s, announce, stream_.stream());
-      stream_.mark(3);
-      if (p > 1) exchange_reached();
-      stream_.mark(4);
-    }
+    if (!pull_normals) received = exchange_normals(s);
+    else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
+    stream_.mark(2);
+    launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
+    launch_set_normals_flag(s, stream_.stream());
+    launch_announce_normals(s, announce, stream_.stream());
+    stream_.mark(3);
+    if (p > 1) exchange_reached();
+    stream_.mark(4);
     launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
@@ -342,35 +306,9 @@ RankRunRecord RankBfs::run(uint64_t source) {
                             stream_.stream()));
     TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
-    if (!mailbox_) TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
     normal_frontier = *pinned_announced_;
-    bool overflowed = false;
-    if (mailbox_) {
-      received = counters[3];
-      overflowed = counters[4] != 0;  // the same on every rank: it read every rank's counts
-      stream_.mark(kOverflowStart);
-      if (overflowed) {
-        // Every rank's queues the usual way, appended where this level's
-        // visits left the next frontier.
-        TG_CUDA(cudaMemcpyAsync(counters_.data(), counters, sizeof(uint32_t), cudaMemcpyHostToDevice, stream_.stream()));
-        const uint64_t more = exchange_normals(s);
-        launch_visit_received(s, receive_.data(), more, stream_.sms(), stream_.stream());
-        // The announcement again, with what arrived: the large levels overflow,
-        // and the normals' direction at the next one reads it.
-        launch_announce_normals(s, announced_sum_.data(), stream_.stream());
-        TG_NCCL(ncclAllReduce(announced_sum_.data(), announced_sum_.data(), 2, ncclUint64, ncclSum, comm_, stream_.stream()));
-        TG_CUDA(cudaMemcpyAsync(pinned_announced_, announced_sum_.data(), sizeof(NormalFrontierSize), cudaMemcpyDeviceToHost,
-                                stream_.stream()));
-        TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
-        TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
-        received += more;
-      }
-      stream_.mark(kOverflowStop);
-      TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
-      stream_.sync();
-      normal_frontier = *pinned_announced_;
-    }
 
     LevelRecord l;
     l.delegate_frontier = delegates;
@@ -381,21 +319,18 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.normal_frontier_edges = normal_frontier_edges;
     l.normals_received = received;
     const double share = stream_.seconds(kFrontierShareStart, kFrontierShareStop);
-    const double overflow = mailbox_ ? stream_.seconds(kOverflowStart, kOverflowStop) : 0.0;
-    l.mailbox_overflowed = overflowed;
     l.compute_s = stream_.seconds(0, 1) - share + stream_.seconds(2, 3) + stream_.seconds(4, 5);
-    l.communication_s = share + stream_.seconds(1, 2) + stream_.seconds(3, 4) + overflow;
+    l.communication_s = share + stream_.seconds(1, 2) + stream_.seconds(3, 4);
     l.normals_s = stream_.seconds(0, kDelegatesStart) - share;
     l.delegates_s = stream_.seconds(kDelegatesStart, 1);
     l.visit_s = stream_.seconds(2, 3);
     l.settle_s = stream_.seconds(4, 5);
     if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
-      if (!mailbox_ || overflowed)
-        for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
-      l.bytes_sent += segment_words_ * 4;  // its segment of the mask, with its announcement and mailbox
+      for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
+      l.bytes_sent += segment_words_ * 4;  // its segment of the mask, with its announcement
       if (pull_normals) l.bytes_sent += normal_words_ * 4;
-      else if (!mailbox_ || overflowed) l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
+      else l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
     }
     record.levels.push_back(l);
     normals = counters[0];
@@ -405,7 +340,6 @@ RankRunRecord RankBfs::run(uint64_t source) {
   stream_.mark(kRunStop);
   stream_.sync();
   record.seconds = stream_.seconds(kRunStart, kRunStop);
-  record.mailbox = mailbox_;
   return record;
 }
 

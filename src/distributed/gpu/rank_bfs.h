@@ -57,29 +57,17 @@ class RankBfs : public RankProgram {
   const RankGraph& host_;
   ncclComm_t comm_;
   bool symmetric_;
-  // Events 0-5 and 8-12 mark a level's phases (marks in run()), 6 and 7 the run's ends.
-  static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8, kFrontierShareStart = 9, kFrontierShareStop = 10,
-                       kOverflowStart = 11, kOverflowStop = 12;
-  RankStream stream_{13};
+  // Events 0-5 and 8-10 mark a level's phases (marks in run()), 6 and 7 the run's ends.
+  static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8, kFrontierShareStart = 9, kFrontierShareStop = 10;
+  RankStream stream_{11};
   std::shared_ptr<const DeviceRankGraph> graph_;
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
   tg::gpu::DeviceArray<uint8_t> reached_;
   // The reached mask crosses ranks as bits: P segments of segment_words_
-  // (the mask's bits, then at announce_at_ the rank's NormalFrontierSize,
-  // then at mailbox_at_ its mailbox where there is one), allgathered, then
-  // OR-ed back into reached_ (bfs_kernels.cuh says why).
-  uint64_t segment_words_ = 0, announce_at_ = 0, mailbox_at_ = 0;
-  // The mailbox (TG_MGPU_MAILBOX=1, experimental, agreed by every rank at the
-  // warm-up; TG_MGPU_MAILBOX_SLOTS=N sets its capacity, 64 K entries, tests
-  // lower it): the normals bound for other ranks ride in the mask's
-  // allgather, which spares a level the counts' allgather, a host sync and a
-  // send/receive group; a level where some rank's overflowed also exchanges
-  // every queue the usual way at its end (a normal visited twice is visited
-  // once). Counted in rank_memory at its default capacity.
-  bool mailbox_ = false;
-  uint32_t mailbox_capacity_ = 0;
-  void set_up_mailbox();
+  // (the mask's bits, then at announce_at_ the rank's NormalFrontierSize),
+  // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why).
+  uint64_t segment_words_ = 0, announce_at_ = 0;
   uint64_t reduce_over_ranks(uint64_t mine, ncclRedOp_t op);  // the warm-up's agreements (a host sync)
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
   // The normals' direction (choose_normals_pull): every rank's normal

@@ -35,7 +35,6 @@ struct LevelRecord {
   uint32_t delegate_frontier = 0;  // delegates active this level (the same on every rank)
   bool pulled = false;             // BFS: the delegates' edges bottom-up on this rank
   bool normals_pulled = false;     // BFS: the normal frontier bottom-up too (on every rank)
-  bool mailbox_overflowed = false; // BFS with the mailbox: some rank's overflowed (rank_bfs.h)
   // BFS: the edges of the frontiers entering the level, the inputs of the
   // directions: this rank's dn and dd edges of the delegate frontier, every
   // rank's nn and nd edges of the normal frontier (as announced).
@@ -51,12 +50,6 @@ struct RankRunRecord {
   std::vector<LevelRecord> levels;
   uint64_t edges = 0;   // edges this rank pushed along (CC, SSSP, PageRank; BFS counts from its depths)
   double residual = 0;  // PageRank: the last L1 change over the scores' sum
-  bool mailbox = false;  // BFS: the normals crossed ranks in the reached mask's allgather (rank_bfs.h)
-  uint32_t mailbox_overflows() const {  // levels where some rank's mailbox overflowed
-    uint32_t n = 0;
-    for (const LevelRecord& l : levels) n += l.mailbox_overflowed ? 1 : 0;
-    return n;
-  }
 };
 
 // A rank's values: its normal vertices' in local order, every delegate's

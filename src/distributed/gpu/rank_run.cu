@@ -79,8 +79,6 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
   d.gpus = g.num_ranks;
   d.threshold = g.threshold;
   d.delegates = g.num_delegates();
-  d.mailbox = mine.mailbox;  // every rank's, agreed at the warm-up
-  d.mailbox_overflows = mine.mailbox_overflows();  // the same on every rank
   for (size_t i = 0; i < levels; ++i)
     d.levels.push_back({times[kTimes * i], times[kTimes * i + 1], counts[kCounts * i], counts[kCounts * i + 1],
                         mine.levels[i].delegate_frontier, static_cast<int>(counts[kCounts * i + 2]), times[kTimes * i + 2],
