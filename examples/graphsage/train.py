@@ -160,7 +160,10 @@ def main(argv=None):
             x = store[ids]
             return torch.as_tensor(x) if isinstance(x, np.ndarray) else x
         # What PyG's loaders do: torch's (multi-threaded) index_select on the CPU tensor, then a copy.
-        return features_cpu.index_select(0, torch.from_numpy(ids)).to(device)
+        return features_cpu.index_select(0, ids.cpu() if torch.is_tensor(ids) else torch.from_numpy(ids)).to(device)
+
+    # A GPU sampler hands its hops over as CUDA tensors (no copy to host and back) where training runs there.
+    cuda_hops = sampler.on_gpu and device.type == "cuda"
 
     model = GraphSage(a.features, a.hidden, a.classes, len(a.fanouts)).to(device)
     optimiser = torch.optim.Adam(model.parameters(), lr=a.lr)
@@ -180,7 +183,7 @@ def main(argv=None):
         for b in range(0, len(order), a.batch_size):
             batch = order[b:b + a.batch_size]
             t = time.perf_counter()
-            hops = sampler.sample(batch)
+            hops = sampler.sample(batch, cuda=cuda_hops)
             blocks = to_torch_blocks(hops, device)
             sync(device)
             times["sample"] += time.perf_counter() - t
@@ -201,7 +204,7 @@ def main(argv=None):
         with torch.no_grad():
             for b in range(0, len(held_out), a.batch_size):
                 batch = held_out[b:b + a.batch_size]
-                hops = sampler.sample(batch)
+                hops = sampler.sample(batch, cuda=cuda_hops)
                 out = model(gather(hops[-1]["src_nodes"]), to_torch_blocks(hops, device))
                 correct += int((out.argmax(1) == labels[torch.as_tensor(batch, device=device)]).sum())
         accuracy = correct / max(len(held_out), 1)
