@@ -52,6 +52,8 @@ nlohmann::json details_json(const RunStats& s) {
     for (const DistributedLevel& l : d.levels) {
       nlohmann::json level = {{"compute_s", l.compute_s},
                               {"communication_s", l.communication_s},
+                              {"compute_min_s", l.compute_min_s},
+                              {"communication_min_s", l.communication_min_s},
                               {"bytes_exchanged", l.bytes_exchanged},
                               {"normals_exchanged", l.normals_exchanged},
                               {"delegate_frontier", l.delegate_frontier},

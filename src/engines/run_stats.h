@@ -56,6 +56,10 @@ struct DistributedLevel {
   // BFS: the frontiers' edges entering the level (the directions' inputs):
   // the delegate frontier's dn and dd edges, the normal frontier's nn and nd.
   uint64_t delegate_frontier_edges = 0, normal_frontier_edges = 0;
+  // The fastest rank's compute and the least any rank waited in the
+  // collectives: beside the slowest's above, the ranks' imbalance, and the
+  // collectives' own latency.
+  double compute_min_s = 0, communication_min_s = 0;
 };
 struct DistributedStats {
   int gpus = 0;

@@ -4,6 +4,7 @@
 // values into one result.
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -76,18 +77,22 @@ dist::gpu::GpuGroup& group_for(int p, std::unique_ptr<dist::gpu::GpuGroup>& own)
   return *group;
 }
 
-// Per level: the slowest rank's times, every rank's bytes.
+// Per level: the slowest rank's times (and the fastest's compute and
+// communication), every rank's bytes.
 DistributedStats combine(const dist::Partition& part, const std::vector<RankRunRecord>& ranks) {
   DistributedStats d;
   d.gpus = part.num_ranks();
   d.threshold = part.threshold;
   d.delegates = part.num_delegates();
   d.levels.resize(ranks.front().levels.size());
+  for (DistributedLevel& l : d.levels) l.compute_min_s = l.communication_min_s = std::numeric_limits<double>::max();
   for (const RankRunRecord& r : ranks)
     for (size_t i = 0; i < d.levels.size() && i < r.levels.size(); ++i) {
       DistributedLevel& l = d.levels[i];
       l.compute_s = std::max(l.compute_s, r.levels[i].compute_s);
       l.communication_s = std::max(l.communication_s, r.levels[i].communication_s);
+      l.compute_min_s = std::min(l.compute_min_s, r.levels[i].compute_s);
+      l.communication_min_s = std::min(l.communication_min_s, r.levels[i].communication_s);
       l.normals_s = std::max(l.normals_s, r.levels[i].normals_s);
       l.delegates_s = std::max(l.delegates_s, r.levels[i].delegates_s);
       l.visit_s = std::max(l.visit_s, r.levels[i].visit_s);

@@ -55,7 +55,8 @@ VertexValues gather(Communicator& host, const GlobalIdOrder& order, const gpu::R
   return std::visit([&](const auto& part) -> VertexValues { return by_global_id(host, order, part); }, mine);
 }
 
-// This rank's levels combined with the others': the slowest rank's times,
+// This rank's levels combined with the others': the slowest rank's times
+// (and the fastest's compute and communication),
 // every rank's bytes (the level count is the same everywhere: the stop is
 // decided by the reduced flags).
 DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::RankRunRecord& mine) {
@@ -73,7 +74,10 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
     counts[kCounts * i + 2] = mine.levels[i].pulled ? 1 : 0;
     counts[kCounts * i + 3] = mine.levels[i].delegate_frontier_edges;
   }
+  std::vector<double> least(2 * levels);  // compute and communication, the fastest rank's
+  for (size_t i = 0; i < levels; ++i) least[2 * i] = times[kTimes * i], least[2 * i + 1] = times[kTimes * i + 1];
   host.allreduce(std::span<double>(times), ReduceOp::kMax);
+  host.allreduce(std::span<double>(least), ReduceOp::kMin);
   host.allreduce(std::span<uint64_t>(counts), ReduceOp::kSum);
   DistributedStats d;
   d.gpus = g.num_ranks;
@@ -84,7 +88,7 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
                         mine.levels[i].delegate_frontier, static_cast<int>(counts[kCounts * i + 2]), times[kTimes * i + 2],
                         times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5],
                         mine.levels[i].normals_pulled,  // the same on every rank
-                        counts[kCounts * i + 3], mine.levels[i].normal_frontier_edges});
+                        counts[kCounts * i + 3], mine.levels[i].normal_frontier_edges, least[2 * i], least[2 * i + 1]});
   return d;
 }
 
