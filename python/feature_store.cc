@@ -95,7 +95,8 @@ py::array feature_rows(const py::object& features, bool& bfloat16) {
 }
 
 // ids from a NumPy array, a list, a torch tensor (a CUDA one comes back to
-// the host first) or one integer: 1-D int64, scalar set for one integer.
+// the host first: device_ids below keeps it on a GPU store's GPU) or one
+// integer: 1-D int64, scalar set for one integer.
 Int64Ids row_ids(py::object given, bool& scalar) {
   if (is_torch_tensor(given)) given = given.attr("detach")().attr("cpu")().attr("numpy")();
   py::array a = py::module_::import("numpy").attr("asarray")(given);
@@ -109,6 +110,24 @@ Int64Ids row_ids(py::object given, bool& scalar) {
       py::cast<uint64_t>(a.attr("max")()) > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
     refuse("ids hold " + std::string(py::str(a.attr("max")())) + ", out of range");
   return Int64Ids::ensure(a);
+}
+
+// ids as a CUDA tensor on a GPU store: kept on the GPU as one-dimensional
+// int64 on the store's device (a copy only where the dtype or device
+// differs); none where the ids are anything else.
+std::optional<py::object> device_ids(const PyFeatureStore& s, const py::object& given, bool& scalar) {
+  if (!s.store->on_gpu() || !is_torch_tensor(given) || !py::cast<bool>(given.attr("is_cuda"))) return std::nullopt;
+  const py::module_ torch = py::module_::import("torch");
+  py::object t = given.attr("detach")();
+  if (t.attr("is_floating_point")().cast<bool>() || t.attr("is_complex")().cast<bool>() ||
+      t.attr("dtype").equal(torch.attr("bool")))
+    refuse("ids must be integers, not " + std::string(py::str(t.attr("dtype"))));
+  const int dims = py::cast<int>(t.attr("dim")());
+  scalar = dims == 0;
+  if (scalar) t = t.attr("reshape")(1);
+  else if (dims != 1) refuse("ids must be one-dimensional, not " + std::to_string(dims) + "-D");
+  return t.attr("to")(py::arg("device") = "cuda:" + std::to_string(s.store->device()),
+                      py::arg("dtype") = torch.attr("int64")).attr("contiguous")();
 }
 
 // peers: None (every other GPU the store's can read) or GPU indices.
@@ -167,13 +186,37 @@ void gather_into_tensor(PyFeatureStore& s, const Int64Ids& ids, const py::object
   s.store->gather_into_device(ids.data(), static_cast<size_t>(ids.size()), to, stream);
 }
 
+// Rows of CUDA ids into a CUDA tensor (`out`, or torch's memory), in order on
+// torch's current stream: the ids stay on the GPU, checked and counted there.
+py::object gather_device_ids(PyFeatureStore& s, const py::object& ids, py::object out) {
+  const py::module_ torch = py::module_::import("torch");
+  const int device = s.store->device();
+  const auto n = py::cast<int64_t>(ids.attr("numel")());
+  if (out.is_none())
+    out = torch.attr("empty")(py::make_tuple(n, s.cols), py::arg("dtype") = torch_dtype(s, torch),
+                              py::arg("device") = "cuda:" + std::to_string(device));
+  const auto stream = py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
+  const auto* from = reinterpret_cast<const int64_t*>(py::cast<uintptr_t>(ids.attr("data_ptr")()));
+  auto* to = reinterpret_cast<void*>(py::cast<uintptr_t>(out.attr("data_ptr")()));
+  {
+    py::gil_scoped_release release;
+    s.store->gather_on_device(from, static_cast<size_t>(n), to, stream);
+  }
+  return out;
+}
+
 py::object gather(PyFeatureStore& s, const py::object& ids_in) {
+  // torch takes unsigned types of one byte only: wider ones come back as NumPy.
+  const bool torch_holds = s.rows.dtype().kind() != 'u' || s.rows.dtype().itemsize() == 1;
   bool scalar = false;
+  if (torch_holds)
+    if (std::optional<py::object> on_gpu = device_ids(s, ids_in, scalar)) {
+      py::object out = gather_device_ids(s, *on_gpu, py::none());
+      return scalar ? py::object(out[py::int_(0)]) : out;
+    }
   Int64Ids ids = row_ids(ids_in, scalar);
   const auto n = static_cast<size_t>(ids.size());
   py::object out;
-  // torch takes unsigned types of one byte only: wider ones come back as NumPy.
-  const bool torch_holds = s.rows.dtype().kind() != 'u' || s.rows.dtype().itemsize() == 1;
   std::optional<py::module_> torch;
   if (s.store->on_gpu() && torch_holds) torch = torch_module();
   if (torch) {
@@ -204,9 +247,10 @@ py::object gather(PyFeatureStore& s, const py::object& ids_in) {
 py::object gather_out(PyFeatureStore& s, const py::object& ids_in, const py::object& out) {
   if (out.is_none()) return gather(s, ids_in);
   bool scalar = false;
-  Int64Ids ids = row_ids(ids_in, scalar);
+  std::optional<py::object> on_gpu = device_ids(s, ids_in, scalar);
+  Int64Ids ids = on_gpu ? Int64Ids(0) : row_ids(ids_in, scalar);
   if (scalar) refuse("gather with out= takes one-dimensional ids, not one int");
-  const auto n = static_cast<int64_t>(ids.size());
+  const auto n = on_gpu ? py::cast<int64_t>(on_gpu->attr("numel")()) : static_cast<int64_t>(ids.size());
   const std::string want = "(" + std::to_string(n) + ", " + std::to_string(s.cols) + ")";
   const auto check_shape = [&](const py::object& shape) {
     const auto dims = py::cast<std::vector<int64_t>>(shape);
@@ -224,10 +268,12 @@ py::object gather_out(PyFeatureStore& s, const py::object& ids_in, const py::obj
       refuse("out holds " + std::string(py::str(dtype)) + ", the store " + std::string(py::str(torch_dtype(s, torch))));
     check_shape(out.attr("shape"));
     if (!py::cast<bool>(out.attr("is_contiguous")())) refuse("out must be contiguous");
+    if (on_gpu) return gather_device_ids(s, *on_gpu, out);
     if (n > 0 && s.cols > 0) gather_into_tensor(s, ids, out, torch);
     else s.store->gather(ids.data(), 0, nullptr);
     return out;
   }
+  if (on_gpu) ids = row_ids(ids_in, scalar);  // into host memory: the ids go there too
   py::object host = out;
   if (is_torch_tensor(out)) {
     const py::module_ torch = py::module_::import("torch");

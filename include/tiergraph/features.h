@@ -86,6 +86,10 @@ class TIERGRAPH_API FeatureStore {
   // work sees the rows. Returns without waiting for the GPU; ids may be
   // reused at once. GPU stores only.
   void gather_into_device(const int64_t* ids, size_t n, void* out, uintptr_t stream);
+  // The same with the ids in GPU memory too (device(), written on `stream`,
+  // e.g. a sampler's output): checked and counted on the GPU, which waits for
+  // the stream's queued work once. Throws Error kUsage for an id out of range.
+  void gather_on_device(const int64_t* device_ids, size_t n, void* out, uintptr_t stream);
 
   FeatureStoreStats stats() const;
   void reset_stats();

@@ -34,7 +34,9 @@ struct FeatureStore::Impl {
     if (n > 0 && ids == nullptr) throw tg::usage_error("feature store: ids is null");
     const std::span<const int64_t> span(ids, n);
     tg::features::check_row_ids(span, matrix.num_rows);
-    const tg::features::TierCounts c = tg::features::count_tiers(plan, span);
+    add(tg::features::count_tiers(plan, span));
+  }
+  void add(const tg::features::TierCounts& c) {
     std::lock_guard<std::mutex> lock(stats_mutex);
     stats.gpu_hits += c.gpu_hits;
     stats.peer_hits += c.peer_hits;
@@ -176,6 +178,16 @@ void FeatureStore::gather_into_device(const int64_t* ids, size_t n, void* out, u
     if (!impl_->gpu) throw tg::Error("feature store: gather_into_device needs a GPU store (this one gathers on the CPU)");
     impl_->account(ids, n);
     impl_->gpu->gather_into({ids, n}, out, stream);
+  } catch (...) {
+    rethrow_as_api_error();
+  }
+}
+
+void FeatureStore::gather_on_device(const int64_t* device_ids, size_t n, void* out, uintptr_t stream) {
+  try {
+    if (!impl_->gpu) throw tg::Error("feature store: gather_on_device needs a GPU store (this one gathers on the CPU)");
+    if (n > 0 && device_ids == nullptr) throw tg::usage_error("feature store: ids is null");
+    impl_->add(impl_->gpu->gather_into_from_device({device_ids, n}, out, stream));
   } catch (...) {
     rethrow_as_api_error();
   }

@@ -57,6 +57,11 @@ class GpuTiers {
   // trainer's allocator (torch's caching one) supplies the memory and the
   // gather overlaps what the host does next.
   void gather_into(std::span<const int64_t> ids, void* out, uintptr_t consumer);
+  // The same with the ids in this GPU's memory (a CUDA tensor's), written on
+  // `consumer` before the call: checked and counted by tier there, which
+  // costs one wait for `consumer`'s queued work and the count's trip back.
+  // Throws Error kUsage (naming one) for ids outside [0, rows).
+  TierCounts gather_into_from_device(std::span<const int64_t> device_ids, void* out, uintptr_t consumer);
 
   int device() const;
   const std::vector<int>& peers() const;

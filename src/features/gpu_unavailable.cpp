@@ -17,6 +17,7 @@ GpuTiers::~GpuTiers() = default;
 std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t>) { throw Error(kNoCuda); }
 void GpuTiers::gather_to_host(std::span<const int64_t>, void*) { throw Error(kNoCuda); }
 void GpuTiers::gather_into(std::span<const int64_t>, void*, uintptr_t) { throw Error(kNoCuda); }
+TierCounts GpuTiers::gather_into_from_device(std::span<const int64_t>, void*, uintptr_t) { throw Error(kNoCuda); }
 int GpuTiers::device() const { return -1; }
 const std::vector<int>& GpuTiers::peers() const { throw Error(kNoCuda); }
 

@@ -127,6 +127,40 @@ TEST(FeatureTiers, GatherIntoIsOrderedOnTheCallersStream) {
   cudaStreamDestroy(theirs);
 }
 
+// Ids in device memory: checked and counted by tier on the GPU (the same
+// counts as the plan's on the host), the same rows as the CPU gather, and an
+// id out of range refused before anything is gathered.
+TEST(FeatureTiers, IdsInDeviceMemory) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  std::mt19937_64 rng(41);
+  const Matrix m = random_matrix(3000, 37 * 4, 4, rng);
+  const features::TierPlan plan = features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {0.3});
+  features::GpuTiers tiers(m.host(), plan, {0, 1.0});
+  for (uint64_t count : {uint64_t{1}, uint64_t{777}, uint64_t{5000}}) {
+    const std::vector<int64_t> ids = random_ids(count, m.num_rows, rng);
+    const uint64_t bytes = count * m.row_bytes;
+    std::vector<uint8_t> expected(bytes), got(bytes, 0xA5);
+    features::gather_rows_cpu(m.rows, m.row_bytes, m.row_bytes, ids, expected.data());
+    int64_t* on_gpu = nullptr;
+    void* out = nullptr;
+    ASSERT_EQ(cudaMalloc(&on_gpu, count * sizeof(int64_t)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
+    ASSERT_EQ(cudaMemcpy(on_gpu, ids.data(), count * sizeof(int64_t), cudaMemcpyHostToDevice), cudaSuccess);
+    const features::TierCounts c = tiers.gather_into_from_device({on_gpu, count}, out, 0);
+    const features::TierCounts want = features::count_tiers(plan, ids);
+    EXPECT_EQ(c.gpu_hits, want.gpu_hits);
+    EXPECT_EQ(c.peer_hits, want.peer_hits);
+    EXPECT_EQ(c.host_hits, want.host_hits);
+    ASSERT_EQ(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(got, expected) << count << " rows";
+    const int64_t bad[3] = {5, static_cast<int64_t>(m.num_rows), -1};
+    ASSERT_EQ(cudaMemcpy(on_gpu, bad, sizeof(bad), cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT_THROW(tiers.gather_into_from_device({on_gpu, 3}, out, 0), Error);
+    cudaFree(on_gpu);
+    cudaFree(out);
+  }
+}
+
 TEST(FeatureTiers, RefusesADeviceThatDoesNotExist) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   std::vector<uint8_t> rows(64);

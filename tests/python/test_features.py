@@ -192,6 +192,36 @@ class FeatureStoreGatherIntoTest(unittest.TestCase):
             want = (self.features[ids].astype(np.float64) * np.arange(1, 38)).sum()
             self.assertAlmostEqual(got.item(), want, delta=1e-6 * max(1.0, abs(want)))
         self.refused(lambda: store.gather([1], out=torch.empty(1, 37, device="cuda", dtype=torch.float16)), "out holds torch.float16")
+
+    @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
+    def test_cuda_ids_stay_on_the_gpu(self):
+        """ids as CUDA tensors (a sampler's output): the same rows and the same
+        tier counts as the same ids from host memory; bad ones refused."""
+        store = tiergraph.FeatureStore(self.features, gpu_fraction=0.3)
+        rng = np.random.default_rng(9)
+        for dtype in (torch.int64, torch.int32):
+            ids = rng.integers(0, 150, 500)
+            store.reset_stats()
+            on_host = store[ids].cpu().numpy()
+            host_stats = store.stats()
+            store.reset_stats()
+            got = store[torch.as_tensor(ids, device="cuda", dtype=dtype)]
+            self.assertTrue(got.is_cuda)
+            np.testing.assert_array_equal(got.cpu().numpy(), self.features[ids])
+            np.testing.assert_array_equal(on_host, self.features[ids])
+            self.assertEqual(store.stats()["hits"], host_stats["hits"])
+            out = torch.empty(500, 37, device="cuda")
+            self.assertIs(store.gather(torch.as_tensor(ids, device="cuda"), out=out), out)
+            np.testing.assert_array_equal(out.cpu().numpy(), self.features[ids])
+        np.testing.assert_array_equal(store[torch.tensor(7, device="cuda")].cpu().numpy(), self.features[7])
+        self.assertEqual(tuple(store[torch.empty(0, dtype=torch.int64, device="cuda")].shape), (0, 37))
+        into_numpy = np.zeros((2, 37), np.float32)
+        store.gather(torch.tensor([3, 4], device="cuda"), out=into_numpy)
+        np.testing.assert_array_equal(into_numpy, self.features[[3, 4]])
+        self.refused(lambda: store[torch.tensor([1, 150, 2], device="cuda")], "150")
+        self.refused(lambda: store[torch.tensor([1, -5], device="cuda")], "negative")
+        self.refused(lambda: store[torch.tensor([1.0], device="cuda")], "ids must be integers")
+        self.refused(lambda: store[torch.zeros(2, 2, dtype=torch.int64, device="cuda")], "one-dimensional")
         self.refused(lambda: store.gather([1, 2], out=torch.empty(37, 2, device="cuda").T), "contiguous")
         cpu_store = tiergraph.FeatureStore(self.features, use_gpu=False)
         self.refused(lambda: cpu_store.gather([1], out=torch.empty(1, 37, device="cuda")), "gathers on the CPU")

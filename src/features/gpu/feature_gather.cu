@@ -278,6 +278,44 @@ void gather_tiered(const TieredTable& table, const GatherRequest& r, int max_blo
   launch_aligned(TieredRows{table}, r, table.host.row_bytes, max_blocks, stream);
 }
 
+namespace {
+
+__global__ void tally_ids_kernel(TieredTable t, const int64_t* ids, uint64_t count, IdTally* tally) {
+  unsigned gpu_hits = 0, peer_hits = 0, host_hits = 0, bad = 0;
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x) {
+    const int64_t id = ids[i];
+    if (id < 0 || static_cast<uint64_t>(id) >= t.host.num_rows) {
+      ++bad;
+      tally->an_out_of_range_id = id;  // any one of them: a plain store
+      continue;
+    }
+    const uint64_t rank = t.rank_of_row != nullptr ? t.rank_of_row[id] : static_cast<uint64_t>(id);
+    const Tier tier = place_of_rank(rank, t.bounds).tier;
+    gpu_hits += tier == Tier::kGpu ? 1u : 0u;
+    peer_hits += tier == Tier::kPeer ? 1u : 0u;
+    host_hits += tier == Tier::kHost ? 1u : 0u;
+  }
+  gpu_hits = __reduce_add_sync(0xffffffffu, gpu_hits);
+  peer_hits = __reduce_add_sync(0xffffffffu, peer_hits);
+  host_hits = __reduce_add_sync(0xffffffffu, host_hits);
+  bad = __reduce_add_sync(0xffffffffu, bad);
+  if ((threadIdx.x & 31) != 0) return;
+  if (gpu_hits) atomicAdd(&tally->gpu, gpu_hits);
+  if (peer_hits) atomicAdd(&tally->peer, peer_hits);
+  if (host_hits) atomicAdd(&tally->host, host_hits);
+  if (bad) atomicAdd(&tally->out_of_range, bad);
+}
+
+}  // namespace
+
+void tally_ids(const TieredTable& table, const int64_t* ids, uint64_t count, IdTally* tally, cudaStream_t stream) {
+  TG_CUDA(cudaMemsetAsync(tally, 0, sizeof(IdTally), stream));
+  if (count == 0) return;
+  // Every warp whole (the reductions take all 32 lanes): the grid covers whole blocks.
+  tally_ids_kernel<<<blocks_for(count, kBlock, 0), kBlock, 0, stream>>>(table, ids, count, tally);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
 AddressOrder::~AddressOrder() {
   cudaFree(ids_);
   cudaFree(order_);

@@ -77,6 +77,19 @@ struct GatherRequest {
   uint8_t* out = nullptr;
 };
 
+// Ids given in device memory (a CUDA tensor), checked and counted there
+// before a gather: how many are outside [0, num_rows) and one of them, and
+// how many fall in each tier.
+struct IdTally {
+  unsigned long long out_of_range = 0;
+  long long an_out_of_range_id = 0;
+  unsigned long long gpu = 0, peer = 0, host = 0;
+};
+
+// Queues the tally of ids[0..count) into *tally (device memory, cleared
+// first) on `stream`.
+void tally_ids(const TieredTable& table, const int64_t* ids, uint64_t count, IdTally* tally, cudaStream_t stream);
+
 // max_blocks bounds the grid, so a gather can leave SMs to training kernels
 // on other streams (0: as many as the work fills).
 void gather_rows(const RowTable& table, const GatherRequest& request, GatherKernel kernel, int max_blocks,

@@ -58,6 +58,8 @@ struct GpuTiers::Impl {
   std::mutex mutex;    // one gather at a time on the stream
   // gather_into's orderings with the caller's stream: before, and after.
   cudaEvent_t consumer_ready = nullptr, rows_ready = nullptr;
+  std::shared_ptr<IdTally> tally;  // device ids' checks and counts
+  IdTally* tally_back = nullptr;   // pinned
 
   // Before the members go: nothing may still read the registered matrix or
   // a tier.
@@ -70,6 +72,7 @@ struct GpuTiers::Impl {
     cudaStreamDestroy(stream);
     if (consumer_ready != nullptr) cudaEventDestroy(consumer_ready);
     if (rows_ready != nullptr) cudaEventDestroy(rows_ready);
+    if (tally_back != nullptr) cudaFreeHost(tally_back);
     cudaSetDevice(previous);
   }
 
@@ -131,6 +134,8 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   TG_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
   TG_CUDA(cudaEventCreateWithFlags(&s.consumer_ready, cudaEventDisableTiming));
   TG_CUDA(cudaEventCreateWithFlags(&s.rows_ready, cudaEventDisableTiming));
+  s.tally = device_array<IdTally>(1, s.device);
+  TG_CUDA(cudaMallocHost(&s.tally_back, sizeof(IdTally)));
   s.host = std::make_unique<RegisteredHostRows>(m.data, m.num_rows, m.row_bytes, m.stride_bytes);
   if (plan.bounds.device_rows == 0 || m.row_bytes == 0) return;
   // GPU memory is checked on every device before any is taken.
@@ -176,6 +181,10 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
   return out;
 }
 
+// The caller's memory may have been freed by work still queued on its stream
+// (a caching allocator hands it out again at once), and device ids were
+// written there: the store's stream waits for what is queued there now.
+// The rows are then ordered before the caller's next work.
 void GpuTiers::gather_into(std::span<const int64_t> ids, void* out, uintptr_t consumer) {
   Impl& s = *impl_;
   const uint64_t bytes = ids.size() * s.host->table().row_bytes;
@@ -184,14 +193,41 @@ void GpuTiers::gather_into(std::span<const int64_t> ids, void* out, uintptr_t co
   std::lock_guard<std::mutex> lock(s.mutex);
   gpu::DeviceScope scope(s.device);
   const auto theirs = reinterpret_cast<cudaStream_t>(consumer);
-  // The memory may have been freed by work still queued on the caller's
-  // stream (a caching allocator hands it out again at once).
   TG_CUDA(cudaEventRecord(s.consumer_ready, theirs));
   TG_CUDA(cudaStreamWaitEvent(s.stream, s.consumer_ready, 0));
   if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
   s.launch(s.upload(ids), ids.size(), static_cast<uint8_t*>(out), s.max_blocks);
   TG_CUDA(cudaEventRecord(s.rows_ready, s.stream));
   TG_CUDA(cudaStreamWaitEvent(theirs, s.rows_ready, 0));
+}
+
+TierCounts GpuTiers::gather_into_from_device(std::span<const int64_t> device_ids, void* out, uintptr_t consumer) {
+  Impl& s = *impl_;
+  const uint64_t n = device_ids.size(), bytes = n * s.host->table().row_bytes;
+  if (n == 0) return {};
+  if (out == nullptr && bytes > 0) throw usage_error("feature store: the output is null");
+  std::lock_guard<std::mutex> lock(s.mutex);
+  gpu::DeviceScope scope(s.device);
+  const auto theirs = reinterpret_cast<cudaStream_t>(consumer);
+  TG_CUDA(cudaEventRecord(s.consumer_ready, theirs));
+  TG_CUDA(cudaStreamWaitEvent(s.stream, s.consumer_ready, 0));
+  tally_ids(s.table(), device_ids.data(), n, s.tally.get(), s.stream);
+  TG_CUDA(cudaMemcpyAsync(s.tally_back, s.tally.get(), sizeof(IdTally), cudaMemcpyDeviceToHost, s.stream));
+  TG_CUDA(cudaStreamSynchronize(s.stream));
+  const IdTally t = *s.tally_back;
+  if (t.out_of_range > 0)
+    throw usage_error("ids hold " + std::to_string(t.an_out_of_range_id) +
+                      (t.out_of_range > 1 ? " and " + std::to_string(t.out_of_range - 1) + " more ids" : std::string()) +
+                      (t.out_of_range > 1 ? " negative or out of range" :
+                       t.an_out_of_range_id < 0 ? ", negative" : ", out of range") +
+                      ": the table has " + std::to_string(s.host->table().num_rows) + " rows");
+  if (bytes > 0) {
+    if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
+    s.launch(device_ids.data(), n, static_cast<uint8_t*>(out), s.max_blocks);
+    TG_CUDA(cudaEventRecord(s.rows_ready, s.stream));
+    TG_CUDA(cudaStreamWaitEvent(theirs, s.rows_ready, 0));
+  }
+  return {t.gpu, t.peer, t.host};
 }
 
 void GpuTiers::gather_to_host(std::span<const int64_t> ids, void* out) {
