@@ -94,6 +94,25 @@ TEST(FeatureTiers, StoresOverOneArrayShareItsRegistration) {
   EXPECT_EQ(got, expected);
 }
 
+// 3000 fp32 rows of 37 at an unaligned address, 30% of them in GPU memory,
+// and what the CPU gathers for a request of `count` random ids.
+struct ThirtyPercentOnGpu {
+  std::mt19937_64 rng;
+  Matrix m;
+  features::TierPlan plan;
+  features::GpuTiers tiers;
+  explicit ThirtyPercentOnGpu(uint64_t seed)
+      : rng(seed),
+        m(random_matrix(3000, 37 * 4, 4, rng)),
+        plan(features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {0.3})),
+        tiers(m.host(), plan, {0, 1.0}) {}
+  std::vector<uint8_t> cpu_rows(const std::vector<int64_t>& ids) const {
+    std::vector<uint8_t> rows(ids.size() * m.row_bytes);
+    features::gather_rows_cpu(m.rows, m.row_bytes, m.row_bytes, ids, rows.data());
+    return rows;
+  }
+};
+
 // gather_into on the caller's stream: that stream first sleeps on the host
 // (a host function) and then zeroes the output, so a gather that did not
 // wait for it would be overwritten; the copy back queued there after the
@@ -101,27 +120,23 @@ TEST(FeatureTiers, StoresOverOneArrayShareItsRegistration) {
 // ordered before it. Without the sleep the race would rarely show.
 TEST(FeatureTiers, GatherIntoIsOrderedOnTheCallersStream) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  std::mt19937_64 rng(37);
-  const Matrix m = random_matrix(3000, 37 * 4, 4, rng);
-  const features::TierPlan plan = features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {0.3});
-  features::GpuTiers tiers(m.host(), plan, {0, 1.0});
+  ThirtyPercentOnGpu t(37);
   cudaStream_t theirs = nullptr;
   ASSERT_EQ(cudaStreamCreateWithFlags(&theirs, cudaStreamNonBlocking), cudaSuccess);
   for (uint64_t count : {uint64_t{1}, uint64_t{777}, uint64_t{5000}}) {
-    const std::vector<int64_t> ids = random_ids(count, m.num_rows, rng);
-    const uint64_t bytes = count * m.row_bytes;
-    std::vector<uint8_t> expected(bytes), got(bytes, 0xA5);
-    features::gather_rows_cpu(m.rows, m.row_bytes, m.row_bytes, ids, expected.data());
+    const std::vector<int64_t> ids = random_ids(count, t.m.num_rows, t.rng);
+    const uint64_t bytes = count * t.m.row_bytes;
+    std::vector<uint8_t> got(bytes, 0xA5);
     void* out = nullptr;
     ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
     ASSERT_EQ(cudaLaunchHostFunc(
                   theirs, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }, nullptr),
               cudaSuccess);
     ASSERT_EQ(cudaMemsetAsync(out, 0, bytes, theirs), cudaSuccess);
-    tiers.gather_into(ids, out, reinterpret_cast<uintptr_t>(theirs));
+    t.tiers.gather_into(ids, out, reinterpret_cast<uintptr_t>(theirs));
     ASSERT_EQ(cudaMemcpyAsync(got.data(), out, bytes, cudaMemcpyDeviceToHost, theirs), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(theirs), cudaSuccess);
-    EXPECT_EQ(got, expected) << count << " rows";
+    EXPECT_EQ(got, t.cpu_rows(ids)) << count << " rows";
     ASSERT_EQ(cudaFree(out), cudaSuccess);
   }
   cudaStreamDestroy(theirs);
@@ -132,30 +147,26 @@ TEST(FeatureTiers, GatherIntoIsOrderedOnTheCallersStream) {
 // id out of range refused before anything is gathered.
 TEST(FeatureTiers, IdsInDeviceMemory) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
-  std::mt19937_64 rng(41);
-  const Matrix m = random_matrix(3000, 37 * 4, 4, rng);
-  const features::TierPlan plan = features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {0.3});
-  features::GpuTiers tiers(m.host(), plan, {0, 1.0});
+  ThirtyPercentOnGpu t(41);
   for (uint64_t count : {uint64_t{1}, uint64_t{777}, uint64_t{5000}}) {
-    const std::vector<int64_t> ids = random_ids(count, m.num_rows, rng);
-    const uint64_t bytes = count * m.row_bytes;
-    std::vector<uint8_t> expected(bytes), got(bytes, 0xA5);
-    features::gather_rows_cpu(m.rows, m.row_bytes, m.row_bytes, ids, expected.data());
+    const std::vector<int64_t> ids = random_ids(count, t.m.num_rows, t.rng);
+    const uint64_t bytes = count * t.m.row_bytes;
+    std::vector<uint8_t> got(bytes, 0xA5);
     int64_t* on_gpu = nullptr;
     void* out = nullptr;
     ASSERT_EQ(cudaMalloc(&on_gpu, count * sizeof(int64_t)), cudaSuccess);
     ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
     ASSERT_EQ(cudaMemcpy(on_gpu, ids.data(), count * sizeof(int64_t), cudaMemcpyHostToDevice), cudaSuccess);
-    const features::TierCounts c = tiers.gather_into_from_device({on_gpu, count}, out, 0);
-    const features::TierCounts want = features::count_tiers(plan, ids);
+    const features::TierCounts c = t.tiers.gather_into_from_device({on_gpu, count}, out, 0);
+    const features::TierCounts want = features::count_tiers(t.plan, ids);
     EXPECT_EQ(c.gpu_hits, want.gpu_hits);
     EXPECT_EQ(c.peer_hits, want.peer_hits);
     EXPECT_EQ(c.host_hits, want.host_hits);
     ASSERT_EQ(cudaMemcpy(got.data(), out, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
-    EXPECT_EQ(got, expected) << count << " rows";
-    const int64_t bad[3] = {5, static_cast<int64_t>(m.num_rows), -1};
+    EXPECT_EQ(got, t.cpu_rows(ids)) << count << " rows";
+    const int64_t bad[3] = {5, static_cast<int64_t>(t.m.num_rows), -1};
     ASSERT_EQ(cudaMemcpy(on_gpu, bad, sizeof(bad), cudaMemcpyHostToDevice), cudaSuccess);
-    EXPECT_THROW(tiers.gather_into_from_device({on_gpu, 3}, out, 0), Error);
+    EXPECT_THROW(t.tiers.gather_into_from_device({on_gpu, 3}, out, 0), Error);
     cudaFree(on_gpu);
     cudaFree(out);
   }

@@ -5,6 +5,7 @@
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/device_scope.h"
 #include "engines/gpu/placed_graph.h"  // gpu::init_cuda
+#include "engines/gpu/side_stream.h"
 #include "features/gpu/feature_gather.h"
 #include "features/gpu_tiers.h"
 #include "features/peer_devices.h"
@@ -45,7 +46,6 @@ void check_free(int device, uint64_t needed, const std::string& tier, const char
 struct GpuTiers::Impl {
   int device = 0;
   int max_blocks = 0;
-  cudaStream_t stream = nullptr;
   std::unique_ptr<RegisteredHostRows> host;
   TierBounds bounds;                           // no device tiers: device_rows 0
   std::shared_ptr<uint32_t> rank_map;          // row id -> rank; null where rank = row id
@@ -56,25 +56,11 @@ struct GpuTiers::Impl {
   uint64_t ids_capacity = 0;
   AddressOrder order;  // the ids of large gathers, sorted
   std::mutex mutex;    // one gather at a time on the stream
-  // gather_into's orderings with the caller's stream: before, and after.
-  cudaEvent_t consumer_ready = nullptr, rows_ready = nullptr;
-  std::shared_ptr<IdTally> tally;  // device ids' checks and counts
-  IdTally* tally_back = nullptr;   // pinned
-
-  // Before the members go: nothing may still read the registered matrix or
-  // a tier.
-  ~Impl() {
-    if (stream == nullptr) return;
-    int previous = 0;
-    cudaGetDevice(&previous);
-    cudaSetDevice(device);
-    cudaStreamSynchronize(stream);
-    cudaStreamDestroy(stream);
-    if (consumer_ready != nullptr) cudaEventDestroy(consumer_ready);
-    if (rows_ready != nullptr) cudaEventDestroy(rows_ready);
-    if (tally_back != nullptr) cudaFreeHost(tally_back);
-    cudaSetDevice(previous);
-  }
+  std::shared_ptr<IdTally> tally, tally_back;  // device ids' checks and counts, and their pinned copy
+  // Last: it waits for its gathers before the registered matrix and the
+  // tiers they read go.
+  std::unique_ptr<gpu::SideStream> side;
+  cudaStream_t stream = nullptr;  // side's
 
   TieredTable table() const {
     TieredTable t{host->table(), rank_map.get(), bounds, local.get()};
@@ -131,11 +117,10 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   s.peers = choose_peers(s.device, options.peers).peers;  // checks each: exists, readable from device
   gpu::DeviceScope scope(s.device);
   s.max_blocks = blocks_for_sm_share(options.sm_fraction);
-  TG_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-  TG_CUDA(cudaEventCreateWithFlags(&s.consumer_ready, cudaEventDisableTiming));
-  TG_CUDA(cudaEventCreateWithFlags(&s.rows_ready, cudaEventDisableTiming));
+  s.side = std::make_unique<gpu::SideStream>(s.device);
+  s.stream = s.side->get();
   s.tally = device_array<IdTally>(1, s.device);
-  TG_CUDA(cudaMallocHost(&s.tally_back, sizeof(IdTally)));
+  s.tally_back = gpu::pinned_array<IdTally>(1);
   s.host = std::make_unique<RegisteredHostRows>(m.data, m.num_rows, m.row_bytes, m.stride_bytes);
   if (plan.bounds.device_rows == 0 || m.row_bytes == 0) return;
   // GPU memory is checked on every device before any is taken.
@@ -181,10 +166,9 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
   return out;
 }
 
-// The caller's memory may have been freed by work still queued on its stream
-// (a caching allocator hands it out again at once), and device ids were
-// written there: the store's stream waits for what is queued there now.
-// The rows are then ordered before the caller's next work.
+// Both ways in order with the caller's stream (gpu::SideStream): after what
+// it has queued (device ids it wrote; memory its allocator handed out again),
+// before what it queues next.
 void GpuTiers::gather_into(std::span<const int64_t> ids, void* out, uintptr_t consumer) {
   Impl& s = *impl_;
   const uint64_t bytes = ids.size() * s.host->table().row_bytes;
@@ -193,12 +177,10 @@ void GpuTiers::gather_into(std::span<const int64_t> ids, void* out, uintptr_t co
   std::lock_guard<std::mutex> lock(s.mutex);
   gpu::DeviceScope scope(s.device);
   const auto theirs = reinterpret_cast<cudaStream_t>(consumer);
-  TG_CUDA(cudaEventRecord(s.consumer_ready, theirs));
-  TG_CUDA(cudaStreamWaitEvent(s.stream, s.consumer_ready, 0));
+  s.side->wait_for(theirs);
   if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
   s.launch(s.upload(ids), ids.size(), static_cast<uint8_t*>(out), s.max_blocks);
-  TG_CUDA(cudaEventRecord(s.rows_ready, s.stream));
-  TG_CUDA(cudaStreamWaitEvent(theirs, s.rows_ready, 0));
+  s.side->release_to(theirs);
 }
 
 TierCounts GpuTiers::gather_into_from_device(std::span<const int64_t> device_ids, void* out, uintptr_t consumer) {
@@ -209,10 +191,9 @@ TierCounts GpuTiers::gather_into_from_device(std::span<const int64_t> device_ids
   std::lock_guard<std::mutex> lock(s.mutex);
   gpu::DeviceScope scope(s.device);
   const auto theirs = reinterpret_cast<cudaStream_t>(consumer);
-  TG_CUDA(cudaEventRecord(s.consumer_ready, theirs));
-  TG_CUDA(cudaStreamWaitEvent(s.stream, s.consumer_ready, 0));
+  s.side->wait_for(theirs);
   tally_ids(s.table(), device_ids.data(), n, s.tally.get(), s.stream);
-  TG_CUDA(cudaMemcpyAsync(s.tally_back, s.tally.get(), sizeof(IdTally), cudaMemcpyDeviceToHost, s.stream));
+  TG_CUDA(cudaMemcpyAsync(s.tally_back.get(), s.tally.get(), sizeof(IdTally), cudaMemcpyDeviceToHost, s.stream));
   TG_CUDA(cudaStreamSynchronize(s.stream));
   const IdTally t = *s.tally_back;
   if (t.out_of_range > 0)
@@ -224,8 +205,7 @@ TierCounts GpuTiers::gather_into_from_device(std::span<const int64_t> device_ids
   if (bytes > 0) {
     if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
     s.launch(device_ids.data(), n, static_cast<uint8_t*>(out), s.max_blocks);
-    TG_CUDA(cudaEventRecord(s.rows_ready, s.stream));
-    TG_CUDA(cudaStreamWaitEvent(theirs, s.rows_ready, 0));
+    s.side->release_to(theirs);
   }
   return {t.gpu, t.peer, t.host};
 }

@@ -12,6 +12,7 @@
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/device_scope.h"
 #include "engines/gpu/placed_graph.h"  // gpu::init_cuda
+#include "engines/gpu/side_stream.h"
 #include "features/gpu/feature_gather.h"  // RegisteredHostRows
 #include "sampling/draws.h"
 
@@ -156,9 +157,7 @@ struct GpuNeighborSampler::Impl {
   uint64_t bytes_on_gpu = 0;
   bool zero_copy = false;
 
-  cudaStream_t stream = nullptr;  // every step of a sample, in order
-  uint64_t* pinned = nullptr;     // a hop's counts, read back
-  cudaEvent_t consumer_ready = nullptr, hops_ready = nullptr;  // sample_into's orderings
+  std::shared_ptr<uint64_t> pinned;  // a hop's counts, read back
 
   Buffer<uint32_t> first_seen;  // per vertex; kUnclaimed between hops
   Buffer<uint64_t> seeds_copy, counts, first_edge, edge_node;
@@ -166,19 +165,9 @@ struct GpuNeighborSampler::Impl {
   Buffer<uint32_t> is_new, rank;
   Buffer<uint8_t> scan_temp;
   features::AddressOrder address_order;  // the destinations sorted, per hop
-
-  ~Impl() {
-    if (stream == nullptr) return;
-    int previous = 0;
-    cudaGetDevice(&previous);
-    cudaSetDevice(device);
-    cudaStreamSynchronize(stream);
-    cudaStreamDestroy(stream);
-    if (pinned != nullptr) cudaFreeHost(pinned);
-    if (consumer_ready != nullptr) cudaEventDestroy(consumer_ready);
-    if (hops_ready != nullptr) cudaEventDestroy(hops_ready);
-    cudaSetDevice(previous);
-  }
+  // Last: it waits for a sample's steps before the buffers they use go.
+  std::unique_ptr<gpu::SideStream> side;
+  cudaStream_t stream = nullptr;  // side's: every step of a sample, in order
 
   Destinations sorted_destinations(const uint64_t* dst, uint64_t n) {
     if (!zero_copy) return {dst, nullptr, n};
@@ -198,11 +187,20 @@ struct GpuNeighborSampler::Impl {
   // One count the host needs to go on (a hop's edges, its new sources).
   template <typename T>
   uint64_t read_back(const T* at) {
-    TG_CUDA(cudaMemcpyAsync(pinned, at, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    TG_CUDA(cudaMemcpyAsync(pinned.get(), at, sizeof(T), cudaMemcpyDeviceToHost, stream));
     TG_CUDA(cudaStreamSynchronize(stream));
     T value{};
-    std::memcpy(&value, pinned, sizeof(T));
+    std::memcpy(&value, pinned.get(), sizeof(T));
     return static_cast<uint64_t>(value);
+  }
+
+  // The request checked, then run(a value of the graph's vertex type) on the
+  // sampler's device.
+  template <typename Run>
+  auto checked(const std::vector<uint64_t>& seeds, const SampleOptions& options, const Run& run) {
+    check_sample_request(num_vertices, seeds, options);
+    gpu::DeviceScope scope(device);
+    return std::visit([&](const auto& g) { return run(typename std::decay_t<decltype(g)>::vertex_t{}); }, *graph);
   }
 
   // The hops from the seeds (dst, n: in GPU memory), each hop's outputs where
@@ -293,14 +291,6 @@ struct GpuNeighborSampler::Impl {
     return hops;
   }
 
-  // The caller's memory may have been freed by work still queued on its
-  // stream (a caching allocator hands it out again at once): the sampler's
-  // stream waits for what is queued there now.
-  void wait_for(cudaStream_t consumer) {
-    TG_CUDA(cudaEventRecord(consumer_ready, consumer));
-    TG_CUDA(cudaStreamWaitEvent(stream, consumer_ready, 0));
-  }
-
   template <typename V>
   std::vector<DeviceHop> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& o,
                                      const DeviceAllocator& allocate, cudaStream_t consumer) {
@@ -311,7 +301,7 @@ struct GpuNeighborSampler::Impl {
       uint64_t* words(uint64_t count) {
         auto* p = static_cast<uint64_t*>(allocate(count * sizeof(uint64_t)));
         if (count > 0 && p == nullptr) throw Error("sample_into: the allocator gave no memory");
-        s.wait_for(consumer);
+        s.side->wait_for(consumer);  // memory the caller's allocator may have handed out again
         return p;
       }
       uint64_t* edges(int, uint64_t count) { return words(2 * count); }
@@ -322,8 +312,7 @@ struct GpuNeighborSampler::Impl {
     if (n > 0) TG_CUDA(cudaMemcpyAsync(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
     std::vector<DeviceHop> hops;
     sample_hops<V>(dst, n, o, memory, [&](int, const DeviceHop& d) { hops.push_back(d); });
-    TG_CUDA(cudaEventRecord(hops_ready, stream));
-    TG_CUDA(cudaStreamWaitEvent(consumer, hops_ready, 0));
+    side->release_to(consumer);
     return hops;
   }
 };
@@ -338,10 +327,9 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
   s.device = options.device;
   s.zero_copy = options.zero_copy;
   gpu::DeviceScope scope(s.device);
-  TG_CUDA(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking));
-  TG_CUDA(cudaMallocHost(&s.pinned, sizeof(uint64_t)));
-  TG_CUDA(cudaEventCreateWithFlags(&s.consumer_ready, cudaEventDisableTiming));
-  TG_CUDA(cudaEventCreateWithFlags(&s.hops_ready, cudaEventDisableTiming));
+  s.side = std::make_unique<gpu::SideStream>(s.device);
+  s.stream = s.side->get();
+  s.pinned = gpu::pinned_array<uint64_t>(1);
   std::visit(
       [&](const auto& g) {
         using V = typename std::decay_t<decltype(g)>::vertex_t;
@@ -386,28 +374,14 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
 GpuNeighborSampler::~GpuNeighborSampler() = default;
 
 std::vector<SampledHop> GpuNeighborSampler::sample(const std::vector<uint64_t>& seeds, const SampleOptions& options) {
-  Impl& s = *impl_;
-  check_sample_request(s.num_vertices, seeds, options);
-  gpu::DeviceScope scope(s.device);
-  return std::visit(
-      [&](const auto& g) {
-        using V = typename std::decay_t<decltype(g)>::vertex_t;
-        return s.template sample<V>(seeds, options);
-      },
-      *s.graph);
+  return impl_->checked(seeds, options, [&]<typename V>(V) { return impl_->template sample<V>(seeds, options); });
 }
 
 std::vector<DeviceHop> GpuNeighborSampler::sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
                                                       const DeviceAllocator& allocate, uintptr_t consumer) {
-  Impl& s = *impl_;
-  check_sample_request(s.num_vertices, seeds, options);
-  gpu::DeviceScope scope(s.device);
-  return std::visit(
-      [&](const auto& g) {
-        using V = typename std::decay_t<decltype(g)>::vertex_t;
-        return s.template sample_into<V>(seeds, options, allocate, reinterpret_cast<cudaStream_t>(consumer));
-      },
-      *s.graph);
+  return impl_->checked(seeds, options, [&]<typename V>(V) {
+    return impl_->template sample_into<V>(seeds, options, allocate, reinterpret_cast<cudaStream_t>(consumer));
+  });
 }
 
 uint64_t GpuNeighborSampler::graph_bytes_on_gpu() const { return impl_->bytes_on_gpu; }
