@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -154,7 +155,7 @@ TEST(FeatureTiers, IdsInDeviceMemory) {
     std::vector<uint8_t> got(bytes, 0xA5);
     int64_t* on_gpu = nullptr;
     void* out = nullptr;
-    ASSERT_EQ(cudaMalloc(&on_gpu, count * sizeof(int64_t)), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&on_gpu, std::max<uint64_t>(count, 3) * sizeof(int64_t)), cudaSuccess);  // 3: the bad ids below
     ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
     ASSERT_EQ(cudaMemcpy(on_gpu, ids.data(), count * sizeof(int64_t), cudaMemcpyHostToDevice), cudaSuccess);
     const features::TierCounts c = t.tiers.gather_into_from_device({on_gpu, count}, out, 0);
