@@ -175,13 +175,18 @@ py::object torch_dtype(const PyFeatureStore& s, const py::module_& torch) {
   return torch.attr("from_numpy")(s.rows.attr("__getitem__")(py::slice(0, 0, 1))).attr("dtype");
 }
 
+// torch's current stream on `device` (a cudaStream_t as an integer), and a tensor's memory.
+uintptr_t current_stream(const py::module_& torch, int device) {
+  return py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
+}
+void* data_of(const py::object& tensor) { return reinterpret_cast<void*>(py::cast<uintptr_t>(tensor.attr("data_ptr")())); }
+
 // Rows into a CUDA tensor of the store's GPU, ordered on torch's current
 // stream there (no wait for the GPU): torch's caching allocator supplies the
 // memory, and the gather overlaps the host's next steps.
 void gather_into_tensor(PyFeatureStore& s, const Int64Ids& ids, const py::object& tensor, const py::module_& torch) {
-  const int device = s.store->device();
-  const auto stream = py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
-  auto* to = reinterpret_cast<void*>(py::cast<uintptr_t>(tensor.attr("data_ptr")()));
+  const uintptr_t stream = current_stream(torch, s.store->device());
+  void* to = data_of(tensor);
   py::gil_scoped_release release;
   s.store->gather_into_device(ids.data(), static_cast<size_t>(ids.size()), to, stream);
 }
@@ -195,9 +200,9 @@ py::object gather_device_ids(PyFeatureStore& s, const py::object& ids, py::objec
   if (out.is_none())
     out = torch.attr("empty")(py::make_tuple(n, s.cols), py::arg("dtype") = torch_dtype(s, torch),
                               py::arg("device") = "cuda:" + std::to_string(device));
-  const auto stream = py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
-  const auto* from = reinterpret_cast<const int64_t*>(py::cast<uintptr_t>(ids.attr("data_ptr")()));
-  auto* to = reinterpret_cast<void*>(py::cast<uintptr_t>(out.attr("data_ptr")()));
+  const uintptr_t stream = current_stream(torch, device);
+  const auto* from = static_cast<const int64_t*>(data_of(ids));
+  void* to = data_of(out);
   {
     py::gil_scoped_release release;
     s.store->gather_on_device(from, static_cast<size_t>(n), to, stream);
