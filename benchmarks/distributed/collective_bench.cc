@@ -34,42 +34,65 @@ constexpr int kOps = 50;
 
 enum class Mode { kQueued, kSynced, kHostRoundTrip };
 
+// Each rank's buffers, streams and events, made and freed while no rank is in a
+// collective: cudaMalloc, cudaMallocHost and cudaFree may wait for every
+// device, and a rank inside an ncclAllGather waits for the others to join it,
+// so allocating beside a collective can deadlock.
+struct RankBuffers {
+  uint32_t* words = nullptr;
+  uint32_t* pinned = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+};
+
+std::vector<RankBuffers> make_buffers(dist::gpu::GpuGroup& group, uint64_t words) {
+  std::vector<RankBuffers> b(group.size());
+  group.on_each_rank([&](int rank) {
+    RankBuffers& r = b[rank];
+    CHECK_CUDA(cudaMalloc(&r.words, std::max<uint64_t>(1, words) * group.size() * sizeof(uint32_t)));
+    CHECK_CUDA(cudaMallocHost(&r.pinned, sizeof(uint32_t)));
+    CHECK_CUDA(cudaStreamCreateWithFlags(&r.stream, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaEventCreate(&r.start));
+    CHECK_CUDA(cudaEventCreate(&r.stop));
+  });
+  return b;
+}
+
+void free_buffers(dist::gpu::GpuGroup& group, std::vector<RankBuffers>& b) {
+  group.on_each_rank([&](int rank) {
+    RankBuffers& r = b[rank];
+    cudaStreamSynchronize(r.stream);
+    cudaEventDestroy(r.start);
+    cudaEventDestroy(r.stop);
+    cudaStreamDestroy(r.stream);
+    cudaFreeHost(r.pinned);
+    cudaFree(r.words);
+  });
+}
+
 // Rank 0's seconds for kOps operations (every rank runs them: a collective needs all).
-double time_ops(dist::gpu::GpuGroup& group, uint64_t words, Mode mode) {
+double time_ops(dist::gpu::GpuGroup& group, std::vector<RankBuffers>& b, uint64_t words, Mode mode) {
   std::vector<double> seconds(group.size());
   group.on_each_rank([&](int rank) {
-    const int p = group.size();
-    uint32_t* buffer = nullptr;
-    uint32_t* pinned = nullptr;
-    cudaStream_t stream = nullptr;
-    cudaEvent_t start = nullptr, stop = nullptr;
-    CHECK_CUDA(cudaMalloc(&buffer, std::max<uint64_t>(1, words) * p * sizeof(uint32_t)));
-    CHECK_CUDA(cudaMallocHost(&pinned, sizeof(uint32_t)));
-    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    CHECK_CUDA(cudaEventCreate(&start));
-    CHECK_CUDA(cudaEventCreate(&stop));
+    RankBuffers& r = b[rank];
     const auto op = [&] {
       if (mode == Mode::kHostRoundTrip) {
-        CHECK_CUDA(cudaMemcpyAsync(pinned, buffer, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
-      } else if (ncclAllGather(buffer + rank * words, buffer, words, ncclUint32, group.comm(rank), stream) != ncclSuccess) {
+        CHECK_CUDA(cudaMemcpyAsync(r.pinned, r.words, sizeof(uint32_t), cudaMemcpyDeviceToHost, r.stream));
+      } else if (ncclAllGather(r.words + rank * words, r.words, words, ncclUint32, group.comm(rank), r.stream) !=
+                 ncclSuccess) {
         throw Error("ncclAllGather failed");
       }
-      if (mode != Mode::kQueued) CHECK_CUDA(cudaStreamSynchronize(stream));
+      if (mode != Mode::kQueued) CHECK_CUDA(cudaStreamSynchronize(r.stream));
     };
     for (int i = 0; i < 5; ++i) op();  // warm-up
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    CHECK_CUDA(cudaEventRecord(start, stream));
+    CHECK_CUDA(cudaStreamSynchronize(r.stream));
+    CHECK_CUDA(cudaEventRecord(r.start, r.stream));
     for (int i = 0; i < kOps; ++i) op();
-    CHECK_CUDA(cudaEventRecord(stop, stream));
-    CHECK_CUDA(cudaEventSynchronize(stop));
+    CHECK_CUDA(cudaEventRecord(r.stop, r.stream));
+    CHECK_CUDA(cudaEventSynchronize(r.stop));
     float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+    CHECK_CUDA(cudaEventElapsedTime(&ms, r.start, r.stop));
     seconds[rank] = ms * 1e-3;
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    cudaStreamDestroy(stream);
-    cudaFreeHost(pinned);
-    cudaFree(buffer);
   });
   return seconds[0];
 }
@@ -81,13 +104,13 @@ dist::gpu::GpuGroup& group() {
 
 void Collective(benchmark::State& state, Mode mode) {
   const auto words = static_cast<uint64_t>(state.range(0));
-  for (auto _ : state) {
-    try {
-      state.SetIterationTime(time_ops(group(), words, mode) / kOps);
-    } catch (const std::exception& e) {
-      state.SkipWithError(e.what());
-      return;
-    }
+  try {
+    std::vector<RankBuffers> b = make_buffers(group(), words);
+    for (auto _ : state) state.SetIterationTime(time_ops(group(), b, words, mode) / kOps);
+    free_buffers(group(), b);
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
   }
   state.counters["bytes_per_rank"] = static_cast<double>(words * sizeof(uint32_t));
   state.counters["gpus"] = group().size();
