@@ -127,10 +127,18 @@ py::list cuda_hop_dicts(tiergraph::NeighborSampler& s, const py::array_t<uint64_
   const std::string where = "cuda:" + std::to_string(device);
   const auto stream = py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
   std::vector<py::object> tensors;
+  // Called with the GIL released: a Python error (torch out of GPU memory)
+  // leaves as a tiergraph::Error, its message taken while the GIL is held.
   const tiergraph::DeviceAllocator allocate = [&](uint64_t bytes) -> void* {
     py::gil_scoped_acquire held;
-    tensors.push_back(torch.attr("empty")(bytes / sizeof(int64_t), py::arg("dtype") = int64, py::arg("device") = where));
-    return reinterpret_cast<void*>(py::cast<uintptr_t>(tensors.back().attr("data_ptr")()));
+    try {
+      tensors.push_back(torch.attr("empty")(bytes / sizeof(int64_t), py::arg("dtype") = int64, py::arg("device") = where));
+      return reinterpret_cast<void*>(py::cast<uintptr_t>(tensors.back().attr("data_ptr")()));
+    } catch (py::error_already_set& e) {
+      const bool memory = e.matches(PyExc_MemoryError) || std::string(e.what()).find("out of memory") != std::string::npos;
+      throw tiergraph::Error("sample(cuda=True): torch could not allocate " + std::to_string(bytes) + " bytes: " + e.what(),
+                             memory ? tiergraph::ErrorKind::kOutOfMemory : tiergraph::ErrorKind::kOther);
+    }
   };
   std::vector<tiergraph::DeviceHop> hops;
   {

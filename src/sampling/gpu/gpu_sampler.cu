@@ -246,18 +246,27 @@ struct GpuNeighborSampler::Impl {
         exclusive_sum(is_new.get(), rank.reserve(edges + 1), edges + 1);
         fresh = read_back(rank.get() + edges);
       }
-      uint64_t* src = memory.sources(hop, n + fresh);
+      // Every vertex claimed above goes back to kUnclaimed before the next
+      // hop or sample, also when the sources' memory cannot be had.
+      const auto release = [&] {
+        if (edges > 0) release_vertices<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, first_seen.get());
+        TG_CUDA_CHECK_LAUNCH();
+        if (n > 0) release_vertices<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
+        TG_CUDA_CHECK_LAUNCH();
+      };
+      uint64_t* src = nullptr;
+      try {
+        src = memory.sources(hop, n + fresh);
+      } catch (...) {
+        release();
+        throw;
+      }
       if (n > 0) TG_CUDA(cudaMemcpyAsync(src, dst, n * sizeof(uint64_t), cudaMemcpyDeviceToDevice, stream));
       if (edges > 0) {
         number_sources<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get(), rank.get(), from, src);
         TG_CUDA_CHECK_LAUNCH();
-        release_vertices<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, first_seen.get());
-        TG_CUDA_CHECK_LAUNCH();
       }
-      if (n > 0) {
-        release_vertices<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
-        TG_CUDA_CHECK_LAUNCH();
-      }
+      release();
       done(hop, DeviceHop{const_cast<uint64_t*>(dst), n, src, n + fresh, index, edges});
       // The next hop's destinations are this hop's sources.
       dst = src;
