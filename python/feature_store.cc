@@ -175,12 +175,6 @@ py::object torch_dtype(const PyFeatureStore& s, const py::module_& torch) {
   return torch.attr("from_numpy")(s.rows.attr("__getitem__")(py::slice(0, 0, 1))).attr("dtype");
 }
 
-// torch's current stream on `device` (a cudaStream_t as an integer), and a tensor's memory.
-uintptr_t current_stream(const py::module_& torch, int device) {
-  return py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
-}
-void* data_of(const py::object& tensor) { return reinterpret_cast<void*>(py::cast<uintptr_t>(tensor.attr("data_ptr")())); }
-
 // Rows into a CUDA tensor of the store's GPU, ordered on torch's current
 // stream there (no wait for the GPU): torch's caching allocator supplies the
 // memory, and the gather overlaps the host's next steps.

@@ -125,7 +125,7 @@ py::list cuda_hop_dicts(tiergraph::NeighborSampler& s, const py::array_t<uint64_
   const int device = s.options().device;
   const py::object int64 = torch.attr("int64");
   const std::string where = "cuda:" + std::to_string(device);
-  const auto stream = py::cast<uintptr_t>(torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream"));
+  const uintptr_t stream = tiergraph_python::current_stream(torch, device);
   std::vector<py::object> tensors;
   // Called with the GIL released: a Python error (torch out of GPU memory)
   // leaves as a tiergraph::Error, its message taken while the GIL is held.
@@ -133,7 +133,7 @@ py::list cuda_hop_dicts(tiergraph::NeighborSampler& s, const py::array_t<uint64_
     py::gil_scoped_acquire held;
     try {
       tensors.push_back(torch.attr("empty")(bytes / sizeof(int64_t), py::arg("dtype") = int64, py::arg("device") = where));
-      return reinterpret_cast<void*>(py::cast<uintptr_t>(tensors.back().attr("data_ptr")()));
+      return tiergraph_python::data_of(tensors.back());
     } catch (py::error_already_set& e) {
       const bool memory = e.matches(PyExc_MemoryError) || std::string(e.what()).find("out of memory") != std::string::npos;
       throw tiergraph::Error("sample(cuda=True): torch could not allocate " + std::to_string(bytes) + " bytes: " + e.what(),
