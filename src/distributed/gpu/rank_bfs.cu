@@ -40,8 +40,10 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   reached_ = DeviceArray<uint8_t>::allocate(d + 1);
   announce_at_ = ((d + 1 + 31) / 32 + 1) / 2 * 2;  // the announcement's 64-bit words aligned
   segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
-  reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
-  TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
+  if (p > 1) {  // one rank announces straight into announced_sum_ and exchanges no mask
+    reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
+    TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
+  }
   if (symmetric) {
     normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
     normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
