@@ -64,6 +64,10 @@ nlohmann::json details_json(const RunStats& s) {
       if (l.normals_s + l.delegates_s + l.visit_s + l.settle_s > 0)
         level["compute_by_phase_s"] = {
             {"normals", l.normals_s}, {"delegates", l.delegates_s}, {"visit", l.visit_s}, {"settle", l.settle_s}};
+      if (l.normals_exchange_s + l.delegates_exchange_s + l.frontier_share_s > 0)
+        level["communication_by_phase_s"] = {{"normals", l.normals_exchange_s},
+                                             {"delegates", l.delegates_exchange_s},
+                                             {"frontier_bits", l.frontier_share_s}};
       levels.push_back(std::move(level));
     }
     j["distributed"] = {{"gpus", d.gpus},

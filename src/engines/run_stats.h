@@ -60,6 +60,8 @@ struct DistributedLevel {
   // collectives: beside the slowest's above, the ranks' imbalance, and the
   // collectives' own latency.
   double compute_min_s = 0, communication_min_s = 0;
+  // BFS: communication_s by phase, each the slowest rank's (LevelRecord's).
+  double normals_exchange_s = 0, delegates_exchange_s = 0, frontier_share_s = 0;
 };
 struct DistributedStats {
   int gpus = 0;

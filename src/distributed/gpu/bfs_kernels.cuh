@@ -80,11 +80,42 @@ void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words
                           cudaStream_t stream);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
-// reached[d] = whether this rank queued normals for the next level.
-void launch_set_normals_flag(const BfsLevel& s, cudaStream_t stream);
+// *flag = whether this rank queued normals for the next level (reached + d,
+// or a sparse level's header, below).
+void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, cudaStream_t stream);
 // After the reduction: the new delegate frontier and depths, and the sum of
 // its dn and dd edges here into *next_delegate_edges; clears the mask.
 void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
+
+// A pushing level at which each rank reached few delegates (the first and
+// the tail levels, whose frontiers are a few vertices) exchanges them as a
+// list instead of the mask, and settles only those: no pass over every
+// delegate (13.7 M a rank at kron:27 on 2 GPUs). list_reached lists this
+// rank's (all of them counted into *count, at most `cap` listed) before the
+// normals' count exchange, whose rows carry each rank's count: if no rank
+// reached more than the mask's words, every rank sends its header (its
+// announcement and normals flag) and list, padded to the longest
+// (rank_bfs.cu), and settle_sparse takes them.
+struct SparseHeader {
+  NormalFrontierSize size;
+  uint8_t has_normals = 0;
+  uint8_t unused[7] = {};
+};
+constexpr uint64_t kSparseHeaderWords = sizeof(SparseHeader) / 4;
+static_assert(sizeof(SparseHeader) % 4 == 0);
+void launch_list_reached(const uint8_t* reached, uint32_t delegates, uint32_t* list, uint32_t cap, uint32_t* count,
+                         int sms, cudaStream_t stream);
+// `all`: P segments of `stride` words (a header, then the rank's list);
+// `counts`: rank q's count at counts[q * count_stride]. Settles the listed
+// delegates (depth, next frontier, its edges), clears this rank's listed
+// bytes of s.reached, sums the announcements into *sum and ORs the normals
+// flags into counters[2].
+void launch_settle_sparse(const BfsLevel& s, const uint32_t* all, uint64_t stride, const uint32_t* counts,
+                          uint64_t count_stride, int p, NormalFrontierSize* sum, int sms, cudaStream_t stream);
+
+// The reached mask's bytes: d + 1 flags, padded to whole 32-byte groups (the
+// packing reads and the OR writes 32 at a time; the padding stays 0).
+inline uint64_t reached_bytes(uint64_t delegates) { return (delegates + 1 + 31) / 32 * 32; }
 
 // The reached mask (count bytes of 0 or 1) as bits, for an allgather: NCCL
 // has no bitwise OR, and a ring allreduce of the bytes by max moves 2(P-1)/P

@@ -97,6 +97,9 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
       l.delegates_s = std::max(l.delegates_s, r.levels[i].delegates_s);
       l.visit_s = std::max(l.visit_s, r.levels[i].visit_s);
       l.settle_s = std::max(l.settle_s, r.levels[i].settle_s);
+      l.normals_exchange_s = std::max(l.normals_exchange_s, r.levels[i].normals_exchange_s);
+      l.delegates_exchange_s = std::max(l.delegates_exchange_s, r.levels[i].delegates_exchange_s);
+      l.frontier_share_s = std::max(l.frontier_share_s, r.levels[i].frontier_share_s);
       l.bytes_exchanged += r.levels[i].bytes_sent;
       l.normals_exchanged += r.levels[i].normals_received;
       l.delegate_frontier = r.levels[i].delegate_frontier;

@@ -74,14 +74,14 @@ class OwnerSegments {
   void warm_up_pairs(ncclComm_t comm, cudaStream_t stream) const {
     if (!active()) return;
     clear_pairs(stream);
-    warm_up_queues(comm, stream, rank_, ranks_, pair_count_.data(), count_matrix_.data());
+    warm_up_queues(comm, stream, rank_, ranks_, ranks_, pair_count_.data(), count_matrix_.data());
   }
   // Each queue sent to its owner (queue_exchange.h); returns the pairs
   // received, and adds this rank's payload to *bytes_sent.
   uint64_t exchange_pairs(ncclComm_t comm, cudaStream_t stream, uint64_t* bytes_sent) const {
     if (!active()) return 0;
     const uint64_t received =
-        exchange_queues(comm, stream, rank_, ranks_, pair_count_.data(), count_matrix_.data(), pinned_counts_, sizeof(Pair),
+        exchange_queues(comm, stream, rank_, ranks_, ranks_, pair_count_.data(), count_matrix_.data(), pinned_counts_, sizeof(Pair),
                         [&](int q) { return pairs() + static_cast<uint64_t>(q) * pair_capacity(); }, received_.data());
     *bytes_sent += static_cast<uint64_t>(ranks_) * sizeof(uint32_t);
     for (int q = 0; q < ranks_; ++q) *bytes_sent += uint64_t{pinned_counts_[rank_ * ranks_ + q]} * sizeof(Pair);

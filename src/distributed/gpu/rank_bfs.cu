@@ -37,7 +37,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   const int p = graph.num_ranks;
   normal_depth_ = DeviceArray<int32_t>::allocate(nn);
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
-  reached_ = DeviceArray<uint8_t>::allocate(d + 1);
+  reached_ = DeviceArray<uint8_t>::allocate(reached_bytes(d));
   announce_at_ = ((d + 1 + 31) / 32 + 1) / 2 * 2;  // the announcement's 64-bit words aligned
   segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
   if (p > 1) {  // one rank announces straight into announced_sum_ and exchanges no mask
@@ -60,8 +60,16 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
-  send_count_ = DeviceArray<uint32_t>::allocate(p);
-  count_matrix_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * p);
+  count_row_ = p + 1;
+  send_count_ = DeviceArray<uint32_t>::allocate(count_row_);
+  count_matrix_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * count_row_);
+  if (p > 1) {
+    sparse_cap_ = static_cast<uint32_t>(announce_at_);
+    sparse_mine_ = DeviceArray<uint32_t>::allocate(kSparseHeaderWords + sparse_cap_);
+    sparse_all_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * (kSparseHeaderWords + sparse_cap_));
+  }
+  const char* sparse = std::getenv("TG_MGPU_SPARSE_LEVELS");
+  sparse_levels_ = sparse == nullptr || std::string(sparse) != "0";
   send_start_ = DeviceArray<uint64_t>::allocate(p);
   uint64_t at = 0;
   for (int q = 0; q < p; ++q) {
@@ -69,7 +77,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     if (q != graph.rank) at += DegreeSeparation::slots_on_rank(graph.num_vertices, p, q);
   }
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
-  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * p + kLevelCounters) * sizeof(uint32_t)));
+  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * count_row_ + kLevelCounters) * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
   TG_CUDA(cudaMallocHost(&pinned_announced_, sizeof(NormalFrontierSize)));
 }
@@ -91,10 +99,12 @@ void RankBfs::warm_up() {
   const int p = host_.num_ranks;
   normal_edges_ = reduce_over_ranks(host_.nn.num_edges() + host_.nd.num_edges(), ncclSum);  // every rank's normal edges
   if (p == 1) return;
-  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, host_.num_delegates() + 1, stream_.stream()));
-  warm_up_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data());
+  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, reached_.size(), stream_.stream()));
+  warm_up_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_count_.data(), count_matrix_.data());
   exchange_reached();
+  TG_CUDA(cudaMemsetAsync(sparse_mine_.data(), 0, kSparseHeaderWords * sizeof(uint32_t), stream_.stream()));
+  TG_NCCL(ncclAllGather(sparse_mine_.data(), sparse_all_.data(), kSparseHeaderWords, ncclUint32, comm_, stream_.stream()));
   stream_.sync();
 }
 
@@ -112,6 +122,25 @@ void RankBfs::exchange_reached() {
   launch_or_reached(reached_bits_.data(), p, segment_words_, count, reached_.data(), stream_.sms(), st);
   launch_sum_announced(reinterpret_cast<const NormalFrontierSize*>(reached_bits_.data() + announce_at_), segment_words_, p,
                        announced_sum_.data(), st);
+}
+
+std::optional<uint32_t> RankBfs::sparse_level() const {
+  const int p = host_.num_ranks;
+  uint32_t longest = 0;
+  for (int q = 0; q < p; ++q) longest = std::max(longest, pinned_counts_[static_cast<size_t>(q) * count_row_ + p]);
+  if (longest > sparse_cap_) return std::nullopt;
+  return longest;
+}
+
+// Every rank's header and list, padded to the longest list (event 4 between
+// the exchange and the settle).
+void RankBfs::exchange_sparse(const BfsLevel& s, uint32_t longest) {
+  const int p = host_.num_ranks;
+  const uint64_t stride = kSparseHeaderWords + (longest + 1) / 2 * 2;  // the headers' 8-byte fields aligned
+  TG_NCCL(ncclAllGather(sparse_mine_.data(), sparse_all_.data(), stride, ncclUint32, comm_, stream_.stream()));
+  stream_.mark(4);
+  launch_settle_sparse(s, sparse_all_.data(), stride, count_matrix_.data() + p, count_row_, p, announced_sum_.data(),
+                       stream_.sms(), stream_.stream());
 }
 
 // Beamer's rule again, over the normals' edges of every rank at once, so that
@@ -163,11 +192,11 @@ void RankBfs::reset(uint64_t source) {
   const RankGraph& g = host_;
   TG_CUDA(cudaMemsetAsync(normal_depth_.data(), 0xFF, g.num_normals() * sizeof(int32_t), stream_.stream()));  // kNoDepth
   TG_CUDA(cudaMemsetAsync(delegate_depth_.data(), 0xFF, g.num_delegates() * sizeof(int32_t), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, g.num_delegates() + 1, stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(reached_.data(), 0, reached_.size(), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, g.num_ranks * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counters' pinned slots.
   uint32_t* staged = pinned_counts_;
   staged[0] = 0;  // depth 0 as an int32's bits
@@ -187,7 +216,7 @@ void RankBfs::reset(uint64_t source) {
 uint64_t RankBfs::exchange_normals(BfsLevel& s) {
   const int p = host_.num_ranks;
   if (p == 1) return 0;
-  return exchange_queues(comm_, stream_.stream(), host_.rank, p, send_count_.data(), count_matrix_.data(), pinned_counts_,
+  return exchange_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_count_.data(), count_matrix_.data(), pinned_counts_,
                          sizeof(uint32_t), [&](int q) { return s.send + send_start_host_[q]; }, receive_.data());
 }
 
@@ -283,22 +312,40 @@ RankRunRecord RankBfs::run(uint64_t source) {
     }
     pulled_last = pull && delegates > 0;
     last_delegates = delegates;
+    // A level that pushes the normals lists the delegates it reached (for a
+    // sparse exchange, below) and counts them into its row of the counts.
+    const bool lists = !pull_normals && p > 1 && sparse_levels_;
+    if (lists)
+      launch_list_reached(reached_.data(), g.num_delegates(), sparse_mine_.data() + kSparseHeaderWords, sparse_cap_,
+                          send_count_.data() + p, stream_.sms(), stream_.stream());
     stream_.mark(1);
     NormalFrontierSize* announce =
         p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
               : announced_sum_.data();
-    // A level that pulled the normals sent none: every rank knows it.
+    // A level that pulled the normals sent none: every rank knows it. One
+    // that pushed them learns from the counts how many delegates each rank
+    // reached; if none reached many, the level is sparse (bfs_kernels.cuh).
     uint64_t received = 0;
-    if (!pull_normals) received = exchange_normals(s);
-    else if (p > 1) std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * p, p, 0u);
+    std::optional<uint32_t> sparse;
+    if (!pull_normals) {
+      received = exchange_normals(s);
+      if (lists) sparse = sparse_level();
+    } else if (p > 1) {
+      std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * count_row_, count_row_, 0u);
+    }
     stream_.mark(2);
     launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
-    launch_set_normals_flag(s, stream_.stream());
-    launch_announce_normals(s, announce, stream_.stream());
+    auto* header = reinterpret_cast<SparseHeader*>(sparse_mine_.data());
+    launch_set_normals_flag(s, sparse ? &header->has_normals : s.reached + g.num_delegates(), stream_.stream());
+    launch_announce_normals(s, sparse ? &header->size : announce, stream_.stream());
     stream_.mark(3);
-    if (p > 1) exchange_reached();
-    stream_.mark(4);
-    launch_settle_delegates(s, stream_.sms(), stream_.stream());
+    if (sparse) {
+      exchange_sparse(s, *sparse);
+    } else {
+      if (p > 1) exchange_reached();
+      stream_.mark(4);
+      launch_settle_delegates(s, stream_.sms(), stream_.stream());
+    }
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
     TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), kLevelCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
@@ -308,7 +355,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
                             stream_.stream()));
     TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
     TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, p * sizeof(uint32_t), stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
     normal_frontier = *pinned_announced_;
 
@@ -327,12 +374,16 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.delegates_s = stream_.seconds(kDelegatesStart, 1);
     l.visit_s = stream_.seconds(2, 3);
     l.settle_s = stream_.seconds(4, 5);
+    l.normals_exchange_s = stream_.seconds(1, 2);
+    l.delegates_exchange_s = stream_.seconds(3, 4);
+    l.frontier_share_s = share;
     if (p > 1) {
-      const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * p;  // this level's row, still there
+      const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * count_row_;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
-      l.bytes_sent += segment_words_ * 4;  // its segment of the mask, with its announcement
+      // Its segment of the mask with its announcement, or at a sparse level its header and list.
+      l.bytes_sent += sparse ? (kSparseHeaderWords + *sparse) * 4 : segment_words_ * 4;
       if (pull_normals) l.bytes_sent += normal_words_ * 4;
-      else l.bytes_sent += static_cast<uint64_t>(p) * 4;  // its counts
+      else l.bytes_sent += static_cast<uint64_t>(count_row_) * 4;  // its counts
     }
     record.levels.push_back(l);
     normals = counters[0];

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -48,6 +49,10 @@ class RankBfs : public RankProgram {
  private:
   void reset(uint64_t source);
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
+  // After exchange_normals: the longest list of reached delegates a rank
+  // made, if every rank's fits (bfs_kernels.cuh, SparseHeader), else none.
+  std::optional<uint32_t> sparse_level() const;
+  void exchange_sparse(const BfsLevel& s, uint32_t longest);  // the lists in place of the mask, and their settle
   void exchange_reached();                 // every rank's reached mask OR-ed into each's
   // Whether this level pulls the normal frontier too, from what the ranks
   // announced of it (the same answer on every rank), and the bits it pulls by.
@@ -85,10 +90,20 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint32_t> frontier_bits_;  // the delegate frontier as bits, for bottom-up levels
   tg::gpu::DeviceArray<uint32_t> normals_[2], delegates_[2];
   tg::gpu::DeviceArray<eid_t> scan_;
-  tg::gpu::DeviceArray<uint32_t> counters_, sent_bits_, send_, receive_, send_count_, count_matrix_;
+  tg::gpu::DeviceArray<uint32_t> counters_, sent_bits_, send_, receive_, count_matrix_;
+  // This rank's row of the count exchange: its P queue lengths, then how
+  // many delegates it reached this level (count_row_ = P + 1 words).
+  tg::gpu::DeviceArray<uint32_t> send_count_;
+  int count_row_ = 0;
+  // A sparse level's: this rank's header and list (at most sparse_cap_
+  // entries, the mask's words: a longer list would outweigh the mask), and
+  // every rank's (P > 1).
+  tg::gpu::DeviceArray<uint32_t> sparse_mine_, sparse_all_;
+  uint32_t sparse_cap_ = 0;
+  bool sparse_levels_ = true;  // TG_MGPU_SPARSE_LEVELS=0 exchanges the mask at every level (A/B)
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
-  uint32_t* pinned_counts_ = nullptr;  // P * P counts, then the level's counters (kLevelCounters)
+  uint32_t* pinned_counts_ = nullptr;  // P rows of count_row_ words, then the level's counters (kLevelCounters)
   tg::gpu::DeviceArray<eid_t> delegate_edges_;  // the next delegate frontier's dn and dd edges here (settle's sum)
   eid_t* pinned_frontier_edges_ = nullptr;       // the same, read at the level's end
 };

@@ -61,13 +61,15 @@ VertexValues gather(Communicator& host, const GlobalIdOrder& order, const gpu::R
 // decided by the reduced flags).
 DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::RankRunRecord& mine) {
   const size_t levels = mine.levels.size();
-  constexpr size_t kTimes = 6;
+  constexpr size_t kTimes = 9;
   std::vector<double> times(kTimes * levels);
   constexpr size_t kCounts = 4;
   std::vector<uint64_t> counts(kCounts * levels);
   for (size_t i = 0; i < levels; ++i) {
     const gpu::LevelRecord& l = mine.levels[i];
-    const double mine_times[kTimes] = {l.compute_s, l.communication_s, l.normals_s, l.delegates_s, l.visit_s, l.settle_s};
+    const double mine_times[kTimes] = {l.compute_s,          l.communication_s,        l.normals_s,
+                                       l.delegates_s,        l.visit_s,                l.settle_s,
+                                       l.normals_exchange_s, l.delegates_exchange_s, l.frontier_share_s};
     std::copy(mine_times, mine_times + kTimes, times.begin() + kTimes * i);
     counts[kCounts * i] = mine.levels[i].bytes_sent;
     counts[kCounts * i + 1] = mine.levels[i].normals_received;
@@ -88,7 +90,8 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
                         mine.levels[i].delegate_frontier, static_cast<int>(counts[kCounts * i + 2]), times[kTimes * i + 2],
                         times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5],
                         mine.levels[i].normals_pulled,  // the same on every rank
-                        counts[kCounts * i + 3], mine.levels[i].normal_frontier_edges, least[2 * i], least[2 * i + 1]});
+                        counts[kCounts * i + 3], mine.levels[i].normal_frontier_edges, least[2 * i], least[2 * i + 1],
+                        times[kTimes * i + 6], times[kTimes * i + 7], times[kTimes * i + 8]});
   return d;
 }
 
