@@ -80,8 +80,7 @@ __device__ bool in_delegate_frontier(const BfsLevel& s, uint32_t k) { return (s.
 // atomic. Queue slots taken a warp at a time (queue_slot) made a vertex pass
 // cost one atomic on one counter per 32 vertices, which grew with the
 // replicated delegates (settle_delegates below).
-// Items past `cap` are counted, not stored.
-__device__ void append_by_block(bool fresh, uint32_t item, uint32_t* queue, uint32_t* count, uint32_t cap = UINT32_MAX) {
+__device__ void append_by_block(bool fresh, uint32_t item, uint32_t* queue, uint32_t* count) {
   using Scan = cub::BlockScan<uint32_t, kBlock>;
   __shared__ typename Scan::TempStorage scratch;
   __shared__ uint32_t base;
@@ -89,7 +88,7 @@ __device__ void append_by_block(bool fresh, uint32_t item, uint32_t* queue, uint
   Scan(scratch).ExclusiveSum(fresh ? 1u : 0u, at, total);
   if (threadIdx.x == 0 && total > 0) base = atomicAdd(count, total);
   __syncthreads();
-  if (fresh && base + at < cap) queue[base + at] = item;
+  if (fresh) queue[base + at] = item;
   __syncthreads();  // base and the scan's storage serve the next stride
 }
 
@@ -197,51 +196,21 @@ __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count
 
 __global__ void set_normals_flag(BfsLevel s, uint8_t* flag) { *flag = s.counters[0] > 0 ? 1 : 0; }
 
-// A block-stride loop, so that append_by_block's every thread takes part.
-__global__ void list_reached(const uint8_t* reached, uint32_t delegates, uint32_t* list, uint32_t cap, uint32_t* count) {
-  for (uint64_t first = blockIdx.x * uint64_t{blockDim.x}; first < delegates; first += uint64_t{gridDim.x} * blockDim.x) {
-    const uint64_t k = first + threadIdx.x;
-    const bool set = k < delegates && reached[k] != 0;
-    if (__syncthreads_or(set)) append_by_block(set, static_cast<uint32_t>(k), list, count, cap);
-  }
-}
-
-// A thread per listed entry (P lists of at most stride - header words); a
-// delegate two ranks list is claimed once.
-__global__ void settle_sparse(BfsLevel s, const uint32_t* all, uint64_t stride, const uint32_t* counts,
-                              uint64_t count_stride, int p) {
-  const uint64_t per_rank = stride - kSparseHeaderWords, entries = per_rank * p;
-  for (uint64_t first = blockIdx.x * uint64_t{blockDim.x}; first < entries; first += uint64_t{gridDim.x} * blockDim.x) {
-    const uint64_t i = first + threadIdx.x;
-    const uint64_t q = i / per_rank, j = i % per_rank;
-    bool fresh = false;
-    uint32_t k = 0;
-    if (i < entries && j < counts[q * count_stride]) {
-      k = all[q * stride + kSparseHeaderWords + j];
-      if (q == static_cast<uint64_t>(s.g.rank)) s.reached[k] = 0;
-      fresh = s.delegate_depth[k] == kNoDepth && atomicCAS(&s.delegate_depth[k], kNoDepth, s.level + 1) == kNoDepth;
-    }
-    using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
-    __shared__ typename Reduce::TempStorage scratch;
-    const unsigned long long edges =
-        fresh ? (s.g.dn.offsets[k + 1] - s.g.dn.offsets[k]) + (s.g.dd.offsets[k + 1] - s.g.dd.offsets[k]) : 0;
-    const unsigned long long block = Reduce(scratch).Sum(edges);
-    if (threadIdx.x == 0 && block > 0) atomicAdd(reinterpret_cast<unsigned long long*>(s.next_delegate_edges), block);
-    append_by_block(fresh, k, s.next_delegates, &s.counters[1]);  // syncs: scratch serves again
-  }
-}
-
-__global__ void sum_sparse_headers(const uint32_t* all, uint64_t stride, int p, NormalFrontierSize* sum, uint32_t* counters) {
+__global__ void settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters) {
   NormalFrontierSize total;
   uint32_t has_normals = 0;
   for (int q = 0; q < p; ++q) {
-    const auto* h = reinterpret_cast<const SparseHeader*>(all + q * stride);
-    total.vertices += h->size.vertices;
-    total.edges += h->size.edges;
-    has_normals |= h->has_normals;
+    total.vertices += all[q].size.vertices;
+    total.edges += all[q].size.edges;
+    has_normals |= all[q].has_normals;
   }
   *sum = total;
   counters[2] = has_normals;
+}
+
+__global__ void set_bit(uint32_t* bits, uint64_t flag, const uint8_t* value) {
+  const uint32_t bit = 1u << (flag % 32);
+  bits[flag / 32] = (bits[flag / 32] & ~bit) | (*value ? bit : 0u);
 }
 
 // The next delegate frontier is queued a block at a time (append_by_block),
@@ -290,8 +259,9 @@ __device__ inline uint32_t bytes_of_bits(uint32_t b) {  // 4 bits as 4 flags
   return (b & 1u) | ((b & 2u) << 7) | ((b & 4u) << 14) | ((b & 8u) << 21);
 }
 
-__global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits) {
+__global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, uint32_t* any) {
   const uint64_t words = (count + 31) / 32;
+  uint32_t seen = 0;
   for (uint64_t w = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; w < words; w += uint64_t{gridDim.x} * blockDim.x) {
     const uint4* group = reinterpret_cast<const uint4*>(reached + w * 32);
     const uint4 a = group[0], b = group[1];
@@ -300,7 +270,9 @@ __global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* b
 #pragma unroll
     for (int j = 0; j < 8; ++j) word |= bits_of_bytes(x[j]) << (4 * j);
     bits[w] = word;
+    seen |= word;
   }
+  if (__syncthreads_or(seen != 0) && any != nullptr && threadIdx.x == 0) *any = 1;
 }
 
 __global__ void or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached) {
@@ -388,27 +360,21 @@ void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, cudaStream_t stre
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_list_reached(const uint8_t* reached, uint32_t delegates, uint32_t* list, uint32_t cap, uint32_t* count,
-                         int sms, cudaStream_t stream) {
-  if (delegates == 0) return;
-  list_reached<<<tg::gpu::grid_for(delegates, kBlock, sms), kBlock, 0, stream>>>(reached, delegates, list, cap, count);
+void launch_settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters,
+                         cudaStream_t stream) {
+  settle_quiet<<<1, 1, 0, stream>>>(all, p, sum, counters);
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_settle_sparse(const BfsLevel& s, const uint32_t* all, uint64_t stride, const uint32_t* counts,
-                          uint64_t count_stride, int p, NormalFrontierSize* sum, int sms, cudaStream_t stream) {
-  const uint64_t entries = (stride - kSparseHeaderWords) * p;
-  if (entries > 0) {
-    settle_sparse<<<tg::gpu::grid_for(entries, kBlock, sms), kBlock, 0, stream>>>(s, all, stride, counts, count_stride, p);
-    TG_CUDA_CHECK_LAUNCH();
-  }
-  sum_sparse_headers<<<1, 1, 0, stream>>>(all, stride, p, sum, s.counters);
+void launch_set_bit(uint32_t* bits, uint64_t flag, const uint8_t* value, cudaStream_t stream) {
+  set_bit<<<1, 1, 0, stream>>>(bits, flag, value);
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, int sms, cudaStream_t stream) {
+void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, uint32_t* any, int sms,
+                         cudaStream_t stream) {
   if (count == 0) return;
-  pack_reached<<<tg::gpu::grid_for((count + 31) / 32, kBlock, sms), kBlock, 0, stream>>>(reached, count, bits);
+  pack_reached<<<tg::gpu::grid_for((count + 31) / 32, kBlock, sms), kBlock, 0, stream>>>(reached, count, bits, any);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -81,37 +81,32 @@ void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // *flag = whether this rank queued normals for the next level (reached + d,
-// or a sparse level's header, below).
+// or a quiet level's announcement, below).
 void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, cudaStream_t stream);
 // After the reduction: the new delegate frontier and depths, and the sum of
 // its dn and dd edges here into *next_delegate_edges; clears the mask.
 void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
 
-// A pushing level at which each rank reached few delegates (the first and
-// the tail levels, whose frontiers are a few vertices) exchanges them as a
-// list instead of the mask, and settles only those: no pass over every
-// delegate (13.7 M a rank at kron:27 on 2 GPUs). list_reached lists this
-// rank's (all of them counted into *count, at most `cap` listed) before the
-// normals' count exchange, whose rows carry each rank's count: if no rank
-// reached more than the mask's words, every rank sends its header (its
-// announcement and normals flag) and list, padded to the longest
-// (rank_bfs.cu), and settle_sparse takes them.
-struct SparseHeader {
+// A pushing level at which no rank reached a delegate ("quiet": the tail
+// levels, whose frontiers are a few normals) exchanges no mask and settles
+// nothing. Each rank packs its mask before the normals' count exchange and
+// notes there whether it holds any (launch_pack_reached's `any`, the row's
+// last word); if no rank does, each sends only this, and settle_quiet sums
+// the announcements and ORs the normals flags into counters[2] (rank_bfs.cu).
+// Lists of the reached delegates in place of the mask at levels that reach
+// few (2026-11-26, session 9) gained nothing once the mask's packing was fast.
+struct QuietAnnouncement {
   NormalFrontierSize size;
   uint8_t has_normals = 0;
   uint8_t unused[7] = {};
 };
-constexpr uint64_t kSparseHeaderWords = sizeof(SparseHeader) / 4;
-static_assert(sizeof(SparseHeader) % 4 == 0);
-void launch_list_reached(const uint8_t* reached, uint32_t delegates, uint32_t* list, uint32_t cap, uint32_t* count,
-                         int sms, cudaStream_t stream);
-// `all`: P segments of `stride` words (a header, then the rank's list);
-// `counts`: rank q's count at counts[q * count_stride]. Settles the listed
-// delegates (depth, next frontier, its edges), clears this rank's listed
-// bytes of s.reached, sums the announcements into *sum and ORs the normals
-// flags into counters[2].
-void launch_settle_sparse(const BfsLevel& s, const uint32_t* all, uint64_t stride, const uint32_t* counts,
-                          uint64_t count_stride, int p, NormalFrontierSize* sum, int sms, cudaStream_t stream);
+constexpr uint64_t kQuietWords = sizeof(QuietAnnouncement) / 4;
+static_assert(sizeof(QuietAnnouncement) % 4 == 0);
+void launch_settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters,
+                         cudaStream_t stream);
+// bits[flag / 32]'s bit for `flag` set to `value` (the normals flag in a
+// packed mask: flag = d).
+void launch_set_bit(uint32_t* bits, uint64_t flag, const uint8_t* value, cudaStream_t stream);
 
 // The reached mask's bytes: d + 1 flags, padded to whole 32-byte groups (the
 // packing reads and the OR writes 32 at a time; the padding stays 0).
@@ -120,7 +115,9 @@ inline uint64_t reached_bytes(uint64_t delegates) { return (delegates + 1 + 31) 
 // The reached mask (count bytes of 0 or 1) as bits, for an allgather: NCCL
 // has no bitwise OR, and a ring allreduce of the bytes by max moves 2(P-1)/P
 // of them a rank where the allgather of bits moves (P-1)/8: P/16 as much.
-void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, int sms, cudaStream_t stream);
+// *any = 1 where a flag is set (left as it was otherwise; may be null).
+void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, uint32_t* any, int sms,
+                         cudaStream_t stream);
 // reached[k] = the OR over the P ranks' bits of flag k (rank q's segment at q * stride,
 // `stride` words apart).
 void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached, int sms,

@@ -63,13 +63,9 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   count_row_ = p + 1;
   send_count_ = DeviceArray<uint32_t>::allocate(count_row_);
   count_matrix_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * count_row_);
-  if (p > 1) {
-    sparse_cap_ = static_cast<uint32_t>(announce_at_);
-    sparse_mine_ = DeviceArray<uint32_t>::allocate(kSparseHeaderWords + sparse_cap_);
-    sparse_all_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * (kSparseHeaderWords + sparse_cap_));
-  }
-  const char* sparse = std::getenv("TG_MGPU_SPARSE_LEVELS");
-  sparse_levels_ = sparse == nullptr || std::string(sparse) != "0";
+  if (p > 1) quiet_ = DeviceArray<QuietAnnouncement>::allocate(p);
+  const char* quiet = std::getenv("TG_MGPU_QUIET_LEVELS");
+  quiet_levels_ = quiet == nullptr || std::string(quiet) != "0";
   send_start_ = DeviceArray<uint64_t>::allocate(p);
   uint64_t at = 0;
   for (int q = 0; q < p; ++q) {
@@ -102,45 +98,39 @@ void RankBfs::warm_up() {
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, reached_.size(), stream_.stream()));
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_count_.data(), count_matrix_.data());
+  launch_pack_reached(reached_.data(), host_.num_delegates() + 1, my_segment(), nullptr, stream_.sms(), stream_.stream());
   exchange_reached();
-  TG_CUDA(cudaMemsetAsync(sparse_mine_.data(), 0, kSparseHeaderWords * sizeof(uint32_t), stream_.stream()));
-  TG_NCCL(ncclAllGather(sparse_mine_.data(), sparse_all_.data(), kSparseHeaderWords, ncclUint32, comm_, stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(quiet_.data(), 0, p * sizeof(QuietAnnouncement), stream_.stream()));
+  share_quiet();
   stream_.sync();
 }
 
 // The delegates reached on any rank this level (and whether any rank queued
 // normals, the flag at index d). An allgather of each rank's mask as bits,
-// in place (this rank's segment is its packed mask), then an OR of the P
+// in place (this rank's segment, packed before), then an OR of the P
 // segments.
 void RankBfs::exchange_reached() {
   const int p = host_.num_ranks;
   const uint64_t count = uint64_t{host_.num_delegates()} + 1;
   const cudaStream_t st = stream_.stream();
-  uint32_t* mine = reached_bits_.data() + static_cast<uint64_t>(host_.rank) * segment_words_;
-  launch_pack_reached(reached_.data(), count, mine, stream_.sms(), st);
-  TG_NCCL(ncclAllGather(mine, reached_bits_.data(), segment_words_, ncclUint32, comm_, st));
+  TG_NCCL(ncclAllGather(my_segment(), reached_bits_.data(), segment_words_, ncclUint32, comm_, st));
   launch_or_reached(reached_bits_.data(), p, segment_words_, count, reached_.data(), stream_.sms(), st);
   launch_sum_announced(reinterpret_cast<const NormalFrontierSize*>(reached_bits_.data() + announce_at_), segment_words_, p,
                        announced_sum_.data(), st);
 }
 
-std::optional<uint32_t> RankBfs::sparse_level() const {
-  const int p = host_.num_ranks;
-  uint32_t longest = 0;
-  for (int q = 0; q < p; ++q) longest = std::max(longest, pinned_counts_[static_cast<size_t>(q) * count_row_ + p]);
-  if (longest > sparse_cap_) return std::nullopt;
-  return longest;
+// Every rank's announcement and normals flag at a quiet level (no mask:
+// every rank's is empty), summed into announced_sum_ and counters[2].
+void RankBfs::share_quiet() {
+  TG_NCCL(ncclAllGather(quiet_.data() + host_.rank, quiet_.data(), kQuietWords, ncclUint32, comm_, stream_.stream()));
+  launch_settle_quiet(quiet_.data(), host_.num_ranks, announced_sum_.data(), counters_.data(), stream_.stream());
 }
 
-// Every rank's header and list, padded to the longest list (event 4 between
-// the exchange and the settle).
-void RankBfs::exchange_sparse(const BfsLevel& s, uint32_t longest) {
+bool RankBfs::no_rank_reached_delegates() const {
   const int p = host_.num_ranks;
-  const uint64_t stride = kSparseHeaderWords + (longest + 1) / 2 * 2;  // the headers' 8-byte fields aligned
-  TG_NCCL(ncclAllGather(sparse_mine_.data(), sparse_all_.data(), stride, ncclUint32, comm_, stream_.stream()));
-  stream_.mark(4);
-  launch_settle_sparse(s, sparse_all_.data(), stride, count_matrix_.data() + p, count_row_, p, announced_sum_.data(),
-                       stream_.sms(), stream_.stream());
+  for (int q = 0; q < p; ++q)
+    if (pinned_counts_[static_cast<size_t>(q) * count_row_ + p] != 0) return false;
+  return true;
 }
 
 // Beamer's rule again, over the normals' edges of every rank at once, so that
@@ -312,40 +302,39 @@ RankRunRecord RankBfs::run(uint64_t source) {
     }
     pulled_last = pull && delegates > 0;
     last_delegates = delegates;
-    // A level that pushes the normals lists the delegates it reached (for a
-    // sparse exchange, below) and counts them into its row of the counts.
-    const bool lists = !pull_normals && p > 1 && sparse_levels_;
-    if (lists)
-      launch_list_reached(reached_.data(), g.num_delegates(), sparse_mine_.data() + kSparseHeaderWords, sparse_cap_,
-                          send_count_.data() + p, stream_.sms(), stream_.stream());
+    // The reached mask is final here (the visits below touch normals only):
+    // packed now, so that a level that pushes the normals can tell in its
+    // row of the counts whether this rank reached any delegate.
+    const bool may_be_quiet = !pull_normals && p > 1 && quiet_levels_;
+    if (p > 1)
+      launch_pack_reached(reached_.data(), g.num_delegates(), my_segment(), may_be_quiet ? send_count_.data() + p : nullptr,
+                          stream_.sms(), stream_.stream());
     stream_.mark(1);
     NormalFrontierSize* announce =
         p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
               : announced_sum_.data();
     // A level that pulled the normals sent none: every rank knows it. One
-    // that pushed them learns from the counts how many delegates each rank
-    // reached; if none reached many, the level is sparse (bfs_kernels.cuh).
+    // that pushed them learns from the counts whether any rank reached a
+    // delegate; if none did, the level is quiet (bfs_kernels.cuh).
     uint64_t received = 0;
-    std::optional<uint32_t> sparse;
+    bool quiet = false;
     if (!pull_normals) {
       received = exchange_normals(s);
-      if (lists) sparse = sparse_level();
+      quiet = may_be_quiet && no_rank_reached_delegates();
     } else if (p > 1) {
       std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * count_row_, count_row_, 0u);
     }
     stream_.mark(2);
     launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
-    auto* header = reinterpret_cast<SparseHeader*>(sparse_mine_.data());
-    launch_set_normals_flag(s, sparse ? &header->has_normals : s.reached + g.num_delegates(), stream_.stream());
-    launch_announce_normals(s, sparse ? &header->size : announce, stream_.stream());
+    QuietAnnouncement* quiet_mine = quiet ? quiet_.data() + g.rank : nullptr;
+    launch_set_normals_flag(s, quiet ? &quiet_mine->has_normals : s.reached + g.num_delegates(), stream_.stream());
+    if (p > 1 && !quiet) launch_set_bit(my_segment(), g.num_delegates(), s.reached + g.num_delegates(), stream_.stream());
+    launch_announce_normals(s, quiet ? &quiet_mine->size : announce, stream_.stream());
     stream_.mark(3);
-    if (sparse) {
-      exchange_sparse(s, *sparse);
-    } else {
-      if (p > 1) exchange_reached();
-      stream_.mark(4);
-      launch_settle_delegates(s, stream_.sms(), stream_.stream());
-    }
+    if (quiet) share_quiet();
+    else if (p > 1) exchange_reached();
+    stream_.mark(4);
+    if (!quiet) launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
     uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
     TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), kLevelCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
@@ -380,8 +369,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * count_row_;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
-      // Its segment of the mask with its announcement, or at a sparse level its header and list.
-      l.bytes_sent += sparse ? (kSparseHeaderWords + *sparse) * 4 : segment_words_ * 4;
+      // Its segment of the mask with its announcement, or at a quiet level the announcement alone.
+      l.bytes_sent += quiet ? sizeof(QuietAnnouncement) : segment_words_ * 4;
       if (pull_normals) l.bytes_sent += normal_words_ * 4;
       else l.bytes_sent += static_cast<uint64_t>(count_row_) * 4;  // its counts
     }

@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <span>
 #include <vector>
 
@@ -49,10 +48,8 @@ class RankBfs : public RankProgram {
  private:
   void reset(uint64_t source);
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
-  // After exchange_normals: the longest list of reached delegates a rank
-  // made, if every rank's fits (bfs_kernels.cuh, SparseHeader), else none.
-  std::optional<uint32_t> sparse_level() const;
-  void exchange_sparse(const BfsLevel& s, uint32_t longest);  // the lists in place of the mask, and their settle
+  bool no_rank_reached_delegates() const;  // after exchange_normals: the level is quiet (bfs_kernels.cuh)
+  void share_quiet();                      // a quiet level's announcements in place of the mask
   void exchange_reached();                 // every rank's reached mask OR-ed into each's
   // Whether this level pulls the normal frontier too, from what the ranks
   // announced of it (the same answer on every rank), and the bits it pulls by.
@@ -70,11 +67,13 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
   tg::gpu::DeviceArray<uint8_t> reached_;
   // The reached mask crosses ranks as bits: P segments of segment_words_
-  // (the mask's bits, then at announce_at_ the rank's NormalFrontierSize),
+  // (the mask's bits and the normals flag at bit d, then at announce_at_ the
+  // rank's NormalFrontierSize), packed at the end of a level's expansion,
   // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why).
   uint64_t segment_words_ = 0, announce_at_ = 0;
   uint64_t reduce_over_ranks(uint64_t mine, ncclRedOp_t op);  // the warm-up's agreements (a host sync)
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
+  uint32_t* my_segment() const { return reached_bits_.data() + static_cast<uint64_t>(host_.rank) * segment_words_; }
   // The normals' direction (choose_normals_pull): every rank's normal
   // frontier as bits by slot, P segments of normal_words_; the announced
   // sizes' sum; every normal edge of the graph (nn and nd), and those not yet
@@ -91,16 +90,12 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint32_t> normals_[2], delegates_[2];
   tg::gpu::DeviceArray<eid_t> scan_;
   tg::gpu::DeviceArray<uint32_t> counters_, sent_bits_, send_, receive_, count_matrix_;
-  // This rank's row of the count exchange: its P queue lengths, then how
-  // many delegates it reached this level (count_row_ = P + 1 words).
+  // This rank's row of the count exchange: its P queue lengths, then whether
+  // it reached a delegate this level (count_row_ = P + 1 words).
   tg::gpu::DeviceArray<uint32_t> send_count_;
   int count_row_ = 0;
-  // A sparse level's: this rank's header and list (at most sparse_cap_
-  // entries, the mask's words: a longer list would outweigh the mask), and
-  // every rank's (P > 1).
-  tg::gpu::DeviceArray<uint32_t> sparse_mine_, sparse_all_;
-  uint32_t sparse_cap_ = 0;
-  bool sparse_levels_ = true;  // TG_MGPU_SPARSE_LEVELS=0 exchanges the mask at every level (A/B)
+  tg::gpu::DeviceArray<QuietAnnouncement> quiet_;  // P of them (P > 1): a quiet level's allgather
+  bool quiet_levels_ = true;                       // TG_MGPU_QUIET_LEVELS=0 exchanges the mask at every level (A/B)
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
   uint32_t* pinned_counts_ = nullptr;  // P rows of count_row_ words, then the level's counters (kLevelCounters)
