@@ -13,8 +13,12 @@
 // for pull (one thread per destination).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
+#include <string>
 
 #include "core/error.h"
 
@@ -30,6 +34,10 @@ struct StepShape {
   uint64_t vertices = 0;        // |V|
   bool can_pull = false;
   bool pulled_last = false;     // the engine's previous step pulled
+  // The pull's lists cross a link (zero-copy placements), and the first
+  // `link_heads` entries of each are cached in GPU memory (0: none).
+  bool pull_over_link = false;
+  int link_heads = 0;
 };
 
 // Beamer's beta: the frontier size, as a fraction of |V|, below which a
@@ -54,13 +62,45 @@ inline bool needs_frontier_edges(Direction asked, const StepShape& s) {
   return !choice_without_edges(asked, s).has_value();
 }
 
+// Over a link, a step's bytes: a push reads the frontier's lists, their
+// entries and half a line lost at each start; a pull, for every vertex whose
+// cached head entries (the first h) miss the frontier, a sector and then
+// about 1 / share more entries (the first frontier neighbour's place, share
+// being the frontier's part of the edges), or its whole list. Ligra's
+// threshold alone pulled urand:24 at its fourth level (950 K vertices, 31 M of
+// 537 M edges): each unvisited vertex then read half its list over the link,
+// 251 M entries, and the run took 27-31 ms at a quarter budget on the H100,
+// against 8-14 ms for urand:25, twice its size (docs/PERF.md, issue 13).
+// Every vertex is counted as unvisited: the rule matters where the
+// traversal grows, when most are. TG_LINK_DIRECTION=0 leaves Ligra's
+// threshold alone (A/B).
+inline bool pull_pays_over_link(const StepShape& s) {
+  if (s.total_edges == 0 || s.vertices == 0) return true;
+  const double share = std::min(1.0, double(s.frontier_edges) / double(s.total_edges));
+  if (share <= 0) return false;
+  const double degree = double(s.total_edges) / double(s.vertices);
+  const double misses = double(s.vertices) * std::pow(1.0 - share, std::max(0, s.link_heads));
+  const double pull_bytes = misses * (32 + 4 * std::min(degree, 1 / share));
+  const double push_bytes = double(s.frontier_vertices) * 64 + double(s.frontier_edges) * 4;
+  return pull_bytes < push_bytes;
+}
+
+inline bool link_direction_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("TG_LINK_DIRECTION");
+    return v == nullptr || std::string(v) != "0";
+  }();
+  return enabled;
+}
+
 // True: pull. Throws tg::Error for kPull where the engine cannot pull.
 inline bool choose_pull(Direction asked, const StepShape& s) {
   if (asked == Direction::kPull && !s.can_pull)
     throw Error("a pull step was asked for, but this engine cannot pull: it has no in-edges (build the CSC of "
                 "a directed graph) or its placement streams out-edges only");
   if (const std::optional<bool> choice = choice_without_edges(asked, s)) return *choice;
-  return s.frontier_vertices + s.frontier_edges > s.total_edges / 20;
+  if (s.frontier_vertices + s.frontier_edges <= s.total_edges / 20) return false;
+  return !s.pull_over_link || !link_direction_enabled() || pull_pays_over_link(s);
 }
 
 }  // namespace tg

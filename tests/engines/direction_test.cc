@@ -57,5 +57,28 @@ TEST(Direction, SkipsTheDegreeSumOnlyWhereItCannotMatter) {
   EXPECT_GT(skipped, 0);
 }
 
+// Over a link (zero-copy), Ligra's threshold is not enough: urand:24's
+// fourth level (950 K of 16.7 M vertices, 31 M of 537 M edges) pulls by it,
+// but each unvisited vertex would read about 17 entries over the link where
+// the push reads the frontier's 31 M; its fifth (most of the graph in the
+// frontier) pulls either way, and so does a hub-rich frontier of kron:25.
+TEST(Direction, OverALinkPullsOnlyWhereItReadsLessThanThePush) {
+  StepShape s{950'000, 31'000'000, 537'000'000, 16'700'000, true, false, true, 4};
+  if (!link_direction_enabled()) GTEST_SKIP() << "TG_LINK_DIRECTION=0";
+  EXPECT_FALSE(choose_pull(Direction::kAuto, s));
+  s.pull_over_link = false;
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));  // in GPU memory: Ligra's threshold
+  s = StepShape{13'000'000, 420'000'000, 537'000'000, 16'700'000, true, false, true, 4};
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  s = StepShape{500'000, 300'000'000, 1'070'000'000, 33'500'000, true, false, true, 3};
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  s.link_heads = 0;  // no cache, a frontier with half the edges: every probe crosses, but stops early
+  s.frontier_edges = 540'000'000;
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  // Below Ligra's threshold the link changes nothing: push.
+  s = StepShape{1'000, 30'000, 537'000'000, 16'700'000, true, false, true, 4};
+  EXPECT_FALSE(choose_pull(Direction::kAuto, s));
+}
+
 }  // namespace
 }  // namespace tg::test

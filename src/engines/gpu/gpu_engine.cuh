@@ -215,7 +215,9 @@ class GpuEngine {
     // vertex's delta already moved into what it sends.
     if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
     const uint64_t frontier_edges = frontiers_.out_degree_sum(f, g_.out.view.offsets, g_.m);
-    pulled_last_ = choose_pull(options.direction, StepShape{f.count, frontier_edges, g_.m, n_, can_pull(), pulled_last_});
+    const bool over_link = g_.access != Access::kDevice && g_.access != Access::kUvm && !g_.streamed.enabled;
+    pulled_last_ = choose_pull(options.direction, StepShape{f.count, frontier_edges, g_.m, n_, can_pull(), pulled_last_,
+                                                            over_link, over_link ? g_.in.view.cache.heads : 0});
     if (pulled_last_) {
       stats_.pull_steps++;
       Frontier in = frontiers_.to_dense(f);
