@@ -16,9 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <optional>
-#include <string>
 
 #include "core/error.h"
 
@@ -72,8 +70,7 @@ inline bool needs_frontier_edges(Direction asked, const StepShape& s) {
 // 251 M entries, and the run took 27-31 ms at a quarter budget on the H100,
 // against 8-14 ms for urand:25, twice its size (docs/PERF.md, issue 13).
 // Every vertex is counted as unvisited: the rule matters where the
-// traversal grows, when most are. TG_LINK_DIRECTION=0 leaves Ligra's
-// threshold alone (A/B).
+// traversal grows, when most are.
 inline bool pull_pays_over_link(const StepShape& s) {
   if (s.total_edges == 0 || s.vertices == 0) return true;
   const double share = std::min(1.0, double(s.frontier_edges) / double(s.total_edges));
@@ -85,14 +82,6 @@ inline bool pull_pays_over_link(const StepShape& s) {
   return pull_bytes < push_bytes;
 }
 
-inline bool link_direction_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("TG_LINK_DIRECTION");
-    return v == nullptr || std::string(v) != "0";
-  }();
-  return enabled;
-}
-
 // True: pull. Throws tg::Error for kPull where the engine cannot pull.
 inline bool choose_pull(Direction asked, const StepShape& s) {
   if (asked == Direction::kPull && !s.can_pull)
@@ -100,7 +89,7 @@ inline bool choose_pull(Direction asked, const StepShape& s) {
                 "a directed graph) or its placement streams out-edges only");
   if (const std::optional<bool> choice = choice_without_edges(asked, s)) return *choice;
   if (s.frontier_vertices + s.frontier_edges <= s.total_edges / 20) return false;
-  return !s.pull_over_link || !link_direction_enabled() || pull_pays_over_link(s);
+  return !s.pull_over_link || pull_pays_over_link(s);
 }
 
 }  // namespace tg

@@ -64,7 +64,6 @@ TEST(Direction, SkipsTheDegreeSumOnlyWhereItCannotMatter) {
 // frontier) pulls either way, and so does a hub-rich frontier of kron:25.
 TEST(Direction, OverALinkPullsOnlyWhereItReadsLessThanThePush) {
   StepShape s{950'000, 31'000'000, 537'000'000, 16'700'000, true, false, true, 4};
-  if (!link_direction_enabled()) GTEST_SKIP() << "TG_LINK_DIRECTION=0";
   EXPECT_FALSE(choose_pull(Direction::kAuto, s));
   s.pull_over_link = false;
   EXPECT_TRUE(choose_pull(Direction::kAuto, s));  // in GPU memory: Ligra's threshold

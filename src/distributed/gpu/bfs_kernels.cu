@@ -153,40 +153,32 @@ __global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segme
 }
 
 // The queue's edges estimated from its first kAnnounceSample entries (the
-// queue's order is the visits', no order of degree), scaled by
-// scale_announced: reading every entry's offsets, four random reads a
-// vertex, took 0.3-0.5 ms at the levels that visit millions (kron:27 on 2
-// H100). The estimate only chooses a direction.
+// queue's order is the visits', no order of degree) and scaled to the whole:
+// reading every entry's offsets, four random reads a vertex, took 0.3-0.5 ms
+// at the levels that visit millions (kron:27 on 2 H100). The estimate only
+// chooses a direction. One block, its loads unrolled: one operation where a
+// memset, a kernel and a scaling kernel were three.
 constexpr uint32_t kAnnounceSample = 1u << 14;
+constexpr int kAnnounceBlock = 1024;
 
-__global__ void announce_normals(BfsLevel s, NormalFrontierSize* out) {
-  using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
+__global__ void __launch_bounds__(kAnnounceBlock) announce_normals(BfsLevel s, NormalFrontierSize* out) {
+  using Reduce = cub::BlockReduce<unsigned long long, kAnnounceBlock>;
   __shared__ typename Reduce::TempStorage scratch;
   const uint32_t count = s.counters[0], sample = min(count, kAnnounceSample);
-  const uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x;
   unsigned long long edges = 0;
-  if (i < sample) {
-    const uint32_t l = s.next_normals[i];
-    edges = (s.g.nn.offsets[l + 1] - s.g.nn.offsets[l]) + (s.g.nd.offsets[l + 1] - s.g.nd.offsets[l]);
+#pragma unroll
+  for (uint32_t j = 0; j < kAnnounceSample / kAnnounceBlock; ++j) {
+    const uint32_t i = j * kAnnounceBlock + threadIdx.x;
+    if (i < sample) {
+      const uint32_t l = s.next_normals[i];
+      edges += (s.g.nn.offsets[l + 1] - s.g.nn.offsets[l]) + (s.g.nd.offsets[l + 1] - s.g.nd.offsets[l]);
+    }
   }
-  const unsigned long long block = Reduce(scratch).Sum(edges);
-  if (threadIdx.x == 0 && block > 0) atomicAdd(reinterpret_cast<unsigned long long*>(&out->edges), block);
-  if (blockIdx.x == 0 && threadIdx.x == 0) out->vertices = count;
-}
-
-__global__ void scale_announced(NormalFrontierSize* out) {
-  const uint64_t count = out->vertices;
-  if (count > kAnnounceSample) out->edges = out->edges * count / kAnnounceSample;
-}
-
-__global__ void sum_announced(const NormalFrontierSize* first, uint64_t stride_words, int p, NormalFrontierSize* sum) {
-  NormalFrontierSize total;
-  for (int q = 0; q < p; ++q) {
-    const auto* a = reinterpret_cast<const NormalFrontierSize*>(reinterpret_cast<const uint32_t*>(first) + q * stride_words);
-    total.vertices += a->vertices;
-    total.edges += a->edges;
+  const unsigned long long total = Reduce(scratch).Sum(edges);
+  if (threadIdx.x == 0) {
+    out->vertices = count;
+    out->edges = count > kAnnounceSample ? total * count / kAnnounceSample : total;
   }
-  *sum = total;
 }
 
 __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count) {
@@ -194,7 +186,14 @@ __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count
     visit_local(s, s.g.local_of_slot[slots[i]]);
 }
 
-__global__ void set_normals_flag(BfsLevel s, uint8_t* flag) { *flag = s.counters[0] > 0 ? 1 : 0; }
+__global__ void set_normals_flag(BfsLevel s, uint8_t* flag, uint32_t* bits, uint64_t bit) {
+  const bool any = s.counters[0] > 0;
+  *flag = any ? 1 : 0;
+  if (bits != nullptr) {
+    const uint32_t mask = 1u << (bit % 32);
+    bits[bit / 32] = (bits[bit / 32] & ~mask) | (any ? mask : 0u);
+  }
+}
 
 __global__ void settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters) {
   NormalFrontierSize total;
@@ -206,11 +205,6 @@ __global__ void settle_quiet(const QuietAnnouncement* all, int p, NormalFrontier
   }
   *sum = total;
   counters[2] = has_normals;
-}
-
-__global__ void set_bit(uint32_t* bits, uint64_t flag, const uint8_t* value) {
-  const uint32_t bit = 1u << (flag % 32);
-  bits[flag / 32] = (bits[flag / 32] & ~bit) | (*value ? bit : 0u);
 }
 
 // The next delegate frontier is queued a block at a time (append_by_block),
@@ -275,7 +269,17 @@ __global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* b
   if (__syncthreads_or(seen != 0) && any != nullptr && threadIdx.x == 0) *any = 1;
 }
 
-__global__ void or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached) {
+__global__ void or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached,
+                           uint64_t announce_at, NormalFrontierSize* sum) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    NormalFrontierSize total;
+    for (int q = 0; q < p; ++q) {
+      const auto* a = reinterpret_cast<const NormalFrontierSize*>(bits + static_cast<uint64_t>(q) * stride + announce_at);
+      total.vertices += a->vertices;
+      total.edges += a->edges;
+    }
+    *sum = total;
+  }
   const uint64_t words = (count + 31) / 32;
   for (uint64_t w = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; w < words; w += uint64_t{gridDim.x} * blockDim.x) {
     uint32_t any = 0;
@@ -336,16 +340,7 @@ void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* se
 }
 
 void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, cudaStream_t stream) {
-  TG_CUDA(cudaMemsetAsync(out, 0, sizeof(NormalFrontierSize), stream));
-  announce_normals<<<(kAnnounceSample + kBlock - 1) / kBlock, kBlock, 0, stream>>>(s, out);
-  TG_CUDA_CHECK_LAUNCH();
-  scale_announced<<<1, 1, 0, stream>>>(out);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words, int p, NormalFrontierSize* sum,
-                          cudaStream_t stream) {
-  sum_announced<<<1, 1, 0, stream>>>(first, stride_words, p, sum);
+  announce_normals<<<1, kAnnounceBlock, 0, stream>>>(s, out);
   TG_CUDA_CHECK_LAUNCH();
 }
 
@@ -355,19 +350,14 @@ void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t co
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, cudaStream_t stream) {
-  set_normals_flag<<<1, 1, 0, stream>>>(s, flag);
+void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, uint32_t* bits, uint64_t bit, cudaStream_t stream) {
+  set_normals_flag<<<1, 1, 0, stream>>>(s, flag, bits, bit);
   TG_CUDA_CHECK_LAUNCH();
 }
 
 void launch_settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters,
                          cudaStream_t stream) {
   settle_quiet<<<1, 1, 0, stream>>>(all, p, sum, counters);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_set_bit(uint32_t* bits, uint64_t flag, const uint8_t* value, cudaStream_t stream) {
-  set_bit<<<1, 1, 0, stream>>>(bits, flag, value);
   TG_CUDA_CHECK_LAUNCH();
 }
 
@@ -378,10 +368,10 @@ void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits,
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached, int sms,
-                       cudaStream_t stream) {
-  if (count == 0) return;
-  or_reached<<<tg::gpu::grid_for((count + 31) / 32, kBlock, sms), kBlock, 0, stream>>>(bits, p, stride, count, reached);
+void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached,
+                       uint64_t announce_at, NormalFrontierSize* sum, int sms, cudaStream_t stream) {
+  or_reached<<<tg::gpu::grid_for((count + 31) / 32, kBlock, sms), kBlock, 0, stream>>>(bits, p, stride, count, reached,
+                                                                                     announce_at, sum);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -26,6 +26,16 @@ struct NormalFrontierSize {
 // next level, [1] delegates in the next frontier, [2] the reduced "some rank
 // has normals next" flag.
 constexpr int kLevelCounters = 3;
+
+// What a level totals, read back by the host in one copy at its end (the
+// tail levels' few microseconds of work wait on each operation the host
+// enqueues): the counters, the next delegate frontier's dn and dd edges here
+// (settle_delegates' sum), and the normal frontier every rank announced.
+struct LevelTotals {
+  uint32_t counters[kLevelCounters + 1] = {};  // the last one pads the edges to 8 bytes
+  eid_t next_delegate_edges = 0;
+  NormalFrontierSize announced;
+};
 struct BfsLevel {
   RankView g;
   int32_t level = 0;
@@ -75,14 +85,12 @@ void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* se
 // What this rank announces after a level: its queued normals (counters[0])
 // and their nn and nd edges (estimated from a sample of the queue).
 void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, cudaStream_t stream);
-// The sum of P announcements `stride` words apart.
-void launch_sum_announced(const NormalFrontierSize* first, uint64_t stride_words, int p, NormalFrontierSize* sum,
-                          cudaStream_t stream);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
 // *flag = whether this rank queued normals for the next level (reached + d,
-// or a quiet level's announcement, below).
-void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, cudaStream_t stream);
+// or a quiet level's announcement, below); where `bits` is set, also its bit
+// `bit` (the flag in this rank's packed mask).
+void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, uint32_t* bits, uint64_t bit, cudaStream_t stream);
 // After the reduction: the new delegate frontier and depths, and the sum of
 // its dn and dd edges here into *next_delegate_edges; clears the mask.
 void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
@@ -104,10 +112,6 @@ constexpr uint64_t kQuietWords = sizeof(QuietAnnouncement) / 4;
 static_assert(sizeof(QuietAnnouncement) % 4 == 0);
 void launch_settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters,
                          cudaStream_t stream);
-// bits[flag / 32]'s bit for `flag` set to `value` (the normals flag in a
-// packed mask: flag = d).
-void launch_set_bit(uint32_t* bits, uint64_t flag, const uint8_t* value, cudaStream_t stream);
-
 // The reached mask's bytes: d + 1 flags, padded to whole 32-byte groups (the
 // packing reads and the OR writes 32 at a time; the padding stays 0).
 inline uint64_t reached_bytes(uint64_t delegates) { return (delegates + 1 + 31) / 32 * 32; }
@@ -119,8 +123,9 @@ inline uint64_t reached_bytes(uint64_t delegates) { return (delegates + 1 + 31) 
 void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, uint32_t* any, int sms,
                          cudaStream_t stream);
 // reached[k] = the OR over the P ranks' bits of flag k (rank q's segment at q * stride,
-// `stride` words apart).
-void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached, int sms,
-                       cudaStream_t stream);
+// `stride` words apart); and *sum = the sum of the P announcements, at
+// `announce_at` words into each segment.
+void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached,
+                       uint64_t announce_at, NormalFrontierSize* sum, int sms, cudaStream_t stream);
 
 }  // namespace tg::dist::gpu

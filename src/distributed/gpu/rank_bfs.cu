@@ -1,6 +1,7 @@
 #include "distributed/gpu/rank_bfs.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -40,7 +41,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   reached_ = DeviceArray<uint8_t>::allocate(reached_bytes(d));
   announce_at_ = ((d + 1 + 31) / 32 + 1) / 2 * 2;  // the announcement's 64-bit words aligned
   segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
-  if (p > 1) {  // one rank announces straight into announced_sum_ and exchanges no mask
+  if (p > 1) {  // one rank announces straight into its totals and exchanges no mask
     reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
     TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   }
@@ -48,15 +49,13 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
     normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
   }
-  announced_sum_ = DeviceArray<NormalFrontierSize>::allocate(1);
   frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
   for (int i = 0; i < 2; ++i) {
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
     delegates_[i] = DeviceArray<uint32_t>::allocate(d);
   }
   scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
-  counters_ = DeviceArray<uint32_t>::allocate(kLevelCounters);
-  delegate_edges_ = DeviceArray<eid_t>::allocate(1);
+  totals_ = DeviceArray<LevelTotals>::allocate(1);
   sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
@@ -64,8 +63,6 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   send_count_ = DeviceArray<uint32_t>::allocate(count_row_);
   count_matrix_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * count_row_);
   if (p > 1) quiet_ = DeviceArray<QuietAnnouncement>::allocate(p);
-  const char* quiet = std::getenv("TG_MGPU_QUIET_LEVELS");
-  quiet_levels_ = quiet == nullptr || std::string(quiet) != "0";
   send_start_ = DeviceArray<uint64_t>::allocate(p);
   uint64_t at = 0;
   for (int q = 0; q < p; ++q) {
@@ -73,22 +70,22 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     if (q != graph.rank) at += DegreeSeparation::slots_on_rank(graph.num_vertices, p, q);
   }
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
-  TG_CUDA(cudaMallocHost(&pinned_counts_, (static_cast<size_t>(p) * count_row_ + kLevelCounters) * sizeof(uint32_t)));
-  TG_CUDA(cudaMallocHost(&pinned_frontier_edges_, sizeof(eid_t)));
-  TG_CUDA(cudaMallocHost(&pinned_announced_, sizeof(NormalFrontierSize)));
+  TG_CUDA(cudaMallocHost(&pinned_counts_, static_cast<size_t>(p) * count_row_ * sizeof(uint32_t)));
+  TG_CUDA(cudaMallocHost(&pinned_totals_, sizeof(LevelTotals)));
 }
 
-// A number of this rank's reduced over the ranks, through the delegate
-// edges' device slot and its pinned twin (free at the warm-up; each run
-// clears the slot).
+// A number of this rank's reduced over the ranks, through the totals'
+// delegate edges and their pinned twin (free at the warm-up; each run
+// clears them).
 uint64_t RankBfs::reduce_over_ranks(uint64_t mine, ncclRedOp_t op) {
   if (host_.num_ranks == 1) return mine;
-  *pinned_frontier_edges_ = mine;
-  TG_CUDA(cudaMemcpyAsync(delegate_edges_.data(), pinned_frontier_edges_, 8, cudaMemcpyHostToDevice, stream_.stream()));
-  TG_NCCL(ncclAllReduce(delegate_edges_.data(), delegate_edges_.data(), 1, ncclUint64, op, comm_, stream_.stream()));
-  TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, delegate_edges_.data(), 8, cudaMemcpyDeviceToHost, stream_.stream()));
+  eid_t* slot = &totals_.data()->next_delegate_edges;
+  pinned_totals_->next_delegate_edges = mine;
+  TG_CUDA(cudaMemcpyAsync(slot, &pinned_totals_->next_delegate_edges, 8, cudaMemcpyHostToDevice, stream_.stream()));
+  TG_NCCL(ncclAllReduce(slot, slot, 1, ncclUint64, op, comm_, stream_.stream()));
+  TG_CUDA(cudaMemcpyAsync(&pinned_totals_->next_delegate_edges, slot, 8, cudaMemcpyDeviceToHost, stream_.stream()));
   stream_.sync();
-  return *pinned_frontier_edges_;
+  return pinned_totals_->next_delegate_edges;
 }
 
 void RankBfs::warm_up() {
@@ -114,16 +111,15 @@ void RankBfs::exchange_reached() {
   const uint64_t count = uint64_t{host_.num_delegates()} + 1;
   const cudaStream_t st = stream_.stream();
   TG_NCCL(ncclAllGather(my_segment(), reached_bits_.data(), segment_words_, ncclUint32, comm_, st));
-  launch_or_reached(reached_bits_.data(), p, segment_words_, count, reached_.data(), stream_.sms(), st);
-  launch_sum_announced(reinterpret_cast<const NormalFrontierSize*>(reached_bits_.data() + announce_at_), segment_words_, p,
-                       announced_sum_.data(), st);
+  launch_or_reached(reached_bits_.data(), p, segment_words_, count, reached_.data(), announce_at_, announced_sum(),
+                    stream_.sms(), st);
 }
 
 // Every rank's announcement and normals flag at a quiet level (no mask:
-// every rank's is empty), summed into announced_sum_ and counters[2].
+// every rank's is empty), summed into the totals' announcement and counters[2].
 void RankBfs::share_quiet() {
   TG_NCCL(ncclAllGather(quiet_.data() + host_.rank, quiet_.data(), kQuietWords, ncclUint32, comm_, stream_.stream()));
-  launch_settle_quiet(quiet_.data(), host_.num_ranks, announced_sum_.data(), counters_.data(), stream_.stream());
+  launch_settle_quiet(quiet_.data(), host_.num_ranks, announced_sum(), counters(), stream_.stream());
 }
 
 bool RankBfs::no_rank_reached_delegates() const {
@@ -174,8 +170,7 @@ const uint32_t* RankBfs::share_normal_frontier(const BfsLevel& s) {
 
 RankBfs::~RankBfs() {
   cudaFreeHost(pinned_counts_);
-  cudaFreeHost(pinned_frontier_edges_);
-  cudaFreeHost(pinned_announced_);
+  cudaFreeHost(pinned_totals_);
 }
 
 void RankBfs::reset(uint64_t source) {
@@ -184,8 +179,7 @@ void RankBfs::reset(uint64_t source) {
   TG_CUDA(cudaMemsetAsync(delegate_depth_.data(), 0xFF, g.num_delegates() * sizeof(int32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, reached_.size(), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(totals_.data(), 0, sizeof(LevelTotals), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counters' pinned slots.
   uint32_t* staged = pinned_counts_;
@@ -225,7 +219,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
   last_normal_frontier_edges_ = 0;
 
   // Every rank starts together: a reduction of nothing is the barrier.
-  if (p > 1) TG_NCCL(ncclAllReduce(counters_.data(), counters_.data(), 1, ncclUint32, ncclSum, comm_, stream_.stream()));
+  if (p > 1) TG_NCCL(ncclAllReduce(counters(), counters(), 1, ncclUint32, ncclSum, comm_, stream_.stream()));
   stream_.mark(kRunStart);
 
   // Beamer's rule (SC 2012) as GAP applies it, per rank on its own delegate
@@ -265,8 +259,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.frontier_bits = frontier_bits_.data();
     s.next_normals = normals_[1 - cur].data();
     s.next_delegates = delegates_[1 - cur].data();
-    s.counters = counters_.data();
-    s.next_delegate_edges = delegate_edges_.data();
+    s.counters = counters();
+    s.next_delegate_edges = &totals_.data()->next_delegate_edges;
     s.sent_bits = sent_bits_.data();
     s.send = send_.data();
     s.send_start = send_start_.data();
@@ -281,8 +275,6 @@ RankRunRecord RankBfs::run(uint64_t source) {
       s.normal_frontier = share_normal_frontier(s);
       s.normal_frontier_words = normal_words_;
     } else {
-      stream_.mark(kFrontierShareStart);
-      stream_.mark(kFrontierShareStop);
       launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
     }
     stream_.mark(kDelegatesStart);
@@ -305,14 +297,14 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // The reached mask is final here (the visits below touch normals only):
     // packed now, so that a level that pushes the normals can tell in its
     // row of the counts whether this rank reached any delegate.
-    const bool may_be_quiet = !pull_normals && p > 1 && quiet_levels_;
+    const bool may_be_quiet = !pull_normals && p > 1;
     if (p > 1)
       launch_pack_reached(reached_.data(), g.num_delegates(), my_segment(), may_be_quiet ? send_count_.data() + p : nullptr,
                           stream_.sms(), stream_.stream());
     stream_.mark(1);
     NormalFrontierSize* announce =
         p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
-              : announced_sum_.data();
+              : announced_sum();
     // A level that pulled the normals sent none: every rank knows it. One
     // that pushed them learns from the counts whether any rank reached a
     // delegate; if none did, the level is quiet (bfs_kernels.cuh).
@@ -327,8 +319,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     stream_.mark(2);
     launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
     QuietAnnouncement* quiet_mine = quiet ? quiet_.data() + g.rank : nullptr;
-    launch_set_normals_flag(s, quiet ? &quiet_mine->has_normals : s.reached + g.num_delegates(), stream_.stream());
-    if (p > 1 && !quiet) launch_set_bit(my_segment(), g.num_delegates(), s.reached + g.num_delegates(), stream_.stream());
+    launch_set_normals_flag(s, quiet ? &quiet_mine->has_normals : s.reached + g.num_delegates(),
+                            p > 1 && !quiet ? my_segment() : nullptr, g.num_delegates(), stream_.stream());
     launch_announce_normals(s, quiet ? &quiet_mine->size : announce, stream_.stream());
     stream_.mark(3);
     if (quiet) share_quiet();
@@ -336,27 +328,24 @@ RankRunRecord RankBfs::run(uint64_t source) {
     stream_.mark(4);
     if (!quiet) launch_settle_delegates(s, stream_.sms(), stream_.stream());
     stream_.mark(5);
-    uint32_t* counters = pinned_counts_ + static_cast<size_t>(p) * p;
-    TG_CUDA(cudaMemcpyAsync(counters, counters_.data(), kLevelCounters * sizeof(uint32_t), cudaMemcpyDeviceToHost, stream_.stream()));
-    TG_CUDA(cudaMemcpyAsync(pinned_announced_, announced_sum_.data(), sizeof(NormalFrontierSize), cudaMemcpyDeviceToHost,
-                            stream_.stream()));
-    TG_CUDA(cudaMemcpyAsync(pinned_frontier_edges_, delegate_edges_.data(), sizeof(eid_t), cudaMemcpyDeviceToHost,
-                            stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(delegate_edges_.data(), 0, sizeof(eid_t), stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(counters_.data(), 0, kLevelCounters * sizeof(uint32_t), stream_.stream()));
+    // The totals in one copy, then the counters and edges cleared (the
+    // announcement is written afresh each level).
+    TG_CUDA(cudaMemcpyAsync(pinned_totals_, totals_.data(), sizeof(LevelTotals), cudaMemcpyDeviceToHost, stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(totals_.data(), 0, offsetof(LevelTotals, announced), stream_.stream()));
     TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
-    normal_frontier = *pinned_announced_;
+    const uint32_t* counters = pinned_totals_->counters;
+    normal_frontier = pinned_totals_->announced;
 
     LevelRecord l;
     l.delegate_frontier = delegates;
     l.pulled = pull;
     l.normals_pulled = pull_normals;
     l.delegate_frontier_edges = frontier_edges;
-    frontier_edges = *pinned_frontier_edges_;  // the next level's
+    frontier_edges = pinned_totals_->next_delegate_edges;  // the next level's
     l.normal_frontier_edges = normal_frontier_edges;
     l.normals_received = received;
-    const double share = stream_.seconds(kFrontierShareStart, kFrontierShareStop);
+    const double share = pull_normals ? stream_.seconds(kFrontierShareStart, kFrontierShareStop) : 0.0;
     l.compute_s = stream_.seconds(0, 1) - share + stream_.seconds(2, 3) + stream_.seconds(4, 5);
     l.communication_s = share + stream_.seconds(1, 2) + stream_.seconds(3, 4);
     l.normals_s = stream_.seconds(0, kDelegatesStart) - share;

@@ -75,32 +75,32 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
   uint32_t* my_segment() const { return reached_bits_.data() + static_cast<uint64_t>(host_.rank) * segment_words_; }
   // The normals' direction (choose_normals_pull): every rank's normal
-  // frontier as bits by slot, P segments of normal_words_; the announced
-  // sizes' sum; every normal edge of the graph (nn and nd), and those not yet
+  // frontier as bits by slot, P segments of normal_words_; every normal edge
+  // of the graph (nn and nd), and those not yet
   // explored top-down. TG_MGPU_NORMALS_PULL=always|never overrides the
   // rule (tests).
   tg::gpu::DeviceArray<uint32_t> normal_frontier_bits_;
   uint64_t normal_words_ = 0;
-  tg::gpu::DeviceArray<NormalFrontierSize> announced_sum_;
-  NormalFrontierSize* pinned_announced_ = nullptr;
   uint64_t normal_edges_ = 0, normal_edges_unexplored_ = 0;
   bool pulled_normals_last_ = false;
   uint64_t last_normal_frontier_edges_ = 0;
   tg::gpu::DeviceArray<uint32_t> frontier_bits_;  // the delegate frontier as bits, for bottom-up levels
   tg::gpu::DeviceArray<uint32_t> normals_[2], delegates_[2];
   tg::gpu::DeviceArray<eid_t> scan_;
-  tg::gpu::DeviceArray<uint32_t> counters_, sent_bits_, send_, receive_, count_matrix_;
+  tg::gpu::DeviceArray<uint32_t> sent_bits_, send_, receive_, count_matrix_;
+  // The level's totals (bfs_kernels.cuh), and their pinned twin, read back in one copy.
+  tg::gpu::DeviceArray<LevelTotals> totals_;
+  LevelTotals* pinned_totals_ = nullptr;
+  uint32_t* counters() const { return totals_.data()->counters; }
+  NormalFrontierSize* announced_sum() const { return &totals_.data()->announced; }
   // This rank's row of the count exchange: its P queue lengths, then whether
   // it reached a delegate this level (count_row_ = P + 1 words).
   tg::gpu::DeviceArray<uint32_t> send_count_;
   int count_row_ = 0;
   tg::gpu::DeviceArray<QuietAnnouncement> quiet_;  // P of them (P > 1): a quiet level's allgather
-  bool quiet_levels_ = true;                       // TG_MGPU_QUIET_LEVELS=0 exchanges the mask at every level (A/B)
   tg::gpu::DeviceArray<uint64_t> send_start_;
   std::vector<uint64_t> send_start_host_;
-  uint32_t* pinned_counts_ = nullptr;  // P rows of count_row_ words, then the level's counters (kLevelCounters)
-  tg::gpu::DeviceArray<eid_t> delegate_edges_;  // the next delegate frontier's dn and dd edges here (settle's sum)
-  eid_t* pinned_frontier_edges_ = nullptr;       // the same, read at the level's end
+  uint32_t* pinned_counts_ = nullptr;  // P rows of count_row_ words
 };
 
 }  // namespace tg::dist::gpu
