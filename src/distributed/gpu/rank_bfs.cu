@@ -181,7 +181,7 @@ void RankBfs::reset(uint64_t source) {
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(totals_.data(), 0, sizeof(LevelTotals), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
-  // The source's depth and the first frontier, through the counters' pinned slots.
+  // The source's depth and the first frontier, through the counts' pinned slots.
   uint32_t* staged = pinned_counts_;
   staged[0] = 0;  // depth 0 as an int32's bits
   const auto it = std::lower_bound(g.delegate_global.begin(), g.delegate_global.end(), source);
@@ -303,8 +303,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
                           stream_.sms(), stream_.stream());
     stream_.mark(1);
     NormalFrontierSize* announce =
-        p > 1 ? reinterpret_cast<NormalFrontierSize*>(reached_bits_.data() + static_cast<uint64_t>(g.rank) * segment_words_ + announce_at_)
-              : announced_sum();
+        p > 1 ? reinterpret_cast<NormalFrontierSize*>(my_segment() + announce_at_) : announced_sum();
     // A level that pulled the normals sent none: every rank knows it. One
     // that pushed them learns from the counts whether any rank reached a
     // delegate; if none did, the level is quiet (bfs_kernels.cuh).
