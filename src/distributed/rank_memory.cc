@@ -22,15 +22,15 @@ uint64_t bfs_state(const RankShape& s) {
   for (int q = 0; q < s.num_ranks; ++q)
     if (q != s.rank) peers += DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, q);
   return n * 4 * 3                           // depths, two queues
-         + d * 4 * 3 + d + 1                 // depths, two frontiers, the mask
+         + d * 4 * 3 + (d + 1 + 31) / 32 * 32  // depths, two frontiers, the mask (padded to 32-byte groups)
          + (d + 31) / 32 * 4                 // the frontier's bits
          + std::max(n, d) * sizeof(eid_t)    // the degree scan
          + (s.num_vertices + 31) / 32 * 4    // sent bits
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
-         + (p * p + 2 * p + 3) * 8
+         + (p + 1) * (p + 1) * 4 + p * 8     // the counts' rows (P lengths and the reached flag), this rank's, the send starts
+         + p * 24 + 40                       // a quiet level's announcements, the level's totals (bfs_kernels.cuh)
          + p * (((d + 1 + 31) / 32 + 1) / 2 * 2 + 4) * 4  // every rank's reached mask as bits, its announcement
-         + p * ((DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32) * 4  // every rank's normal frontier as bits
-         + 16 + 8;
+         + p * ((DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32) * 4;  // every rank's normal frontier as bits
 }
 
 }  // namespace

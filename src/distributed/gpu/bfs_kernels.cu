@@ -2,6 +2,8 @@
 
 #include <cooperative_groups.h>
 
+#include <cstddef>
+
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
@@ -195,15 +197,22 @@ __global__ void set_normals_flag(BfsLevel s, uint8_t* flag, uint32_t* bits, uint
   }
 }
 
-__global__ void settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters) {
+// The sum of P announcements, `stride_words` apart from `first` on.
+__device__ NormalFrontierSize sum_announced(const uint32_t* first, uint64_t stride_words, int p) {
   NormalFrontierSize total;
-  uint32_t has_normals = 0;
   for (int q = 0; q < p; ++q) {
-    total.vertices += all[q].size.vertices;
-    total.edges += all[q].size.edges;
-    has_normals |= all[q].has_normals;
+    const auto* a = reinterpret_cast<const NormalFrontierSize*>(first + static_cast<uint64_t>(q) * stride_words);
+    total.vertices += a->vertices;
+    total.edges += a->edges;
   }
-  *sum = total;
+  return total;
+}
+
+__global__ void settle_quiet(const QuietAnnouncement* all, int p, NormalFrontierSize* sum, uint32_t* counters) {
+  static_assert(offsetof(QuietAnnouncement, size) == 0);
+  uint32_t has_normals = 0;
+  for (int q = 0; q < p; ++q) has_normals |= all[q].has_normals;
+  *sum = sum_announced(reinterpret_cast<const uint32_t*>(all), kQuietWords, p);
   counters[2] = has_normals;
 }
 
@@ -271,15 +280,7 @@ __global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* b
 
 __global__ void or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached,
                            uint64_t announce_at, NormalFrontierSize* sum) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    NormalFrontierSize total;
-    for (int q = 0; q < p; ++q) {
-      const auto* a = reinterpret_cast<const NormalFrontierSize*>(bits + static_cast<uint64_t>(q) * stride + announce_at);
-      total.vertices += a->vertices;
-      total.edges += a->edges;
-    }
-    *sum = total;
-  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) *sum = sum_announced(bits + announce_at, stride, p);
   const uint64_t words = (count + 31) / 32;
   for (uint64_t w = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; w < words; w += uint64_t{gridDim.x} * blockDim.x) {
     uint32_t any = 0;

@@ -44,7 +44,8 @@ struct LevelRecord {
   // normals received; the delegates' settle), to find where a level goes.
   double normals_s = 0, delegates_s = 0, visit_s = 0, settle_s = 0;
   // BFS: communication_s by phase (the normals' counts and queues; the
-  // reached delegates' mask or lists; the normal frontier's bits).
+  // reached delegates' mask, or a quiet level's announcements; the normal
+  // frontier's bits).
   double normals_exchange_s = 0, delegates_exchange_s = 0, frontier_share_s = 0;
 };
 
