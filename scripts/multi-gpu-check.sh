@@ -20,19 +20,48 @@
 #   MGPU_MPIRUN=0           skip the mpirun check
 #   MGPU_AB_ENV="NAME=1"    each bench again with these variables set, as *_ab rows beside it
 #                           (for an A/B of an experimental switch while one is being measured)
+#   MGPU_OLD=1              each BFS bench again with .data/bin/tiergraph-old.xz (an A/B of two builds, needs
+#                           GPU_CHECK_PREBUILT=1), as *_old rows beside it
+#   MGPU_ONE_GPU_ENGINE=0   no bench of the one-GPU engine beside the partitioned BFS on 1 GPU
+#   MGPU_TESTS_TIMEOUT=S    seconds the tests may take (default 600); the graphs are generated meanwhile
+#   MGPU_MPIRUN_SCALE=S     the mpirun check's graph, kron:S (default: the smallest generated)
+#   MGPU_MPIRUN_ALGOS="cc pagerank sssp"  the mpirun check's algorithms besides BFS (empty: BFS alone)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/multi-gpu-check}"
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
+[ -d .data/lib ] && export LD_LIBRARY_PATH="$PWD/.data/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # staged libraries (gpu-check.sh)
 gpus=$(nvidia-smi -L | wc -l)
 echo "gpus: $gpus ($(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)), date $(date -u +%F)" | tee "$out/summary.txt"
 
-GPU_CHECK_TESTS=${MGPU_TESTS:-1} GPU_CHECK_FILTER='*MultiGpu*' GPU_CHECK_GRAPHS="" OUT="$out/gpu-check" \
-  scripts/gpu-check.sh >"$out/gpu-check.log" 2>&1
+# The graphs are generated on the host's cores while the tests run on the GPUs (kron:28 takes about two minutes).
+generate_graphs() {  # the binary; every scale named by MGPU_WEAK, MGPU_PROGRAMS and MGPU_MPIRUN_SCALE
+  local scales scale
+  scales=$(for pair in ${MGPU_WEAK-20:1 20:2} ${MGPU_PROGRAMS:-} ${MGPU_MPIRUN_SCALE:-}; do echo "${pair%%:*}"; done | sort -un)
+  for scale in $scales; do
+    if [ "${MGPU_WEIGHTS:-0}" = 1 ] && echo " ${MGPU_PROGRAMS:-} " | grep -q " $scale:"; then
+      [ -f "/tmp/kron_${scale}_w.tgb" ] || "$1" generate "kron:$scale" "/tmp/kron_${scale}_w.tgb" --weights 1:255 >>"$out/generate.log" 2>&1
+    fi
+    [ -f "/tmp/kron_$scale.tgb" ] || "$1" generate "kron:$scale" "/tmp/kron_$scale.tgb" >>"$out/generate.log" 2>&1
+  done
+}
+if [ "${GPU_CHECK_PREBUILT:-0}" = 1 ]; then
+  mkdir -p /tmp/tg-bin && xz -dc .data/bin/tiergraph.xz >/tmp/tg-bin/tiergraph && chmod +x /tmp/tg-bin/tiergraph
+  t_gen=$(date +%s)
+  (generate_graphs /tmp/tg-bin/tiergraph; echo "graphs generated in $(($(date +%s) - t_gen)) s" >>"$out/generate.log") &
+  gen_pid=$!
+fi
+GPU_CHECK_TESTS=${MGPU_TESTS:-1} GPU_CHECK_FILTER="${MGPU_FILTER:-*MultiGpu*}" GPU_CHECK_GRAPHS="" OUT="$out/gpu-check" \
+  timeout "${MGPU_TESTS_TIMEOUT:-600}" scripts/gpu-check.sh >"$out/gpu-check.log" 2>&1
 rc=$?
+pkill -f tg_gpu_tests 2>/dev/null  # the test process outlives its script at the limit
+[ "$rc" = 124 ] && echo "tests: stopped at the ${MGPU_TESTS_TIMEOUT:-600} s limit, $(cat "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | grep -c '^\[       OK \]') passed by then, $(cat "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | grep -c '^\[  FAILED  \] [A-Za-z]') failed" | tee -a "$out/summary.txt"
 grep -E "^(build|tests|BUILD)" "$out/gpu-check/summary.txt" | tee -a "$out/summary.txt"
+grep -h -B3 "^\[  FAILED  \] [A-Za-z]" "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | head -30 | tee -a "$out/summary.txt"
 [ "${GPU_CHECK_PREBUILT:-0}" = 1 ] && bin=/tmp/tg-bin/tiergraph || bin=build-device/src/tiergraph
+if [ -n "${gen_pid:-}" ]; then wait "$gen_pid"; else generate_graphs "$bin"; fi
+grep -E "^(wrote|graphs)" "$out/generate.log" | tee -a "$out/summary.txt"
 
 for pair in ${MGPU_WEAK-20:1 20:2}; do
   scale=${pair%%:*} p=${pair##*:}
@@ -41,11 +70,15 @@ for pair in ${MGPU_WEAK-20:1 20:2}; do
   [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
   "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
     -o "$out/kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  if [ "${MGPU_OLD:-0}" = 1 ]; then
+    /tmp/tg-bin/tiergraph-old bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
+      -o "$out/kron${scale}_gpus${p}_old" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p (old binary) FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  fi
   if [ -n "${MGPU_AB_ENV:-}" ]; then
     env ${MGPU_AB_ENV} "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first \
       --no-chart -o "$out/kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
   fi
-  if [ "$p" = 1 ]; then
+  if [ "$p" = 1 ] && [ "${MGPU_ONE_GPU_ENGINE:-1}" != 0 ]; then
     "$bin" bench "$file" -a bfs -p device -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
       -o "$out/kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
   fi
@@ -77,7 +110,7 @@ done
 
 # The multi-process form: one process per GPU under mpirun, each building its own part.
 if [ "${MGPU_MPIRUN:-1}" != 0 ] && command -v mpirun >/dev/null && [ "$gpus" -ge 2 ]; then
-  file=$(ls /tmp/kron_*.tgb 2>/dev/null | head -1)
+  if [ -n "${MGPU_MPIRUN_SCALE:-}" ]; then file=/tmp/kron_$MGPU_MPIRUN_SCALE.tgb; else file=$(ls /tmp/kron_[0-9]*.tgb 2>/dev/null | sort -V | head -1); fi
   np=${MGPU_NP:-$gpus}
   if [ -n "$file" ] && mpirun --allow-run-as-root --bind-to none -np "$np" "$bin" run bfs --graph "$file" --distributed --verify --json \
       >"$out/mpirun_run.json" 2>>"$out/bench.log"; then
@@ -85,7 +118,8 @@ if [ "${MGPU_MPIRUN:-1}" != 0 ] && command -v mpirun >/dev/null && [ "$gpus" -ge
   else
     echo "mpirun -np $np --distributed FAILED (bench.log)" | tee -a "$out/summary.txt"; rc=1
   fi
-  for a in cc pagerank sssp; do
+  for a in ${MGPU_MPIRUN_ALGOS-cc pagerank sssp}; do
+    [ "$a" = bfs ] && continue
     weights=(); [ $a = sssp ] && weights=(--weights 1:255)
     if [ -n "$file" ] && mpirun --allow-run-as-root --bind-to none -np "$np" "$bin" run $a --graph "$file" "${weights[@]}" --distributed --verify --json \
         >"$out/mpirun_$a.json" 2>>"$out/bench.log"; then
@@ -115,6 +149,12 @@ for f in sorted(glob.glob(os.path.join(out, 'kron*_run.json'))):
     print('%-28s %5s %10.2f %10.2f %8d %10.2f %12.3f  TH %s, %s delegates' % (
         os.path.basename(f)[:-5], 1, r.get('gteps', 0), r['time_s'].get('compute', 0) * 1e3, len(lv),
         sum(l['communication_s'] for l in lv) * 1e3, d.get('bytes_exchanged', 0) / 1e9, d.get('threshold'), d.get('delegates')))
+    for i, l in enumerate(lv):  # the slowest rank's split of each level, in ms
+        cp, mp = l.get('compute_by_phase_s', {}), l.get('communication_by_phase_s', {})
+        print('   L%-2d compute %6.2f (%s)  comm %5.2f (%s)  frontier %d, normals sent %d, bytes %d' % (
+            i, l['compute_s'] * 1e3, ' '.join('%s %.2f' % (k, v * 1e3) for k, v in cp.items()), l['communication_s'] * 1e3,
+            ' '.join('%s %.2f' % (k, v * 1e3) for k, v in mp.items()), l['delegate_frontier'], l['normals_exchanged'],
+            l['bytes_exchanged']))
 PY
 echo; echo "================ multi-gpu-check summary ================"; cat "$out/summary.txt"
 exit $rc
