@@ -132,15 +132,25 @@ class Buffer {
   uint64_t capacity_ = 0;
 };
 
+// Pinned host memory that grows to the largest request and is kept: a hop's
+// outputs land there in copies that need no pageable staging, then one wait.
 template <typename T>
-std::vector<T> to_host(const T* from, uint64_t count, cudaStream_t stream) {
-  std::vector<T> out(count);
-  if (count > 0) {
-    TG_CUDA(cudaMemcpyAsync(out.data(), from, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
-    TG_CUDA(cudaStreamSynchronize(stream));
+class PinnedStaging {
+ public:
+  T* reserve(uint64_t count) {
+    if (count > capacity_ || !data_) {
+      data_.reset();
+      capacity_ = 0;
+      data_ = gpu::pinned_array<T>(std::max<uint64_t>(count, 1));
+      capacity_ = std::max<uint64_t>(count, 1);
+    }
+    return data_.get();
   }
-  return out;
-}
+
+ private:
+  std::shared_ptr<T> data_;
+  uint64_t capacity_ = 0;
+};
 
 }  // namespace
 
@@ -162,6 +172,7 @@ struct GpuNeighborSampler::Impl {
   Buffer<uint32_t> first_seen;  // per vertex; kUnclaimed between hops
   Buffer<uint64_t> seeds_copy, counts, first_edge, edge_node;
   Buffer<uint64_t> edge_index, sources[2];  // sample()'s outputs before they go to host memory
+  PinnedStaging<uint64_t> staging;             // ... and on their way there
   Buffer<uint32_t> is_new, rank;
   Buffer<uint8_t> scan_temp;
   features::AddressOrder address_order;  // the destinations sorted, per hop
@@ -289,11 +300,20 @@ struct GpuNeighborSampler::Impl {
     std::vector<SampledHop> hops;
     std::vector<uint64_t> dst_host = seeds;
     sample_hops<V>(dst, n, o, memory, [&](int, const DeviceHop& d) {
+      // The sources and both halves of the edge index in two copies and one
+      // wait (a wait per output was three a hop).
+      uint64_t* at = staging.reserve(d.num_src + 2 * d.num_edges);
+      if (d.num_src > 0)
+        TG_CUDA(cudaMemcpyAsync(at, d.src_nodes, d.num_src * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+      if (d.num_edges > 0)
+        TG_CUDA(cudaMemcpyAsync(at + d.num_src, d.edge_index, 2 * d.num_edges * sizeof(uint64_t), cudaMemcpyDeviceToHost,
+                                stream));
+      TG_CUDA(cudaStreamSynchronize(stream));
       SampledHop h;
       h.dst_nodes = std::move(dst_host);
-      h.src_nodes = to_host(d.src_nodes, d.num_src, stream);
-      h.edge_src = to_host(d.edge_index, d.num_edges, stream);
-      h.edge_dst = to_host(d.edge_index + d.num_edges, d.num_edges, stream);
+      h.src_nodes.assign(at, at + d.num_src);
+      h.edge_src.assign(at + d.num_src, at + d.num_src + d.num_edges);
+      h.edge_dst.assign(at + d.num_src + d.num_edges, at + d.num_src + 2 * d.num_edges);
       dst_host = h.src_nodes;
       hops.push_back(std::move(h));
     });
