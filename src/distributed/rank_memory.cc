@@ -28,8 +28,8 @@ uint64_t bfs_state(const RankShape& s) {
          + (s.num_vertices + 31) / 32 * 4    // sent bits
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
          + (p + 1) * (p + 1) * 4 + p * 8     // the counts' rows (P lengths and the reached flag), this rank's, the send starts
-         + p * 24 + 40                       // a quiet level's announcements, the level's totals (bfs_kernels.cuh)
-         + p * (((d + 1 + 31) / 32 + 1) / 2 * 2 + 4) * 4  // every rank's reached mask as bits, its announcement
+         + p * 24 + 48                       // a quiet level's announcements, the level's totals (bfs_kernels.cuh)
+         + p * (((d + 1 + 31) / 32 + 1) / 2 * 2 + 4 + (p + 2) / 2 * 2) * 4  // every rank's mask as bits, announcement, counts
          + p * ((DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32) * 4;  // every rank's normal frontier as bits
 }
 

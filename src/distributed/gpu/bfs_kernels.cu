@@ -2,6 +2,7 @@
 
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <cstddef>
 
 #include <cub/block/block_reduce.cuh>
@@ -160,7 +161,6 @@ __global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segme
 // at the levels that visit millions (kron:27 on 2 H100). The estimate only
 // chooses a direction. One block, its loads unrolled: one operation where a
 // memset, a kernel and a scaling kernel were three.
-constexpr uint32_t kAnnounceSample = 1u << 14;
 constexpr int kAnnounceBlock = 1024;
 
 __global__ void __launch_bounds__(kAnnounceBlock) announce_normals(BfsLevel s, NormalFrontierSize* out) {
@@ -186,6 +186,31 @@ __global__ void __launch_bounds__(kAnnounceBlock) announce_normals(BfsLevel s, N
 __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count) {
   for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x)
     visit_local(s, s.g.local_of_slot[slots[i]]);
+}
+
+__global__ void visit_small_level(BfsLevel s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
+                                  uint64_t stride, LevelTotals* totals) {
+  const int p = s.g.num_ranks, rank = s.g.rank;
+  const uint64_t entries = static_cast<uint64_t>(p - 1) * fixed;
+  uint32_t visited = 0;
+  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < entries; i += uint64_t{gridDim.x} * blockDim.x) {
+    const int j = static_cast<int>(i / fixed);
+    const int q = j < rank ? j : j + 1;
+    const uint32_t length = lengths[static_cast<uint64_t>(q) * stride + rank];
+    if (i % fixed < length) {
+      visit_local(s, s.g.local_of_slot[slots[i]]);
+      ++visited;
+    }
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {  // every rank's lengths, so that every rank sees an overflow alike
+    for (int q = 0; q < p; ++q)
+      for (int r = 0; r < p; ++r)
+        if (q != r && lengths[static_cast<uint64_t>(q) * stride + r] > fixed) totals->small_overflow = 1;
+  }
+  using Reduce = cub::BlockReduce<uint32_t, kBlock>;
+  __shared__ typename Reduce::TempStorage scratch;
+  const uint32_t block = Reduce(scratch).Sum(visited);
+  if (threadIdx.x == 0 && block > 0) atomicAdd(&totals->small_received, block);
 }
 
 __global__ void set_normals_flag(BfsLevel s, uint8_t* flag, uint32_t* bits, uint64_t bit) {
@@ -216,82 +241,118 @@ __global__ void settle_quiet(const QuietAnnouncement* all, int p, NormalFrontier
   counters[2] = has_normals;
 }
 
-// The next delegate frontier is queued a block at a time (append_by_block),
-// and its edges summed (next_delegate_edges).
-// With a slot taken a warp at a time, every rank made d / 32 atomics on one
-// counter (720 K at kron:28, where each rank holds all 22.9 M delegates), and
-// this kernel took 0.6 ms at each large level on 4 GPUs against 0.2 ms at
-// kron:26 on one: its time grew with the replicated delegates, not the work.
-__global__ void settle_delegates(BfsLevel s) {
+// 32 flags of 0 or 1 (one 32-byte group of the byte mask) as the bits of a word.
+__device__ inline uint32_t bits_of_bytes(uint32_t x) {  // 4 flags
+  return (x & 1u) | ((x >> 7) & 2u) | ((x >> 14) & 4u) | ((x >> 21) & 8u);
+}
+__device__ inline uint32_t bits_of_group(const uint8_t* group32) {
+  const uint4* g = reinterpret_cast<const uint4*>(group32);
+  const uint4 a = g[0], b = g[1];
+  const uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+  uint32_t word = 0;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) word |= bits_of_bytes(x[j]) << (4 * j);
+  return word;
+}
+
+// A word of the mask (32 delegates) a thread to find the reached: OR-ed over
+// the ranks' gathered bits, or read from the byte mask (one rank). Then each
+// warp walks its 32 words, a lane a delegate, reading depths and edge counts
+// of the reached only, in order; the new frontier is queued a block at a
+// time and its dn and dd edges summed (next_delegate_edges) for the next
+// level's direction.
+// A thread per delegate, with a block scan and a block reduction every 256
+// of them, took 0.29 ms at the large levels on 4 GPUs (kron:28, 22.9 M
+// delegates on each rank) and 0.17 on 2 at a level reaching 5% of them: the
+// work grew with the replicated delegates, not with those reached. A thread
+// walking its own word's bits was 5-8x slower at the levels that reach most
+// (its 32 reads of a line each a request of their own; docs/PERF.md).
+__global__ void settle_delegates(BfsLevel s, GatheredReached gathered) {
   const uint32_t d = s.g.num_delegates;
-  for (uint64_t first = blockIdx.x * uint64_t{blockDim.x}; first <= d; first += uint64_t{gridDim.x} * blockDim.x) {
-    const uint64_t k = first + threadIdx.x;
-    // Most of a level's stretches of delegates hold none reached (and
-    // counters[2] starts each level at 0): one vote skips them.
-    if (!__syncthreads_or(k <= d && s.reached[k] != 0)) continue;
-    bool fresh = false;
-    if (k == d) {
-      s.counters[2] = s.reached[d];
-      s.reached[d] = 0;
-    } else if (k < d && s.reached[k]) {
-      s.reached[k] = 0;
-      if (s.delegate_depth[k] == kNoDepth) {
-        s.delegate_depth[k] = s.level + 1;
-        fresh = true;
+  const uint64_t words = (uint64_t{d} + 1 + 31) / 32;  // the flag at d too
+  if (gathered.bits != nullptr && !gathered.flag_in_mask) {
+    uint32_t any = 0;
+    for (int q = 0; q < gathered.p; ++q) any |= gathered.bits[static_cast<uint64_t>(q) * gathered.stride + gathered.any_at];
+    if (any == 0) return;  // no rank reached a delegate
+  }
+  if (gathered.bits != nullptr && gathered.flag_in_mask && blockIdx.x == 0 && threadIdx.x == 0)
+    *gathered.sum = sum_announced(gathered.bits + gathered.announce_at, gathered.stride, gathered.p);
+  using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
+  using Scan = cub::BlockScan<uint32_t, kBlock>;
+  __shared__ union {
+    typename Reduce::TempStorage reduce;
+    typename Scan::TempStorage scan;
+  } scratch;
+  __shared__ uint32_t base;
+  const unsigned lane = threadIdx.x & 31;
+  const uint64_t warp_first = threadIdx.x - lane;  // this warp's first word in the stride
+  for (uint64_t first = blockIdx.x * uint64_t{blockDim.x}; first < words; first += uint64_t{gridDim.x} * blockDim.x) {
+    const uint64_t mine = first + threadIdx.x;  // this thread's word
+    uint32_t reached = 0;
+    if (mine < words && gathered.bits == nullptr) {
+      reached = bits_of_group(s.reached + mine * 32);
+    } else if (mine < words) {
+      for (int q = 0; q < gathered.p; ++q) reached |= gathered.bits[static_cast<uint64_t>(q) * gathered.stride + mine];
+    }
+    // Most stretches of a level hold none reached (counters[2] starts each
+    // level at 0): one vote skips them. This rank's set bytes are bits of its
+    // own segment, so none is skipped uncleared.
+    if (!__syncthreads_or(reached != 0)) continue;
+    if (reached != 0) {
+      uint4* group = reinterpret_cast<uint4*>(s.reached + mine * 32);
+      group[0] = group[1] = make_uint4(0, 0, 0, 0);
+      if (mine == d / 32) {  // the flag: some rank has normals next
+        if (gathered.flag_in_mask) s.counters[2] = (reached >> (d % 32)) & 1u;
+        reached &= (1u << (d % 32)) - 1u;
       }
     }
-    // The new frontier's dn and dd edges here, for the next level's direction.
-    using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
-    __shared__ typename Reduce::TempStorage scratch;
-    const unsigned long long edges =
-        fresh ? (s.g.dn.offsets[k + 1] - s.g.dn.offsets[k]) + (s.g.dd.offsets[k + 1] - s.g.dd.offsets[k]) : 0;
-    const unsigned long long block = Reduce(scratch).Sum(edges);
-    if (threadIdx.x == 0 && block > 0) atomicAdd(reinterpret_cast<unsigned long long*>(s.next_delegate_edges), block);
-    append_by_block(fresh, static_cast<uint32_t>(k), s.next_delegates, &s.counters[1]);  // syncs: scratch serves again
+    uint32_t fresh_here = 0;  // lane i: the fresh delegates of the warp's word i
+    unsigned long long edges = 0;
+    for (unsigned i = 0; i < 32; ++i) {
+      const uint32_t word = __shfl_sync(0xffffffffu, reached, i);
+      if (word == 0) continue;  // the whole warp alike
+      const uint64_t k = (first + warp_first + i) * 32 + lane;
+      bool fresh = false;
+      if (((word >> lane) & 1u) && s.delegate_depth[k] == kNoDepth) {
+        s.delegate_depth[k] = s.level + 1;
+        fresh = true;
+        edges += (s.g.dn.offsets[k + 1] - s.g.dn.offsets[k]) + (s.g.dd.offsets[k + 1] - s.g.dd.offsets[k]);
+      }
+      const uint32_t fresh_word = __ballot_sync(0xffffffffu, fresh);
+      if (lane == i) fresh_here = fresh_word;
+    }
+    const unsigned long long block_edges = Reduce(scratch.reduce).Sum(edges);
+    if (threadIdx.x == 0 && block_edges > 0)
+      atomicAdd(reinterpret_cast<unsigned long long*>(s.next_delegate_edges), block_edges);
+    __syncthreads();  // the scratch serves the scan next
+    uint32_t at = 0, total = 0;
+    Scan(scratch.scan).ExclusiveSum(static_cast<uint32_t>(__popc(fresh_here)), at, total);
+    if (threadIdx.x == 0 && total > 0) base = atomicAdd(&s.counters[1], total);
+    __syncthreads();
+    for (unsigned i = 0; i < 32; ++i) {  // the warp writes word i's fresh delegates in order
+      const uint32_t word = __shfl_sync(0xffffffffu, fresh_here, i);
+      const uint32_t word_at = __shfl_sync(0xffffffffu, at, i);
+      if (((word >> lane) & 1u) != 0)
+        s.next_delegates[base + word_at + __popc(word & ((1u << lane) - 1u))] =
+            static_cast<uint32_t>((first + warp_first + i) * 32 + lane);
+    }
+    __syncthreads();  // base and the scratch serve the next stride
   }
 }
 
 // A thread per 32 flags (reached_bytes' padding), read as two 16-byte
 // loads: a warp per word with a byte a lane took 25 dependent rounds a
-// thread at kron:27 on 2 GPUs (13.7 M delegates), which with the OR below
-// made most of the mask exchange's 0.1 ms a level.
-__device__ inline uint32_t bits_of_bytes(uint32_t x) {  // 4 flags of 0 or 1
-  return (x & 1u) | ((x >> 7) & 2u) | ((x >> 14) & 4u) | ((x >> 21) & 8u);
-}
-__device__ inline uint32_t bytes_of_bits(uint32_t b) {  // 4 bits as 4 flags
-  return (b & 1u) | ((b & 2u) << 7) | ((b & 4u) << 14) | ((b & 8u) << 21);
-}
-
+// thread at kron:27 on 2 GPUs (13.7 M delegates), which with the OR back into
+// the bytes (then a pass of its own) made most of the mask exchange's 0.1 ms a level.
 __global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, uint32_t* any) {
   const uint64_t words = (count + 31) / 32;
   uint32_t seen = 0;
   for (uint64_t w = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; w < words; w += uint64_t{gridDim.x} * blockDim.x) {
-    const uint4* group = reinterpret_cast<const uint4*>(reached + w * 32);
-    const uint4 a = group[0], b = group[1];
-    const uint32_t x[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
-    uint32_t word = 0;
-#pragma unroll
-    for (int j = 0; j < 8; ++j) word |= bits_of_bytes(x[j]) << (4 * j);
+    const uint32_t word = bits_of_group(reached + w * 32);
     bits[w] = word;
     seen |= word;
   }
   if (__syncthreads_or(seen != 0) && any != nullptr && threadIdx.x == 0) *any = 1;
-}
-
-__global__ void or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached,
-                           uint64_t announce_at, NormalFrontierSize* sum) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) *sum = sum_announced(bits + announce_at, stride, p);
-  const uint64_t words = (count + 31) / 32;
-  for (uint64_t w = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; w < words; w += uint64_t{gridDim.x} * blockDim.x) {
-    uint32_t any = 0;
-    for (int q = 0; q < p; ++q) any |= bits[static_cast<uint64_t>(q) * stride + w];
-    uint32_t x[8];
-#pragma unroll
-    for (int j = 0; j < 8; ++j) x[j] = bytes_of_bits(any >> (4 * j));
-    uint4* group = reinterpret_cast<uint4*>(reached + w * 32);
-    group[0] = make_uint4(x[0], x[1], x[2], x[3]);
-    group[1] = make_uint4(x[4], x[5], x[6], x[7]);
-  }
 }
 
 }  // namespace
@@ -351,6 +412,14 @@ void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t co
   TG_CUDA_CHECK_LAUNCH();
 }
 
+void launch_visit_small_level(const BfsLevel& s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
+                              uint64_t stride, LevelTotals* totals, int sms, cudaStream_t stream) {
+  const uint64_t entries = static_cast<uint64_t>(s.g.num_ranks - 1) * fixed;
+  visit_small_level<<<tg::gpu::grid_for(std::max<uint64_t>(entries, 1), kBlock, sms), kBlock, 0, stream>>>(
+      s, slots, fixed, lengths, stride, totals);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
 void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, uint32_t* bits, uint64_t bit, cudaStream_t stream) {
   set_normals_flag<<<1, 1, 0, stream>>>(s, flag, bits, bit);
   TG_CUDA_CHECK_LAUNCH();
@@ -369,15 +438,9 @@ void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits,
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached,
-                       uint64_t announce_at, NormalFrontierSize* sum, int sms, cudaStream_t stream) {
-  or_reached<<<tg::gpu::grid_for((count + 31) / 32, kBlock, sms), kBlock, 0, stream>>>(bits, p, stride, count, reached,
-                                                                                     announce_at, sum);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream) {
-  settle_delegates<<<tg::gpu::grid_for(uint64_t{s.g.num_delegates} + 1, kBlock, sms), kBlock, 0, stream>>>(s);
+void launch_settle_delegates(const BfsLevel& s, const GatheredReached& gathered, int sms, cudaStream_t stream) {
+  const uint64_t words = (uint64_t{s.g.num_delegates} + 1 + 31) / 32;
+  settle_delegates<<<tg::gpu::grid_for(words, kBlock, sms), kBlock, 0, stream>>>(s, gathered);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -32,8 +32,14 @@ constexpr int kLevelCounters = 3;
 // enqueues): the counters, the next delegate frontier's dn and dd edges here
 // (settle_delegates' sum), and the normal frontier every rank announced.
 struct LevelTotals {
-  uint32_t counters[kLevelCounters + 1] = {};  // the last one pads the edges to 8 bytes
+  uint32_t counters[kLevelCounters] = {};
+  // A small level's exchange (visit_small_level, below): the normals it
+  // received, and whether a queue outgrew the fixed size (never, by the
+  // bound the host chose it by; checked all the same).
+  uint32_t small_received = 0;
   eid_t next_delegate_edges = 0;
+  uint32_t small_overflow = 0;
+  uint32_t unused = 0;
   NormalFrontierSize announced;
 };
 struct BfsLevel {
@@ -83,17 +89,47 @@ void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream);
 // its segment of the ranks' frontier bits (`slots` of them here).
 void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream);
 // What this rank announces after a level: its queued normals (counters[0])
-// and their nn and nd edges (estimated from a sample of the queue).
+// and their nn and nd edges (estimated from the first kAnnounceSample of the
+// queue and scaled; exact up to that many).
+constexpr uint32_t kAnnounceSample = 1u << 14;
 void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, cudaStream_t stream);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
+// A small level's normals: each of the P - 1 peers sent a queue of `fixed`
+// slots (the peers in rank order, this rank left out), of which the first
+// lengths[q * stride + rank] count (its row of queue lengths, gathered with
+// its mask); visit them, count them into totals->small_received, and flag
+// any rank's length over `fixed` in totals->small_overflow.
+void launch_visit_small_level(const BfsLevel& s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
+                              uint64_t stride, LevelTotals* totals, int sms, cudaStream_t stream);
 // *flag = whether this rank queued normals for the next level (reached + d,
 // or a quiet level's announcement, below); where `bits` is set, also its bit
 // `bit` (the flag in this rank's packed mask).
 void launch_set_normals_flag(const BfsLevel& s, uint8_t* flag, uint32_t* bits, uint64_t bit, cudaStream_t stream);
-// After the reduction: the new delegate frontier and depths, and the sum of
-// its dn and dd edges here into *next_delegate_edges; clears the mask.
-void launch_settle_delegates(const BfsLevel& s, int sms, cudaStream_t stream);
+// Where settle_delegates reads the level's reached delegates on several
+// ranks: every rank's mask as bits, gathered (P segments `stride` words
+// apart), with each rank's announcement at `announce_at` words into its
+// segment, summed into *sum. The OR over the ranks is taken as each word is
+// read: a pass writing the OR back into the byte mask (13.7 M bytes at
+// kron:27 on 2 GPUs) and the settle's read of it were two passes where one
+// does. Null bits: one rank, whose byte mask is the level's.
+// A small level (rank_bfs.cu) gathers the masks before the normals flag and
+// the announcement exist: then `flag_in_mask` is false (the settle leaves
+// counters[2] and *sum to settle_quiet), and where no rank's `any` word
+// (at any_at words into its segment) is set the settle returns at once.
+struct GatheredReached {
+  const uint32_t* bits = nullptr;
+  int p = 1;
+  uint64_t stride = 0;
+  uint64_t announce_at = 0;
+  NormalFrontierSize* sum = nullptr;
+  bool flag_in_mask = true;
+  uint64_t any_at = 0;
+};
+// The new delegate frontier and depths from the reached delegates of every
+// rank, and the sum of its dn and dd edges here into *next_delegate_edges;
+// clears this rank's byte mask.
+void launch_settle_delegates(const BfsLevel& s, const GatheredReached& gathered, int sms, cudaStream_t stream);
 
 // A pushing level at which no rank reached a delegate ("quiet": the tail
 // levels, whose frontiers are a few normals) exchanges no mask and settles
@@ -122,10 +158,5 @@ inline uint64_t reached_bytes(uint64_t delegates) { return (delegates + 1 + 31) 
 // *any = 1 where a flag is set (left as it was otherwise; may be null).
 void launch_pack_reached(const uint8_t* reached, uint64_t count, uint32_t* bits, uint32_t* any, int sms,
                          cudaStream_t stream);
-// reached[k] = the OR over the P ranks' bits of flag k (rank q's segment at q * stride,
-// `stride` words apart); and *sum = the sum of the P announcements, at
-// `announce_at` words into each segment.
-void launch_or_reached(const uint32_t* bits, int p, uint64_t stride, uint64_t count, uint8_t* reached,
-                       uint64_t announce_at, NormalFrontierSize* sum, int sms, cudaStream_t stream);
 
 }  // namespace tg::dist::gpu

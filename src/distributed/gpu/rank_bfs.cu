@@ -40,7 +40,9 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   delegate_depth_ = DeviceArray<int32_t>::allocate(d);
   reached_ = DeviceArray<uint8_t>::allocate(reached_bytes(d));
   announce_at_ = ((d + 1 + 31) / 32 + 1) / 2 * 2;  // the announcement's 64-bit words aligned
-  segment_words_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
+  count_row_ = p + 1;
+  counts_at_ = announce_at_ + sizeof(NormalFrontierSize) / 4;
+  segment_words_ = (counts_at_ + count_row_ + 1) / 2 * 2;
   if (p > 1) {  // one rank announces straight into its totals and exchanges no mask
     reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
     TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
@@ -59,8 +61,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
-  count_row_ = p + 1;
-  send_count_ = DeviceArray<uint32_t>::allocate(count_row_);
+  if (p == 1) send_count_ = DeviceArray<uint32_t>::allocate(count_row_);  // else in this rank's segment
   count_matrix_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * count_row_);
   if (p > 1) quiet_ = DeviceArray<QuietAnnouncement>::allocate(p);
   send_start_ = DeviceArray<uint64_t>::allocate(p);
@@ -92,27 +93,84 @@ void RankBfs::warm_up() {
   const int p = host_.num_ranks;
   normal_edges_ = reduce_over_ranks(host_.nn.num_edges() + host_.nd.num_edges(), ncclSum);  // every rank's normal edges
   if (p == 1) return;
-  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(send_counts(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, reached_.size(), stream_.stream()));
-  warm_up_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_count_.data(), count_matrix_.data());
+  warm_up_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_counts(), count_matrix_.data());
+  small_capacity_ = reduce_over_ranks(small_level_room(), ncclMin);
+  const char* small = std::getenv("TG_MGPU_SMALL_LEVELS");
+  small_levels_ = small == nullptr || std::string(small) != "0";
   launch_pack_reached(reached_.data(), host_.num_delegates() + 1, my_segment(), nullptr, stream_.sms(), stream_.stream());
   exchange_reached();
+  exchange_small_level(0);
   TG_CUDA(cudaMemsetAsync(quiet_.data(), 0, p * sizeof(QuietAnnouncement), stream_.stream()));
   share_quiet();
   stream_.sync();
 }
 
 // The delegates reached on any rank this level (and whether any rank queued
-// normals, the flag at index d). An allgather of each rank's mask as bits,
-// in place (this rank's segment, packed before), then an OR of the P
-// segments.
+// normals, the flag at index d): an allgather of each rank's mask as bits,
+// in place (this rank's segment, packed before). The settle ORs the P
+// segments as it reads them (gathered_reached()).
 void RankBfs::exchange_reached() {
-  const int p = host_.num_ranks;
-  const uint64_t count = uint64_t{host_.num_delegates()} + 1;
+  TG_NCCL(ncclAllGather(my_segment(), reached_bits_.data(), segment_words_, ncclUint32, comm_, stream_.stream()));
+}
+
+GatheredReached RankBfs::gathered_reached(bool small) const {
+  if (host_.num_ranks == 1) return {};
+  GatheredReached r{reached_bits_.data(), host_.num_ranks, segment_words_, announce_at_, announced_sum()};
+  r.flag_in_mask = !small;
+  r.any_at = counts_at_ + host_.num_ranks;
+  return r;
+}
+
+// The queue a small level may send each peer (kSmallLevelRoom at most): no
+// more than any peer's slots (the send buffer's segment for it) or this
+// rank's normals (the receive buffer holds as many from each peer). The
+// ranks agree on the least of theirs at the warm-up.
+uint64_t RankBfs::small_level_room() const {
+  const RankGraph& g = host_;
+  uint64_t room = std::min<uint64_t>(kSmallLevelRoom, g.num_normals());
+  for (int q = 0; q < g.num_ranks; ++q)
+    if (q != g.rank) room = std::min(room, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, q));
+  return room / 64 * 64;
+}
+
+// The fixed queue length of a level that pushes a normal frontier this
+// small, or none (kNotSmall). Each normal's nn and nd edges are at most TH
+// (a vertex of more out-edges is a delegate), and where every rank queued
+// at most kAnnounceSample normals their announced edges are exact; the first
+// level's announcement has no edges (one vertex, a normal source's, pushes).
+uint64_t RankBfs::small_level_queue(const NormalFrontierSize& f, int32_t level) const {
+  if (!small_levels_) return kNotSmall;
+  // Saturating: TH may be as large as 2^64 - 1 (every vertex normal), and
+  // vertices * TH then wrapped to a fixed length of 0 (the first GPU run of
+  // this code, 2026-11-26: the guard in visit_small_level caught it).
+  const uint64_t th = std::max<uint64_t>(host_.threshold, 1);
+  uint64_t bound = f.vertices > small_capacity_ / th ? kNotSmall : f.vertices * th;
+  if (level > 0 && f.vertices <= kAnnounceSample) bound = std::min(bound, f.edges);
+  if (bound > small_capacity_) return kNotSmall;
+  return (bound + 63) / 64 * 64;  // small_capacity_ is a multiple of 64
+}
+
+// A small level's exchange, in one group: every rank's segment (its mask,
+// its queue lengths and reached flag) and its queue of `fixed` slots to
+// every peer, so that no rank waits for the lengths before sending (a host
+// sync and two collectives fewer than exchange_normals and exchange_reached).
+void RankBfs::exchange_small_level(uint64_t fixed) {
+  const RankGraph& g = host_;
   const cudaStream_t st = stream_.stream();
-  TG_NCCL(ncclAllGather(my_segment(), reached_bits_.data(), segment_words_, ncclUint32, comm_, st));
-  launch_or_reached(reached_bits_.data(), p, segment_words_, count, reached_.data(), announce_at_, announced_sum(),
-                    stream_.sms(), st);
+  TG_NCCL(ncclGroupStart());
+  for (int q = 0, j = 0; q < g.num_ranks; ++q) {
+    if (q == g.rank) continue;
+    TG_NCCL(ncclSend(my_segment(), segment_words_, ncclUint32, q, comm_, st));
+    TG_NCCL(ncclRecv(reached_bits_.data() + static_cast<uint64_t>(q) * segment_words_, segment_words_, ncclUint32, q, comm_, st));
+    if (fixed > 0) {
+      TG_NCCL(ncclSend(send_.data() + send_start_host_[q], fixed, ncclUint32, q, comm_, st));
+      TG_NCCL(ncclRecv(receive_.data() + static_cast<uint64_t>(j) * fixed, fixed, ncclUint32, q, comm_, st));
+    }
+    ++j;
+  }
+  TG_NCCL(ncclGroupEnd());
 }
 
 // Every rank's announcement and normals flag at a quiet level (no mask:
@@ -180,7 +238,7 @@ void RankBfs::reset(uint64_t source) {
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, reached_.size(), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(sent_bits_.data(), 0, sent_bits_.size() * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(totals_.data(), 0, sizeof(LevelTotals), stream_.stream()));
-  TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(send_counts(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
   // The source's depth and the first frontier, through the counts' pinned slots.
   uint32_t* staged = pinned_counts_;
   staged[0] = 0;  // depth 0 as an int32's bits
@@ -200,7 +258,7 @@ void RankBfs::reset(uint64_t source) {
 uint64_t RankBfs::exchange_normals(BfsLevel& s) {
   const int p = host_.num_ranks;
   if (p == 1) return 0;
-  return exchange_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_count_.data(), count_matrix_.data(), pinned_counts_,
+  return exchange_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_counts(), count_matrix_.data(), pinned_counts_,
                          sizeof(uint32_t), [&](int q) { return s.send + send_start_host_[q]; }, receive_.data());
 }
 
@@ -264,12 +322,15 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.sent_bits = sent_bits_.data();
     s.send = send_.data();
     s.send_start = send_start_.data();
-    s.send_count = send_count_.data();
+    s.send_count = send_counts();
 
     // The normals first: pushed now, or pulled below with the delegates (then
-    // no normal crosses ranks this level).
+    // no normal crosses ranks this level). A pushing level whose queues are
+    // bound to be short sends them at a fixed length (small_level_queue).
     const bool pull_normals = choose_normals_pull(normal_frontier);
     const uint64_t normal_frontier_edges = normal_frontier.edges;
+    const uint64_t fixed = p > 1 && !pull_normals ? small_level_queue(normal_frontier, level) : kNotSmall;
+    const bool small = fixed != kNotSmall;
     stream_.mark(0);
     if (pull_normals) {
       s.normal_frontier = share_normal_frontier(s);
@@ -297,44 +358,57 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // The reached mask is final here (the visits below touch normals only):
     // packed now, so that a level that pushes the normals can tell in its
     // row of the counts whether this rank reached any delegate.
-    const bool may_be_quiet = !pull_normals && p > 1;
+    const bool may_be_quiet = !pull_normals && !small && p > 1;
     if (p > 1)
-      launch_pack_reached(reached_.data(), g.num_delegates(), my_segment(), may_be_quiet ? send_count_.data() + p : nullptr,
-                          stream_.sms(), stream_.stream());
+      launch_pack_reached(reached_.data(), g.num_delegates(), my_segment(), send_counts() + p, stream_.sms(),
+                          stream_.stream());
     stream_.mark(1);
     NormalFrontierSize* announce =
         p > 1 ? reinterpret_cast<NormalFrontierSize*>(my_segment() + announce_at_) : announced_sum();
     // A level that pulled the normals sent none: every rank knows it. One
     // that pushed them learns from the counts whether any rank reached a
     // delegate; if none did, the level is quiet (bfs_kernels.cuh).
+    // A small level sends its mask with its queues: the normals flag and the
+    // announcement follow as at a quiet level.
     uint64_t received = 0;
     bool quiet = false;
-    if (!pull_normals) {
+    if (small) {
+      exchange_small_level(fixed);
+    } else if (!pull_normals) {
       received = exchange_normals(s);
       quiet = may_be_quiet && no_rank_reached_delegates();
     } else if (p > 1) {
       std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * count_row_, count_row_, 0u);
     }
     stream_.mark(2);
-    launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
-    QuietAnnouncement* quiet_mine = quiet ? quiet_.data() + g.rank : nullptr;
-    launch_set_normals_flag(s, quiet ? &quiet_mine->has_normals : s.reached + g.num_delegates(),
-                            p > 1 && !quiet ? my_segment() : nullptr, g.num_delegates(), stream_.stream());
-    launch_announce_normals(s, quiet ? &quiet_mine->size : announce, stream_.stream());
+    if (small) {
+      launch_visit_small_level(s, receive_.data(), fixed, reached_bits_.data() + counts_at_, segment_words_, totals_.data(),
+                               stream_.sms(), stream_.stream());
+    } else {
+      launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
+    }
+    const bool announce_alone = quiet || small;
+    QuietAnnouncement* quiet_mine = announce_alone ? quiet_.data() + g.rank : nullptr;
+    launch_set_normals_flag(s, announce_alone ? &quiet_mine->has_normals : s.reached + g.num_delegates(),
+                            p > 1 && !announce_alone ? my_segment() : nullptr, g.num_delegates(), stream_.stream());
+    launch_announce_normals(s, announce_alone ? &quiet_mine->size : announce, stream_.stream());
     stream_.mark(3);
-    if (quiet) share_quiet();
+    if (announce_alone) share_quiet();
     else if (p > 1) exchange_reached();
     stream_.mark(4);
-    if (!quiet) launch_settle_delegates(s, stream_.sms(), stream_.stream());
+    if (!quiet) launch_settle_delegates(s, gathered_reached(small), stream_.sms(), stream_.stream());
     stream_.mark(5);
     // The totals in one copy, then the counters and edges cleared (the
     // announcement is written afresh each level).
     TG_CUDA(cudaMemcpyAsync(pinned_totals_, totals_.data(), sizeof(LevelTotals), cudaMemcpyDeviceToHost, stream_.stream()));
     TG_CUDA(cudaMemsetAsync(totals_.data(), 0, offsetof(LevelTotals, announced), stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(send_count_.data(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
+    TG_CUDA(cudaMemsetAsync(send_counts(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
     const uint32_t* counters = pinned_totals_->counters;
     normal_frontier = pinned_totals_->announced;
+    if (pinned_totals_->small_overflow != 0)
+      throw Error("bfs: a queue of a small level outgrew its fixed length " + std::to_string(fixed) + " (a bug)");
+    if (small) received = pinned_totals_->small_received;
 
     LevelRecord l;
     l.delegate_frontier = delegates;
@@ -354,7 +428,9 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.normals_exchange_s = stream_.seconds(1, 2);
     l.delegates_exchange_s = stream_.seconds(3, 4);
     l.frontier_share_s = share;
-    if (p > 1) {
+    if (small) {  // its segment and a queue of `fixed` to each peer, then its announcement
+      l.bytes_sent = static_cast<uint64_t>(p - 1) * (segment_words_ + fixed) * 4 + sizeof(QuietAnnouncement);
+    } else if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * count_row_;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;
       // Its segment of the mask with its announcement, or at a quiet level the announcement alone.

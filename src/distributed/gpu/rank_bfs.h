@@ -50,7 +50,18 @@ class RankBfs : public RankProgram {
   uint64_t exchange_normals(BfsLevel& s);  // returns the slots received
   bool no_rank_reached_delegates() const;  // after exchange_normals: the level is quiet (bfs_kernels.cuh)
   void share_quiet();                      // a quiet level's announcements in place of the mask
-  void exchange_reached();                 // every rank's reached mask OR-ed into each's
+  void exchange_reached();                 // every rank's reached mask gathered into each
+  GatheredReached gathered_reached(bool small) const;  // where the settle reads them (one rank: its byte mask)
+  // A level whose normal frontier is small enough that a bound on its
+  // queues is known before it expands (the tail levels, the first ones)
+  // sends every queue at that fixed length with its mask, in one group, and
+  // no rank waits for the queues' lengths (rank_bfs.cu).
+  static constexpr uint64_t kSmallLevelRoom = 1u << 15, kNotSmall = ~uint64_t{0};
+  uint64_t small_level_room() const;
+  uint64_t small_level_queue(const NormalFrontierSize& frontier, int32_t level) const;
+  void exchange_small_level(uint64_t fixed);
+  uint64_t small_capacity_ = 0;  // agreed by the ranks at the warm-up
+  bool small_levels_ = true;     // TG_MGPU_SMALL_LEVELS=0: never (an A/B while it is measured)
   // Whether this level pulls the normal frontier too, from what the ranks
   // announced of it (the same answer on every rank), and the bits it pulls by.
   bool choose_normals_pull(const NormalFrontierSize& frontier);
@@ -68,9 +79,10 @@ class RankBfs : public RankProgram {
   tg::gpu::DeviceArray<uint8_t> reached_;
   // The reached mask crosses ranks as bits: P segments of segment_words_
   // (the mask's bits and the normals flag at bit d, then at announce_at_ the
-  // rank's NormalFrontierSize), packed at the end of a level's expansion,
-  // allgathered, then OR-ed back into reached_ (bfs_kernels.cuh says why).
-  uint64_t segment_words_ = 0, announce_at_ = 0;
+  // rank's NormalFrontierSize, at counts_at_ its row of the counts), packed
+  // at the end of a level's expansion, gathered, then OR-ed as the settle
+  // reads them (bfs_kernels.cuh says why).
+  uint64_t segment_words_ = 0, announce_at_ = 0, counts_at_ = 0;
   uint64_t reduce_over_ranks(uint64_t mine, ncclRedOp_t op);  // the warm-up's agreements (a host sync)
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
   uint32_t* my_segment() const { return reached_bits_.data() + static_cast<uint64_t>(host_.rank) * segment_words_; }
@@ -94,8 +106,10 @@ class RankBfs : public RankProgram {
   uint32_t* counters() const { return totals_.data()->counters; }
   NormalFrontierSize* announced_sum() const { return &totals_.data()->announced; }
   // This rank's row of the count exchange: its P queue lengths, then whether
-  // it reached a delegate this level (count_row_ = P + 1 words).
-  tg::gpu::DeviceArray<uint32_t> send_count_;
+  // it reached a delegate this level (count_row_ = P + 1 words); in its
+  // segment on several ranks, so that a small level sends it with the mask.
+  tg::gpu::DeviceArray<uint32_t> send_count_;  // one rank's
+  uint32_t* send_counts() const { return host_.num_ranks > 1 ? my_segment() + counts_at_ : send_count_.data(); }
   int count_row_ = 0;
   tg::gpu::DeviceArray<QuietAnnouncement> quiet_;  // P of them (P > 1): a quiet level's allgather
   tg::gpu::DeviceArray<uint64_t> send_start_;
