@@ -296,6 +296,9 @@ RankRunRecord RankBfs::run(uint64_t source) {
   constexpr uint64_t kBeta = 18;
   eid_t unexplored = g.dn.num_edges() + g.dd.num_edges();
   bool pulled_last = false;
+  // Whether a level of this run went bottom-up: from then on, small levels
+  // give way to the quiet ones (below).
+  bool pulled_yet = false;
   uint32_t last_delegates = 0;
   // The delegate frontier's dn and dd edges here: the source's, then what
   // each level's settle summed (no degree scan and no host sync to choose).
@@ -326,10 +329,16 @@ RankRunRecord RankBfs::run(uint64_t source) {
 
     // The normals first: pushed now, or pulled below with the delegates (then
     // no normal crosses ranks this level). A pushing level whose queues are
-    // bound to be short sends them at a fixed length (small_level_queue).
+    // bound to be short sends them at a fixed length (small_level_queue),
+    // but only before the run's first bottom-up level: a small level ships
+    // every rank's mask, while after the pulls most levels reach no delegate
+    // and a quiet level sends 24 bytes (kron:28 on 4 H100, the tail levels:
+    // 0.115 ms of communication small against 0.074 quiet; the first level
+    // 0.27 against 0.58; docs/PERF.md, session 10).
     const bool pull_normals = choose_normals_pull(normal_frontier);
     const uint64_t normal_frontier_edges = normal_frontier.edges;
-    const uint64_t fixed = p > 1 && !pull_normals ? small_level_queue(normal_frontier, level) : kNotSmall;
+    const uint64_t fixed =
+        p > 1 && !pull_normals && !pulled_yet ? small_level_queue(normal_frontier, level) : kNotSmall;
     const bool small = fixed != kNotSmall;
     stream_.mark(0);
     if (pull_normals) {
@@ -354,6 +363,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
       launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
     }
     pulled_last = pull && delegates > 0;
+    pulled_yet = pulled_yet || pull;
     last_delegates = delegates;
     // The reached mask is final here (the visits below touch normals only):
     // packed now, so that a level that pushes the normals can tell in its
