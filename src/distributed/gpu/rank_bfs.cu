@@ -136,20 +136,10 @@ uint64_t RankBfs::small_level_room() const {
 }
 
 // The fixed queue length of a level that pushes a normal frontier this
-// small, or none (kNotSmall). Each normal's nn and nd edges are at most TH
-// (a vertex of more out-edges is a delegate), and where every rank queued
-// at most kAnnounceSample normals their announced edges are exact; the first
-// level's announcement has no edges (one vertex, a normal source's, pushes).
+// small, or none (kNotSmall): distributed/small_levels.h.
 uint64_t RankBfs::small_level_queue(const NormalFrontierSize& f, int32_t level) const {
   if (!small_levels_) return kNotSmall;
-  // Saturating: TH may be as large as 2^64 - 1 (every vertex normal), and
-  // vertices * TH then wrapped to a fixed length of 0 (the first GPU run of
-  // this code, 2026-11-26: the guard in visit_small_level caught it).
-  const uint64_t th = std::max<uint64_t>(host_.threshold, 1);
-  uint64_t bound = f.vertices > small_capacity_ / th ? kNotSmall : f.vertices * th;
-  if (level > 0 && f.vertices <= kAnnounceSample) bound = std::min(bound, f.edges);
-  if (bound > small_capacity_) return kNotSmall;
-  return (bound + 63) / 64 * 64;  // small_capacity_ is a multiple of 64
+  return dist::small_level_queue(f.vertices, f.edges, level > 0, kAnnounceSample, host_.threshold, small_capacity_);
 }
 
 // A small level's exchange, in one group: every rank's segment (its mask,

@@ -18,6 +18,7 @@
 #include "distributed/gpu/device_rank_graph.h"
 #include "distributed/gpu/rank_program.h"
 #include "distributed/partition.h"
+#include "distributed/small_levels.h"
 
 namespace tg::dist::gpu {
 
@@ -56,7 +57,7 @@ class RankBfs : public RankProgram {
   // queues is known before it expands (the tail levels, the first ones)
   // sends every queue at that fixed length with its mask, in one group, and
   // no rank waits for the queues' lengths (rank_bfs.cu).
-  static constexpr uint64_t kSmallLevelRoom = 1u << 15, kNotSmall = ~uint64_t{0};
+  static constexpr uint64_t kSmallLevelRoom = 1u << 15, kNotSmall = dist::kNotSmall;
   uint64_t small_level_room() const;
   uint64_t small_level_queue(const NormalFrontierSize& frontier, int32_t level) const;
   void exchange_small_level(uint64_t fixed);
