@@ -96,9 +96,10 @@ void RankBfs::warm_up() {
   TG_CUDA(cudaMemsetAsync(send_counts(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
   TG_CUDA(cudaMemsetAsync(reached_.data(), 0, reached_.size(), stream_.stream()));
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_counts(), count_matrix_.data());
+  // Agreed by every rank (a process of mpirun may not see the others' environment).
   small_capacity_ = reduce_over_ranks(small_level_room(), ncclMin);
   const char* small = std::getenv("TG_MGPU_SMALL_LEVELS");
-  small_levels_ = small == nullptr || std::string(small) != "0";
+  small_levels_ = reduce_over_ranks(small == nullptr || std::string(small) != "0" ? 1 : 0, ncclMin) != 0;
   launch_pack_reached(reached_.data(), host_.num_delegates() + 1, my_segment(), nullptr, stream_.sms(), stream_.stream());
   exchange_reached();
   exchange_small_level(0);
@@ -286,9 +287,12 @@ RankRunRecord RankBfs::run(uint64_t source) {
   constexpr uint64_t kBeta = 18;
   eid_t unexplored = g.dn.num_edges() + g.dd.num_edges();
   bool pulled_last = false;
-  // Whether a level of this run went bottom-up: from then on, small levels
-  // give way to the quiet ones (below).
-  bool pulled_yet = false;
+  // Whether the run is past its peak (below): from then on, small levels
+  // give way to the quiet ones. Every rank must agree on it, so it reads
+  // only what every rank knows alike: the normals' direction and the
+  // delegate frontier's size (a rank's own choice to pull its delegates is
+  // its own, and ranks differ in it).
+  bool past_peak = false;
   uint32_t last_delegates = 0;
   // The delegate frontier's dn and dd edges here: the source's, then what
   // each level's settle summed (no degree scan and no host sync to choose).
@@ -320,15 +324,16 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // The normals first: pushed now, or pulled below with the delegates (then
     // no normal crosses ranks this level). A pushing level whose queues are
     // bound to be short sends them at a fixed length (small_level_queue),
-    // but only before the run's first bottom-up level: a small level ships
-    // every rank's mask, while after the pulls most levels reach no delegate
-    // and a quiet level sends 24 bytes (kron:28 on 4 H100, the tail levels:
-    // 0.115 ms of communication small against 0.074 quiet; the first level
-    // 0.27 against 0.58; docs/PERF.md, session 10).
+    // but only before the run's peak (a level that pulled the normals, or
+    // one whose next delegate frontier is smaller than its own): a small
+    // level ships every rank's mask, while past the peak most levels reach no
+    // delegate and a quiet level sends 24 bytes (kron:28 on 4 H100, the tail
+    // levels: 0.115 ms of communication small against 0.074 quiet; the first
+    // level 0.27 against 0.58; docs/PERF.md, session 10).
     const bool pull_normals = choose_normals_pull(normal_frontier);
     const uint64_t normal_frontier_edges = normal_frontier.edges;
     const uint64_t fixed =
-        p > 1 && !pull_normals && !pulled_yet ? small_level_queue(normal_frontier, level) : kNotSmall;
+        p > 1 && !pull_normals && !past_peak ? small_level_queue(normal_frontier, level) : kNotSmall;
     const bool small = fixed != kNotSmall;
     stream_.mark(0);
     if (pull_normals) {
@@ -353,7 +358,6 @@ RankRunRecord RankBfs::run(uint64_t source) {
       launch_push_delegates(s, delegates_[cur].data(), delegates, scan_.data(), stream_.sms(), stream_.stream());
     }
     pulled_last = pull && delegates > 0;
-    pulled_yet = pulled_yet || pull;
     last_delegates = delegates;
     // The reached mask is final here (the visits below touch normals only):
     // packed now, so that a level that pushes the normals can tell in its
@@ -440,6 +444,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     }
     record.levels.push_back(l);
     normals = counters[0];
+    past_peak = past_peak || pull_normals || counters[1] < delegates;
     delegates = counters[1];
     if (counters[2] == 0 && delegates == 0) break;
   }
