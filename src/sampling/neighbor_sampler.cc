@@ -17,27 +17,36 @@ namespace {
 // is destination p (p < n) or drawn edge p - n; a vertex's local id comes
 // from its first position (a destination keeps its own; the k-th new vertex
 // by first draw gets n + k). Vertices are split over the threads by hash,
-// each thread scanning all positions in order and keeping, in its own map,
-// the first position of the vertices it owns, so no two threads touch one
-// entry and the result does not depend on the thread count. The edges then
-// look their vertex up in the owner's map, in parallel.
+// and each thread keeps, in its own map, the first position of the vertices
+// it owns, so no two threads touch one entry and the result does not depend
+// on the thread count. In two steps: each thread deals a slice of the
+// positions to their vertices' owners, then each owner takes its positions
+// slice by slice, in order. (Each thread scanning every position and
+// hashing every vertex cost a team of T threads T hashes a position.) The
+// edges then look their vertex up in the owner's map, in parallel.
 void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t>& edge_node, SampledHop& h) {
-  const uint64_t n = dst.size(), edges = edge_node.size();
+  const uint64_t n = dst.size(), edges = edge_node.size(), positions = n + edges;
   auto node_at = [&](uint64_t p) { return p < n ? dst[p] : edge_node[p - n]; };
-  std::vector<std::unordered_map<uint64_t, uint64_t>> first(std::max(1, omp_get_max_threads()));
+  const int most = std::max(1, omp_get_max_threads());
+  std::vector<std::unordered_map<uint64_t, uint64_t>> first(most);
+  // dealt[s * most + o]: the positions of slice s whose vertex thread o owns, in order.
+  std::vector<std::vector<uint64_t>> dealt(static_cast<size_t>(most) * most);
   uint64_t owners = 1;  // the team that filled `first`: vertex u's map is first[mix64(u) % owners]
   std::vector<uint64_t> rank(edges + 1, 0);  // first: 1 where edge e is its vertex's first appearance and new
-#pragma omp parallel num_threads(static_cast<int>(first.size()))
+#pragma omp parallel num_threads(most)
   {
     const uint64_t part = static_cast<uint64_t>(omp_get_thread_num()), team = static_cast<uint64_t>(omp_get_num_threads());
     if (part == 0) owners = team;
+    const uint64_t from = positions * part / team, to = positions * (part + 1) / team;
+    std::vector<uint64_t>* mine_dealt = &dealt[part * most];
+    for (uint64_t o = 0; o < team; ++o) mine_dealt[o].reserve((to - from) / team + 16);
+    for (uint64_t p = from; p < to; ++p) mine_dealt[mix64(node_at(p)) % team].push_back(p);
+#pragma omp barrier
     auto& mine = first[part];
-    mine.reserve((n + edges) / team + 16);
-    for (uint64_t p = 0; p < n + edges; ++p) {
-      const uint64_t u = node_at(p);
-      if (mix64(u) % team != part) continue;
-      if (mine.emplace(u, p).second && p >= n) rank[p - n] = 1;
-    }
+    mine.reserve(positions / team + 16);
+    for (uint64_t slice = 0; slice < team; ++slice)
+      for (const uint64_t p : dealt[slice * most + part])
+        if (mine.emplace(node_at(p), p).second && p >= n) rank[p - n] = 1;
   }
   uint64_t fresh = 0;
   for (uint64_t e = 0; e <= edges; ++e) {  // exclusive prefix sum: rank[e] = new vertices before edge e

@@ -39,7 +39,7 @@ struct LevelTotals {
   uint32_t small_received = 0;
   eid_t next_delegate_edges = 0;
   uint32_t small_overflow = 0;
-  uint32_t unused = 0;
+  uint32_t unused = 0;  // pads the announcement to 8 bytes
   NormalFrontierSize announced;
 };
 struct BfsLevel {
