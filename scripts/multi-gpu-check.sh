@@ -47,9 +47,10 @@ generate_graphs() {  # the binary; every scale named by MGPU_WEAK, MGPU_PROGRAMS
   done
 }
 if [ "${GPU_CHECK_PREBUILT:-0}" = 1 ]; then
-  mkdir -p /tmp/tg-bin && xz -dc .data/bin/tiergraph.xz >/tmp/tg-bin/tiergraph && chmod +x /tmp/tg-bin/tiergraph
+  # A copy of its own: gpu-check.sh unpacks /tmp/tg-bin/tiergraph again, and a running program cannot be rewritten.
+  mkdir -p /tmp/tg-gen && xz -dc .data/bin/tiergraph.xz >/tmp/tg-gen/tiergraph && chmod +x /tmp/tg-gen/tiergraph
   t_gen=$(date +%s)
-  (generate_graphs /tmp/tg-bin/tiergraph; echo "graphs generated in $(($(date +%s) - t_gen)) s" >>"$out/generate.log") &
+  (generate_graphs /tmp/tg-gen/tiergraph; echo "graphs generated in $(($(date +%s) - t_gen)) s" >>"$out/generate.log") &
   gen_pid=$!
 fi
 GPU_CHECK_TESTS=${MGPU_TESTS:-1} GPU_CHECK_FILTER="${MGPU_FILTER:-*MultiGpu*}" GPU_CHECK_GRAPHS="" OUT="$out/gpu-check" \
