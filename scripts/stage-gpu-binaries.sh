@@ -17,7 +17,9 @@ stage() {  # program, name
 }
 stage "$build/src/tiergraph" tiergraph
 stage "$build/tests/tg_gpu_tests" tg_gpu_tests
-stage "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" tg_gpu_subgraph_device_tests
+# Built only by a full build (gpu-check.sh runs it where present).
+[ -x "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" ] &&
+  stage "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" tg_gpu_subgraph_device_tests
 for extra in "$@"; do stage "${extra%%=*}" "${extra#*=}"; done
 for d in karate.mtx rome99.gr wiki-Vote.el.gz road-NY.el.gz soc-Slashdot0902.el.gz; do
   cp -u "../shared/datasets/$d" .data/datasets/ 2>/dev/null || true
