@@ -362,7 +362,6 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // The reached mask is final here (the visits below touch normals only):
     // packed now, so that a level that pushes the normals can tell in its
     // row of the counts whether this rank reached any delegate.
-    const bool may_be_quiet = !pull_normals && !small && p > 1;
     if (p > 1)
       launch_pack_reached(reached_.data(), g.num_delegates(), my_segment(), send_counts() + p, stream_.sms(),
                           stream_.stream());
@@ -380,7 +379,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
       exchange_small_level(fixed);
     } else if (!pull_normals) {
       received = exchange_normals(s);
-      quiet = may_be_quiet && no_rank_reached_delegates();
+      quiet = p > 1 && no_rank_reached_delegates();  // the counts were read back (one rank has none)
     } else if (p > 1) {
       std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * count_row_, count_row_, 0u);
     }
