@@ -288,6 +288,11 @@ AnyGraph read_binary_graph(const std::string& path, TgbLoad how) {
     if (e.bytes != static_cast<uint64_t>(expected[sec]))
       throw input_error(path, std::string("corrupt header: section ") + tgb_section_name(sec) + " has " + std::to_string(e.bytes) +
                                   " bytes, expected " + std::to_string(static_cast<uint64_t>(expected[sec])));
+    // Even an empty section's offset lies within the file: the reader forms its address (the writer puts it
+    // where the next section would start; a fuzzed 2^64 - 7 overflowed the pointer).
+    if (e.bytes == 0 && e.offset > size)
+      throw input_error(path, std::string("corrupt header: empty section ") + tgb_section_name(sec) + " at " +
+                                  std::to_string(e.offset) + ", beyond the end of the file");
     if (e.bytes == 0) continue;
     if (e.offset % kTgbAlign != 0 || e.offset < previous_end || e.offset > size || e.bytes > size - e.offset)
       throw input_error(path, std::string("corrupt header: section ") + tgb_section_name(sec) + " at " + std::to_string(e.offset) +

@@ -227,6 +227,19 @@ TEST_F(DamagedBinary, VersionAndHeaderFields) {
   expect_damage(with_valid_checksums(misplaced), {"bad.tgb", "out_neighbors", "misplaced"});
 }
 
+// An empty section (no weights here) whose offset lies past the file: refused, not turned into an address
+// (the fuzzer's 2^64 - 7 overflowed the reader's pointer arithmetic).
+TEST_F(DamagedBinary, EmptySectionBeyondTheEnd) {
+  AnyGraph g = build_graph(random_edges(300, 2000, false, 4), BuildOptions{});
+  write_binary_graph(g, dir_.path("plain.tgb"));
+  std::string plain = read_bytes(dir_.path("plain.tgb"));
+  TgbHeader h;
+  std::memcpy(&h, plain.data(), sizeof h);
+  ASSERT_EQ(h.sections[formats::kOutWeights].bytes, 0u);
+  put<uint64_t>(plain, offsetof(TgbHeader, sections) + formats::kOutWeights * 24, ~uint64_t{0} - 6);
+  expect_damage(with_valid_checksums(plain), {"bad.tgb", "empty section out_weights", "beyond the end of the file"});
+}
+
 TEST_F(DamagedBinary, ChecksumsCatchFlippedBytes) {
   for (int sec = 0; sec < formats::kTgbSections; ++sec) {
     const auto& s = header_.sections[sec];
