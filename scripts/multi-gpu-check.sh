@@ -20,6 +20,8 @@
 #   MGPU_MPIRUN=0           skip the mpirun check
 #   MGPU_AB_ENV="NAME=1"    each bench again with these variables set, as *_ab rows beside it
 #                           (for an A/B of an experimental switch while one is being measured)
+#   MGPU_VARIANTS="label:ENV=1 ENV2=0:--extra args|label2::--delegate-threshold 48"
+#                           each BFS bench again per variant (environment, then bench arguments), as *_label rows
 #   MGPU_OLD=1              each BFS bench again with .data/bin/tiergraph-old.xz (an A/B of two builds, needs
 #                           GPU_CHECK_PREBUILT=1), as *_old rows beside it
 #   MGPU_ONE_GPU_ENGINE=0   no bench of the one-GPU engine beside the partitioned BFS on 1 GPU
@@ -78,6 +80,16 @@ for pair in ${MGPU_WEAK-20:1 20:2}; do
   if [ -n "${MGPU_AB_ENV:-}" ]; then
     env ${MGPU_AB_ENV} "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first \
       --no-chart -o "$out/kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  fi
+  if [ -n "${MGPU_VARIANTS:-}" ]; then
+    IFS='|' read -ra variants <<<"$MGPU_VARIANTS"
+    for variant in "${variants[@]}"; do
+      label=${variant%%:*} rest=${variant#*:}
+      envs=${rest%%:*} args=${rest#*:}
+      env $envs "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first \
+        --no-chart $args -o "$out/kron${scale}_gpus${p}_$label" >>"$out/bench.log" 2>&1 ||
+        { echo "bench kron:$scale --gpus $p variant $label FAILED" | tee -a "$out/summary.txt"; rc=1; }
+    done
   fi
   if [ "$p" = 1 ] && [ "${MGPU_ONE_GPU_ENGINE:-1}" != 0 ]; then
     "$bin" bench "$file" -a bfs -p device -n "${MGPU_ROOTS:-64}" --verify first --no-chart \

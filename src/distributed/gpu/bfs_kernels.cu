@@ -38,8 +38,8 @@ __device__ void visit_normal(const BfsLevel& s, uint64_t v) {
     visit_local(s, s.g.local_of_slot[slot]);
     return;
   }
-  const uint32_t bit = 1u << (v % 32);
-  uint32_t* word = &s.sent_bits[v / 32];
+  const uint32_t bit = 1u << (slot % 32);
+  uint32_t* word = &s.sent_bits[at.owner * s.sent_words + slot / 32];
   if (*word & bit) return;
   if (atomicOr(word, bit) & bit) return;
   const uint32_t i = queue_slot(cg::labeled_partition(cg::coalesced_threads(), owner), &s.send_count[owner]);
@@ -140,7 +140,7 @@ __global__ void pull_delegates(BfsLevel s) {
 
 // A warp per 32 slots: local_of_slot and the depths are read in order (local
 // ids ascend with slots).
-__global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segment) {
+__global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segment, bool frontier_only) {
   const uint64_t words = (slots + 31) / 32;
   const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
   for (uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; w < words; w += warps) {
@@ -148,7 +148,7 @@ __global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segme
     bool in = false;
     if (slot < slots) {
       const uint32_t l = s.g.local_of_slot[slot];
-      in = l != kNoLocalId && s.normal_depth[l] == s.level;
+      in = l != kNoLocalId && (frontier_only ? s.normal_depth[l] == s.level : s.normal_depth[l] != kNoDepth);
     }
     const unsigned bits = __ballot_sync(0xffffffffu, in);
     if ((threadIdx.x & 31) == 0) segment[w] = bits;
@@ -316,7 +316,9 @@ __global__ void settle_delegates(BfsLevel s, GatheredReached gathered) {
       if (((word >> lane) & 1u) && s.delegate_depth[k] == kNoDepth) {
         s.delegate_depth[k] = s.level + 1;
         fresh = true;
-        edges += (s.g.dn.offsets[k + 1] - s.g.dn.offsets[k]) + (s.g.dd.offsets[k + 1] - s.g.dd.offsets[k]);
+        edges += s.delegate_degree != nullptr
+                     ? s.delegate_degree[k]
+                     : (s.g.dn.offsets[k + 1] - s.g.dn.offsets[k]) + (s.g.dd.offsets[k + 1] - s.g.dd.offsets[k]);
       }
       const uint32_t fresh_word = __ballot_sync(0xffffffffu, fresh);
       if (lane == i) fresh_here = fresh_word;
@@ -355,7 +357,29 @@ __global__ void pack_reached(const uint8_t* reached, uint64_t count, uint32_t* b
   if (__syncthreads_or(seen != 0) && any != nullptr && threadIdx.x == 0) *any = 1;
 }
 
+__global__ void absorb_visited(uint32_t* sent_bits, const uint32_t* visited, uint64_t words) {
+  for (uint64_t w = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; w < words; w += uint64_t{gridDim.x} * blockDim.x)
+    if (visited[w] != 0) sent_bits[w] |= visited[w];
+}
+
+__global__ void delegate_degrees(RankView g, uint32_t* degree) {
+  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x)
+    degree[k] = static_cast<uint32_t>((g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]));
+}
+
 }  // namespace
+
+void launch_absorb_visited(uint32_t* sent_bits, const uint32_t* visited, uint64_t words, int sms, cudaStream_t stream) {
+  if (words == 0) return;
+  absorb_visited<<<tg::gpu::grid_for(words, kBlock, sms), kBlock, 0, stream>>>(sent_bits, visited, words);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+void launch_delegate_degrees(const RankView& g, uint32_t* degree, int sms, cudaStream_t stream) {
+  if (g.num_delegates == 0) return;
+  delegate_degrees<<<tg::gpu::grid_for(g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(g, degree);
+  TG_CUDA_CHECK_LAUNCH();
+}
 
 void launch_expand_normals(const BfsLevel& s, const uint32_t* rows, uint32_t count, eid_t* degree_scan,
                            tg::gpu::ScratchPool& pool, int sms, cudaStream_t stream) {
@@ -395,9 +419,11 @@ void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream) {
   }
 }
 
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream) {
+void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, bool frontier_only, int sms,
+                                 cudaStream_t stream) {
   if (slots == 0) return;
-  mark_normal_frontier<<<tg::gpu::grid_for((slots + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots, segment);
+  mark_normal_frontier<<<tg::gpu::grid_for((slots + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots, segment,
+                                                                                                     frontier_only);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -53,14 +53,25 @@ struct BfsLevel {
   uint32_t* next_delegates = nullptr;
   uint32_t* counters = nullptr;
   eid_t* next_delegate_edges = nullptr;  // settle_delegates' sum of the next frontier's dn and dd edges here
-  uint32_t* sent_bits = nullptr;   // one bit per global id: already queued for its owner this run
+  // Each delegate's dn and dd edges here, 4 bytes where the offsets' two
+  // pairs are 32 (launch_delegate_degrees; null: the settle reads the offsets).
+  const uint32_t* delegate_degree = nullptr;
+  // A bit per normal of every rank, [owner * sent_words + slot / 32] (the
+  // normal frontier's layout): queued for its owner this run, or known to
+  // be visited there (absorb_visited), so not to be sent.
+  uint32_t* sent_bits = nullptr;
+  uint64_t sent_words = 0;
   uint32_t* send = nullptr;        // per-peer segments of owner slots (v / P)
   const uint64_t* send_start = nullptr;  // where each peer's segment starts
   uint32_t* send_count = nullptr;  // per peer
   // A level that pulls (launch_pull): whether the delegate frontier has any
-  // delegate (else nd and dd are not read), and the normal frontier of every
-  // rank as bits, [owner * normal_frontier_words + slot / 32] (null: the
-  // normals push this level, launch_expand_normals).
+  // delegate (else nd and dd are not read), and the normals every rank has
+  // visited as bits, [owner * normal_frontier_words + slot / 32] (null: the
+  // normals push this level, launch_expand_normals). Visited, not only this
+  // level's frontier: an unvisited normal of an undirected graph has no
+  // neighbour visited before this level (that one's level would have reached
+  // it), so the pull finds the same parents, and the pushing levels after it
+  // send no normal these bits show visited (launch_absorb_visited).
   bool delegate_frontier_empty = false;
   const uint32_t* normal_frontier = nullptr;
   uint64_t normal_frontier_words = 0;
@@ -85,9 +96,17 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
 // unvisited delegate through its dn list (the reverse of the nd edges into
 // it, whose sources are local) for a local normal of the frontier.
 void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream);
-// This rank's normal frontier (normal_depth == level) as bits by slot, into
-// its segment of the ranks' frontier bits (`slots` of them here).
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream);
+// This rank's visited normals as bits by slot (its normal frontier, normal_depth
+// == level, where `frontier_only`), into its segment of the ranks' bits
+// (`slots` of them here).
+void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, bool frontier_only, int sms,
+                                 cudaStream_t stream);
+// sent_bits |= visited, `words` of each: normals visited on their owners are
+// never sent again this run (the tail levels' pushes sent a million at
+// kron:28 on 4 GPUs, most of them visited long before).
+void launch_absorb_visited(uint32_t* sent_bits, const uint32_t* visited, uint64_t words, int sms, cudaStream_t stream);
+// degree[k] = delegate k's dn and dd edges here (each under 2^32: the caller checks).
+void launch_delegate_degrees(const RankView& g, uint32_t* degree, int sms, cudaStream_t stream);
 // What this rank announces after a level: its queued normals (counters[0])
 // and their nn and nd edges (estimated from the first kAnnounceSample of the
 // queue and scaled; exact up to that many).

@@ -47,10 +47,8 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     reached_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * segment_words_);
     TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   }
-  if (symmetric) {
-    normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
-    normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
-  }
+  normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
+  if (symmetric) normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
   frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
   for (int i = 0; i < 2; ++i) {
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
@@ -58,7 +56,9 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   }
   scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
   totals_ = DeviceArray<LevelTotals>::allocate(1);
-  sent_bits_ = DeviceArray<uint32_t>::allocate((graph.num_vertices + 31) / 32);
+  sent_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
+  if (const char* v = std::getenv("TG_MGPU_VISITED_BITS"); v != nullptr && std::string(v) == "0") share_visited_ = false;
+  place_delegate_degrees();
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
   if (p == 1) send_count_ = DeviceArray<uint32_t>::allocate(count_row_);  // else in this rank's segment
@@ -73,6 +73,25 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   TG_CUDA(cudaMemcpy(send_start_.data(), send_start_host_.data(), p * sizeof(uint64_t), cudaMemcpyHostToDevice));
   TG_CUDA(cudaMallocHost(&pinned_counts_, static_cast<size_t>(p) * count_row_ * sizeof(uint32_t)));
   TG_CUDA(cudaMallocHost(&pinned_totals_, sizeof(LevelTotals)));
+}
+
+// The settle sums the next delegate frontier's edges here from 4 bytes a
+// delegate where the offsets of dn and dd are 32 (their pairs): at the levels
+// that reach most delegates (22.9 M at kron:28 on 4 GPUs, replicated on every
+// rank) the offsets were most of the settle's reads. Where some delegate's
+// edges here reach 2^32 (none at kron:30), the settle reads the offsets.
+void RankBfs::place_delegate_degrees() {
+  const RankGraph& g = host_;
+  const uint64_t d = g.num_delegates();
+  if (const char* v = std::getenv("TG_MGPU_DELEGATE_DEGREES"); v != nullptr && std::string(v) == "0") return;
+  eid_t most = 0;
+#pragma omp parallel for schedule(static) reduction(max : most) if (d > (uint64_t{1} << 16))
+  for (uint64_t k = 0; k < d; ++k)
+    most = std::max(most, (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]));
+  if (d == 0 || most > 0xFFFFFFFFull) return;
+  delegate_degree_ = DeviceArray<uint32_t>::allocate(d);
+  launch_delegate_degrees(graph_->view(), delegate_degree_.data(), stream_.sms(), stream_.stream());
+  stream_.sync();
 }
 
 // A number of this rank's reduced over the ranks, through the totals'
@@ -98,8 +117,6 @@ void RankBfs::warm_up() {
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_counts(), count_matrix_.data());
   // Agreed by every rank (a process of mpirun may not see the others' environment).
   small_capacity_ = reduce_over_ranks(small_level_room(), ncclMin);
-  const char* small = std::getenv("TG_MGPU_SMALL_LEVELS");
-  small_levels_ = reduce_over_ranks(small == nullptr || std::string(small) != "0" ? 1 : 0, ncclMin) != 0;
   launch_pack_reached(reached_.data(), host_.num_delegates() + 1, my_segment(), nullptr, stream_.sms(), stream_.stream());
   exchange_reached();
   exchange_small_level(0);
@@ -139,7 +156,6 @@ uint64_t RankBfs::small_level_room() const {
 // The fixed queue length of a level that pushes a normal frontier this
 // small, or none (kNotSmall): distributed/small_levels.h.
 uint64_t RankBfs::small_level_queue(const NormalFrontierSize& f, int32_t level) const {
-  if (!small_levels_) return kNotSmall;
   return dist::small_level_queue(f.vertices, f.edges, level > 0, kAnnounceSample, host_.threshold, small_capacity_);
 }
 
@@ -203,17 +219,21 @@ bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
   return pull;
 }
 
-// Every rank's normal frontier as bits, gathered (events kFrontierShare*
-// around the collective).
+// The normals every rank has visited, as bits, gathered (events
+// kFrontierShare* around the collective); from them on, no rank sends a
+// normal they show visited (bfs_kernels.cuh).
 const uint32_t* RankBfs::share_normal_frontier(const BfsLevel& s) {
   const RankGraph& g = host_;
   uint32_t* mine = normal_frontier_bits_.data() + static_cast<uint64_t>(g.rank) * normal_words_;
-  launch_mark_normal_frontier(s, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank), mine, stream_.sms(),
-                              stream_.stream());
+  launch_mark_normal_frontier(s, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank), mine, !share_visited_,
+                              stream_.sms(), stream_.stream());
   stream_.mark(kFrontierShareStart);
   if (g.num_ranks > 1)
     TG_NCCL(ncclAllGather(mine, normal_frontier_bits_.data(), normal_words_, ncclUint32, comm_, stream_.stream()));
   stream_.mark(kFrontierShareStop);
+  if (g.num_ranks > 1 && share_visited_)
+    launch_absorb_visited(sent_bits_.data(), normal_frontier_bits_.data(), static_cast<uint64_t>(g.num_ranks) * normal_words_,
+                          stream_.sms(), stream_.stream());
   return normal_frontier_bits_.data();
 }
 
@@ -316,7 +336,9 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.next_delegates = delegates_[1 - cur].data();
     s.counters = counters();
     s.next_delegate_edges = &totals_.data()->next_delegate_edges;
+    s.delegate_degree = delegate_degree_.data();
     s.sent_bits = sent_bits_.data();
+    s.sent_words = normal_words_;
     s.send = send_.data();
     s.send_start = send_start_.data();
     s.send_count = send_counts();

@@ -62,11 +62,13 @@ class RankBfs : public RankProgram {
   uint64_t small_level_queue(const NormalFrontierSize& frontier, int32_t level) const;
   void exchange_small_level(uint64_t fixed);
   uint64_t small_capacity_ = 0;  // agreed by the ranks at the warm-up
-  bool small_levels_ = true;     // TG_MGPU_SMALL_LEVELS=0: never (an A/B while it is measured)
   // Whether this level pulls the normal frontier too, from what the ranks
   // announced of it (the same answer on every rank), and the bits it pulls by.
   bool choose_normals_pull(const NormalFrontierSize& frontier);
   const uint32_t* share_normal_frontier(const BfsLevel& s);
+  bool share_visited_ = true;  // TG_MGPU_VISITED_BITS=0: the frontier alone, nothing absorbed (an A/B while measured)
+  void place_delegate_degrees();
+  tg::gpu::DeviceArray<uint32_t> delegate_degree_;  // empty: the settle reads the offsets
 
   const RankGraph& host_;
   ncclComm_t comm_;
@@ -87,8 +89,8 @@ class RankBfs : public RankProgram {
   uint64_t reduce_over_ranks(uint64_t mine, ncclRedOp_t op);  // the warm-up's agreements (a host sync)
   tg::gpu::DeviceArray<uint32_t> reached_bits_;
   uint32_t* my_segment() const { return reached_bits_.data() + static_cast<uint64_t>(host_.rank) * segment_words_; }
-  // The normals' direction (choose_normals_pull): every rank's normal
-  // frontier as bits by slot, P segments of normal_words_; every normal edge
+  // The normals' direction (choose_normals_pull): every rank's visited
+  // normals as bits by slot, P segments of normal_words_ (sent_bits_'s layout); every normal edge
   // of the graph (nn and nd), and those not yet
   // explored top-down. TG_MGPU_NORMALS_PULL=always|never overrides the
   // rule (tests).
