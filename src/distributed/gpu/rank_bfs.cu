@@ -204,7 +204,11 @@ bool RankBfs::no_rank_reached_delegates() const {
 // first parent: so also not below num_vertices / 128 frontier edges, about
 // where the bits cost what the push's random reads would.
 bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
-  constexpr uint64_t kAlpha = 15, kBeta = 18, kEdgesPerFrontierBit = 128;
+  constexpr uint64_t kBeta = 18, kEdgesPerFrontierBit = 128;
+  // TG_MGPU_NORMALS_ALPHA: an experiment's (session 11; one process's ranks read the same environment).
+  static const uint64_t kAlpha = std::getenv("TG_MGPU_NORMALS_ALPHA") != nullptr
+                                     ? std::max<uint64_t>(1, std::strtoull(std::getenv("TG_MGPU_NORMALS_ALPHA"), nullptr, 10))
+                                     : 15;
   const char* forced = std::getenv("TG_MGPU_NORMALS_PULL");
   bool pull = false;
   if (!symmetric_ || f.vertices == 0) pull = false;
