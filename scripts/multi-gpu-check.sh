@@ -22,7 +22,7 @@
 #                           (for an A/B of an experimental switch while one is being measured)
 #   MGPU_VARIANTS="label:ENV=1 ENV2=0:--extra args|label2::--delegate-threshold 48"
 #                           each BFS bench again per variant (environment, then bench arguments), as *_label rows
-#   MGPU_VARIANTS_AT="28:4" the variants at this scale:gpus pair only (default: every pair)
+#   MGPU_VARIANTS_AT="28:4" the variants at these scale:gpus pairs only (default: every pair)
 #   MGPU_OLD=1              each BFS bench again with .data/bin/tiergraph-old.xz (an A/B of two builds, needs
 #                           GPU_CHECK_PREBUILT=1), as *_old rows beside it
 #   MGPU_ONE_GPU_ENGINE=0   no bench of the one-GPU engine beside the partitioned BFS on 1 GPU
@@ -82,7 +82,7 @@ for pair in ${MGPU_WEAK-20:1 20:2}; do
     env ${MGPU_AB_ENV} "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first \
       --no-chart -o "$out/kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
   fi
-  if [ -n "${MGPU_VARIANTS:-}" ] && { [ -z "${MGPU_VARIANTS_AT:-}" ] || [ "$pair" = "${MGPU_VARIANTS_AT:-}" ]; }; then
+  if [ -n "${MGPU_VARIANTS:-}" ] && { [ -z "${MGPU_VARIANTS_AT:-}" ] || [[ " $MGPU_VARIANTS_AT " == *" $pair "* ]]; }; then
     IFS='|' read -ra variants <<<"$MGPU_VARIANTS"
     for variant in "${variants[@]}"; do
       label=${variant%%:*} rest=${variant#*:}

@@ -140,7 +140,7 @@ __global__ void pull_delegates(BfsLevel s) {
 
 // A warp per 32 slots: local_of_slot and the depths are read in order (local
 // ids ascend with slots).
-__global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segment, bool frontier_only) {
+__global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segment) {
   const uint64_t words = (slots + 31) / 32;
   const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
   for (uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; w < words; w += warps) {
@@ -148,7 +148,7 @@ __global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segme
     bool in = false;
     if (slot < slots) {
       const uint32_t l = s.g.local_of_slot[slot];
-      in = l != kNoLocalId && (frontier_only ? s.normal_depth[l] == s.level : s.normal_depth[l] != kNoDepth);
+      in = l != kNoLocalId && s.normal_depth[l] != kNoDepth;
     }
     const unsigned bits = __ballot_sync(0xffffffffu, in);
     if ((threadIdx.x & 31) == 0) segment[w] = bits;
@@ -419,11 +419,9 @@ void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream) {
   }
 }
 
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, bool frontier_only, int sms,
-                                 cudaStream_t stream) {
+void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream) {
   if (slots == 0) return;
-  mark_normal_frontier<<<tg::gpu::grid_for((slots + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots, segment,
-                                                                                                     frontier_only);
+  mark_normal_frontier<<<tg::gpu::grid_for((slots + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots, segment);
   TG_CUDA_CHECK_LAUNCH();
 }
 

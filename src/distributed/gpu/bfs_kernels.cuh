@@ -96,14 +96,14 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
 // unvisited delegate through its dn list (the reverse of the nd edges into
 // it, whose sources are local) for a local normal of the frontier.
 void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream);
-// This rank's visited normals as bits by slot (its normal frontier, normal_depth
-// == level, where `frontier_only`), into its segment of the ranks' bits
-// (`slots` of them here).
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, bool frontier_only, int sms,
-                                 cudaStream_t stream);
+// This rank's visited normals as bits by slot, into its segment of the
+// ranks' bits (`slots` of them here).
+void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream);
 // sent_bits |= visited, `words` of each: normals visited on their owners are
-// never sent again this run (the tail levels' pushes sent a million at
-// kron:28 on 4 GPUs, most of them visited long before).
+// never sent again this run. kron:28 on 4 H100 (session 11): a tail level's
+// push sent 11.5 K normals where it sent 1.1 M, most of them visited long
+// before; the time did not change beyond noise (604.8 GTEPS without, 600.8
+// with), the bytes did (4.4 MB -> 46 KB at that level).
 void launch_absorb_visited(uint32_t* sent_bits, const uint32_t* visited, uint64_t words, int sms, cudaStream_t stream);
 // degree[k] = delegate k's dn and dd edges here (each under 2^32: the caller checks).
 void launch_delegate_degrees(const RankView& g, uint32_t* degree, int sms, cudaStream_t stream);

@@ -57,7 +57,6 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   scan_ = DeviceArray<eid_t>::allocate(std::max(nn, d));
   totals_ = DeviceArray<LevelTotals>::allocate(1);
   sent_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
-  if (const char* v = std::getenv("TG_MGPU_VISITED_BITS"); v != nullptr && std::string(v) == "0") share_visited_ = false;
   place_delegate_degrees();
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
@@ -78,12 +77,12 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
 // The settle sums the next delegate frontier's edges here from 4 bytes a
 // delegate where the offsets of dn and dd are 32 (their pairs): at the levels
 // that reach most delegates (22.9 M at kron:28 on 4 GPUs, replicated on every
-// rank) the offsets were most of the settle's reads. Where some delegate's
+// rank) the offsets were most of the settle's reads: 0.31 -> 0.20 ms at those
+// levels, 589.1 -> 600.8 GTEPS (4 H100, session 11). Where some delegate's
 // edges here reach 2^32 (none at kron:30), the settle reads the offsets.
 void RankBfs::place_delegate_degrees() {
   const RankGraph& g = host_;
   const uint64_t d = g.num_delegates();
-  if (const char* v = std::getenv("TG_MGPU_DELEGATE_DEGREES"); v != nullptr && std::string(v) == "0") return;
   eid_t most = 0;
 #pragma omp parallel for schedule(static) reduction(max : most) if (d > (uint64_t{1} << 16))
   for (uint64_t k = 0; k < d; ++k)
@@ -204,11 +203,7 @@ bool RankBfs::no_rank_reached_delegates() const {
 // first parent: so also not below num_vertices / 128 frontier edges, about
 // where the bits cost what the push's random reads would.
 bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
-  constexpr uint64_t kBeta = 18, kEdgesPerFrontierBit = 128;
-  // TG_MGPU_NORMALS_ALPHA: an experiment's (session 11; one process's ranks read the same environment).
-  static const uint64_t kAlpha = std::getenv("TG_MGPU_NORMALS_ALPHA") != nullptr
-                                     ? std::max<uint64_t>(1, std::strtoull(std::getenv("TG_MGPU_NORMALS_ALPHA"), nullptr, 10))
-                                     : 15;
+  constexpr uint64_t kAlpha = 15, kBeta = 18, kEdgesPerFrontierBit = 128;
   const char* forced = std::getenv("TG_MGPU_NORMALS_PULL");
   bool pull = false;
   if (!symmetric_ || f.vertices == 0) pull = false;
@@ -229,13 +224,13 @@ bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
 const uint32_t* RankBfs::share_normal_frontier(const BfsLevel& s) {
   const RankGraph& g = host_;
   uint32_t* mine = normal_frontier_bits_.data() + static_cast<uint64_t>(g.rank) * normal_words_;
-  launch_mark_normal_frontier(s, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank), mine, !share_visited_,
-                              stream_.sms(), stream_.stream());
+  launch_mark_normal_frontier(s, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank), mine, stream_.sms(),
+                              stream_.stream());
   stream_.mark(kFrontierShareStart);
   if (g.num_ranks > 1)
     TG_NCCL(ncclAllGather(mine, normal_frontier_bits_.data(), normal_words_, ncclUint32, comm_, stream_.stream()));
   stream_.mark(kFrontierShareStop);
-  if (g.num_ranks > 1 && share_visited_)
+  if (g.num_ranks > 1)
     launch_absorb_visited(sent_bits_.data(), normal_frontier_bits_.data(), static_cast<uint64_t>(g.num_ranks) * normal_words_,
                           stream_.sms(), stream_.stream());
   return normal_frontier_bits_.data();

@@ -66,7 +66,6 @@ class RankBfs : public RankProgram {
   // announced of it (the same answer on every rank), and the bits it pulls by.
   bool choose_normals_pull(const NormalFrontierSize& frontier);
   const uint32_t* share_normal_frontier(const BfsLevel& s);
-  bool share_visited_ = true;  // TG_MGPU_VISITED_BITS=0: the frontier alone, nothing absorbed (an A/B while measured)
   void place_delegate_degrees();
   tg::gpu::DeviceArray<uint32_t> delegate_degree_;  // empty: the settle reads the offsets
 
