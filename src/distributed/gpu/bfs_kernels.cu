@@ -95,9 +95,9 @@ __device__ void append_by_block(bool fresh, uint32_t item, uint32_t* queue, uint
   __syncthreads();  // base and the scan's storage serve the next stride
 }
 
-__device__ bool in_normal_frontier(const BfsLevel& s, uint64_t u) {
+__device__ bool visited_on_its_owner(const BfsLevel& s, uint64_t u) {
   const RankOf at = rank_of(s.g, u);
-  return (s.normal_frontier[at.owner * s.normal_frontier_words + at.slot / 32] >> (at.slot % 32)) & 1u;
+  return (s.visited_normals[at.owner * s.visited_normal_words + at.slot / 32] >> (at.slot % 32)) & 1u;
 }
 
 // A thread per local normal, each the only one to look at its vertex here
@@ -112,9 +112,9 @@ __global__ void pull_normals(BfsLevel s) {
       if (!s.delegate_frontier_empty)
         for (eid_t e = s.g.nd.offsets[v]; e < s.g.nd.offsets[v + 1] && !fresh; ++e)
           fresh = in_delegate_frontier(s, s.g.nd.neighbors[e]);
-      if (s.normal_frontier != nullptr)
+      if (s.visited_normals != nullptr)
         for (eid_t e = s.g.nn.offsets[v]; e < s.g.nn.offsets[v + 1] && !fresh; ++e)
-          fresh = in_normal_frontier(s, s.g.nn.neighbors[e]);
+          fresh = visited_on_its_owner(s, s.g.nn.neighbors[e]);
       if (fresh) s.normal_depth[v] = s.level + 1;
     }
     append_by_block(fresh, static_cast<uint32_t>(v), s.next_normals, &s.counters[0]);
@@ -131,7 +131,7 @@ __global__ void pull_delegates(BfsLevel s) {
     if (!s.delegate_frontier_empty)
       for (eid_t e = s.g.dd.offsets[k]; e < s.g.dd.offsets[k + 1] && !hit; ++e) hit = in_delegate_frontier(s, s.g.dd.neighbors[e]);
     // The normal frontier's nd edges into k, as their reverses (local normals).
-    if (s.normal_frontier != nullptr)
+    if (s.visited_normals != nullptr)
       for (eid_t e = s.g.dn.offsets[k]; e < s.g.dn.offsets[k + 1] && !hit; ++e)
         hit = s.normal_depth[s.g.dn.neighbors[e]] == s.level;
     if (hit) s.reached[k] = 1;
@@ -140,7 +140,7 @@ __global__ void pull_delegates(BfsLevel s) {
 
 // A warp per 32 slots: local_of_slot and the depths are read in order (local
 // ids ascend with slots).
-__global__ void mark_normal_frontier(BfsLevel s, uint64_t slots, uint32_t* segment) {
+__global__ void mark_visited_normals(BfsLevel s, uint64_t slots, uint32_t* segment) {
   const uint64_t words = (slots + 31) / 32;
   const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
   for (uint64_t w = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; w < words; w += warps) {
@@ -406,7 +406,7 @@ void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream) {
     const uint64_t words = (uint64_t{s.g.num_delegates} + 31) / 32;
     mark_delegate_frontier<<<tg::gpu::grid_for(words * 32, kBlock, sms), kBlock, 0, stream>>>(s);
     TG_CUDA_CHECK_LAUNCH();
-  } else if (s.normal_frontier == nullptr) {
+  } else if (s.visited_normals == nullptr) {
     return;  // nothing to pull from
   }
   if (s.g.num_normals > 0) {
@@ -419,9 +419,9 @@ void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream) {
   }
 }
 
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream) {
+void launch_mark_visited_normals(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream) {
   if (slots == 0) return;
-  mark_normal_frontier<<<tg::gpu::grid_for((slots + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots, segment);
+  mark_visited_normals<<<tg::gpu::grid_for((slots + 31) / 32 * 32, kBlock, sms), kBlock, 0, stream>>>(s, slots, segment);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -66,15 +66,15 @@ struct BfsLevel {
   uint32_t* send_count = nullptr;  // per peer
   // A level that pulls (launch_pull): whether the delegate frontier has any
   // delegate (else nd and dd are not read), and the normals every rank has
-  // visited as bits, [owner * normal_frontier_words + slot / 32] (null: the
+  // visited as bits, [owner * visited_normal_words + slot / 32] (null: the
   // normals push this level, launch_expand_normals). Visited, not only this
   // level's frontier: an unvisited normal of an undirected graph has no
   // neighbour visited before this level (that one's level would have reached
   // it), so the pull finds the same parents, and the pushing levels after it
   // send no normal these bits show visited (launch_absorb_visited).
   bool delegate_frontier_empty = false;
-  const uint32_t* normal_frontier = nullptr;
-  uint64_t normal_frontier_words = 0;
+  const uint32_t* visited_normals = nullptr;
+  uint64_t visited_normal_words = 0;
 };
 
 // Launchers; each checks its launch. `rows` has `count` rows.
@@ -91,14 +91,14 @@ void launch_push_delegates(const BfsLevel& s, const uint32_t* rows, uint32_t cou
 // through its nd list (the reverse of the dn edges into it) and every
 // unvisited delegate through its dd list for a delegate of this level's
 // frontier (delegate_depth == level), stopping at the first. Where
-// s.normal_frontier is set, the normal frontier is pulled too: an unvisited
-// normal then looks through its nn list in the ranks' frontier bits, an
+// s.visited_normals is set, the normal frontier is pulled too: an unvisited
+// normal then looks through its nn list in the ranks' visited bits, an
 // unvisited delegate through its dn list (the reverse of the nd edges into
 // it, whose sources are local) for a local normal of the frontier.
 void launch_pull(const BfsLevel& s, int sms, cudaStream_t stream);
 // This rank's visited normals as bits by slot, into its segment of the
 // ranks' bits (`slots` of them here).
-void launch_mark_normal_frontier(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream);
+void launch_mark_visited_normals(const BfsLevel& s, uint64_t slots, uint32_t* segment, int sms, cudaStream_t stream);
 // sent_bits |= visited, `words` of each: normals visited on their owners are
 // never sent again this run. kron:28 on 4 H100 (session 11): a tail level's
 // push sent 11.5 K normals where it sent 1.1 M, most of them visited long

@@ -48,7 +48,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   }
   normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
-  if (symmetric) normal_frontier_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
+  if (symmetric) visited_normal_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
   frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
   for (int i = 0; i < 2; ++i) {
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
@@ -221,19 +221,19 @@ bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
 // The normals every rank has visited, as bits, gathered (events
 // kFrontierShare* around the collective); from them on, no rank sends a
 // normal they show visited (bfs_kernels.cuh).
-const uint32_t* RankBfs::share_normal_frontier(const BfsLevel& s) {
+const uint32_t* RankBfs::share_visited_normals(const BfsLevel& s) {
   const RankGraph& g = host_;
-  uint32_t* mine = normal_frontier_bits_.data() + static_cast<uint64_t>(g.rank) * normal_words_;
-  launch_mark_normal_frontier(s, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank), mine, stream_.sms(),
+  uint32_t* mine = visited_normal_bits_.data() + static_cast<uint64_t>(g.rank) * normal_words_;
+  launch_mark_visited_normals(s, DegreeSeparation::slots_on_rank(g.num_vertices, g.num_ranks, g.rank), mine, stream_.sms(),
                               stream_.stream());
   stream_.mark(kFrontierShareStart);
   if (g.num_ranks > 1)
-    TG_NCCL(ncclAllGather(mine, normal_frontier_bits_.data(), normal_words_, ncclUint32, comm_, stream_.stream()));
+    TG_NCCL(ncclAllGather(mine, visited_normal_bits_.data(), normal_words_, ncclUint32, comm_, stream_.stream()));
   stream_.mark(kFrontierShareStop);
   if (g.num_ranks > 1)
-    launch_absorb_visited(sent_bits_.data(), normal_frontier_bits_.data(), static_cast<uint64_t>(g.num_ranks) * normal_words_,
+    launch_absorb_visited(sent_bits_.data(), visited_normal_bits_.data(), static_cast<uint64_t>(g.num_ranks) * normal_words_,
                           stream_.sms(), stream_.stream());
-  return normal_frontier_bits_.data();
+  return visited_normal_bits_.data();
 }
 
 RankBfs::~RankBfs() {
@@ -358,8 +358,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     const bool small = fixed != kNotSmall;
     stream_.mark(0);
     if (pull_normals) {
-      s.normal_frontier = share_normal_frontier(s);
-      s.normal_frontier_words = normal_words_;
+      s.visited_normals = share_visited_normals(s);
+      s.visited_normal_words = normal_words_;
     } else {
       launch_expand_normals(s, normals_[cur].data(), normals, scan_.data(), pool_, stream_.sms(), stream_.stream());
     }

@@ -65,7 +65,7 @@ class RankBfs : public RankProgram {
   // Whether this level pulls the normal frontier too, from what the ranks
   // announced of it (the same answer on every rank), and the bits it pulls by.
   bool choose_normals_pull(const NormalFrontierSize& frontier);
-  const uint32_t* share_normal_frontier(const BfsLevel& s);
+  const uint32_t* share_visited_normals(const BfsLevel& s);
   void place_delegate_degrees();
   tg::gpu::DeviceArray<uint32_t> delegate_degree_;  // empty: the settle reads the offsets
 
@@ -93,7 +93,7 @@ class RankBfs : public RankProgram {
   // of the graph (nn and nd), and those not yet
   // explored top-down. TG_MGPU_NORMALS_PULL=always|never overrides the
   // rule (tests).
-  tg::gpu::DeviceArray<uint32_t> normal_frontier_bits_;
+  tg::gpu::DeviceArray<uint32_t> visited_normal_bits_;
   uint64_t normal_words_ = 0;
   uint64_t normal_edges_ = 0, normal_edges_unexplored_ = 0;
   bool pulled_normals_last_ = false;
