@@ -41,7 +41,8 @@ struct PlanOptions {
 // host memory (read by zero-copy), else nowhere.
 void plan_gpus(const PlanOptions& o, const AlgorithmInfo& algorithm, const AnyGraph& graph, uint64_t budget) {
   const dist::PartitionSummary summary =
-      dist::plan_partition(graph, o.gpus, dist::PartitionOptions{.threshold = o.delegate_threshold});
+      dist::plan_partition(graph, o.gpus, dist::PartitionOptions{.threshold = o.delegate_threshold,
+                                                                .rule = dist::threshold_rule_for(algorithm)});
   nlohmann::json ranks = nlohmann::json::array();
   std::string table;
   char line[256];

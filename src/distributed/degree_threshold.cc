@@ -37,4 +37,11 @@ uint64_t paper_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ra
   return low;
 }
 
+uint64_t default_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ranks, ThresholdRule rule,
+                                  uint64_t max_delegates) {
+  const uint64_t paper = paper_degree_threshold(out_offsets, n, num_ranks, max_delegates);
+  if (rule == ThresholdRule::kPaper) return paper;
+  return std::max(paper, scale_rule_threshold(n) * static_cast<uint64_t>(std::max(num_ranks, 1)));
+}
+
 }  // namespace tg::dist

@@ -32,4 +32,21 @@ uint64_t scale_rule_threshold(uint64_t num_vertices);
 uint64_t paper_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ranks,
                                 uint64_t max_delegates = kLocalIdLimit);
 
+// The rule that picks TH where the caller names none.
+enum class ThresholdRule {
+  kPaper,          // paper_degree_threshold
+  // The scale rule times P (never below the paper's): a batch of BFS runs.
+  // Every rank holds every delegate and passes over all of them a level
+  // (the pull, the settle), so with P ranks their share of a rank's work
+  // grows P-fold against the edges it holds; fewer delegates trade it for
+  // normals sent to owners. Graph500 Kronecker, 64 roots, 4 H100 (docs/PERF.md,
+  // session 11), GTEPS at TH 32 / 64 / 128: kron:28 on 4 GPUs 595 / 684 / 706,
+  // kron:27 on 2 397 / 397 / 408 (the rule's 23: 380), kron:26 on 1 193 / 184
+  // / 195 (the rule's 16: 192). CC, SSSP and PageRank over the partition were
+  // not measured with it and keep the paper's.
+  kScaledByRanks,
+};
+uint64_t default_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ranks, ThresholdRule rule,
+                                  uint64_t max_delegates = kLocalIdLimit);
+
 }  // namespace tg::dist

@@ -11,6 +11,16 @@ bool runs_on_several_gpus(const AlgorithmInfo& algorithm) {
   return name == "bfs" || name == "cc" || name == "pagerank" || name == "sssp";
 }
 
+ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm) {
+  return algorithm.name() == "bfs" ? ThresholdRule::kScaledByRanks : ThresholdRule::kPaper;
+}
+
+ThresholdRule threshold_rule_for(const std::vector<RunRequest>& requests) {
+  for (const RunRequest& r : requests)
+    if (threshold_rule_for(*r.algorithm) != ThresholdRule::kScaledByRanks) return ThresholdRule::kPaper;
+  return requests.empty() ? ThresholdRule::kPaper : ThresholdRule::kScaledByRanks;
+}
+
 void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options, bool directed) {
   const std::string gpus = "--gpus " + std::to_string(options.gpus);
   if (options.gpus < 1) throw usage_error(gpus + ": at least 1");

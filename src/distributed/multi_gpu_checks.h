@@ -5,12 +5,18 @@
 
 #include <vector>
 
+#include "distributed/degree_threshold.h"
 #include "engines/run.h"
 
 namespace tg::dist {
 
 // The algorithms with a program over the partition (docs/DISTRIBUTED.md).
 bool runs_on_several_gpus(const AlgorithmInfo& algorithm);
+
+// The rule of the partition's default TH for these runs (one partition
+// serves a batch): scaled by the ranks where every run is a BFS.
+ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm);
+ThresholdRule threshold_rule_for(const std::vector<RunRequest>& requests);
 
 // Throws a one-line usage error for what --gpus cannot do (yet): another
 // algorithm, cc on a directed graph, a placement other than auto, device and

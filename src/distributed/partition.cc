@@ -330,7 +330,7 @@ uint64_t choose_threshold(const Graph<V>& graph, int num_ranks, const PartitionO
   check_num_ranks(num_ranks);
   if (options.threshold) return *options.threshold;
   // With no vertices the offsets may be absent, and are not read.
-  return paper_degree_threshold(graph.out.offsets.data(), graph.num_vertices, num_ranks, options.id_limit);
+  return default_degree_threshold(graph.out.offsets.data(), graph.num_vertices, num_ranks, options.rule, options.id_limit);
 }
 
 namespace {

@@ -22,8 +22,9 @@ namespace tg::dist {
 constexpr uint32_t kNoLocalId = 0xFFFFFFFFu;
 
 struct PartitionOptions {
-  // TH; unset: paper_degree_threshold (Section VI-B's rule).
+  // TH; unset: the rule's (degree_threshold.h).
   std::optional<uint64_t> threshold;
+  ThresholdRule rule = ThresholdRule::kPaper;
   // How many 32-bit ids a rank may number; only tests lower it, to reach the
   // "too many delegates" error without 2^32 vertices.
   uint64_t id_limit = kLocalIdLimit;
@@ -80,7 +81,7 @@ struct Partition {
 };
 
 // The TH a partition of this graph over num_ranks ranks uses: the caller's,
-// or paper_degree_threshold's. Throws a usage error for num_ranks < 1.
+// or its rule's (default_degree_threshold). Throws a usage error for num_ranks < 1.
 template <typename V>
 uint64_t choose_threshold(const Graph<V>& graph, int num_ranks, const PartitionOptions& options = {});
 

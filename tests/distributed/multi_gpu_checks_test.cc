@@ -56,6 +56,21 @@ TEST(MultiGpuChecks, CcPageRankAndSsspAreAccepted) {
   EXPECT_EQ(refusal(one("pagerank"), gpus(2), true), "");
 }
 
+// The partition's default TH scales with the ranks for a batch of BFS runs
+// alone: one partition serves the whole batch, and the other programs were
+// not measured with it (distributed/degree_threshold.h).
+TEST(MultiGpuChecks, OnlyABatchOfBfsRunsScalesTheThreshold) {
+  EXPECT_EQ(dist::threshold_rule_for(one("bfs")), dist::ThresholdRule::kScaledByRanks);
+  for (const char* other : {"cc", "sssp", "pagerank"})
+    EXPECT_EQ(dist::threshold_rule_for(one(other)), dist::ThresholdRule::kPaper) << other;
+  std::vector<RunRequest> mixed = one("bfs");
+  mixed.push_back(one("cc")[0]);
+  EXPECT_EQ(dist::threshold_rule_for(mixed), dist::ThresholdRule::kPaper);
+  std::vector<RunRequest> two = one("bfs");
+  two.push_back(one("bfs")[0]);
+  EXPECT_EQ(dist::threshold_rule_for(two), dist::ThresholdRule::kScaledByRanks);
+}
+
 TEST(MultiGpuChecks, EachUnsupportedChoiceIsNamed) {
   EXPECT_NE(refusal(one("sswp"), gpus(2)).find("sswp does not run on several GPUs"), std::string::npos);
   EXPECT_NE(refusal(one("bc"), gpus(2)).find("bc"), std::string::npos);

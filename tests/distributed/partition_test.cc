@@ -395,6 +395,23 @@ TEST(PartitionThreshold, ScaleRuleOfSectionVIB) {
   EXPECT_EQ(dist::scale_rule_threshold(uint64_t{1} << 33), 181u);
 }
 
+// BFS's rule: the scale rule times P, never below the paper's (which rises
+// above the scale rule only where it leaves too many delegates).
+TEST(PartitionThreshold, BfsRuleScalesWithTheRanks) {
+  const uint64_t n = uint64_t{1} << 20;  // the scale rule's TH 2
+  std::vector<eid_t> offsets(n + 1, 0);
+  for (int p : {1, 2, 4, 8}) {
+    EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, p, dist::ThresholdRule::kPaper), 2u) << p;
+    EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, p, dist::ThresholdRule::kScaledByRanks), 2u * p) << p;
+  }
+  // Every vertex of degree 100: the paper's rule must go to 100 to leave any
+  // under the limit at 8 ranks (d <= n/2), above the scaled rule's 16.
+  for (uint64_t v = 0; v <= n; ++v) offsets[v] = v * 100;
+  EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, 8, dist::ThresholdRule::kPaper), 100u);
+  EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, 8, dist::ThresholdRule::kScaledByRanks), 100u);
+  EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, 2, dist::ThresholdRule::kScaledByRanks), 4u);  // d = n <= 2n
+}
+
 // d <= 4n/p (Section VI-B): with many ranks the scale rule's TH 0 leaves too
 // many delegates, and the default is the smallest TH that does not.
 TEST(PartitionThreshold, DefaultKeepsDelegatesUnderFourNOverP) {

@@ -130,7 +130,8 @@ void run_batch_on_gpus(const AnyGraph& graph, const std::vector<RunRequest>& req
 
   dist::gpu::RunTimes times;
   auto t = std::chrono::steady_clock::now();
-  const dist::Partition part = dist::partition_graph(graph, p, dist::PartitionOptions{.threshold = options.delegate_threshold});
+  const dist::Partition part = dist::partition_graph(
+      graph, p, dist::PartitionOptions{.threshold = options.delegate_threshold, .rule = dist::threshold_rule_for(requests)});
   const dist::GlobalIdOrder order(part.num_vertices,
                                  std::span<const uint64_t>(part.delegate_global.data(), part.num_delegates()), p);
   times.partition_s = seconds_since(t);

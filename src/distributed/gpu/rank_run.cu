@@ -126,7 +126,8 @@ void run_batch_as_rank(const AnyGraph& graph, const std::vector<RunRequest>& req
 
   gpu::RunTimes times;
   auto t = std::chrono::steady_clock::now();
-  const RankGraph g = partition_rank(graph, p, rank, PartitionOptions{.threshold = options.delegate_threshold});
+  const RankGraph g =
+      partition_rank(graph, p, rank, PartitionOptions{.threshold = options.delegate_threshold, .rule = threshold_rule_for(requests)});
   const GlobalIdOrder order(g.num_vertices, std::span<const uint64_t>(g.delegate_global.data(), g.num_delegates()), p);
   times.partition_s = seconds_since(t);
 
