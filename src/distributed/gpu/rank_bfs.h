@@ -68,6 +68,9 @@ class RankBfs : public RankProgram {
   const uint32_t* share_visited_normals(const BfsLevel& s);
   void place_delegate_degrees();
   tg::gpu::DeviceArray<uint32_t> delegate_degree_;  // empty: the settle reads the offsets
+  void place_slot_index();
+  tg::gpu::DeviceArray<uint32_t> slot_index_;  // its delegate bits, then its first locals
+  SlotIndexView slot_index_view_;              // into slot_index_; null: local_of_slot
 
   const RankGraph& host_;
   ncclComm_t comm_;
