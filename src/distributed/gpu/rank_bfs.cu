@@ -48,7 +48,10 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   }
   normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
-  if (symmetric) visited_normal_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
+  if (symmetric) {  // zeroed once: a rank with fewer slots than rank 0 never writes its segment's last word
+    visited_normal_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
+    TG_CUDA(cudaMemset(visited_normal_bits_.data(), 0, visited_normal_bits_.size() * sizeof(uint32_t)));
+  }
   frontier_bits_ = DeviceArray<uint32_t>::allocate((d + 31) / 32);
   for (int i = 0; i < 2; ++i) {
     normals_[i] = DeviceArray<uint32_t>::allocate(nn);
