@@ -156,6 +156,28 @@ for f in sorted(glob.glob(os.path.join(out, 'kron*.json')) + glob.glob(os.path.j
         print('%-34s %5s %10.2f %10.2f  verified %s/%s failed %s %s' % (
             os.path.basename(f)[:-5] + ' ' + str(c.get('algorithm', '')), c['runs'], c['hmean_gteps'],
             c['mean_compute_s'] * 1e3, c['verified'], c['verified'] + c['verify_failed'], c['failed'], c['error']))
+# Each BFS bench's time a root by phase (means over its roots of the sums over levels, slowest rank's, ms).
+for f in sorted(glob.glob(os.path.join(out, 'kron*.json'))):
+    if f.endswith('_run.json'):
+        continue
+    runs = [r for r in json.load(open(f)).get('runs', []) if r.get('details', {}).get('distributed', {}).get('levels')]
+    if not runs:
+        continue
+    sums = {}
+    for r in runs:
+        for l in r['details']['distributed']['levels']:
+            for k, v in l.get('compute_by_phase_s', {}).items():
+                sums['c.' + k] = sums.get('c.' + k, 0) + v
+            for k, v in l.get('communication_by_phase_s', {}).items():
+                sums['m.' + k] = sums.get('m.' + k, 0) + v
+            sums['compute'] = sums.get('compute', 0) + l['compute_s']
+            sums['comm'] = sums.get('comm', 0) + l['communication_s']
+    print('%-28s phases/root: compute %.2f (%s) comm %.2f (%s), TH %s' % (
+        os.path.basename(f)[:-5], sums['compute'] * 1e3 / len(runs),
+        ' '.join('%s %.2f' % (k[2:], v * 1e3 / len(runs)) for k, v in sums.items() if k.startswith('c.')),
+        sums['comm'] * 1e3 / len(runs),
+        ' '.join('%s %.2f' % (k[2:], v * 1e3 / len(runs)) for k, v in sums.items() if k.startswith('m.')),
+        runs[0]['details']['distributed'].get('threshold')))
 for f in sorted(glob.glob(os.path.join(out, 'kron*_run.json'))):
     r = json.load(open(f))
     d = r.get('details', {}).get('distributed', {})
