@@ -38,13 +38,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   const gpu::GpuTimes t = gpu::run_timed(engine, engine, request, out.values);
   engine.finish();
   out.stats = engine.stats();
-  out.stats.add_phase("transfer", placed.transfer_seconds());
-  out.stats.add_phase("compute", t.compute_s);
-  out.stats.add_phase("copy back", t.copy_back_s);
-  // With the edges in GPU memory, what crossed the link is the one copy of
-  // the edge array made before the run.
-  if (placed.placement() == Placement::kDevice) out.stats.bytes_moved += placed.transfer_bytes();
-  out.stats.gpu = placed.stats();
+  gpu::add_placed_run(out.stats, placed, t);
   return out;
 }
 

@@ -47,4 +47,17 @@ GpuTimes run_timed(Engine& engine, Gpu& gpu, const RunRequest& request, VertexVa
   return {ms / 1000.0, (total_ms - ms) / 1000.0};
 }
 
+// The phases of a run on a placed graph after the engine's own statistics:
+// the placement's transfer, the run's compute and copy back, and, with the
+// edges in GPU memory, the one copy of the edge array made before the run as
+// what crossed the link.
+template <typename Placed>
+void add_placed_run(RunStats& stats, const Placed& placed, const GpuTimes& t) {
+  stats.add_phase("transfer", placed.transfer_seconds());
+  stats.add_phase("compute", t.compute_s);
+  stats.add_phase("copy back", t.copy_back_s);
+  if (placed.placement() == Placement::kDevice) stats.bytes_moved += placed.transfer_bytes();
+  stats.gpu = placed.stats();
+}
+
 }  // namespace tg::gpu

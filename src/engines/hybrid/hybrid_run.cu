@@ -24,11 +24,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
   const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
   acc.finish();
   out.stats = engine.stats();
-  out.stats.add_phase("transfer", placed.transfer_seconds());
-  out.stats.add_phase("compute", t.compute_s);
-  out.stats.add_phase("copy back", t.copy_back_s);
-  if (placed.placement() == Placement::kDevice) out.stats.bytes_moved += placed.transfer_bytes();
-  out.stats.gpu = placed.stats();
+  gpu::add_placed_run(out.stats, placed, t);
   return out;
 }
 
