@@ -23,6 +23,7 @@
 #   MGPU_VARIANTS="label:ENV=1 ENV2=0:--extra args|label2::--delegate-threshold 48"
 #                           each BFS bench again per variant (environment, then bench arguments), as *_label rows
 #   MGPU_VARIANTS_AT="28:4" the variants at these scale:gpus pairs only (default: every pair)
+#   MGPU_PROGRAM_VARIANTS="th128::--delegate-threshold 128"  the same for the programs' benches (every pair)
 #   MGPU_OLD=1              each BFS bench again with .data/bin/tiergraph-old.xz (an A/B of two builds, needs
 #                           GPU_CHECK_PREBUILT=1), as *_old rows beside it
 #   MGPU_ONE_GPU_ENGINE=0   no bench of the one-GPU engine beside the partitioned BFS on 1 GPU
@@ -115,6 +116,16 @@ for pair in ${MGPU_PROGRAMS:-}; do
     env ${MGPU_AB_ENV} "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" \
       -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart -o "$out/programs_kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 ||
       { echo "bench ${MGPU_PROGRAM_ALGOS:-cc,pagerank} kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  fi
+  if [ -n "${MGPU_PROGRAM_VARIANTS:-}" ]; then
+    IFS='|' read -ra variants <<<"$MGPU_PROGRAM_VARIANTS"
+    for variant in "${variants[@]}"; do
+      label=${variant%%:*} rest=${variant#*:}
+      envs=${rest%%:*} args=${rest#*:}
+      env $envs "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" \
+        -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart $args -o "$out/programs_kron${scale}_gpus${p}_$label" \
+        >>"$out/bench.log" 2>&1 || { echo "bench programs kron:$scale --gpus $p variant $label FAILED" | tee -a "$out/summary.txt"; rc=1; }
+    done
   fi
   if [ "$p" = 1 ]; then
     "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
