@@ -1,13 +1,18 @@
 #include "formats/load_graph.h"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 
 #include "core/error.h"
 #include "formats/input_file.h"
+#include "formats/progress.h"
 #include "formats/readers.h"
 #include "generators/generators.h"
 #include "graph/builder.h"
@@ -89,7 +94,24 @@ AnyGraph load(const std::string& spec, const LoadOptions& options) {
     GeneratorSpec g = parse_generator_spec(spec, options.edge_factor, options.seed);
     BuildOptions build = options.build;
     build.simplify = true;  // as GAP's generated graphs
-    return build_graph(generated_edges(g), build);
+    EdgeBlocks blocks = generated_edges(g);
+    // The builder draws every block twice (count, then place): progress over
+    // both, 16 bytes an edge drawn (its two ids), from the first thread only
+    // (the meter is not shared).
+    auto meter = std::make_shared<formats::ProgressMeter>(options.progress, "generating " + spec + " (two passes)",
+                                                          2 * blocks.num_edges * 16, "edges drawn");
+    if (meter->enabled()) {
+      auto drawn = std::make_shared<std::atomic<uint64_t>>(0);
+      blocks.fill = [fill = blocks.fill, meter, drawn](uint64_t b, uint64_t* src, uint64_t* dst) {
+        const uint64_t count = fill(b, src, dst);
+        const uint64_t total = drawn->fetch_add(count, std::memory_order_relaxed) + count;
+        if (omp_get_thread_num() == 0) meter->update(total * 16, total);
+        return count;
+      };
+    }
+    AnyGraph graph = build_graph(blocks, build);
+    meter->finish();
+    return graph;
   }
   const FileFormat format = format_from_path(spec);
   if (is_binary(format)) {
