@@ -355,7 +355,10 @@ PYBIND11_MODULE(tiergraph, m) {
       .def_property_readonly("on_gpu", &tiergraph::NeighborSampler::on_gpu)
       .def("__repr__", [](const tiergraph::NeighborSampler& s) {
         std::string f;
-        for (int x : s.options().fanouts) f += (f.empty() ? "" : ", ") + std::to_string(x);
+        for (int x : s.options().fanouts) {  // appended piece by piece (GCC 12's LTO warned of a bogus memcpy bound)
+          if (!f.empty()) f += ", ";
+          f += std::to_string(x);
+        }
         return "NeighborSampler(fanouts=[" + f + "], replace=" + (s.options().replace ? "True" : "False") +
                (s.on_gpu() ? ", on the GPU)" : ", on the CPU)");
       });
