@@ -57,10 +57,13 @@ struct VertexDepth {
 // One rank's BFS; returns every vertex's depth (gathered on every rank).
 // Which levels go bottom-up (undirected graphs only), as the GPU program's
 // pulls do (distributed/gpu/bfs_kernels.cu): every unvisited normal looks
-// through nd for a frontier delegate and nn for a frontier normal (every
-// rank's normal frontier allgathered as bits by [owner][slot]), every
-// unvisited delegate through dd and dn (the reverses of the frontier
-// normals' nd edges are on their owner); no normal crosses ranks.
+// through nd for a frontier delegate and nn for a visited normal (every
+// rank's visited normals allgathered as bits by [owner][slot]: an unvisited
+// normal has no neighbour visited before this level, so those are the
+// frontier's), every unvisited delegate through dd and dn (the reverses of
+// the frontier normals' nd edges are on their owner); no normal crosses
+// ranks. The pushing levels after a pull send no normal those bits show
+// visited, as the GPU program's sent bits do.
 enum class HostBfsDirection { kPush, kPull, kAlternate };
 
 inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64_t source,
@@ -73,6 +76,8 @@ inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64
   std::vector<int32_t> normal_depth(g.num_normals(), -1), delegate_depth(d, -1);
   Bitmask visited(words, 0), delegate_frontier(words, 0);
   std::vector<uint32_t> frontier;  // local ids
+  Bitmask known_visited(slot_words * p, 0);  // [owner * slot_words ...]: the last pull's gathered bits
+  auto slot_bit = [&](uint64_t v) { return (v % p) * slot_words * 64 + v / p; };
   if (const uint32_t k = delegate_id(g, source); k != kNoLocalId) {
     set_bit(visited, k);
     set_bit(delegate_frontier, k);
@@ -98,15 +103,16 @@ inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64
 
     if (pull) {
       Bitmask mine(slot_words, 0);
-      for (uint32_t u : frontier) set_bit(mine, g.normal_global[u] / p);
-      const Bitmask normal_frontier = c.allgatherv(std::span<const uint64_t>(mine));  // [owner * slot_words ...]
-      EXPECT_EQ(normal_frontier.size(), slot_words * p);
-      auto in_normal_frontier = [&](uint64_t v) { return test_bit(normal_frontier, (v % p) * slot_words * 64 + v / p); };
+      for (uint32_t u = 0; u < g.num_normals(); ++u)
+        if (normal_depth[u] >= 0) set_bit(mine, g.normal_global[u] / p);
+      known_visited = c.allgatherv(std::span<const uint64_t>(mine));  // [owner * slot_words ...]
+      EXPECT_EQ(known_visited.size(), slot_words * p);
+      auto visited_on_its_owner = [&](uint64_t v) { return test_bit(known_visited, slot_bit(v)); };
       for (uint32_t v = 0; v < g.num_normals(); ++v) {
         if (normal_depth[v] >= 0) continue;
         bool found = false;
         for (eid_t e = g.nd.offsets[v]; e < g.nd.offsets[v + 1] && !found; ++e) found = test_bit(delegate_frontier, g.nd.neighbors[e]);
-        for (eid_t e = g.nn.offsets[v]; e < g.nn.offsets[v + 1] && !found; ++e) found = in_normal_frontier(g.nn.neighbors[e]);
+        for (eid_t e = g.nn.offsets[v]; e < g.nn.offsets[v + 1] && !found; ++e) found = visited_on_its_owner(g.nn.neighbors[e]);
         if (found) visit_local(v);
       }
       for (uint32_t k = 0; k < d; ++k) {
@@ -119,7 +125,8 @@ inline std::vector<int32_t> rank_bfs(Communicator& c, const RankGraph& g, uint64
     } else {
       for (uint32_t u : frontier) {
         for (eid_t e = g.nn.offsets[u]; e < g.nn.offsets[u + 1]; ++e)
-          to_owner[g.nn.neighbors[e] % p].push_back(g.nn.neighbors[e]);
+          if (!test_bit(known_visited, slot_bit(g.nn.neighbors[e])))
+            to_owner[g.nn.neighbors[e] % p].push_back(g.nn.neighbors[e]);
         for (eid_t e = g.nd.offsets[u]; e < g.nd.offsets[u + 1]; ++e) reach_delegate(g.nd.neighbors[e]);
       }
       for (uint32_t k = 0; k < d; ++k) {
