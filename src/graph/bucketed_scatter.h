@@ -33,9 +33,9 @@ class BucketedScatter {
   static constexpr uint32_t kBufferEntries = 64;
 
   BucketedScatter(uint64_t num_vertices, Apply apply)
-      : shift_(shift_for(num_vertices)),
+      : threads_(static_cast<uint64_t>(omp_get_max_threads())),
+        shift_(shift_for(num_vertices, threads_)),
         buckets_((num_vertices >> shift_) + 1),
-        threads_(static_cast<uint64_t>(omp_get_max_threads())),
         entries_(new Entry[threads_ * buckets_ * kBufferEntries]),  // left unset: only filled entries are read
         filled_(threads_ * buckets_, 0),
         locks_(buckets_),
@@ -73,13 +73,18 @@ class BucketedScatter {
   }
 
  private:
-  // Buckets of at least 4096 vertices, at most about 1024 of them: a thread's
-  // buffers then take 64 K entries at most, and each bucket is far larger
-  // than a buffer.
-  static int shift_for(uint64_t n) {
+  // Buckets of at least 4096 vertices, at most about 1024 of them, and fewer
+  // where the threads' buffers would pass 64 MiB in all (256 threads: about
+  // 170 buckets of 24-byte entries): each bucket is far larger than a buffer,
+  // and the buffers stay small beside the graph.
+  static int shift_for(uint64_t n, uint64_t threads) {
+    constexpr uint64_t kMaxBufferBytes = uint64_t{64} << 20;
+    const uint64_t most = std::max<uint64_t>(1, kMaxBufferBytes / (threads * kBufferEntries * sizeof(Entry)));
     int bits = 0;
     while (bits < 63 && (uint64_t{1} << bits) < n) ++bits;
-    return std::max(12, bits - 10);
+    int shift = std::max(12, bits - 10);
+    while (shift < 63 && (n >> shift) + 1 > most) ++shift;
+    return shift;
   }
 
   struct alignas(64) SpinLock {
@@ -100,8 +105,9 @@ class BucketedScatter {
     SpinLock& l_;
   };
 
+  uint64_t threads_;
   int shift_;
-  uint64_t buckets_, threads_;
+  uint64_t buckets_;
   std::unique_ptr<Entry[]> entries_;
   std::vector<uint32_t> filled_;
   std::vector<SpinLock> locks_;
