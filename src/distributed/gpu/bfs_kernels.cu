@@ -177,7 +177,7 @@ __global__ void __launch_bounds__(kAnnounceBlock) announce_normals(BfsLevel s, N
     const uint32_t i = j * kAnnounceBlock + threadIdx.x;
     if (i < sample) {
       const uint32_t l = s.next_normals[i];
-      edges += (s.g.nn.offsets[l + 1] - s.g.nn.offsets[l]) + (s.g.nd.offsets[l + 1] - s.g.nd.offsets[l]);
+      edges += normal_edges_here(s.g, l);
     }
   }
   const unsigned long long total = Reduce(scratch).Sum(edges);
@@ -322,7 +322,7 @@ __global__ void settle_delegates(BfsLevel s, GatheredReached gathered) {
         fresh = true;
         edges += s.delegate_degree != nullptr
                      ? s.delegate_degree[k]
-                     : (s.g.dn.offsets[k + 1] - s.g.dn.offsets[k]) + (s.g.dd.offsets[k + 1] - s.g.dd.offsets[k]);
+                     : delegate_edges_here(s.g, k);
       }
       const uint32_t fresh_word = __ballot_sync(0xffffffffu, fresh);
       if (lane == i) fresh_here = fresh_word;
@@ -366,22 +366,11 @@ __global__ void absorb_visited(uint32_t* sent_bits, const uint32_t* visited, uin
     if (visited[w] != 0) sent_bits[w] |= visited[w];
 }
 
-__global__ void delegate_degrees(RankView g, uint32_t* degree) {
-  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x)
-    degree[k] = static_cast<uint32_t>((g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]));
-}
-
 }  // namespace
 
 void launch_absorb_visited(uint32_t* sent_bits, const uint32_t* visited, uint64_t words, int sms, cudaStream_t stream) {
   if (words == 0) return;
   absorb_visited<<<tg::gpu::grid_for(words, kBlock, sms), kBlock, 0, stream>>>(sent_bits, visited, words);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_delegate_degrees(const RankView& g, uint32_t* degree, int sms, cudaStream_t stream) {
-  if (g.num_delegates == 0) return;
-  delegate_degrees<<<tg::gpu::grid_for(g.num_delegates, kBlock, sms), kBlock, 0, stream>>>(g, degree);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -55,7 +55,7 @@ struct BfsLevel {
   uint32_t* counters = nullptr;
   eid_t* next_delegate_edges = nullptr;  // settle_delegates' sum of the next frontier's dn and dd edges here
   // Each delegate's dn and dd edges here, 4 bytes where the offsets' two
-  // pairs are 32 (launch_delegate_degrees; null: the settle reads the offsets).
+  // pairs are 32 (RankBfs::place_delegate_degrees; null: the settle reads the offsets).
   const uint32_t* delegate_degree = nullptr;
   // A bit per normal of every rank, [owner * sent_words + slot / 32] (the
   // normal frontier's layout): queued for its owner this run, or known to
@@ -109,8 +109,6 @@ void launch_mark_visited_normals(const BfsLevel& s, uint64_t slots, uint32_t* se
 // before; the time did not change beyond noise (604.8 GTEPS without, 600.8
 // with), the bytes did (4.4 MB -> 46 KB at that level).
 void launch_absorb_visited(uint32_t* sent_bits, const uint32_t* visited, uint64_t words, int sms, cudaStream_t stream);
-// degree[k] = delegate k's dn and dd edges here (each under 2^32: the caller checks).
-void launch_delegate_degrees(const RankView& g, uint32_t* degree, int sms, cudaStream_t stream);
 // What this rank announces after a level: its queued normals (counters[0])
 // and their nn and nd edges (estimated from the first kAnnounceSample of the
 // queue and scaled; exact up to that many).

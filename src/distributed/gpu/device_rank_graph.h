@@ -38,6 +38,19 @@ struct RankView {
 
 TG_HD RankOf rank_of(const RankView& g, uint64_t v) { return dist::rank_of(v, g.num_ranks, g.rank_shift); }
 
+// The edges stored on this rank of local normal l (its nn and nd lists) or of
+// delegate k (its dn and dd lists): on the GPU from a view, on the host from
+// the rank's part.
+TG_HD eid_t normal_edges_here(const RankView& g, uint64_t l) {
+  return (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+}
+TG_HD eid_t delegate_edges_here(const RankView& g, uint64_t k) {
+  return (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+}
+inline eid_t delegate_edges_here(const RankGraph& g, uint64_t k) {
+  return (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+}
+
 // Where a rank's neighbour lists (and weights) live: copied into its GPU's
 // memory, or left in host memory and read by zero-copy (issue 10's "beyond
 // GPU memory": registered in place, so no second copy in host memory; every

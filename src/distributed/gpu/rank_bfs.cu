@@ -87,14 +87,18 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
 void RankBfs::place_delegate_degrees() {
   const RankGraph& g = host_;
   const uint64_t d = g.num_delegates();
+  if (d == 0) return;
+  std::vector<uint32_t> degree(d);
   eid_t most = 0;
 #pragma omp parallel for schedule(static) reduction(max : most) if (d > (uint64_t{1} << 16))
-  for (uint64_t k = 0; k < d; ++k)
-    most = std::max(most, (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]));
-  if (d == 0 || most > 0xFFFFFFFFull) return;
+  for (uint64_t k = 0; k < d; ++k) {
+    const eid_t edges = delegate_edges_here(g, k);
+    most = std::max(most, edges);
+    degree[k] = static_cast<uint32_t>(edges);
+  }
+  if (most > 0xFFFFFFFFull) return;
   delegate_degree_ = DeviceArray<uint32_t>::allocate(d);
-  launch_delegate_degrees(graph_->view(), delegate_degree_.data(), stream_.sms(), stream_.stream());
-  stream_.sync();
+  TG_CUDA(cudaMemcpy(delegate_degree_.data(), degree.data(), d * sizeof(uint32_t), cudaMemcpyHostToDevice));
 }
 
 // distributed/slot_index.h says why. TG_MGPU_SLOT_INDEX=0: local_of_slot
@@ -337,7 +341,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
   if (source_is_delegate) {
     const auto k = static_cast<uint64_t>(std::lower_bound(g.delegate_global.begin(), g.delegate_global.end(), source) -
                                          g.delegate_global.begin());
-    frontier_edges = (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+    frontier_edges = delegate_edges_here(g, k);
   }
 
   RankRunRecord record;

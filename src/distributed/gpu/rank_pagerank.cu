@@ -47,18 +47,14 @@ struct PushDd {
   }
 };
 
-__device__ eid_t normal_degree(const RankView& g, uint32_t l) {
-  return (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
-}
-
 __global__ void local_delegate_degrees(RankView g, double* degree) {
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x)
-    degree[k] = static_cast<double>((g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]));
+    degree[k] = static_cast<double>(delegate_edges_here(g, k));
 }
 
 __global__ void start_normals(RankView g, double y, double* score, double* contribution) {
   for (uint64_t l = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; l < g.num_normals; l += uint64_t{gridDim.x} * blockDim.x) {
-    const eid_t degree = normal_degree(g, static_cast<uint32_t>(l));
+    const eid_t degree = normal_edges_here(g, l);
     score[l] = y;
     contribution[l] = degree > 0 ? y / static_cast<double>(degree) : 0.0;
   }
@@ -82,7 +78,7 @@ __global__ void settle_normals(RankView g, uint64_t slots, double base, double d
     const double y = base + damping * (sum[l] + (received != nullptr ? received[s] : 0.0));
     change += fabs(y - score[l]);
     score[l] = y;
-    const eid_t degree = normal_degree(g, l);
+    const eid_t degree = normal_edges_here(g, l);
     contribution[l] = degree > 0 ? y / static_cast<double>(degree) : 0.0;
   }
   block_add(change, &scalars[0]);

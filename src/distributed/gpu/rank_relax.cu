@@ -138,7 +138,7 @@ __global__ void start_normals(RankView g, uint64_t slots, uint64_t source, Seed 
     value[l] = Rule::start(s * g.num_ranks + g.rank, source);
     active[l] = value[l] < Rule::none();
     if (active[l]) {
-      pushed += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+      pushed += normal_edges_here(g, l);
       queue.add(l);
     }
   }
@@ -159,7 +159,7 @@ __global__ void start_delegates(RankView g, const uint64_t* global, uint64_t sou
     value[k] = Rule::start(global[k], source);
     active[k] = value[k] < Rule::none();
     if (active[k]) {
-      pushed += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+      pushed += delegate_edges_here(g, k);
       queue.add(static_cast<uint32_t>(k));
     }
   }
@@ -175,12 +175,12 @@ __global__ void least_reached(RankView g, uint64_t slots, const uint64_t* delega
     const uint32_t l = g.local_of_slot[s];
     if (l == kNoLocalId || seed.normal_depth[l] < 0) continue;
     mine = min(mine, static_cast<unsigned long long>(s * g.num_ranks + g.rank));
-    stored += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+    stored += normal_edges_here(g, l);
   }
   for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < g.num_delegates; k += uint64_t{gridDim.x} * blockDim.x)
     if (seed.delegate_depth[k] >= 0) {
       mine = min(mine, static_cast<unsigned long long>(delegate_global[k]));
-      stored += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+      stored += delegate_edges_here(g, k);
     }
   if (mine != ~0ull) atomicMin(least, mine);
   block_add(stored, edges);
@@ -207,7 +207,7 @@ __global__ void settle_normals(RankView g, uint64_t slots, typename Rule::value_
     if (lower) {
       value[l] = x;
       ++fell;
-      edges += (g.nn.offsets[l + 1] - g.nn.offsets[l]) + (g.nd.offsets[l + 1] - g.nd.offsets[l]);
+      edges += normal_edges_here(g, l);
       queue.add(l);
     }
   }
@@ -225,7 +225,7 @@ __global__ void settle_delegates(RankView g, typename Rule::value_t* value, cons
     if (lower) {
       value[k] = candidate[k];
       ++fell;
-      edges += (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+      edges += delegate_edges_here(g, k);
       queue.add(static_cast<uint32_t>(k));
     }
   }
@@ -242,7 +242,7 @@ uint32_t local_hub(const RankGraph& g) {
   uint32_t best = 0;
   eid_t most = 0;
   for (uint32_t k = 0; k < g.num_delegates(); ++k) {
-    const eid_t edges = (g.dn.offsets[k + 1] - g.dn.offsets[k]) + (g.dd.offsets[k + 1] - g.dd.offsets[k]);
+    const eid_t edges = delegate_edges_here(g, k);
     if (edges > most) {
       most = edges;
       best = k;

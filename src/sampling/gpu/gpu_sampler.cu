@@ -111,46 +111,39 @@ __global__ void release_vertices(const uint64_t* nodes, uint64_t count, uint32_t
   TG_GRID_STRIDE(i, count) first_seen[nodes[i]] = kUnclaimed;
 }
 
-// Device memory that grows to the largest request and is kept.
 template <typename T>
-class Buffer {
- public:
-  ~Buffer() { cudaFree(data_); }
-  T* reserve(uint64_t count) {
-    if (count > capacity_ || data_ == nullptr) {
-      cudaFree(data_);
-      data_ = nullptr, capacity_ = 0;
-      TG_CUDA(cudaMalloc(&data_, std::max<uint64_t>(count, 1) * sizeof(T)));
-      capacity_ = std::max<uint64_t>(count, 1);
-    }
-    return data_;
-  }
-  T* get() const { return data_; }
+std::shared_ptr<T> device_memory(size_t count) {
+  T* p = nullptr;
+  TG_CUDA(cudaMalloc(&p, count * sizeof(T)));
+  return std::shared_ptr<T>(p, [](T* q) { cudaFree(q); });
+}
 
- private:
-  T* data_ = nullptr;
-  uint64_t capacity_ = 0;
-};
-
-// Pinned host memory that grows to the largest request and is kept: a hop's
-// outputs land there in copies that need no pageable staging, then one wait.
-template <typename T>
-class PinnedStaging {
+// Memory from `allocate` that grows to the largest request and is kept.
+template <typename T, std::shared_ptr<T> (*allocate)(size_t)>
+class Grown {
  public:
   T* reserve(uint64_t count) {
     if (count > capacity_ || !data_) {
       data_.reset();
       capacity_ = 0;
-      data_ = gpu::pinned_array<T>(std::max<uint64_t>(count, 1));
+      data_ = allocate(std::max<uint64_t>(count, 1));
       capacity_ = std::max<uint64_t>(count, 1);
     }
     return data_.get();
   }
+  T* get() const { return data_.get(); }
 
  private:
   std::shared_ptr<T> data_;
   uint64_t capacity_ = 0;
 };
+
+// Device memory; and pinned host memory, where a hop's outputs land in
+// copies that need no pageable staging, then one wait.
+template <typename T>
+using Buffer = Grown<T, device_memory<T>>;
+template <typename T>
+using PinnedStaging = Grown<T, gpu::pinned_array<T>>;
 
 }  // namespace
 
