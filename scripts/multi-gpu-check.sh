@@ -68,36 +68,45 @@ grep -h -B3 "^\[  FAILED  \] [A-Za-z]" "$out"/gpu-check/gpu_tests.*.log 2>/dev/n
 if [ -n "${gen_pid:-}" ]; then wait "$gen_pid"; else generate_graphs "$bin"; fi
 grep -E "^(wrote|graphs)" "$out/generate.log" | tee -a "$out/summary.txt"
 
+# One bench on $file over $p GPUs, as $out/NAME.json: bench_gpus NAME ALGORITHMS RUNS [ENVIRONMENT [ARGUMENTS]].
+bench_gpus() {
+  # shellcheck disable=SC2086
+  env ${4:-} "$bin" bench "$file" -a "$2" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "$3" --verify first --no-chart \
+    ${5:-} -o "$out/$1" >>"$out/bench.log" 2>&1 || { echo "bench $1 FAILED" | tee -a "$out/summary.txt"; rc=1; }
+}
+# That bench again for each variant of SPEC ("label:ENV=1 ENV2=0:--args|..."), as NAME_label:
+# bench_variants SPEC NAME ALGORITHMS RUNS.
+bench_variants() {
+  local list variant rest
+  [ -n "$1" ] || return 0
+  IFS='|' read -ra list <<<"$1"
+  for variant in "${list[@]}"; do
+    rest=${variant#*:}
+    bench_gpus "$2_${variant%%:*}" "$3" "$4" "${rest%%:*}" "${rest#*:}"
+  done
+}
+ab=${MGPU_AB_ENV:+ab:$MGPU_AB_ENV:}  # MGPU_AB_ENV is the variant "ab"
+
 for pair in ${MGPU_WEAK-20:1 20:2}; do
   scale=${pair%%:*} p=${pair##*:}
   [ "$p" -le "$gpus" ] || continue
   file=/tmp/kron_$scale.tgb
   [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
-  "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
-    -o "$out/kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
+  name=kron${scale}_gpus$p
+  bench_gpus "$name" bfs "${MGPU_ROOTS:-64}"
   if [ "${MGPU_OLD:-0}" = 1 ]; then
     /tmp/tg-bin/tiergraph-old bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
-      -o "$out/kron${scale}_gpus${p}_old" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p (old binary) FAILED" | tee -a "$out/summary.txt"; rc=1; }
+      -o "$out/${name}_old" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p (old binary) FAILED" | tee -a "$out/summary.txt"; rc=1; }
   fi
-  if [ -n "${MGPU_AB_ENV:-}" ]; then
-    env ${MGPU_AB_ENV} "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first \
-      --no-chart -o "$out/kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 || { echo "bench kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
-  fi
-  if [ -n "${MGPU_VARIANTS:-}" ] && { [ -z "${MGPU_VARIANTS_AT:-}" ] || [[ " $MGPU_VARIANTS_AT " == *" $pair "* ]]; }; then
-    IFS='|' read -ra variants <<<"$MGPU_VARIANTS"
-    for variant in "${variants[@]}"; do
-      label=${variant%%:*} rest=${variant#*:}
-      envs=${rest%%:*} args=${rest#*:}
-      env $envs "$bin" bench "$file" -a bfs -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_ROOTS:-64}" --verify first \
-        --no-chart $args -o "$out/kron${scale}_gpus${p}_$label" >>"$out/bench.log" 2>&1 ||
-        { echo "bench kron:$scale --gpus $p variant $label FAILED" | tee -a "$out/summary.txt"; rc=1; }
-    done
+  bench_variants "$ab" "$name" bfs "${MGPU_ROOTS:-64}"
+  if [ -z "${MGPU_VARIANTS_AT:-}" ] || [[ " $MGPU_VARIANTS_AT " == *" $pair "* ]]; then
+    bench_variants "${MGPU_VARIANTS:-}" "$name" bfs "${MGPU_ROOTS:-64}"
   fi
   if [ "$p" = 1 ] && [ "${MGPU_ONE_GPU_ENGINE:-1}" != 0 ]; then
     "$bin" bench "$file" -a bfs -p device -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
       -o "$out/kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
   fi
-  "$bin" run bfs --graph "$file" --gpus "$p" --json >"$out/kron${scale}_gpus${p}_run.json" 2>>"$out/bench.log" || rc=1
+  "$bin" run bfs --graph "$file" --gpus "$p" --json >"$out/${name}_run.json" 2>>"$out/bench.log" || rc=1
 done
 
 for pair in ${MGPU_PROGRAMS:-}; do
@@ -110,25 +119,12 @@ for pair in ${MGPU_PROGRAMS:-}; do
     file=/tmp/kron_$scale.tgb
     [ -f "$file" ] || "$bin" generate "kron:$scale" "$file" >>"$out/bench.log" 2>&1
   fi
-  "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
-    -o "$out/programs_kron${scale}_gpus$p" >>"$out/bench.log" 2>&1 || { echo "bench ${MGPU_PROGRAM_ALGOS:-cc,pagerank} kron:$scale --gpus $p FAILED" | tee -a "$out/summary.txt"; rc=1; }
-  if [ -n "${MGPU_AB_ENV:-}" ]; then
-    env ${MGPU_AB_ENV} "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" \
-      -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart -o "$out/programs_kron${scale}_gpus${p}_ab" >>"$out/bench.log" 2>&1 ||
-      { echo "bench ${MGPU_PROGRAM_ALGOS:-cc,pagerank} kron:$scale --gpus $p with $MGPU_AB_ENV FAILED" | tee -a "$out/summary.txt"; rc=1; }
-  fi
-  if [ -n "${MGPU_PROGRAM_VARIANTS:-}" ]; then
-    IFS='|' read -ra variants <<<"$MGPU_PROGRAM_VARIANTS"
-    for variant in "${variants[@]}"; do
-      label=${variant%%:*} rest=${variant#*:}
-      envs=${rest%%:*} args=${rest#*:}
-      env $envs "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" \
-        -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart $args -o "$out/programs_kron${scale}_gpus${p}_$label" \
-        >>"$out/bench.log" 2>&1 || { echo "bench programs kron:$scale --gpus $p variant $label FAILED" | tee -a "$out/summary.txt"; rc=1; }
-    done
-  fi
+  name=programs_kron${scale}_gpus$p algos=${MGPU_PROGRAM_ALGOS:-cc,pagerank}
+  bench_gpus "$name" "$algos" "${MGPU_PROGRAM_RUNS:-3}"
+  bench_variants "$ab" "$name" "$algos" "${MGPU_PROGRAM_RUNS:-3}"
+  bench_variants "${MGPU_PROGRAM_VARIANTS:-}" "$name" "$algos" "${MGPU_PROGRAM_RUNS:-3}"
   if [ "$p" = 1 ]; then
-    "$bin" bench "$file" -a "${MGPU_PROGRAM_ALGOS:-cc,pagerank}" -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
+    "$bin" bench "$file" -a "$algos" -p device -n "${MGPU_PROGRAM_RUNS:-3}" --verify first --no-chart \
       -o "$out/programs_kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
   fi
 done
