@@ -21,6 +21,9 @@
 //   all_gpus_hot      every visible GPU gathering its own batch at once from rows interleaved over all of
 //                     them (row r on GPU r mod P, a quarter local on 4 GPUs): data-parallel training's case;
 //                     GB/s of every GPU's gathered bytes over the slowest GPU's time (the aggregate rate)
+//   all_gpus_host     every visible GPU gathering rows 0.. in order at once from host memory by zero-copy (the
+//                     aligned kernel; each GPU its own registered copy of the table): the aggregate host
+//                     read rate of all links together (../shared/PLATFORM.md's "all GPUs at once")
 // The peer rates need two GPUs; on one they report an error saying so.
 // GPU time by CUDA events (manual time); registers nothing where no GPU is.
 //
@@ -247,13 +250,17 @@ void cuda_or_throw(cudaError_t e) {
 }
 
 // Every GPU gathers a batch of its own (the setup's ids, shifted per GPU) at
-// once, each on its own stream, through the tiered kernel with every row in
-// the peer tier and the GPU itself among the "peers": rank r is read from GPU
-// r mod P, locally where that is this GPU, over NVLink otherwise. Each GPU's
+// once, each on its own stream, through the tiered kernel. from_host false:
+// every row in the peer tier and the GPU itself among the "peers": rank r is
+// read from GPU r mod P, locally where that is this GPU, over NVLink
+// otherwise. from_host true: every row in host memory, each GPU reading its
+// own copy of the table (registered for that GPU) by zero-copy over its own
+// link: the aggregate host read rate of all links at once, which the
+// several-GPU runs over parts in host memory are measured against. Each GPU's
 // time is taken by its own events (events of two devices cannot be compared);
 // the launches are microseconds apart against gathers of milliseconds, so the
 // slowest GPU's time is the makespan.
-void AllGpusHot(benchmark::State& state) {
+void AllGpus(benchmark::State& state, bool from_host) {
   Setup& s = setup();
   int gpus = 0;
   BENCH_CUDA(cudaGetDeviceCount(&gpus));
@@ -263,6 +270,9 @@ void AllGpusHot(benchmark::State& state) {
     return;
   }
   struct PerGpu {
+    std::vector<uint8_t> host_copy;  // from_host: this GPU's table
+    std::unique_ptr<features::RegisteredHostRows> registered;
+    features::TieredTable table;
     uint8_t* tier = nullptr;
     int64_t* ids = nullptr;
     uint8_t* out = nullptr;
@@ -273,6 +283,7 @@ void AllGpusHot(benchmark::State& state) {
   const auto release = [&] {
     for (int g = 0; g < gpus; ++g) {
       cudaSetDevice(g);
+      per[g].registered.reset();
       cudaFree(per[g].tier);
       cudaFree(per[g].ids);
       cudaFree(per[g].out);
@@ -282,11 +293,18 @@ void AllGpusHot(benchmark::State& state) {
     }
     cudaSetDevice(0);
   };
-  features::TieredTable table;
-  table.host = {nullptr, s.rows, s.row_bytes, s.row_bytes};
-  table.bounds = {0, s.rows, static_cast<uint32_t>(gpus)};
+  features::TieredTable peer_table;
+  peer_table.host = {nullptr, s.rows, s.row_bytes, s.row_bytes};
+  peer_table.bounds = {0, s.rows, static_cast<uint32_t>(gpus)};
   std::string failed;
   try {
+    for (int g = 0; g < gpus && from_host; ++g) {
+      PerGpu& m = per[g];
+      cuda_or_throw(cudaSetDevice(g));
+      m.host_copy = s.table;
+      m.registered = std::make_unique<features::RegisteredHostRows>(m.host_copy.data(), s.rows, s.row_bytes, s.row_bytes);
+      m.table.host = m.registered->table();  // bounds {0, 0, 0}: every rank in host memory
+    }
     for (int g = 0; g < gpus && failed.empty(); ++g) {
       std::vector<int> others;
       for (int q = 0; q < gpus; ++q) {
@@ -296,22 +314,30 @@ void AllGpusHot(benchmark::State& state) {
         if (q != g) others.push_back(q);
       }
       if (!failed.empty()) break;
-      features::enable_peer_access(g, others);
+      if (!from_host) features::enable_peer_access(g, others);
       PerGpu& m = per[g];
       const uint64_t rows = (s.rows + gpus - 1 - g) / gpus;  // ranks r with r mod P == g
+      // From host memory the rows are read in order, as a rank's lists are:
+      // random rows of a large table are bounded by address translation
+      // (the scattered-read limit of PLATFORM.md), not by the link.
       std::vector<int64_t> ids(s.ids);
-      for (int64_t& id : ids) id = (id + int64_t{7919} * g) % static_cast<int64_t>(s.rows);
+      for (size_t i = 0; i < ids.size(); ++i)
+        ids[i] = from_host ? static_cast<int64_t>(i % s.rows) : (ids[i] + int64_t{7919} * g) % static_cast<int64_t>(s.rows);
       cuda_or_throw(cudaSetDevice(g));
-      cuda_or_throw(cudaMalloc(&m.tier, rows * s.row_bytes + 1));
-      cuda_or_throw(cudaMemcpy(m.tier, s.table.data(), rows * s.row_bytes, cudaMemcpyHostToDevice));
+      if (!from_host) {
+        cuda_or_throw(cudaMalloc(&m.tier, rows * s.row_bytes + 1));
+        cuda_or_throw(cudaMemcpy(m.tier, s.table.data(), rows * s.row_bytes, cudaMemcpyHostToDevice));
+      }
       cuda_or_throw(cudaMalloc(&m.ids, s.count * sizeof(int64_t)));
       cuda_or_throw(cudaMemcpy(m.ids, ids.data(), s.count * sizeof(int64_t), cudaMemcpyHostToDevice));
       cuda_or_throw(cudaMalloc(&m.out, s.bytes()));
       cuda_or_throw(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
       cuda_or_throw(cudaEventCreate(&m.start));
       cuda_or_throw(cudaEventCreate(&m.stop));
-      table.peers[g] = m.tier;
+      peer_table.peers[g] = m.tier;
     }
+    if (!from_host)
+      for (PerGpu& m : per) m.table = peer_table;
   } catch (const std::exception& e) {
     failed = e.what();
   }
@@ -325,7 +351,7 @@ void AllGpusHot(benchmark::State& state) {
       for (int g = 0; g < gpus; ++g) {
         cuda_or_throw(cudaSetDevice(g));
         cuda_or_throw(cudaEventRecord(per[g].start, per[g].stream));
-        features::gather_tiered(table, {per[g].ids, nullptr, s.count, per[g].out}, 0, per[g].stream);
+        features::gather_tiered(per[g].table, {per[g].ids, nullptr, s.count, per[g].out}, 0, per[g].stream);
         cuda_or_throw(cudaEventRecord(per[g].stop, per[g].stream));
       }
       float slowest = 0;
@@ -430,7 +456,8 @@ void bench::register_benchmarks() {
       ->UseManualTime();
   benchmark::RegisterBenchmark("tiered_store_peers", [](benchmark::State& st) { TieredStore(st, true); })
       ->UseManualTime();
-  benchmark::RegisterBenchmark("all_gpus_hot", AllGpusHot)->UseManualTime();
+  benchmark::RegisterBenchmark("all_gpus_hot", [](benchmark::State& st) { AllGpus(st, false); })->UseManualTime();
+  benchmark::RegisterBenchmark("all_gpus_host", [](benchmark::State& st) { AllGpus(st, true); })->UseManualTime();
 }
 
 }  // namespace tg

@@ -17,6 +17,18 @@ double RunStats::phase(const std::string& name) const {
   return 0;
 }
 
+uint64_t DistributedStats::host_bytes_read() const {
+  uint64_t bytes = 0;
+  for (const DistributedLevel& l : levels) bytes += l.host_bytes_read;
+  return bytes;
+}
+
+double DistributedStats::host_read_s() const {
+  double seconds = 0;
+  for (const DistributedLevel& l : levels) seconds += l.host_read_s;
+  return seconds;
+}
+
 nlohmann::json details_json(const RunStats& s) {
   nlohmann::json j = nlohmann::json::object();
   if (s.threads > 0) j["threads"] = s.threads;
@@ -68,6 +80,10 @@ nlohmann::json details_json(const RunStats& s) {
         level["communication_by_phase_s"] = {{"normals", l.normals_exchange_s},
                                              {"delegates", l.delegates_exchange_s},
                                              {"frontier_bits", l.frontier_share_s}};
+      if (l.host_bytes_read > 0) {
+        level["host_bytes_read"] = l.host_bytes_read;
+        level["host_read_s"] = l.host_read_s;
+      }
       levels.push_back(std::move(level));
     }
     j["distributed"] = {{"gpus", d.gpus},
@@ -76,6 +92,12 @@ nlohmann::json details_json(const RunStats& s) {
                         {"bytes_exchanged", d.bytes_exchanged},
                         {"parts_in_host_memory", d.parts_in_host_memory},
                         {"levels", std::move(levels)}};
+    if (const uint64_t bytes = d.host_bytes_read(); bytes > 0) {
+      const double seconds = d.host_read_s();
+      j["distributed"]["host_read"] = {{"bytes", bytes},
+                                       {"seconds", seconds},
+                                       {"gb_per_s", seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0}};
+    }
   }
   if (s.hybrid) {
     const HybridStats& h = *s.hybrid;

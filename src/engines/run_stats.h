@@ -62,6 +62,11 @@ struct DistributedLevel {
   double compute_min_s = 0, communication_min_s = 0;
   // BFS: communication_s by phase, each the slowest rank's (LevelRecord's).
   double normals_exchange_s = 0, delegates_exchange_s = 0, frontier_share_s = 0;
+  // Parts in host memory: list bytes every rank's kernels read whole over
+  // its link (a lower bound on what the links carried), and the slowest
+  // rank's time in those kernels (LevelRecord's).
+  uint64_t host_bytes_read = 0;
+  double host_read_s = 0;
 };
 struct DistributedStats {
   int gpus = 0;
@@ -70,6 +75,11 @@ struct DistributedStats {
   uint64_t bytes_exchanged = 0;
   int parts_in_host_memory = 0;  // ranks whose lists stay in host memory, read by zero-copy
   std::vector<DistributedLevel> levels;
+
+  // The levels' host_bytes_read and host_read_s, summed: every link's bytes
+  // over the time the slowest rank read, the aggregate rate of the bulk steps.
+  uint64_t host_bytes_read() const;
+  double host_read_s() const;
 };
 
 // The hybrid engine (`--engine hybrid`, src/engines/hybrid/): how its gathers

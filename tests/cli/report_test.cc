@@ -79,6 +79,35 @@ TEST(RunSummary, ManyLevelsAreCut) {
   EXPECT_NE(s.find("... 8 more (--json lists every level)"), std::string::npos) << s;
 }
 
+TEST(RunSummary, PartsInHostMemoryReportTheirReadRate) {
+  DistributedStats d;
+  d.gpus = 4;
+  d.parts_in_host_memory = 4;
+  d.levels.resize(3);
+  for (DistributedLevel& l : d.levels) {
+    l.host_bytes_read = 40'000'000'000;
+    l.host_read_s = 0.25;
+  }
+  d.levels[2].host_read_s = 0.5;
+  EXPECT_EQ(d.host_bytes_read(), 120'000'000'000u);
+  EXPECT_DOUBLE_EQ(d.host_read_s(), 1.0);
+  const std::string s = summary_with(d);
+  EXPECT_NE(s.find("  host reads 120.00 GB of lists over the links in 1.0000 s: at least 120.0 GB/s"), std::string::npos)
+      << s;
+  RunStats stats;
+  stats.distributed = d;
+  const nlohmann::json j = details_json(stats)["distributed"];
+  EXPECT_EQ(j["host_read"]["bytes"], 120'000'000'000u);
+  EXPECT_DOUBLE_EQ(j["host_read"]["gb_per_s"].get<double>(), 120.0);
+  EXPECT_EQ(j["levels"][2]["host_bytes_read"], 40'000'000'000u);
+  // In GPU memory nothing is read over the links: no line, no key.
+  const std::string in_gpu = summary_with(DistributedStats{.gpus = 2, .levels = std::vector<DistributedLevel>(2)});
+  EXPECT_EQ(in_gpu.find("host reads"), std::string::npos) << in_gpu;
+  RunStats in_gpu_stats;
+  in_gpu_stats.distributed = DistributedStats{.gpus = 2};
+  EXPECT_FALSE(details_json(in_gpu_stats)["distributed"].contains("host_read"));
+}
+
 TEST(RunSummary, OneGpuHasNoGpusBlock) {
   const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
   const std::string s = summary_of(graph, bfs_report(graph));

@@ -71,6 +71,16 @@ void check_programs(const AnyGraph& graph, const std::vector<std::optional<uint6
         EXPECT_EQ(outputs[i].stats.distributed->gpus, p);
         EXPECT_EQ(outputs[i].stats.distributed->parts_in_host_memory, is_zero_copy(placement) ? p : 0) << where;
         EXPECT_EQ(outputs[i].stats.distributed->levels.size(), outputs[i].stats.iterations) << where;
+        // PageRank over parts in host memory reads every stored edge's entry
+        // (4 or 8 bytes) once a round, over the links; nothing where in GPU memory.
+        const uint64_t host_bytes = outputs[i].stats.distributed->host_bytes_read();
+        if (r.algorithm->name() == "pagerank" && is_zero_copy(placement)) {
+          const uint64_t round_edges = num_edges(graph) * outputs[i].stats.iterations;
+          EXPECT_GE(host_bytes, 4 * round_edges) << where;
+          EXPECT_LE(host_bytes, 8 * round_edges) << where;
+        } else if (r.algorithm->name() == "pagerank") {
+          EXPECT_EQ(host_bytes, 0u) << where;
+        }
         EXPECT_GT(outputs[i].stats.phase("compute"), 0.0) << where;
       }
     }

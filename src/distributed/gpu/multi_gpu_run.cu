@@ -101,6 +101,8 @@ DistributedStats combine(const dist::Partition& part, const std::vector<RankRunR
       l.delegates_exchange_s = std::max(l.delegates_exchange_s, r.levels[i].delegates_exchange_s);
       l.frontier_share_s = std::max(l.frontier_share_s, r.levels[i].frontier_share_s);
       l.bytes_exchanged += r.levels[i].bytes_sent;
+      l.host_bytes_read += r.levels[i].host_bytes_read;
+      l.host_read_s = std::max(l.host_read_s, r.levels[i].host_read_s);
       l.normals_exchanged += r.levels[i].normals_received;
       l.delegate_frontier = r.levels[i].delegate_frontier;
       l.ranks_pulling += r.levels[i].pulled ? 1 : 0;

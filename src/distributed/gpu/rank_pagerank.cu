@@ -115,6 +115,9 @@ const RankGraph& checked(const RankGraph& g, PartMemory where) {
 RankPageRank::RankPageRank(const RankGraph& graph, ncclComm_t comm, PartMemory where)
     : host_(checked(graph, where)), comm_(comm), stream_(6), graph_(graph, false, where), remote_(graph) {
   const uint64_t n = graph.num_normals(), d = graph.num_delegates();
+  if (where == PartMemory::kHost)
+    host_list_bytes_ = graph.nn.num_edges() * sizeof(uint64_t) +
+                       (graph.nd.num_edges() + graph.dn.num_edges() + graph.dd.num_edges()) * sizeof(uint32_t);
   score_ = DeviceArray<double>::allocate(n);
   contribution_ = DeviceArray<double>::allocate(n);
   sum_ = DeviceArray<double>::allocate(n);
@@ -235,6 +238,8 @@ RankRunRecord RankPageRank::run(const RunRequest& request) {
     l.compute_s = stream_.seconds(1, 2) + stream_.seconds(3, 4);
     l.communication_s = stream_.seconds(2, 3) + stream_.seconds(4, 5);
     l.bytes_sent = g.num_ranks > 1 ? remote_.bytes_sent() + d * 8 + 8 : 0;
+    l.host_bytes_read = host_list_bytes_;
+    l.host_read_s = host_list_bytes_ > 0 ? stream_.seconds(1, 2) : 0;
     record.levels.push_back(l);
 
     if (mass >= 0) mass -= change;

@@ -42,6 +42,7 @@ class RankPageRank : public RankProgram {
   tg::gpu::DeviceArray<double> scalars_;  // [0] this iteration's change, [1] a sum of scores
   OwnerSegments<double> remote_;
   double* pinned_ = nullptr;
+  uint64_t host_list_bytes_ = 0;  // the lists' bytes where the part is in host memory: every round reads them
   bool have_degrees_ = false;
   double total_ = 1;  // |y|_1 at the end of the last run
 };

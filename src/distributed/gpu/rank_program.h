@@ -47,6 +47,12 @@ struct LevelRecord {
   // reached delegates' mask, or a quiet level's announcements; the normal
   // frontier's bits).
   double normals_exchange_s = 0, delegates_exchange_s = 0, frontier_share_s = 0;
+  // Where the part is in host memory (zero-copy): the bytes of the lists
+  // this level's kernels read whole (PageRank: all four, every round), and
+  // the time of those kernels. The link carried at least these bytes (whole
+  // 32-byte sectors), so bytes over time is a lower bound on its rate.
+  uint64_t host_bytes_read = 0;
+  double host_read_s = 0;
 };
 
 struct RankRunRecord {

@@ -61,20 +61,22 @@ VertexValues gather(Communicator& host, const GlobalIdOrder& order, const gpu::R
 // decided by the reduced flags).
 DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::RankRunRecord& mine) {
   const size_t levels = mine.levels.size();
-  constexpr size_t kTimes = 9;
+  constexpr size_t kTimes = 10;
   std::vector<double> times(kTimes * levels);
-  constexpr size_t kCounts = 4;
+  constexpr size_t kCounts = 5;
   std::vector<uint64_t> counts(kCounts * levels);
   for (size_t i = 0; i < levels; ++i) {
     const gpu::LevelRecord& l = mine.levels[i];
     const double mine_times[kTimes] = {l.compute_s,          l.communication_s,        l.normals_s,
                                        l.delegates_s,        l.visit_s,                l.settle_s,
-                                       l.normals_exchange_s, l.delegates_exchange_s, l.frontier_share_s};
+                                       l.normals_exchange_s, l.delegates_exchange_s, l.frontier_share_s,
+                                       l.host_read_s};
     std::copy(mine_times, mine_times + kTimes, times.begin() + kTimes * i);
     counts[kCounts * i] = mine.levels[i].bytes_sent;
     counts[kCounts * i + 1] = mine.levels[i].normals_received;
     counts[kCounts * i + 2] = mine.levels[i].pulled ? 1 : 0;
     counts[kCounts * i + 3] = mine.levels[i].delegate_frontier_edges;
+    counts[kCounts * i + 4] = mine.levels[i].host_bytes_read;
   }
   std::vector<double> least(2 * levels);  // compute and communication, the fastest rank's
   for (size_t i = 0; i < levels; ++i) least[2 * i] = times[kTimes * i], least[2 * i + 1] = times[kTimes * i + 1];
@@ -91,7 +93,8 @@ DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::Rank
                         times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5],
                         mine.levels[i].normals_pulled,  // the same on every rank
                         counts[kCounts * i + 3], mine.levels[i].normal_frontier_edges, least[2 * i], least[2 * i + 1],
-                        times[kTimes * i + 6], times[kTimes * i + 7], times[kTimes * i + 8]});
+                        times[kTimes * i + 6], times[kTimes * i + 7], times[kTimes * i + 8],
+                        counts[kCounts * i + 4], times[kTimes * i + 9]});
   return d;
 }
 
