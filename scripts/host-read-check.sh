@@ -16,6 +16,8 @@
 #   HOST_READ_RUNS=1            BFS roots (--random-sources)
 #   HOST_READ_LIMIT=480         seconds the bench may take (its JSON is written at its end; the log has each run)
 #   HOST_READ_GATHER=1          the host's own rate first (0: skip)
+#   HOST_READ_GPUS=N            over N GPUs (default: every GPU present)
+#   HOST_READ_PLACEMENT=device  the parts in GPU memory instead (issue 10's largest graph: kron:29 on 2 GPUs)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/host-read-check}"
@@ -39,19 +41,21 @@ fi
 if [ "${HOST_READ_GATHER:-1}" = 1 ] && [ -x "$gather" ]; then
   # 4 GiB a GPU (its own registered copy), 1 GiB read in order each round.
   TG_BENCH_ROWS=4194304 TG_BENCH_ROW_BYTES=1024 TG_BENCH_IDS=1048576 timeout 120 "$gather" \
-    --benchmark_filter='all_gpus_host' --benchmark_min_time=2s >"$out/gather.log" 2>&1 ||
+    --benchmark_filter='all_gpus_host' --benchmark_min_time=2 >"$out/gather.log" 2>&1 ||
     echo "tg_gather_bench all_gpus_host FAILED (rc $?)" | tee -a "$out/summary.txt"
   grep -E "^all_gpus_host" "$out/gather.log" | tee -a "$out/summary.txt"
 fi
 
 scale=${HOST_READ_SCALE:-30}
+gpus=${HOST_READ_GPUS:-$gpus}
+placement=${HOST_READ_PLACEMENT:-zerocopy-aligned}
 t0=$(date +%s)
 # -v: peak RSS (the graph, its partition and the verifiers' arrays in one process).
 timeout "${HOST_READ_LIMIT:-480}" /usr/bin/time -v "$bin" bench "kron:$scale" -a "${HOST_READ_ALGOS:-pagerank,cc,bfs}" \
-  -p zerocopy-aligned --gpus "$gpus" -n "${HOST_READ_RUNS:-1}" --max-iters "${HOST_READ_ITERS:-5}" --verify first \
+ -p "$placement" --gpus "$gpus" -n "${HOST_READ_RUNS:-1}" --max-iters "${HOST_READ_ITERS:-5}" --verify first \
   --no-chart -o "$out/kron$scale" >"$out/bench.log" 2>&1
 rc=$?
-echo "bench kron:$scale over $gpus GPUs, parts in host memory: rc $rc after $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
+echo "bench kron:$scale over $gpus GPUs, $placement: rc $rc after $(($(date +%s) - t0)) s" | tee -a "$out/summary.txt"
 grep -E "Maximum resident set size" "$out/bench.log" | tee -a "$out/summary.txt"
 grep -v -E "^\s+(Command|User|System|Percent|Elapsed|Average|Major|Minor|Voluntary|Involuntary|Swaps|File|Socket|Signals|Page|Exit)" \
   "$out/bench.log" | tail -40 | tee -a "$out/summary.txt"

@@ -21,7 +21,12 @@ stage "$build/tests/tg_gpu_tests" tg_gpu_tests
 [ -x "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" ] &&
   stage "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" tg_gpu_subgraph_device_tests
 for extra in "$@"; do stage "${extra%%=*}" "${extra#*=}"; done
+# Debian's libraries the programs link that the GPU machines lack (carry .data/lib with them).
+mkdir -p .data/lib
+for lib in libxxhash.so.0 libbenchmark.so.1debian; do
+  [ -e "/lib/x86_64-linux-gnu/$lib" ] && cp -L "/lib/x86_64-linux-gnu/$lib" .data/lib/
+done
 for d in karate.mtx rome99.gr wiki-Vote.el.gz road-NY.el.gz soc-Slashdot0902.el.gz; do
   cp -u "../shared/datasets/$d" .data/datasets/ 2>/dev/null || true
 done
-du -sh .data/bin .data/datasets
+du -sh .data/bin .data/lib .data/datasets
