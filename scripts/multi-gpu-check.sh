@@ -24,6 +24,7 @@
 #                           each BFS bench again per variant (environment, then bench arguments), as *_label rows
 #   MGPU_VARIANTS_AT="28:4" the variants at these scale:gpus pairs only (default: every pair)
 #   MGPU_PROGRAM_VARIANTS="th128::--delegate-threshold 128"  the same for the programs' benches (every pair)
+#   MGPU_BENCH_ARGS="--push-only"  arguments every bench takes (here: the plain BFS, top-down only)
 #   MGPU_OLD=1              each BFS bench again with .data/bin/tiergraph-old.xz (an A/B of two builds, needs
 #                           GPU_CHECK_PREBUILT=1), as *_old rows beside it
 #   MGPU_ONE_GPU_ENGINE=0   no bench of the one-GPU engine beside the partitioned BFS on 1 GPU
@@ -72,7 +73,7 @@ grep -E "^(wrote|graphs)" "$out/generate.log" | tee -a "$out/summary.txt"
 bench_gpus() {
   # shellcheck disable=SC2086
   env ${4:-} "$bin" bench "$file" -a "$2" -p "${MGPU_PLACEMENT:-device}" --gpus "$p" -n "$3" --verify first --no-chart \
-    ${5:-} -o "$out/$1" >>"$out/bench.log" 2>&1 || { echo "bench $1 FAILED" | tee -a "$out/summary.txt"; rc=1; }
+    ${MGPU_BENCH_ARGS:-} ${5:-} -o "$out/$1" >>"$out/bench.log" 2>&1 || { echo "bench $1 FAILED" | tee -a "$out/summary.txt"; rc=1; }
 }
 # That bench again for each variant of SPEC ("label:ENV=1 ENV2=0:--args|..."), as NAME_label:
 # bench_variants SPEC NAME ALGORITHMS RUNS.

@@ -29,6 +29,7 @@ struct RunOptions {
   int max_iters = 100;      // pagerank
   double damping = 0.85;    // pagerank
   double delta = 0;         // sssp, sswp: bucket width; 0: picked from the edge weights
+  bool push_only = false;     // bfs: every level top-down (the plain BFS; the default is direction-optimizing)
   bool accumulative = false;  // the order-independent forms (pagerank, ssnsp push deltas; bfs relaxes depths)
   bool async = false;         // GPU, subgraph/stream: iterate each loaded part to convergence; implies accumulative
   bool verify = false;        // check the result with the algorithm's independent verifier

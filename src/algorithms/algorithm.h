@@ -66,6 +66,10 @@ struct AlgorithmOptions {
   // Run the order-independent (accumulative) form where one differs (ssnsp,
   // pagerank; bfs relaxes reached vertices too); --async sets it.
   bool accumulative = false;
+  // BFS: every level top-down (push), never bottom-up, on every engine
+  // (--push-only): the plain BFS beside the direction-optimizing default, and
+  // no in-edges read or loaded for it.
+  bool push_only = false;
   // Where the run saves its state every N iterations and resumes from
   // (checkpoint/checkpoint.h; --checkpoint, --resume); null: no checkpoints.
   // Algorithms whose descriptor has checkpoint_options take it, on engines

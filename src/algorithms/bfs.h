@@ -58,13 +58,19 @@ struct BfsStep {
   }
 };
 
+// The direction a BFS leaves to the engine's policy, or top-down only.
+inline Direction bfs_direction(const AlgorithmOptions& options) {
+  return options.push_only ? Direction::kPush : Direction::kAuto;
+}
+
 // BFS steps from the frontier (its depths already set; in synchronous steps
 // all 0, as for the source alone) until it empties.
 template <typename Engine, typename Frontier>
-void bfs_steps(Engine& engine, Frontier frontier, int32_t* depth, bool relax_reached) {
+void bfs_steps(Engine& engine, Frontier frontier, int32_t* depth, bool relax_reached,
+               Direction direction = Direction::kAuto) {
   using V = typename Engine::vertex_t;
   for (int32_t level = 0; engine.size(frontier) > 0; ++level) {
-    frontier = engine.edge_map(frontier, BfsStep<V>{depth, relax_reached, level}, EdgeMapOptions{});
+    frontier = engine.edge_map(frontier, BfsStep<V>{depth, relax_reached, level}, EdgeMapOptions{direction});
     engine.stats().iterations++;
   }
 }
@@ -92,19 +98,20 @@ void bfs_steps_checkpointed(Engine& engine, typename Engine::vertex_t source, in
   using V = typename Engine::vertex_t;
   auto frontier = engine.single(source);
   int32_t level = 0;
-  Direction first = Direction::kAuto;
+  const Direction direction = bfs_direction(options);
+  Direction first = direction;
   if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, depth, 1, "bfs")) {
     level = saved->iteration;
     engine.stats().iterations += level;
     frontier = engine.filter(engine.all(), AtDepth{depth, level});
-    if (saved->scalars[0] != 0 && engine.can_pull() &&
+    if (direction == Direction::kAuto && saved->scalars[0] != 0 && engine.can_pull() &&
         engine.size(frontier) > engine.num_vertices() / kPullUntilFrontierBelow)
       first = Direction::kPull;  // as the engine that pulled the last step would
   }
   for (; engine.size(frontier) > 0; ++level) {
     const uint64_t pulls = engine.stats().pull_steps;
     frontier = engine.edge_map(frontier, BfsStep<V>{depth, false, level}, EdgeMapOptions{first});
-    first = Direction::kAuto;
+    first = direction;
     engine.stats().iterations++;
     save_vertex_data(engine, options, level + 1, {engine.stats().pull_steps > pulls ? 1.0 : 0.0}, depth);
   }
@@ -122,7 +129,7 @@ ResultVector<int32_t> bfs(Engine& engine, typename Engine::vertex_t source, cons
   } else {
     refuse_checkpoint(options);
   }
-  bfs_steps(engine, engine.single(source), engine.data(depth), options.accumulative);
+  bfs_steps(engine, engine.single(source), engine.data(depth), options.accumulative, bfs_direction(options));
   return engine.to_host(depth);
 }
 
@@ -138,8 +145,11 @@ struct Bfs {
       .unreached = kUnreached,
       .unreached_marks_reach = true,
   };
-  // Pulls (bottom-up steps) wherever the in-edges are there.
-  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kIfPresent, false}; }
+  // Pulls (bottom-up steps) wherever the in-edges are there, unless told to
+  // push only.
+  static EdgeReads reads(const AlgorithmOptions& options) {
+    return {Need::kYes, options.push_only ? Need::kNo : Need::kIfPresent, false};
+  }
   template <typename V>
   using operators = OperatorList<BfsStep<V>>;
 

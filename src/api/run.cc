@@ -136,6 +136,7 @@ Result run(const std::string& algorithm_name, const Graph& graph, const RunOptio
     algo.damping = options.damping;
     algo.delta = options.delta;
     algo.accumulative = options.accumulative || options.async;
+    algo.push_only = options.push_only;
     tg::RunRequest request = tg::make_request(algorithm, {}, algo);
     ensure_in_edges_for(*impl, request);
 

@@ -121,6 +121,8 @@ void add_plan_command(CLI::App& app) {
                   "~/.config/tiergraph/profile.json where it exists, else built-in H100 figures)");
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: stop when the L1 change is below this")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
+  cmd->add_flag("--push-only", o->algo.push_only,
+                "BFS: every level top-down, never bottom-up (the plain BFS; the default is direction-optimizing)");
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_edge_cache_choice(*cmd, o->edge_cache);
   auto* gpus = cmd->add_option("--gpus", o->gpus,

@@ -27,7 +27,6 @@ uint64_t bfs_state(const RankShape& s) {
          + (d + 31) / 32 * 4                 // the frontier's bits
          + std::max(n, d) * sizeof(eid_t)    // the degree scan
          + d * 4                             // the delegates' edges here (the settle's sum)
-         + 2 * normal_words * 4              // the slot index (slot_index.h)
          + p * normal_words * 4              // sent bits, in the normal frontier's layout
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
          + (p + 1) * (p + 1) * 4 + p * 8     // the counts' rows (P lengths and the reached flag), this rank's, the send starts

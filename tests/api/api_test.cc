@@ -249,6 +249,17 @@ TEST(Api, OptionsByDesignatedInitializers) {
   EXPECT_TRUE(r.verified.value_or(false)) << r.verification;
 }
 
+// RunOptions::push_only: the same depths by top-down steps alone.
+TEST(Api, PushOnlyBfs) {
+  tiergraph::Graph g = tiergraph::load("kron:11");
+  tiergraph::Result push = tiergraph::run("bfs", g, {.engine = "cpu", .sources = {1}, .push_only = true, .verify = true});
+  tiergraph::Result auto_ = tiergraph::run("bfs", g, {.engine = "cpu", .sources = {1}});
+  EXPECT_TRUE(push.verified.value_or(false)) << push.verification;
+  EXPECT_EQ(nlohmann::json::parse(push.json)["pull_steps"], 0) << push.json;
+  EXPECT_GT(nlohmann::json::parse(auto_.json)["pull_steps"].get<int>(), 0) << auto_.json;
+  EXPECT_EQ(push.values, auto_.values);
+}
+
 TEST(Api, GraphFromEdgesInMemory) {
   // 0 -> 1 -> 2 and 0 -> 2 weighted, plus vertex 3 with no edges.
   const std::vector<uint64_t> src{0, 1, 0}, dst{1, 2, 2};

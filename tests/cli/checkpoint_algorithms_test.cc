@@ -41,6 +41,7 @@ const Case kCases[] = {
     {"pagerank", "run pagerank --graph kron:11 --tolerance 1e-10 --engine cpu --threads 2"},  // killed after the last too
     {"bfs_kron", "run bfs --graph kron:11 --engine cpu --threads 2"},
     {"bfs_urand_undirected", "run bfs --graph urand:11:ef=2 -u --engine cpu --threads 2"},
+    {"bfs_push_only", "run bfs --graph kron:11 -u --push-only --engine cpu --threads 2"},
     {"cc_sampled", "run cc --graph kron:11 -u --engine cpu --threads 2"},
     {"cc_link_all", "run cc --graph kron:11 --engine cpu --threads 2"},  // directed, no in-edges: one phase
     {"cc_sv", "run cc --cc-method sv --graph urand:11:ef=2 --engine cpu --threads 1"},

@@ -99,6 +99,19 @@ TEST(Cli, GpuWhereThereIsNoneIsAnErrorButAutoFallsBack) {
   EXPECT_NE(j["engine_note"].get<std::string>().find("GPU"), std::string::npos);
 }
 
+// --push-only: a BFS of top-down steps only, verified; without it the same
+// run pulls (kron is undirected here: every level may pull).
+TEST(Cli, PushOnlyBfsTakesNoBottomUpStep) {
+  Result r = tiergraph("run bfs --graph kron:12 -u --engine cpu --push-only --verify --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["pull_steps"], 0) << r.out;
+  EXPECT_GT(j["push_steps"].get<int>(), 0) << r.out;
+  Result d = tiergraph("run bfs --graph kron:12 -u --engine cpu --json");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_GT(nlohmann::json::parse(d.out)["pull_steps"].get<int>(), 0) << d.out;
+}
+
 TEST(Cli, RunWritesResultsWithTheFilesOwnIds) {
   // DIMACS is 1-based: results must be too.
   std::string g = write_temp("cli_path.gr", "p sp 4 3\na 1 2 5\na 2 3 7\na 3 4 1\n");

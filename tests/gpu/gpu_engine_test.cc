@@ -21,6 +21,7 @@
 #include "formats/load_graph.h"
 #include "gpu/gpu_checks.h"
 #include "support/datasets.h"
+#include "support/reference.h"
 
 namespace tg::test::gpu {
 namespace {
@@ -240,6 +241,23 @@ TEST(GpuAccounting, DirectionOptimizingBfsPullsOnPowerLawGraphs) {
   EXPECT_GT(out.stats.pull_steps, 0u);
   EXPECT_GT(out.stats.push_steps, 0u);
   EXPECT_LT(out.stats.edges_traversed, num_edges(g));  // bottom-up stops early
+}
+
+// --push-only on every resident placement: no bottom-up step, the reference's
+// depths, and every reached vertex's out-edges read top-down.
+TEST(GpuAccounting, PushOnlyBfsNeverPulls) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  AnyGraph g = power_law();
+  const uint64_t source = test_sources(g, 0, 1).at(1);
+  AlgorithmOptions push_only;
+  push_only.push_only = true;
+  const RunRequest r = prepare_request(g, make_request(algorithm("bfs"), {source}, push_only));
+  for (Placement p : kResident) {
+    RunOutput out = run_on_gpu(g, r, on(p));
+    EXPECT_EQ(out.stats.pull_steps, 0u) << name_of(p);
+    EXPECT_GT(out.stats.push_steps, 0u) << name_of(p);
+    EXPECT_EQ(to_std_vector(std::get<ResultVector<int32_t>>(out.values)), reference_bfs(g, source)) << name_of(p);
+  }
 }
 
 }  // namespace

@@ -37,11 +37,12 @@ struct Pulls {
   int levels = 0, normals = 0;
 };
 Pulls check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
-                    const std::string& what) {
+                    const std::string& what, AlgorithmOptions algorithm_options = {}) {
   Pulls pulled;
   const AlgorithmInfo& bfs = *find_algorithm("bfs");
   std::vector<RunRequest> requests;
-  for (uint64_t s : test_sources(graph, sources, 41)) requests.push_back(prepare_request(graph, make_request(bfs, {s})));
+  for (uint64_t s : test_sources(graph, sources, 41))
+    requests.push_back(prepare_request(graph, make_request(bfs, {s}, algorithm_options)));
   if (requests.empty()) return pulled;
   for (int p = 1; p <= std::min(gpu_count(), 4); ++p)
     for (std::optional<uint64_t> th : thresholds) {
@@ -119,6 +120,21 @@ TEST_F(MultiGpuNormalsPull, DepthsEqualTheReference) {
       else EXPECT_EQ(pulls.normals, 0) << what;
     }
   EXPECT_GT(check_on_gpus(kronecker(14, 11, true), {4, 32, std::nullopt}, 4, "kron14 undirected, normals pulled").normals, 0);
+}
+
+// --push-only (AlgorithmOptions::push_only): no level pulls, neither the
+// delegates nor the normals, even where the normals would be forced to;
+// the same depths.
+TEST_F(MultiGpuNormalsPull, PushOnlyNeverPulls) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  AlgorithmOptions push_only;
+  push_only.push_only = true;
+  for (bool undirected : {true, false}) {
+    const Pulls pulls = check_on_gpus(kronecker(14, 11, undirected), {4, 32, std::nullopt}, 4,
+                                      undirected ? "kron14 undirected, push only" : "kron14 directed, push only", push_only);
+    EXPECT_EQ(pulls.levels, 0);
+    EXPECT_EQ(pulls.normals, 0);
+  }
 }
 
 // The rule alone pulls the normals at some large level of a Kronecker graph.

@@ -3,6 +3,7 @@ results checked against plain-Python references written here, errors as
 exceptions. Run by CTest with build/python on PYTHONPATH."""
 import collections
 import heapq
+import json
 import os
 import random
 import tempfile
@@ -54,6 +55,17 @@ class ModuleTest(unittest.TestCase):
         path = write_edge_list(edges)
         self.files.append(path)
         return path
+
+    def test_push_only_bfs_takes_no_bottom_up_step(self):
+        g = tiergraph.generate("kron:11")
+        depth, stats = tiergraph.run("bfs", g, source=1, engine="cpu", verify=True, push_only=True)
+        self.assertTrue(stats["verified"])
+        self.assertEqual(json.loads(stats["json"])["pull_steps"], 0)
+        default_depth, default_stats = tiergraph.run("bfs", g, source=1, engine="cpu")
+        self.assertGreater(json.loads(default_stats["json"])["pull_steps"], 0)
+        self.assertEqual(depth.tolist(), default_depth.tolist())
+        with self.assertRaises(TypeError):
+            tiergraph.run("bfs", g, source=1, push_only="yes please")
 
     def test_bfs_matches_a_python_bfs(self):
         n = 200

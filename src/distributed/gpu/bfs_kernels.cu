@@ -17,10 +17,6 @@ using tg::gpu::kBlock;
 
 namespace cg = cooperative_groups;
 
-__device__ uint32_t local_of_slot(const BfsLevel& s, uint64_t slot) {
-  return s.slot_index.delegate_bits != nullptr ? local_of(s.slot_index, slot) : s.g.local_of_slot[slot];
-}
-
 __device__ void visit_local(const BfsLevel& s, uint32_t l) {
   if (s.normal_depth[l] != kNoDepth) return;
   if (atomicCAS(&s.normal_depth[l], kNoDepth, s.level + 1) == kNoDepth)
@@ -39,7 +35,7 @@ __device__ void visit_normal(const BfsLevel& s, uint64_t v) {
   const int owner = static_cast<int>(at.owner);
   const auto slot = static_cast<uint32_t>(at.slot);
   if (owner == s.g.rank) {
-    visit_local(s, local_of_slot(s, slot));
+    visit_local(s, s.g.local_of_slot[slot]);
     return;
   }
   const uint32_t bit = 1u << (slot % 32);
@@ -142,8 +138,8 @@ __global__ void pull_delegates(BfsLevel s) {
   }
 }
 
-// A warp per 32 slots: the slot index's two words (one read for the warp)
-// and the depths in order (local ids ascend with slots).
+// A warp per 32 slots: local_of_slot and the depths are read in order (local
+// ids ascend with slots).
 __global__ void mark_visited_normals(BfsLevel s, uint64_t slots, uint32_t* segment) {
   const uint64_t words = (slots + 31) / 32;
   const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
@@ -151,7 +147,7 @@ __global__ void mark_visited_normals(BfsLevel s, uint64_t slots, uint32_t* segme
     const uint64_t slot = w * 32 + (threadIdx.x & 31);
     bool in = false;
     if (slot < slots) {
-      const uint32_t l = local_of_slot(s, slot);
+      const uint32_t l = s.g.local_of_slot[slot];
       in = l != kNoLocalId && s.normal_depth[l] != kNoDepth;
     }
     const unsigned bits = __ballot_sync(0xffffffffu, in);
@@ -189,7 +185,7 @@ __global__ void __launch_bounds__(kAnnounceBlock) announce_normals(BfsLevel s, N
 
 __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count) {
   for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < count; i += uint64_t{gridDim.x} * blockDim.x)
-    visit_local(s, local_of_slot(s, slots[i]));
+    visit_local(s, s.g.local_of_slot[slots[i]]);
 }
 
 __global__ void visit_small_level(BfsLevel s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
@@ -202,7 +198,7 @@ __global__ void visit_small_level(BfsLevel s, const uint32_t* slots, uint64_t fi
     const int q = j < rank ? j : j + 1;
     const uint32_t length = lengths[static_cast<uint64_t>(q) * stride + rank];
     if (i % fixed < length) {
-      visit_local(s, local_of_slot(s, slots[i]));
+      visit_local(s, s.g.local_of_slot[slots[i]]);
       ++visited;
     }
   }

@@ -9,7 +9,6 @@
 
 #include "core/types.h"
 #include "distributed/gpu/device_rank_graph.h"
-#include "distributed/slot_index.h"
 
 namespace tg::dist::gpu {
 
@@ -62,9 +61,6 @@ struct BfsLevel {
   // be visited there (absorb_visited), so not to be sent.
   uint32_t* sent_bits = nullptr;
   uint64_t sent_words = 0;
-  // This rank's slots' local ids in 8 bytes per 32 slots (distributed/slot_index.h),
-  // read where a slot becomes a local id; null bits: local_of_slot.
-  SlotIndexView slot_index;
   uint32_t* send = nullptr;        // per-peer segments of owner slots (v / P)
   const uint64_t* send_start = nullptr;  // where each peer's segment starts
   uint32_t* send_count = nullptr;  // per peer

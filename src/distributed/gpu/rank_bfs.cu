@@ -61,7 +61,6 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   totals_ = DeviceArray<LevelTotals>::allocate(1);
   sent_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
   place_delegate_degrees();
-  place_slot_index();
   send_ = DeviceArray<uint32_t>::allocate(peers_slots(graph));
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
   if (p == 1) send_count_ = DeviceArray<uint32_t>::allocate(count_row_);  // else in this rank's segment
@@ -99,20 +98,6 @@ void RankBfs::place_delegate_degrees() {
   if (most > 0xFFFFFFFFull) return;
   delegate_degree_ = DeviceArray<uint32_t>::allocate(d);
   TG_CUDA(cudaMemcpy(delegate_degree_.data(), degree.data(), d * sizeof(uint32_t), cudaMemcpyHostToDevice));
-}
-
-// distributed/slot_index.h says why. TG_MGPU_SLOT_INDEX=0: local_of_slot
-// (an A/B switch until the index has run on a GPU).
-void RankBfs::place_slot_index() {
-  if (const char* v = std::getenv("TG_MGPU_SLOT_INDEX"); v != nullptr && std::string(v) == "0") return;
-  const Array<uint32_t>& locals = host_.local_of_slot;
-  if (locals.empty()) return;
-  const SlotIndex index = make_slot_index(std::span<const uint32_t>(locals.data(), locals.size()));
-  const uint64_t words = index.delegate_bits.size();
-  slot_index_ = DeviceArray<uint32_t>::allocate(2 * words);
-  TG_CUDA(cudaMemcpy(slot_index_.data(), index.delegate_bits.data(), words * 4, cudaMemcpyHostToDevice));
-  TG_CUDA(cudaMemcpy(slot_index_.data() + words, index.first_local.data(), words * 4, cudaMemcpyHostToDevice));
-  slot_index_view_ = {slot_index_.data(), slot_index_.data() + words};
 }
 
 // A number of this rank's reduced over the ranks, through the totals'
@@ -228,7 +213,7 @@ bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
   constexpr uint64_t kAlpha = 15, kBeta = 18, kEdgesPerFrontierBit = 128;
   const char* forced = std::getenv("TG_MGPU_NORMALS_PULL");
   bool pull = false;
-  if (!symmetric_ || f.vertices == 0) pull = false;
+  if (!symmetric_ || push_only_ || f.vertices == 0) pull = false;
   else if (forced != nullptr && std::string(forced) == "always") pull = true;
   else if (forced != nullptr && std::string(forced) == "never") pull = false;
   else if (f.edges * kEdgesPerFrontierBit < host_.num_vertices) pull = false;
@@ -360,7 +345,6 @@ RankRunRecord RankBfs::run(uint64_t source) {
     s.delegate_degree = delegate_degree_.data();
     s.sent_bits = sent_bits_.data();
     s.sent_words = normal_words_;
-    s.slot_index = slot_index_view_;
     s.send = send_.data();
     s.send_start = send_start_.data();
     s.send_count = send_counts();
@@ -391,7 +375,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     if (delegates > 0) {  // the delegate frontier is the same on every rank
       if (pulled_last) pull = pull || delegates >= last_delegates || delegates > g.num_delegates() / kBeta;
       else pull = pull || frontier_edges > unexplored / kAlpha;
-      pull = pull && symmetric_;
+      pull = pull && symmetric_ && !push_only_;
       if (!pull) unexplored -= std::min(unexplored, frontier_edges);
     }
     s.delegate_frontier_empty = delegates == 0;

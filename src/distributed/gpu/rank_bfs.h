@@ -38,7 +38,10 @@ class RankBfs : public RankProgram {
 
   void warm_up() override;
   // Every rank runs the same request: its source a global id.
-  RankRunRecord run(const RunRequest& request) override { return run(request.source()); }
+  RankRunRecord run(const RunRequest& request) override {
+    push_only_ = request.options.push_only;
+    return run(request.source());
+  }
   RankRunRecord run(uint64_t source);
   // Depths of this rank's normal vertices (local ids) and of every delegate.
   RankResult result() const override;
@@ -68,13 +71,11 @@ class RankBfs : public RankProgram {
   const uint32_t* share_visited_normals(const BfsLevel& s);
   void place_delegate_degrees();
   tg::gpu::DeviceArray<uint32_t> delegate_degree_;  // empty: the settle reads the offsets
-  void place_slot_index();
-  tg::gpu::DeviceArray<uint32_t> slot_index_;  // its delegate bits, then its first locals
-  SlotIndexView slot_index_view_;              // into slot_index_; null: local_of_slot
 
   const RankGraph& host_;
   ncclComm_t comm_;
   bool symmetric_;
+  bool push_only_ = false;  // this run's levels all top-down (AlgorithmOptions::push_only)
   // Events 0-5 and 8-10 mark a level's phases (marks in run()), 6 and 7 the run's ends.
   static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8, kFrontierShareStart = 9, kFrontierShareStop = 10;
   RankStream stream_{11};
