@@ -24,7 +24,7 @@
 #                           each BFS bench again per variant (environment, then bench arguments), as *_label rows
 #   MGPU_VARIANTS_AT="28:4" the variants at these scale:gpus pairs only (default: every pair)
 #   MGPU_PROGRAM_VARIANTS="th128::--delegate-threshold 128"  the same for the programs' benches (every pair)
-#   MGPU_BENCH_ARGS="--push-only"  arguments every bench takes (here: the plain BFS, top-down only)
+#   MGPU_BENCH_ARGS="--push-only"  arguments every bench and the one-root run take (here: the plain BFS, top-down only)
 #   MGPU_OLD=1              each BFS bench again with .data/bin/tiergraph-old.xz (an A/B of two builds, needs
 #                           GPU_CHECK_PREBUILT=1), as *_old rows beside it
 #   MGPU_ONE_GPU_ENGINE=0   no bench of the one-GPU engine beside the partitioned BFS on 1 GPU
@@ -107,7 +107,8 @@ for pair in ${MGPU_WEAK-20:1 20:2}; do
     "$bin" bench "$file" -a bfs -p device -n "${MGPU_ROOTS:-64}" --verify first --no-chart \
       -o "$out/kron${scale}_one_gpu_engine" >>"$out/bench.log" 2>&1 || rc=1
   fi
-  "$bin" run bfs --graph "$file" --gpus "$p" --json >"$out/${name}_run.json" 2>>"$out/bench.log" || rc=1
+  # shellcheck disable=SC2086
+  "$bin" run bfs --graph "$file" --gpus "$p" ${MGPU_BENCH_ARGS:-} --json >"$out/${name}_run.json" 2>>"$out/bench.log" || rc=1
 done
 
 for pair in ${MGPU_PROGRAMS:-}; do

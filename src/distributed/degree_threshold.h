@@ -43,7 +43,11 @@ enum class ThresholdRule {
   // session 11), GTEPS at TH 32 / 64 / 128: kron:28 on 4 GPUs 595 / 684 / 706,
   // kron:27 on 2 397 / 397 / 408 (the rule's 23: 380), kron:26 on 1 193 / 184
   // / 195 (the rule's 16: 192). CC, SSSP and PageRank over the partition were
-  // not measured with it and keep the paper's.
+  // not measured with it and keep the paper's; so does a BFS that only pushes
+  // (--push-only: no pass over unreached delegates; at TH 128 its normals'
+  // pushes and sends took 18.6 of 57.4 ms a root at kron:28 on 4, against 7.0
+  // of 44.8 at kron:26 on 1 with TH 16; the paper's rule there is not yet
+  // measured).
   kScaledByRanks,
 };
 uint64_t default_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ranks, ThresholdRule rule,
