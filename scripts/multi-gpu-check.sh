@@ -165,6 +165,23 @@ for f in sorted(glob.glob(os.path.join(out, 'kron*.json')) + glob.glob(os.path.j
         print('%-34s %5s %10.2f %10.2f  verified %s/%s failed %s %s' % (
             os.path.basename(f)[:-5] + ' ' + str(c.get('algorithm', '')), c['runs'], c['hmean_gteps'],
             c['mean_compute_s'] * 1e3, c['verified'], c['verified'] + c['verify_failed'], c['failed'], c['error']))
+# Weak scaling: each row of P > 1 GPUs against the 1-GPU row at its scale per GPU (the same variant's where it
+# ran, else the plain row), as GTEPS / (P x the 1-GPU GTEPS).
+import math, re
+hmean = {}
+for f in glob.glob(os.path.join(out, 'kron*.json')):
+    m = re.match(r'kron(\d+)_gpus(\d+)(_.*)?$', os.path.basename(f)[:-5])
+    if not m or f.endswith('_run.json'):
+        continue
+    for c in json.load(open(f))['cells']:
+        if c.get('algorithm') == 'bfs' and c['hmean_gteps'] > 0:
+            hmean[(int(m.group(1)), int(m.group(2)), m.group(3) or '')] = c['hmean_gteps']
+for (scale, p, suffix), g in sorted(hmean.items()):
+    base_scale = scale - int(round(math.log2(p))) if p > 1 and p & (p - 1) == 0 else None
+    one = hmean.get((base_scale, 1, suffix)) or hmean.get((base_scale, 1, ''))
+    if base_scale is not None and one:
+        print('weak scaling kron%d_gpus%d%s: %.1f%% (%.2f GTEPS against %d x %.2f at kron%d on 1)' % (
+            scale, p, suffix, 100 * g / (p * one), g, p, one, base_scale))
 # Each BFS bench's time a root by phase (means over its roots of the sums over levels, slowest rank's, ms).
 for f in sorted(glob.glob(os.path.join(out, 'kron*.json'))):
     if f.endswith('_run.json'):

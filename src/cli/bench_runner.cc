@@ -220,9 +220,17 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
         const bool first = checked.insert(r.algorithm).second;
         if (plan.verify == VerifyMode::kAll || (plan.verify == VerifyMode::kFirst && first))
           row.verification = verify(*r.algorithm, graph, r.sources, out.values, r.options);
-        std::fprintf(log, "bench: %s %s %s%s: %.3f ms, %.2f GTEPS, %s\n", spec.c_str(), row.algorithm->name().c_str(),
+        // Parts in host memory: the links' rate here too, so that a bench cut
+        // short before its JSON still says it (run_stats.h's host_read).
+        std::string link;
+        if (const auto& d = out.stats.distributed; d && d->host_bytes_read() > 0 && d->host_read_s() > 0) {
+          char rate[96];
+          std::snprintf(rate, sizeof rate, ", host reads >= %.1f GB/s", d->host_bytes_read() / d->host_read_s() / 1e9);
+          link = rate;
+        }
+        std::fprintf(log, "bench: %s %s %s%s: %.3f ms, %.2f GTEPS%s, %s\n", spec.c_str(), row.algorithm->name().c_str(),
                      placement->name.c_str(), row.source ? (" from " + std::to_string(*row.source)).c_str() : "",
-                     row.compute_s * 1e3, row.gteps, row.verified().c_str());
+                     row.compute_s * 1e3, row.gteps, link.c_str(), row.verified().c_str());
         result.rows.push_back(std::move(row));
       };
       const size_t rows_before = result.rows.size();
