@@ -12,10 +12,11 @@
 namespace tg::cli {
 
 // The budget of `text`. Usage errors: not a size; `on_gpu` (a GPU, hybrid or
-// distributed run); `graph_spec` not a .tgb file; transforms in `graph` that
-// would rebuild the graph in memory.
+// distributed run) unless `gpu_stream` (one GPU, --placement stream, which
+// reads its partitions from the file); `graph_spec` not a .tgb file;
+// transforms in `graph` that would rebuild the graph in memory.
 uint64_t host_mem_budget(const std::string& text, const std::string& graph_spec, const GraphOptions& graph,
-                         bool on_gpu);
+                         bool on_gpu, bool gpu_stream = false);
 
 // Whether to load `graph_spec` with its in-edges for a run whose algorithm
 // reads them as `in_edges`: only as the file stores them (a directed graph

@@ -46,7 +46,10 @@ std::optional<uint64_t> host_mem_budget(const RunCommandOptions& o, const Chosen
   if (o.host_mem.empty()) return std::nullopt;
   const EngineChoice asked = o.engine.engine;
   const bool on_gpu = choice.gpu || o.distributed || asked == EngineChoice::kGpu || asked == EngineChoice::kHybrid;
-  return host_mem_budget(o.host_mem, o.graph.graph, o.graph, on_gpu);
+  // One GPU's stream placement reads its partitions from the file too.
+  const bool gpu_stream = asked != EngineChoice::kHybrid && asked != EngineChoice::kCpu && !o.distributed &&
+                          o.engine.gpu.gpus == 0 && o.engine.gpu.placement == Placement::kStream;
+  return host_mem_budget(o.host_mem, o.graph.graph, o.graph, on_gpu, gpu_stream);
 }
 
 // --checkpoint / --resume: the checkpointer for this run, or null. The
@@ -125,10 +128,15 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
       return;  // rank 0 reports for all
     }
     report.output = std::move(run.output);
-  } else if (host_mem) {
+  } else if (host_mem && !choice.gpu) {
     report.output = paged::run_on_cpu_with_host_mem(graph, request, o.graph.graph, *host_mem);
   } else {
-    report.output = run_on_engine(graph, request, choice, o.engine);
+    EngineOptions engine = o.engine;
+    if (host_mem) {  // the stream placement's partitions from the file (docs/HOST-MEM.md)
+      engine.gpu.edge_file = o.graph.graph;
+      engine.gpu.host_mem_budget = *host_mem;
+    }
+    report.output = run_on_engine(graph, request, choice, engine);
   }
   report.output.stats.phases_s.insert(report.output.stats.phases_s.begin(), {"load", load_s});
 
@@ -179,8 +187,8 @@ void add_run_command(CLI::App& app) {
                   "Continue a killed run from FOLDER's last checkpoint (and go on saving there); the results equal "
                   "an uninterrupted run's");
   cmd->add_option("--host-mem", o->host_mem,
-                  "CPU engine, .tgb input: keep at most SIZE bytes of the graph in host memory (e.g. 512M); edges "
-                  "that do not fit are read from the file in pages (docs/HOST-MEM.md)")
+                  "CPU engine, or one GPU with --placement stream; .tgb input: keep at most SIZE bytes of the graph "
+                  "in host memory (e.g. 512M); edges that do not fit are read from the file in pages (docs/HOST-MEM.md)")
       ->check(SizeValidator());
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");

@@ -68,6 +68,12 @@ struct GpuOptions {
   // N >= 1 the degree-separated partition over GPUs 0..N-1, one rank each.
   int gpus = 0;
   std::optional<uint64_t> delegate_threshold;  // --gpus: TH (default: the paper's rule)
+  // --host-mem on the GPU (docs/HOST-MEM.md): the .tgb file the graph was
+  // loaded from (mapped), whose edges the stream placement reads in pages
+  // instead of from host memory, and the host bytes its offsets and page
+  // buffers may take. Empty: the edges are read from the graph's arrays.
+  std::string edge_file;
+  uint64_t host_mem_budget = 0;
 };
 
 // Fills in defaults that depend on the graph (sssp's delta), checks the

@@ -81,6 +81,10 @@ nlohmann::json to_json(const StreamStats& s) {
                    {"stream_resident_hits", s.resident_hits},
                    {"subgraph", subgraph::summarize(s.iterations)}};
   if (s.mode) j["stream_mode"] = std::string(name_of(*s.mode));
+  if (s.host_buffer_bytes > 0) {
+    j["host_mem_buffer_bytes"] = s.host_buffer_bytes;
+    j["disk_bytes"] = s.disk_bytes;
+  }
   if (s.subcsr_max_pieces > 0) {
     j["subcsr_max_edges"] = s.subcsr_max_edges;
     j["subcsr_max_pieces"] = s.subcsr_max_pieces;

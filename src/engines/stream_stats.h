@@ -86,6 +86,10 @@ struct StreamStats {
   uint64_t subcsr_max_pieces = 0;
   uint64_t subcsr_bytes = 0;   // SubCSR bytes moved to the device
   uint64_t d2h_bytes = 0;      // active lists and offsets moved to the host (CPU gather)
+  // stream with --host-mem (docs/HOST-MEM.md): the pinned page buffers the
+  // partitions are read into, and the bytes read from the file.
+  uint64_t host_buffer_bytes = 0;
+  uint64_t disk_bytes = 0;
   std::vector<subgraph::IterationRecord> iterations;
 };
 

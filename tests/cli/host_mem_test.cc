@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/run.h"
 #include "support/run_program.h"
 
 namespace {
@@ -239,8 +240,28 @@ TEST(HostMem, BenchRunsTheCpuPlacementPaged) {
     EXPECT_GT(run["details"]["host_mem"]["disk_bytes"].get<uint64_t>(), 0u);
   }
   expect_refused("bench " + kron_file() + " -a pagerank -p cpu,device --no-chart --host-mem 80K -o " + prefix,
-                 "only the CPU engine");
+                 "--placement stream read edges from the file");
   expect_refused("bench kron:10 -a pagerank -p cpu --no-chart --host-mem 80K -o " + prefix, "from a .tgb file");
+}
+
+// --engine gpu --placement stream takes --host-mem: on a GPU it runs, its
+// partitions read from the file, and verifies; without one the refusal is
+// the GPU's, not --host-mem's.
+TEST(HostMem, OneGpusStreamPlacementReadsTheFile) {
+  const std::string args = "run pagerank --engine gpu --placement stream --graph " + kron_file() + " --host-mem 1G --verify --json";
+  const ProgramResult r = run_tiergraph(args);
+  std::string why;
+  if (!tg::gpu_available(&why)) {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("GPU"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("--host-mem"), std::string::npos) << r.err;
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["verification"]["ok"].get<bool>());
+  EXPECT_GT(j["details"]["disk_bytes"].get<uint64_t>(), 0u) << r.out;
 }
 
 TEST(HostMem, RefusedInOneLine) {
@@ -251,7 +272,12 @@ TEST(HostMem, RefusedInOneLine) {
   const std::string el = temp("tiny.el");
   std::ofstream(el) << "0 1\n1 2\n";
   expect_refused(run + el + " --host-mem 1M", "from a .tgb file");
-  expect_refused("run pagerank --engine gpu --graph " + kron_file() + " --host-mem 1M", "only the CPU engine");
+  // On the GPU only one GPU's stream placement reads the file (docs/HOST-MEM.md).
+  expect_refused("run pagerank --engine gpu --graph " + kron_file() + " --host-mem 1M", "--placement stream read edges");
+  expect_refused("run pagerank --engine hybrid --placement stream --graph " + kron_file() + " --host-mem 1M",
+                 "--placement stream read edges");
+  expect_refused("run pagerank --engine gpu --placement zerocopy-aligned --graph " + kron_file() + " --host-mem 1M",
+                 "--placement stream read edges");
   expect_refused(run + kron_file() + " --host-mem 1M --undirected", "as the .tgb file stores them");
   // A directed graph stored without its in-edges, for an algorithm that gathers over them.
   const std::string no_csc = temp("no_csc.tgb");

@@ -171,10 +171,22 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   } else if (options.async) {
     throw usage_error("--async needs --placement subgraph or stream, not " + std::string(name_of(placement_)));
   }
+  if (!options.edge_file.empty()) {
+    // --host-mem: the edges stay in the file; only the stream placement
+    // reads them from there (its copies of whole partitions), the others
+    // read host memory from their kernels or gathers.
+    if (placement_ != Placement::kStream)
+      throw usage_error("--host-mem on the GPU: --placement stream only (" + std::string(name_of(placement_)) +
+                        " reads the edges from host memory)");
+    view_.edge_file = std::make_shared<const paged::EdgeFile>(options.edge_file, n, graph.num_edges(),
+                                                              static_cast<uint32_t>(sizeof(V)));
+    view_.host_mem_budget = options.host_mem_budget;
+  }
 
   auto start = std::chrono::steady_clock::now();
-  place_csr(graph.out, view_.out, footprint.out_edges, footprint.weights);
-  if (footprint.directed_in) place_csr(graph.in, view_.in, true, footprint.weights);
+  place_csr(graph.out, view_.out, footprint.out_edges, footprint.weights, formats::kOutNeighbors, formats::kOutWeights);
+  if (footprint.directed_in)
+    place_csr(graph.in, view_.in, true, footprint.weights, formats::kInNeighbors, formats::kInWeights);
   place_edge_cache(graph, footprint, edge_cache_budget(placement_, options.edge_cache, budget, room), options.edge_cache);
   if (footprint.in_edges && !graph.directed) view_.in = view_.out;  // its cache too
   TG_CUDA(cudaDeviceSynchronize());
@@ -264,7 +276,8 @@ T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
 }
 
 template <typename V>
-void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights) {
+void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights, int file_neighbors,
+                               int file_weights) {
   const uint64_t n = view_.n;
   eid_t* offsets = nullptr;
   TG_CUDA(cudaMalloc(&offsets, (n + 1) * sizeof(eid_t)));
@@ -279,6 +292,11 @@ void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighb
   if (!neighbors) return;
   const uint64_t m = csr.num_edges();
   out.placed = true;
+  if (view_.edge_file) {  // --host-mem: neither pinned nor copied; read from the file by partitions
+    out.file_neighbors = file_neighbors;
+    out.file_weights = weights ? file_weights : -1;
+    return;
+  }
   out.view.neighbors = place_bytes(csr.neighbors.data(), m);
   out.view.neighbor_misalign = static_cast<uint32_t>((reinterpret_cast<uintptr_t>(out.view.neighbors) & 127) / sizeof(V));
   if (weights) out.view.weights = place_bytes(csr.weights.data(), m);

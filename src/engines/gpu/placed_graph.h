@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "algorithms/algorithm.h"
 #include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu_footprint.h"
+#include "engines/paged/edge_file.h"
 #include "engines/run.h"
 #include "graph/graph.h"
 
@@ -41,6 +43,9 @@ struct PlacedCsr {
   const eid_t* host_offsets = nullptr;
   const V* host_neighbors = nullptr;
   const weight_t* host_weights = nullptr;
+  // stream with --host-mem: the .tgb sections the buffers are filled from
+  // instead (DeviceGraph::edge_file); -1 where not.
+  int file_neighbors = -1, file_weights = -1;
 };
 
 // What the subgraph / stream placements need besides the graph.
@@ -64,6 +69,10 @@ struct DeviceGraph {
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
   int sms = 1;
   StreamedOptions streamed;
+  // --host-mem (GpuOptions::edge_file): the graph's .tgb file, the stream
+  // placement's partitions read from it; null otherwise.
+  std::shared_ptr<const paged::EdgeFile> edge_file;
+  uint64_t host_mem_budget = 0;  // its bytes for the offsets and the page buffers
 };
 
 // Sets CUDA up once (eager module loading, so that no kernel is loaded inside
@@ -93,7 +102,8 @@ class PlacedGraph {
   void reset_between_runs();
 
  private:
-  void place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights);
+  void place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights, int file_neighbors,
+                 int file_weights);
   void place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget, EdgeCacheMode mode);
   const V* place_array(const V* host, uint64_t n);
   template <typename T>

@@ -46,13 +46,19 @@ class StreamedSource {
     const std::string where = opt_.stream ? "placement stream" : "placement subgraph";
     const bool push = reads.out_edges != Need::kNo;
     const bool gather = reads.in_edges == Need::kYes;
-    weights_ = reads.weights && g_.out.host_weights != nullptr;
-    const bool in_weights = reads.weights && g_.in.host_weights != nullptr;
     if (g_.out.host_offsets == nullptr && n_ > 0) throw Error(where + ": no host offsets");
-    if (push && g_.m > 0 && g_.out.host_neighbors == nullptr)
+    if (push && g_.m > 0 && g_.out.host_neighbors == nullptr && g_.out.file_neighbors < 0)
       throw Error(where + ": the graph's out-edges were not placed");
     if (gather && (!g_.in.placed || (g_.in.host_offsets == nullptr && n_ > 0)))
       throw Error(where + ": gathering needs the graph's in-edges, which were not placed");
+    if (g_.edge_file && !opt_.stream) throw Error(where + ": --host-mem reads partitions from the file, which only stream does");
+    // --host-mem: a CSR's arrays from the file, where placed so.
+    auto file_of = [&](const PlacedCsr<V>& csr, bool with_weights) -> std::optional<subgraph::FileArrays> {
+      if (!g_.edge_file || csr.file_neighbors < 0) return std::nullopt;
+      return subgraph::FileArrays{g_.edge_file, csr.file_neighbors, with_weights ? csr.file_weights : -1, n_};
+    };
+    weights_ = reads.weights && (g_.out.host_weights != nullptr || g_.out.file_weights >= 0);
+    const bool in_weights = reads.weights && (g_.in.host_weights != nullptr || g_.in.file_weights >= 0);
     // Buffers no larger than the graph needs, whatever the budget; a run that
     // both pushes and gathers splits the budget between the two.
     auto round64 = [](uint64_t x) { return (x + 63) / 64 * 64 + 64; };
@@ -75,7 +81,8 @@ class StreamedSource {
       stats_.budget_bytes += bytes;
       gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.view.offsets, g_.in.host_offsets,
                                                                  g_.in.host_neighbors,
-                                                                 in_weights ? g_.in.host_weights : nullptr},
+                                                                 in_weights ? g_.in.host_weights : nullptr,
+                                                                 file_of(g_.in, in_weights)},
                                        entry, bytes);
       stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
     }
@@ -84,7 +91,7 @@ class StreamedSource {
       const uint64_t bytes = std::min(budget, opt_.stream ? stream_cap(entry) : 2 * round64(m) * entry.bytes());
       stats_.budget_bytes += bytes;
       subgraph::StreamSource<V> out{n_, g_.out.view.offsets, g_.out.host_offsets, g_.out.host_neighbors,
-                                    weights_ ? g_.out.host_weights : nullptr};
+                                    weights_ ? g_.out.host_weights : nullptr, file_of(g_.out, weights_)};
       if (opt_.stream) {
         streamer_ = make_streamer(out, entry, bytes);
         stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
@@ -116,6 +123,7 @@ class StreamedSource {
                           : shown  ? shown->schedule().config().partition_edges
                                    : 0;
     stats_.async = opt_.async;
+    if (g_.edge_file) check_host_mem(gather);
   }
 
   bool can_pull() const { return false; }
@@ -264,7 +272,13 @@ class StreamedSource {
     return o;
   }
 
-  void report(RunStats& stats) const { stats.stream = stats_; }
+  void report(RunStats& stats) const {
+    stats.stream = stats_;
+    if (g_.edge_file) {
+      stats.stream->disk_bytes = (streamer_ ? streamer_->file_bytes_read() : 0) +
+                                 (gather_streamer_ ? gather_streamer_->file_bytes_read() : 0);
+    }
+  }
 
  private:
   // subgraph: the SubCSR builder, and the streamer that runs the iterations
@@ -417,6 +431,21 @@ class StreamedSource {
         }
       }
     }
+  }
+
+  // --host-mem: what stays in host memory, the offsets (of each CSR placed)
+  // and the streamers' page buffers, within the budget; refused in one line.
+  void check_host_mem(bool gather) {
+    const bool in_offsets = gather && g_.in.host_offsets != nullptr && g_.in.host_offsets != g_.out.host_offsets;
+    const uint64_t offsets = (n_ + 1) * sizeof(eid_t) * (in_offsets ? 2 : 1);
+    const uint64_t buffers = (streamer_ ? streamer_->file_buffer_bytes() : 0) +
+                             (gather_streamer_ ? gather_streamer_->file_buffer_bytes() : 0);
+    stats_.host_buffer_bytes = buffers;
+    if (offsets + buffers > g_.host_mem_budget)
+      throw usage_error("--host-mem " + std::to_string(g_.host_mem_budget) + " bytes is too small for the stream placement: " +
+                        "its offsets (" + std::to_string(offsets) + " bytes) and page buffers (" + std::to_string(buffers) +
+                        " bytes, a partition's pages for each staging buffer; --gpu-mem sets the partitions' size) need " +
+                        std::to_string(offsets + buffers));
   }
 
   void add_traffic(const subgraph::StreamTraffic& t) {

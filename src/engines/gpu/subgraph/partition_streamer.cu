@@ -38,7 +38,8 @@ PartitionStreamer<V>::PartitionStreamer(const StreamSource<V>& source, const Str
   if (cfg_.entry.id_bytes != sizeof(V))
     throw Error("partition streamer: entry of " + std::to_string(cfg_.entry.id_bytes) + "-byte ids for " +
                 std::to_string(sizeof(V)) + "-byte vertices");
-  if (cfg_.entry.weights && src_.weights_host == nullptr)
+  const bool file_weights = src_.file && src_.file->weights_section >= 0;
+  if (cfg_.entry.weights && src_.weights_host == nullptr && !file_weights)
     throw Error("partition streamer: the algorithm reads weights but the graph has none");
   int device = 0;
   TG_CUDA(cudaGetDevice(&device));
@@ -68,6 +69,23 @@ PartitionStreamer<V>::PartitionStreamer(const StreamSource<V>& source, const Str
   }
   TG_CUDA(cudaStreamCreateWithFlags(&resident_stream_, cudaStreamNonBlocking));
   TG_CUDA(cudaEventCreateWithFlags(&residents_loaded_, cudaEventDisableTiming));
+  if (src_.file) {
+    FileArrays arrays = *src_.file;
+    if (!cfg_.entry.weights) arrays.weights_section = -1;
+    files_ = std::make_unique<FilePartitions>(arrays, static_cast<uint32_t>(sizeof(V)), cfg_.partition_edges,
+                                              static_cast<int>(cfg_.staging_buffers));
+    // Registered, so that each copy from them is a DMA the copy stream
+    // overlaps with the kernels (a copy from pageable memory is staged).
+    for (const auto& [p, bytes] : files_->memory()) {
+      TG_CUDA(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+      files_registered_.push_back(p);
+    }
+    for (uint64_t b = 0; b < cfg_.staging_buffers; ++b) {
+      cudaEvent_t e;
+      TG_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      file_free_.push_back(e);
+    }
+  }
 
   const std::vector<EdgeRange>& parts = schedule_.partitions();
   std::vector<eid_t> split(2 * parts.size());
@@ -92,6 +110,8 @@ PartitionStreamer<V>::~PartitionStreamer() {
   // Errors are ignored: a destructor may run while an error unwinds.
   for (cudaStream_t s : copy_streams_) cudaStreamSynchronize(s);
   if (resident_stream_) cudaStreamSynchronize(resident_stream_);
+  for (void* p : files_registered_) cudaHostUnregister(p);
+  for (cudaEvent_t e : file_free_) cudaEventDestroy(e);
   for (cudaEvent_t e : loaded_) cudaEventDestroy(e);
   for (cudaEvent_t e : free_) cudaEventDestroy(e);
   if (residents_loaded_) cudaEventDestroy(residents_loaded_);
@@ -163,6 +183,19 @@ void PartitionStreamer<V>::issue_copy(const StreamStep& step, cudaStream_t strea
   if (edges == 0) return;
   // Resident partitions land at their own positions; staging ones at 0.
   const eid_t at = step.load == StreamStep::Load::kResident ? p.edge_begin : 0;
+  if (files_) {
+    // From the file: page buffer b (a staging step's own, the first for
+    // resident loads) once its last copy is done, read on this thread while
+    // the GPU works on the steps before, then copied on `stream`.
+    const size_t b = step.load == StreamStep::Load::kStaging ? step.staging_buffer : 0;
+    TG_CUDA(cudaEventSynchronize(file_free_[b]));
+    const FilePartitions::Edges e = files_->read(static_cast<int>(b), p.edge_begin, p.edge_end);
+    TG_CUDA(cudaMemcpyAsync(dst_n + at, e.neighbors, edges * sizeof(V), cudaMemcpyHostToDevice, stream));
+    if (cfg_.entry.weights)
+      TG_CUDA(cudaMemcpyAsync(dst_w + at, e.weights, edges * sizeof(weight_t), cudaMemcpyHostToDevice, stream));
+    TG_CUDA(cudaEventRecord(file_free_[b], stream));
+    return;
+  }
   TG_CUDA(cudaMemcpyAsync(dst_n + at, src_.neighbors_host + p.edge_begin, edges * sizeof(V), cudaMemcpyHostToDevice,
                           stream));
   if (cfg_.entry.weights)

@@ -18,11 +18,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/kernels/step_args.h"
+#include "engines/gpu/subgraph/file_partitions.h"
 #include "engines/gpu/subgraph/stream_schedule.h"
 #include "engines/gpu/subgraph/subgraph_plan.h"
 #include "engines/gpu/subgraph/work_unit.h"
@@ -36,6 +39,10 @@ struct StreamSource {
   const eid_t* offsets_host = nullptr;    // n + 1
   const V* neighbors_host = nullptr;      // pinned, for cudaMemcpyAsync to overlap
   const weight_t* weights_host = nullptr;
+  // --host-mem: the neighbours (and weights) read from the graph's .tgb file
+  // into pinned page buffers instead (file_partitions.h); the host arrays
+  // above are then unset.
+  std::optional<FileArrays> file;
 };
 
 // One partition, loaded, as the push kernel needs it.
@@ -86,6 +93,10 @@ class PartitionStreamer {
   const V* identity();
   // Forgets resident partitions (for a new run on the same graph).
   void reset() { schedule_.reset(); }
+  // --host-mem: the pinned page buffers' bytes, and the bytes read from the
+  // file so far (0 where the edges are in host memory).
+  uint64_t file_buffer_bytes() const { return files_ ? files_->host_bytes() : 0; }
+  uint64_t file_bytes_read() const { return files_ ? files_->bytes_read() : 0; }
   // A frontier queue (distinct vertices, any order) radix-sorted into the
   // streamer's own array, for run(): push steps append their output in
   // whatever order the atomics give, and run() needs vertex order.
@@ -117,6 +128,11 @@ class PartitionStreamer {
   cudaStream_t resident_stream_ = nullptr;
   std::vector<cudaEvent_t> loaded_, free_;  // per staging buffer
   cudaEvent_t residents_loaded_ = nullptr;
+  // --host-mem: the page buffers (one per staging buffer; resident loads
+  // take the first) and, per buffer, an event after the last copy from it.
+  std::unique_ptr<FilePartitions> files_;
+  std::vector<void*> files_registered_;
+  std::vector<cudaEvent_t> file_free_;
   gpu::DeviceArray<eid_t> split_;      // {0, edges} per partition
   gpu::DeviceArray<uint64_t> keys_;    // first, last of each partition
   gpu::DeviceArray<uint64_t> bounds_;  // their lower bounds in the active list
