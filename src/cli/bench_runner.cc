@@ -223,9 +223,9 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
         // Parts in host memory: the links' rate here too, so that a bench cut
         // short before its JSON still says it (run_stats.h's host_read).
         std::string link;
-        if (const auto& d = out.stats.distributed; d && d->host_bytes_read() > 0 && d->host_read_s() > 0) {
+        if (const auto& d = out.stats.distributed; d && d->host_read_gb_per_s() > 0) {
           char rate[96];
-          std::snprintf(rate, sizeof rate, ", host reads >= %.1f GB/s", d->host_bytes_read() / d->host_read_s() / 1e9);
+          std::snprintf(rate, sizeof rate, ", host reads >= %.1f GB/s", d->host_read_gb_per_s());
           link = rate;
         }
         std::fprintf(log, "bench: %s %s %s%s: %.3f ms, %.2f GTEPS%s, %s\n", spec.c_str(), row.algorithm->name().c_str(),

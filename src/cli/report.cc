@@ -32,9 +32,9 @@ void print_distributed(std::FILE* out, const DistributedStats& d) {
                "levels: compute %.4f s, communication %.4f s, %s exchanged\n",
                d.gpus, static_cast<unsigned long long>(d.threshold), describe::count(d.delegates).c_str(), parts,
                compute, communication, human_bytes(d.bytes_exchanged).c_str());
-  if (const uint64_t bytes = d.host_bytes_read(); bytes > 0 && d.host_read_s() > 0)
+  if (d.host_read_gb_per_s() > 0)
     std::fprintf(out, "  host reads %s of lists over the links in %.4f s: at least %.1f GB/s, all links together\n",
-                 human_bytes(bytes).c_str(), d.host_read_s(), static_cast<double>(bytes) / d.host_read_s() / 1e9);
+                 human_bytes(d.host_bytes_read()).c_str(), d.host_read_s(), d.host_read_gb_per_s());
   constexpr size_t kShown = 32;  // a long SSSP or PageRank run: the rest in --json
   for (size_t i = 0; i < d.levels.size() && i < kShown; ++i) {
     const DistributedLevel& l = d.levels[i];

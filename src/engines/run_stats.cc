@@ -29,6 +29,11 @@ double DistributedStats::host_read_s() const {
   return seconds;
 }
 
+double DistributedStats::host_read_gb_per_s() const {
+  const double seconds = host_read_s();
+  return seconds > 0 ? static_cast<double>(host_bytes_read()) / seconds / 1e9 : 0.0;
+}
+
 nlohmann::json details_json(const RunStats& s) {
   nlohmann::json j = nlohmann::json::object();
   if (s.threads > 0) j["threads"] = s.threads;
@@ -92,12 +97,8 @@ nlohmann::json details_json(const RunStats& s) {
                         {"bytes_exchanged", d.bytes_exchanged},
                         {"parts_in_host_memory", d.parts_in_host_memory},
                         {"levels", std::move(levels)}};
-    if (const uint64_t bytes = d.host_bytes_read(); bytes > 0) {
-      const double seconds = d.host_read_s();
-      j["distributed"]["host_read"] = {{"bytes", bytes},
-                                       {"seconds", seconds},
-                                       {"gb_per_s", seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0.0}};
-    }
+    if (const uint64_t bytes = d.host_bytes_read(); bytes > 0)
+      j["distributed"]["host_read"] = {{"bytes", bytes}, {"seconds", d.host_read_s()}, {"gb_per_s", d.host_read_gb_per_s()}};
   }
   if (s.hybrid) {
     const HybridStats& h = *s.hybrid;

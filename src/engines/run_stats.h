@@ -80,6 +80,7 @@ struct DistributedStats {
   // over the time the slowest rank read, the aggregate rate of the bulk steps.
   uint64_t host_bytes_read() const;
   double host_read_s() const;
+  double host_read_gb_per_s() const;  // the two's quotient in GB/s; 0 where nothing was read
 };
 
 // The hybrid engine (`--engine hybrid`, src/engines/hybrid/): how its gathers

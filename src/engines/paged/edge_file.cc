@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
 
 #include "core/error.h"
 #include "formats/input_file.h"
@@ -75,6 +76,26 @@ uint64_t EdgeFile::read(void* buffer, uint64_t begin, uint64_t end) const {
   // Without O_DIRECT the pages just read stay cached; they are not ours to keep.
   if (!direct_) ::posix_fadvise(fd_, static_cast<off_t>(begin), static_cast<off_t>(at - begin), POSIX_FADV_DONTNEED);
   return at - begin;
+}
+
+namespace {
+
+// Branch-free over the ids (one OR a read), so the loop vectorizes.
+template <typename V>
+bool any_not_below(const V* ids, uint64_t count, uint64_t n) {
+  V bad = 0;
+  for (uint64_t i = 0; i < count; ++i) bad |= static_cast<V>(ids[i] >= n);
+  return bad != 0;
+}
+
+}  // namespace
+
+void check_ids_read(const EdgeFile& file, const void* ids, uint32_t id_bytes, uint64_t count, uint64_t n) {
+  const bool bad = id_bytes == 4 ? any_not_below(static_cast<const uint32_t*>(ids), count, n)
+                                 : any_not_below(static_cast<const uint64_t*>(ids), count, n);
+  if (bad)
+    throw input_error(file.path(), "a neighbour id read from the file names a vertex outside the graph's " +
+                                       std::to_string(n) + " (changed since it was loaded?)");
 }
 
 }  // namespace tg::paged

@@ -34,6 +34,14 @@ PageMemory page_memory(uint64_t bytes);
 // in-edges (read from its header; the file is checked when it is loaded).
 bool tgb_lacks_in_edges(const std::string& path);
 
+class EdgeFile;
+
+// Throws tg::Error (input, naming the file) where one of the `count`
+// `id_bytes`-wide ids at `ids`, read from `file`, is not below n: a file
+// changed since it was loaded must not become a write out of bounds (the
+// paged CPU engine's buffers, the stream placement's copies to the GPU).
+void check_ids_read(const EdgeFile& file, const void* ids, uint32_t id_bytes, uint64_t count, uint64_t n);
+
 class EdgeFile {
  public:
   // Opens `path` and checks that its header describes a graph of n vertices,

@@ -219,13 +219,8 @@ class PagedCpuEngine {
   }
 
   PageStream::IdCheck id_check() const {
-    const uint64_t n = n_;
-    const std::string path = file_.path();
-    return [n, path](const char* bytes, uint64_t count) {
-      const V* ids = reinterpret_cast<const V*>(bytes);
-      V bad = 0;
-      for (uint64_t i = 0; i < count; ++i) bad |= static_cast<V>(ids[i] >= n);
-      if (bad) throw input_error(path, "a neighbour id read from the file is not below the number of vertices (changed since it was loaded?)");
+    return [this](const char* bytes, uint64_t count) {
+      check_ids_read(file_, bytes, static_cast<uint32_t>(sizeof(V)), count, n_);
     };
   }
 

@@ -51,7 +51,6 @@ class StreamedSource {
       throw Error(where + ": the graph's out-edges were not placed");
     if (gather && (!g_.in.placed || (g_.in.host_offsets == nullptr && n_ > 0)))
       throw Error(where + ": gathering needs the graph's in-edges, which were not placed");
-    if (g_.edge_file && !opt_.stream) throw Error(where + ": --host-mem reads partitions from the file, which only stream does");
     // --host-mem: a CSR's arrays from the file, where placed so.
     auto file_of = [&](const PlacedCsr<V>& csr, bool with_weights) -> std::optional<subgraph::FileArrays> {
       if (!g_.edge_file || csr.file_neighbors < 0) return std::nullopt;

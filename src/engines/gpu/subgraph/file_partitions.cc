@@ -12,13 +12,6 @@ namespace {
 // for a start inside a page.
 uint64_t region_for(uint64_t bytes) { return paged::page_ceil(bytes) + paged::kPageBytes; }
 
-template <typename V>
-uint64_t first_bad_id(const V* ids, uint64_t count, uint64_t n) {
-  for (uint64_t i = 0; i < count; ++i)
-    if (ids[i] >= n) return i;
-  return count;
-}
-
 }  // namespace
 
 FilePartitions::FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t partition_edges, int buffers)
@@ -47,11 +40,7 @@ FilePartitions::Edges FilePartitions::read(int b, eid_t begin, eid_t end) {
   if (count * id_bytes_ + paged::kPageBytes > region_bytes_[0])
     throw Error("stream placement: a partition of " + std::to_string(count) + " edges exceeds its buffer");
   e.neighbors = read_section(neighbors_.at(b), arrays_.neighbors_section, begin * id_bytes_, count * id_bytes_);
-  const uint64_t bad = id_bytes_ == 4 ? first_bad_id(static_cast<const uint32_t*>(e.neighbors), count, arrays_.num_vertices)
-                                      : first_bad_id(static_cast<const uint64_t*>(e.neighbors), count, arrays_.num_vertices);
-  if (bad < count)
-    throw input_error(arrays_.file->path(), "edge " + std::to_string(begin + bad) + " names a vertex outside the graph's " +
-                                                std::to_string(arrays_.num_vertices) + " (changed since it was loaded?)");
+  paged::check_ids_read(*arrays_.file, e.neighbors, id_bytes_, count, arrays_.num_vertices);
   if (weighted())
     e.weights = reinterpret_cast<const weight_t*>(
         read_section(weights_.at(b), arrays_.weights_section, begin * sizeof(weight_t), count * sizeof(weight_t)));
