@@ -91,6 +91,14 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                  100.0 * c.cached_fraction(),
                  human_bytes(s.cache_bytes_read).c_str());
   }
+  if (s.gpu && s.gpu->source_blocks) {
+    const SourceBlockStats& b = *s.gpu->source_blocks;
+    if (b.blocks > 0)
+      std::fprintf(out, "  sources    gathers in %d blocks of %s vertices (%s copy of the in-edges, built in %.3f s)\n",
+                   b.blocks, describe::count(b.block_vertices).c_str(), human_bytes(b.bytes).c_str(), b.build_s);
+    else
+      std::fprintf(out, "  sources    gathers in one pass: %s\n", b.note.c_str());
+  }
   if (s.hybrid) {
     const HybridStats& h = *s.hybrid;
     const double edges = double(h.edges_gpu + h.edges_cpu);

@@ -29,6 +29,7 @@ void EngineOptions::add_to(CLI::App& command) {
   command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)")
       ->check(SizeValidator());
   add_edge_cache_choice(command, gpu.edge_cache);
+  add_source_blocks(command, gpu.source_blocks);
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   command
       .add_option_function<double>(
@@ -47,6 +48,15 @@ void EngineOptions::add_to(CLI::App& command) {
                   "unless OMP_WAIT_POLICY is set (docs/DISTRIBUTED.md)")
       ->check(CLI::Range(1, 1024));
   add_delegate_threshold(command, gpus, gpu.delegate_threshold);
+}
+
+void add_source_blocks(CLI::App& command, int& blocks) {
+  command
+      .add_option("--source-blocks", blocks,
+                  "GPU, device: dense gathers (pagerank) in this many passes, one per range of source vertices, so "
+                  "that a range's values stay in the L2 (a second copy of the in-edges); 0 auto, 1 off")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 32));
 }
 
 void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<uint64_t>& threshold) {

@@ -32,6 +32,8 @@ struct EngineOptions {
 
 void apply_threads(int threads);
 // --delegate-threshold TH for run, bench and plan; needs --gpus.
+// --source-blocks (GpuOptions::source_blocks), for run and bench.
+void add_source_blocks(CLI::App& command, int& blocks);
 void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<uint64_t>& threshold);
 // --engine gpu where none is usable is an error; auto falls back to the CPU.
 ChosenEngine choose_engine(const EngineOptions& options);

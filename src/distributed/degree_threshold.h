@@ -43,11 +43,12 @@ enum class ThresholdRule {
   // session 11), GTEPS at TH 32 / 64 / 128: kron:28 on 4 GPUs 595 / 684 / 706,
   // kron:27 on 2 397 / 397 / 408 (the rule's 23: 380), kron:26 on 1 193 / 184
   // / 195 (the rule's 16: 192). CC, SSSP and PageRank over the partition were
-  // not measured with it and keep the paper's; so does a BFS that only pushes
-  // (--push-only: no pass over unreached delegates; at TH 128 its normals'
-  // pushes and sends took 18.6 of 57.4 ms a root at kron:28 on 4, against 7.0
-  // of 44.8 at kron:26 on 1 with TH 16; the paper's rule there is not yet
-  // measured).
+  // not measured with it and keep the paper's. A BFS that only pushes
+  // (--push-only) makes no pass over unreached delegates, yet gains more
+  // still: its delegates push every edge they hold, and fewer delegates push
+  // fewer of them. 64 roots, 4 H100 (session 13): kron:28 on 4 at the paper's
+  // 32 57.3 GTEPS (delegates' pushes 62.7 ms a root), at 128 71.9 (36.9);
+  // kron:27 on 2 at 23 34.9, at 46 41.3.
   kScaledByRanks,
 };
 uint64_t default_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ranks, ThresholdRule rule,

@@ -60,6 +60,14 @@ nlohmann::json details_json(const RunStats& s) {
                          {"cached_fraction", c.cached_fraction()},
                          {"bytes_read", s.cache_bytes_read}};
     }
+    if (g.source_blocks) {
+      const SourceBlockStats& b = *g.source_blocks;
+      j["source_blocks"] = {{"blocks", b.blocks},
+                            {"block_vertices", b.block_vertices},
+                            {"bytes", b.bytes},
+                            {"build_s", b.build_s},
+                            {"note", b.note}};
+    }
   }
   if (s.stream) j.update(to_json(*s.stream));
   if (!s.plan.is_null()) j["plan"] = s.plan;

@@ -29,6 +29,16 @@ struct EdgeCacheStats {
 };
 
 // The placed graph of a GPU run: where it went and what it cost.
+// The device placement's source-blocked in-edges (engines/gpu/source_blocks.h):
+// blocks 0 where none were built, with the reason in note.
+struct SourceBlockStats {
+  int blocks = 0;
+  uint64_t block_vertices = 0;
+  uint64_t bytes = 0;  // the copy of the entries and the blocks' offsets
+  double build_s = 0;
+  std::string note;
+};
+
 struct GpuPlacementStats {
   std::string gpu;                     // device name
   uint64_t budget_bytes = 0;           // device memory the edges may take
@@ -38,6 +48,7 @@ struct GpuPlacementStats {
   uint64_t transfer_bytes = 0;         // edge bytes copied to the GPU before the run
   uint64_t zerocopy_copied_bytes = 0;  // edge bytes copied into pinned memory (file mappings are not pinned in place)
   std::optional<EdgeCacheStats> edge_cache;  // zero-copy placements
+  std::optional<SourceBlockStats> source_blocks;  // device placement, once a gather asked for them
 };
 
 // A run across several GPUs (`--gpus N`, src/distributed/gpu/): the

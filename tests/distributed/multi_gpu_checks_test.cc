@@ -69,9 +69,11 @@ TEST(MultiGpuChecks, OnlyABatchOfBfsRunsScalesTheThreshold) {
   std::vector<RunRequest> two = one("bfs");
   two.push_back(one("bfs")[0]);
   EXPECT_EQ(dist::threshold_rule_for(two), dist::ThresholdRule::kScaledByRanks);
-  // A BFS that only pushes passes over no delegate it does not reach.
+  // A BFS that only pushes too: fewer delegates push fewer edges (measured).
   std::vector<RunRequest> push_only = one("bfs");
   push_only[0].options.push_only = true;
+  EXPECT_EQ(dist::threshold_rule_for(push_only), dist::ThresholdRule::kScaledByRanks);
+  push_only.push_back(one("cc")[0]);
   EXPECT_EQ(dist::threshold_rule_for(push_only), dist::ThresholdRule::kPaper);
 }
 

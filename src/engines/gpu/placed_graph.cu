@@ -189,6 +189,9 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     place_csr(graph.in, view_.in, true, footprint.weights, formats::kInNeighbors, formats::kInWeights);
   place_edge_cache(graph, footprint, edge_cache_budget(placement_, options.edge_cache, budget, room), options.edge_cache);
   if (footprint.in_edges && !graph.directed) view_.in = view_.out;  // its cache too
+  if (placement_ == Placement::kDevice && view_.in.placed)
+    view_.source_blocks = std::make_shared<SourceBlocks<V>>(options.source_blocks, static_cast<uint64_t>(prop.l2CacheSize),
+                                                            budget > edge_bytes ? budget - edge_bytes : 0);
   TG_CUDA(cudaDeviceSynchronize());
   transfer_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -198,6 +201,13 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   stats_.edge_bytes = edge_bytes;
   stats_.vertex_bytes_estimate = vertex_bytes;
   stats_.transfer_bytes = transfer_bytes_;
+}
+
+template <typename V>
+GpuPlacementStats PlacedGraph<V>::stats() const {
+  GpuPlacementStats s = stats_;
+  if (view_.source_blocks && view_.source_blocks->tried()) s.source_blocks = view_.source_blocks->stats();
+  return s;
 }
 
 template <typename V>

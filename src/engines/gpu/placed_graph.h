@@ -20,6 +20,7 @@
 
 #include "algorithms/algorithm.h"
 #include "engines/gpu/kernels/step_args.h"
+#include "engines/gpu/source_blocks.h"
 #include "engines/gpu_footprint.h"
 #include "engines/paged/edge_file.h"
 #include "engines/run.h"
@@ -73,6 +74,9 @@ struct DeviceGraph {
   // placement's partitions read from it; null otherwise.
   std::shared_ptr<const paged::EdgeFile> edge_file;
   uint64_t host_mem_budget = 0;  // its bytes for the offsets and the page buffers
+  // The device placement: its in-edges blocked by source for dense gathers
+  // (source_blocks.h), built at the first gather; null for the others.
+  std::shared_ptr<SourceBlocks<V>> source_blocks;
 };
 
 // Sets CUDA up once (eager module loading, so that no kernel is loaded inside
@@ -96,7 +100,7 @@ class PlacedGraph {
   Placement placement() const { return placement_; }
   double transfer_seconds() const { return transfer_s_; }
   uint64_t transfer_bytes() const { return transfer_bytes_; }  // edge bytes copied to the GPU
-  const GpuPlacementStats& stats() const { return stats_; }
+  GpuPlacementStats stats() const;  // with the source blocks' once a gather built (or declined) them
   // Between runs of a batch: UVM pages go back to the host and the page
   // counts restart, so that each run starts cold as the first did.
   void reset_between_runs();

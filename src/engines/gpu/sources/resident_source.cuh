@@ -11,13 +11,17 @@
 // the run is the placement's).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 
 #include "core/error.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/placed_graph.h"
+#include "engines/gpu/source_blocks.h"
 #include "engines/gpu/sources/edge_source.h"
+#include "engines/gpu/vertex_kernels.cuh"
 
 namespace tg::gpu {
 
@@ -58,6 +62,9 @@ class ResidentSource {
   template <typename G>
   StepOutcome gather(const G& op, double* residual, uint64_t begin, uint64_t end) {
     if (!can_pull()) throw Error("GPU engine: gather_apply needs the graph's in-edges, which were not placed");
+    if (g_.access == Access::kDevice && g_.source_blocks && !G::needs_weights)
+      if (const SourceBlockLayout<V>* l = g_.source_blocks->layout(g_.in.view, g_.n, g_.m, pool_))
+        return gather_by_blocks(*l, op, residual, begin, end);
     GatherArgs<V> a = step_over<GatherArgs<V>>(g_.in);
     a.first = begin;
     a.n = end - begin;
@@ -72,6 +79,38 @@ class ResidentSource {
   void report(RunStats&) const {}
 
  private:
+  // The gather in passes over the source blocks (source_blocks.h), each
+  // adding to a partial sum per vertex, then one apply.
+  template <typename G>
+  StepOutcome gather_by_blocks(const SourceBlockLayout<V>& l, const G& op, double* residual, uint64_t begin,
+                               uint64_t end) {
+    using acc_t = typename G::acc_t;
+    if (!partial_) partial_ = pool_.template get_n<acc_t>(std::max<uint64_t>(g_.n, 1));
+    acc_t* partial = static_cast<acc_t*>(partial_.get());
+    if (end <= begin) return StepOutcome{};
+    vertex_kernels::fill<<<grid_for(end - begin, kBlock, g_.sms), kBlock>>>(partial + begin, end - begin, op.zero());
+    TG_CUDA_CHECK_LAUNCH();
+    StepOutcome o;
+    for (int b = 0; b < l.blocks; ++b) {
+      GatherArgs<V> a = step_over<GatherArgs<V>>(g_.in);
+      a.csr = l.view(b);
+      a.first = begin;
+      a.n = end - begin;
+      a.partial = partial;
+      a.residual = residual_.data();
+      double unused = 0;
+      o.edges += gather_step<Access::kDevice>(a, op, &unused).edges;
+    }
+    TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
+    vertex_kernels::apply_partials<V, G>
+        <<<grid_for(end - begin, kBlock, g_.sms), kBlock>>>(begin, end - begin, op, partial, residual_.data());
+    TG_CUDA_CHECK_LAUNCH();
+    double r = 0;
+    TG_CUDA(cudaMemcpy(&r, residual_.data(), sizeof r, cudaMemcpyDeviceToHost));
+    *residual += r;
+    return o;
+  }
+
   // The one switch from the placement's access pattern to its kernels.
   template <typename F>
   StepCounters with_access(F&& step) {
@@ -119,6 +158,7 @@ class ResidentSource {
   DeviceArray<StepCounters> counters_;
   DeviceArray<double> residual_;
   DeviceArray<V> big_;  // long lists deferred to the chunked pass
+  std::shared_ptr<void> partial_;  // gather by source blocks: an acc_t per vertex
 };
 
 }  // namespace tg::gpu

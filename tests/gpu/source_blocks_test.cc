@@ -1,0 +1,123 @@
+// Source-blocked gathers on the device placement (engines/gpu/source_blocks.h,
+// --source-blocks): PageRank with the in-edges cut into 2, 3, 7 and 32 source
+// blocks on every GPU shape, each orientation and id width, against the CPU
+// engine and the verifier; the hybrid engine's GPU share over them; the
+// blocks' statistics; and a graph whose lists are not sorted, which must
+// gather in one pass and still agree. Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "gpu/gpu_checks.h"
+
+namespace tg::test::gpu {
+namespace {
+
+GpuOptions blocked(int blocks) {
+  GpuOptions o;
+  o.placement = Placement::kDevice;
+  o.source_blocks = blocks;
+  return o;
+}
+
+// Every gather edge counted once, whatever the passes.
+void expect_blocks(const RunOutput& out, int blocks, uint64_t n) {
+  ASSERT_TRUE(out.stats.gpu);
+  ASSERT_TRUE(out.stats.gpu->source_blocks) << "a gather ran: the blocks were asked for";
+  const SourceBlockStats& b = *out.stats.gpu->source_blocks;
+  EXPECT_EQ(b.blocks, blocks) << b.note;
+  EXPECT_EQ(b.block_vertices, (n + blocks - 1) / blocks);
+  EXPECT_GT(b.bytes, 0u);
+}
+
+TEST(GpuSourceBlocks, PageRankMatchesCpuOnEveryShape) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  for (int blocks : {2, 3, 7, 32})
+    for (bool ids64 : {false, true})
+      for (const std::string& shape : gpu_shapes())
+        for (Orientation o : all_orientations()) {
+          if (o == Orientation::kDirectedNoCsc) continue;  // the gather reads the CSC
+          AnyGraph graph = gpu_graph(shape, a, o, ids64);
+          const std::vector<RunRequest> requests = gpu_requests(graph, a, 1);
+          const std::string what = shape + ", " + orientation_name(o);
+          SCOPED_TRACE(what + ", " + std::to_string(blocks) + " blocks" + (ids64 ? ", 64-bit ids" : ""));
+          std::vector<RunOutput> gpu = run_batch_on_gpu(graph, requests, blocked(blocks));
+          expect_as_on_cpu(graph, requests, gpu, what);
+          const uint64_t n = num_vertices(graph);
+          const uint64_t in_edges =
+              std::visit([](const auto& g) { return uint64_t(g.in_edges().num_edges()); }, graph);
+          for (const RunOutput& out : gpu)
+            if (in_edges > 0 && out.stats.iterations > 0) {
+              expect_blocks(out, blocks, n);
+              EXPECT_EQ(out.stats.edges_traversed, out.stats.iterations * in_edges);
+            }
+        }
+}
+
+TEST(GpuSourceBlocks, HybridGpuShareGathersByBlocks) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  for (const std::string& shape : {"kron_large", "big_star_in", "urand_1"}) {
+    AnyGraph graph = gpu_graph(shape, a, Orientation::kDirected, false);
+    const RunRequest r = prepare_request(graph, make_request(a, Sources{}, {}));
+    HybridOptions h;
+    h.cpu_share = 0.5;
+    h.pages = 7;
+    RunOutput out = run_on_hybrid(graph, r, blocked(5), h);
+    SCOPED_TRACE(shape);
+    EXPECT_TRUE(agrees(a, out.values, cpu_result(graph, r, shape + ", directed")));
+    EXPECT_TRUE(passes_verifier(a, graph, r.sources, out.values, r.options));
+    expect_blocks(out, 5, num_vertices(graph));
+  }
+}
+
+TEST(GpuSourceBlocks, AutoAndOffGatherInOnePassOnSmallGraphs) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  AnyGraph graph = gpu_graph("kron_large", a, Orientation::kUndirected, false);
+  const RunRequest r = prepare_request(graph, make_request(a, Sources{}, {}));
+  for (int blocks : {0, 1}) {
+    RunOutput out = run_on_gpu(graph, r, blocked(blocks));
+    ASSERT_TRUE(out.stats.gpu && out.stats.gpu->source_blocks);
+    EXPECT_EQ(out.stats.gpu->source_blocks->blocks, 0);
+    EXPECT_NE(out.stats.gpu->source_blocks->note.find(blocks == 0 ? "L2" : "off"), std::string::npos)
+        << out.stats.gpu->source_blocks->note;
+  }
+  // A run that never gathers builds nothing.
+  const RunRequest bfs = prepare_request(graph, make_request(algorithm("bfs"), Sources{0}, {}));
+  RunOutput out = run_on_gpu(graph, bfs, blocked(4));
+  ASSERT_TRUE(out.stats.gpu);
+  EXPECT_FALSE(out.stats.gpu->source_blocks);
+}
+
+// The blocks' binary searches need sorted lists: a list out of order is
+// found during the build, and the gather reads the lists as they are.
+TEST(GpuSourceBlocks, UnsortedListsGatherInOnePass) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  AnyGraph graph = gpu_graph("kron_large", a, Orientation::kUndirected, false);
+  auto& g = std::get<Graph<uint32_t>>(graph);
+  uint64_t swapped = 0;
+  for (uint64_t v = 0; v < g.num_vertices && swapped < 10; ++v) {
+    const eid_t b = g.out.offsets[v], e = g.out.offsets[v + 1];
+    if (e - b >= 2 && g.out.neighbors[b] != g.out.neighbors[e - 1]) {
+      std::swap(g.out.neighbors[b], g.out.neighbors[e - 1]);
+      ++swapped;
+    }
+  }
+  ASSERT_GT(swapped, 0u);
+  const RunRequest r = prepare_request(graph, make_request(a, Sources{}, {}));
+  RunOutput out = run_on_gpu(graph, r, blocked(4));
+  ASSERT_TRUE(out.stats.gpu && out.stats.gpu->source_blocks);
+  EXPECT_EQ(out.stats.gpu->source_blocks->blocks, 0);
+  EXPECT_NE(out.stats.gpu->source_blocks->note.find("not sorted"), std::string::npos);
+  EXPECT_TRUE(agrees(a, out.values, run_on_cpu(graph, r).values));
+  EXPECT_TRUE(passes_verifier(a, graph, r.sources, out.values, r.options));
+}
+
+}  // namespace
+}  // namespace tg::test::gpu
