@@ -12,7 +12,8 @@
 #   HM_SCALE=26           kron:SCALE (26: 8.95 GB)
 #   HM_ALGOS="pagerank cc"
 #   HM_GPU_MEM=4G         the GPU's budget (--gpu-mem): the partitions stream through it
-#   HM_CPU=cc             which algorithms the CPU engine's --host-mem runs too (its PageRank took 65.5 s)
+#   HM_CPU="pagerank cc"  which algorithms the CPU engine's --host-mem runs too, in the same call
+#   HM_ITERS=5            PageRank's iterations (--max-iters; each reads the whole file once)
 #   SB_BIN / HM_BIN=PATH  the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,13 +39,15 @@ drop() { sync; echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true; }
 drop
 dd if="$file" of=/dev/null bs=64M iflag=direct 2>&1 | tail -1 | tee "$out/dd.txt"
 for algo in ${HM_ALGOS:-pagerank cc}; do
+  iters=""
+  [ "$algo" = pagerank ] && iters="--max-iters ${HM_ITERS:-5}"
   drop
   timeout 400 "$bin" run "$algo" --graph "$file" --engine gpu --placement stream --gpu-mem "${HM_GPU_MEM:-4G}" \
-    --host-mem "$third" --verify --json >"$out/gpu_$algo.json" 2>"$out/gpu_$algo.err" ||
+    --host-mem "$third" $iters --verify --json >"$out/gpu_$algo.json" 2>"$out/gpu_$algo.err" ||
     echo "gpu $algo: rc $? $(tail -2 "$out/gpu_$algo.err")"
-  if [[ " ${HM_CPU:-cc} " == *" $algo "* ]]; then
+  if [[ " ${HM_CPU:-pagerank cc} " == *" $algo "* ]]; then
     drop
-    timeout 300 "$bin" run "$algo" --graph "$file" --engine cpu --host-mem "$third" --verify --json \
+    timeout 300 "$bin" run "$algo" --graph "$file" --engine cpu --host-mem "$third" $iters --verify --json \
       >"$out/cpu_$algo.json" 2>"$out/cpu_$algo.err" || echo "cpu $algo: rc $? $(tail -2 "$out/cpu_$algo.err")"
   fi
 done

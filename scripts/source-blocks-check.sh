@@ -10,7 +10,8 @@
 #
 # Environment:
 #   SB_GRAPH=kron:25      generated once into /tmp (a .tgb), or a path
-#   SB_BLOCKS="1 0 3 12"  --source-blocks values (1: one pass, 0: auto)
+#   SB_BLOCKS="w1 1 2 3 6 0"  --source-blocks values (1: one pass, 0: auto); a leading w runs it with
+#                         TG_GATHER_WARPS=1 (every list by a warp, as before the thread pass)
 #   SB_ROUNDS=2           rounds over the settings
 #   SB_BIN=PATH           the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 set -uo pipefail
@@ -31,14 +32,16 @@ else
   file=$graph
 fi
 for round in $(seq 1 "${SB_ROUNDS:-2}"); do
-  for n in ${SB_BLOCKS:-1 0 3 12}; do
+  for n in ${SB_BLOCKS:-w1 1 2 3 6 0}; do
     verify=""
     [ "$round" = 1 ] && verify="--verify"
-    timeout 300 "$bin" run pagerank --graph "$file" -p device --source-blocks "$n" $verify --json \
+    warps=0
+    [[ "$n" == w* ]] && warps=1
+    TG_GATHER_WARPS=$warps timeout 300 "$bin" run pagerank --graph "$file" -p device --source-blocks "${n#w}" $verify --json \
       >"$out/sb_${n}_r$round.json" 2>"$out/sb_${n}_r$round.err" || echo "blocks $n round $round: rc $? $(tail -1 "$out/sb_${n}_r$round.err")"
   done
 done
-python3 - "$out" "$graph" ${SB_BLOCKS:-1 0 3 12} <<'EOF'
+python3 - "$out" "$graph" ${SB_BLOCKS:-w1 1 2 3 6 0} <<'EOF'
 import glob, json, os, sys
 out, graph, settings = sys.argv[1], sys.argv[2], sys.argv[3:]
 print(f"PageRank on {graph}, device placement ({os.uname().nodename})")

@@ -41,7 +41,7 @@ struct BenchOptions {
   VerifyMode verify = VerifyMode::kAll;
   std::string gpu_mem;
   EdgeCacheMode edge_cache = EdgeCacheMode::kAuto;
-  int source_blocks = 0;
+  int source_blocks = GpuOptions{}.source_blocks;
   double stream_threshold = GpuOptions{}.stream_threshold;
   int device = 0;
   int gpus = 0;

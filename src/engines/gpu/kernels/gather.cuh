@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
   Tally t;
   double residual = 0;
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.n; i += warps) {
-    V v = static_cast<V>(a.first + i);
+    V v = a.vertices ? a.vertices[i] : static_cast<V>(a.first + i);
     int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
     int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
     if (e - s > kChunkEntries) {
@@ -76,6 +76,49 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
     }
     typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
     if (lane == 0) residual += finish_gather(a, op, v, total);
+  }
+  add_residual(a.residual, residual);
+  flush(t, a.counters);
+}
+
+// GPU memory: a thread per list of at most kThreadEntries entries, summed in
+// order; the longer lists queued (warp-aggregated) for gather_warp_kernel.
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  const int lane = threadIdx.x & 31;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  Tally t;
+  double residual = 0;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.n;
+       base += stride) {
+    const uint64_t i = base + lane;
+    V v = 0;
+    bool queue = false;
+    if (i < a.n) {
+      v = static_cast<V>(a.first + i);
+      const int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      if (e - b > kThreadEntries) {
+        queue = true;
+      } else {
+        typename Op::acc_t acc = op.zero();
+        for (int64_t k = b; k < e; ++k) {
+          weight_t w = 1.0f;
+          if constexpr (kW) w = a.csr.weights[k];
+          acc = op.sum(acc, op.gather(a.csr.neighbors[k], v, w));
+        }
+        t.edges += e - b;
+        residual += finish_gather(a, op, v, acc);
+      }
+    }
+    const unsigned queued = __ballot_sync(kFull, queue);
+    if (queued != 0) {
+      const int leader = __ffs(queued) - 1;
+      unsigned long long at = 0;
+      if (lane == leader) at = atomicAdd(&a.counters->warp_count, static_cast<unsigned long long>(__popc(queued)));
+      at = __shfl_sync(kFull, at, leader);
+      if (queue) a.warp_queue[at + __popc(queued & ((1u << lane) - 1))] = v;
+    }
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
@@ -154,8 +197,22 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
     c = first_pass(a.n, kBlock, a.sms, a.counters,
                    [&](unsigned blocks) { gather_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
   } else {
-    c = first_pass(a.n, kWarpsPerBlock, a.sms, a.counters,
-                   [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
+    bool by_threads = false;
+    if constexpr (A == Access::kDevice) {
+      if (a.warp_queue != nullptr) {
+        by_threads = true;
+        c = first_pass(a.n, kBlock, a.sms, a.counters,
+                       [&](unsigned blocks) { gather_thread_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
+        GatherArgs<V> w = a;
+        w.vertices = a.warp_queue;
+        w.n = c.warp_count;
+        c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
+                       [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
+      }
+    }
+    if (!by_threads)
+      c = first_pass(a.n, kWarpsPerBlock, a.sms, a.counters,
+                     [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
     if (c.big_count > 0) {
       using acc_t = typename Op::acc_t;
       const uint64_t nb = c.big_count;

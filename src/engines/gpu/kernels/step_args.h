@@ -90,12 +90,19 @@ struct StepCounters {
   unsigned long long pages;      // UVM pages touched for the first time in this run
   unsigned long long out_count;  // vertices written to the output frontier
   unsigned long long big_count;  // long lists deferred to the chunked pass
+  unsigned long long warp_count;  // gather on kDevice: lists deferred from a thread each to a warp each
 };
 
 // Lists longer than this are cut into chunks of this many entries, each
 // walked by its own warp, so that one vertex of degree one million does not
 // keep a single warp busy while the rest of the GPU idles.
 constexpr int64_t kChunkEntries = 1024;
+// A gather in GPU memory sums lists of at most this many entries with one
+// thread each (32 lists a warp at once), longer ones with a warp each: on
+// kron:25 a pass of warps over every vertex cost about 6 ms of latency
+// whatever its lists held, most of them a few entries (docs/GPU.md,
+// "Source blocks").
+constexpr int64_t kThreadEntries = 8;
 // UVM accounting granule: 64 KiB, the unit in which the driver migrates pages
 // on a GPU fault (see docs/GPU.md, "Bytes moved").
 constexpr int kUvmPageShift = 16;
@@ -138,6 +145,10 @@ struct GatherArgs : StepArgs<V> {  // csr: in-edges
   // one launch after another; the engine applies once every part is in.
   void* partial = nullptr;
   double* residual = nullptr;  // zero on entry; sum of apply's results
+  // kDevice: where lists longer than kThreadEntries wait for a warp each
+  // (capacity n); null: every list by a warp (the streamed placements).
+  V* warp_queue = nullptr;
+  const V* vertices = nullptr;  // the warp pass: its vertices (n of them) instead of first ..
 };
 
 // Each returns the step's counters, copied to the host.

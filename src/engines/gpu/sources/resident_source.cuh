@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/kernels/step_args.h"
@@ -69,6 +70,7 @@ class ResidentSource {
     a.first = begin;
     a.n = end - begin;
     a.residual = residual_.data();
+    a.warp_queue = warp_queue();
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
     double r = 0;
     StepOutcome o = outcome(with_access([&]<Access A>() { return gather_step<A>(a, op, &r); }));
@@ -98,6 +100,7 @@ class ResidentSource {
       a.n = end - begin;
       a.partial = partial;
       a.residual = residual_.data();
+      a.warp_queue = warp_queue();
       double unused = 0;
       o.edges += gather_step<Access::kDevice>(a, op, &unused).edges;
     }
@@ -109,6 +112,15 @@ class ResidentSource {
     TG_CUDA(cudaMemcpy(&r, residual_.data(), sizeof r, cudaMemcpyDeviceToHost));
     *residual += r;
     return o;
+  }
+
+  // Gathers in GPU memory: the queue of lists too long for a thread
+  // (kernels/gather.cuh). TG_GATHER_WARPS=1: every list by a warp, as
+  // before the thread pass (for an A/B in one process's environment).
+  V* warp_queue() {
+    if (g_.access != Access::kDevice || env_switch("TG_GATHER_WARPS")) return nullptr;
+    if (!warp_queue_) warp_queue_ = pool_.template get_n<V>(std::max<uint64_t>(g_.n, 1));
+    return static_cast<V*>(warp_queue_.get());
   }
 
   // The one switch from the placement's access pattern to its kernels.
@@ -159,6 +171,7 @@ class ResidentSource {
   DeviceArray<double> residual_;
   DeviceArray<V> big_;  // long lists deferred to the chunked pass
   std::shared_ptr<void> partial_;  // gather by source blocks: an acc_t per vertex
+  std::shared_ptr<void> warp_queue_;  // gather in GPU memory: the lists longer than kThreadEntries
 };
 
 }  // namespace tg::gpu
