@@ -14,16 +14,12 @@
 #   HM_GPU_MEM=4G         the GPU's budget (--gpu-mem): the partitions stream through it
 #   HM_CPU="pagerank cc"  which algorithms the CPU engine's --host-mem runs too, in the same call
 #   HM_ITERS=5            PageRank's iterations (--max-iters; each reads the whole file once)
-#   SB_BIN / HM_BIN=PATH  the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
+#   HM_BIN=PATH           the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/host-mem-check}"
 mkdir -p "$out"
-bin=${HM_BIN:-}
-[ -z "$bin" ] && for b in /tmp/tg-bin/tiergraph build-device/src/tiergraph build-gpu/src/tiergraph; do
-  [ -x "$b" ] && bin=$b && break
-done
-[ -x "$bin" ] || { echo "host-mem-check: no tiergraph binary (set HM_BIN)"; exit 1; }
+source scripts/find-tiergraph.sh "${HM_BIN:-}" HM_BIN
 scale=${HM_SCALE:-26}
 dir=${HM_DIR:-/tmp}
 file=$dir/hm_kron$scale.tgb
@@ -58,7 +54,7 @@ dd = open(f"{out}/dd.txt").read().strip()
 m = re.search(r"([\d.]+) ([GM])B/s", dd)
 dd_rate = float(m.group(1)) * (1 if m.group(2) == "G" else 1e-3) if m else 0
 print(f"file {size} bytes; dd iflag=direct: {dd}")
-for f in sorted(glob.glob(f"{out}/*_*.json")):
+for f in sorted(glob.glob(f"{out}/gpu_*.json") + glob.glob(f"{out}/cpu_*.json")):
     try:
         r = json.load(open(f))
     except Exception as e:

@@ -18,11 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/source-blocks-check}"
 mkdir -p "$out"
-bin=${SB_BIN:-}
-[ -z "$bin" ] && for b in /tmp/tg-bin/tiergraph build-device/src/tiergraph build-gpu/src/tiergraph; do
-  [ -x "$b" ] && bin=$b && break
-done
-[ -x "$bin" ] || { echo "source-blocks-check: no tiergraph binary (set SB_BIN)"; exit 1; }
+source scripts/find-tiergraph.sh "${SB_BIN:-}" SB_BIN
 graph=${SB_GRAPH:-kron:25}
 if [[ "$graph" == *:* ]]; then
   file=/tmp/sb_${graph/:/_}.tgb

@@ -77,39 +77,15 @@ dist::gpu::GpuGroup& group_for(int p, std::unique_ptr<dist::gpu::GpuGroup>& own)
   return *group;
 }
 
-// Per level: the slowest rank's times (and the fastest's compute and
-// communication), every rank's bytes.
+// The ranks' levels combined (distributed/level_record.h).
 DistributedStats combine(const dist::Partition& part, const std::vector<RankRunRecord>& ranks) {
   DistributedStats d;
   d.gpus = part.num_ranks();
   d.threshold = part.threshold;
   d.delegates = part.num_delegates();
-  d.levels.resize(ranks.front().levels.size());
-  for (DistributedLevel& l : d.levels) l.compute_min_s = l.communication_min_s = std::numeric_limits<double>::max();
-  for (const RankRunRecord& r : ranks)
-    for (size_t i = 0; i < d.levels.size() && i < r.levels.size(); ++i) {
-      DistributedLevel& l = d.levels[i];
-      l.compute_s = std::max(l.compute_s, r.levels[i].compute_s);
-      l.communication_s = std::max(l.communication_s, r.levels[i].communication_s);
-      l.compute_min_s = std::min(l.compute_min_s, r.levels[i].compute_s);
-      l.communication_min_s = std::min(l.communication_min_s, r.levels[i].communication_s);
-      l.normals_s = std::max(l.normals_s, r.levels[i].normals_s);
-      l.delegates_s = std::max(l.delegates_s, r.levels[i].delegates_s);
-      l.visit_s = std::max(l.visit_s, r.levels[i].visit_s);
-      l.settle_s = std::max(l.settle_s, r.levels[i].settle_s);
-      l.normals_exchange_s = std::max(l.normals_exchange_s, r.levels[i].normals_exchange_s);
-      l.delegates_exchange_s = std::max(l.delegates_exchange_s, r.levels[i].delegates_exchange_s);
-      l.frontier_share_s = std::max(l.frontier_share_s, r.levels[i].frontier_share_s);
-      l.bytes_exchanged += r.levels[i].bytes_sent;
-      l.host_bytes_read += r.levels[i].host_bytes_read;
-      l.host_read_s = std::max(l.host_read_s, r.levels[i].host_read_s);
-      l.normals_exchanged += r.levels[i].normals_received;
-      l.delegate_frontier = r.levels[i].delegate_frontier;
-      l.ranks_pulling += r.levels[i].pulled ? 1 : 0;
-      l.normals_pulled = r.levels[i].normals_pulled;  // the same on every rank
-      l.normal_frontier_edges = r.levels[i].normal_frontier_edges;
-      l.delegate_frontier_edges += r.levels[i].delegate_frontier_edges;
-    }
+  dist::PackedLevels levels = dist::pack_levels(ranks.front().levels);
+  for (size_t r = 1; r < ranks.size(); ++r) dist::reduce_levels(levels, dist::pack_levels(ranks[r].levels));
+  d.levels = dist::unpack_levels(levels, ranks.front().levels);
   return d;
 }
 

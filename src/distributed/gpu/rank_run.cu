@@ -55,46 +55,19 @@ VertexValues gather(Communicator& host, const GlobalIdOrder& order, const gpu::R
   return std::visit([&](const auto& part) -> VertexValues { return by_global_id(host, order, part); }, mine);
 }
 
-// This rank's levels combined with the others': the slowest rank's times
-// (and the fastest's compute and communication),
-// every rank's bytes (the level count is the same everywhere: the stop is
-// decided by the reduced flags).
+// This rank's levels combined with the others' (distributed/level_record.h;
+// the level count is the same everywhere: the stop is decided by the reduced
+// flags).
 DistributedStats combine(Communicator& host, const RankGraph& g, const gpu::RankRunRecord& mine) {
-  const size_t levels = mine.levels.size();
-  constexpr size_t kTimes = 10;
-  std::vector<double> times(kTimes * levels);
-  constexpr size_t kCounts = 5;
-  std::vector<uint64_t> counts(kCounts * levels);
-  for (size_t i = 0; i < levels; ++i) {
-    const gpu::LevelRecord& l = mine.levels[i];
-    const double mine_times[kTimes] = {l.compute_s,          l.communication_s,        l.normals_s,
-                                       l.delegates_s,        l.visit_s,                l.settle_s,
-                                       l.normals_exchange_s, l.delegates_exchange_s, l.frontier_share_s,
-                                       l.host_read_s};
-    std::copy(mine_times, mine_times + kTimes, times.begin() + kTimes * i);
-    counts[kCounts * i] = mine.levels[i].bytes_sent;
-    counts[kCounts * i + 1] = mine.levels[i].normals_received;
-    counts[kCounts * i + 2] = mine.levels[i].pulled ? 1 : 0;
-    counts[kCounts * i + 3] = mine.levels[i].delegate_frontier_edges;
-    counts[kCounts * i + 4] = mine.levels[i].host_bytes_read;
-  }
-  std::vector<double> least(2 * levels);  // compute and communication, the fastest rank's
-  for (size_t i = 0; i < levels; ++i) least[2 * i] = times[kTimes * i], least[2 * i + 1] = times[kTimes * i + 1];
-  host.allreduce(std::span<double>(times), ReduceOp::kMax);
-  host.allreduce(std::span<double>(least), ReduceOp::kMin);
-  host.allreduce(std::span<uint64_t>(counts), ReduceOp::kSum);
+  PackedLevels levels = pack_levels(mine.levels);
+  host.allreduce(std::span<double>(levels.slowest), ReduceOp::kMax);
+  host.allreduce(std::span<double>(levels.fastest), ReduceOp::kMin);
+  host.allreduce(std::span<uint64_t>(levels.summed), ReduceOp::kSum);
   DistributedStats d;
   d.gpus = g.num_ranks;
   d.threshold = g.threshold;
   d.delegates = g.num_delegates();
-  for (size_t i = 0; i < levels; ++i)
-    d.levels.push_back({times[kTimes * i], times[kTimes * i + 1], counts[kCounts * i], counts[kCounts * i + 1],
-                        mine.levels[i].delegate_frontier, static_cast<int>(counts[kCounts * i + 2]), times[kTimes * i + 2],
-                        times[kTimes * i + 3], times[kTimes * i + 4], times[kTimes * i + 5],
-                        mine.levels[i].normals_pulled,  // the same on every rank
-                        counts[kCounts * i + 3], mine.levels[i].normal_frontier_edges, least[2 * i], least[2 * i + 1],
-                        times[kTimes * i + 6], times[kTimes * i + 7], times[kTimes * i + 8],
-                        counts[kCounts * i + 4], times[kTimes * i + 9]});
+  d.levels = unpack_levels(levels, mine.levels);
   return d;
 }
 

@@ -87,7 +87,8 @@ class ResidentSource {
   StepOutcome gather_by_blocks(const SourceBlockLayout<V>& l, const G& op, double* residual, uint64_t begin,
                                uint64_t end) {
     using acc_t = typename G::acc_t;
-    if (!partial_) partial_ = pool_.template get_n<acc_t>(std::max<uint64_t>(g_.n, 1));
+    const uint64_t bytes = std::max<uint64_t>(g_.n, 1) * sizeof(acc_t);
+    if (partial_bytes_ < bytes) partial_ = pool_.get(partial_bytes_ = bytes);
     acc_t* partial = static_cast<acc_t*>(partial_.get());
     if (end <= begin) return StepOutcome{};
     vertex_kernels::fill<<<grid_for(end - begin, kBlock, g_.sms), kBlock>>>(partial + begin, end - begin, op.zero());
@@ -171,6 +172,7 @@ class ResidentSource {
   DeviceArray<double> residual_;
   DeviceArray<V> big_;  // long lists deferred to the chunked pass
   std::shared_ptr<void> partial_;  // gather by source blocks: an acc_t per vertex
+  uint64_t partial_bytes_ = 0;
   std::shared_ptr<void> warp_queue_;  // gather in GPU memory: the lists longer than kThreadEntries
 };
 
