@@ -46,9 +46,10 @@ std::optional<uint64_t> host_mem_budget(const RunCommandOptions& o, const Chosen
   if (o.host_mem.empty()) return std::nullopt;
   const EngineChoice asked = o.engine.engine;
   const bool on_gpu = choice.gpu || o.distributed || asked == EngineChoice::kGpu || asked == EngineChoice::kHybrid;
-  // One GPU's stream placement reads its partitions from the file too.
-  const bool gpu_stream = asked != EngineChoice::kHybrid && asked != EngineChoice::kCpu && !o.distributed &&
-                          o.engine.gpu.gpus == 0 && o.engine.gpu.placement == Placement::kStream;
+  // One GPU's stream placement reads its partitions from the file too (on
+  // the GPU engine, or as the hybrid engine's accelerator beside a paged CPU side).
+  const bool gpu_stream = asked != EngineChoice::kCpu && !o.distributed && o.engine.gpu.gpus == 0 &&
+                          o.engine.gpu.placement == Placement::kStream;
   return host_mem_budget(o.host_mem, o.graph.graph, o.graph, on_gpu, gpu_stream);
 }
 

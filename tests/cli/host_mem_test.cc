@@ -264,6 +264,29 @@ TEST(HostMem, OneGpusStreamPlacementReadsTheFile) {
   EXPECT_GT(j["details"]["disk_bytes"].get<uint64_t>(), 0u) << r.out;
 }
 
+// --engine hybrid --placement stream takes --host-mem too: the GPU's stream
+// placement from the file and a CPU side within the other half of the budget
+// (paged where the edges exceed it: tests/gpu/host_mem_gpu_test.cc); without
+// a GPU the refusal is the GPU's.
+TEST(HostMem, HybridStreamPlacementReadsTheFile) {
+  const std::string args = "run pagerank --engine hybrid --placement stream --graph " + kron_file() +
+                           " --host-mem 1G --verify --json";
+  const ProgramResult r = run_tiergraph(args);
+  std::string why;
+  if (!tg::gpu_available(&why)) {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("GPU"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("--host-mem"), std::string::npos) << r.err;
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["verification"]["ok"].get<bool>());
+  EXPECT_EQ(j["engine"].get<std::string>(), "hybrid");
+  EXPECT_GT(j["details"]["disk_bytes"].get<uint64_t>(), 0u) << r.out;  // the GPU's partitions, from the file
+}
+
 TEST(HostMem, RefusedInOneLine) {
   const std::string run = "run pagerank --engine cpu --graph ";
   expect_refused(run + kron_file() + " --host-mem 10K", "too small");
@@ -274,8 +297,7 @@ TEST(HostMem, RefusedInOneLine) {
   expect_refused(run + el + " --host-mem 1M", "from a .tgb file");
   // On the GPU only one GPU's stream placement reads the file (docs/HOST-MEM.md).
   expect_refused("run pagerank --engine gpu --graph " + kron_file() + " --host-mem 1M", "--placement stream read edges");
-  expect_refused("run pagerank --engine hybrid --placement stream --graph " + kron_file() + " --host-mem 1M",
-                 "--placement stream read edges");
+  expect_refused("run pagerank --engine hybrid --graph " + kron_file() + " --host-mem 1M", "--placement stream read edges");
   expect_refused("run pagerank --engine gpu --placement zerocopy-aligned --graph " + kron_file() + " --host-mem 1M",
                  "--placement stream read edges");
   expect_refused(run + kron_file() + " --host-mem 1M --undirected", "as the .tgb file stores them");

@@ -6,6 +6,7 @@
 // the CPU's share fixed at 0, 1 and in between, and chosen by the model; the
 // engine contract suite; the mirror map and the split model alone.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
@@ -21,7 +22,9 @@
 #include "engines/cpu/cpu_engine.h"
 #include "engines/engine_contract.h"
 #include "engines/hybrid/hybrid_engine.h"
+#include "engines/paged/paged_side.h"
 #include "formats/load_graph.h"
+#include "formats/readers.h"
 #include "support/algorithm_checks.h"
 #include "support/shapes.h"
 #include "support/thread_count.h"
@@ -121,6 +124,87 @@ TEST_P(HybridShapes, MatchesReference) {
 INSTANTIATE_TEST_SUITE_P(All, HybridShapes, ::testing::Combine(::testing::ValuesIn(shape_names()),
                                                                 ::testing::ValuesIn(algorithm_names())),
                          [](const auto& info) { return std::get<0>(info.param) + "_" + std::get<1>(info.param); });
+
+// ---- --host-mem: the paged CPU engine as the CPU side ----
+
+// The graph stored as a .tgb (in memory where /dev/shm is: no O_DIRECT there)
+// and mapped back, as `run --host-mem` loads it; removed after.
+struct StoredTgb {
+  std::string path;
+  AnyGraph graph;
+  ~StoredTgb() { std::filesystem::remove(path); }
+};
+
+std::unique_ptr<StoredTgb> stored_tgb(const AnyGraph& graph, const std::string& name) {
+  std::error_code error;
+  const std::string folder = std::filesystem::is_directory("/dev/shm", error) ? "/dev/shm" : ::testing::TempDir();
+  auto s = std::make_unique<StoredTgb>();
+  s->path = folder + "/tg_hybrid_paged_" + std::to_string(::getpid()) + "_" + name + ".tgb";
+  write_binary_graph(graph, s->path, false);
+  s->graph = read_binary_graph(s->path, TgbLoad::kMap);
+  return s;
+}
+
+// The hybrid engine over the stand-in accelerator and the paged engine, its
+// buffers of about a fortieth of the edges (hubs read in pieces), nothing
+// resident.
+RunOutput run_hybrid_paged(const StoredTgb& s, const RunRequest& request, const HybridOptions& options) {
+  return std::visit(
+      [&](const auto& graph) {
+        using V = typename std::decay_t<decltype(graph)>::vertex_t;
+        paged::HostMemPlan plan;
+        plan.paged = true;
+        plan.window_edges = std::max<uint64_t>(5, graph.num_edges() / 40);
+        plan.neighbor_buffer_bytes = paged::page_ceil(plan.window_edges * sizeof(V)) + 2 * paged::kPageBytes;
+        plan.weight_buffer_bytes = paged::page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * paged::kPageBytes;
+        paged::PagedSide<V> side(graph, edge_reads(request), request.algorithm->name(), s.path, plan, {});
+        paged::PagedCpuEngine<V> cpu = side.make_engine();
+        CpuAccelerator<V> acc(graph);
+        HybridEngine<CpuAccelerator<V>, paged::PagedCpuEngine<V>> engine(acc, graph, cpu, options);
+        static_assert(Engine<decltype(engine)>);
+        RunOutput out;
+        out.engine = EngineKind::kHybrid;
+        out.values = run_algorithm(engine, *request.algorithm, request.sources, request.options);
+        out.stats = engine.stats();
+        // The paged side gathered its pages' lists and no others.
+        EXPECT_EQ(cpu.stats().edges_traversed, engine.hybrid_stats().edges_cpu);
+        return out;
+      },
+      s.graph);
+}
+
+// PageRank's gathers split between the accelerator and the paged CPU side
+// (which reads its pages of the in-CSR from the file), and CC, whose forest
+// steps the paged side does not split (the accelerator runs them), on the
+// shapes with hubs longer than a window, against the reference.
+TEST(HybridPaged, CpuSideReadsTheFile) {
+  ThreadCount threads(2);
+  for (const char* name : {"pagerank", "cc"}) {
+    const AlgorithmInfo& a = algorithm(name);
+    for (const std::string shape : {"kron_large", "big_star_in", "random_1", "pieces", "no_edges"})
+      for (Orientation o : {Orientation::kDirected, Orientation::kUndirected})
+        for (bool ids64 : {false, true}) {
+          const auto s = stored_tgb(build_variant(find_shape(shape).edges, o, ids64), shape);
+          for (std::optional<double> cpu_share : {std::optional<double>(0.5), std::optional<double>(1.0),
+                                                   std::optional<double>()}) {
+            const std::string what = std::string(name) + ", " + shape + ", " + orientation_name(o) +
+                                     (ids64 ? ", 64-bit ids" : "") + ", cpu share " +
+                                     (cpu_share ? std::to_string(*cpu_share) : std::string("model"));
+            RunOutput last;
+            EngineRunner runner = [&](const AnyGraph&, const RunRequest& r) {
+              last = run_hybrid_paged(*s, r, share(cpu_share));
+              return last;
+            };
+            EXPECT_TRUE(runs_correctly(runner, a, s->graph, Sources{})) << what;
+            ASSERT_TRUE(last.stats.paging) << what;
+            EXPECT_TRUE(last.stats.paging->paged) << what;
+            // A gather's CPU pages came from the file.
+            if (std::string(name) == "pagerank" && cpu_share && *cpu_share > 0 && num_edges(s->graph) > 0)
+              EXPECT_GT(last.stats.paging->disk_bytes, 0u) << what;
+          }
+        }
+  }
+}
 
 // ---- checkpoints: the accelerator's arrays copied across ----
 

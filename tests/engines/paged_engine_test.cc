@@ -207,6 +207,28 @@ TEST(PagedEngine, OrdinaryReadsWhereDirectIsRefusedGiveTheSameValues) {
 
 // ---- the window plans ----
 
+// A range of vertices (the hybrid engine's CPU share): windows over exactly
+// its vertices and their lists, in order, none longer than the capacity.
+TEST(WindowPlan, RangeCoversExactlyItsVertices) {
+  const std::vector<eid_t> offsets = {0, 3, 3, 10, 11, 30, 31, 31, 40};  // 8 vertices, one of 19 entries
+  for (uint64_t first = 0; first <= 8; ++first)
+    for (uint64_t last = first; last <= 8; ++last)
+      for (uint64_t capacity : {1, 4, 7, 50}) {
+        const paged::WindowPlan plan = paged::plan_range(offsets.data(), first, last, capacity);
+        uint64_t v = first;
+        eid_t e = offsets[first];
+        for (const paged::Window& w : plan.windows) {
+          EXPECT_EQ(w.first, v);
+          EXPECT_EQ(w.begin, e);
+          EXPECT_LE(w.end - w.begin, capacity);
+          v = w.last > w.first + 1 || w.end == offsets[w.first + 1] ? w.last : w.first;
+          e = w.end;
+        }
+        EXPECT_EQ(v, last) << first << ".." << last << " capacity " << capacity;
+        EXPECT_EQ(e, offsets[last]) << first << ".." << last << " capacity " << capacity;
+      }
+}
+
 TEST(WindowPlan, AllVerticesInOrderWithLongListsInPieces) {
   // Degrees 3, 0, 10, 1, 0: vertex 2's list overflows a window of 4.
   const eid_t off[] = {0, 3, 3, 13, 14, 14};

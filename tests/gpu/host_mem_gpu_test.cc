@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "formats/load_graph.h"
 #include "formats/readers.h"
 #include "gpu/gpu_checks.h"
 
@@ -74,6 +75,41 @@ TEST(GpuHostMem, StreamFromTheFileMatchesCpuOnEveryShape) {
           }
           EXPECT_GE(disk, moved) << what;
         }
+  }
+}
+
+// The hybrid engine with --host-mem: the GPU's stream placement from the file
+// and the paged CPU engine as its CPU side (half the budget each), PageRank's
+// gathers split between them. kron:14 (2 MB of edges): each half holds the
+// offsets and a megabyte, so the CPU side reads windows from the file, and
+// the GPU's partitions are small (a 64 KiB device budget), so its page
+// buffers fit its half.
+TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  for (bool undirected : {false, true}) {
+    LoadOptions lo;
+    lo.build.undirected = undirected;
+    lo.build.in_edges = true;
+    const std::unique_ptr<Stored> s = stored(load_graph("kron:14", lo), undirected ? "hybrid_u" : "hybrid_d");
+    SCOPED_TRACE(undirected ? "undirected" : "directed");
+    const RunRequest r = prepare_request(s->graph, make_request(a, Sources{}, {}));
+    const uint64_t offsets = (num_vertices(s->graph) + 1) * sizeof(eid_t) * 2;
+    GpuOptions g = from_file(s->path, s->graph, 2 * (offsets + (1u << 20)));
+    g.memory_budget = 64u << 10;
+    HybridOptions h;
+    h.cpu_share = 0.5;
+    RunOutput out = run_on_hybrid(s->graph, r, g, h);
+    EXPECT_TRUE(agrees(a, out.values, run_on_cpu(s->graph, r).values));
+    EXPECT_TRUE(passes_verifier(a, s->graph, r.sources, out.values, r.options));
+    ASSERT_TRUE(out.stats.hybrid);
+    EXPECT_GT(out.stats.hybrid->edges_cpu, 0u);
+    EXPECT_GT(out.stats.hybrid->edges_gpu, 0u);
+    ASSERT_TRUE(out.stats.paging) << "the CPU half holds less than the edges: paged";
+    EXPECT_TRUE(out.stats.paging->paged);
+    EXPECT_GT(out.stats.paging->disk_bytes, 0u);
+    ASSERT_TRUE(out.stats.stream);
+    EXPECT_GT(out.stats.stream->disk_bytes, 0u);
   }
 }
 

@@ -67,13 +67,18 @@ concept Accelerator = Engine<A> && requires(A& a, void* dst, const void* src) {
   a.enter_thread();
 };
 
-template <typename Acc>
+// Cpu: the CPU side, the in-memory CPU engine (its own, over `graph`), or
+// one the caller makes and keeps (the paged engine of --host-mem, which
+// gathers over a range of vertices too, but splits no forest step: those run
+// on the accelerator alone).
+template <typename Acc, typename Cpu = CpuEngine<typename Acc::vertex_t>>
 class HybridEngine {
  public:
   using vertex_t = typename Acc::vertex_t;
   using V = vertex_t;
   using Frontier = typename Acc::Frontier;
   static constexpr bool kPrefersFewSteps = PrefersFewSteps<Acc>;
+  static constexpr bool kCpuInMemory = std::is_same_v<Cpu, CpuEngine<V>>;
 
   // A vertex array: the accelerator's, with its host mirror registered in
   // the engine's MirrorMap for as long as the array lives.
@@ -109,15 +114,35 @@ class HybridEngine {
   // `acc` runs over its placement of `graph`'s edges; the CPU side reads
   // `graph` itself. Both outlive the engine.
   HybridEngine(Acc& acc, const Graph<V>& graph, HybridOptions options = {})
-      : acc_(acc), graph_(graph), cpu_(graph), n_(graph.num_vertices), options_(options) {
+    requires kCpuInMemory
+      : HybridEngine(acc, graph, std::nullopt, options) {}
+  // With the caller's CPU side over `graph` (it outlives the engine).
+  HybridEngine(Acc& acc, const Graph<V>& graph, Cpu& cpu, HybridOptions options = {})
+      : HybridEngine(acc, graph, &cpu, options) {}
+  HybridEngine(const HybridEngine&) = delete;
+  HybridEngine& operator=(const HybridEngine&) = delete;
+
+ private:
+  HybridEngine(Acc& acc, const Graph<V>& graph, std::optional<Cpu*> given, HybridOptions options)
+      : acc_(acc),
+        graph_(graph),
+        own_cpu_(make_own_cpu(graph, given.has_value())),
+        cpu_(given ? **given : *own_cpu_),
+        n_(graph.num_vertices),
+        options_(options) {
     threads_ = options.cpu_threads > 0 ? options.cpu_threads : std::max(1, omp_get_max_threads() - 1);
     // The operators' out-offsets: the accelerator's copy stands for the host graph's.
     map_.add(acc_.out_offsets(), const_cast<eid_t*>(graph_.out.offsets.data()), n_ + 1, sizeof(eid_t), false);
     stats_.pages = 0;
     stats_.cpu_threads = threads_;
   }
-  HybridEngine(const HybridEngine&) = delete;
-  HybridEngine& operator=(const HybridEngine&) = delete;
+  static std::optional<Cpu> make_own_cpu(const Graph<V>& graph, bool given) {
+    if constexpr (kCpuInMemory)
+      if (!given) return std::optional<Cpu>(std::in_place, graph);
+    return std::nullopt;
+  }
+
+ public:
 
   uint64_t num_vertices() const { return n_; }
   uint64_t num_edges() const { return acc_.num_edges(); }
@@ -127,6 +152,7 @@ class HybridEngine {
   RunStats& stats() {
     RunStats& s = acc_.stats();
     s.hybrid = stats_;
+    if constexpr (!kCpuInMemory) s.paging = cpu_.stats().paging;  // what the CPU side read from the file
     return s;
   }
   const HybridStats& hybrid_stats() const { return stats_; }
@@ -188,7 +214,7 @@ class HybridEngine {
   double min_over(const Frontier& f, F fn) { return acc_.min_over(f, fn); }
   template <typename Op>
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options = {}) {
-    if constexpr (HasForest<Op>)
+    if constexpr (HasForest<Op> && kCpuInMemory)
       if (forest_splittable(f, op, options)) {
         forest_step(op);
         return Frontier{};
@@ -483,7 +509,8 @@ class HybridEngine {
 
   Acc& acc_;
   const Graph<V>& graph_;
-  CpuEngine<V> cpu_;
+  std::optional<Cpu> own_cpu_;  // the in-memory CPU engine, where the caller gave none
+  Cpu& cpu_;
   uint64_t n_;
   HybridOptions options_;
   int threads_ = 1;

@@ -1,38 +1,54 @@
 // The hybrid engine's entry point (engines/run.h): the GPU engine over any
 // one-GPU placement of the graph as the accelerator, the CPU threads over
 // the host graph beside it (hybrid_engine.h).
+#include <optional>
+#include <type_traits>
+
 #include "algorithms/registry.h"
 #include "engines/gpu/gpu_accelerator.cuh"
 #include "engines/gpu/host_openmp.h"
 #include "engines/gpu/placed_graph.h"
 #include "engines/gpu/timed_run.cuh"
+#include "engines/paged/host_mem.h"
+#include "engines/paged/paged_side.h"
 #include "engines/run.h"
 
 namespace tg {
 
 namespace {
 
+// One request on the placed graph: the hybrid engine over the GPU engine and
+// a CPU side, the in-memory CPU engine, or (`side`, --host-mem) the paged one.
 template <typename V>
 RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const RunRequest& request,
-                     const HybridOptions& hybrid) {
+                     const HybridOptions& hybrid, paged::PagedSide<V>* side) {
   RunOutput out;
   out.engine = EngineKind::kHybrid;
   out.placement = placed.placement();
   gpu::GpuAccelerator<V> acc(placed.view(), edge_reads(request));
-  hybrid::HybridEngine<gpu::GpuAccelerator<V>> engine(acc, graph, hybrid);
-  static_assert(Engine<hybrid::HybridEngine<gpu::GpuAccelerator<V>>>);
-  const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
-  acc.finish();
-  out.stats = engine.stats();
-  gpu::add_placed_run(out.stats, placed, t);
+  auto run = [&](auto& engine) {
+    static_assert(Engine<std::decay_t<decltype(engine)>>);
+    const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
+    acc.finish();
+    out.stats = engine.stats();
+    gpu::add_placed_run(out.stats, placed, t);
+  };
+  if (side) {
+    paged::PagedCpuEngine<V> cpu = side->make_engine();
+    hybrid::HybridEngine<gpu::GpuAccelerator<V>, paged::PagedCpuEngine<V>> engine(acc, graph, cpu, hybrid);
+    run(engine);
+  } else {
+    hybrid::HybridEngine<gpu::GpuAccelerator<V>> engine(acc, graph, hybrid);
+    run(engine);
+  }
   return out;
 }
 
 // As the GPU engine's batches (gpu_run.cu): the edges placed once, for what
-// every request reads.
+// every request reads. `cpu_plan`: --host-mem's CPU side, paged where it says so.
 template <typename V>
 void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, const GpuOptions& options,
-               const HybridOptions& hybrid, const OutputSink& sink) {
+               const HybridOptions& hybrid, const std::optional<paged::HostMemPlan>& cpu_plan, const OutputSink& sink) {
   if (options.async) throw usage_error("--engine hybrid: --async is for the GPU engine's subgraph and stream placements");
   if (options.gpus != 0) throw usage_error("--engine hybrid runs on one GPU; --gpus needs --engine gpu");
   EdgeReads reads{Need::kNo, Need::kNo, false};
@@ -43,9 +59,17 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
     reads = combine(reads, mine);
   }
   gpu::PlacedGraph<V> placed(graph, reads, options);
+  std::optional<paged::PagedSide<V>> side;
+  if (cpu_plan && cpu_plan->paged && !requests.empty()) {
+    PagingStats budget;
+    budget.budget_bytes = cpu_plan->budget_bytes;
+    budget.edge_bytes = cpu_plan->edge_bytes;
+    budget.resident_bytes = cpu_plan->offset_bytes;
+    side.emplace(graph, reads, requests.front().algorithm->name(), options.edge_file, *cpu_plan, budget);
+  }
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
-    sink(i, run_placed(placed, graph, requests[i], hybrid));
+    sink(i, run_placed(placed, graph, requests[i], hybrid, side ? &*side : nullptr));
   }
 }
 
@@ -53,7 +77,22 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
 
 void run_batch_on_hybrid(const AnyGraph& any, const std::vector<RunRequest>& requests, const GpuOptions& options,
                          const HybridOptions& hybrid, const OutputSink& sink) {
-  std::visit([&](const auto& graph) { run_batch(graph, requests, options, hybrid, sink); }, any);
+  // --host-mem (options.edge_file): the budget in halves, one for the GPU's
+  // stream placement (its offsets and page buffers), one for the CPU side
+  // (the paged engine's, or the graph's edges where they fit it).
+  GpuOptions gpu = options;
+  std::optional<paged::HostMemPlan> cpu_plan;
+  if (!options.edge_file.empty()) {
+    EdgeReads reads{Need::kNo, Need::kNo, false};
+    for (const RunRequest& r : requests) reads = combine(reads, edge_reads(r));
+    gpu.host_mem_budget = options.host_mem_budget / 2;
+    try {
+      cpu_plan = paged::plan_host_memory(any, reads, options.host_mem_budget - gpu.host_mem_budget);
+    } catch (const Error& e) {
+      throw usage_error(std::string("--engine hybrid gives half of --host-mem to the CPU side: ") + e.what());
+    }
+  }
+  std::visit([&](const auto& graph) { run_batch(graph, requests, gpu, hybrid, cpu_plan, sink); }, any);
 }
 
 RunOutput run_on_hybrid(const AnyGraph& any, const RunRequest& request, const GpuOptions& options,

@@ -9,6 +9,7 @@
 #include "engines/paged/edge_file.h"
 #include "engines/paged/page_stream.h"
 #include "engines/paged/paged_engine.h"
+#include "engines/paged/paged_side.h"
 #include "formats/binary_format.h"
 
 namespace tg::paged {
@@ -22,6 +23,8 @@ std::string size_text(uint64_t bytes) {
   else std::snprintf(text, sizeof text, "%.2f MiB", double(bytes) / double(1 << 20));
   return text;
 }
+
+}  // namespace
 
 // The mapping's pages of the edge arrays (read when the file was loaded and
 // checked) leave this process: the engine reads them from the file instead.
@@ -43,7 +46,6 @@ void release_mapped_edges(const Graph<V>& g) {
   }
 }
 
-// edge_arrays (host_mem.h) of a graph of one id width.
 template <typename V>
 std::vector<EdgeArray> arrays_of(const Graph<V>& g, const EdgeReads& reads) {
   const bool out = reads.out_edges != Need::kNo;
@@ -61,7 +63,10 @@ std::vector<EdgeArray> arrays_of(const Graph<V>& g, const EdgeReads& reads) {
   return arrays;
 }
 
-}  // namespace
+template void release_mapped_edges(const Graph<uint32_t>&);
+template void release_mapped_edges(const Graph<uint64_t>&);
+template std::vector<EdgeArray> arrays_of(const Graph<uint32_t>&, const EdgeReads&);
+template std::vector<EdgeArray> arrays_of(const Graph<uint64_t>&, const EdgeReads&);
 
 std::vector<EdgeArray> edge_arrays(const AnyGraph& any, const EdgeReads& reads) {
   return std::visit([&](const auto& g) { return arrays_of(g, reads); }, any);
@@ -136,17 +141,8 @@ RunOutput run_paged(const AnyGraph& any, const RunRequest& request, const std::s
   return std::visit(
       [&](const auto& graph) {
         using V = typename std::decay_t<decltype(graph)>::vertex_t;
-        const EdgeFile file(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V), plan.try_direct);
-        if (graph.directed && graph.in.built() && !file.has_section(formats::kInOffsets))
-          throw usage_error("--host-mem: " + tgb_path + " stores no in-edges, which " + request.algorithm->name() +
-                            " reads; convert it with --in-edges");
-        release_mapped_edges(graph);
-        PageBuffers buffers(kBufferDepth, plan.neighbor_buffer_bytes, plan.weight_buffer_bytes);
-        ResidentEdges resident(arrays_of(graph, edge_reads(request)), plan.resident_edges);
-        budget_stats.resident_bytes += buffers.total_bytes() + resident.memory_bytes();
-        return timed_cpu_run(request, [&] {
-          return PagedCpuEngine<V>(graph, file, buffers, resident, plan.window_edges, budget_stats);
-        });
+        PagedSide<V> side(graph, edge_reads(request), request.algorithm->name(), tgb_path, plan, budget_stats);
+        return timed_cpu_run(request, [&] { return side.make_engine(); });
       },
       any);
 }

@@ -37,6 +37,14 @@ struct HostMemPlan {
 // where it has one, each with its weights where the run reads them.
 std::vector<EdgeArray> edge_arrays(const AnyGraph& graph, const EdgeReads& reads);
 
+// edge_arrays of a graph of one id width.
+template <typename V>
+std::vector<EdgeArray> arrays_of(const Graph<V>& graph, const EdgeReads& reads);
+// The mapping's pages of `graph`'s edge arrays leave this process (an engine
+// reads them from the file instead); an array built in memory loses nothing.
+template <typename V>
+void release_mapped_edges(const Graph<V>& graph);
+
 // What `reads` needs of `graph` within `budget` bytes. Throws a usage error
 // (one line, with the bytes needed) where even the offsets and the smallest
 // buffers exceed it.

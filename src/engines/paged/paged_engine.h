@@ -136,8 +136,32 @@ class PagedCpuEngine {
   template <typename G>
     requires GatherOperator<G, V>
   double gather_apply(const G& op) {
+    check_can_gather();
+    return gather_windows(every_vertex<G>(true), op, omp_get_max_threads());
+  }
+
+  // gather_apply over vertices [begin, end) only, on `threads` threads (the
+  // hybrid engine's CPU share, engines/hybrid/): only their lists are read.
+  template <typename G>
+    requires GatherOperator<G, V>
+  double gather_apply_range(const G& op, uint64_t begin, uint64_t end, int threads) {
+    check_can_gather();
+    const eid_t resident = resident_end_of<G>(true);
+    RangePlan& r = range_plan_;
+    if (!r.made || r.first != begin || r.last != end || r.resident != resident)
+      r = {plan_range(graph_.in_edges().offsets.data(), begin, end, capacity_, resident), resident, true, begin, end};
+    return gather_windows(r.plan, op, threads);
+  }
+
+ private:
+  void check_can_gather() const {
     if (!can_pull())
       throw Error("this algorithm gathers over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
+  }
+
+  // A gather over the windows of `plan` (vertices of the in-CSR, in order).
+  template <typename G>
+  double gather_windows(const WindowPlan& plan, const G& op, int threads) {
     const eid_t* off = graph_.in_edges().offsets.data();
     using Acc = typename G::acc_t;
     // The running sums of a list cut between windows, from piece to piece:
@@ -145,10 +169,10 @@ class PagedCpuEngine {
     Acc in_even = op.zero(), in_odd = op.zero(), out_even = op.zero(), out_odd = op.zero();
     double total = 0;
     uint64_t edges = 0;
-    for_each_window<G>(every_vertex<G>(true), true, [&](const Window& w, const Slot& slot, const V* nbr) {
+    for_each_window<G>(plan, true, [&](const Window& w, const Slot& slot, const V* nbr) {
       double window_total = 0;
       uint64_t window_edges = 0;
-#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : window_total, window_edges) if (window_work(w) >= kSerialBelow)
+#pragma omp parallel for schedule(dynamic, 1024) num_threads(threads) reduction(+ : window_total, window_edges) if (window_work(w) >= kSerialBelow)
       for (uint64_t v = w.first; v < w.last; ++v) {
         const V to = static_cast<V>(v);
         const bool continued = off[v] < w.begin, goes_on = off[v + 1] > w.end;
@@ -183,7 +207,6 @@ class PagedCpuEngine {
     return total;
   }
 
- private:
   // body(window, slot, neighbours) for each window of the plan in order,
   // each read (ahead, on the reader thread) from the out-CSR's sections or
   // the in-CSR's (`in`), with weights where Op reads them, or found in the
@@ -365,6 +388,13 @@ class PagedCpuEngine {
     bool made = false;
   };
   CachedPlan in_plan_, out_plan_;  // every vertex
+  struct RangePlan {
+    WindowPlan plan;
+    eid_t resident = 0;
+    bool made = false;
+    uint64_t first = 0, last = 0;
+  };
+  RangePlan range_plan_;  // gather_apply_range's last range
   PagingStats paging_;
   bool pulled_last_ = false;  // for the direction policy's hysteresis
 };

@@ -42,12 +42,14 @@ inline eid_t window_limit(eid_t e, uint64_t capacity, eid_t resident) {
   return e < resident ? std::min<eid_t>(e + capacity, resident) : e + capacity;
 }
 
-// Every vertex of a CSR (pulls, gathers, pushes from all vertices): windows
-// of consecutive vertices, each read whole.
-inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity, eid_t resident = 0) {
+// Vertices [first, last) of a CSR (the hybrid engine's CPU share of a
+// gather): windows of consecutive vertices, each read whole.
+inline WindowPlan plan_range(const eid_t* offsets, uint64_t first, uint64_t last, uint64_t capacity,
+                             eid_t resident = 0) {
   WindowPlan plan;
-  uint64_t v = 0;
-  eid_t e = n > 0 ? offsets[0] : 0;
+  uint64_t v = first;
+  const uint64_t n = last;
+  eid_t e = first < last ? offsets[first] : 0;
   auto add = [&](uint64_t first, uint64_t last, eid_t begin, eid_t end) {
     const uint64_t run = plan.runs.size();
     if (end > begin) plan.runs.push_back({begin, end});
@@ -67,6 +69,11 @@ inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity, 
     e = offsets[u];
   }
   return plan;
+}
+
+// Every vertex of a CSR (pulls, gathers, pushes from all vertices).
+inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity, eid_t resident = 0) {
+  return plan_range(offsets, 0, n, capacity, resident);
 }
 
 // The members of a sparse frontier, sorted by id, without repeats: windows
