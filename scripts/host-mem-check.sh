@@ -4,7 +4,8 @@
 #       scripts/gpu-check.sh; cat $OUT/extra.log", carry=[".data/bin", ".data/lib"])
 # A graph larger than the host memory it may use: kron:SCALE written as a .tgb on the machine's disk, then
 # PageRank and CC on the GPU's stream placement with --host-mem a third of the file (the partitions read
-# from the file into registered page buffers) and the CPU engine's paged form beside them, each verified,
+# from the file into registered page buffers), PageRank on the hybrid engine (the same placement beside the
+# paged CPU engine) and the CPU engine's paged form beside them, each verified,
 # with `dd iflag=direct` over the same file for the disk's own rate. Summary last: time, bytes read from
 # the disk, rate, against dd.
 #
@@ -14,6 +15,7 @@
 #   HM_GPU_MEM=4G         the GPU's budget (--gpu-mem): the partitions stream through it
 #   HM_CPU="pagerank cc"  which algorithms the CPU engine's --host-mem runs too, in the same call
 #   HM_ITERS=5            PageRank's iterations (--max-iters; each reads the whole file once)
+#   HM_HYBRID=1           PageRank on the hybrid engine too (--engine hybrid --placement stream: half the budget each side)
 #   HM_BIN=PATH           the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +43,12 @@ for algo in ${HM_ALGOS:-pagerank cc}; do
   timeout 400 "$bin" run "$algo" --graph "$file" --engine gpu --placement stream --gpu-mem "${HM_GPU_MEM:-4G}" \
     --host-mem "$third" $iters --verify --json >"$out/gpu_$algo.json" 2>"$out/gpu_$algo.err" ||
     echo "gpu $algo: rc $? $(tail -2 "$out/gpu_$algo.err")"
+  if [ "$algo" = pagerank ] && [ "${HM_HYBRID:-1}" = 1 ]; then  # its gathers split between the GPU and the paged CPU side
+    drop
+    timeout 400 "$bin" run "$algo" --graph "$file" --engine hybrid --placement stream --gpu-mem "${HM_GPU_MEM:-4G}" \
+      --host-mem "$third" $iters --verify --json >"$out/hybrid_$algo.json" 2>"$out/hybrid_$algo.err" ||
+      echo "hybrid $algo: rc $? $(tail -2 "$out/hybrid_$algo.err")"
+  fi
   if [[ " ${HM_CPU:-pagerank cc} " == *" $algo "* ]]; then
     drop
     timeout 300 "$bin" run "$algo" --graph "$file" --engine cpu --host-mem "$third" $iters --verify --json \
@@ -54,7 +62,7 @@ dd = open(f"{out}/dd.txt").read().strip()
 m = re.search(r"([\d.]+) ([GM])B/s", dd)
 dd_rate = float(m.group(1)) * (1 if m.group(2) == "G" else 1e-3) if m else 0
 print(f"file {size} bytes; dd iflag=direct: {dd}")
-for f in sorted(glob.glob(f"{out}/gpu_*.json") + glob.glob(f"{out}/cpu_*.json")):
+for f in sorted(glob.glob(f"{out}/gpu_*.json") + glob.glob(f"{out}/hybrid_*.json") + glob.glob(f"{out}/cpu_*.json")):
     try:
         r = json.load(open(f))
     except Exception as e:
@@ -62,7 +70,7 @@ for f in sorted(glob.glob(f"{out}/gpu_*.json") + glob.glob(f"{out}/cpu_*.json"))
         continue
     d = r.get("details") or {}
     t = r.get("time_s") or {}
-    disk = d.get("disk_bytes") or (d.get("host_mem") or {}).get("disk_bytes") or 0
+    disk = (d.get("disk_bytes") or 0) + ((d.get("host_mem") or {}).get("disk_bytes") or 0)  # the hybrid: both sides
     comp = t.get("compute", 0)
     rate = disk / comp / 1e9 if comp else 0
     v = r.get("verification") or {}

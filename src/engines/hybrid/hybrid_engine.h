@@ -3,7 +3,8 @@
 // run the same vertex program at once. A gather_apply is cut in pages of
 // the in-CSR (split_model.h): the accelerator gathers pages [0, k) from its
 // own placement of the edges while the CPU threads gather pages [k, P) from
-// the host graph; each side applies its own vertices, and the vertex data
+// the host graph (or, with --host-mem, from its file through the paged CPU
+// engine); each side applies its own vertices, and the vertex data
 // the operator points to is then exchanged: the accelerator's share down,
 // the CPU's share up. Every other step (edge_map, vertex_map, ...) runs on
 // the accelerator alone, so traversals (BFS, SSSP, CC), whose pushes write
@@ -143,7 +144,6 @@ class HybridEngine {
   }
 
  public:
-
   uint64_t num_vertices() const { return n_; }
   uint64_t num_edges() const { return acc_.num_edges(); }
   bool symmetric() const { return acc_.symmetric(); }
