@@ -92,7 +92,11 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   if (!o.host_mem.empty()) {
     const bool on_gpu = std::any_of(plan.placements.begin(), plan.placements.end(),
                                     [](const BenchPlacement* p) { return p->engine != EngineKind::kCpu; });
-    for (const std::string& g : plan.graphs) plan.host_mem = host_mem_budget(o.host_mem, g, o.graph, on_gpu);
+    // Every GPU placement one GPU's stream placement: they read the file too.
+    const bool gpu_stream = !o.distributed && o.gpus == 0 &&
+                            std::all_of(plan.placements.begin(), plan.placements.end(),
+                                        [](const BenchPlacement* p) { return p->reads_file(); });
+    for (const std::string& g : plan.graphs) plan.host_mem = host_mem_budget(o.host_mem, g, o.graph, on_gpu, gpu_stream);
   }
   const BenchPlacement* baseline =
       o.baseline.empty() ? default_baseline(plan.placements) : find_bench_placement(o.baseline);
@@ -208,8 +212,8 @@ void add_bench_command(CLI::App& app) {
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");
   cmd->add_option("--host-mem", o->host_mem,
-                  "CPU placement, .tgb graphs: keep at most SIZE bytes of each graph in host memory, reading the "
-                  "edges that do not fit from the file in pages (docs/HOST-MEM.md)")
+                  "cpu and stream placements (hybrid-stream too), .tgb graphs: keep at most SIZE bytes of each graph "
+                  "in host memory, reading the edges that do not fit from the file in pages (docs/HOST-MEM.md)")
       ->check(SizeValidator());
   cmd->add_option("-o,--output", o->output,
                   "Prefix of the files written: PREFIX.csv, PREFIX.json, PREFIX.png, PREFIX.svg")

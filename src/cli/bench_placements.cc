@@ -43,6 +43,8 @@ std::vector<BenchPlacement> build_table() {
                  .help = "hybrid, the GPU reading the edges from host memory (zerocopy-aligned)"});
   all.push_back({.name = "hybrid-subgraph", .engine = EngineKind::kHybrid, .placement = Placement::kSubgraph,
                  .help = "hybrid, the GPU streaming its pages' in-edges (resident partitions first)"});
+  all.push_back({.name = "hybrid-stream", .engine = EngineKind::kHybrid, .placement = Placement::kStream,
+                 .help = "hybrid, the GPU streaming partitions (with --host-mem: from the file, beside a paged CPU side)"});
   if (automatic)
     all.push_back(
         {.name = std::string(automatic->name), .placement = automatic->value, .help = std::string(automatic->help)});

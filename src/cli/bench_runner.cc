@@ -134,7 +134,11 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   }
   std::string reason;
   if (!gpu_available(&reason)) throw Error("no usable GPU: " + reason);
-  const GpuOptions options = placement.gpu_options(plan.gpu);
+  GpuOptions options = placement.gpu_options(plan.gpu);
+  if (plan.host_mem) {  // the stream placement's partitions from the file (bench_command checked the placements)
+    options.edge_file = spec;
+    options.host_mem_budget = *plan.host_mem;
+  }
   if (plan.distributed) {
     run_distributed_batch(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
     return;

@@ -42,7 +42,7 @@ struct BenchPlan {
   VerifyMode verify = VerifyMode::kAll;
   GpuOptions gpu;  // device, budget, stream threshold; each placement sets the rest
   AlgorithmOptions algorithm_options;
-  std::optional<uint64_t> host_mem;  // --host-mem: CPU runs keep at most this much of each .tgb graph in memory
+  std::optional<uint64_t> host_mem;  // --host-mem: runs keep at most this much of each .tgb graph in memory (CPU, stream placements)
   bool distributed = false;          // --distributed: GPU placements run as this rank of mpirun's processes
 };
 

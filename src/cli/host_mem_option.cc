@@ -13,7 +13,8 @@ uint64_t host_mem_budget(const std::string& text, const std::string& graph_spec,
   const uint64_t budget = parse_size(text, "--host-mem");
   if (on_gpu && !gpu_stream)
     throw usage_error("--host-mem: the CPU engine and one GPU's --placement stream read edges from the file (run: "
-                      "--engine cpu, or --engine gpu|hybrid --placement stream; bench: --placements cpu)");
+                      "--engine cpu, or --engine gpu|hybrid --placement stream; bench: --placements cpu,stream,"
+                      "stream-pt,stream-pt-opt,hybrid-stream)");
   if (is_generator_spec(graph_spec) || format_from_path(graph_spec) != FileFormat::kBinary)
     throw usage_error("--host-mem reads the edges from a .tgb file: convert " + graph_spec + " first (tiergraph convert " +
                       graph_spec + " OUT.tgb)");

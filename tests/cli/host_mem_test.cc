@@ -241,6 +241,8 @@ TEST(HostMem, BenchRunsTheCpuPlacementPaged) {
   }
   expect_refused("bench " + kron_file() + " -a pagerank -p cpu,device --no-chart --host-mem 80K -o " + prefix,
                  "--placement stream read edges from the file");
+  expect_refused("bench " + kron_file() + " -a pagerank -p stream-async --no-chart --host-mem 80K -o " + prefix,
+                 "--placement stream read edges from the file");
   expect_refused("bench kron:10 -a pagerank -p cpu --no-chart --host-mem 80K -o " + prefix, "from a .tgb file");
 }
 
@@ -274,6 +276,29 @@ TEST(HostMem, OneGpusStreamPlacementReadsTheFile) { run_on_gpu_from_file("--engi
 TEST(HostMem, HybridStreamPlacementReadsTheFile) {
   const nlohmann::json j = run_on_gpu_from_file("--engine hybrid");
   if (!j.is_null()) EXPECT_EQ(j["engine"].get<std::string>(), "hybrid");
+}
+
+// bench takes --host-mem for the stream placements too (the GPU's and the
+// hybrid's): on a GPU their rows read the file and verify; without one they
+// are rows failed for want of a GPU, and the cpu rows still run paged.
+TEST(HostMem, BenchRunsTheStreamPlacementsFromTheFile) {
+  const std::string prefix = temp("bench_stream");
+  const ProgramResult r = run_tiergraph("bench " + kron_file() + " -a pagerank -p cpu,stream,hybrid-stream -n 1 " +
+                                        "--threads 2 --no-chart --host-mem 1G -o " + prefix);
+  const nlohmann::json j = nlohmann::json::parse(tg::test::read_text_file(prefix + ".json"));
+  ASSERT_EQ(j["runs"].size(), 3u) << r.err;
+  std::string why;
+  const bool gpu = tg::gpu_available(&why);
+  for (const nlohmann::json& run : j["runs"]) {
+    const std::string placement = run["placement"].get<std::string>();
+    SCOPED_TRACE(placement);
+    if (placement == "cpu" || gpu) {
+      EXPECT_EQ(run["verified"].get<std::string>(), "ok") << run.dump();
+    } else {
+      EXPECT_NE(run.dump().find("GPU"), std::string::npos) << run.dump();
+    }
+    if (gpu && placement != "cpu") EXPECT_GT(run["details"]["disk_bytes"].get<uint64_t>(), 0u) << run.dump();
+  }
 }
 
 TEST(HostMem, RefusedInOneLine) {
