@@ -206,8 +206,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
   cmd->add_option("--delta", o->algo.delta, "SSSP and SSWP: bucket width (default: from the edge weights)");
-  cmd->add_flag("--push-only", o->algo.push_only,
-                "BFS: every level top-down, never bottom-up (the plain BFS; the default is direction-optimizing)");
+  add_push_only(*cmd, o->algo.push_only);
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");

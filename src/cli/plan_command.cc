@@ -42,7 +42,7 @@ struct PlanOptions {
 void plan_gpus(const PlanOptions& o, const AlgorithmInfo& algorithm, const AnyGraph& graph, uint64_t budget) {
   const dist::PartitionSummary summary =
       dist::plan_partition(graph, o.gpus, dist::PartitionOptions{.threshold = o.delegate_threshold,
-                                                                .rule = dist::threshold_rule_for(algorithm, o.algo)});
+                                                                .rule = dist::threshold_rule_for(algorithm)});
   nlohmann::json ranks = nlohmann::json::array();
   std::string table;
   char line[256];
@@ -121,8 +121,7 @@ void add_plan_command(CLI::App& app) {
                   "~/.config/tiergraph/profile.json where it exists, else built-in H100 figures)");
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank: stop when the L1 change is below this")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
-  cmd->add_flag("--push-only", o->algo.push_only,
-                "BFS: every level top-down, never bottom-up (the plain BFS; the default is direction-optimizing)");
+  add_push_only(*cmd, o->algo.push_only);
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_edge_cache_choice(*cmd, o->edge_cache);
   auto* gpus = cmd->add_option("--gpus", o->gpus,

@@ -174,8 +174,7 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--delta", o->algo.delta,
                   "SSSP and SSWP: bucket width (default: from the edge weights: their mean on the GPU, the mean "
                   "over the average degree on the CPU)");
-  cmd->add_flag("--push-only", o->algo.push_only,
-                "BFS: every level top-down, never bottom-up (the plain BFS; the default is direction-optimizing)");
+  add_push_only(*cmd, o->algo.push_only);
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");

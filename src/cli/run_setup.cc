@@ -50,6 +50,11 @@ void EngineOptions::add_to(CLI::App& command) {
   add_delegate_threshold(command, gpus, gpu.delegate_threshold);
 }
 
+void add_push_only(CLI::App& command, bool& push_only) {
+  command.add_flag("--push-only", push_only,
+                   "BFS: every level top-down, never bottom-up (the plain BFS; the default is direction-optimizing)");
+}
+
 void add_source_blocks(CLI::App& command, int& blocks) {
   command
       .add_option("--source-blocks", blocks,

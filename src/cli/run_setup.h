@@ -32,6 +32,8 @@ struct EngineOptions {
 
 void apply_threads(int threads);
 // --delegate-threshold TH for run, bench and plan; needs --gpus.
+// --push-only (AlgorithmOptions::push_only), for run, bench and plan.
+void add_push_only(CLI::App& command, bool& push_only);
 // --source-blocks (GpuOptions::source_blocks), for run and bench.
 void add_source_blocks(CLI::App& command, int& blocks);
 void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<uint64_t>& threshold);

@@ -11,14 +11,13 @@ bool runs_on_several_gpus(const AlgorithmInfo& algorithm) {
   return name == "bfs" || name == "cc" || name == "pagerank" || name == "sssp";
 }
 
-// Every BFS, --push-only too (measured: degree_threshold.h).
-ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm, const AlgorithmOptions&) {
+ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm) {
   return algorithm.name() == "bfs" ? ThresholdRule::kScaledByRanks : ThresholdRule::kPaper;
 }
 
 ThresholdRule threshold_rule_for(const std::vector<RunRequest>& requests) {
   for (const RunRequest& r : requests)
-    if (threshold_rule_for(*r.algorithm, r.options) != ThresholdRule::kScaledByRanks) return ThresholdRule::kPaper;
+    if (threshold_rule_for(*r.algorithm) != ThresholdRule::kScaledByRanks) return ThresholdRule::kPaper;
   return requests.empty() ? ThresholdRule::kPaper : ThresholdRule::kScaledByRanks;
 }
 

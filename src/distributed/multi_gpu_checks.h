@@ -14,10 +14,9 @@ namespace tg::dist {
 bool runs_on_several_gpus(const AlgorithmInfo& algorithm);
 
 // The rule of the partition's default TH for these runs (one partition
-// serves a batch): scaled by the ranks where every run is a
-// direction-optimizing BFS (the higher TH spares the pulls' pass over every
-// delegate on every rank; a BFS that only pushes does no such pass).
-ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm, const AlgorithmOptions& options = {});
+// serves a batch): scaled by the ranks where every run is a BFS, --push-only
+// too (measured: degree_threshold.h).
+ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm);
 ThresholdRule threshold_rule_for(const std::vector<RunRequest>& requests);
 
 // Throws a one-line usage error for what --gpus cannot do (yet): another

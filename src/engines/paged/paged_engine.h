@@ -149,7 +149,7 @@ class PagedCpuEngine {
     const eid_t resident = resident_end_of<G>(true);
     RangePlan& r = range_plan_;
     if (!r.made || r.first != begin || r.last != end || r.resident != resident)
-      r = {plan_range(graph_.in_edges().offsets.data(), begin, end, capacity_, resident), resident, true, begin, end};
+      r = {{plan_range(graph_.in_edges().offsets.data(), begin, end, capacity_, resident), resident, true}, begin, end};
     return gather_windows(r.plan, op, threads);
   }
 
@@ -388,11 +388,8 @@ class PagedCpuEngine {
     bool made = false;
   };
   CachedPlan in_plan_, out_plan_;  // every vertex
-  struct RangePlan {
-    WindowPlan plan;
-    eid_t resident = 0;
-    bool made = false;
-    uint64_t first = 0, last = 0;
+  struct RangePlan : CachedPlan {
+    uint64_t first = 0, last = 0;  // the vertices it serves
   };
   RangePlan range_plan_;  // gather_apply_range's last range
   PagingStats paging_;
