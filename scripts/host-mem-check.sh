@@ -16,6 +16,7 @@
 #   HM_CPU="pagerank cc"  which algorithms the CPU engine's --host-mem runs too, in the same call
 #   HM_ITERS=5            PageRank's iterations (--max-iters; each reads the whole file once)
 #   HM_HYBRID=1           PageRank on the hybrid engine too (--engine hybrid --placement stream: half the budget each side)
+#   HM_HYBRID_GPU_MEM=2G  the hybrid's --gpu-mem: its GPU half holds the offsets and two partitions' page buffers
 #   HM_BIN=PATH           the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,7 @@ bytes=$(stat -c %s "$file")
 third=$((bytes / 3))
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches 2>/dev/null || true; }
 drop
+failed=0
 dd if="$file" of=/dev/null bs=64M iflag=direct 2>&1 | tail -1 | tee "$out/dd.txt"
 for algo in ${HM_ALGOS:-pagerank cc}; do
   iters=""
@@ -42,17 +44,17 @@ for algo in ${HM_ALGOS:-pagerank cc}; do
   drop
   timeout 400 "$bin" run "$algo" --graph "$file" --engine gpu --placement stream --gpu-mem "${HM_GPU_MEM:-4G}" \
     --host-mem "$third" $iters --verify --json >"$out/gpu_$algo.json" 2>"$out/gpu_$algo.err" ||
-    echo "gpu $algo: rc $? $(tail -2 "$out/gpu_$algo.err")"
+    { echo "gpu $algo: rc $? $(tail -2 "$out/gpu_$algo.err")"; failed=1; }
   if [ "$algo" = pagerank ] && [ "${HM_HYBRID:-1}" = 1 ]; then  # its gathers split between the GPU and the paged CPU side
     drop
-    timeout 400 "$bin" run "$algo" --graph "$file" --engine hybrid --placement stream --gpu-mem "${HM_GPU_MEM:-4G}" \
+    timeout 400 "$bin" run "$algo" --graph "$file" --engine hybrid --placement stream --gpu-mem "${HM_HYBRID_GPU_MEM:-2G}" \
       --host-mem "$third" $iters --verify --json >"$out/hybrid_$algo.json" 2>"$out/hybrid_$algo.err" ||
-      echo "hybrid $algo: rc $? $(tail -2 "$out/hybrid_$algo.err")"
+      { echo "hybrid $algo: rc $? $(tail -2 "$out/hybrid_$algo.err")"; failed=1; }
   fi
   if [[ " ${HM_CPU:-pagerank cc} " == *" $algo "* ]]; then
     drop
     timeout 300 "$bin" run "$algo" --graph "$file" --engine cpu --host-mem "$third" $iters --verify --json \
-      >"$out/cpu_$algo.json" 2>"$out/cpu_$algo.err" || echo "cpu $algo: rc $? $(tail -2 "$out/cpu_$algo.err")"
+      >"$out/cpu_$algo.json" 2>"$out/cpu_$algo.err" || { echo "cpu $algo: rc $? $(tail -2 "$out/cpu_$algo.err")"; failed=1; }
   fi
 done
 python3 - "$out" "$bytes" <<'EOF'
@@ -78,3 +80,4 @@ for f in sorted(glob.glob(f"{out}/gpu_*.json") + glob.glob(f"{out}/hybrid_*.json
           f"{rate:.2f} GB/s ({rate / dd_rate if dd_rate else 0:.2f} of dd), buffers {d.get('host_mem_buffer_bytes')}, "
           f"verified {v.get('ok')}")
 EOF
+exit $failed  # a run that failed fails the check, after the table

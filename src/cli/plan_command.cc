@@ -42,7 +42,7 @@ struct PlanOptions {
 void plan_gpus(const PlanOptions& o, const AlgorithmInfo& algorithm, const AnyGraph& graph, uint64_t budget) {
   const dist::PartitionSummary summary =
       dist::plan_partition(graph, o.gpus, dist::PartitionOptions{.threshold = o.delegate_threshold,
-                                                                .rule = dist::threshold_rule_for(algorithm)});
+                                                                .rule = dist::threshold_rule_for(algorithm, o.algo.push_only)});
   nlohmann::json ranks = nlohmann::json::array();
   std::string table;
   char line[256];

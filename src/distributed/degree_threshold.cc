@@ -41,7 +41,8 @@ uint64_t default_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_
                                   uint64_t max_delegates) {
   const uint64_t paper = paper_degree_threshold(out_offsets, n, num_ranks, max_delegates);
   if (rule == ThresholdRule::kPaper) return paper;
-  return std::max(paper, scale_rule_threshold(n) * static_cast<uint64_t>(std::max(num_ranks, 1)));
+  const uint64_t ranks = static_cast<uint64_t>(std::max(num_ranks, 1)) * (rule == ThresholdRule::kScaledByTwiceRanks ? 2 : 1);
+  return std::max(paper, scale_rule_threshold(n) * ranks);
 }
 
 }  // namespace tg::dist

@@ -50,6 +50,13 @@ enum class ThresholdRule {
   // 32 57.3 GTEPS (delegates' pushes 62.7 ms a root), at 128 71.9 (36.9);
   // kron:27 on 2 at 23 34.9, at 46 41.3.
   kScaledByRanks,
+  // The scale rule times 2P (never below the paper's): a batch of BFS runs
+  // that only push (--push-only), whose delegates' pushes fall further with
+  // fewer delegates while their normals' sends grow slower than a DOBFS's
+  // pulls would. 64 roots each (docs/PERF.md, session 14): kron:26 on 1 H100
+  // at TH 16 / 32 23.1 / 26.3 GTEPS, kron:27 on 2 at 46 / 92 41.1 / 45.0
+  // (2 H100, one call), kron:28 on 4 at 128 / 256 71.9 / 75.4 (4 H100).
+  kScaledByTwiceRanks,
 };
 uint64_t default_degree_threshold(const eid_t* out_offsets, uint64_t n, int num_ranks, ThresholdRule rule,
                                   uint64_t max_delegates = kLocalIdLimit);

@@ -11,14 +11,20 @@ bool runs_on_several_gpus(const AlgorithmInfo& algorithm) {
   return name == "bfs" || name == "cc" || name == "pagerank" || name == "sssp";
 }
 
-ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm) {
-  return algorithm.name() == "bfs" ? ThresholdRule::kScaledByRanks : ThresholdRule::kPaper;
+ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm, bool push_only) {
+  if (algorithm.name() != "bfs") return ThresholdRule::kPaper;
+  return push_only ? ThresholdRule::kScaledByTwiceRanks : ThresholdRule::kScaledByRanks;
 }
 
 ThresholdRule threshold_rule_for(const std::vector<RunRequest>& requests) {
-  for (const RunRequest& r : requests)
-    if (threshold_rule_for(*r.algorithm) != ThresholdRule::kScaledByRanks) return ThresholdRule::kPaper;
-  return requests.empty() ? ThresholdRule::kPaper : ThresholdRule::kScaledByRanks;
+  if (requests.empty()) return ThresholdRule::kPaper;
+  ThresholdRule rule = ThresholdRule::kScaledByTwiceRanks;
+  for (const RunRequest& r : requests) {
+    const ThresholdRule mine = threshold_rule_for(*r.algorithm, r.options.push_only);
+    if (mine == ThresholdRule::kPaper) return ThresholdRule::kPaper;
+    if (mine == ThresholdRule::kScaledByRanks) rule = mine;  // a DOBFS in the batch: its rule
+  }
+  return rule;
 }
 
 void check_multi_gpu_run(const std::vector<RunRequest>& requests, const GpuOptions& options, bool directed) {

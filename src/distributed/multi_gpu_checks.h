@@ -14,9 +14,10 @@ namespace tg::dist {
 bool runs_on_several_gpus(const AlgorithmInfo& algorithm);
 
 // The rule of the partition's default TH for these runs (one partition
-// serves a batch): scaled by the ranks where every run is a BFS, --push-only
-// too (measured: degree_threshold.h).
-ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm);
+// serves a batch): scaled by the ranks where every run is a BFS, by twice
+// the ranks where every one of them only pushes (--push-only), the paper's
+// otherwise (measured: degree_threshold.h).
+ThresholdRule threshold_rule_for(const AlgorithmInfo& algorithm, bool push_only);
 ThresholdRule threshold_rule_for(const std::vector<RunRequest>& requests);
 
 // Throws a one-line usage error for what --gpus cannot do (yet): another

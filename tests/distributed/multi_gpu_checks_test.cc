@@ -61,6 +61,9 @@ TEST(MultiGpuChecks, CcPageRankAndSsspAreAccepted) {
 // not measured with it (distributed/degree_threshold.h).
 TEST(MultiGpuChecks, OnlyABatchOfBfsRunsScalesTheThreshold) {
   EXPECT_EQ(dist::threshold_rule_for(one("bfs")), dist::ThresholdRule::kScaledByRanks);
+  EXPECT_EQ(dist::threshold_rule_for(*find_algorithm("bfs"), false), dist::ThresholdRule::kScaledByRanks);
+  EXPECT_EQ(dist::threshold_rule_for(*find_algorithm("bfs"), true), dist::ThresholdRule::kScaledByTwiceRanks);
+  EXPECT_EQ(dist::threshold_rule_for(*find_algorithm("cc"), true), dist::ThresholdRule::kPaper);
   for (const char* other : {"cc", "sssp", "pagerank"})
     EXPECT_EQ(dist::threshold_rule_for(one(other)), dist::ThresholdRule::kPaper) << other;
   std::vector<RunRequest> mixed = one("bfs");
@@ -69,9 +72,14 @@ TEST(MultiGpuChecks, OnlyABatchOfBfsRunsScalesTheThreshold) {
   std::vector<RunRequest> two = one("bfs");
   two.push_back(one("bfs")[0]);
   EXPECT_EQ(dist::threshold_rule_for(two), dist::ThresholdRule::kScaledByRanks);
-  // A BFS that only pushes too: fewer delegates push fewer edges (measured).
+  // A BFS that only pushes: twice the ranks, fewer delegates pushing fewer
+  // edges (measured); beside a DOBFS, the DOBFS's rule.
   std::vector<RunRequest> push_only = one("bfs");
   push_only[0].options.push_only = true;
+  EXPECT_EQ(dist::threshold_rule_for(push_only), dist::ThresholdRule::kScaledByTwiceRanks);
+  push_only.push_back(push_only[0]);
+  EXPECT_EQ(dist::threshold_rule_for(push_only), dist::ThresholdRule::kScaledByTwiceRanks);
+  push_only.push_back(one("bfs")[0]);
   EXPECT_EQ(dist::threshold_rule_for(push_only), dist::ThresholdRule::kScaledByRanks);
   push_only.push_back(one("cc")[0]);
   EXPECT_EQ(dist::threshold_rule_for(push_only), dist::ThresholdRule::kPaper);

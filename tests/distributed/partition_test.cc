@@ -403,12 +403,14 @@ TEST(PartitionThreshold, BfsRuleScalesWithTheRanks) {
   for (int p : {1, 2, 4, 8}) {
     EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, p, dist::ThresholdRule::kPaper), 2u) << p;
     EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, p, dist::ThresholdRule::kScaledByRanks), 2u * p) << p;
+    EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, p, dist::ThresholdRule::kScaledByTwiceRanks), 4u * p) << p;
   }
   // Every vertex of degree 100: the paper's rule must go to 100 to leave any
   // under the limit at 8 ranks (d <= n/2), above the scaled rule's 16.
   for (uint64_t v = 0; v <= n; ++v) offsets[v] = v * 100;
   EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, 8, dist::ThresholdRule::kPaper), 100u);
   EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, 8, dist::ThresholdRule::kScaledByRanks), 100u);
+  EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, 8, dist::ThresholdRule::kScaledByTwiceRanks), 100u);
   EXPECT_EQ(dist::default_degree_threshold(offsets.data(), n, 2, dist::ThresholdRule::kScaledByRanks), 4u);  // d = n <= 2n
 }
 

@@ -113,6 +113,34 @@ TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
   }
 }
 
+// The hybrid's GPU half too small for its partitions' page buffers (an
+// 8 MiB device budget: two staging slots of 1 MiB against the half's 1 MiB
+// beside the offsets): refused in one line that says the
+// budget was halved, where the stream placement alone would name only half.
+TEST(GpuHostMem, TheHybridNamesTheHalfItGaveTheGpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  LoadOptions lo;
+  lo.build.undirected = true;
+  lo.build.in_edges = true;
+  const std::unique_ptr<Stored> s = stored(load_graph("kron:14", lo), "hybrid_half");
+  const RunRequest r = prepare_request(s->graph, make_request(a, Sources{}, {}));
+  const uint64_t offsets = (num_vertices(s->graph) + 1) * sizeof(eid_t) * 2;
+  const uint64_t budget = 2 * (offsets + (1u << 20));
+  try {
+    GpuOptions g = from_file(s->path, s->graph, budget);
+    g.memory_budget = 8u << 20;
+    run_on_hybrid(s->graph, r, g, HybridOptions{});
+    ADD_FAILURE() << "page buffers of the whole graph fit half of " << budget << " bytes";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage) << what;
+    EXPECT_NE(what.find("--engine hybrid gives half of --host-mem " + std::to_string(budget)), std::string::npos) << what;
+    EXPECT_NE(what.find("too small for the stream placement"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+  }
+}
+
 TEST(GpuHostMem, TooSmallABudgetAndOtherPlacementsAreRefused) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   const std::unique_ptr<Stored> s = stored(gpu_graph("kron_large", algorithm("bfs"), Orientation::kUndirected, false), "refuse");

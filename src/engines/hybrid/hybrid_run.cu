@@ -92,7 +92,16 @@ void run_batch_on_hybrid(const AnyGraph& any, const std::vector<RunRequest>& req
       throw usage_error(std::string("--engine hybrid gives half of --host-mem to the CPU side: ") + e.what());
     }
   }
-  std::visit([&](const auto& graph) { run_batch(graph, requests, gpu, hybrid, cpu_plan, sink); }, any);
+  try {
+    std::visit([&](const auto& graph) { run_batch(graph, requests, gpu, hybrid, cpu_plan, sink); }, any);
+  } catch (const Error& e) {
+    // The stream placement names the budget it was given, which is half the
+    // user's: say where the other half went.
+    const std::string what = e.what();
+    if (e.kind() != ErrorKind::kUsage || options.edge_file.empty() || what.rfind("--host-mem ", 0) != 0) throw;
+    throw usage_error("--engine hybrid gives half of --host-mem " + std::to_string(options.host_mem_budget) +
+                      " to the GPU's stream placement and half to the CPU side; the GPU's half: " + what);
+  }
 }
 
 RunOutput run_on_hybrid(const AnyGraph& any, const RunRequest& request, const GpuOptions& options,
