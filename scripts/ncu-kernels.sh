@@ -31,7 +31,8 @@ if start < 0:
 rows = list(csv.DictReader(io.StringIO(text[start:])))
 agg = collections.OrderedDict()
 for r in rows:
-    name = r["Kernel Name"].split("(")[0].split("<")[0].replace("void ", "").strip().split("::")[-1]
+    name = r["Kernel Name"].replace("(anonymous namespace)::", "").split("(")[0].split("<")[0]
+    name = name.replace("void ", "").strip().split("::")[-1]
     a = agg.setdefault(name, collections.Counter())
     value = float(r["Metric Value"].replace(",", "")) if r["Metric Value"] not in ("", "n/a") else 0.0
     a[r["Metric Name"]] += value

@@ -20,6 +20,8 @@ stage "$build/tests/tg_gpu_tests" tg_gpu_tests
 # Built only by a full build (gpu-check.sh runs it where present).
 [ -x "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" ] &&
   stage "$build/tests/gpu_subgraph/tg_gpu_subgraph_device_tests" tg_gpu_subgraph_device_tests
+# The host-pages probe (benchmarks/engines/host_pages_probe.cu): gpu-check unpacks it to /tmp/tg-bin beside the others.
+[ -x "$build/benchmarks/tg_host_pages_probe" ] && stage "$build/benchmarks/tg_host_pages_probe" tg_host_pages_probe
 for extra in "$@"; do stage "${extra%%=*}" "${extra#*=}"; done
 # Debian's libraries the programs link that the GPU machines lack (carry .data/lib with them).
 mkdir -p .data/lib

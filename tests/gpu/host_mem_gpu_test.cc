@@ -113,10 +113,10 @@ TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
   }
 }
 
-// The hybrid's GPU half too small for its partitions' page buffers (an
-// 8 MiB device budget: two staging slots of 1 MiB against the half's 1 MiB
-// beside the offsets): refused in one line that says the
-// budget was halved, where the stream placement alone would name only half.
+// The hybrid's GPU half too small for its partitions' page buffers: a 2 MiB
+// device budget (slots of 256 KiB, the 1.9 MB graph streamed through two of
+// them) against a half of the offsets and 256 KiB. The stream placement alone
+// refuses that half naming only it; the hybrid says the budget was halved.
 TEST(GpuHostMem, TheHybridNamesTheHalfItGaveTheGpu) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   const AlgorithmInfo& a = algorithm("pagerank");
@@ -125,17 +125,24 @@ TEST(GpuHostMem, TheHybridNamesTheHalfItGaveTheGpu) {
   lo.build.in_edges = true;
   const std::unique_ptr<Stored> s = stored(load_graph("kron:14", lo), "hybrid_half");
   const RunRequest r = prepare_request(s->graph, make_request(a, Sources{}, {}));
-  const uint64_t offsets = (num_vertices(s->graph) + 1) * sizeof(eid_t) * 2;
-  const uint64_t budget = 2 * (offsets + (1u << 20));
+  const uint64_t half = (num_vertices(s->graph) + 1) * sizeof(eid_t) * 2 + (256u << 10);
+  GpuOptions alone = from_file(s->path, s->graph, half);
+  alone.memory_budget = 2u << 20;
   try {
-    GpuOptions g = from_file(s->path, s->graph, budget);
-    g.memory_budget = 8u << 20;
+    run_batch_on_gpu(s->graph, {r}, alone);
+    FAIL() << "the stream placement's page buffers fit " << half << " bytes: the test's sizes are off";
+  } catch (const Error& e) {
+    ASSERT_NE(std::string(e.what()).find("too small for the stream placement"), std::string::npos) << e.what();
+  }
+  try {
+    GpuOptions g = from_file(s->path, s->graph, 2 * half);
+    g.memory_budget = 2u << 20;
     run_on_hybrid(s->graph, r, g, HybridOptions{});
-    ADD_FAILURE() << "page buffers of the whole graph fit half of " << budget << " bytes";
+    ADD_FAILURE() << "the GPU's half of " << 2 * half << " bytes held what the placement alone refused";
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_EQ(e.kind(), ErrorKind::kUsage) << what;
-    EXPECT_NE(what.find("--engine hybrid gives half of --host-mem " + std::to_string(budget)), std::string::npos) << what;
+    EXPECT_NE(what.find("--engine hybrid gives half of --host-mem " + std::to_string(2 * half)), std::string::npos) << what;
     EXPECT_NE(what.find("too small for the stream placement"), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos);
   }

@@ -19,6 +19,42 @@ __device__ inline T warp_combine(const Op& op, T x) {
   return x;
 }
 
+// A value read once in a pass (an id, an offset, a partial sum), loaded and
+// stored evict-first (ld.global.cs / st.global.cs) so that the stream of them
+// leaves the L2 to the values gathered at random (a source block's, sized to
+// the L2: source_blocks.h). ncu on kron:25 in 3 blocks (docs/PERF.md, session
+// 14): 22 GB of DRAM a pass where ids, offsets and partials are 6.6, most of
+// the rest the gathered values missing the L2.
+template <typename T>
+__device__ inline T load_once(const T* p) {
+  if constexpr (sizeof(T) == 8) {
+    const unsigned long long x = __ldcs(reinterpret_cast<const unsigned long long*>(p));
+    return *reinterpret_cast<const T*>(&x);
+  } else {
+    static_assert(sizeof(T) == 4);
+    const unsigned x = __ldcs(reinterpret_cast<const unsigned*>(p));
+    return *reinterpret_cast<const T*>(&x);
+  }
+}
+
+template <typename T>
+__device__ inline void store_once(T* p, T value) {
+  if constexpr (sizeof(T) == 8) {
+    __stcs(reinterpret_cast<unsigned long long*>(p), *reinterpret_cast<const unsigned long long*>(&value));
+  } else {
+    static_assert(sizeof(T) == 4);
+    __stcs(reinterpret_cast<unsigned*>(p), *reinterpret_cast<const unsigned*>(&value));
+  }
+}
+
+// id_at, evict-first in GPU memory (the only place the gather reads its ids
+// from directly).
+template <Access A, typename V>
+__device__ inline V gather_id(const CsrView<V>& csr, const ListRead<V>& list, int64_t k) {
+  if constexpr (A == Access::kDevice) return load_once(csr.neighbors + k);
+  else return id_at<A>(csr, list, k);
+}
+
 __device__ inline void add_residual(double* residual, double x) {
   for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFull, x, o);
   if ((threadIdx.x & 31) == 0 && x != 0) atomicAdd(residual, x);
@@ -29,7 +65,7 @@ template <typename V, typename Op>
 __device__ inline double finish_gather(const GatherArgs<V>& a, const Op& op, V v, typename Op::acc_t total) {
   if (a.partial == nullptr) return op.apply(v, total);
   auto* partial = static_cast<typename Op::acc_t*>(a.partial);
-  partial[v] = op.sum(partial[v], total);
+  store_once(partial + v, op.sum(load_once(partial + v), total));
   return 0;
 }
 
@@ -45,7 +81,7 @@ __device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const O
     if (k >= lo && k < hi) {
       weight_t w = 1.0f;
       if constexpr (kW) w = weight_at<A>(a.csr, list, k);
-      acc = op.sum(acc, op.gather(id_at<A>(a.csr, list, k), v, w));
+      acc = op.sum(acc, op.gather(gather_id<A>(a.csr, list, k), v, w));
     }
   }
   if (lane == 0 && hi > lo) {
@@ -110,7 +146,7 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
     bool queue = false;
     if (i < a.n) {
       v = static_cast<V>(a.first + i);
-      const int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
+      const int64_t b = static_cast<int64_t>(load_once(a.csr.offsets + v)), e = static_cast<int64_t>(load_once(a.csr.offsets + v + 1));
       if (e - b > kThreadEntries) {
         queue = true;
       } else if (F != ThreadForm::kIdsFirstSkipEmpty || e > b || a.partial == nullptr) {
@@ -119,7 +155,7 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
           for (int64_t k = b; k < e; ++k) {
             weight_t w = 1.0f;
             if constexpr (kW) w = a.csr.weights[k];
-            acc = op.sum(acc, op.gather(a.csr.neighbors[k], v, w));
+            acc = op.sum(acc, op.gather(load_once(a.csr.neighbors + k), v, w));
           }
         } else {
           const int count = static_cast<int>(e - b);
@@ -127,7 +163,7 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
           weight_t ws[kThreadEntries];
 #pragma unroll
           for (int j = 0; j < kThreadEntries; ++j) {
-            ids[j] = j < count ? a.csr.neighbors[b + j] : V{0};
+            ids[j] = j < count ? load_once(a.csr.neighbors + b + j) : V{0};
             ws[j] = 1.0f;
             if constexpr (kW) ws[j] = j < count ? a.csr.weights[b + j] : 1.0f;
           }
