@@ -10,10 +10,8 @@
 #
 # Environment:
 #   SB_GRAPH=kron:25      generated once into /tmp (a .tgb), or a path
-#   SB_BLOCKS="w1 1 2 3 6 0"  --source-blocks values (1: one pass, 0: auto); a leading letter picks the
-#                         gather's form through the environment: w TG_GATHER_WARPS=1 (every list by a warp,
-#                         as before the thread pass), s TG_GATHER_THREAD=serial (a thread's list one entry
-#                         after another), i TG_GATHER_THREAD=ids (the ids first, empty lists still added)
+#   SB_BLOCKS="w1 1 2 3 6 0"  --source-blocks values (1: one pass, 0: auto); a leading w runs it with
+#                         TG_GATHER_WARPS=1 (every list by a warp, as before the thread pass)
 #   SB_ROUNDS=2           rounds over the settings
 #   SB_BIN=PATH           the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 set -uo pipefail
@@ -33,10 +31,9 @@ for round in $(seq 1 "${SB_ROUNDS:-2}"); do
   for n in ${SB_BLOCKS:-w1 1 2 3 6 0}; do
     verify=""
     [ "$round" = 1 ] && verify="--verify"
-    warps=0 form=""
-    case "$n" in w*) warps=1 ;; s*) form=serial ;; i*) form=ids ;; esac
-    TG_GATHER_WARPS=$warps TG_GATHER_THREAD=$form timeout 300 "$bin" run pagerank --graph "$file" -p device \
-      --source-blocks "${n#[wsi]}" $verify --json \
+    warps=0
+    [[ "$n" == w* ]] && warps=1
+    TG_GATHER_WARPS=$warps timeout 300 "$bin" run pagerank --graph "$file" -p device --source-blocks "${n#w}" $verify --json \
       >"$out/sb_${n}_r$round.json" 2>"$out/sb_${n}_r$round.err" || echo "blocks $n round $round: rc $? $(tail -1 "$out/sb_${n}_r$round.err")"
   done
 done

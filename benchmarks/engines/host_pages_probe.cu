@@ -10,10 +10,16 @@
 //
 // Kinds: alloc (cudaHostAlloc, mapped), register (2 MiB-aligned malloc, huge
 // pages asked for, cudaHostRegister: how the .tgb loader pins in place), vmm
-// (engines/gpu/vmm_host.h: cuMemCreate with a host location at the driver's
-// recommended granularity; vmm-numa: on host NUMA node 0). One table row per kind and size: random
+// (cuMemCreate with a host location at the driver's recommended granularity,
+// 2 MiB on the H100 machine; vmm-numa: on host NUMA node 0). One table row per kind and size: random
 // lines (a warp a line, each lane 4 bytes) and an in-order read for the
 // link's rate. Without a GPU it says so and exits 0.
+//
+// Measured on the H100 machine (docs/PERF.md, session 14): the same rate for
+// every kind at every size (393 M lines/s at 256 MiB, 43 M at 8 GiB), so the
+// bound is not the GPU's page size for host memory; the host side's
+// translation of the device's reads (an IOMMU in the VM) is the suspect.
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <sys/mman.h>
 
@@ -27,8 +33,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include "engines/gpu/vmm_host.h"
 
 namespace {
 
@@ -77,6 +81,131 @@ __global__ void in_order(const uint4* base, uint64_t words, unsigned* sink) {
   if (acc == 0x9e3779b9u) atomicAdd(sink, 1u);
 }
 
+template <typename F>
+F entry(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult status{};
+  if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &status) != cudaSuccess ||
+      status != cudaDriverEntryPointSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return reinterpret_cast<F>(fn);
+}
+
+struct Driver {
+  CUresult (*create)(CUmemGenericAllocationHandle*, size_t, const CUmemAllocationProp*, unsigned long long) =
+      entry<decltype(create)>("cuMemCreate");
+  CUresult (*granularity)(size_t*, const CUmemAllocationProp*, CUmemAllocationGranularity_flags) =
+      entry<decltype(granularity)>("cuMemGetAllocationGranularity");
+  CUresult (*reserve)(CUdeviceptr*, size_t, size_t, CUdeviceptr, unsigned long long) =
+      entry<decltype(reserve)>("cuMemAddressReserve");
+  CUresult (*map)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle, unsigned long long) =
+      entry<decltype(map)>("cuMemMap");
+  CUresult (*set_access)(CUdeviceptr, size_t, const CUmemAccessDesc*, size_t) = entry<decltype(set_access)>("cuMemSetAccess");
+  CUresult (*unmap)(CUdeviceptr, size_t) = entry<decltype(unmap)>("cuMemUnmap");
+  CUresult (*release)(CUmemGenericAllocationHandle) = entry<decltype(release)>("cuMemRelease");
+  CUresult (*free_va)(CUdeviceptr, size_t) = entry<decltype(free_va)>("cuMemAddressFree");
+  bool complete() const { return create && granularity && reserve && map && set_access && unmap && release && free_va; }
+};
+
+const Driver& driver() {
+  static const Driver d;
+  return d;
+}
+
+// Host memory from the driver's virtual memory API (cuMemCreate with a host
+// location, mapped for the GPU), its entry points looked up through the
+// runtime so that nothing links libcuda.
+class VmmHostBuffer {
+ public:
+  static std::unique_ptr<VmmHostBuffer> allocate(size_t bytes, bool numa_node_0, std::string* why);
+  ~VmmHostBuffer();
+  VmmHostBuffer(const VmmHostBuffer&) = delete;
+  VmmHostBuffer& operator=(const VmmHostBuffer&) = delete;
+  void* data() const { return data_; }
+  bool host_access() const { return host_access_; }
+  size_t granularity() const { return granularity_; }
+
+ private:
+  VmmHostBuffer() = default;
+  void* data_ = nullptr;
+  size_t size_ = 0;
+  size_t granularity_ = 0;
+  unsigned long long handle_ = 0;
+  bool host_access_ = false;
+};
+
+std::unique_ptr<VmmHostBuffer> VmmHostBuffer::allocate(size_t bytes, bool numa_node_0, std::string* why) {
+  const Driver& d = driver();
+  if (!d.complete()) {
+    *why = "the driver lacks the virtual memory entry points";
+    return nullptr;
+  }
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    *why = "no current GPU";
+    return nullptr;
+  }
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = numa_node_0 ? CU_MEM_LOCATION_TYPE_HOST_NUMA : CU_MEM_LOCATION_TYPE_HOST;
+  prop.location.id = 0;
+  size_t g = 0;
+  if (d.granularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) != CUDA_SUCCESS || g == 0) {
+    *why = "the driver gives no granularity for host allocations";
+    return nullptr;
+  }
+  std::unique_ptr<VmmHostBuffer> b(new VmmHostBuffer);
+  b->granularity_ = g;
+  b->size_ = (bytes + g - 1) / g * g;
+  CUmemGenericAllocationHandle handle{};
+  if (CUresult r = d.create(&handle, b->size_, &prop, 0); r != CUDA_SUCCESS) {
+    *why = "cuMemCreate on the host refused (" + std::to_string(static_cast<int>(r)) + ")";
+    return nullptr;
+  }
+  b->handle_ = handle;
+  CUdeviceptr va = 0;
+  if (d.reserve(&va, b->size_, g, 0, 0) != CUDA_SUCCESS) {
+    d.release(handle);
+    *why = "cuMemAddressReserve refused";
+    return nullptr;
+  }
+  if (d.map(va, b->size_, 0, handle, 0) != CUDA_SUCCESS) {
+    d.free_va(va, b->size_);
+    d.release(handle);
+    *why = "cuMemMap refused";
+    return nullptr;
+  }
+  b->data_ = reinterpret_cast<void*>(va);
+  CUmemAccessDesc access[2]{};
+  access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  access[0].location.id = device;
+  access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  access[1].location.type = numa_node_0 ? CU_MEM_LOCATION_TYPE_HOST_NUMA : CU_MEM_LOCATION_TYPE_HOST;
+  access[1].location.id = 0;
+  access[1].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  b->host_access_ = d.set_access(va, b->size_, access, 2) == CUDA_SUCCESS;
+  if (!b->host_access_ && d.set_access(va, b->size_, access, 1) != CUDA_SUCCESS) {
+    *why = "cuMemSetAccess refused the GPU";
+    return nullptr;  // the destructor unmaps and releases
+  }
+  return b;
+}
+
+VmmHostBuffer::~VmmHostBuffer() {
+  const Driver& d = driver();
+  if (data_ == nullptr) {
+    if (handle_) d.release(handle_);
+    return;
+  }
+  const CUdeviceptr va = reinterpret_cast<CUdeviceptr>(data_);
+  d.unmap(va, size_);
+  d.release(handle_);
+  d.free_va(va, size_);
+}
+
 struct HostBuffer {
   void* host = nullptr;    // what the CPU writes
   void* device = nullptr;  // what kernels read
@@ -114,7 +243,7 @@ HostBuffer make_register(size_t bytes) {
 
 HostBuffer make_vmm(size_t bytes, bool numa_node_0) {
   HostBuffer b;
-  std::shared_ptr<tg::gpu::VmmHostBuffer> v(tg::gpu::VmmHostBuffer::allocate(bytes, numa_node_0, &b.note).release());
+  std::shared_ptr<VmmHostBuffer> v(VmmHostBuffer::allocate(bytes, numa_node_0, &b.note).release());
   if (!v) return b;
   b.device = v->data();
   b.host = v->host_access() ? v->data() : nullptr;

@@ -254,25 +254,6 @@ T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
       break;
     }
     default: {
-      // TG_HOST_PAGES=vmm (zero-copy placements, while it is measured): the
-      // array copied into host memory of the driver's virtual memory API
-      // (vmm_host.h), the CPU still reading the graph's own.
-      static const bool vmm = [] {
-        const char* s = std::getenv("TG_HOST_PAGES");
-        return s != nullptr && std::string(s) == "vmm";
-      }();
-      if (vmm && access_of(placement_) != Access::kDevice) {
-        std::string why;
-        if (std::unique_ptr<VmmHostBuffer> b = VmmHostBuffer::allocate(bytes, false, &why)) {
-          d = b->data();
-          TG_CUDA(cudaMemcpy(d, host, bytes, cudaMemcpyDefault));
-          stats_.zerocopy_copied_bytes += bytes;
-          vmm_host_.push_back(std::move(b));
-          pinned_host_.emplace_back(const_cast<T*>(host), d);
-          break;
-        }
-        std::fprintf(stderr, "tiergraph: TG_HOST_PAGES=vmm: %s; pinned pages instead\n", why.c_str());
-      }
       // Zero-copy: pin the graph's own array where the OS lets us (tg::Array
       // allocates large arrays 2 MiB-aligned for this), else copy it into
       // pinned memory (memory-mapped files, for instance).

@@ -21,7 +21,6 @@
 #include "algorithms/algorithm.h"
 #include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/source_blocks.h"
-#include "engines/gpu/vmm_host.h"
 #include "engines/gpu_footprint.h"
 #include "engines/paged/edge_file.h"
 #include "engines/run.h"
@@ -123,7 +122,6 @@ class PlacedGraph {
   std::vector<void*> device_allocs_;     // cudaMalloc and cudaMallocManaged
   std::vector<void*> host_allocs_;       // cudaHostAlloc
   std::vector<void*> registered_;        // cudaHostRegister
-  std::vector<std::unique_ptr<VmmHostBuffer>> vmm_host_;  // TG_HOST_PAGES=vmm
   std::vector<std::pair<const void*, void*>> placed_;  // host array -> its device pointer
   std::vector<std::pair<void*, uint64_t>> managed_;    // managed ranges (for reset)
   std::vector<std::pair<uint32_t*, uint64_t>> page_maps_;

@@ -16,10 +16,12 @@ namespace tg::gpu {
 int source_blocks_for(int requested, uint64_t n, uint64_t l2_bytes) {
   if (requested >= 2) return std::min(requested, kMaxSourceBlocks);
   if (requested == 1 || l2_bytes == 0) return 1;
-  // 4-byte values filling the L2: on kron:25 (H100, 50 MB of L2) that is 3
-  // blocks, measured the fastest (17.8 ms an iteration against 18.0 with 2
-  // and 18.8 with 6, 20.5 in one pass; docs/PERF.md).
-  const uint64_t per_block = std::max<uint64_t>(l2_bytes / 4, 1);
+  // 4-byte values filling three quarters of the L2 (the rest for the ids,
+  // offsets and partial sums streaming past): on kron:25 (H100, 50 MB of L2)
+  // that is 4 blocks, measured the fastest (17.16 ms an iteration against
+  // 17.37 with 3, 17.55 with 5, 18.08 with 6, 20.1 in one pass; docs/PERF.md,
+  // session 14).
+  const uint64_t per_block = std::max<uint64_t>(l2_bytes * 3 / 4 / 4, 1);
   return static_cast<int>(std::min<uint64_t>((n + per_block - 1) / per_block, kMaxSourceBlocks));
 }
 
@@ -155,7 +157,7 @@ const SourceBlockLayout<V>* SourceBlocks<V>::layout(const CsrView<V>& in, uint64
   stats_.blocks = blocks;
   stats_.block_vertices = block_vertices;
   stats_.bytes = bytes;
-  stats_.note = requested_ >= 2 ? "--source-blocks" : "auto: a block's values fill at most the L2";
+  stats_.note = requested_ >= 2 ? "--source-blocks" : "auto: a block's values fill at most 3/4 of the L2";
   layout_ = std::move(l);
   return layout_.get();
 }

@@ -5,9 +5,6 @@
 // access_*.cu files only.
 #pragma once
 
-#include <cstdlib>
-#include <string_view>
-
 #include "engines/gpu/kernels/edge_walk.cuh"
 
 namespace tg::gpu {
@@ -120,19 +117,13 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
   flush(t, a.counters);
 }
 
-// How gather_thread_kernel sums a short list (TG_GATHER_THREAD, for an A/B
-// in one process's environment while it is measured).
-enum class ThreadForm {
-  kSerial,  // "serial": an entry's id, then its value, one entry after another
-  kIdsFirst,  // "ids": every id of the list loaded, then every value (all in flight at once)
-  kIdsFirstSkipEmpty,  // default: as kIdsFirst, and an empty list adds nothing to a partial sum
-};
-
 // GPU memory: a thread per list of at most kThreadEntries entries, summed in
 // order; the longer lists queued (warp-aggregated) for gather_warp_kernel.
-// The ids first: each list's loads go out together, where one id then its
-// value, entry after entry, waited on memory twice an entry.
-template <ThreadForm F, typename V, typename Op>
+// A thread loads all its list's ids, then their values (each list's loads in
+// flight together), and in a blocked pass (a.partial) an empty list adds
+// nothing. Against one entry after another (an id, then its value): under 1%
+// faster on kron:25 (docs/PERF.md, session 14).
+template <typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, Op op) {
   constexpr bool kW = Op::needs_weights;
   const int lane = threadIdx.x & 31;
@@ -149,28 +140,20 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
       const int64_t b = static_cast<int64_t>(load_once(a.csr.offsets + v)), e = static_cast<int64_t>(load_once(a.csr.offsets + v + 1));
       if (e - b > kThreadEntries) {
         queue = true;
-      } else if (F != ThreadForm::kIdsFirstSkipEmpty || e > b || a.partial == nullptr) {
+      } else if (e > b || a.partial == nullptr) {
         typename Op::acc_t acc = op.zero();
-        if constexpr (F == ThreadForm::kSerial) {
-          for (int64_t k = b; k < e; ++k) {
-            weight_t w = 1.0f;
-            if constexpr (kW) w = a.csr.weights[k];
-            acc = op.sum(acc, op.gather(load_once(a.csr.neighbors + k), v, w));
-          }
-        } else {
-          const int count = static_cast<int>(e - b);
-          V ids[kThreadEntries];
-          weight_t ws[kThreadEntries];
+        const int count = static_cast<int>(e - b);
+        V ids[kThreadEntries];
+        weight_t ws[kThreadEntries];
 #pragma unroll
-          for (int j = 0; j < kThreadEntries; ++j) {
-            ids[j] = j < count ? load_once(a.csr.neighbors + b + j) : V{0};
-            ws[j] = 1.0f;
-            if constexpr (kW) ws[j] = j < count ? a.csr.weights[b + j] : 1.0f;
-          }
-#pragma unroll
-          for (int j = 0; j < kThreadEntries; ++j)
-            if (j < count) acc = op.sum(acc, op.gather(ids[j], v, ws[j]));
+        for (int j = 0; j < kThreadEntries; ++j) {
+          ids[j] = j < count ? load_once(a.csr.neighbors + b + j) : V{0};
+          ws[j] = 1.0f;
+          if constexpr (kW) ws[j] = j < count ? a.csr.weights[b + j] : 1.0f;
         }
+#pragma unroll
+        for (int j = 0; j < kThreadEntries; ++j)
+          if (j < count) acc = op.sum(acc, op.gather(ids[j], v, ws[j]));
         t.edges += e - b;
         residual += finish_gather(a, op, v, acc);
       }
@@ -186,17 +169,6 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
-}
-
-// TG_GATHER_THREAD: serial, ids, or unset (the default form), read once.
-inline ThreadForm thread_form() {
-  static const ThreadForm form = [] {
-    const char* s = std::getenv("TG_GATHER_THREAD");
-    if (s != nullptr && std::string_view(s) == "serial") return ThreadForm::kSerial;
-    if (s != nullptr && std::string_view(s) == "ids") return ThreadForm::kIdsFirst;
-    return ThreadForm::kIdsFirstSkipEmpty;
-  }();
-  return form;
 }
 
 // One warp per chunk of a long in-list: partial sums, combined below.
@@ -276,13 +248,8 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
     if constexpr (A == Access::kDevice) {
       if (a.warp_queue != nullptr) {
         by_threads = true;
-        c = first_pass(a.n, kBlock, a.sms, a.counters, [&](unsigned blocks) {
-          switch (thread_form()) {
-            case ThreadForm::kSerial: gather_thread_kernel<ThreadForm::kSerial, V, Op><<<blocks, kBlock>>>(a, op); break;
-            case ThreadForm::kIdsFirst: gather_thread_kernel<ThreadForm::kIdsFirst, V, Op><<<blocks, kBlock>>>(a, op); break;
-            default: gather_thread_kernel<ThreadForm::kIdsFirstSkipEmpty, V, Op><<<blocks, kBlock>>>(a, op);
-          }
-        });
+        c = first_pass(a.n, kBlock, a.sms, a.counters,
+                       [&](unsigned blocks) { gather_thread_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
         GatherArgs<V> w = a;
         w.vertices = a.warp_queue;
         w.n = c.warp_count;
