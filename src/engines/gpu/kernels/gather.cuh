@@ -20,8 +20,8 @@ __device__ inline T warp_combine(const Op& op, T x) {
 // stored evict-first (ld.global.cs / st.global.cs) so that the stream of them
 // leaves the L2 to the values gathered at random (a source block's, sized to
 // the L2: source_blocks.h). ncu on kron:25 in 3 blocks (docs/PERF.md, session
-// 14): 22 GB of DRAM a pass where ids, offsets and partials are 6.6, most of
-// the rest the gathered values missing the L2.
+// 14): 24 GB of DRAM an iteration where ids, offsets and partials are 6.6,
+// the rest the gathered values missing the L2; evict-first took 1.1% off.
 template <typename T>
 __device__ inline T load_once(const T* p) {
   if constexpr (sizeof(T) == 8) {
@@ -137,7 +137,8 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
     bool queue = false;
     if (i < a.n) {
       v = static_cast<V>(a.first + i);
-      const int64_t b = static_cast<int64_t>(load_once(a.csr.offsets + v)), e = static_cast<int64_t>(load_once(a.csr.offsets + v + 1));
+      const int64_t b = static_cast<int64_t>(load_once(a.csr.offsets + v));
+      const int64_t e = static_cast<int64_t>(load_once(a.csr.offsets + v + 1));
       if (e - b > kThreadEntries) {
         queue = true;
       } else if (e > b || a.partial == nullptr) {
