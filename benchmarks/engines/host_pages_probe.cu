@@ -253,12 +253,17 @@ HostBuffer make_vmm(size_t bytes, bool numa_node_0) {
   return b;
 }
 
+// "0.25,1,4": sizes in GiB, each above 0 and at most 1 TiB; empty on anything else.
 std::vector<double> parse_list(const char* s) {
   std::vector<double> out;
   for (const char* p = s; *p;) {
-    out.push_back(std::strtod(p, const_cast<char**>(&p)));
+    char* end = nullptr;
+    const double g = std::strtod(p, &end);
+    if (end == p || !(g > 0) || g > 1024) return {};
+    out.push_back(g);
+    p = end;
     if (*p == ',') ++p;
-    else if (*p) break;
+    else if (*p) return {};
   }
   return out;
 }
@@ -271,7 +276,14 @@ int main(int argc, char** argv) {
   int per_warp = 256;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--gib" && i + 1 < argc) gib = parse_list(argv[++i]);
+    if (a == "--gib" && i + 1 < argc) {
+      gib = parse_list(argv[++i]);
+      if (gib.empty()) {
+        std::fprintf(stderr, "%s: --gib: expected sizes in GiB above 0, comma-separated (e.g. 0.25,1,4), got '%s'\n",
+                     argv[0], argv[i]);
+        return 2;
+      }
+    }
     else if (a == "--kinds" && i + 1 < argc) kinds = argv[++i];
     else if (a == "--lines-per-warp" && i + 1 < argc) per_warp = std::max(4, std::atoi(argv[++i]) / 4 * 4);
     else {
