@@ -69,7 +69,7 @@ void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<
       .add_option_function<uint64_t>(
           "--delegate-threshold", [&threshold](const uint64_t& th) { threshold = th; },
           "--gpus: vertices of out-degree above this are delegates, on every GPU (default: the paper's rule, 64 at "
-          "scale 30, x sqrt(2) per scale; for BFS alone, that times the GPUs)")
+          "scale 30, x sqrt(2) per scale; for BFS alone, that times the GPUs, times twice the GPUs with --push-only)")
       ->needs(gpus);
 }
 
