@@ -30,7 +30,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -114,98 +113,6 @@ const Driver& driver() {
   return d;
 }
 
-// Host memory from the driver's virtual memory API (cuMemCreate with a host
-// location, mapped for the GPU), its entry points looked up through the
-// runtime so that nothing links libcuda.
-class VmmHostBuffer {
- public:
-  static std::unique_ptr<VmmHostBuffer> allocate(size_t bytes, bool numa_node_0, std::string* why);
-  ~VmmHostBuffer();
-  VmmHostBuffer(const VmmHostBuffer&) = delete;
-  VmmHostBuffer& operator=(const VmmHostBuffer&) = delete;
-  void* data() const { return data_; }
-  bool host_access() const { return host_access_; }
-  size_t granularity() const { return granularity_; }
-
- private:
-  VmmHostBuffer() = default;
-  void* data_ = nullptr;
-  size_t size_ = 0;
-  size_t granularity_ = 0;
-  unsigned long long handle_ = 0;
-  bool host_access_ = false;
-};
-
-std::unique_ptr<VmmHostBuffer> VmmHostBuffer::allocate(size_t bytes, bool numa_node_0, std::string* why) {
-  const Driver& d = driver();
-  if (!d.complete()) {
-    *why = "the driver lacks the virtual memory entry points";
-    return nullptr;
-  }
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    cudaGetLastError();
-    *why = "no current GPU";
-    return nullptr;
-  }
-  CUmemAllocationProp prop{};
-  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  prop.location.type = numa_node_0 ? CU_MEM_LOCATION_TYPE_HOST_NUMA : CU_MEM_LOCATION_TYPE_HOST;
-  prop.location.id = 0;
-  size_t g = 0;
-  if (d.granularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) != CUDA_SUCCESS || g == 0) {
-    *why = "the driver gives no granularity for host allocations";
-    return nullptr;
-  }
-  std::unique_ptr<VmmHostBuffer> b(new VmmHostBuffer);
-  b->granularity_ = g;
-  b->size_ = (bytes + g - 1) / g * g;
-  CUmemGenericAllocationHandle handle{};
-  if (CUresult r = d.create(&handle, b->size_, &prop, 0); r != CUDA_SUCCESS) {
-    *why = "cuMemCreate on the host refused (" + std::to_string(static_cast<int>(r)) + ")";
-    return nullptr;
-  }
-  b->handle_ = handle;
-  CUdeviceptr va = 0;
-  if (d.reserve(&va, b->size_, g, 0, 0) != CUDA_SUCCESS) {
-    d.release(handle);
-    *why = "cuMemAddressReserve refused";
-    return nullptr;
-  }
-  if (d.map(va, b->size_, 0, handle, 0) != CUDA_SUCCESS) {
-    d.free_va(va, b->size_);
-    d.release(handle);
-    *why = "cuMemMap refused";
-    return nullptr;
-  }
-  b->data_ = reinterpret_cast<void*>(va);
-  CUmemAccessDesc access[2]{};
-  access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-  access[0].location.id = device;
-  access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-  access[1].location.type = numa_node_0 ? CU_MEM_LOCATION_TYPE_HOST_NUMA : CU_MEM_LOCATION_TYPE_HOST;
-  access[1].location.id = 0;
-  access[1].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-  b->host_access_ = d.set_access(va, b->size_, access, 2) == CUDA_SUCCESS;
-  if (!b->host_access_ && d.set_access(va, b->size_, access, 1) != CUDA_SUCCESS) {
-    *why = "cuMemSetAccess refused the GPU";
-    return nullptr;  // the destructor unmaps and releases
-  }
-  return b;
-}
-
-VmmHostBuffer::~VmmHostBuffer() {
-  const Driver& d = driver();
-  if (data_ == nullptr) {
-    if (handle_) d.release(handle_);
-    return;
-  }
-  const CUdeviceptr va = reinterpret_cast<CUdeviceptr>(data_);
-  d.unmap(va, size_);
-  d.release(handle_);
-  d.free_va(va, size_);
-}
-
 struct HostBuffer {
   void* host = nullptr;    // what the CPU writes
   void* device = nullptr;  // what kernels read
@@ -241,25 +148,78 @@ HostBuffer make_register(size_t bytes) {
   return b;
 }
 
+// Host memory from the driver's virtual memory API: cuMemCreate with a host
+// location at the recommended granularity, mapped for the GPU (and for the
+// host where the driver grants it; else filled by the GPU).
 HostBuffer make_vmm(size_t bytes, bool numa_node_0) {
   HostBuffer b;
-  std::shared_ptr<VmmHostBuffer> v(VmmHostBuffer::allocate(bytes, numa_node_0, &b.note).release());
-  if (!v) return b;
-  b.device = v->data();
-  b.host = v->host_access() ? v->data() : nullptr;
-  b.note = "granularity " + std::to_string(v->granularity() >> 10) + " KiB" +
-           (v->host_access() ? ", host access" : ", GPU access only");
-  b.release = [v]() mutable { v.reset(); };
+  const Driver& d = driver();
+  if (!d.complete()) {
+    b.note = "the driver lacks the virtual memory entry points";
+    return b;
+  }
+  int device = 0;
+  CHECK(cudaGetDevice(&device));
+  const CUmemLocationType host = numa_node_0 ? CU_MEM_LOCATION_TYPE_HOST_NUMA : CU_MEM_LOCATION_TYPE_HOST;
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = host;
+  prop.location.id = 0;
+  size_t g = 0;
+  if (d.granularity(&g, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED) != CUDA_SUCCESS || g == 0) {
+    b.note = "the driver gives no granularity for host allocations";
+    return b;
+  }
+  const size_t size = (bytes + g - 1) / g * g;
+  CUmemGenericAllocationHandle handle{};
+  if (CUresult r = d.create(&handle, size, &prop, 0); r != CUDA_SUCCESS) {
+    b.note = "cuMemCreate on the host refused (" + std::to_string(static_cast<int>(r)) + ")";
+    return b;
+  }
+  CUdeviceptr va = 0;
+  if (d.reserve(&va, size, g, 0, 0) != CUDA_SUCCESS) {
+    d.release(handle);
+    b.note = "cuMemAddressReserve refused";
+    return b;
+  }
+  if (d.map(va, size, 0, handle, 0) != CUDA_SUCCESS) {
+    d.free_va(va, size);
+    d.release(handle);
+    b.note = "cuMemMap refused";
+    return b;
+  }
+  b.release = [&d, va, size, handle] {
+    d.unmap(va, size);
+    d.release(handle);
+    d.free_va(va, size);
+  };
+  CUmemAccessDesc access[2]{};
+  access[0].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  access[0].location.id = device;
+  access[0].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  access[1].location.type = host;
+  access[1].location.id = 0;
+  access[1].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  const bool host_access = d.set_access(va, size, access, 2) == CUDA_SUCCESS;
+  if (!host_access && d.set_access(va, size, access, 1) != CUDA_SUCCESS) {
+    b.release();
+    b.release = nullptr;
+    b.note = "cuMemSetAccess refused the GPU";
+    return b;
+  }
+  b.device = reinterpret_cast<void*>(va);
+  b.host = host_access ? b.device : nullptr;
+  b.note = "granularity " + std::to_string(g >> 10) + " KiB" + (host_access ? ", host access" : ", GPU access only");
   return b;
 }
 
-// "0.25,1,4": sizes in GiB, each above 0 and at most 1 TiB; empty on anything else.
+// "0.25,1,4": sizes in GiB, each from 1 MiB to 1 TiB; empty on anything else.
 std::vector<double> parse_list(const char* s) {
   std::vector<double> out;
   for (const char* p = s; *p;) {
     char* end = nullptr;
     const double g = std::strtod(p, &end);
-    if (end == p || !(g > 0) || g > 1024) return {};
+    if (end == p || !(g >= 1.0 / 1024) || g > 1024) return {};
     out.push_back(g);
     p = end;
     if (*p == ',') ++p;
@@ -279,7 +239,7 @@ int main(int argc, char** argv) {
     if (a == "--gib" && i + 1 < argc) {
       gib = parse_list(argv[++i]);
       if (gib.empty()) {
-        std::fprintf(stderr, "%s: --gib: expected sizes in GiB above 0, comma-separated (e.g. 0.25,1,4), got '%s'\n",
+        std::fprintf(stderr, "%s: --gib: expected sizes in GiB from 1 MiB (0.001) to 1 TiB, comma-separated (e.g. 0.25,1,4), got '%s'\n",
                      argv[0], argv[i]);
         return 2;
       }
