@@ -115,7 +115,7 @@ const SourceBlockLayout<V>* SourceBlocks<V>::layout(const CsrView<V>& in, uint64
   const int blocks = source_blocks_for(requested_, n, l2_bytes_);
   stats_.blocks = 0;
   if (blocks < 2) {
-    stats_.note = requested_ == 1 ? "off (--source-blocks 1)" : "the sources' values fit in the L2";
+    stats_.note = requested_ == 1 ? "off (--source-blocks 1)" : "the sources' values fit in 3/4 of the L2";
     return nullptr;
   }
   const uint64_t block_vertices = std::max<uint64_t>((n + blocks - 1) / blocks, 1);

@@ -9,11 +9,13 @@
 // in-edges ordered block by block: every vertex's entries from block 0, then
 // every vertex's from block 1, and so on. The gather then runs B passes, the
 // b-th over block b's entries only, adding into a partial sum per vertex;
-// within a pass the values it reads are one L2-sized range, so most are
-// read from L2. Each pass also costs a pass over every vertex (its offsets,
-// its partial sum), which is why few blocks beat many: kron:25 on the H100,
-// 20.5 ms an iteration in one pass, 17.8 in 3 blocks, 18.8 in 6. The b-th pass is an ordinary CSR (offsets at b * n of one
-// scan of B * n + 1 counts), so the gather's own kernels run it unchanged.
+// within a pass the values it reads span three quarters of the L2, so many
+// are read from it. Each pass also costs a pass over every vertex (its
+// offsets, its partial sum), which is why few blocks beat many: kron:25 on
+// the H100, 20.1 ms an iteration in one pass, 17.16 in 4 blocks, 18.1 in 6
+// (docs/PERF.md, session 14). The b-th pass is an ordinary CSR (offsets at
+// b * n of one scan of B * n + 1 counts), so the gather's own kernels run it
+// unchanged.
 //
 // Costs: the copy (edges x id bytes) and the offsets ((B n + 1) x 8 bytes) in
 // GPU memory, built once per placement at the first gather (a count by binary
@@ -50,7 +52,6 @@ struct SourceBlockLayout {
     return v;
   }
 };
-
 
 // The layout of one placement's in-edges, built at the first gather that asks
 // for it (a placement whose runs never gather builds nothing) and shared by

@@ -28,6 +28,19 @@ namespace kernels {
 // device memory (zero-copy: the heads the edge cache holds, pull.cuh).
 constexpr int64_t kPullProbe = 4;
 
+// Appends v to `queue` in the lanes where `take` holds, with one atomic on
+// *count a warp (the lanes' order kept). Every lane of the warp calls it.
+template <typename V>
+__device__ inline void warp_append(bool take, V v, V* queue, unsigned long long* count, int lane) {
+  const unsigned mask = __ballot_sync(kFull, take);
+  if (mask == 0) return;
+  const int leader = __ffs(mask) - 1;
+  unsigned long long at = 0;
+  if (lane == leader) at = atomicAdd(count, static_cast<unsigned long long>(__popc(mask)));
+  at = __shfl_sync(kFull, at, leader);
+  if (take) queue[at + __popc(mask & ((1u << lane) - 1))] = v;
+}
+
 // Where a warp starts reading the list that begins at entry b: b itself, or
 // for kAligned the first entry of its 128-byte line. With weights the line is
 // taken in entries of 4 bytes, so that the weights' loads are aligned too.

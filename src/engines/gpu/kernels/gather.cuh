@@ -159,14 +159,7 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
         residual += finish_gather(a, op, v, acc);
       }
     }
-    const unsigned queued = __ballot_sync(kFull, queue);
-    if (queued != 0) {
-      const int leader = __ffs(queued) - 1;
-      unsigned long long at = 0;
-      if (lane == leader) at = atomicAdd(&a.counters->warp_count, static_cast<unsigned long long>(__popc(queued)));
-      at = __shfl_sync(kFull, at, leader);
-      if (queue) a.warp_queue[at + __popc(queued & ((1u << lane) - 1))] = v;
-    }
+    warp_append(queue, v, a.warp_queue, &a.counters->warp_count, lane);
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
@@ -245,22 +238,18 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
     c = first_pass(a.n, kBlock, a.sms, a.counters,
                    [&](unsigned blocks) { gather_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
   } else {
-    bool by_threads = false;
+    // The warp pass: every list, or in GPU memory those the thread pass queued.
+    GatherArgs<V> w = a;
     if constexpr (A == Access::kDevice) {
       if (a.warp_queue != nullptr) {
-        by_threads = true;
         c = first_pass(a.n, kBlock, a.sms, a.counters,
                        [&](unsigned blocks) { gather_thread_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
-        GatherArgs<V> w = a;
         w.vertices = a.warp_queue;
         w.n = c.warp_count;
-        c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
-                       [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
       }
     }
-    if (!by_threads)
-      c = first_pass(a.n, kWarpsPerBlock, a.sms, a.counters,
-                     [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
+    c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
+                   [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
     if (c.big_count > 0) {
       using acc_t = typename Op::acc_t;
       const uint64_t nb = c.big_count;

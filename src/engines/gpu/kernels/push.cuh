@@ -20,17 +20,11 @@ __device__ inline void emit(const PushArgs<V>& a, bool joined, V v, int lane, Ta
     uint32_t m = 1u << (v & 31);
     fresh = !(atomicOr(&a.out_bits[v >> 5], m) & m);
   }
-  unsigned mask = __ballot_sync(kFull, fresh);
-  if (mask == 0) return;
   if (a.out_queue == nullptr) {
     if (fresh) t.out++;
     return;
   }
-  int leader = __ffs(mask) - 1;
-  unsigned long long pos = 0;
-  if (lane == leader) pos = atomicAdd(&a.counters->out_count, static_cast<unsigned long long>(__popc(mask)));
-  pos = __shfl_sync(kFull, pos, leader);
-  if (fresh) a.out_queue[pos + __popc(mask & ((1u << lane) - 1))] = v;
+  warp_append(fresh, v, a.out_queue, &a.counters->out_count, lane);
 }
 
 

@@ -119,7 +119,8 @@ class ResidentSource {
   // (kernels/gather.cuh). TG_GATHER_WARPS=1: every list by a warp, as
   // before the thread pass (for an A/B in one process's environment).
   V* warp_queue() {
-    if (g_.access != Access::kDevice || env_switch("TG_GATHER_WARPS")) return nullptr;
+    static const bool warps_only = env_switch("TG_GATHER_WARPS");
+    if (g_.access != Access::kDevice || warps_only) return nullptr;
     if (!warp_queue_) warp_queue_ = pool_.template get_n<V>(std::max<uint64_t>(g_.n, 1));
     return static_cast<V*>(warp_queue_.get());
   }
