@@ -42,6 +42,7 @@ void print_distributed(std::FILE* out, const DistributedStats& d) {
         l.ranks_pulling > 0 ? ", bottom-up on " + std::to_string(l.ranks_pulling) + " of " + std::to_string(d.gpus)
                             : "";
     if (l.normals_pulled) pulled += ", normals bottom-up";
+    if (!l.exchange.empty()) pulled += ", exchange " + l.exchange;
     std::fprintf(out,
                  "  level %-4zu compute %.4f s, communication %.4f s, %s exchanged, %llu normals sent, "
                  "%u frontier delegates%s\n",

@@ -61,6 +61,7 @@ std::vector<DistributedLevel> unpack_levels(const PackedLevels& reduced, const s
     if (i < any_rank.size()) {
       l.delegate_frontier = any_rank[i].delegate_frontier;
       l.normals_pulled = any_rank[i].normals_pulled;
+      l.exchange = any_rank[i].exchange;
       l.normal_frontier_edges = any_rank[i].normal_frontier_edges;
     }
   }

@@ -23,6 +23,8 @@ struct LevelRecord {
   uint32_t delegate_frontier = 0;  // delegates active this level (the same on every rank)
   bool pulled = false;             // BFS: the delegates' edges bottom-up on this rank
   bool normals_pulled = false;     // BFS: the normal frontier bottom-up too (on every rank)
+  // BFS: how the level crossed ranks, the same on every rank (DistributedLevel::exchange).
+  const char* exchange = "";
   // BFS: the edges of the frontiers entering the level, the inputs of the
   // directions: this rank's dn and dd edges of the delegate frontier, every
   // rank's nn and nd edges of the normal frontier (as announced).

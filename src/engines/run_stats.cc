@@ -84,6 +84,7 @@ nlohmann::json details_json(const RunStats& s) {
                               {"delegate_frontier", l.delegate_frontier},
                               {"ranks_pulling", l.ranks_pulling},
                               {"normals_pulled", l.normals_pulled},
+                              {"exchange", l.exchange},
                               {"delegate_frontier_edges", l.delegate_frontier_edges},
                               {"normal_frontier_edges", l.normal_frontier_edges}};
       if (l.normals_s + l.delegates_s + l.visit_s + l.settle_s > 0)

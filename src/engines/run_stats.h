@@ -64,6 +64,13 @@ struct DistributedLevel {
   // BFS: compute_s by phase, each the slowest rank's (distributed/gpu/rank_program.h's LevelRecord)
   double normals_s = 0, delegates_s = 0, visit_s = 0, settle_s = 0;
   bool normals_pulled = false;  // BFS: the normal frontier bottom-up too, on every rank (no normal crossed ranks)
+  // BFS on several GPUs, how the level crossed ranks (distributed/gpu/rank_bfs.cu): "queues" (the
+  // queues' lengths gathered and read back, then the queues, then the reached masks), "quiet" (the
+  // same, but no rank reached a delegate: announcements in place of the masks), "small" (queues of a
+  // fixed length with the masks, in one group), "tail" (past the peak: fixed queues with the lengths
+  // alone), "tail+mask" (a tail level some rank reached a delegate at: the masks after all),
+  // "pulled" (the normals bottom-up: visited bits, then the masks); empty on one GPU.
+  std::string exchange;
   // BFS: the frontiers' edges entering the level (the directions' inputs):
   // the delegate frontier's dn and dd edges, the normal frontier's nn and nd.
   uint64_t delegate_frontier_edges = 0, normal_frontier_edges = 0;

@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -31,10 +32,17 @@ int gpu_count() {
   return n;
 }
 
-// How many levels of all runs went bottom-up on some rank, and how many
-// pulled the normal frontier too.
+// How many levels of all runs went bottom-up on some rank, how many
+// pulled the normal frontier too, and how many crossed ranks each way
+// (DistributedLevel::exchange; several GPUs only).
 struct Pulls {
   int levels = 0, normals = 0;
+  std::map<std::string, int> exchanges;
+  void add(const Pulls& other) {
+    levels += other.levels;
+    normals += other.normals;
+    for (const auto& [how, n] : other.exchanges) exchanges[how] += n;
+  }
 };
 Pulls check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint64_t>>& thresholds, int sources,
                     const std::string& what, AlgorithmOptions algorithm_options = {}) {
@@ -69,6 +77,8 @@ Pulls check_on_gpus(const AnyGraph& graph, const std::vector<std::optional<uint6
         for (const DistributedLevel& l : outputs[i].stats.distributed->levels) {
           pulled.levels += l.ranks_pulling > 0 ? 1 : 0;
           pulled.normals += l.normals_pulled ? 1 : 0;
+          if (p > 1) ++pulled.exchanges[l.exchange];
+          else EXPECT_EQ(l.exchange, "") << where;
         }
       }
     }
@@ -135,6 +145,33 @@ TEST_F(MultiGpuNormalsPull, PushOnlyNeverPulls) {
     EXPECT_EQ(pulls.levels, 0);
     EXPECT_EQ(pulls.normals, 0);
   }
+}
+
+// Past the run's peak a level of few normals sends its queues at a fixed
+// length with the rows of lengths alone ("tail"), and the reached masks
+// only where some rank reached a delegate ("tail+mask"); with
+// TG_MGPU_TAIL_LEVELS=0 such levels go as before (lengths first). The same
+// depths either way (check_on_gpus).
+TEST(MultiGpuBfs, TailLevelsSendMasksOnlyWhereReached) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  if (gpu_count() < 2) GTEST_SKIP() << "one GPU: no level crosses ranks";
+  Pulls with;
+  for (const char* name : {"path", "grid", "pieces", "tied_layers", "random_1", "kron_large"})
+    for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected})
+      with.add(check_on_gpus(build_variant(find_shape(name).edges, o, false), kThresholds, 2,
+                             std::string(name) + "/" + orientation_name(o) + ", tail levels"));
+  for (bool undirected : {true, false})
+    with.add(check_on_gpus(kronecker(14, 11, undirected), {4, 32, std::nullopt}, 4, "kron14, tail levels"));
+  EXPECT_GT(with.exchanges["tail"], 0);
+  EXPECT_GT(with.exchanges["tail+mask"], 0);
+  EXPECT_GT(with.exchanges["small"], 0);
+  setenv("TG_MGPU_TAIL_LEVELS", "0", 1);
+  Pulls without;
+  for (bool undirected : {true, false})
+    without.add(check_on_gpus(kronecker(14, 11, undirected), {4, 32, std::nullopt}, 4, "kron14, no tail levels"));
+  unsetenv("TG_MGPU_TAIL_LEVELS");
+  EXPECT_EQ(without.exchanges.count("tail") + without.exchanges.count("tail+mask"), 0u);
+  EXPECT_GT(without.exchanges["quiet"] + without.exchanges["queues"], 0);
 }
 
 // The rule alone pulls the normals at some large level of a Kronecker graph.

@@ -203,9 +203,11 @@ __global__ void visit_small_level(BfsLevel s, const uint32_t* slots, uint64_t fi
     }
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {  // every rank's lengths, so that every rank sees an overflow alike
-    for (int q = 0; q < p; ++q)
+    for (int q = 0; q < p; ++q) {
       for (int r = 0; r < p; ++r)
         if (q != r && lengths[static_cast<uint64_t>(q) * stride + r] > fixed) totals->small_overflow = 1;
+      if (lengths[static_cast<uint64_t>(q) * stride + p] != 0) totals->small_any_reached = 1;
+    }
   }
   using Reduce = cub::BlockReduce<uint32_t, kBlock>;
   __shared__ typename Reduce::TempStorage scratch;

@@ -39,7 +39,9 @@ struct LevelTotals {
   uint32_t small_received = 0;
   eid_t next_delegate_edges = 0;
   uint32_t small_overflow = 0;
-  uint32_t unused = 0;  // pads the announcement to 8 bytes
+  // A small or tail level: whether some rank's row of lengths says it
+  // reached a delegate (a tail level then exchanges its mask after all).
+  uint32_t small_any_reached = 0;
   NormalFrontierSize announced;
 };
 struct BfsLevel {
@@ -115,8 +117,10 @@ void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t co
 // A small level's normals: each of the P - 1 peers sent a queue of `fixed`
 // slots (the peers in rank order, this rank left out), of which the first
 // lengths[q * stride + rank] count (its row of queue lengths, gathered with
-// its mask); visit them, count them into totals->small_received, and flag
-// any rank's length over `fixed` in totals->small_overflow.
+// its mask, or alone at a tail level); visit them, count them into
+// totals->small_received, flag any rank's length over `fixed` in
+// totals->small_overflow, and any rank's reached word (the row's word P) in
+// totals->small_any_reached.
 void launch_visit_small_level(const BfsLevel& s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
                               uint64_t stride, LevelTotals* totals, int sms, cudaStream_t stream);
 // *flag = whether this rank queued normals for the next level (reached + d,

@@ -48,6 +48,8 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   }
   normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
+  const char* tail = std::getenv("TG_MGPU_TAIL_LEVELS");
+  tail_levels_ = tail == nullptr || std::string(tail) != "0";
   if (symmetric) {  // zeroed once: a rank with fewer slots than rank 0 never writes its segment's last word
     visited_normal_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
     TG_CUDA(cudaMemset(visited_normal_bits_.data(), 0, visited_normal_bits_.size() * sizeof(uint32_t)));
@@ -123,9 +125,10 @@ void RankBfs::warm_up() {
   warm_up_queues(comm_, stream_.stream(), host_.rank, p, count_row_, send_counts(), count_matrix_.data());
   // Agreed by every rank (a process of mpirun may not see the others' environment).
   small_capacity_ = reduce_over_ranks(small_level_room(), ncclMin);
+  tail_levels_ = reduce_over_ranks(tail_levels_ ? 1 : 0, ncclMin) != 0;
   launch_pack_reached(reached_.data(), host_.num_delegates() + 1, my_segment(), nullptr, stream_.sms(), stream_.stream());
   exchange_reached();
-  exchange_small_level(0);
+  exchange_small_level(0, true);
   TG_CUDA(cudaMemsetAsync(quiet_.data(), 0, p * sizeof(QuietAnnouncement), stream_.stream()));
   share_quiet();
   stream_.sync();
@@ -169,14 +172,17 @@ uint64_t RankBfs::small_level_queue(const NormalFrontierSize& f, int32_t level) 
 // its queue lengths and reached flag) and its queue of `fixed` slots to
 // every peer, so that no rank waits for the lengths before sending (a host
 // sync and two collectives fewer than exchange_normals and exchange_reached).
-void RankBfs::exchange_small_level(uint64_t fixed) {
+// A tail level's (`with_mask` false) sends of the segment its row of
+// lengths alone, to the same place in the peers' copies.
+void RankBfs::exchange_small_level(uint64_t fixed, bool with_mask) {
   const RankGraph& g = host_;
   const cudaStream_t st = stream_.stream();
+  const uint64_t from = with_mask ? 0 : counts_at_, words = with_mask ? segment_words_ : count_row_;
   TG_NCCL(ncclGroupStart());
   for (int q = 0, j = 0; q < g.num_ranks; ++q) {
     if (q == g.rank) continue;
-    TG_NCCL(ncclSend(my_segment(), segment_words_, ncclUint32, q, comm_, st));
-    TG_NCCL(ncclRecv(reached_bits_.data() + static_cast<uint64_t>(q) * segment_words_, segment_words_, ncclUint32, q, comm_, st));
+    TG_NCCL(ncclSend(my_segment() + from, words, ncclUint32, q, comm_, st));
+    TG_NCCL(ncclRecv(reached_bits_.data() + static_cast<uint64_t>(q) * segment_words_ + from, words, ncclUint32, q, comm_, st));
     if (fixed > 0) {
       TG_NCCL(ncclSend(send_.data() + send_start_host_[q], fixed, ncclUint32, q, comm_, st));
       TG_NCCL(ncclRecv(receive_.data() + static_cast<uint64_t>(j) * fixed, fixed, ncclUint32, q, comm_, st));
@@ -184,6 +190,22 @@ void RankBfs::exchange_small_level(uint64_t fixed) {
     ++j;
   }
   TG_NCCL(ncclGroupEnd());
+}
+
+// A tail level at which some rank reached a delegate after all (its row of
+// lengths said so): every rank's mask, packed before the exchange and its
+// rows of lengths still beside it, gathered, then settled as a small
+// level's. Reads the level's totals back again (the caller keeps the
+// first copy's counters but the next delegates').
+void RankBfs::settle_tail_level(BfsLevel& s) {
+  stream_.mark(kTailMaskStart);
+  exchange_reached();
+  stream_.mark(kTailSettleStart);
+  launch_settle_delegates(s, gathered_reached(true), stream_.sms(), stream_.stream());
+  stream_.mark(kTailSettleStop);
+  TG_CUDA(cudaMemcpyAsync(pinned_totals_, totals_.data(), sizeof(LevelTotals), cudaMemcpyDeviceToHost, stream_.stream()));
+  TG_CUDA(cudaMemsetAsync(totals_.data(), 0, offsetof(LevelTotals, announced), stream_.stream()));
+  stream_.sync();
 }
 
 // Every rank's announcement and normals flag at a quiet level (no mask:
@@ -357,12 +379,17 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // level ships every rank's mask, while past the peak most levels reach no
     // delegate and a quiet level sends 24 bytes (kron:28 on 4 H100, the tail
     // levels: 0.115 ms of communication small against 0.074 quiet; the first
-    // level 0.27 against 0.58; docs/PERF.md, session 10).
+    // level 0.27 against 0.58; docs/PERF.md, session 10). Past the peak such
+    // a level is a tail level: its queues at the fixed length with the rows
+    // of lengths alone, and the mask only where a row says some rank reached
+    // a delegate (settle_tail_level), where a quiet level waits on the host
+    // for the lengths first.
     const bool pull_normals = choose_normals_pull(normal_frontier);
     const uint64_t normal_frontier_edges = normal_frontier.edges;
-    const uint64_t fixed =
-        p > 1 && !pull_normals && !past_peak ? small_level_queue(normal_frontier, level) : kNotSmall;
-    const bool small = fixed != kNotSmall;
+    const uint64_t fixed = p > 1 && !pull_normals && (!past_peak || tail_levels_)
+                               ? small_level_queue(normal_frontier, level)
+                               : kNotSmall;
+    const bool small = fixed != kNotSmall && !past_peak, tail = fixed != kNotSmall && past_peak;
     stream_.mark(0);
     if (pull_normals) {
       s.visited_normals = share_visited_normals(s);
@@ -403,8 +430,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // announcement follow as at a quiet level.
     uint64_t received = 0;
     bool quiet = false;
-    if (small) {
-      exchange_small_level(fixed);
+    if (small || tail) {
+      exchange_small_level(fixed, small);
     } else if (!pull_normals) {
       received = exchange_normals(s);
       quiet = p > 1 && no_rank_reached_delegates();  // the counts were read back (one rank has none)
@@ -412,13 +439,13 @@ RankRunRecord RankBfs::run(uint64_t source) {
       std::fill_n(pinned_counts_ + static_cast<size_t>(g.rank) * count_row_, count_row_, 0u);
     }
     stream_.mark(2);
-    if (small) {
+    if (small || tail) {
       launch_visit_small_level(s, receive_.data(), fixed, reached_bits_.data() + counts_at_, segment_words_, totals_.data(),
                                stream_.sms(), stream_.stream());
     } else {
       launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
     }
-    const bool announce_alone = quiet || small;
+    const bool announce_alone = quiet || small || tail;
     QuietAnnouncement* quiet_mine = announce_alone ? quiet_.data() + g.rank : nullptr;
     launch_set_normals_flag(s, announce_alone ? &quiet_mine->has_normals : s.reached + g.num_delegates(),
                             p > 1 && !announce_alone ? my_segment() : nullptr, g.num_delegates(), stream_.stream());
@@ -427,24 +454,37 @@ RankRunRecord RankBfs::run(uint64_t source) {
     if (announce_alone) share_quiet();
     else if (p > 1) exchange_reached();
     stream_.mark(4);
-    if (!quiet) launch_settle_delegates(s, gathered_reached(small), stream_.sms(), stream_.stream());
+    if (!quiet && !tail) launch_settle_delegates(s, gathered_reached(small), stream_.sms(), stream_.stream());
     stream_.mark(5);
     // The totals in one copy, then the counters and edges cleared (the
-    // announcement is written afresh each level).
+    // announcement is written afresh each level). A tail level's rows of
+    // lengths stay until it knows whether its masks must follow.
     TG_CUDA(cudaMemcpyAsync(pinned_totals_, totals_.data(), sizeof(LevelTotals), cudaMemcpyDeviceToHost, stream_.stream()));
     TG_CUDA(cudaMemsetAsync(totals_.data(), 0, offsetof(LevelTotals, announced), stream_.stream()));
-    TG_CUDA(cudaMemsetAsync(send_counts(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
+    if (!tail) TG_CUDA(cudaMemsetAsync(send_counts(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
     stream_.sync();
-    const uint32_t* counters = pinned_totals_->counters;
-    normal_frontier = pinned_totals_->announced;
     if (pinned_totals_->small_overflow != 0)
       throw Error("bfs: a queue of a small level outgrew its fixed length " + std::to_string(fixed) + " (a bug)");
-    if (small) received = pinned_totals_->small_received;
+    if (small || tail) received = pinned_totals_->small_received;
+    const bool tail_settled = tail && pinned_totals_->small_any_reached != 0;
+    if (tail_settled) {
+      const LevelTotals first = *pinned_totals_;
+      settle_tail_level(s);
+      const LevelTotals settled = *pinned_totals_;
+      *pinned_totals_ = first;
+      pinned_totals_->counters[1] = settled.counters[1];
+      pinned_totals_->next_delegate_edges = settled.next_delegate_edges;
+    }
+    if (tail) TG_CUDA(cudaMemsetAsync(send_counts(), 0, count_row_ * sizeof(uint32_t), stream_.stream()));
+    const uint32_t* counters = pinned_totals_->counters;
+    normal_frontier = pinned_totals_->announced;
 
     LevelRecord l;
     l.delegate_frontier = delegates;
     l.pulled = pull;
     l.normals_pulled = pull_normals;
+    if (p > 1)
+      l.exchange = small ? "small" : tail_settled ? "tail+mask" : tail ? "tail" : pull_normals ? "pulled" : quiet ? "quiet" : "queues";
     l.delegate_frontier_edges = frontier_edges;
     frontier_edges = pinned_totals_->next_delegate_edges;  // the next level's
     l.normal_frontier_edges = normal_frontier_edges;
@@ -459,8 +499,17 @@ RankRunRecord RankBfs::run(uint64_t source) {
     l.normals_exchange_s = stream_.seconds(1, 2);
     l.delegates_exchange_s = stream_.seconds(3, 4);
     l.frontier_share_s = share;
-    if (small) {  // its segment and a queue of `fixed` to each peer, then its announcement
-      l.bytes_sent = static_cast<uint64_t>(p - 1) * (segment_words_ + fixed) * 4 + sizeof(QuietAnnouncement);
+    if (tail_settled) {  // its mask's allgather and settle, after the level's first read-back
+      const double mask = stream_.seconds(kTailMaskStart, kTailSettleStart);
+      const double settle = stream_.seconds(kTailSettleStart, kTailSettleStop);
+      l.communication_s += mask;
+      l.delegates_exchange_s += mask;
+      l.compute_s += settle;
+      l.settle_s += settle;
+    }
+    if (small || tail) {  // its segment (a tail level: its row of lengths) and a queue of `fixed` to each peer, then its announcement
+      l.bytes_sent = static_cast<uint64_t>(p - 1) * ((small ? segment_words_ : count_row_) + fixed) * 4 +
+                     sizeof(QuietAnnouncement) + (tail_settled ? segment_words_ * 4 : 0);
     } else if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * count_row_;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;

@@ -63,8 +63,15 @@ class RankBfs : public RankProgram {
   static constexpr uint64_t kSmallLevelRoom = 1u << 15, kNotSmall = dist::kNotSmall;
   uint64_t small_level_room() const;
   uint64_t small_level_queue(const NormalFrontierSize& frontier, int32_t level) const;
-  void exchange_small_level(uint64_t fixed);
+  // Past the run's peak a small level is a tail level: its queues at the
+  // fixed length with the rows of lengths alone (`with_mask` false); the
+  // mask follows only where some rank reached a delegate (settle_tail_level).
+  // TG_MGPU_TAIL_LEVELS=0 sends those levels as quiet ones (the queues'
+  // lengths first), as before 2026-11-27 (A/B).
+  void exchange_small_level(uint64_t fixed, bool with_mask);
+  void settle_tail_level(BfsLevel& s);
   uint64_t small_capacity_ = 0;  // agreed by the ranks at the warm-up
+  bool tail_levels_ = true;
   // Whether this level pulls the normal frontier too, from what the ranks
   // announced of it (the same answer on every rank), and the bits it pulls by.
   bool choose_normals_pull(const NormalFrontierSize& frontier);
@@ -76,9 +83,10 @@ class RankBfs : public RankProgram {
   ncclComm_t comm_;
   bool symmetric_;
   bool push_only_ = false;  // this run's levels all top-down (AlgorithmOptions::push_only)
-  // Events 0-5 and 8-10 mark a level's phases (marks in run()), 6 and 7 the run's ends.
-  static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8, kFrontierShareStart = 9, kFrontierShareStop = 10;
-  RankStream stream_{11};
+  // Events 0-5 and 8-13 mark a level's phases (marks in run()), 6 and 7 the run's ends.
+  static constexpr int kRunStart = 6, kRunStop = 7, kDelegatesStart = 8, kFrontierShareStart = 9, kFrontierShareStop = 10,
+                       kTailMaskStart = 11, kTailSettleStart = 12, kTailSettleStop = 13;
+  RankStream stream_{14};
   std::shared_ptr<const DeviceRankGraph> graph_;
   tg::gpu::ScratchPool pool_;
   tg::gpu::DeviceArray<int32_t> normal_depth_, delegate_depth_;
