@@ -10,14 +10,19 @@
 #   SD_DELTAS="16 32 64 128 256 512"  (128 is the automatic width on these weights: their mean)
 #   SD_PLACEMENT=device     SD_ARGS: more bench arguments (e.g. "--gpu-mem 1047208940")
 #   SD_BIN=PATH             the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
+#   SD_BY_WEIGHT=1          the graph's lists ordered by weight (generate --lists-by-weight): the resident placements
+#                           then relax a bucket's light edges and its heavy ones apart (algorithms/sssp.h)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-$PWD/out/sssp-delta-check}"
 mkdir -p "$out"
 source scripts/find-tiergraph.sh "${SD_BIN:-}" SD_BIN
 graph=${SD_GRAPH:-kron:25}
-file=/tmp/sd_${graph/:/_}_w.tgb
-[ -f "$file" ] || "$bin" generate "$graph" "$file" --weights 1:255 -q >"$out/generate.log" 2>&1 ||
+order=by-id order_arg=
+[ "${SD_BY_WEIGHT:-0}" = 1 ] && order=by-weight order_arg=--lists-by-weight
+file=/tmp/sd_${graph/:/_}_w_$order.tgb
+# shellcheck disable=SC2086
+[ -f "$file" ] || "$bin" generate "$graph" "$file" --weights 1:255 $order_arg -q >"$out/generate.log" 2>&1 ||
   { echo "generate $graph failed"; tail -3 "$out/generate.log"; exit 1; }
 edges=$("$bin" info "$file" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['edges'])")
 for d in ${SD_DELTAS:-16 32 64 128 256 512}; do
@@ -25,10 +30,10 @@ for d in ${SD_DELTAS:-16 32 64 128 256 512}; do
   timeout 120 "$bin" bench "$file" -a sssp -p "${SD_PLACEMENT:-device}" -n 4 --verify first -q --delta "$d" ${SD_ARGS:-} \
     -o "$out/sd_$d" >"$out/sd_$d.log" 2>&1 || echo "delta $d: rc $? $(tail -1 "$out/sd_$d.log")"
 done
-python3 - "$out" "$graph" "$edges" "${SD_PLACEMENT:-device}" ${SD_DELTAS:-16 32 64 128 256 512} <<'PY'
+python3 - "$out" "$graph" "$edges" "${SD_PLACEMENT:-device}" "$order" ${SD_DELTAS:-16 32 64 128 256 512} <<'PY'
 import json, sys
-out, graph, m, placement, deltas = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
-print(f"SSSP on {graph} (weights 1..255), placement {placement}: per source ms / buckets / edges relaxed per edge")
+out, graph, m, placement, order, deltas = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
+print(f"SSSP on {graph} (weights 1..255, lists {order}), placement {placement}: per source ms / buckets / edges relaxed per edge")
 for d in deltas:
     try:
         runs = json.load(open(f"{out}/sd_{d}.json"))["runs"]

@@ -62,6 +62,10 @@ struct AlgorithmOptions {
   // Set by sssp's prepare: every finite weight is a whole number, so its
   // distances may run in float where exact (sssp.h).
   bool integer_weights = false;
+  // Set by sssp's prepare: every out-list is ordered by weight
+  // (graph/weight_order.h), so an engine that walks lists by weight band
+  // reads a bucket's light edges apart from its heavy ones (sssp.h).
+  bool lists_by_weight = false;
   CcMethod cc_method = CcMethod::kSampled;
   // Run the order-independent (accumulative) form where one differs (ssnsp,
   // pagerank; bfs relaxes reached vertices too); --async sets it.

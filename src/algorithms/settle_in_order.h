@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <variant>
@@ -45,6 +46,43 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
         near = engine.filter(changed, KeyIs<Key>{key, b});
         buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
       }
+    }
+  }
+}
+
+// The loop above with Meyer and Sanders' split of a bucket's edges, for an
+// engine that reads a weight band of ordered lists alone (WalksWeightBands,
+// engines/engine.h): a bucket's rounds relax only its light edges (weight
+// below the width), the only ones that can land in the bucket itself; once
+// it settles, each of its vertices relaxes its heavy edges once, with its
+// final value. The generic loop relaxes a vertex's whole list each time it
+// changes within its bucket: about two list scans an edge on kron at every
+// width (docs/PERF.md, "SSSP on the GPU"). `relax.with_band(b)` is the relax
+// restricted to band b; a heavy edge from bucket b lands beyond it (value
+// at least b * width, weight at least width), and should rounding land one
+// in b, the rounds go on with it.
+template <typename Engine, typename Key, typename Relax>
+void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, double width) {
+  const EdgeMapOptions push{Direction::kPush, true};
+  const auto light_below = static_cast<weight_t>(width);
+  const Relax light = relax.with_band({weight_t{0}, light_below, true});
+  const Relax heavy = relax.with_band({light_below, std::numeric_limits<weight_t>::infinity(), true});
+  auto buckets = make_buckets(engine, key);
+  buckets.insert(start);
+  while (true) {
+    auto [b, near] = buckets.pop();
+    if (engine.size(near) == 0) break;
+    while (engine.size(near) > 0) {
+      while (engine.size(near) > 0) {
+        auto changed = engine.edge_map(near, light, push);
+        engine.stats().iterations++;
+        near = engine.filter(changed, KeyIs<Key>{key, b});
+        buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
+      }
+      auto changed = engine.edge_map(engine.filter(engine.all(), KeyIs<Key>{key, b}), heavy, push);
+      engine.stats().iterations++;
+      near = engine.filter(changed, KeyIs<Key>{key, b});
+      buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
     }
   }
 }

@@ -22,17 +22,24 @@
 #include "core/atomics.h"
 #include "engines/buckets.h"
 #include "engines/engine.h"
+#include "graph/weight_order.h"
 
 namespace tg {
 
 // D: the distance type, double, or float where the sums are exact (below).
+// Edges outside `band` are turned away (engines/engine.h's band hint; all of
+// them by default): the light and heavy halves of settle_in_order_by_band.
 template <typename V, typename D = double>
 struct SsspRelax {
   static constexpr bool needs_weights = true;
   D* dist;
+  WeightBand edges = {};
 
+  TG_HD WeightBand band() const { return edges; }
+  SsspRelax with_band(WeightBand b) const { return {dist, b}; }
   TG_HD bool cond(V) const { return true; }
   TG_HD bool update(V u, V v, weight_t w) const {
+    if (!edges.holds(w)) return false;
     D candidate = dist[u] + w;
     if (candidate < dist[v]) {
       dist[v] = candidate;
@@ -40,7 +47,9 @@ struct SsspRelax {
     }
     return false;
   }
-  TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], D(dist[u] + w)); }
+  TG_HD bool update_atomic(V u, V v, weight_t w) const {
+    return edges.holds(w) && atomic_min(&dist[v], D(dist[u] + w));
+  }
 };
 
 // The bucket of a vertex: floor(dist / delta), inf while unreached.
@@ -73,9 +82,16 @@ std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::ver
   using V = typename Engine::vertex_t;
   auto dist = engine.template make_array<D>(std::numeric_limits<D>::infinity());
   engine.set(dist, source, D{0});
-  settle_in_order(engine, engine.single(source), DistanceBucket<D>{engine.data(dist), delta},
-                  SsspRelax<V, D>{engine.data(dist)}, engine.data(dist), std::numeric_limits<D>::infinity(), options,
-                  "sssp");
+  const DistanceBucket<D> key{engine.data(dist), delta};
+  const SsspRelax<V, D> relax{engine.data(dist)};
+  bool by_band = false;
+  if constexpr (WalksWeightBands<Engine>)
+    by_band = options.lists_by_weight && options.checkpoint == nullptr && engine.walks_weight_bands();
+  if (by_band)
+    settle_in_order_by_band(engine, engine.single(source), key, relax, delta);
+  else
+    settle_in_order(engine, engine.single(source), key, relax, engine.data(dist), std::numeric_limits<D>::infinity(),
+                    options, "sssp");
   if constexpr (std::is_same_v<D, float>) {
     if (engine.vertex_sum(BeyondExactFloat{engine.data(dist)}) > 0) return std::nullopt;
   }
@@ -145,6 +161,7 @@ struct Sssp {
   //    small bucket costs no barrier, and 2 beat 4 in each of six
   //    interleaved rounds, by 1-26% (GAP itself is tuned with -d 2).
   static void prepare(const AnyGraph& any, AlgorithmOptions& options) {
+    options.lists_by_weight = lists_ordered_by_weight(any);
     if (!bucket_width_automatic(options)) return;
     const WeightSummary w = summarize_weights(any);
     options.delta = w.mean;

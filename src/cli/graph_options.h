@@ -17,6 +17,7 @@ struct GraphOptions {
   std::string weights;    // "LOW:HIGH", empty for none
   uint64_t weight_seed = 27491095;
   bool ids64 = false;
+  bool lists_by_weight = false;
   int edge_factor = 16;
   uint64_t seed = 27491095;
   bool quiet = false;

@@ -49,6 +49,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/recycled_vector.h"
@@ -104,6 +105,31 @@ TG_HD eid_t pull_limit(const Op& op) {
 }
 // Where a pull stops reading the in-list [begin, end) under that limit.
 TG_HD eid_t pull_end(eid_t begin, eid_t end, eid_t limit) { return end - begin > limit ? begin + limit : end; }
+
+// The optional band() hint of an edge-map operator: it takes only edges of
+// weight in [from, below) and turns every other away itself (so an engine
+// that ignores the hint stays correct and only reads more). Where `ordered`,
+// every out-list is ascending by weight (graph/weight_order.h), and an
+// engine may read of each list only the entries inside the band (the GPU's
+// resident placements: kernels/push.cuh). SSSP's light and heavy edges
+// (algorithms/sssp.h).
+struct WeightBand {
+  weight_t from = 0;
+  weight_t below = std::numeric_limits<weight_t>::infinity();
+  bool ordered = false;
+  TG_HD bool holds(weight_t w) const { return w >= from && w < below; }
+};
+template <typename Op>
+concept HasWeightBand = requires(const Op& op) {
+  { op.band() } -> std::convertible_to<WeightBand>;
+};
+// An engine that reads only a band's entries of ordered lists in its
+// edge_map where walks_weight_bands() says so (a runtime answer: the GPU
+// engine's streamed placements copy whole lists, and do not).
+template <typename E>
+concept WalksWeightBands = requires(const E& e) {
+  { e.walks_weight_bands() } -> std::convertible_to<bool>;
+};
 
 // The optional written() hint of a gather operator: the vertex arrays its
 // apply writes, as pointers (an array of const void*). An engine that keeps

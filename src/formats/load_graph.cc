@@ -16,6 +16,7 @@
 #include "formats/readers.h"
 #include "generators/generators.h"
 #include "graph/builder.h"
+#include "graph/weight_order.h"
 
 namespace tg {
 namespace {
@@ -80,7 +81,16 @@ AnyGraph load(const std::string& spec, const LoadOptions& options);
 
 AnyGraph load_graph(const std::string& spec, const LoadOptions& options) {
   try {
-    return load(spec, options);
+    AnyGraph graph = load(spec, options);
+    if (options.lists_by_weight) {
+      if (!std::visit([](const auto& g) { return g.weighted(); }, graph))
+        throw usage_error(spec + ": --lists-by-weight needs edge weights (a weighted file, or --weights LOW:HIGH)");
+      if (options.map_tgb)
+        throw usage_error(spec + ": --lists-by-weight cannot reorder a mapped file (--host-mem); order it once with "
+                                 "`tiergraph convert IN OUT.tgb --lists-by-weight`");
+      order_lists_by_weight(graph);
+    }
+    return graph;
   } catch (const std::bad_alloc&) {
     // Typically one huge id in a small file: |V| is the largest id + 1.
     throw Error(spec + ": out of memory while loading the graph (is a vertex id far larger than the vertex count?)");

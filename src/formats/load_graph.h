@@ -21,6 +21,7 @@ struct LoadOptions {
   uint64_t seed = 27491095;     // for generator specs
   bool progress = false;        // progress lines on stderr
   bool map_tgb = false;         // map a .tgb instead of reading it (--host-mem: readers.h, TgbLoad)
+  bool lists_by_weight = false; // order every list by weight once loaded (graph/weight_order.h)
 };
 
 // PATH, or kron:S / urand:S. Generated graphs are simplified (no self loops,

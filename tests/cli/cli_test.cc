@@ -37,6 +37,22 @@ void expect_exit(const Result& r, int code, const std::string& fragment) {
   EXPECT_NE(r.err.find(fragment), std::string::npos) << "stderr: " << r.err;
 }
 
+// --lists-by-weight (graph/weight_order.h): SSSP on a graph loaded with it,
+// or on a .tgb converted with it, verifies; without weights, or over a
+// mapped file (--host-mem), a one-line usage error.
+TEST(Cli, ListsByWeight) {
+  const Result loaded = tiergraph("run sssp --graph kron:8 --weights 1:255 --lists-by-weight --engine cpu --verify -q");
+  EXPECT_EQ(loaded.exit_code, 0) << loaded.err;
+  expect_exit(tiergraph("run sssp --graph kron:8 --lists-by-weight -q"), 2, "--lists-by-weight needs edge weights");
+  const std::string file = tg::test::temp_path("kron8_by_weight.tgb");
+  const Result converted = tiergraph("generate kron:8 " + file + " --weights 1:255 --lists-by-weight -q");
+  ASSERT_EQ(converted.exit_code, 0) << converted.err;
+  const Result run = tiergraph("run sssp --graph " + file + " --engine cpu --verify -q");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  expect_exit(tiergraph("run sssp --graph " + file + " --lists-by-weight --engine cpu --host-mem 1M -q"), 2,
+              "cannot reorder a mapped file");
+}
+
 TEST(Cli, HelpExitsZero) {
   Result r = tiergraph("--help");
   EXPECT_EQ(r.exit_code, 0);

@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "formats/load_graph.h"
+#include "graph/weight_order.h"
 #include "gpu/gpu_checks.h"
 #include "support/datasets.h"
 #include "support/reference.h"
@@ -106,6 +107,52 @@ TEST(GpuCc, ShiloachVishkinOnEveryShape) {
         AnyGraph graph = gpu_graph(shape, cc, o, false);
         check_batch(graph, gpu_requests(graph, cc, 1, sv), p, shape + ", " + orientation_name(o) + ", sv");
       }
+}
+
+// SSSP over lists ordered by weight (graph/weight_order.h): the resident
+// placements walk a bucket's light edges and its heavy ones apart
+// (settle_in_order_by_band, kernels/push.cuh's push_walk_band). The same
+// distances as the CPU's on the shapes with several weight kinds, on every
+// resident placement, and on kron:14 with the edge cache on too (heads and
+// whole lists read by band); there, fewer edges relaxed than the same graph
+// unordered takes (the generic loop), on every placement that walks bands.
+TEST(GpuSsspBands, MatchCpuOnOrderedLists) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& sssp = algorithm("sssp");
+  for (Placement p : kResident)
+    for (const std::string& shape : gpu_shapes())
+      for (Orientation o : {Orientation::kDirectedNoCsc, Orientation::kUndirected})
+        for (WeightKind kind : {WeightKind::kInteger, WeightKind::kWithInf}) {
+          const bool ids64 = p == Placement::kZeroCopyAligned && o == Orientation::kUndirected;
+          AnyGraph graph = build_variant(with_weights(find_shape(shape).edges, kind, 9), o, ids64);
+          order_lists_by_weight(graph);
+          const std::string what = shape + ", " + orientation_name(o) + ", " + weight_kind_name(kind) + ", by weight" +
+                                   (ids64 ? ", v64" : "");
+          const std::vector<RunRequest> requests = gpu_requests(graph, sssp, 3);
+          for (const RunRequest& r : requests)
+            EXPECT_EQ(r.options.lists_by_weight, num_edges(graph) > 0) << what;
+          check_batch(graph, requests, p, what);
+        }
+  LoadOptions lo;
+  lo.build.random_weights = WeightRange{1, 255};
+  const AnyGraph plain = load_graph("kron:14", lo);
+  lo.lists_by_weight = true;
+  const AnyGraph ordered = load_graph("kron:14", lo);
+  const std::vector<RunRequest> by_weight = gpu_requests(ordered, sssp, 5), by_id = gpu_requests(plain, sssp, 5);
+  ASSERT_EQ(by_weight.size(), by_id.size());
+  for (Placement p : kResident) {
+    for (EdgeCacheMode cache : {EdgeCacheMode::kOff, EdgeCacheMode::kAuto}) {
+      GpuOptions options = on(p);
+      options.edge_cache = cache;
+      const std::vector<RunOutput> banded = run_batch_on_gpu(ordered, by_weight, options);
+      expect_as_on_cpu(ordered, by_weight, banded, "kron:14 by weight, " + std::string(name_of(p)));
+      // EMOGI's naive worker (a thread a list) reads whole lists: the generic loop there.
+      if (cache != EdgeCacheMode::kOff || p == Placement::kZeroCopyNaive) continue;
+      const std::vector<RunOutput> whole = run_batch_on_gpu(plain, by_id, options);
+      for (size_t i = 0; i < banded.size(); ++i)
+        EXPECT_LT(banded[i].stats.edges_traversed, whole[i].stats.edges_traversed) << name_of(p) << ", run " << i;
+    }
+  }
 }
 
 // ---- real graphs ----

@@ -61,6 +61,12 @@ class GpuEngine {
   bool symmetric() const { return g_.symmetric; }
   RunStats& stats() { return stats_; }
   const eid_t* out_offsets() const { return g_.out.view.offsets; }
+  // Resident placements read a weight band of ordered lists alone
+  // (kernels/push.cuh's push_walk_band) but for EMOGI's naive worker, a
+  // thread a list; streamed ones copy whole lists (engines/engine.h).
+  bool walks_weight_bands() const {
+    return std::holds_alternative<ResidentSource<V>>(source_) && g_.access != Access::kNaive;
+  }
   bool can_pull() const {
     return std::visit([](const auto& s) { return s.can_pull(); }, source_);
   }

@@ -72,23 +72,29 @@ __device__ inline weight_t weight_at(const CsrView<V>& csr, const ListRead<V>& l
   return l.weights[k - l.shift];
 }
 
-// Counts entries first..last of the list as read: from the cache in bytes of
-// GPU memory, the rest over the link in sectors and lines. Nothing for the
-// accesses that do not read over the link.
-template <Access A, bool kWeights, typename V>
-__device__ inline void count_read(Tally& t, const CsrView<V>& csr, const ListRead<V>& l, int64_t first, int64_t last) {
+// Counts entries first..last of one of the list's arrays (`array`: the
+// CSR's ids or weights) as read: from the cache in bytes of GPU memory, the
+// rest over the link in sectors and lines. Nothing for the accesses that do
+// not read over the link.
+template <Access A, typename V, typename T>
+__device__ inline void count_array_read(Tally& t, const ListRead<V>& l, const T* array, int64_t first, int64_t last) {
   if constexpr (kOverLink<A>) {
     if (first > last) return;
-    constexpr uint64_t kEntry = sizeof(V) + (kWeights ? sizeof(weight_t) : 0);
     const int64_t end = l.cached ? last + 1 : (l.heads_end < last + 1 ? l.heads_end : last + 1);
     if (end > first) {
-      t.cache_bytes += static_cast<uint64_t>(end - first) * kEntry;
+      t.cache_bytes += static_cast<uint64_t>(end - first) * sizeof(T);
       first = end;
     }
     if (first > last) return;
-    count_link(t, csr.neighbors, first, last);
-    if constexpr (kWeights) count_link(t, csr.weights, first, last);
+    count_link(t, array, first, last);
   }
+}
+
+// The same for both arrays (the weights where the walk reads them).
+template <Access A, bool kWeights, typename V>
+__device__ inline void count_read(Tally& t, const CsrView<V>& csr, const ListRead<V>& l, int64_t first, int64_t last) {
+  count_array_read<A>(t, l, csr.neighbors, first, last);
+  if constexpr (kWeights) count_array_read<A>(t, l, csr.weights, first, last);
 }
 
 }  // namespace kernels

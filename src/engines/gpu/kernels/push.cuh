@@ -28,11 +28,55 @@ __device__ inline void emit(const PushArgs<V>& a, bool joined, V v, int lane, Ta
 }
 
 
+// A warp's walk of entries [lo, hi) of u's list (loading from `start`) under
+// the operator's weight band, every list ordered by weight (engines/engine.h's
+// band hint): 32 weights at a time, the ids only where some lane's weight
+// lies inside the band, and no group after the first that reaches past the
+// band's end. A band above a list's first entries (SSSP's heavy half) reads
+// those entries' weights alone. What it counts is what it reads.
+template <Access A, typename V, typename Op>
+__device__ inline void push_walk_band(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
+                                      const ListRead<V>& list, int lane, Tally& t) {
+  const WeightBand band = op.band();
+  int64_t walked_end = lo;  // one past the last entry whose weight was read
+  for (int64_t base = start; base < hi; base += kWarp) {
+    const int64_t k = base + lane;
+    const bool in_list = k >= lo && k < hi;
+    const weight_t w = in_list ? weight_at<A>(a.csr, list, k) : weight_t{0};
+    const bool take = in_list && band.holds(w);
+    const unsigned takers = __ballot_sync(kFull, take);
+    bool joined = false;
+    V v = 0;
+    if (take) {
+      v = id_at<A>(a.csr, list, k);
+      joined = op.cond(v) && op.update_atomic(u, v, w);
+    }
+    const int64_t first = base > lo ? base : lo, last = (base + kWarp < hi ? base + kWarp : hi) - 1;
+    if (lane == 0) {
+      count_array_read<A>(t, list, a.csr.weights, first, last);
+      if (takers != 0) count_array_read<A>(t, list, a.csr.neighbors, base + __ffs(takers) - 1, base + 31 - __clz(takers));
+      t.edges += __popc(takers);
+    }
+    if (a.want_output) emit(a, joined, v, lane, t);
+    walked_end = last + 1;
+    if (__any_sync(kFull, in_list && !(w < band.below))) break;  // the rest of the list lies past the band
+  }
+  if constexpr (A == Access::kUvm) {
+    if (lane == 0 && walked_end > lo) {
+      mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, lo, walked_end - 1);
+      mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, lo, walked_end - 1);
+    }
+  }
+}
+
 // A warp applies op to entries [lo, hi) of u's list, loading from `start`.
 template <Access A, typename V, typename Op>
 __device__ inline void push_walk(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
                                  const ListRead<V>& list, int lane, Tally& t) {
   constexpr bool kW = Op::needs_weights;
+  if constexpr (kW && HasWeightBand<Op>) {
+    if (op.band().ordered) return push_walk_band<A>(a, op, u, lo, hi, start, list, lane, t);
+  }
   for (int64_t base = start; base < hi; base += kWarp) {
     int64_t k = base + lane;
     bool joined = false;

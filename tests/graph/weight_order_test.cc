@@ -1,0 +1,70 @@
+// Lists ordered by weight (graph/weight_order.h): each list keeps its edges
+// and comes out ascending by weight, ties by id; the check tells an ordered
+// graph from an unordered one, and an unweighted graph is never ordered.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "graph/weight_order.h"
+#include "support/shapes.h"
+
+namespace tg::test {
+namespace {
+
+template <typename V>
+std::vector<std::pair<weight_t, V>> list_of(const Csr<V>& csr, uint64_t u) {
+  std::vector<std::pair<weight_t, V>> l;
+  for (eid_t j = csr.offsets[u]; j < csr.offsets[u + 1]; ++j) l.emplace_back(csr.weights[j], csr.neighbors[j]);
+  return l;
+}
+
+TEST(WeightOrder, ListsKeepTheirEdgesInWeightOrder) {
+  for (Orientation o : {Orientation::kDirected, Orientation::kUndirected}) {
+    const EdgeList edges = with_weights(find_shape("random_1").edges, WeightKind::kInteger, 3);
+    const AnyGraph before = build_variant(edges, o, false);
+    AnyGraph after = build_variant(edges, o, false);
+    EXPECT_FALSE(lists_ordered_by_weight(before)) << orientation_name(o);
+    order_lists_by_weight(after);
+    EXPECT_TRUE(lists_ordered_by_weight(after)) << orientation_name(o);
+    const auto& b = std::get<Graph<vid32_t>>(before);
+    const auto& a = std::get<Graph<vid32_t>>(after);
+    for (const auto [bc, ac] : {std::pair{&b.out, &a.out}, std::pair{&b.in, &a.in}}) {
+      if (!bc->built()) continue;
+      ASSERT_EQ(bc->offsets.size(), ac->offsets.size());
+      for (uint64_t u = 0; u < b.num_vertices; ++u) {
+        auto want = list_of(*bc, u);
+        std::sort(want.begin(), want.end());  // by weight, then id
+        EXPECT_EQ(list_of(*ac, u), want) << orientation_name(o) << ", vertex " << u;
+      }
+    }
+  }
+}
+
+TEST(WeightOrder, UnweightedIsNeverOrdered) {
+  const AnyGraph graph = build_variant(find_shape("random_1").edges, Orientation::kUndirected, false);
+  EXPECT_FALSE(lists_ordered_by_weight(graph));
+}
+
+TEST(WeightOrder, ALargeGraphIsCheckedPastItsFirstLists) {
+  // More vertices than the check looks at alone, one list out of order near the end.
+  EdgeList e;
+  e.num_vertices = 10000;
+  for (uint64_t v = 0; v + 1 < e.num_vertices; ++v) {
+    e.src.push_back(v);
+    e.dst.push_back(v + 1);
+    e.weights.push_back(1.0f);
+  }
+  e.src.push_back(9990);
+  e.dst.push_back(0);
+  e.weights.push_back(2.0f);  // 9990's list by id: (0, 2) then (9991, 1): out of weight order
+  BuildOptions options;
+  AnyGraph path = build_graph(std::move(e), options);
+  EXPECT_FALSE(lists_ordered_by_weight(path));
+  order_lists_by_weight(path);
+  EXPECT_TRUE(lists_ordered_by_weight(path));
+}
+
+}  // namespace
+}  // namespace tg::test
