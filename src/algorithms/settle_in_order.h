@@ -58,9 +58,12 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
 // final value. The generic loop relaxes a vertex's whole list each time it
 // changes within its bucket: about two list scans an edge on kron at every
 // width (docs/PERF.md, "SSSP on the GPU"). `relax.with_band(b)` is the relax
-// restricted to band b; a heavy edge from bucket b lands beyond it (value
-// at least b * width, weight at least width), and should rounding land one
-// in b, the rounds go on with it.
+// with the hint that it needs only band b (the engine may relax more: every
+// relaxation is safe; a list read whole by the light band is skipped by the
+// heavy one, which is right because every vertex meets the light band after
+// its last change). A heavy edge from bucket b lands beyond it (value at
+// least b * width, weight at least width), and should rounding land one in
+// b, the rounds go on with it.
 template <typename Engine, typename Key, typename Relax>
 void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, double width) {
   const EdgeMapOptions push{Direction::kPush, true};

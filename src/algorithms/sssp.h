@@ -27,8 +27,10 @@
 namespace tg {
 
 // D: the distance type, double, or float where the sums are exact (below).
-// Edges outside `band` are turned away (engines/engine.h's band hint; all of
-// them by default): the light and heavy halves of settle_in_order_by_band.
+// `edges`: the weight band settle_in_order_by_band needs relaxed (the band
+// hint of engines/engine.h; all by default). The operator does not turn the
+// others away: relaxing an edge is always safe, and an engine that honours
+// the hint reads some short lists whole in the light band.
 template <typename V, typename D = double>
 struct SsspRelax {
   static constexpr bool needs_weights = true;
@@ -39,7 +41,6 @@ struct SsspRelax {
   SsspRelax with_band(WeightBand b) const { return {dist, b}; }
   TG_HD bool cond(V) const { return true; }
   TG_HD bool update(V u, V v, weight_t w) const {
-    if (!edges.holds(w)) return false;
     D candidate = dist[u] + w;
     if (candidate < dist[v]) {
       dist[v] = candidate;
@@ -47,9 +48,7 @@ struct SsspRelax {
     }
     return false;
   }
-  TG_HD bool update_atomic(V u, V v, weight_t w) const {
-    return edges.holds(w) && atomic_min(&dist[v], D(dist[u] + w));
-  }
+  TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], D(dist[u] + w)); }
 };
 
 // The bucket of a vertex: floor(dist / delta), inf while unreached.

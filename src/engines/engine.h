@@ -106,13 +106,17 @@ TG_HD eid_t pull_limit(const Op& op) {
 // Where a pull stops reading the in-list [begin, end) under that limit.
 TG_HD eid_t pull_end(eid_t begin, eid_t end, eid_t limit) { return end - begin > limit ? begin + limit : end; }
 
-// The optional band() hint of an edge-map operator: it takes only edges of
-// weight in [from, below) and turns every other away itself (so an engine
-// that ignores the hint stays correct and only reads more). Where `ordered`,
-// every out-list is ascending by weight (graph/weight_order.h), and an
-// engine may read of each list only the entries inside the band (the GPU's
-// resident placements: kernels/push.cuh). SSSP's light and heavy edges
-// (algorithms/sssp.h).
+// The optional band() hint of an edge-map operator: it needs only edges of
+// weight in [from, below), and relaxing others does no harm (only work), so
+// an engine may ignore the hint. Where `ordered`, every out-list is
+// ascending by weight (graph/weight_order.h), and an engine that honours
+// the hint reads of each list only the entries inside the band (the GPU's
+// resident placements: kernels/push.cuh), except that a list (or a piece of
+// a long one) it reads in one go anyway is read whole by the band that
+// starts at 0 and not at all by the others: for the split of SSSP's light
+// and heavy edges (algorithms/settle_in_order.h), where every vertex is
+// relaxed by the light band after its last change, this keeps each short
+// list to one read.
 struct WeightBand {
   weight_t from = 0;
   weight_t below = std::numeric_limits<weight_t>::infinity();

@@ -28,18 +28,73 @@ __device__ inline void emit(const PushArgs<V>& a, bool joined, V v, int lane, Ta
 }
 
 
-// A warp's walk of entries [lo, hi) of u's list (loading from `start`) under
-// the operator's weight band, every list ordered by weight (engines/engine.h's
-// band hint): 32 weights at a time, the ids only where some lane's weight
-// lies inside the band, and no group after the first that reaches past the
-// band's end. A band above a list's first entries (SSSP's heavy half) reads
-// those entries' weights alone. What it counts is what it reads.
+// A warp applies op to entries [lo, hi) of u's list, loading from `start`.
+template <Access A, typename V, typename Op>
+__device__ inline void push_walk_all(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
+                                     const ListRead<V>& list, int lane, Tally& t) {
+  constexpr bool kW = Op::needs_weights;
+  for (int64_t base = start; base < hi; base += kWarp) {
+    int64_t k = base + lane;
+    bool joined = false;
+    V v = 0;
+    if (k >= lo && k < hi) {
+      v = id_at<A>(a.csr, list, k);
+      weight_t w = 1.0f;
+      if constexpr (kW) w = weight_at<A>(a.csr, list, k);
+      joined = op.cond(v) && op.update_atomic(u, v, w);
+    }
+    if (lane == 0) count_read<A, kW>(t, a.csr, list, base > lo ? base : lo, (base + kWarp < hi ? base + kWarp : hi) - 1);
+    if (a.want_output) emit(a, joined, v, lane, t);
+  }
+  if (lane == 0) {
+    t.edges += hi - lo;
+    if constexpr (A == Access::kUvm) {
+      mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, lo, hi - 1);
+      if constexpr (kW) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, lo, hi - 1);
+    }
+  }
+}
+
+// The same under the operator's weight band, every list ordered by weight
+// (engines/engine.h's band hint). Entries the warp reads in one group anyway
+// (a short list, or the last piece of a long one) are taken whole by the
+// band from 0 and skipped by the others. Longer ones: a band above the
+// list's first entries (SSSP's heavy half) first finds the group where it
+// starts, a lane probing the last weight of each of 32 groups at a time (a
+// sector each, where the walk would read the groups' lines); then 32 weights
+// at a time, the ids only where some lane's weight lies inside the band, and
+// no group after the first that reaches past the band's end. What it counts
+// is what it reads.
 template <Access A, typename V, typename Op>
 __device__ inline void push_walk_band(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
                                       const ListRead<V>& list, int lane, Tally& t) {
   const WeightBand band = op.band();
-  int64_t walked_end = lo;  // one past the last entry whose weight was read
-  for (int64_t base = start; base < hi; base += kWarp) {
+  if (hi - start <= kWarp) {
+    if (band.from <= 0) push_walk_all<A>(a, op, u, lo, hi, start, list, lane, t);
+    return;
+  }
+  int64_t first_group = start;
+  if (band.from > 0) {
+    first_group = hi;  // no entry reaches the band
+    for (int64_t g0 = start; g0 < hi; g0 += int64_t{kWarp} * kWarp) {
+      const int64_t g = g0 + int64_t{lane} * kWarp;  // this lane's group
+      const int64_t last = (g + kWarp < hi ? g + kWarp : hi) - 1;
+      bool reaches = false;
+      if (g < hi) {
+        reaches = !(weight_at<A>(a.csr, list, last) < band.from);
+        count_array_read<A>(t, list, a.csr.weights, last, last);
+        if constexpr (A == Access::kUvm) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, last, last);
+      }
+      const unsigned hit = __ballot_sync(kFull, reaches);
+      if (hit != 0) {
+        first_group = g0 + int64_t{__ffs(hit) - 1} * kWarp;
+        break;
+      }
+    }
+  }
+  const int64_t walk_lo = first_group > lo ? first_group : lo;
+  int64_t walked_end = walk_lo;  // one past the last entry whose weight was read
+  for (int64_t base = first_group; base < hi; base += kWarp) {
     const int64_t k = base + lane;
     const bool in_list = k >= lo && k < hi;
     const weight_t w = in_list ? weight_at<A>(a.csr, list, k) : weight_t{0};
@@ -62,41 +117,23 @@ __device__ inline void push_walk_band(const PushArgs<V>& a, const Op& op, V u, i
     if (__any_sync(kFull, in_list && !(w < band.below))) break;  // the rest of the list lies past the band
   }
   if constexpr (A == Access::kUvm) {
-    if (lane == 0 && walked_end > lo) {
-      mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, lo, walked_end - 1);
-      mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, lo, walked_end - 1);
+    if (lane == 0 && walked_end > walk_lo) {
+      mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, walk_lo, walked_end - 1);
+      mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, walk_lo, walked_end - 1);
     }
   }
 }
 
-// A warp applies op to entries [lo, hi) of u's list, loading from `start`.
+// A warp applies op to entries [lo, hi) of u's list, loading from `start`:
+// all of them, or a weight band of them where the operator says the lists
+// are ordered by weight.
 template <Access A, typename V, typename Op>
 __device__ inline void push_walk(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
                                  const ListRead<V>& list, int lane, Tally& t) {
-  constexpr bool kW = Op::needs_weights;
-  if constexpr (kW && HasWeightBand<Op>) {
+  if constexpr (Op::needs_weights && HasWeightBand<Op>) {
     if (op.band().ordered) return push_walk_band<A>(a, op, u, lo, hi, start, list, lane, t);
   }
-  for (int64_t base = start; base < hi; base += kWarp) {
-    int64_t k = base + lane;
-    bool joined = false;
-    V v = 0;
-    if (k >= lo && k < hi) {
-      v = id_at<A>(a.csr, list, k);
-      weight_t w = 1.0f;
-      if constexpr (kW) w = weight_at<A>(a.csr, list, k);
-      joined = op.cond(v) && op.update_atomic(u, v, w);
-    }
-    if (lane == 0) count_read<A, kW>(t, a.csr, list, base > lo ? base : lo, (base + kWarp < hi ? base + kWarp : hi) - 1);
-    if (a.want_output) emit(a, joined, v, lane, t);
-  }
-  if (lane == 0) {
-    t.edges += hi - lo;
-    if constexpr (A == Access::kUvm) {
-      mark_pages(t, a.uvm_pages, 0, a.csr.neighbors, lo, hi - 1);
-      if constexpr (kW) mark_pages(t, a.uvm_pages, a.uvm_weight_page0, a.csr.weights, lo, hi - 1);
-    }
-  }
+  push_walk_all<A>(a, op, u, lo, hi, start, list, lane, t);
 }
 
 // One warp per frontier vertex; lists longer than a chunk go to big_queue.
