@@ -29,23 +29,29 @@ namespace tg {
 // that improved vertices drop into straight from the edge loop, and bucket
 // fusion, as GAP runs delta-stepping); every other engine runs this one, of
 // the contract's operations.
+// One step of the loops below: relax out of `from`; what changed and stays
+// in bucket b is returned (the next round's near), what moved beyond waits
+// in the buckets.
+template <typename Engine, typename Key, typename Relax, typename Buckets>
+typename Engine::Frontier relax_within(Engine& engine, const typename Engine::Frontier& from, const Relax& relax, Key key,
+                                       double b, Buckets& buckets) {
+  auto changed = engine.edge_map(from, relax, EdgeMapOptions{Direction::kPush, true});
+  engine.stats().iterations++;
+  buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
+  return engine.filter(changed, KeyIs<Key>{key, b});
+}
+
 template <typename Engine, typename Key, typename Relax>
 void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, Relax relax) {
   if constexpr (requires { engine.settle_in_order(start, key, relax); }) {
     engine.settle_in_order(start, key, relax);
   } else {
-    const EdgeMapOptions push{Direction::kPush, true};
     auto buckets = make_buckets(engine, key);
     buckets.insert(start);
     while (true) {
       auto [b, near] = buckets.pop();
       if (engine.size(near) == 0) break;
-      while (engine.size(near) > 0) {
-        auto changed = engine.edge_map(near, relax, push);
-        engine.stats().iterations++;
-        near = engine.filter(changed, KeyIs<Key>{key, b});
-        buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
-      }
+      while (engine.size(near) > 0) near = relax_within(engine, near, relax, key, b, buckets);
     }
   }
 }
@@ -56,8 +62,7 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
 // below the width), the only ones that can land in the bucket itself; once
 // it settles, each of its vertices relaxes its heavy edges once, with its
 // final value. The generic loop relaxes a vertex's whole list each time it
-// changes within its bucket: about two list scans an edge on kron at every
-// width (docs/PERF.md, "SSSP on the GPU"). `relax.with_band(b)` is the relax
+// changes within its bucket (docs/PERF.md, "SSSP: lists ordered by weight"). `relax.with_band(b)` is the relax
 // with the hint that it needs only band b (the engine may relax more: every
 // relaxation is safe; a list read whole by the light band is skipped by the
 // heavy one, which is right because every vertex meets the light band after
@@ -66,7 +71,6 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
 // b, the rounds go on with it.
 template <typename Engine, typename Key, typename Relax>
 void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, double width) {
-  const EdgeMapOptions push{Direction::kPush, true};
   const auto light_below = static_cast<weight_t>(width);
   const Relax light = relax.with_band({weight_t{0}, light_below, true});
   const Relax heavy = relax.with_band({light_below, std::numeric_limits<weight_t>::infinity(), true});
@@ -76,16 +80,8 @@ void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Ke
     auto [b, near] = buckets.pop();
     if (engine.size(near) == 0) break;
     while (engine.size(near) > 0) {
-      while (engine.size(near) > 0) {
-        auto changed = engine.edge_map(near, light, push);
-        engine.stats().iterations++;
-        near = engine.filter(changed, KeyIs<Key>{key, b});
-        buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
-      }
-      auto changed = engine.edge_map(engine.filter(engine.all(), KeyIs<Key>{key, b}), heavy, push);
-      engine.stats().iterations++;
-      near = engine.filter(changed, KeyIs<Key>{key, b});
-      buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
+      while (engine.size(near) > 0) near = relax_within(engine, near, light, key, b, buckets);
+      near = relax_within(engine, engine.filter(engine.all(), KeyIs<Key>{key, b}), heavy, key, b, buckets);
     }
   }
 }
@@ -120,7 +116,6 @@ struct WaitingAfter {
 template <typename Engine, typename Key, typename Relax, typename T>
 void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, T* values,
                                   T unreached, const AlgorithmOptions& options, const char* algorithm) {
-  const EdgeMapOptions push{Direction::kPush, true};
   std::optional<FrontierBuckets<Engine, Key>> buckets;
   auto wait_after = [&](double b) {
     buckets.emplace(engine, key);
@@ -138,12 +133,7 @@ void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier star
   while (true) {
     auto [b, near] = buckets->pop();
     if (engine.size(near) == 0) break;
-    while (engine.size(near) > 0) {
-      auto changed = engine.edge_map(near, relax, push);
-      engine.stats().iterations++;
-      near = engine.filter(changed, KeyIs<Key>{key, b});
-      buckets->insert(engine.filter(changed, KeyAbove<Key>{key, b}));
-    }
+    while (engine.size(near) > 0) near = relax_within(engine, near, relax, key, b, *buckets);
     if (checkpoint_due(options, ++settled)) {
       wait_after(b);
       save_vertex_data(engine, options, settled, {b, static_cast<double>(engine.stats().iterations)}, values);
