@@ -62,8 +62,9 @@ py::dict stats_of(const tiergraph::Result& r) {
 }
 
 tiergraph::LoadOptions load_options(bool undirected, bool simplify, const std::optional<std::string>& weights,
-                                    bool ids64, int edge_factor, uint64_t seed) {
+                                    bool ids64, int edge_factor, uint64_t seed, bool lists_by_weight) {
   tiergraph::LoadOptions o;
+  o.lists_by_weight = lists_by_weight;
   o.undirected = undirected;
   o.simplify = simplify;
   if (weights) o.random_weights = *weights;
@@ -200,29 +201,32 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "load",
-      [](const std::string& path, bool undirected, bool simplify, std::optional<std::string> weights, bool ids64) {
+      [](const std::string& path, bool undirected, bool simplify, std::optional<std::string> weights, bool ids64,
+         bool lists_by_weight) {
         py::gil_scoped_release release;
-        return tiergraph::load(path, load_options(undirected, simplify, weights, ids64, 16, 27491095));
+        return tiergraph::load(path, load_options(undirected, simplify, weights, ids64, 16, 27491095, lists_by_weight));
       },
       py::arg("path"), py::kw_only(), py::arg("undirected") = false, py::arg("simplify") = false,
-      py::arg("weights") = py::none(), py::arg("ids64") = false,
+      py::arg("weights") = py::none(), py::arg("ids64") = false, py::arg("lists_by_weight") = false,
       "Loads a graph file (edge list, .mtx, .gr, GAP .sg/.wsg, .tgb; compressed too). weights='LOW:HIGH' adds "
-      "seeded random integer weights.");
+      "seeded random integer weights; lists_by_weight=True orders every list by weight (sssp on the GPU reads "
+      "light and heavy edges apart).");
 
   m.def(
       "generate",
-      [](const std::string& spec, std::optional<std::string> weights, int edge_factor, uint64_t seed, bool ids64) {
+      [](const std::string& spec, std::optional<std::string> weights, int edge_factor, uint64_t seed, bool ids64,
+         bool lists_by_weight) {
         py::gil_scoped_release release;
-        return tiergraph::load(spec, load_options(false, false, weights, ids64, edge_factor, seed));
+        return tiergraph::load(spec, load_options(false, false, weights, ids64, edge_factor, seed, lists_by_weight));
       },
       py::arg("spec"), py::kw_only(), py::arg("weights") = py::none(), py::arg("edge_factor") = 16,
-      py::arg("seed") = 27491095, py::arg("ids64") = false,
+      py::arg("seed") = 27491095, py::arg("ids64") = false, py::arg("lists_by_weight") = false,
       "Generates a graph: 'kron:SCALE' (Graph500 Kronecker) or 'urand:SCALE', undirected and simple.");
 
   m.def(
       "from_edges",
       [](py::object src_in, py::object dst_in, py::object weights_in, uint64_t num_vertices, bool undirected,
-         bool simplify, std::optional<std::string> random_weights, bool ids64) {
+         bool simplify, std::optional<std::string> random_weights, bool ids64, bool lists_by_weight) {
         py::object asarray = py::module_::import("numpy").attr("asarray");
         std::optional<py::array> weights;
         if (!weights_in.is_none()) weights = py::array(asarray(weights_in));
@@ -237,14 +241,15 @@ PYBIND11_MODULE(tiergraph, m) {
             throw tiergraph::Error("weights must be one number per edge (" + std::to_string(s.size()) + ")",
                                    tiergraph::ErrorKind::kUsage);
         }
-        tiergraph::LoadOptions o = load_options(undirected, simplify, random_weights, ids64, 16, 27491095);
+        tiergraph::LoadOptions o =
+            load_options(undirected, simplify, random_weights, ids64, 16, 27491095, lists_by_weight);
         const float* wp = weights ? w.data() : nullptr;
         py::gil_scoped_release release;
         return tiergraph::from_edges(s.data(), d.data(), static_cast<size_t>(s.size()), wp, num_vertices, o);
       },
       py::arg("src"), py::arg("dst"), py::kw_only(), py::arg("weights") = py::none(), py::arg("num_vertices") = 0,
       py::arg("undirected") = false, py::arg("simplify") = false, py::arg("random_weights") = py::none(),
-      py::arg("ids64") = false,
+      py::arg("ids64") = false, py::arg("lists_by_weight") = false,
       "A graph from edges in memory: src[i] -> dst[i] (NumPy arrays or anything that converts, e.g. a torch "
       "edge_index's two rows), optional float weights; num_vertices 0: the largest id + 1.");
 

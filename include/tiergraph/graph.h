@@ -15,6 +15,9 @@ struct LoadOptions {
   std::string random_weights;   // "LOW:HIGH", e.g. "8:72": seeded random integer weights; empty: the file's own
   uint64_t weight_seed = 27491095;
   bool ids64 = false;           // 64-bit vertex ids even below 2^31 vertices
+  // Every neighbour list ordered by weight (needs weights): sssp on the GPU
+  // then reads a list's light edges apart from its heavy ones.
+  bool lists_by_weight = false;
   int edge_factor = 16;         // generators: edges per vertex
   uint64_t seed = 27491095;     // generators
 };

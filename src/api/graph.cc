@@ -4,6 +4,7 @@
 #include "formats/load_graph.h"
 #include "core/error.h"
 #include "graph/builder.h"
+#include "graph/weight_order.h"
 
 #include <algorithm>
 #include <mutex>
@@ -78,6 +79,7 @@ Graph load(const std::string& spec, const LoadOptions& options) {
     o.build = build_options(options);
     o.edge_factor = options.edge_factor;
     o.seed = options.seed;
+    o.lists_by_weight = options.lists_by_weight;
     auto impl = std::make_shared<Graph::Impl>();
     impl->graph = tg::load_graph(spec, o);
     return GraphAccess::wrap(std::move(impl));
@@ -105,6 +107,7 @@ Graph from_edges(const uint64_t* src, const uint64_t* dst, size_t num_edges, con
     }
     auto impl = std::make_shared<Graph::Impl>();
     impl->graph = tg::build_graph(std::move(e), build_options(options));
+    if (options.lists_by_weight) tg::order_lists_by_weight(impl->graph, name);
     return GraphAccess::wrap(std::move(impl));
   } catch (...) {
     rethrow_as_api_error();

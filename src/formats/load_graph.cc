@@ -83,12 +83,10 @@ AnyGraph load_graph(const std::string& spec, const LoadOptions& options) {
   try {
     AnyGraph graph = load(spec, options);
     if (options.lists_by_weight) {
-      if (!std::visit([](const auto& g) { return g.weighted(); }, graph))
-        throw usage_error(spec + ": --lists-by-weight needs edge weights (a weighted file, or --weights LOW:HIGH)");
       if (options.map_tgb)
         throw usage_error(spec + ": --lists-by-weight cannot reorder a mapped file (--host-mem); order it once with "
                                  "`tiergraph convert IN OUT.tgb --lists-by-weight`");
-      order_lists_by_weight(graph);
+      order_lists_by_weight(graph, spec);
     }
     return graph;
   } catch (const std::bad_alloc&) {

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <vector>
 
+#include "core/error.h"
+
 namespace tg {
 namespace {
 
@@ -73,6 +75,12 @@ void order_lists_by_weight(AnyGraph& graph) {
         if (g.directed) order(g.in, g.num_vertices);
       },
       graph);
+}
+
+void order_lists_by_weight(AnyGraph& graph, const std::string& what) {
+  if (!std::visit([](const auto& g) { return g.weighted(); }, graph))
+    throw usage_error(what + ": --lists-by-weight needs edge weights (a weighted file, or --weights LOW:HIGH)");
+  order_lists_by_weight(graph);
 }
 
 }  // namespace tg

@@ -6,6 +6,8 @@
 // orders a graph as it loads, or once into a .tgb with `tiergraph convert`.
 #pragma once
 
+#include <string>
+
 #include "graph/graph.h"
 
 namespace tg {
@@ -19,5 +21,9 @@ bool lists_ordered_by_weight(const AnyGraph& graph);
 // weight, then id, in place. The graph must be weighted and its arrays
 // writable (not a mapped .tgb).
 void order_lists_by_weight(AnyGraph& graph);
+
+// The same, asked for by `what` (a file or a spec): a usage error (one line)
+// where the graph has no weights.
+void order_lists_by_weight(AnyGraph& graph, const std::string& what);
 
 }  // namespace tg

@@ -289,6 +289,23 @@ TEST(Api, GraphFromEdgesInMemory) {
   EXPECT_EQ(error_kind([&] { tiergraph::from_edges(nullptr, dst.data(), 3); }), tiergraph::ErrorKind::kUsage);
 }
 
+// LoadOptions::lists_by_weight: the same sssp distances as lists in id
+// order, verified; without weights a usage error (load and from_edges).
+TEST(Api, ListsByWeight) {
+  tiergraph::LoadOptions by_id{.random_weights = "1:255"}, by_weight{.random_weights = "1:255", .lists_by_weight = true};
+  tiergraph::Graph plain = tiergraph::load("kron:10", by_id), ordered = tiergraph::load("kron:10", by_weight);
+  tiergraph::Result a = tiergraph::run("sssp", plain, cpu({3})), b = tiergraph::run("sssp", ordered, cpu({3}));
+  EXPECT_TRUE(b.verified.value_or(false)) << b.verification;
+  EXPECT_EQ(a.values, b.values);
+  EXPECT_EQ(error_kind([] { tiergraph::load("kron:8", {.lists_by_weight = true}); }), tiergraph::ErrorKind::kUsage);
+  const std::vector<uint64_t> src{0, 0}, dst{1, 2};
+  const std::vector<float> w{2.0f, 1.0f};
+  tiergraph::Graph edges = tiergraph::from_edges(src.data(), dst.data(), 2, w.data(), 3, {.lists_by_weight = true});
+  EXPECT_EQ(std::get<std::vector<double>>(tiergraph::run("sssp", edges, cpu({0})).values), (std::vector<double>{0, 2, 1}));
+  EXPECT_EQ(error_kind([&] { tiergraph::from_edges(src.data(), dst.data(), 2, nullptr, 3, {.lists_by_weight = true}); }),
+            tiergraph::ErrorKind::kUsage);
+}
+
 TEST(Api, EmptyGraphHandle) {
   tiergraph::Graph g;
   EXPECT_TRUE(g.empty());

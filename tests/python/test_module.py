@@ -111,6 +111,17 @@ class ModuleTest(unittest.TestCase):
                     heapq.heappush(heap, (want[v], v))
         self.assertEqual(dist.tolist(), want)
 
+    def test_lists_by_weight_keeps_the_distances(self):
+        plain = tiergraph.generate("kron:10", weights="1:255")
+        ordered = tiergraph.generate("kron:10", weights="1:255", lists_by_weight=True)
+        a, _ = tiergraph.run("sssp", plain, source=3, engine="cpu")
+        b, stats = tiergraph.run("sssp", ordered, source=3, engine="cpu", verify=True)
+        self.assertEqual(a.tolist(), b.tolist())
+        self.assertTrue(stats["verified"])
+        with self.assertRaises(ValueError) as e:  # a usage error
+            tiergraph.generate("kron:8", lists_by_weight=True)
+        self.assertIn("needs edge weights", str(e.exception))
+
     def test_cc_matches_union_find_on_a_generated_graph_s_file(self):
         edges = random_edges(300, 250, seed=3)
         g = tiergraph.load(self.graph_file(edges), undirected=True)
