@@ -20,15 +20,6 @@
 
 namespace tg {
 
-// Relaxes `relax` out of the start frontier, one bucket at a time, lowest key
-// first: a bucket is relaxed until none of its vertices changes; what moved to
-// a later bucket waits there. `key` must never put a changed vertex below the
-// bucket being settled (a relaxation only worsens the priority along an edge).
-//
-// An engine may bring its own (CpuEngine::settle_in_order: per-thread bins
-// that improved vertices drop into straight from the edge loop, and bucket
-// fusion, as GAP runs delta-stepping); every other engine runs this one, of
-// the contract's operations.
 // One step of the loops below: relax out of `from`; what changed and stays
 // in bucket b is returned (the next round's near), what moved beyond waits
 // in the buckets.
@@ -41,6 +32,15 @@ typename Engine::Frontier relax_within(Engine& engine, const typename Engine::Fr
   return engine.filter(changed, KeyIs<Key>{key, b});
 }
 
+// Relaxes `relax` out of the start frontier, one bucket at a time, lowest key
+// first: a bucket is relaxed until none of its vertices changes; what moved to
+// a later bucket waits there. `key` must never put a changed vertex below the
+// bucket being settled (a relaxation only worsens the priority along an edge).
+//
+// An engine may bring its own (CpuEngine::settle_in_order: per-thread bins
+// that improved vertices drop into straight from the edge loop, and bucket
+// fusion, as GAP runs delta-stepping); every other engine runs this one, of
+// the contract's operations.
 template <typename Engine, typename Key, typename Relax>
 void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, Relax relax) {
   if constexpr (requires { engine.settle_in_order(start, key, relax); }) {
@@ -62,8 +62,9 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
 // below the width), the only ones that can land in the bucket itself; once
 // it settles, each of its vertices relaxes its heavy edges once, with its
 // final value. The generic loop relaxes a vertex's whole list each time it
-// changes within its bucket (docs/PERF.md, "SSSP: lists ordered by weight"). `relax.with_band(b)` is the relax
-// with the hint that it needs only band b (the engine may relax more: every
+// changes within its bucket (docs/PERF.md, "SSSP: lists ordered by
+// weight"). `relax.with_band(b)` is the relax with the hint that it needs
+// only band b (the engine may relax more: every
 // relaxation is safe; a list read whole by the light band is skipped by the
 // heavy one, which is right because every vertex meets the light band after
 // its last change). A heavy edge from bucket b lands beyond it (value at

@@ -62,6 +62,19 @@ struct KeyAbove {  // above b, and held (finite)
   }
 };
 
+// A vertex's key where it lies above `last`, else none (kNoBucket): the
+// smallest key past the bucket last popped.
+template <typename Key>
+struct KeyPast {
+  Key key;
+  double last;
+  template <typename V>
+  TG_HD double operator()(V v) const {
+    const double k = key(v);
+    return k > last ? k : kNoBucket;
+  }
+};
+
 // The waiting vertices as one frontier: insert merges into it; pop finds the
 // smallest key with min_over and splits the frontier with two filters.
 template <typename Engine, typename Key>
@@ -80,14 +93,14 @@ class FrontierBuckets {
   // bucket again relaxed them again, and in delta-stepping's by-band loop
   // (settle_in_order_by_band) every heavy edge of the bucket a second time:
   // on kron:16, 2.0 edges relaxed an edge instead of about 1.
+  // The filters below drop those entries with the bucket's members (their
+  // keys lie below b).
   std::pair<double, Frontier> pop() {
-    if (popped_ && engine_.size(waiting_) > 0) waiting_ = engine_.filter(waiting_, KeyAbove<Key>{key_, last_});
     if (engine_.size(waiting_) == 0) return {kNoBucket, Frontier{}};
-    const double b = engine_.min_over(waiting_, key_);
+    const double b = engine_.min_over(waiting_, KeyPast<Key>{key_, last_});
     if (!(b < kNoBucket)) return {kNoBucket, Frontier{}};
     Frontier members = engine_.filter(waiting_, KeyIs<Key>{key_, b});
     waiting_ = engine_.filter(waiting_, KeyAbove<Key>{key_, b});
-    popped_ = true;
     last_ = b;
     return {b, members};
   }
@@ -96,8 +109,7 @@ class FrontierBuckets {
   Engine& engine_;
   Key key_;
   Frontier waiting_;
-  bool popped_ = false;
-  double last_ = 0;
+  double last_ = -kNoBucket;  // the bucket last popped (none yet)
 };
 
 template <typename Engine, typename Key>

@@ -21,12 +21,8 @@ bool ordered(const Csr<V>& csr, uint64_t n) {
   std::atomic<bool> ok{true};
 #pragma omp parallel for schedule(dynamic, 4096)
   for (uint64_t u = first; u < n; ++u) {
-    if (!ok.load(std::memory_order_relaxed)) continue;
-    for (eid_t j = off[u] + 1; j < off[u + 1]; ++j)
-      if (w[j] < w[j - 1]) {
-        ok.store(false, std::memory_order_relaxed);
-        break;
-      }
+    if (ok.load(std::memory_order_relaxed) && !std::is_sorted(w + off[u], w + off[u + 1]))
+      ok.store(false, std::memory_order_relaxed);
   }
   return ok.load();
 }
