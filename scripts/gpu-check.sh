@@ -14,7 +14,8 @@
 #   GPU_CHECK_SHARDS=N       test processes side by side, each a gtest shard (default 1: see below)
 #   GPU_CHECK_SHARD_GPUS=1   shard i sees only GPU i mod (GPUs present): on a machine of several GPUs the
 #                            shards then run on GPUs of their own instead of sharing one by time slices
-#   GPU_CHECK_EXTRA="..."    extra commands run after the benchmark (bash -c), output to $OUT/extra.log
+#   GPU_CHECK_EXTRA="..."    extra commands run after the benchmark (bash -c), output to $OUT/extra.log, whose
+#                            last GPU_CHECK_EXTRA_TAIL (40) lines end the summary
 #   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests,tg_gpu_subgraph_device_tests}[.xz] built elsewhere
 #                            (same x86-64 Linux; scripts/stage-gpu-binaries.sh strips and compresses them there)
 #                            instead of building: saves device time
@@ -190,7 +191,9 @@ fi
 
 if [ -n "${GPU_CHECK_EXTRA:-}" ]; then
   bash -c "$GPU_CHECK_EXTRA" >"$out/extra.log" 2>&1
-  note "extra: rc $? (see extra.log)"
+  note "extra: rc $? (extra.log, its last ${GPU_CHECK_EXTRA_TAIL:-40} lines below)"
+  # Into the summary too: the device tool returns only $OUT's files, and an OUT set elsewhere lost a whole sweep.
+  tail -n "${GPU_CHECK_EXTRA_TAIL:-40}" "$out/extra.log" >>"$summary"
 fi
 
 echo
