@@ -7,7 +7,8 @@
 # edges relaxed over the graph's edges for each source, then the mean ms.
 # Environment:
 #   SD_GRAPH=kron:25        generated with weights 1..255 into /tmp
-#   SD_DELTAS="16 32 64 128 256 512"  (128 is the automatic width on these weights: their mean)
+#   SD_DELTAS="16 32 64 128 256 512"  (128 is the automatic width on these weights: their mean; "auto" runs
+#                           without --delta: the mean, halved where lists are ordered by weight, algorithms/sssp.h)
 #   SD_PLACEMENT=device     SD_ARGS: more bench arguments (e.g. "--gpu-mem 1047208940")
 #   SD_BIN=PATH             the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 #   SD_BY_WEIGHT=1          the graph's lists ordered by weight (generate --lists-by-weight): the resident placements
@@ -27,13 +28,15 @@ file=/tmp/sd_${graph/:/_}_w_$order.tgb
 edges=$("$bin" info "$file" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['edges'])")
 for d in ${SD_DELTAS:-16 32 64 128 256 512}; do
   # shellcheck disable=SC2086
-  timeout 120 "$bin" bench "$file" -a sssp -p "${SD_PLACEMENT:-device}" -n 4 --verify first -q --delta "$d" ${SD_ARGS:-} \
+  width=(--delta "$d")
+  [ "$d" = auto ] && width=()
+  timeout 120 "$bin" bench "$file" -a sssp -p "${SD_PLACEMENT:-device}" -n 4 --verify first -q "${width[@]}" ${SD_ARGS:-} \
     -o "$out/sd_$d" >"$out/sd_$d.log" 2>&1 || echo "delta $d: rc $? $(tail -1 "$out/sd_$d.log")"
 done
-python3 - "$out" "$graph" "$edges" "${SD_PLACEMENT:-device}" "$order" ${SD_DELTAS:-16 32 64 128 256 512} <<'PY'
+python3 - "$out" "$graph" "$edges" "${SD_PLACEMENT:-device}" "$order" "$bin" ${SD_DELTAS:-16 32 64 128 256 512} <<'PY'
 import json, sys
-out, graph, m, placement, order, deltas = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
-print(f"SSSP on {graph} (weights 1..255, lists {order}), placement {placement}: per source ms / buckets / edges relaxed per edge")
+out, graph, m, placement, order, binary, deltas = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6], sys.argv[7:]
+print(f"SSSP on {graph} (weights 1..255, lists {order}), placement {placement}, {binary}: per source ms / buckets / edges relaxed per edge")
 for d in deltas:
     try:
         runs = json.load(open(f"{out}/sd_{d}.json"))["runs"]

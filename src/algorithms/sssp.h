@@ -74,6 +74,31 @@ struct BeyondExactFloat {
   }
 };
 
+// Whether the run splits each bucket's light and heavy edges
+// (settle_in_order_by_band): lists ordered by weight, on an engine that
+// reads a band of them alone.
+template <typename Engine>
+bool splits_by_band(const Engine& engine, const AlgorithmOptions& options) {
+  if constexpr (WalksWeightBands<Engine>)
+    return options.lists_by_weight && options.checkpoint == nullptr && engine.walks_weight_bands();
+  else
+    return false;
+}
+
+// The width a run takes (bucket_width), halved where it is the wide one
+// (the mean weight, for an engine that prefers few steps), picked (not
+// given), and the run splits by band: the light rounds then read light
+// prefixes alone, and narrower buckets pay. kron:25, weights 1..255, the
+// H100 (docs/PERF.md, session 16): in GPU memory 90.3 / 91.6 / 100.0 ms at
+// widths 32 / 64 / 128 (the mean), over zero-copy at a quarter budget 465.7
+// / 423.0 at 32 / 64.
+template <typename Engine>
+double sssp_width(const Engine& engine, const AlgorithmOptions& options) {
+  const double width = bucket_width<Engine>(options);
+  const bool picked = options.delta_narrow > 0;  // a --delta given leaves it 0
+  return PrefersFewSteps<Engine> && picked && splits_by_band(engine, options) ? width / 2 : width;
+}
+
 // The distances computed in D; none where float's may not be exact.
 template <typename D, typename Engine>
 std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::vertex_t source, double delta,
@@ -83,10 +108,7 @@ std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::ver
   engine.set(dist, source, D{0});
   const DistanceBucket<D> key{engine.data(dist), delta};
   const SsspRelax<V, D> relax{engine.data(dist)};
-  bool by_band = false;
-  if constexpr (WalksWeightBands<Engine>)
-    by_band = options.lists_by_weight && options.checkpoint == nullptr && engine.walks_weight_bands();
-  if (by_band)
+  if (splits_by_band(engine, options))
     settle_in_order_by_band(engine, engine.single(source), key, relax, delta);
   else
     settle_in_order(engine, engine.single(source), key, relax, engine.data(dist), std::numeric_limits<D>::infinity(),
@@ -169,7 +191,7 @@ struct Sssp {
   }
   template <typename Engine>
   static ResultVector<value_t> run(Engine& engine, const Sources& sources, const AlgorithmOptions& options) {
-    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), bucket_width<Engine>(options), options);
+    return sssp(engine, static_cast<typename Engine::vertex_t>(sources.at(0)), sssp_width(engine, options), options);
   }
   static Verification verify(const AnyGraph& graph, const Sources& sources, std::span<const value_t> dist,
                              const AlgorithmOptions&) {

@@ -65,7 +65,12 @@ TG_HD bool compare_and_swap(T* p, T expected, T desired) {
 #endif
 }
 
-// Returns true when *p was lowered to value.
+// Returns true when *p was lowered to value. On the GPU a plain read comes
+// first, and no atomic where it shows that none can lower *p: most
+// relaxations improve nothing, and a read may hit in L1 where an atomic
+// goes to L2. The callers' values only ever fall while they run (distances,
+// labels), so a stale read is at or above the true value: it never skips a
+// lowering. atomic_max alike, for values that only rise.
 template <typename T>
 TG_HD bool atomic_min(T* p, T value) {
   if constexpr (std::is_same_v<T, float>) {
@@ -76,6 +81,7 @@ TG_HD bool atomic_min(T* p, T value) {
   } else {
 #if defined(__CUDA_ARCH__)
     using U = typename detail::SameSizeUnsigned<T>::type;
+    if (!(value < *p)) return false;
     U old = atomicMin(reinterpret_cast<U*>(p), static_cast<U>(value));
     return value < static_cast<T>(old);
 #else
@@ -98,6 +104,7 @@ TG_HD bool atomic_max(T* p, T value) {
   } else {
 #if defined(__CUDA_ARCH__)
     using U = typename detail::SameSizeUnsigned<T>::type;
+    if (!(value > *p)) return false;
     U old = atomicMax(reinterpret_cast<U*>(p), static_cast<U>(value));
     return value > static_cast<T>(old);
 #else

@@ -19,7 +19,6 @@ uint64_t segments(const RankShape& s, uint64_t value) {
 uint64_t bfs_state(const RankShape& s) {
   const uint64_t n = s.normals, d = s.delegates, p = static_cast<uint64_t>(s.num_ranks);
   const uint64_t normal_words = (DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, 0) + 31) / 32;
-  const uint64_t segment_words = ((d + 1 + 31) / 32 + 1) / 2 * 2 + 4 + (p + 2) / 2 * 2;
   uint64_t peers = 0;  // the slots of every other rank: one send buffer entry each at most
   for (int q = 0; q < s.num_ranks; ++q)
     if (q != s.rank) peers += DegreeSeparation::slots_on_rank(s.num_vertices, s.num_ranks, q);
@@ -32,8 +31,7 @@ uint64_t bfs_state(const RankShape& s) {
          + peers * 4 + (p - 1) * n * 4       // send and receive buffers
          + (p + 1) * (p + 1) * 4 + p * 8     // the counts' rows (P lengths and the reached flag), this rank's, the send starts
          + p * 24 + 48                       // a quiet level's announcements, the level's totals (bfs_kernels.cuh)
-         + p * segment_words * 4                                          // every rank's mask as bits, announcement, counts
-         + p * (segment_words + (p - 1) * std::min<uint64_t>(n, 1u << 15)) * 4  // a small level's blocks (small_levels.h)
+         + p * (((d + 1 + 31) / 32 + 1) / 2 * 2 + 4 + (p + 2) / 2 * 2) * 4  // every rank's mask as bits, announcement, counts
          + p * normal_words * 4;  // every rank's visited normals as bits
 }
 

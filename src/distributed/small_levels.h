@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "core/types.h"
-
 namespace tg::dist {
 
 inline constexpr uint64_t kNotSmall = ~uint64_t{0};
@@ -33,25 +31,5 @@ inline uint64_t small_level_queue(uint64_t vertices, uint64_t edges, bool edges_
   if (bound > capacity) return kNotSmall;
   return (bound + 63) / 64 * 64;
 }
-
-// Where a small level's exchange puts things: one all-gather of a block a
-// rank, P blocks `stride` words apart. A block is the rank's head (a small
-// level's whole segment: mask, announcement, row of lengths; a tail level's
-// row of lengths alone), then its P - 1 queues of `fixed` slots, one a peer
-// in rank order with itself left out. An all-gather took 0.01 ms where the
-// group of P - 1 sends and receives of the same bytes took 0.03-0.04 (2 H200,
-// docs/PERF.md, session 15); every rank receives every queue, (P - 1) times
-// the bytes, at most 128 KiB a queue.
-struct SmallBlocks {
-  uint64_t head = 0;   // words before the queues
-  uint64_t fixed = 0;  // slots a queue
-  int p = 1;
-
-  TG_HD uint64_t stride() const { return head + static_cast<uint64_t>(p - 1) * fixed; }
-  // Rank `from`'s queue to rank `to` (from != to), in words from the first block.
-  TG_HD uint64_t queue_at(int from, int to) const {
-    return static_cast<uint64_t>(from) * stride() + head + static_cast<uint64_t>(to < from ? to : to - 1) * fixed;
-  }
-};
 
 }  // namespace tg::dist

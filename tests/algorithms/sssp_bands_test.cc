@@ -118,6 +118,37 @@ TEST(SsspBands, EachEdgeAboutOnceAtNarrowWidths) {
     }
 }
 
+// The automatic width: the mean weight halved for an engine that prefers
+// few steps and splits by band; a width the user gave, lists by id, or a
+// work-bound engine's narrow width are left as they are.
+template <typename V>
+class FewStepsBandEngine : public BandCpuEngine<V> {
+ public:
+  static constexpr bool kPrefersFewSteps = true;
+  using BandCpuEngine<V>::BandCpuEngine;
+};
+
+TEST(SsspBands, PickedWideWidthHalvedWhereTheRunSplits) {
+  const AnyGraph graph = build_variant(with_weights(find_shape("path").edges, WeightKind::kInteger, 3),
+                                       Orientation::kUndirected, false);
+  const auto& g = std::get<Graph<vid32_t>>(graph);
+  AlgorithmOptions picked;
+  picked.delta = 128;
+  picked.delta_narrow = 2;
+  picked.lists_by_weight = true;
+  AlgorithmOptions given = picked, by_id = picked;
+  given.delta_narrow = 0;
+  by_id.lists_by_weight = false;
+  FewStepsBandEngine<vid32_t> few(g);
+  BandCpuEngine<vid32_t> narrow(g);
+  CpuEngine<vid32_t> plain(g);
+  EXPECT_EQ(sssp_width(few, picked), 64.0);
+  EXPECT_EQ(sssp_width(few, given), 128.0);
+  EXPECT_EQ(sssp_width(few, by_id), 128.0);
+  EXPECT_EQ(sssp_width(narrow, picked), 2.0);
+  EXPECT_EQ(sssp_width(plain, picked), 2.0);
+}
+
 // FrontierBuckets: an entry whose key fell into the bucket just popped
 // (settled with it) is not popped again as that bucket.
 TEST(FrontierBucketsPop, DropsEntriesThatFellIntoTheLastBucket) {

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <limits>
 #include <random>
-#include <vector>
 
 namespace tg::test {
 namespace {
@@ -72,31 +71,6 @@ TEST(SmallLevels, RandomFrontiersAreBoundedOrRefused) {
     EXPECT_GE(static_cast<unsigned __int128>(fixed), bound)
         << vertices << " vertices, " << edges << " edges, TH " << threshold << ", capacity " << capacity;
   }
-}
-
-// Every rank's queue to every peer lies inside its own block, after the
-// head, and no two queues or heads overlap.
-TEST(SmallLevels, BlocksHoldEveryQueueOnceAfterItsHead) {
-  for (int p : {2, 3, 4, 8})
-    for (uint64_t head : {0u, 5u, 1000u})
-      for (uint64_t fixed : {0u, 64u, 128u}) {
-        const dist::SmallBlocks b{head, fixed, p};
-        std::vector<int> owner(static_cast<size_t>(p) * b.stride(), -1);
-        for (int q = 0; q < p; ++q)
-          for (uint64_t w = 0; w < head; ++w) owner[q * b.stride() + w] = q * p + q;  // the head: (q, q)
-        for (int from = 0; from < p; ++from)
-          for (int to = 0; to < p; ++to) {
-            if (from == to) continue;
-            const uint64_t at = b.queue_at(from, to);
-            ASSERT_GE(at, from * b.stride() + head);
-            ASSERT_LE(at + fixed, (from + 1) * b.stride());
-            for (uint64_t w = at; w < at + fixed; ++w) {
-              ASSERT_EQ(owner[w], -1) << "p " << p << " from " << from << " to " << to;
-              owner[w] = from * p + to;
-            }
-          }
-        for (int o : owner) EXPECT_NE(o, -1);  // nothing left between them
-      }
 }
 
 }  // namespace

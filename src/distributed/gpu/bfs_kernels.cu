@@ -188,41 +188,25 @@ __global__ void visit_received(BfsLevel s, const uint32_t* slots, uint64_t count
     visit_local(s, s.g.local_of_slot[slots[i]]);
 }
 
-__global__ void assemble_small_block(const uint32_t* head, const uint32_t* send, const uint64_t* send_start, int rank,
-                                     SmallBlocks layout, uint32_t* blocks) {
-  uint32_t* mine = blocks + static_cast<uint64_t>(rank) * layout.stride();
-  for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < layout.stride();
-       i += uint64_t{gridDim.x} * blockDim.x) {
-    if (i < layout.head) {
-      mine[i] = head[i];
-    } else {
-      const uint64_t k = i - layout.head;
-      const int j = static_cast<int>(k / layout.fixed);
-      mine[i] = send[send_start[j < rank ? j : j + 1] + k % layout.fixed];
-    }
-  }
-}
-
-__global__ void visit_small_level(BfsLevel s, const uint32_t* blocks, SmallBlocks layout, uint64_t lengths_at,
-                                  LevelTotals* totals) {
+__global__ void visit_small_level(BfsLevel s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
+                                  uint64_t stride, LevelTotals* totals) {
   const int p = s.g.num_ranks, rank = s.g.rank;
-  const uint64_t fixed = layout.fixed, entries = static_cast<uint64_t>(p - 1) * fixed;
-  const uint32_t* lengths = blocks + lengths_at;
+  const uint64_t entries = static_cast<uint64_t>(p - 1) * fixed;
   uint32_t visited = 0;
   for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < entries; i += uint64_t{gridDim.x} * blockDim.x) {
     const int j = static_cast<int>(i / fixed);
     const int q = j < rank ? j : j + 1;
-    const uint32_t length = lengths[static_cast<uint64_t>(q) * layout.stride() + rank];
+    const uint32_t length = lengths[static_cast<uint64_t>(q) * stride + rank];
     if (i % fixed < length) {
-      visit_local(s, s.g.local_of_slot[blocks[layout.queue_at(q, rank) + i % fixed]]);
+      visit_local(s, s.g.local_of_slot[slots[i]]);
       ++visited;
     }
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {  // every rank's lengths, so that every rank sees an overflow alike
     for (int q = 0; q < p; ++q) {
       for (int r = 0; r < p; ++r)
-        if (q != r && lengths[static_cast<uint64_t>(q) * layout.stride() + r] > fixed) totals->small_overflow = 1;
-      if (lengths[static_cast<uint64_t>(q) * layout.stride() + p] != 0) totals->small_any_reached = 1;
+        if (q != r && lengths[static_cast<uint64_t>(q) * stride + r] > fixed) totals->small_overflow = 1;
+      if (lengths[static_cast<uint64_t>(q) * stride + p] != 0) totals->small_any_reached = 1;
     }
   }
   using Reduce = cub::BlockReduce<uint32_t, kBlock>;
@@ -443,19 +427,11 @@ void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t co
   TG_CUDA_CHECK_LAUNCH();
 }
 
-void launch_assemble_small_block(const uint32_t* head, const uint32_t* send, const uint64_t* send_start, int rank,
-                                 const SmallBlocks& layout, uint32_t* blocks, int sms, cudaStream_t stream) {
-  if (layout.stride() == 0) return;
-  assemble_small_block<<<tg::gpu::grid_for(layout.stride(), kBlock, sms), kBlock, 0, stream>>>(head, send, send_start, rank,
-                                                                                              layout, blocks);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
-void launch_visit_small_level(const BfsLevel& s, const uint32_t* blocks, const SmallBlocks& layout, uint64_t lengths_at,
-                              LevelTotals* totals, int sms, cudaStream_t stream) {
-  const uint64_t entries = static_cast<uint64_t>(s.g.num_ranks - 1) * layout.fixed;
+void launch_visit_small_level(const BfsLevel& s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
+                              uint64_t stride, LevelTotals* totals, int sms, cudaStream_t stream) {
+  const uint64_t entries = static_cast<uint64_t>(s.g.num_ranks - 1) * fixed;
   visit_small_level<<<tg::gpu::grid_for(std::max<uint64_t>(entries, 1), kBlock, sms), kBlock, 0, stream>>>(
-      s, blocks, layout, lengths_at, totals);
+      s, slots, fixed, lengths, stride, totals);
   TG_CUDA_CHECK_LAUNCH();
 }
 

@@ -9,7 +9,6 @@
 
 #include "core/types.h"
 #include "distributed/gpu/device_rank_graph.h"
-#include "distributed/small_levels.h"
 
 namespace tg::dist::gpu {
 
@@ -115,20 +114,15 @@ constexpr uint32_t kAnnounceSample = 1u << 14;
 void launch_announce_normals(const BfsLevel& s, NormalFrontierSize* out, cudaStream_t stream);
 // Owner slots sent here by the other ranks: visit them.
 void launch_visit_received(const BfsLevel& s, const uint32_t* slots, uint64_t count, int sms, cudaStream_t stream);
-// A small level's block (distributed/small_levels.h), in place in this
-// rank's block of `blocks`: `head` (its segment, or its row of lengths)
-// copied in, then its queue to each peer, the first `layout.fixed` slots of
-// its segment of `send` (the push wrote them at send + send_start[q]).
-void launch_assemble_small_block(const uint32_t* head, const uint32_t* send, const uint64_t* send_start, int rank,
-                                 const SmallBlocks& layout, uint32_t* blocks, int sms, cudaStream_t stream);
-// A small level's normals, every rank's block gathered: of each peer's
-// queue to this rank the first lengths[q * stride + rank] count (its row of
-// lengths, `lengths_at` words into its block); visit them, count them into
+// A small level's normals: each of the P - 1 peers sent a queue of `fixed`
+// slots (the peers in rank order, this rank left out), of which the first
+// lengths[q * stride + rank] count (its row of queue lengths, gathered with
+// its mask, or alone at a tail level); visit them, count them into
 // totals->small_received, flag any rank's length over `fixed` in
 // totals->small_overflow, and any rank's reached word (the row's word P) in
 // totals->small_any_reached.
-void launch_visit_small_level(const BfsLevel& s, const uint32_t* blocks, const SmallBlocks& layout, uint64_t lengths_at,
-                              LevelTotals* totals, int sms, cudaStream_t stream);
+void launch_visit_small_level(const BfsLevel& s, const uint32_t* slots, uint64_t fixed, const uint32_t* lengths,
+                              uint64_t stride, LevelTotals* totals, int sms, cudaStream_t stream);
 // *flag = whether this rank queued normals for the next level (reached + d,
 // or a quiet level's announcement, below); where `bits` is set, also its bit
 // `bit` (the flag in this rank's packed mask).

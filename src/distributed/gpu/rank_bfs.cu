@@ -67,10 +67,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
   receive_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p - 1) * nn);
   if (p == 1) send_count_ = DeviceArray<uint32_t>::allocate(count_row_);  // else in this rank's segment
   count_matrix_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * count_row_);
-  if (p > 1) {
-    quiet_ = DeviceArray<QuietAnnouncement>::allocate(p);
-    small_blocks_ = DeviceArray<uint32_t>::allocate(SmallBlocks{segment_words_, small_level_room(), p}.stride() * p);
-  }
+  if (p > 1) quiet_ = DeviceArray<QuietAnnouncement>::allocate(p);
   send_start_ = DeviceArray<uint64_t>::allocate(p);
   uint64_t at = 0;
   for (int q = 0; q < p; ++q) {
@@ -145,9 +142,9 @@ void RankBfs::exchange_reached() {
   TG_NCCL(ncclAllGather(my_segment(), reached_bits_.data(), segment_words_, ncclUint32, comm_, stream_.stream()));
 }
 
-GatheredReached RankBfs::gathered_reached(const uint32_t* bits, uint64_t stride, bool small) const {
+GatheredReached RankBfs::gathered_reached(bool small) const {
   if (host_.num_ranks == 1) return {};
-  GatheredReached r{bits, host_.num_ranks, stride, announce_at_, announced_sum()};
+  GatheredReached r{reached_bits_.data(), host_.num_ranks, segment_words_, announce_at_, announced_sum()};
   r.flag_in_mask = !small;
   r.any_at = counts_at_ + host_.num_ranks;
   return r;
@@ -171,20 +168,28 @@ uint64_t RankBfs::small_level_queue(const NormalFrontierSize& f, int32_t level) 
   return dist::small_level_queue(f.vertices, f.edges, level > 0, kAnnounceSample, host_.threshold, small_capacity_);
 }
 
-// A small level's exchange, in one all-gather: every rank's block
-// (small_levels.h) of its segment (its mask, its queue lengths and reached
-// flag) and its queue of `fixed` slots to every peer, so that no rank waits
-// for the lengths before sending (a host sync and two collectives fewer than
-// exchange_normals and exchange_reached). A tail level's (`with_mask`
-// false) block heads with its row of lengths alone.
-SmallBlocks RankBfs::exchange_small_level(uint64_t fixed, bool with_mask) {
+// A small level's exchange, in one group: every rank's segment (its mask,
+// its queue lengths and reached flag) and its queue of `fixed` slots to
+// every peer, so that no rank waits for the lengths before sending (a host
+// sync and two collectives fewer than exchange_normals and exchange_reached).
+// A tail level's (`with_mask` false) sends of the segment its row of
+// lengths alone, to the same place in the peers' copies.
+void RankBfs::exchange_small_level(uint64_t fixed, bool with_mask) {
   const RankGraph& g = host_;
-  const SmallBlocks layout{with_mask ? segment_words_ : static_cast<uint64_t>(count_row_), fixed, g.num_ranks};
-  launch_assemble_small_block(my_segment() + (with_mask ? 0 : counts_at_), send_.data(), send_start_.data(), g.rank, layout,
-                              small_blocks_.data(), stream_.sms(), stream_.stream());
-  TG_NCCL(ncclAllGather(small_blocks_.data() + g.rank * layout.stride(), small_blocks_.data(), layout.stride(), ncclUint32,
-                        comm_, stream_.stream()));
-  return layout;
+  const cudaStream_t st = stream_.stream();
+  const uint64_t from = with_mask ? 0 : counts_at_, words = with_mask ? segment_words_ : count_row_;
+  TG_NCCL(ncclGroupStart());
+  for (int q = 0, j = 0; q < g.num_ranks; ++q) {
+    if (q == g.rank) continue;
+    TG_NCCL(ncclSend(my_segment() + from, words, ncclUint32, q, comm_, st));
+    TG_NCCL(ncclRecv(reached_bits_.data() + static_cast<uint64_t>(q) * segment_words_ + from, words, ncclUint32, q, comm_, st));
+    if (fixed > 0) {
+      TG_NCCL(ncclSend(send_.data() + send_start_host_[q], fixed, ncclUint32, q, comm_, st));
+      TG_NCCL(ncclRecv(receive_.data() + static_cast<uint64_t>(j) * fixed, fixed, ncclUint32, q, comm_, st));
+    }
+    ++j;
+  }
+  TG_NCCL(ncclGroupEnd());
 }
 
 // A tail level at which some rank reached a delegate after all (its row of
@@ -196,7 +201,7 @@ void RankBfs::settle_tail_level(BfsLevel& s) {
   stream_.mark(kTailMaskStart);
   exchange_reached();
   stream_.mark(kTailSettleStart);
-  launch_settle_delegates(s, gathered_reached(reached_bits_.data(), segment_words_, true), stream_.sms(), stream_.stream());
+  launch_settle_delegates(s, gathered_reached(true), stream_.sms(), stream_.stream());
   stream_.mark(kTailSettleStop);
   TG_CUDA(cudaMemcpyAsync(pinned_totals_, totals_.data(), sizeof(LevelTotals), cudaMemcpyDeviceToHost, stream_.stream()));
   TG_CUDA(cudaMemsetAsync(totals_.data(), 0, offsetof(LevelTotals, announced), stream_.stream()));
@@ -425,9 +430,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     // announcement follow as at a quiet level.
     uint64_t received = 0;
     bool quiet = false;
-    SmallBlocks blocks;
     if (small || tail) {
-      blocks = exchange_small_level(fixed, small);
+      exchange_small_level(fixed, small);
     } else if (!pull_normals) {
       received = exchange_normals(s);
       quiet = p > 1 && no_rank_reached_delegates();  // the counts were read back (one rank has none)
@@ -436,8 +440,8 @@ RankRunRecord RankBfs::run(uint64_t source) {
     }
     stream_.mark(2);
     if (small || tail) {
-      launch_visit_small_level(s, small_blocks_.data(), blocks, small ? counts_at_ : 0, totals_.data(), stream_.sms(),
-                               stream_.stream());
+      launch_visit_small_level(s, receive_.data(), fixed, reached_bits_.data() + counts_at_, segment_words_, totals_.data(),
+                               stream_.sms(), stream_.stream());
     } else {
       launch_visit_received(s, receive_.data(), received, stream_.sms(), stream_.stream());
     }
@@ -450,11 +454,7 @@ RankRunRecord RankBfs::run(uint64_t source) {
     if (announce_alone) share_quiet();
     else if (p > 1) exchange_reached();
     stream_.mark(4);
-    if (small || (!quiet && !tail)) {
-      const GatheredReached gathered = small ? gathered_reached(small_blocks_.data(), blocks.stride(), true)
-                                             : gathered_reached(reached_bits_.data(), segment_words_, false);
-      launch_settle_delegates(s, gathered, stream_.sms(), stream_.stream());
-    }
+    if (!quiet && !tail) launch_settle_delegates(s, gathered_reached(small), stream_.sms(), stream_.stream());
     stream_.mark(5);
     // The totals in one copy, then the counters and edges cleared (the
     // announcement is written afresh each level). A tail level's rows of
@@ -507,9 +507,9 @@ RankRunRecord RankBfs::run(uint64_t source) {
       l.compute_s += settle;
       l.settle_s += settle;
     }
-    if (small || tail) {  // its block (small_levels.h) to each peer, then its announcement
-      l.bytes_sent = static_cast<uint64_t>(p - 1) * blocks.stride() * 4 + sizeof(QuietAnnouncement) +
-                     (tail_settled ? segment_words_ * 4 : 0);
+    if (small || tail) {  // its segment (a tail level: its row of lengths) and a queue of `fixed` to each peer, then its announcement
+      l.bytes_sent = static_cast<uint64_t>(p - 1) * ((small ? segment_words_ : count_row_) + fixed) * 4 +
+                     sizeof(QuietAnnouncement) + (tail_settled ? segment_words_ * 4 : 0);
     } else if (p > 1) {
       const uint32_t* sent = pinned_counts_ + static_cast<size_t>(g.rank) * count_row_;  // this level's row, still there
       for (int q = 0; q < p; ++q) l.bytes_sent += uint64_t{sent[q]} * 4;

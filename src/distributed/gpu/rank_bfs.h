@@ -55,16 +55,11 @@ class RankBfs : public RankProgram {
   bool no_rank_reached_delegates() const;  // after exchange_normals: the level is quiet (bfs_kernels.cuh)
   void share_quiet();                      // a quiet level's announcements in place of the mask
   void exchange_reached();                 // every rank's reached mask gathered into each
-  // Where the settle reads them (one rank: its byte mask): every rank's
-  // segment, `stride` words apart from `bits` (reached_bits_, or a small
-  // level's blocks); at a small or tail level (`small`) the normals flags and
-  // announcements come after, by share_quiet.
-  GatheredReached gathered_reached(const uint32_t* bits, uint64_t stride, bool small) const;
+  GatheredReached gathered_reached(bool small) const;  // where the settle reads them (one rank: its byte mask)
   // A level whose normal frontier is small enough that a bound on its
   // queues is known before it expands (the tail levels, the first ones)
-  // sends every queue at that fixed length with its mask, in one all-gather
-  // of a block a rank (small_levels.h), and no rank waits for the queues'
-  // lengths (rank_bfs.cu).
+  // sends every queue at that fixed length with its mask, in one group, and
+  // no rank waits for the queues' lengths (rank_bfs.cu).
   static constexpr uint64_t kSmallLevelRoom = 1u << 15, kNotSmall = dist::kNotSmall;
   uint64_t small_level_room() const;
   uint64_t small_level_queue(const NormalFrontierSize& frontier, int32_t level) const;
@@ -73,8 +68,7 @@ class RankBfs : public RankProgram {
   // mask follows only where some rank reached a delegate (settle_tail_level).
   // TG_MGPU_TAIL_LEVELS=0 sends those levels as quiet ones (the queues'
   // lengths first), as before 2026-11-27 (A/B).
-  SmallBlocks exchange_small_level(uint64_t fixed, bool with_mask);  // the layout it gathered into small_blocks_
-  tg::gpu::DeviceArray<uint32_t> small_blocks_;
+  void exchange_small_level(uint64_t fixed, bool with_mask);
   void settle_tail_level(BfsLevel& s);
   uint64_t small_capacity_ = 0;  // agreed by the ranks at the warm-up
   bool tail_levels_ = true;
