@@ -126,9 +126,8 @@ std::optional<ResultVector<double>> sssp_in(Engine& engine, typename Engine::ver
 // So a run in float whose finite distances all lie below 2^24 equals the
 // run in double; otherwise the run is repeated in double. Half the bytes of
 // the array every relaxation reads at random (GAP's distances are 4-byte
-// integers). Every engine takes it, the GPU's too (its kernels compile both
-// forms: the operators below): on kron:25 in GPU memory the distances
-// (268 MB as double) are most of the random bytes every relaxation reads.
+// integers). Only engines that do not prefer few steps take it for now (the
+// GPU build compiles its kernels for the double form only).
 // Checkpoints (settle_in_order_checkpointed: an iteration is a bucket) hold
 // the distances of the attempt that saved them, float, or double once float
 // fell short; a run that resumes double's skips float's, and a double
@@ -137,11 +136,13 @@ template <typename Engine>
 ResultVector<double> sssp(Engine& engine, typename Engine::vertex_t source, double delta,
                           const AlgorithmOptions& options) {
   bool resume_double = true;
-  if (options.integer_weights) {
-    const std::optional<uint64_t> saved = saved_state_bytes(engine, options);
-    resume_double = saved && *saved == engine.num_vertices() * sizeof(double);
-    if (!resume_double)
-      if (auto dist = sssp_in<float>(engine, source, delta, options)) return std::move(*dist);
+  if constexpr (!PrefersFewSteps<Engine>) {
+    if (options.integer_weights) {
+      const std::optional<uint64_t> saved = saved_state_bytes(engine, options);
+      resume_double = saved && *saved == engine.num_vertices() * sizeof(double);
+      if (!resume_double)
+        if (auto dist = sssp_in<float>(engine, source, delta, options)) return std::move(*dist);
+    }
   }
   if (resume_double || options.checkpoint == nullptr) return std::move(*sssp_in<double>(engine, source, delta, options));
   const Checkpointer saving = options.checkpoint->without_resume();
@@ -166,7 +167,7 @@ struct Sssp {
   };
   static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kNo, true}; }
   template <typename V>
-  using operators = OperatorList<SsspRelax<V, float>, SsspRelax<V, double>>;
+  using operators = OperatorList<SsspRelax<V>>;
 
   // delta 0: picked from the finite edge weights. Two widths, for two kinds
   // of engine (bucket_width):
