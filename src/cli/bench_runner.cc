@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "algorithms/describe.h"
@@ -97,9 +98,12 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
       for (uint64_t s : sources) runs.push_back({s});
     else
       runs.push_back({});
+    std::optional<RunRequest> first;  // prepared once: the other sources take its options
     for (const Sources& run : runs) {
       try {
-        const RunRequest r = prepare_request(graph, make_request(*a, run, plan.algorithm_options));
+        const RunRequest asked = make_request(*a, run, plan.algorithm_options);
+        const RunRequest r = first ? prepare_request_like(graph, asked, *first) : prepare_request(graph, asked);
+        if (!first) first = r;
         for (int t = 0; t < plan.trials; ++t) requests.push_back(r);
       } catch (const Error& e) {
         BenchRow row;

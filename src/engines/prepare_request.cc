@@ -78,4 +78,11 @@ RunRequest prepare_request(const AnyGraph& any, RunRequest request) {
   return request;
 }
 
+RunRequest prepare_request_like(const AnyGraph& any, RunRequest request, const RunRequest& prepared) {
+  if (request.algorithm != prepared.algorithm) throw Error("prepare_request_like: another algorithm (a bug)");
+  std::visit([&](const auto& graph) { check_sources(graph, request); }, any);
+  request.options = prepared.options;
+  return request;
+}
+
 }  // namespace tg

@@ -84,6 +84,13 @@ struct GpuOptions {
 // sources, weights and options against the graph; throws tg::Error with a
 // one-line message.
 RunRequest prepare_request(const AnyGraph& graph, RunRequest request);
+// The same for a request that differs from `prepared` (a request of the same
+// algorithm and options, prepared on this graph) only in its sources: those
+// are checked, the rest is taken from `prepared`. The weights' check and a
+// descriptor's prepare read the graph and the options, never the sources,
+// and each can be a pass over every weight (sssp: three): a bench of 64
+// sources on kron:25 made them 64 times.
+RunRequest prepare_request_like(const AnyGraph& graph, RunRequest request, const RunRequest& prepared);
 
 // What the request's algorithm reads, in the form the request runs.
 EdgeReads edge_reads(const RunRequest& request);

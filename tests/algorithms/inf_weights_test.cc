@@ -134,6 +134,29 @@ TEST(InfWeights, NegativeWeightsAreStillRefused) {
   }
 }
 
+// A request for another source takes the prepared one's options (the
+// picked widths, the list order), and its own source is still checked.
+TEST(PrepareRequest, LikeAnotherTakesItsOptionsAndChecksTheSource) {
+  AnyGraph g = mixed();
+  const RunRequest first = prepare_request(g, make_request(algorithm("sssp"), {0}));
+  EXPECT_GT(first.options.delta, 0);  // picked from the weights
+  const RunRequest second = prepare_request_like(g, make_request(algorithm("sssp"), {1}), first);
+  EXPECT_EQ(second.sources, Sources{1});
+  EXPECT_EQ(second.options.delta, first.options.delta);
+  EXPECT_EQ(second.options.delta_narrow, first.options.delta_narrow);
+  EXPECT_EQ(second.options.integer_weights, first.options.integer_weights);
+  EXPECT_EQ(second.options.lists_by_weight, first.options.lists_by_weight);
+  const RunRequest fresh = prepare_request(g, make_request(algorithm("sssp"), {1}));
+  EXPECT_EQ(second.options.delta, fresh.options.delta);
+  try {
+    prepare_request_like(g, make_request(algorithm("sssp"), {5}), first);
+    ADD_FAILURE() << "a source out of range passed";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+  }
+  EXPECT_THROW(prepare_request_like(g, make_request(algorithm("bfs"), {1}), first), Error);
+}
+
 TEST(PrepareRequest, ErrorKinds) {
   auto kind_of = [](const AnyGraph& g, RunRequest r) {
     try {
