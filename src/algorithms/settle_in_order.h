@@ -73,23 +73,26 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
 //
 // Final targets skipped: before a heavy pass, the bucket's vertices whose
 // value no heavy edge out of the bucket can lower (relax.mark_final: at or
-// below the candidate of its lowest value and the band's least weight, as
+// below the candidate of the bucket's floor and the band's least weight, as
 // rounded) are marked, and from then on every relaxation turns them away
-// unread (relax.with_final: the operator's cond). No later relaxation could
-// lower them either: a vertex of a later bucket has a larger value (keys
-// grow with values), and one the heavy pass lands in b, a value at or above
-// the mark's bound. On kron:25 the first bucket holds the hubs, so most
-// heavy edges point to marked vertices (docs/PERF.md, "SSSP: final targets
-// skipped"). The Relax provides with_band, with_final, value and
-// mark_final (SsspRelax).
+// unread (the operator's cond, once relax.with_final gave it the marks: not
+// before the first heavy pass, where it would read a mark for nothing; on
+// kron:25 the first bucket's light rounds are a third of the run). No later
+// relaxation could lower a marked vertex: a vertex of a later bucket has a
+// larger value (keys grow with values), and one the heavy pass lands in b a
+// value at or above the mark's bound. On kron:25 the first bucket holds the
+// hubs, so most heavy edges point to marked vertices (docs/PERF.md, "SSSP:
+// final targets turned away"). The Relax provides with_band, with_final
+// and mark_final (SsspRelax).
 template <typename Engine, typename Key, typename Relax>
 void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, double width) {
   const auto light_below = static_cast<weight_t>(width);
+  const WeightBand light_band{weight_t{0}, light_below, true};
+  const WeightBand heavy_band{light_below, std::numeric_limits<weight_t>::infinity(), true};
   auto final_marks = engine.template make_array<uint8_t>(uint8_t{0});
   uint8_t* marks = engine.data(final_marks);
-  relax = relax.with_final(marks);
-  const Relax light = relax.with_band({weight_t{0}, light_below, true});
-  const Relax heavy = relax.with_band({light_below, std::numeric_limits<weight_t>::infinity(), true});
+  Relax light = relax.with_band(light_band);
+  const Relax heavy = relax.with_final(marks).with_band(heavy_band);
   auto buckets = make_buckets(engine, key);
   buckets.insert(start);
   while (true) {
@@ -99,7 +102,8 @@ void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Ke
       while (engine.size(near) > 0) near = relax_within(engine, near, light, key, b, buckets);
       const auto members = engine.filter(engine.all(), KeyIs<Key>{key, b});
       if (engine.size(members) == 0) break;
-      engine.vertex_map(members, relax.mark_final(marks, engine.min_over(members, relax.value()), light_below));
+      engine.vertex_map(members, relax.mark_final(marks, bucket_floor(b, width), light_below));
+      light = heavy.with_band(light_band);
       near = relax_within(engine, members, heavy, key, b, buckets);
     }
   }

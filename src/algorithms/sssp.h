@@ -57,16 +57,12 @@ struct SsspRelax {
   }
   TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], D(dist[u] + w)); }
 
-  // For settle_in_order_by_band: a vertex's value (for min_over), and the
-  // marker that sets `marks[v]` where no edge of weight `from` or more out
-  // of a vertex at `lowest` or above can lower v's distance: the candidate
-  // update_atomic would compute from the two, fl(lowest + from), rounded as
-  // it rounds, is at least dist[v] (a rounded sum never falls as either
-  // term grows).
-  struct Value {
-    const D* dist;
-    TG_HD double operator()(V v) const { return static_cast<double>(dist[v]); }
-  };
+  // For settle_in_order_by_band: the marker that sets `marks[v]` where no
+  // edge of weight `from` or more out of a vertex at `lowest` or above can
+  // lower v's distance: the candidate update_atomic would compute from the
+  // two, fl(lowest + from), rounded as it rounds, is at least dist[v] (a
+  // rounded sum never falls as either term grows). `lowest` is taken to D
+  // rounding down.
   struct MarkFinal {
     const D* dist;
     uint8_t* marks;
@@ -75,9 +71,10 @@ struct SsspRelax {
       if (dist[v] <= bound) marks[v] = 1;
     }
   };
-  Value value() const { return {dist}; }
   MarkFinal mark_final(uint8_t* marks, double lowest, weight_t from) const {
-    return {dist, marks, D(static_cast<D>(lowest) + from)};
+    D low = static_cast<D>(lowest);
+    if (static_cast<double>(low) > lowest) low = std::nextafter(low, -std::numeric_limits<D>::infinity());
+    return {dist, marks, D(low + from)};
   }
 };
 

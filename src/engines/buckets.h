@@ -40,6 +40,14 @@ TG_HD double bucket_of(double value, double width) {
   return b < 1e300 ? (b > -1e300 ? b : -1e300) : 1e300;
 }
 
+// A value no member of bucket b lies below (b * width, less a margin for
+// bucket_of's rounded division: a value whose key is b is at least
+// b * width * (1 - 2^-52)).
+TG_HD double bucket_floor(double b, double width) {
+  const double low = b * width;
+  return low > 0 ? low * (1 - 1e-12) : low * (1 + 1e-12);
+}
+
 // Predicates on a vertex's bucket, for filters (at namespace scope: CUDA
 // kernels take them as template arguments).
 template <typename Key>

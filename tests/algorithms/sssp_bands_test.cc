@@ -9,7 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -159,6 +161,31 @@ TEST(SsspBands, PickedWideWidthHalvedWhereTheRunSplits) {
   EXPECT_EQ(sssp_width(few, by_id), 128.0);
   EXPECT_EQ(sssp_width(narrow, picked), 2.0);
   EXPECT_EQ(sssp_width(plain, picked), 2.0);
+}
+
+// The marks' bound: no value of bucket b lies below bucket_floor(b), and
+// mark_final's bound is the candidate of that floor and the least heavy
+// weight as the relax rounds it, with the floor taken to float rounding down.
+TEST(SsspBands, BucketFloorIsBelowEveryMemberAndTheMarkBoundRoundsDown) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> value(0, 1e6);
+  for (double width : {0.1, 0.5, 1.0, 3.0, 64.0, 64.7, 1e-3}) {
+    for (int i = 0; i < 20000; ++i) {
+      const double x = value(rng);
+      const double b = bucket_of(x, width);
+      ASSERT_LE(bucket_floor(b, width), x) << x << " at width " << width;
+      ASSERT_GE(x, bucket_floor(b, width) - width);  // and not far below
+    }
+    const double exact = 3 * width;  // whatever float makes of it
+    ASSERT_LE(bucket_floor(3, width), exact);
+  }
+  float dist[1] = {0};
+  const SsspRelax<vid32_t, float> relax{dist};
+  const double lowest = 16777217.0;  // not a float: float takes it down to 16777216
+  EXPECT_EQ(relax.mark_final(nullptr, lowest, 1.0f).bound, 16777216.0f + 1.0f);
+  const float below = relax.mark_final(nullptr, 0.1, 0.0f).bound;  // 0.1f is above 0.1
+  EXPECT_EQ(below, std::nextafter(0.1f, 0.0f));
+  EXPECT_LE(double(below), 0.1);
 }
 
 // FrontierBuckets: an entry whose key fell into the bucket just popped
