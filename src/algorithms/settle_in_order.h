@@ -71,19 +71,20 @@ void settle_in_order(Engine& engine, typename Engine::Frontier start, Key key, R
 // least b * width, weight at least width), and should rounding land one in
 // b, the rounds go on with it.
 //
-// Final targets skipped: before a heavy pass, the bucket's vertices whose
-// value no heavy edge out of the bucket can lower (relax.mark_final: at or
-// below the candidate of the bucket's floor and the band's least weight, as
-// rounded) are marked, and from then on every relaxation turns them away
-// unread (the operator's cond, once relax.with_final gave it the marks: not
-// before the first heavy pass, where it would read a mark for nothing; on
-// kron:25 the first bucket's light rounds are a third of the run). No later
-// relaxation could lower a marked vertex: a vertex of a later bucket has a
-// larger value (keys grow with values), and one the heavy pass lands in b a
-// value at or above the mark's bound. On kron:25 the first bucket holds the
-// hubs, so most heavy edges point to marked vertices (docs/PERF.md, "SSSP:
-// final targets turned away"). The Relax provides with_band, with_final
-// and mark_final (SsspRelax).
+// Final targets turned away: before a heavy pass, the bucket's vertices
+// whose value no heavy edge out of the bucket can lower (relax.mark_final:
+// at or below the candidate of the bucket's floor and the band's least
+// weight, as rounded) are marked, and the heavy passes turn marked targets
+// away unread (the operator's cond, given the marks by relax.with_final).
+// No later relaxation could lower a marked vertex: a vertex of a later
+// bucket has a larger value (keys grow with values), and one the heavy
+// pass lands in b a value at or above the mark's bound. On kron:25 the
+// first bucket holds the hubs, so most heavy edges point to marked
+// vertices: 61.9-62.3 -> 57.5-58.2 ms on the H100. The light rounds do not
+// read the marks: most of their targets are unmarked (the bucket's own),
+// and the mark's load before the distance's made them slower (63.3-66.9 ms
+// with them; docs/PERF.md, "SSSP: final targets turned away"). The Relax
+// provides with_band, with_final and mark_final (SsspRelax).
 template <typename Engine, typename Key, typename Relax>
 void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, double width) {
   const auto light_below = static_cast<weight_t>(width);
@@ -91,7 +92,7 @@ void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Ke
   const WeightBand heavy_band{light_below, std::numeric_limits<weight_t>::infinity(), true};
   auto final_marks = engine.template make_array<uint8_t>(uint8_t{0});
   uint8_t* marks = engine.data(final_marks);
-  Relax light = relax.with_band(light_band);
+  const Relax light = relax.with_band(light_band);
   const Relax heavy = relax.with_final(marks).with_band(heavy_band);
   auto buckets = make_buckets(engine, key);
   buckets.insert(start);
@@ -103,7 +104,6 @@ void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Ke
       const auto members = engine.filter(engine.all(), KeyIs<Key>{key, b});
       if (engine.size(members) == 0) break;
       engine.vertex_map(members, relax.mark_final(marks, bucket_floor(b, width), light_below));
-      light = heavy.with_band(light_band);
       near = relax_within(engine, members, heavy, key, b, buckets);
     }
   }
