@@ -69,14 +69,25 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     w.basis = direction_optimizing ? "direction-optimizing: a fifth of the entries read, in address order"
                                    : "every reached list read " + std::to_string(int(passes * sources)) + " time(s)";
   } else if (name == "sssp" || name == "sswp") {
-    // Delta-stepping re-relaxes: 2-3 reads of each list were measured on
-    // GAP's kron-25 with weights 1..255 (17.9-24.8 GB for 8.4 GB), 3.3-4.5
-    // over zero-copy on kron:24 and urand:24.
-    w.entries = 3.5 * m;
-    w.lists = 3.5 * n;
+    // Delta-stepping re-relaxes. Edges relaxed an edge on kron:25 with
+    // weights 1..255 on the H100 (docs/PERF.md, sessions 16 and 17): the
+    // generic loop (lists by id, the automatic width) 1.94-2.10; SSSP's split
+    // by band (lists ordered by weight) 1.25-1.30 at width 64, of which the
+    // heavy passes turn about 40% away before reading the target's distance
+    // (final targets), though the 7% they gained says a turned target's
+    // mark costs most of what its distance would: every relaxed entry is
+    // counted a vertex read. A list read by band starts in two arrays (its
+    // weights, then its ids inside the band): two list starts a read. The
+    // split runs on the resident placements; the streamed ones take the
+    // generic loop, and are predicted here as if they split too.
+    const bool split = name == "sssp" && o.lists_by_weight;
+    const double relaxed = split ? 1.3 : 2.0;
+    w.entries = relaxed * m;
+    w.lists = relaxed * n * (split ? 2 : 1);
     w.vertex_reads = w.entries;
     w.steps = 4 * bfs_levels(g);
-    w.basis = "each list read about 3.5 times (delta-stepping's re-relaxations)";
+    w.basis = split ? "lists ordered by weight: light parts read about twice, heavy parts once, 1.3 entries an edge"
+                    : "each list read about twice (delta-stepping's re-relaxations)";
   } else if (name == "cc") {
     if (undirected_pull && o.cc_method == CcMethod::kSampled) {
       // Afforest: two sampling rounds read two entries of each list; the

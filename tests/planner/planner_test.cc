@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -165,6 +165,30 @@ TEST(Plan, TheEdgeCacheServesZeroCopyReads) {
   // One head entry serves only half of CC's two-entry probes.
   cache.heads = 1;
   EXPECT_GT(zero_copy(make_plan(kron25(), request_for("cc"), quarter, room, p, &cache)).link_bytes, 0);
+}
+
+// SSSP's predictions against the times measured on the H100 (kron:25,
+// weights 1..255, the built-in profile: docs/PERF.md, "SSSP: final targets
+// turned away" and "SSSP after the bucket fix"): in GPU memory 119 ms with
+// lists by id, 58 ms ordered by weight; over zero-copy at a quarter budget
+// ordered by weight 421 ms. Within the 25% the issue asks.
+TEST(Plan, SsspWithinAQuarterOfTheMeasuredTimes) {
+  GraphFacts g = kron25();
+  g.weighted = true;
+  const uint64_t all = uint64_t{70} << 30, quarter = 1047218294;
+  RunRequest by_id = request_for("sssp"), by_weight = request_for("sssp");
+  by_weight.options.lists_by_weight = true;
+  auto predicted_ms = [&](const RunRequest& r, uint64_t budget, Placement placement) {
+    for (const Candidate& c : make_plan(g, r, budget, all, builtin_profile()).candidates)
+      if (c.placement == placement) return 1e3 * c.compute_s;
+    return -1.0;
+  };
+  std::printf("predicted: by id in GPU memory %.1f ms, by weight %.1f, over zero-copy %.1f\n",
+              predicted_ms(by_id, all, Placement::kDevice), predicted_ms(by_weight, all, Placement::kDevice),
+              predicted_ms(by_weight, quarter, Placement::kZeroCopyAligned));
+  EXPECT_NEAR(predicted_ms(by_id, all, Placement::kDevice), 119, 0.25 * 119);
+  EXPECT_NEAR(predicted_ms(by_weight, all, Placement::kDevice), 58, 0.25 * 58);
+  EXPECT_NEAR(predicted_ms(by_weight, quarter, Placement::kZeroCopyAligned), 421, 0.25 * 421);
 }
 
 TEST(PlanCommand, TheEdgeCacheChangesTheZeroCopyPrediction) {
