@@ -101,8 +101,9 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
   for pid in "${pids[@]}"; do wait "$pid" || tests_rc=$?; done
   cat "$out"/gpu_tests.*.log >"$out/gpu_tests.log"
   passed=$(grep -c '^\[       OK \]' "$out/gpu_tests.log")
-  failed=$(grep -c '^\[  FAILED  \] [A-Za-z]' "$out/gpu_tests.log")
-  skipped=$(grep -c '^\[  SKIPPED \]' "$out/gpu_tests.log")
+  # A result line ends with its time; gtest lists the failed and skipped names again at the end.
+  failed=$(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$out/gpu_tests.log")
+  skipped=$(grep -cE '^\[  SKIPPED \] .*\([0-9]+ ms\)$' "$out/gpu_tests.log")
   note "tests: $passed passed, $failed failed, $skipped skipped in $(($(date +%s) - t0)) s (rc $tests_rc)"
   if [ "$tests_rc" != 0 ]; then
     grep -E "Failure|FAILED|error|gpu [-0-9]|vertex " "$out/gpu_tests.log" | head -40
@@ -111,7 +112,7 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
     "$subgraph_tests" >"$out/gpu_subgraph_tests.log" 2>&1
     rc=$?
     [ "$rc" = 0 ] || tests_rc=$rc
-    note "subgraph building-block tests: $(grep -c '^\[       OK \]' "$out/gpu_subgraph_tests.log") passed, $(grep -c '^\[  FAILED  \] [A-Za-z]' "$out/gpu_subgraph_tests.log") failed (rc $rc)"
+    note "subgraph building-block tests: $(grep -c '^\[       OK \]' "$out/gpu_subgraph_tests.log") passed, $(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$out/gpu_subgraph_tests.log") failed (rc $rc)"
   fi
   # pass/fail matrices: algorithm x placement (resident, then streamed variants), v32/v64; the contract per placement
   python3 - "$out/gpu_tests.log" >>"$summary" <<'EOF'

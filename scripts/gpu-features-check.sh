@@ -51,7 +51,7 @@ if [ "${FEATURES_CHECK_TESTS:-1}" != 0 ]; then
   "$bin/tg_gpu_tests" --gtest_filter='FeatureGather*:FeatureTiers*:FeaturePeerTier*:GpuSampler*' >"$out/gtest.log" 2>&1
   rc=$?
   grep -E "^\[  (FAILED|PASSED) |Failure|error" "$out/gtest.log" | head -20
-  note "C++ feature and sampler tests: rc=$rc, $(grep -c '^\[       OK' "$out/gtest.log") ok, $(grep -c '^\[  FAILED  \] [A-Z]' "$out/gtest.log") failed, $(($(date +%s) - t0)) s"
+  note "C++ feature and sampler tests: rc=$rc, $(grep -c '^\[       OK' "$out/gtest.log") ok, $(grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$' "$out/gtest.log") failed, $(($(date +%s) - t0)) s"
 fi
 
 if [ "${FEATURES_CHECK_PYTHON:-1}" != 0 ]; then

@@ -62,7 +62,7 @@ GPU_CHECK_TESTS=${MGPU_TESTS:-1} GPU_CHECK_FILTER="${MGPU_FILTER:-*MultiGpu*}" G
   timeout "${MGPU_TESTS_TIMEOUT:-600}" scripts/gpu-check.sh >"$out/gpu-check.log" 2>&1
 rc=$?
 pkill -f tg_gpu_tests 2>/dev/null  # the test process outlives its script at the limit
-[ "$rc" = 124 ] && echo "tests: stopped at the ${MGPU_TESTS_TIMEOUT:-600} s limit, $(cat "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | grep -c '^\[       OK \]') passed by then, $(cat "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | grep -c '^\[  FAILED  \] [A-Za-z]') failed" | tee -a "$out/summary.txt"
+[ "$rc" = 124 ] && echo "tests: stopped at the ${MGPU_TESTS_TIMEOUT:-600} s limit, $(cat "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | grep -c '^\[       OK \]') passed by then, $(cat "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | grep -cE '^\[  FAILED  \] .*\([0-9]+ ms\)$') failed" | tee -a "$out/summary.txt"
 grep -E "^(build|tests|BUILD)" "$out/gpu-check/summary.txt" | tee -a "$out/summary.txt"
 grep -h -B3 "^\[  FAILED  \] [A-Za-z]" "$out"/gpu-check/gpu_tests.*.log 2>/dev/null | head -30 | tee -a "$out/summary.txt"
 [ "${GPU_CHECK_PREBUILT:-0}" = 1 ] && bin=/tmp/tg-bin/tiergraph || bin=build-device/src/tiergraph
