@@ -34,8 +34,8 @@ namespace tg {
 // the hint reads some short lists whole in the light band.
 // `final_marks`: where set (settle_in_order_by_band), a byte per vertex, 1
 // where the distance is final and no relaxation can lower it: cond turns
-// such a target away before its distance is read (on kron:25 the marks are
-// 33.5 MB, mostly held in the H100's 50 MB L2, the distances 268 MB).
+// such a target away before its distance is read (on kron:25 a 33.5 MB
+// array read in place of 268 MB of distances).
 template <typename V, typename D = double>
 struct SsspRelax {
   static constexpr bool needs_weights = true;

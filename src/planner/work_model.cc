@@ -72,9 +72,10 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // Delta-stepping re-relaxes. Edges relaxed an edge on kron:25 with
     // weights 1..255 on the H100 (docs/PERF.md, sessions 16 and 17): the
     // generic loop (lists by id, the automatic width) 1.94-2.10; SSSP's split
-    // by band (lists ordered by weight) 1.25-1.30 at width 64, of which the
-    // heavy passes turn about 40% away before reading the target's distance
-    // (final targets), though the 7% they gained says a turned target's
+    // by band (lists ordered by weight) 1.25-1.30 at width 64, where the
+    // heavy passes turn final targets away before reading their distances
+    // (two thirds of the relaxed entries on kron:16 in the CPU test of the
+    // split), though the 7% that gained on kron:25 says a turned target's
     // mark costs most of what its distance would: every relaxed entry is
     // counted a vertex read. A list read by band starts in two arrays (its
     // weights, then its ids inside the band): two list starts a read. The
