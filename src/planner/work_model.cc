@@ -75,17 +75,20 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // by band (lists ordered by weight) 1.25-1.30 at width 64, where the
     // heavy passes turn final targets away before reading their distances
     // (two thirds of the relaxed entries on kron:16 in the CPU test of the
-    // split), though the 7% that gained on kron:25 says a turned target's
-    // mark costs most of what its distance would: every relaxed entry is
-    // counted a vertex read. A list read by band starts in two arrays (its
-    // weights, then its ids inside the band): two list starts a read. The
-    // split runs on the resident placements; the streamed ones take the
-    // generic loop, and are predicted here as if they split too.
+    // split). Vertex reads: one an edge. An edge's first relaxation reads its
+    // target at random; a list relaxed again in the next round finds most of
+    // its targets still cached, and atomics are issued only where the read
+    // shows the value can fall (core/atomics.h): by id 2.0 relaxations an
+    // edge took 69 ms where the split's 1.3 took 58 (the split has twice
+    // the steps). A list read by band starts in two arrays (its weights,
+    // then its ids inside the band): two list starts a read. The split runs
+    // on the resident placements; the streamed ones take the generic loop,
+    // and are predicted here as if they split too.
     const bool split = name == "sssp" && o.lists_by_weight;
     const double relaxed = split ? 1.3 : 2.0;
     w.entries = relaxed * m;
     w.lists = relaxed * n * (split ? 2 : 1);
-    w.vertex_reads = w.entries;
+    w.vertex_reads = m;
     w.steps = 4 * bfs_levels(g);
     w.basis = split ? "lists ordered by weight: light parts read about twice, heavy parts once, 1.3 entries an edge"
                     : "each list read about twice (delta-stepping's re-relaxations)";
