@@ -28,9 +28,33 @@ typename Engine::Frontier relax_within(Engine& engine, const typename Engine::Fr
                                        double b, Buckets& buckets) {
   auto changed = engine.edge_map(from, relax, EdgeMapOptions{Direction::kPush, true});
   engine.stats().iterations++;
-  buckets.insert(engine.filter(changed, KeyAbove<Key>{key, b}));
-  return engine.filter(changed, KeyIs<Key>{key, b});
+  auto [beyond, near] = split(engine, changed, KeyAbove<Key>{key, b}, KeyIs<Key>{key, b});
+  buckets.insert(beyond);
+  return near;
 }
+
+// The members of the bucket being settled, stamped as they join it (a byte
+// a vertex, the bucket's stamp): the heavy pass finds them by a filter of
+// the bytes (33.5 MB on kron:25) where a filter of the keys reads every
+// distance (268 MB). Every member joins by the pop or by a round's near:
+// a vertex whose key is b either waited in bucket b or was lowered into it
+// by a relaxation within b, and keys never fall below b while b settles.
+struct StampAs {
+  uint8_t* stamps;
+  uint8_t stamp;
+  template <typename V>
+  TG_HD void operator()(V v) const {
+    stamps[v] = stamp;
+  }
+};
+struct StampIs {
+  const uint8_t* stamps;
+  uint8_t stamp;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    return stamps[v] == stamp;
+  }
+};
 
 // Relaxes `relax` out of the start frontier, one bucket at a time, lowest key
 // first: a bucket is relaxed until none of its vertices changes; what moved to
@@ -94,17 +118,29 @@ void settle_in_order_by_band(Engine& engine, typename Engine::Frontier start, Ke
   uint8_t* marks = engine.data(final_marks);
   const Relax light = relax.with_band(light_band);
   const Relax heavy = relax.with_final(marks).with_band(heavy_band);
+  auto member_stamps = engine.template make_array<uint8_t>(uint8_t{0});
+  uint8_t* stamps = engine.data(member_stamps);
+  uint8_t stamp = 0;
   auto buckets = make_buckets(engine, key);
   buckets.insert(start);
   while (true) {
     auto [b, near] = buckets.pop();
     if (engine.size(near) == 0) break;
+    if (++stamp == 0) {  // 255 buckets stamped: clear the bytes and start again
+      engine.vertex_map(engine.all(), StampAs{stamps, 0});
+      stamp = 1;
+    }
+    const StampAs joins{stamps, stamp};
+    engine.vertex_map(near, joins);
     while (engine.size(near) > 0) {
-      while (engine.size(near) > 0) near = relax_within(engine, near, light, key, b, buckets);
-      const auto members = engine.filter(engine.all(), KeyIs<Key>{key, b});
-      if (engine.size(members) == 0) break;
+      while (engine.size(near) > 0) {
+        near = relax_within(engine, near, light, key, b, buckets);
+        engine.vertex_map(near, joins);
+      }
+      const auto members = engine.filter(engine.all(), StampIs{stamps, stamp});
       engine.vertex_map(members, relax.mark_final(marks, bucket_floor(b, width), light_below));
       near = relax_within(engine, members, heavy, key, b, buckets);
+      engine.vertex_map(near, joins);
     }
   }
 }

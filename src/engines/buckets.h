@@ -84,7 +84,8 @@ struct KeyPast {
 };
 
 // The waiting vertices as one frontier: insert merges into it; pop finds the
-// smallest key with min_over and splits the frontier with two filters.
+// smallest key with min_over and splits the frontier in two (engine.h's
+// split).
 template <typename Engine, typename Key>
 class FrontierBuckets {
  public:
@@ -101,16 +102,16 @@ class FrontierBuckets {
   // bucket again relaxed them again, and in delta-stepping's by-band loop
   // (settle_in_order_by_band) every heavy edge of the bucket a second time:
   // on kron:16, 2.0 edges relaxed an edge instead of about 1.
-  // The filters below drop those entries with the bucket's members (their
+  // The split below drops those entries with the bucket's members (their
   // keys lie below b).
   std::pair<double, Frontier> pop() {
     if (engine_.size(waiting_) == 0) return {kNoBucket, Frontier{}};
     const double b = engine_.min_over(waiting_, KeyPast<Key>{key_, last_});
     if (!(b < kNoBucket)) return {kNoBucket, Frontier{}};
-    Frontier members = engine_.filter(waiting_, KeyIs<Key>{key_, b});
-    waiting_ = engine_.filter(waiting_, KeyAbove<Key>{key_, b});
+    auto [members, above] = split(engine_, waiting_, KeyIs<Key>{key_, b}, KeyAbove<Key>{key_, b});
+    waiting_ = std::move(above);
     last_ = b;
-    return {b, members};
+    return {b, std::move(members)};
   }
 
  private:

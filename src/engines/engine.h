@@ -44,12 +44,13 @@
 // An optional operation an engine may bring where its own beats the generic
 // form built from the ones above (with the generic form's results; the tests
 // run both): settle_in_order(start, key, relax) (algorithms/settle_in_order.h);
-// the CPU engine has it.
+// the CPU engine has it. split(f, first, second) (below; the GPU engine).
 #pragma once
 
 #include <concepts>
 #include <cstdint>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/recycled_vector.h"
@@ -254,5 +255,17 @@ concept Engine = requires(E& e, const E& ce, typename E::vertex_t v, const typen
   { ce.symmetric() } -> std::same_as<bool>;       // every edge stored both ways (undirected)
   { e.stats() } -> std::same_as<RunStats&>;
 };
+
+// f's members that satisfy `first`, and those that satisfy `second`: the
+// two filters, or one pass of the engine's own split(f, first, second) where
+// it has one (the GPU engine: one read of each member's key where two
+// filters read it twice, and one wait for the counts). The predicates must
+// not both hold for a vertex.
+template <typename E, typename First, typename Second>
+std::pair<typename E::Frontier, typename E::Frontier> split(E& engine, const typename E::Frontier& f, First first,
+                                                            Second second) {
+  if constexpr (requires { engine.split(f, first, second); }) return engine.split(f, first, second);
+  else return {engine.filter(f, first), engine.filter(f, second)};
+}
 
 }  // namespace tg

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -53,6 +54,15 @@ struct Not {
   template <typename V>
   TG_HD bool operator()(V v) const {
     return !p(v);
+  }
+};
+
+// Picked by `yes` and not by `no`.
+struct PickedNot {
+  Picked yes, no;
+  template <typename V>
+  TG_HD bool operator()(V v) const {
+    return yes(v) && !no(v);
   }
 };
 
@@ -266,6 +276,49 @@ TYPED_TEST_P(EngineContract, FrontiersAreSets) {
   EXPECT_EQ(members(engine, engine.merge(none, b)), picked<V>(n, third));
   EXPECT_EQ(members(engine, engine.merge(b, none)), picked<V>(n, third));
   EXPECT_EQ(engine.size(engine.merge(b, engine.all())), n);
+}
+
+// split(f, first, second) (engines/engine.h): the two filters' members, for
+// every kind of frontier an engine hands out: all, a filter's, an edge
+// map's (a pull's where the engine pulls: the GPU's dense bitmap), empty.
+TYPED_TEST_P(EngineContract, SplitIsTheTwoFilters) {
+  using V = typename TestFixture::V;
+  Graph<V> g = shape_graph<V>("kron_large", Orientation::kUndirected);
+  typename TypeParam::Instance inst(g, kPushAndPull);
+  auto& engine = inst.engine();
+  const uint64_t n = g.num_vertices;
+  const Picked third{2, 3}, half{1, 2};
+  const PickedNot rest{half, third};
+  auto reached = engine.template make_array<int32_t>(0);
+  const Direction d = engine.can_pull() ? Direction::kPull : Direction::kPush;
+  auto stepped = engine.edge_map(engine.filter(engine.all(), Picked{5, 7}), Reach<V>{engine.data(reached)},
+                                 EdgeMapOptions{d, true});
+  ASSERT_GT(engine.size(stepped), 0u);
+  const std::set<uint64_t> stepped_members = members(engine, stepped);
+  using Frontier = typename std::remove_reference_t<decltype(engine)>::Frontier;
+  std::set<uint64_t> everyone;
+  for (uint64_t v = 0; v < n; ++v) everyone.insert(v);
+  struct Case {
+    const char* name;
+    Frontier f;
+    std::set<uint64_t> want;
+  };
+  const std::vector<Case> cases = {{"all", engine.all(), everyone},
+                                   {"filtered", engine.filter(engine.all(), half), picked<V>(n, half)},
+                                   {"stepped", stepped, stepped_members},
+                                   {"empty", Frontier{}, {}}};
+  for (const auto& [name, f, want] : cases) {
+    SCOPED_TRACE(name);
+    auto [first, second] = split(engine, f, third, rest);
+    std::set<uint64_t> want_first, want_second;
+    for (uint64_t v : want) {
+      if (third(static_cast<V>(v))) want_first.insert(v);
+      if (rest(static_cast<V>(v))) want_second.insert(v);
+    }
+    EXPECT_EQ(members(engine, first), want_first);
+    EXPECT_EQ(members(engine, second), want_second);
+    EXPECT_EQ(members(engine, f), want) << "the input frontier was changed by its split";
+  }
 }
 
 TYPED_TEST_P(EngineContract, SumsAndMinimum) {
@@ -542,7 +595,7 @@ TYPED_TEST_P(EngineContract, BucketsPopInKeyOrder) {
   }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(EngineContract, FrontiersAreSets, SumsAndMinimum, PushPullAndAutoReachTheSameSet,
+REGISTER_TYPED_TEST_SUITE_P(EngineContract, FrontiersAreSets, SplitIsTheTwoFilters, SumsAndMinimum, PushPullAndAutoReachTheSameSet,
                             PullLimitReadsOnlyTheFirstEntries, WithoutOutputUpdatesStillRun, PullWithoutInEdgesIsAnError,
                             BeginRunsOncePerFrontierVertexBeforeUpdates, GatherApplySumsInEdges,
                             BucketsPopInKeyOrder);

@@ -1,8 +1,8 @@
 // The GPU engine's frontiers: a vertex queue (sparse), a bitmap (dense, what
 // a pull step produces) or "every vertex", and the operations on them that
-// need device scratch: conversions, selection by a predicate, union, the
-// out-degree sum the direction policy weighs, and the output set of a push
-// step. A push step's output is a set: a per-vertex bit of the dedupe bitmap
+// need device scratch: conversions, selection by a predicate (or a split by
+// two), union, the out-degree sum the direction policy weighs, and the
+// output set of a push step. A push step's output is a set: a per-vertex bit of the dedupe bitmap
 // is set with atomicOr and only the thread that set it appends the vertex;
 // large outputs skip the queue and are read back from the bitmap in vertex
 // order (sorted frontiers keep zero-copy reads in address order, see
@@ -11,11 +11,14 @@
 
 #include <cuda_runtime.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 
+#include <cub/device/device_partition.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/vertex_kernels.cuh"
@@ -41,6 +44,7 @@ class Frontiers {
 
   Frontiers(uint64_t n, int sms) : n_(n), words_((n + 31) / 32), sms_(sms) {
     scalar_ = DeviceArray<unsigned long long>::allocate(1);
+    split_counts_ = DeviceArray<unsigned long long>::allocate(2);
     dedupe_ = DeviceArray<uint32_t>::allocate(words_);
     if (words_ > 0) TG_CUDA(cudaMemset(dedupe_.data(), 0, words_ * sizeof(uint32_t)));
   }
@@ -88,6 +92,35 @@ class Frontiers {
       return select_from(f.list(), f.count, vertex_kernels::MemberAnd<V, Pred>{nullptr, pred}, f.count);
     const uint32_t* bits = f.kind == Frontier::Kind::kDense ? f.words() : nullptr;
     return select_from(thrust::counting_iterator<V>(0), n_, vertex_kernels::MemberAnd<V, Pred>{bits, pred}, f.count);
+  }
+
+  // The members that satisfy `first` and those that satisfy `second` (not
+  // both), in one pass: CUB's three-way partition reads each member (and
+  // the predicates its key) once, drops the rest unwritten, and leaves both
+  // counts for one copy back.
+  template <typename First, typename Second>
+  std::pair<Frontier, Frontier> split(const Frontier& f, First first, Second second) {
+    if (f.count == 0) return {};
+    Frontier a, b;
+    a.queue = pool_.get_n<V>(f.count);
+    b.queue = pool_.get_n<V>(f.count);
+    V* a_list = static_cast<V*>(a.queue.get());
+    V* b_list = static_cast<V*>(b.queue.get());
+    unsigned long long* counts = split_counts_.data();
+    auto partition = [&](auto in, uint64_t n, const uint32_t* bits) {
+      run_cub(pool_, [&](void* tmp, size_t& bytes) {
+        return cub::DevicePartition::If(tmp, bytes, in, a_list, b_list, thrust::make_discard_iterator(), counts,
+                                        static_cast<int64_t>(n), vertex_kernels::MemberAnd<V, First>{bits, first},
+                                        vertex_kernels::MemberAnd<V, Second>{bits, second});
+      });
+    };
+    if (f.kind == Frontier::Kind::kSparse) partition(f.list(), f.count, nullptr);
+    else partition(thrust::counting_iterator<V>(0), n_, f.kind == Frontier::Kind::kDense ? f.words() : nullptr);
+    unsigned long long count[2] = {0, 0};
+    TG_CUDA(cudaMemcpy(count, counts, sizeof count, cudaMemcpyDeviceToHost));
+    a.count = count[0];
+    b.count = count[1];
+    return {a.count > 0 ? a : Frontier{}, b.count > 0 ? b : Frontier{}};
   }
 
   Frontier to_sparse(const Frontier& f) {
@@ -205,6 +238,7 @@ class Frontiers {
   int sms_;
   ScratchPool pool_;
   DeviceArray<unsigned long long> scalar_;
+  DeviceArray<unsigned long long> split_counts_;
   DeviceArray<uint32_t> dedupe_;
 };
 

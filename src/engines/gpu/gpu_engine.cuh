@@ -135,6 +135,10 @@ class GpuEngine {
   Frontier filter(const Frontier& f, Pred pred) {
     return frontiers_.filter(f, pred);
   }
+  template <typename First, typename Second>
+  std::pair<Frontier, Frontier> split(const Frontier& f, First first, Second second) {
+    return frontiers_.split(f, first, second);
+  }
   Frontier merge(const Frontier& a, const Frontier& b) { return frontiers_.merge(a, b); }
 
   template <typename F>
