@@ -123,6 +123,8 @@ struct WeightBand {
   weight_t below = std::numeric_limits<weight_t>::infinity();
   bool ordered = false;
   TG_HD bool holds(weight_t w) const { return w >= from && w < below; }
+  // No upper end: past the band's first entry an ordered list lies in it.
+  TG_HD bool open_above() const { return !(below < std::numeric_limits<weight_t>::infinity()); }
 };
 template <typename Op>
 concept HasWeightBand = requires(const Op& op) {

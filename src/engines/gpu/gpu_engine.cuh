@@ -224,10 +224,22 @@ class GpuEngine {
     // Finished before any edge is read: updates then see every frontier
     // vertex's delta already moved into what it sends.
     if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
-    const uint64_t frontier_edges = frontiers_.out_degree_sum(f, g_.out.view.offsets, g_.m);
     const bool over_link = g_.access != Access::kDevice && g_.access != Access::kUvm && !g_.streamed.enabled;
-    pulled_last_ = choose_pull(options.direction, StepShape{f.count, frontier_edges, g_.m, n_, can_pull(), pulled_last_,
-                                                            over_link, over_link ? g_.in.view.cache.heads : 0});
+    StepShape shape{f.count, 0, g_.m, n_, can_pull(), pulled_last_, over_link, over_link ? g_.in.view.cache.heads : 0};
+    // The frontier's degree sum is a pass over its offsets and a wait for the
+    // result: taken where the direction turns on it, for a streamed source
+    // (which plans its copies by it), and over a link, where it picks the
+    // output queue below (a large output read back from the bitmap in vertex
+    // order keeps the next step's reads in address order). With the lists
+    // in GPU memory the mean degree serves that choice: SSSP on kron:25
+    // (26 steps a source, the H100) 55.0 / 53.8 ms without the pass against
+    // 57.5 / 56.3 with it (docs/PERF.md, session 18).
+    const bool exact = g_.streamed.enabled || over_link || needs_frontier_edges(options.direction, shape);
+    const uint64_t frontier_edges =
+        exact ? frontiers_.out_degree_sum(f, g_.out.view.offsets, g_.m)
+              : static_cast<uint64_t>(double(f.count) * (n_ > 0 ? double(g_.m) / double(n_) : 0.0));
+    shape.frontier_edges = frontier_edges;
+    pulled_last_ = choose_pull(options.direction, shape);
     if (pulled_last_) {
       stats_.pull_steps++;
       Frontier in = frontiers_.to_dense(f);

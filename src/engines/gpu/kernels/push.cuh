@@ -55,6 +55,37 @@ __device__ inline void push_walk_all(const PushArgs<V>& a, const Op& op, V u, in
   }
 }
 
+// Entries [lo, hi) of u's list, every one inside the operator's band (an
+// ordered list past the group where a band without an upper end starts),
+// loading from `start`: two groups of 32 a turn, each lane's two ids and
+// weights loaded together and then both targets' states, so that a warp
+// waits once for each where one group a turn waits for the weight, the id,
+// and the target in a row. On kron:25 the first bucket's heavy pass
+// (728 M edges, most of its targets final) is bound by those waits.
+template <Access A, typename V, typename Op>
+__device__ inline void push_walk_pairs(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
+                                       const ListRead<V>& list, int lane, Tally& t) {
+  for (int64_t base = start; base < hi; base += 2 * kWarp) {
+    const int64_t k0 = base + lane, k1 = k0 + kWarp;
+    const bool in0 = k0 >= lo && k0 < hi, in1 = k1 >= lo && k1 < hi;
+    V v0 = 0, v1 = 0;
+    weight_t w0 = 0, w1 = 0;
+    if (in0) v0 = id_at<A>(a.csr, list, k0), w0 = weight_at<A>(a.csr, list, k0);
+    if (in1) v1 = id_at<A>(a.csr, list, k1), w1 = weight_at<A>(a.csr, list, k1);
+    const bool c0 = in0 && op.cond(v0), c1 = in1 && op.cond(v1);
+    const bool joined0 = c0 && op.update_atomic(u, v0, w0);
+    const bool joined1 = c1 && op.update_atomic(u, v1, w1);
+    if (lane == 0) {
+      count_read<A, true>(t, a.csr, list, base > lo ? base : lo, (base + 2 * kWarp < hi ? base + 2 * kWarp : hi) - 1);
+    }
+    if (a.want_output) {
+      emit(a, joined0, v0, lane, t);
+      emit(a, joined1, v1, lane, t);
+    }
+  }
+  if (lane == 0) t.edges += hi - (start > lo ? start : lo);
+}
+
 // The same under the operator's weight band, every list ordered by weight
 // (engines/engine.h's band hint). Entries the warp reads in one group anyway
 // (a short list, or the last piece of a long one) are taken whole by the
@@ -95,15 +126,26 @@ __device__ inline void push_walk_band(const PushArgs<V>& a, const Op& op, V u, i
   const int64_t walk_lo = first_group > lo ? first_group : lo;
   int64_t walked_end = walk_lo;  // one past the last entry whose weight was read
   for (int64_t base = first_group; base < hi; base += kWarp) {
+    if (base > first_group && band.open_above()) {  // past the band's first group: all of it in the band
+      push_walk_pairs<A>(a, op, u, lo, hi, base, list, lane, t);
+      walked_end = hi;
+      break;
+    }
     const int64_t k = base + lane;
     const bool in_list = k >= lo && k < hi;
     const weight_t w = in_list ? weight_at<A>(a.csr, list, k) : weight_t{0};
+    V v = 0;
+    // In GPU memory the ids load with the weights (one wait a group, not
+    // two; a group's ids past the band share its lines); over a link only
+    // the takers' ids are read, as counted.
+    if constexpr (!kOverLink<A>) {
+      if (in_list) v = id_at<A>(a.csr, list, k);
+    }
     const bool take = in_list && band.holds(w);
     const unsigned takers = __ballot_sync(kFull, take);
     bool joined = false;
-    V v = 0;
     if (take) {
-      v = id_at<A>(a.csr, list, k);
+      if constexpr (kOverLink<A>) v = id_at<A>(a.csr, list, k);
       joined = op.cond(v) && op.update_atomic(u, v, w);
     }
     const int64_t first = base > lo ? base : lo, last = (base + kWarp < hi ? base + kWarp : hi) - 1;
