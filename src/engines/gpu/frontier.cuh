@@ -2,11 +2,11 @@
 // a pull step produces) or "every vertex", and the operations on them that
 // need device scratch: conversions, selection by a predicate (or a split by
 // two), union, the out-degree sum the direction policy weighs, and the
-// output set of a push step. A push step's output is a set: a per-vertex bit of the dedupe bitmap
-// is set with atomicOr and only the thread that set it appends the vertex;
-// large outputs skip the queue and are read back from the bitmap in vertex
-// order (sorted frontiers keep zero-copy reads in address order, see
-// docs/GPU.md).
+// output set of a push step. A push step's output is a set: a per-vertex
+// bit of the dedupe bitmap is set with atomicOr and only the thread that set
+// it appends the vertex; large outputs skip the queue and are read back from
+// the bitmap in vertex order (sorted frontiers keep zero-copy reads in
+// address order, see docs/GPU.md).
 #pragma once
 
 #include <cuda_runtime.h>

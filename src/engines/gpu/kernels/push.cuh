@@ -60,8 +60,10 @@ __device__ inline void push_walk_all(const PushArgs<V>& a, const Op& op, V u, in
 // loading from `start`: two groups of 32 a turn, each lane's two ids and
 // weights loaded together and then both targets' states, so that a warp
 // waits once for each where one group a turn waits for the weight, the id,
-// and the target in a row. On kron:25 the first bucket's heavy pass
-// (728 M edges, most of its targets final) is bound by those waits.
+// and the target in a row. With the ids loaded beside the weights below:
+// SSSP on kron:25 in GPU memory 55.0 / 53.8 -> 52.7 / 52.6 ms on the H100
+// (docs/PERF.md, session 18), where the first bucket's heavy pass relaxes
+// 728 M edges, most of them to final targets.
 template <Access A, typename V, typename Op>
 __device__ inline void push_walk_pairs(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
                                        const ListRead<V>& list, int lane, Tally& t) {
