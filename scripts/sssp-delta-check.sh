@@ -4,7 +4,8 @@
 #   GPU_CHECK_PREBUILT=1 GPU_CHECK_TESTS=0 GPU_CHECK_GRAPHS= GPU_CHECK_EXTRA=scripts/sssp-delta-check.sh scripts/gpu-check.sh
 # SSSP on one placement over a sweep of bucket widths: `tiergraph bench G -a sssp -p PLACEMENT -n 4 --verify first
 # --delta D` (the same 4 seeded sources at every width, the first verified). Per width: ms, buckets (iterations) and
-# edges relaxed over the graph's edges for each source, then the mean ms.
+# edges relaxed over the graph's edges for each source, then the mean ms, and the GB each source's run moved (over
+# zero-copy the lists' bytes across the link; the device placement counts its copy of the lists into GPU memory).
 # Environment:
 #   SD_GRAPH=kron:25        generated with weights 1..255 into /tmp
 #   SD_DELTAS="16 32 64 128 256 512"  (128 is the automatic width on these weights: their mean; "auto" runs
@@ -45,5 +46,7 @@ for d in deltas:
         continue
     cells = [f"{1e3 * r['compute_s']:.1f}/{r['iterations']}/{r['edges_traversed'] / m:.2f}" for r in runs]
     mean = sum(1e3 * r["compute_s"] for r in runs) / len(runs)
-    print(f"delta {d:>5}: mean {mean:7.1f} ms  {'  '.join(cells)}  verified {runs[0].get('verified')}")
+    link = [r.get("bytes_moved", 0) / 1e9 for r in runs]
+    moved = f"  moved GB {' '.join(f'{x:.1f}' for x in link)}" if any(link) else ""
+    print(f"delta {d:>5}: mean {mean:7.1f} ms  {'  '.join(cells)}  verified {runs[0].get('verified')}{moved}")
 PY
