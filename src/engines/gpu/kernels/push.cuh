@@ -200,6 +200,62 @@ __global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op)
   flush(t, a.counters);
 }
 
+// In GPU memory: a lane per frontier vertex. A list of at most
+// kThreadEntries entries is walked by its own lane (its entries loaded
+// together, then their targets), a longer one by the whole warp after the
+// lanes' walks, one list after another, and one longer than a chunk goes to
+// the chunk pass. Under an ordered weight band a lane's list, shorter than
+// a group, is read whole by the band from 0 and not at all by the others,
+// as push_walk_band treats a list the warp reads in one group. A warp a list
+// left 31 lanes idle on kron's short lists: SSSP's light rounds relax them.
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  const int lane = threadIdx.x & 31;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  bool lane_lists = true;  // the band reads a lane's list (else skips it)
+  if constexpr (kW && HasWeightBand<Op>) lane_lists = !(op.band().ordered && op.band().from > 0);
+  Tally t;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.count;
+       base += stride) {
+    const uint64_t i = base + lane;
+    V u = 0;
+    int64_t b = 0, e = 0;
+    if (i < a.count) {
+      u = a.frontier ? a.frontier[i] : static_cast<V>(i);
+      b = static_cast<int64_t>(a.csr.offsets[u]);
+      e = static_cast<int64_t>(a.csr.offsets[u + 1]);
+    }
+    const int count = lane_lists && e - b <= kThreadEntries ? static_cast<int>(e - b) : 0;
+    V ids[kThreadEntries];
+    weight_t ws[kThreadEntries];
+#pragma unroll
+    for (int j = 0; j < kThreadEntries; ++j) {
+      ids[j] = j < count ? a.csr.neighbors[b + j] : V{0};
+      ws[j] = 1.0f;
+      if constexpr (kW) ws[j] = j < count ? a.csr.weights[b + j] : 1.0f;
+    }
+#pragma unroll
+    for (int j = 0; j < kThreadEntries; ++j) {
+      if (!__any_sync(kFull, j < count)) break;
+      const bool joined = j < count && op.cond(ids[j]) && op.update_atomic(u, ids[j], ws[j]);
+      if (a.want_output) emit(a, joined, ids[j], lane, t);
+    }
+    t.edges += count;
+    for (unsigned longer = __ballot_sync(kFull, e - b > kThreadEntries); longer != 0; longer &= longer - 1) {
+      const int from = __ffs(longer) - 1;
+      const V w = __shfl_sync(kFull, u, from);
+      const int64_t wb = __shfl_sync(kFull, b, from), we = __shfl_sync(kFull, e, from);
+      if (we - wb > kChunkEntries) {
+        if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = w;
+        continue;
+      }
+      push_walk<Access::kDevice>(a, op, w, wb, we, wb, list_read<Access::kDevice>(a.csr, w, wb, we), lane, t);
+    }
+  }
+  flush(t, a.counters);
+}
+
 // One warp per chunk of a long list.
 template <Access A, typename V, typename Op>
 __global__ void __launch_bounds__(kBlock)
@@ -265,8 +321,14 @@ StepCounters push_step(const PushArgs<V>& a, const Op& op) {
     return first_pass(a.count, kBlock, a.sms, a.counters,
                       [&](unsigned blocks) { push_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
   } else {
-    StepCounters c = first_pass(a.count, kWarpsPerBlock, a.sms, a.counters,
-                                [&](unsigned blocks) { push_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
+    StepCounters c;
+    if constexpr (A == Access::kDevice) {
+      c = first_pass(a.count, kBlock, a.sms, a.counters,
+                     [&](unsigned blocks) { push_lane_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
+    } else {
+      c = first_pass(a.count, kWarpsPerBlock, a.sms, a.counters,
+                     [&](unsigned blocks) { push_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
+    }
     if (c.big_count > 0) {
       const uint64_t nb = c.big_count;
       ChunkPlan plan = plan_chunks<A, Op::needs_weights>(a.csr, a.big_queue, nb, *a.pool);
