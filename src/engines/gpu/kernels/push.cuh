@@ -200,6 +200,24 @@ __global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op)
   flush(t, a.counters);
 }
 
+// Entry i of a step's frontier, taken by one lane, and its list's bounds
+// [b, e) (an empty list past the frontier's end).
+template <typename V>
+struct LaneList {
+  V u = 0;
+  int64_t b = 0, e = 0;
+};
+template <typename V>
+__device__ inline LaneList<V> lane_list(const PushArgs<V>& a, uint64_t i) {
+  LaneList<V> l;
+  if (i < a.count) {
+    l.u = a.frontier ? a.frontier[i] : static_cast<V>(i);
+    l.b = static_cast<int64_t>(a.csr.offsets[l.u]);
+    l.e = static_cast<int64_t>(a.csr.offsets[l.u + 1]);
+  }
+  return l;
+}
+
 // In GPU memory: a lane per frontier vertex. A list of at most
 // kThreadEntries entries is walked by its own lane (its entries loaded
 // together, then their targets), a longer one by the whole warp after the
@@ -218,14 +236,7 @@ __global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op)
   Tally t;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.count;
        base += stride) {
-    const uint64_t i = base + lane;
-    V u = 0;
-    int64_t b = 0, e = 0;
-    if (i < a.count) {
-      u = a.frontier ? a.frontier[i] : static_cast<V>(i);
-      b = static_cast<int64_t>(a.csr.offsets[u]);
-      e = static_cast<int64_t>(a.csr.offsets[u + 1]);
-    }
+    const auto [u, b, e] = lane_list(a, base + lane);
     const int count = lane_lists && e - b <= kThreadEntries ? static_cast<int>(e - b) : 0;
     V ids[kThreadEntries];
     weight_t ws[kThreadEntries];
@@ -281,14 +292,7 @@ __global__ void __launch_bounds__(kBlock) push_naive_kernel(PushArgs<V> a, Op op
   Tally t;
   for (uint64_t base = (static_cast<uint64_t>(blockIdx.x) * blockDim.x) + (threadIdx.x & ~31u); base < a.count;
        base += stride) {
-    uint64_t i = base + lane;
-    V u = 0;
-    int64_t b = 0, e = 0;
-    if (i < a.count) {
-      u = a.frontier ? a.frontier[i] : static_cast<V>(i);
-      b = static_cast<int64_t>(a.csr.offsets[u]);
-      e = static_cast<int64_t>(a.csr.offsets[u + 1]);
-    }
+    const auto [u, b, e] = lane_list(a, base + lane);
     const ListRead<V> list = list_read<Access::kNaive>(a.csr, u, b, e);
     if (e > b) {
       t.edges += e - b;
