@@ -225,7 +225,9 @@ __device__ inline LaneList<V> lane_list(const PushArgs<V>& a, uint64_t i) {
 // the chunk pass. Under an ordered weight band a lane's list, shorter than
 // a group, is read whole by the band from 0 and not at all by the others,
 // as push_walk_band treats a list the warp reads in one group. A warp a list
-// left 31 lanes idle on kron's short lists: SSSP's light rounds relax them.
+// left most of its lanes idle on kron's short lists, which SSSP's light
+// rounds relax: on kron:25 (H100) SSSP 49.6 / 50.3 -> 46.1 / 45.7 ms, BFS
+// push-only 38.8 -> 33.2 (docs/PERF.md, session 18).
 template <typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op) {
   constexpr bool kW = Op::needs_weights;
