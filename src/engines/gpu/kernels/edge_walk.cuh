@@ -55,6 +55,13 @@ __device__ inline int64_t walk_start(const CsrView<V>& csr, int64_t b) {
 }
 
 
+// Defers v's list, longer than a chunk, to the chunked pass (plan_chunks
+// below): the warp's lane 0 queues it once.
+template <typename V>
+__device__ inline void defer_to_chunks(const StepArgs<V>& a, V v, int lane) {
+  if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = v;
+}
+
 // Chunks of a list: from its (aligned) start, kChunkEntries entries each.
 template <Access A, bool kWeights, typename V>
 __global__ void chunk_count_kernel(CsrView<V> csr, const V* big, uint64_t count, unsigned long long* chunks) {

@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
     int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
     int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
     if (e - s > kChunkEntries) {
-      if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = v;
+      defer_to_chunks(a, v, lane);
       continue;
     }
     typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);

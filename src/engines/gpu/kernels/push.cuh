@@ -28,6 +28,15 @@ __device__ inline void emit(const PushArgs<V>& a, bool joined, V v, int lane, Ta
 }
 
 
+// Whether a list read in one go (no longer than a group of 32) is read at
+// all: under an ordered weight band, whole by the band from 0 and not by the
+// others (engines/engine.h's band hint); without one, always.
+template <typename Op>
+__device__ inline bool reads_short_lists(const Op& op) {
+  if constexpr (Op::needs_weights && HasWeightBand<Op>) return !(op.band().ordered && op.band().from > 0);
+  else return true;
+}
+
 // A warp applies op to entries [lo, hi) of u's list, loading from `start`.
 template <Access A, typename V, typename Op>
 __device__ inline void push_walk_all(const PushArgs<V>& a, const Op& op, V u, int64_t lo, int64_t hi, int64_t start,
@@ -103,7 +112,7 @@ __device__ inline void push_walk_band(const PushArgs<V>& a, const Op& op, V u, i
                                       const ListRead<V>& list, int lane, Tally& t) {
   const WeightBand band = op.band();
   if (hi - start <= kWarp) {
-    if (band.from <= 0) push_walk_all<A>(a, op, u, lo, hi, start, list, lane, t);
+    if (reads_short_lists(op)) push_walk_all<A>(a, op, u, lo, hi, start, list, lane, t);
     return;
   }
   int64_t first_group = start;
@@ -192,7 +201,7 @@ __global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op)
     if (b == e) continue;
     int64_t s = walk_start<A, Op::needs_weights>(a.csr, b);
     if (e - s > kChunkEntries) {
-      if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = u;
+      defer_to_chunks(a, u, lane);
       continue;
     }
     push_walk<A>(a, op, u, b, e, s, list_read<A>(a.csr, u, b, e), lane, t);
@@ -233,8 +242,7 @@ __global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op)
   constexpr bool kW = Op::needs_weights;
   const int lane = threadIdx.x & 31;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  bool lane_lists = true;  // the band reads a lane's list (else skips it)
-  if constexpr (kW && HasWeightBand<Op>) lane_lists = !(op.band().ordered && op.band().from > 0);
+  const bool lane_lists = reads_short_lists(op);  // a lane's list is shorter than a group
   Tally t;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.count;
        base += stride) {
@@ -260,7 +268,7 @@ __global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op)
       const V w = __shfl_sync(kFull, u, from);
       const int64_t wb = __shfl_sync(kFull, b, from), we = __shfl_sync(kFull, e, from);
       if (we - wb > kChunkEntries) {
-        if (lane == 0) a.big_queue[atomicAdd(&a.counters->big_count, 1ull)] = w;
+        defer_to_chunks(a, w, lane);
         continue;
       }
       push_walk<Access::kDevice>(a, op, w, wb, we, wb, list_read<Access::kDevice>(a.csr, w, wb, we), lane, t);
