@@ -74,4 +74,16 @@ AnyGraph relabel(const AnyGraph& graph, std::span<const uint64_t> order) {
   return std::visit([&](const auto& g) -> AnyGraph { return relabel_graph(g, order); }, graph);
 }
 
+std::vector<uint64_t> degree_order(const AnyGraph& graph) {
+  return std::visit(
+      [](const auto& g) {
+        std::vector<uint64_t> order(g.num_vertices);
+        std::iota(order.begin(), order.end(), uint64_t{0});
+        std::stable_sort(order.begin(), order.end(),
+                         [&](uint64_t a, uint64_t b) { return g.out.degree(a) > g.out.degree(b); });
+        return order;
+      },
+      graph);
+}
+
 }  // namespace tg
