@@ -49,6 +49,7 @@ struct BenchOptions {
   int threads = 0;
   AlgorithmOptions algo;
   std::string host_mem;  // --host-mem SIZE
+  VertexOrder vertex_order = VertexOrder::kAsLoaded;
   std::string profile;   // --profile: the planner's machine profile (auto)
   std::string output = "bench";
   bool no_chart = false;
@@ -98,6 +99,8 @@ void bench(const BenchOptions& o, const std::string& command_line) {
                                         [](const BenchPlacement* p) { return p->reads_file(); });
     for (const std::string& g : plan.graphs) plan.host_mem = host_mem_budget(o.host_mem, g, o.graph, on_gpu, gpu_stream);
   }
+  plan.vertex_order = o.vertex_order;
+  check_vertex_order(o.vertex_order, o.distributed, plan.host_mem.has_value(), false);
   const BenchPlacement* baseline =
       o.baseline.empty() ? default_baseline(plan.placements) : find_bench_placement(o.baseline);
   apply_threads(o.threads);
@@ -210,6 +213,7 @@ void add_bench_command(CLI::App& app) {
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),
              "PageRank: the type the pull form sends scores along edges in");
+  add_vertex_order(*cmd, o->vertex_order);
   cmd->add_option("--host-mem", o->host_mem,
                   "cpu and stream placements (hybrid-stream too), .tgb graphs: keep at most SIZE bytes of each graph "
                   "in host memory, reading the edges that do not fit from the file in pages (docs/HOST-MEM.md)")

@@ -219,10 +219,22 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
                  static_cast<unsigned long long>(num_vertices(graph)),
                  static_cast<unsigned long long>(num_edges(graph)), load_s);
     const std::vector<RunRequest> requests = requests_for(plan, spec, graph, sources, result.rows, log);
+    // --vertex-order: every placement runs the renumbered copy; rows and
+    // verifiers see the outputs back in the graph's ids (engines/vertex_order.h).
+    std::optional<Renumbering> renumbered;
+    std::vector<RunRequest> renumbered_requests;
+    if (plan.vertex_order != VertexOrder::kAsLoaded) {
+      renumbered = renumber(graph, plan.vertex_order);
+      for (const RunRequest& r : requests) renumbered_requests.push_back(to_new_ids(r, *renumbered));
+      std::fprintf(log, "bench: %s: renumbered (%s) in %.2f s\n", spec.c_str(),
+                   std::string(choice_name(vertex_order_choices(), plan.vertex_order)).c_str(), renumbered->seconds);
+    }
 
     for (const BenchPlacement* placement : plan.placements) {
       std::set<const AlgorithmInfo*> checked;
-      auto consume = [&](const RunRequest& r, const RunOutput& out) {
+      auto consume = [&](const RunRequest& renumbered_request, RunOutput& out) {
+        const RunRequest r = renumbered ? to_old_ids(renumbered_request, *renumbered) : renumbered_request;
+        if (renumbered) to_old_ids(out, *r.algorithm, *renumbered);
         BenchRow row = measured_row(spec, placement, r, graph, out);
         if (result.gpu.empty() && out.stats.gpu) result.gpu = out.stats.gpu->gpu;
         const bool first = checked.insert(r.algorithm).second;
@@ -243,7 +255,12 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
       };
       const size_t rows_before = result.rows.size();
       try {
-        run_on_placement(plan, spec, graph, *placement, requests, result.rows, log, consume);
+        run_on_placement(plan, spec, renumbered ? renumbered->graph : graph, *placement,
+                         renumbered ? renumbered_requests : requests, result.rows, log, consume);
+        // Rows of requests refused there name their sources in the renumbered ids.
+        for (size_t i = rows_before; renumbered && i < result.rows.size(); ++i)
+          if (BenchRow& row = result.rows[i]; row.failed() && row.source)
+            row.source = describe::file_id(graph, renumbered->old_of[*row.source - describe::file_id(graph, 0)]);
       } catch (const Error& e) {
         // Nothing ran (no usable GPU, a graph the placement cannot hold): a
         // failed row per request, in place of any rows of this placement.

@@ -17,6 +17,7 @@
 #include "cli/graph_options.h"
 #include "engines/placement.h"
 #include "engines/run.h"
+#include "engines/vertex_order.h"
 #include "graph/source_picker.h"
 
 namespace tg::cli {
@@ -44,6 +45,7 @@ struct BenchPlan {
   AlgorithmOptions algorithm_options;
   std::optional<uint64_t> host_mem;  // --host-mem: runs keep at most this much of each .tgb graph in memory (CPU, stream placements)
   bool distributed = false;          // --distributed: GPU placements run as this rank of mpirun's processes
+  VertexOrder vertex_order = VertexOrder::kAsLoaded;  // each graph renumbered once for every placement's runs
 };
 
 struct BenchRow {

@@ -10,7 +10,6 @@
 #include "core/error.h"
 #include "formats/readers.h"
 #include "graph/relabel.h"
-#include "graph/weight_order.h"
 
 namespace tg::cli {
 
@@ -34,7 +33,6 @@ void apply_vertex_order(AnyGraph& graph, const ConvertOptions& o) {
   }
   const std::vector<uint64_t> order = degree_order(graph);
   graph = relabel(graph, order);
-  if (o.graph.lists_by_weight) order_lists_by_weight(graph, o.graph.graph);
   if (o.order_out.empty()) return;
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(o.order_out.c_str(), "w"), std::fclose);
   if (!f) throw Error(o.order_out + ": cannot open for writing");

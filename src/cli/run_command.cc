@@ -20,6 +20,7 @@
 #include "core/error.h"
 #include "distributed/multi_gpu_checks.h"
 #include "engines/paged/host_mem.h"
+#include "engines/vertex_order.h"
 
 namespace tg::cli {
 
@@ -39,6 +40,7 @@ struct RunCommandOptions {
   std::string resume;      // folder to resume from (and go on saving into)
   int checkpoint_every = 10;
   std::string host_mem;  // --host-mem SIZE: graph bytes kept in host memory
+  VertexOrder vertex_order = VertexOrder::kAsLoaded;
 };
 
 // --host-mem: the budget, if given (cli/host_mem_option.h).
@@ -94,6 +96,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
     dist::check_multi_gpu_run({request}, o.engine.gpu_options(), false);
   ChosenEngine choice = o.distributed ? ChosenEngine{true, ""} : choose_engine(o.engine);
   if (host_mem) host_mem = host_mem_budget(o, choice);
+  check_vertex_order(o.vertex_order, o.distributed, host_mem.has_value(), !o.checkpoint.empty() || !o.resume.empty());
 
   request.options.accumulative = request.options.accumulative || o.engine.gpu.async;
   auto t0 = std::chrono::steady_clock::now();
@@ -117,6 +120,10 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   const std::unique_ptr<Checkpointer> checkpointer = make_checkpointer(o, graph, request);
   request.options.checkpoint = checkpointer.get();
 
+  // --vertex-order: the run on a renumbered copy, its output back in the graph's ids (engines/vertex_order.h).
+  std::optional<Renumbering> renumbered;
+  if (o.vertex_order != VertexOrder::kAsLoaded) renumbered = renumber(graph, o.vertex_order);
+
   RunReport report;
   report.command_line = command_line;
   report.algorithm = &algorithm;
@@ -137,9 +144,13 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
       engine.gpu.edge_file = o.graph.graph;
       engine.gpu.host_mem_budget = *host_mem;
     }
-    report.output = run_on_engine(graph, request, choice, engine);
+    auto run_here = [&](const AnyGraph& g, const RunRequest& r) { return run_on_engine(g, r, choice, engine); };
+    report.output = renumbered ? run_renumbered(*renumbered, request, run_here) : run_here(graph, request);
   }
-  report.output.stats.phases_s.insert(report.output.stats.phases_s.begin(), {"load", load_s});
+  auto& phases = report.output.stats.phases_s;
+  if (renumbered) phases.insert(phases.begin(), {"renumber", renumbered->seconds});
+  renumbered.reset();  // its graph's memory, before the verifier's
+  phases.insert(phases.begin(), {"load", load_s});
 
   if (o.verify) {
     auto t1 = std::chrono::steady_clock::now();
@@ -190,6 +201,7 @@ void add_run_command(CLI::App& app) {
                   "CPU engine, or one GPU with --placement stream; .tgb input: keep at most SIZE bytes of the graph "
                   "in host memory (e.g. 512M); edges that do not fit are read from the file in pages (docs/HOST-MEM.md)")
       ->check(SizeValidator());
+  add_vertex_order(*cmd, o->vertex_order);
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");
   cmd->add_flag("--json", o->json, "Print one JSON record instead of the summary");
   cmd->add_flag("--verify", o->verify, "Check the result with the algorithm's independent verifier");

@@ -73,6 +73,20 @@ void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<
       ->needs(gpus);
 }
 
+void add_vertex_order(CLI::App& command, VertexOrder& order) {
+  add_choice(command, "--vertex-order", order, vertex_order_choices(),
+             "Run on the graph renumbered this way (once, in memory, timed as the renumber phase; a second copy of "
+             "the graph in host memory); sources and results stay in the file's ids");
+}
+
+void check_vertex_order(VertexOrder order, bool distributed, bool host_mem, bool checkpoints) {
+  if (order == VertexOrder::kAsLoaded) return;
+  if (distributed) throw usage_error("--vertex-order: the ranks of --distributed read their parts of the file as numbered");
+  if (host_mem) throw usage_error("--vertex-order: --host-mem reads the file's lists in place; renumber it once with "
+                                  "`tiergraph convert IN OUT.tgb --vertex-order degree`");
+  if (checkpoints) throw usage_error("--vertex-order: checkpoints of renumbered runs are not supported");
+}
+
 GpuOptions EngineOptions::gpu_options() const {
   GpuOptions g = gpu;
   if (!gpu_mem.empty()) g.memory_budget = parse_size(gpu_mem, "--gpu-mem");

@@ -10,6 +10,7 @@
 
 #include "engines/engine_choice.h"
 #include "engines/run.h"
+#include "engines/vertex_order.h"
 #include "graph/graph.h"
 
 namespace tg::cli {
@@ -37,6 +38,12 @@ void add_push_only(CLI::App& command, bool& push_only);
 // --source-blocks (GpuOptions::source_blocks), for run and bench.
 void add_source_blocks(CLI::App& command, int& blocks);
 void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<uint64_t>& threshold);
+// --vertex-order (engines/vertex_order.h), for run and bench.
+void add_vertex_order(CLI::App& command, VertexOrder& order);
+// A usage error where a renumbered run cannot be had: ranks of mpirun and
+// --host-mem read the file's own lists in place, and a checkpoint would hold
+// the renumbered ids.
+void check_vertex_order(VertexOrder order, bool distributed, bool host_mem, bool checkpoints);
 // --engine gpu where none is usable is an error; auto falls back to the CPU.
 ChosenEngine choose_engine(const EngineOptions& options);
 RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const ChosenEngine& choice,

@@ -13,8 +13,9 @@
 namespace tg {
 
 // Throws a usage error (one line) unless order is a permutation of the
-// graph's ids. Neighbour lists come out sorted by new id (weights follow);
-// in-edges are renumbered too where they were built.
+// graph's ids. Neighbour lists come out sorted by new id (weights follow),
+// or by weight then new id where the graph's were ordered by weight
+// (graph/weight_order.h); in-edges are renumbered too where they were built.
 AnyGraph relabel(const AnyGraph& graph, std::span<const uint64_t> order);
 
 // Vertex ids by descending out-degree, ties by ascending id: relabelled in

@@ -53,6 +53,51 @@ TEST(Cli, ListsByWeight) {
               "cannot reorder a mapped file");
 }
 
+// --vertex-order degree (engines/vertex_order.h): run writes the same result
+// file as the run on the graph's own ids, in its 1-based ids too (a DIMACS
+// file), and reports the renumbering's time; bench's rows name the same
+// sources; convert stores the order's graph and writes the old ids;
+// what cannot renumber is refused in one line.
+TEST(Cli, VertexOrderKeepsTheFilesIds) {
+  const std::string g = write_temp("cli_order.gr", "p sp 5 5\na 1 2 5\na 2 3 7\na 3 4 1\na 5 3 2\na 5 1 4\n");
+  for (const char* algo : {"sssp --source 5", "cc", "bfs --source 5", "pagerank"}) {
+    const std::string plain = ::testing::TempDir() + "/cli_order_plain.txt";
+    const std::string renumbered = ::testing::TempDir() + "/cli_order_renumbered.txt";
+    ASSERT_EQ(tiergraph(std::string("run ") + algo + " --graph " + g + " --engine cpu -o " + plain).exit_code, 0);
+    const Result r = tiergraph(std::string("run ") + algo + " --graph " + g + " --engine cpu --verify --json " +
+                               "--vertex-order degree -o " + renumbered);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(nlohmann::json::parse(r.out)["time_s"].contains("renumber")) << r.out;
+    EXPECT_EQ(read_file(renumbered), read_file(plain)) << algo;
+  }
+  const std::string bench = ::testing::TempDir() + "/cli_order_bench";
+  const Result b = tiergraph("bench kron:10 -a sssp -p cpu -n 3 --no-chart --vertex-order degree -o " + bench);
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const Result b0 = tiergraph("bench kron:10 -a sssp -p cpu -n 3 --no-chart -o " + bench + "0");
+  ASSERT_EQ(b0.exit_code, 0) << b0.err;
+  auto sources = [](const std::string& err) {  // "bench: kron:10 sssp cpu from S: ..."
+    std::string out;
+    for (size_t at = err.find(" from "); at != std::string::npos; at = err.find(" from ", at + 1))
+      out += err.substr(at, err.find(':', at) - at);
+    return out;
+  };
+  EXPECT_FALSE(sources(b.err).empty()) << b.err;
+  EXPECT_EQ(sources(b.err), sources(b0.err));
+  EXPECT_NE(b.err.find("renumbered (degree)"), std::string::npos) << b.err;
+
+  const std::string file = tg::test::temp_path("cli_order.tgb"), old_ids = tg::test::temp_path("cli_order.ids");
+  const Result c = tiergraph("convert " + g + " " + file + " --vertex-order degree --order-out " + old_ids + " -q");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_EQ(read_file(old_ids), "4\n0\n1\n2\n3\n");  // vertex 5 (two out-edges) first, the rest one each
+
+  expect_exit(tiergraph("run bfs --graph " + g + " --vertex-order shuffled"), 2, "--vertex-order");
+  expect_exit(tiergraph("run bfs --graph " + file + " --engine cpu --host-mem 1K --vertex-order degree"), 2,
+              "--host-mem reads the file's lists in place");
+  expect_exit(tiergraph("run bfs --graph " + g + " --vertex-order degree --checkpoint " + ::testing::TempDir()), 2,
+              "checkpoints of renumbered runs");
+  expect_exit(tiergraph("convert " + g + " " + file + " --order-out " + old_ids), 2, "--order-out needs --vertex-order");
+}
+
 TEST(Cli, HelpExitsZero) {
   Result r = tiergraph("--help");
   EXPECT_EQ(r.exit_code, 0);
