@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "engines/vertex_order.h"
 #include "formats/load_graph.h"
 #include "graph/weight_order.h"
 #include "gpu/gpu_checks.h"
@@ -207,6 +208,40 @@ TEST(GpuDatasets, KroneckerAllPlacementsBothWidths) {
     AnyGraph graph = load_graph("kron:14", lo);
     for (Placement p : kResident)
       check_batch(graph, every_algorithm(graph, 5), p, std::string("kron:14") + (ids64 ? " v64" : " v32"));
+  }
+}
+
+// Runs on the graph renumbered hubs first (engines/vertex_order.h, `--vertex-order degree`), their outputs put
+// back in the graph's ids: the CPU's results on the graph as built, on the placements in GPU memory and over the
+// link, on the shapes and on kron:14 with its lists by weight too (SSSP's bands).
+TEST(GpuVertexOrder, RenumberedRunsMatchCpuInTheGraphsOwnIds) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  auto check_renumbered = [](const AnyGraph& graph, const std::vector<RunRequest>& requests, Placement p,
+                             const std::string& what) {
+    if (requests.empty()) return;
+    const Renumbering r = renumber(graph, VertexOrder::kDegree);
+    std::vector<RunRequest> renumbered;
+    for (const RunRequest& q : requests) renumbered.push_back(to_new_ids(q, r));
+    std::vector<RunOutput> gpu = run_batch_on_gpu(r.graph, renumbered, on(p));
+    for (size_t i = 0; i < gpu.size(); ++i) to_old_ids(gpu[i], *requests[i].algorithm, r);
+    expect_as_on_cpu(graph, requests, gpu, what + ", renumbered");
+  };
+  for (Placement p : {Placement::kDevice, Placement::kZeroCopyAligned}) {
+    uint64_t seed = 1;
+    for (const AlgorithmInfo* a : all_algorithms())
+      for (const std::string& shape : gpu_shapes())
+        for (Orientation o : all_orientations()) {
+          if (o == Orientation::kDirectedNoCsc && a->reads({}).in_edges == Need::kYes) continue;
+          AnyGraph graph = gpu_graph(shape, *a, o, false);
+          check_renumbered(graph, gpu_requests(graph, *a, seed++), p, shape + ", " + orientation_name(o));
+        }
+    for (bool by_weight : {false, true}) {
+      LoadOptions lo;
+      lo.build.random_weights = WeightRange{1, 255};
+      lo.lists_by_weight = by_weight;
+      AnyGraph graph = load_graph("kron:14", lo);
+      check_renumbered(graph, every_algorithm(graph, 5), p, by_weight ? "kron:14 by weight" : "kron:14");
+    }
   }
 }
 
