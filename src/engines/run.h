@@ -66,7 +66,8 @@ struct GpuOptions {
   GatherWay gather = GatherWay::kGpu;         // subgraph: measured faster than cpu on the H100 (docs/PERF.md)
   // device: dense gathers over the in-edges in this many passes, one per range
   // of sources (engines/gpu/source_blocks.h); 0 auto (enough that a range's
-  // values fill at most 3/4 of the L2), 1 off.
+  // values fill at most 3/4 of the L2, none where 3/4 of the entries read the
+  // first range's), 1 off.
   int source_blocks = 0;
   // Several GPUs (docs/DISTRIBUTED.md): 0 runs the one-GPU engine on `device`;
   // N >= 1 the degree-separated partition over GPUs 0..N-1, one rank each.

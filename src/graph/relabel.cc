@@ -59,11 +59,10 @@ void sort_list(V* ids, weight_t* w, eid_t count, bool by_weight, std::vector<uin
 }
 
 template <typename V>
-Csr<V> renumber(const Csr<V>& csr, std::span<const uint64_t> order, const std::vector<uint64_t>& new_of,
-               bool by_weight) {
+Csr<V> renumber(const Csr<V>& csr, std::span<const uint64_t> order, const Array<V>& new_of, bool by_weight) {
   const int64_t n = static_cast<int64_t>(order.size());
   const bool weighted = !csr.weights.empty();
-  std::vector<eid_t> degree(n);
+  Array<eid_t> degree = Array<eid_t>::allocate(n);
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) degree[i] = csr.degree(order[i]);
   Csr<V> out;
@@ -81,7 +80,7 @@ Csr<V> renumber(const Csr<V>& csr, std::span<const uint64_t> order, const std::v
       const uint64_t v = order[i];
       const eid_t from = csr.offsets[v], count = csr.offsets[v + 1] - from, at = out.offsets[i];
       V* ids = out.neighbors.data() + at;
-      for (eid_t k = 0; k < count; ++k) ids[k] = static_cast<V>(new_of[csr.neighbors[from + k]]);
+      for (eid_t k = 0; k < count; ++k) ids[k] = new_of[csr.neighbors[from + k]];
       weight_t* w = weighted ? out.weights.data() + at : nullptr;
       if (w) std::copy_n(csr.weights.data() + from, count, w);
       sort_list(ids, w, count, by_weight, packed, pairs);
@@ -95,13 +94,16 @@ Graph<V> relabel_graph(const Graph<V>& g, std::span<const uint64_t> order, bool 
   if (order.size() != g.num_vertices)
     throw usage_error("relabel: the order has " + std::to_string(order.size()) + " ids for " +
                       std::to_string(g.num_vertices) + " vertices");
-  std::vector<uint64_t> new_of(g.num_vertices, g.num_vertices);
+  // The new id of each old one, as wide as the lists' ids (the renumbering's
+  // gather reads it at random, once an entry: half the bytes for 4-byte ids).
+  Array<V> new_of = Array<V>::allocate(g.num_vertices);
+  std::vector<bool> seen(g.num_vertices);
   for (uint64_t i = 0; i < order.size(); ++i) {
     if (order[i] >= g.num_vertices)
       throw usage_error("relabel: order[" + std::to_string(i) + "] = " + std::to_string(order[i]) + " is not a vertex");
-    if (new_of[order[i]] != g.num_vertices)
-      throw usage_error("relabel: vertex " + std::to_string(order[i]) + " appears twice in the order");
-    new_of[order[i]] = i;
+    if (seen[order[i]]) throw usage_error("relabel: vertex " + std::to_string(order[i]) + " appears twice in the order");
+    seen[order[i]] = true;
+    new_of[order[i]] = static_cast<V>(i);
   }
   Graph<V> r;
   r.num_vertices = g.num_vertices;

@@ -73,6 +73,44 @@ TEST(GpuSourceBlocks, AutoRuleFillsTheL2) {
   EXPECT_EQ(tg::gpu::source_blocks_for(0, uint64_t{1} << 25, 0), 1);  // no L2 reported: none
 }
 
+TEST(GpuSourceBlocks, AutoRuleKeepsOnePassWhereTheFirstBlockHoldsMostEntries) {
+  EXPECT_TRUE(tg::gpu::crowded_in_first_block(75, 100));
+  EXPECT_FALSE(tg::gpu::crowded_in_first_block(74, 100));
+  EXPECT_FALSE(tg::gpu::crowded_in_first_block(50, 100));  // 2 blocks, spread evenly
+  EXPECT_FALSE(tg::gpu::crowded_in_first_block(0, 0));
+  EXPECT_TRUE(tg::gpu::crowded_in_first_block(uint64_t{1} << 40, uint64_t{1} << 40));
+}
+
+// 2^24 vertices need 2 or more blocks on any L2 below 85 MB; a hub pointing at
+// every vertex puts each in-list's one entry in the hub's block: numbered
+// first, every entry reads the first block (auto then gathers in one pass),
+// numbered last, none does (auto builds the blocks). Both agree with the CPU.
+TEST(GpuSourceBlocks, AutoGathersInOnePassWhereTheHubIsInTheFirstBlock) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  const uint64_t n = uint64_t{1} << 24;
+  for (uint64_t hub : {uint64_t{0}, n - 1}) {
+    EdgeList e;
+    e.num_vertices = n;
+    for (uint64_t v = 0; v < n; ++v)
+      if (v != hub) e.src.push_back(hub), e.dst.push_back(v);
+    const AnyGraph graph = build_variant(e, Orientation::kDirected, false);
+    AlgorithmOptions o;
+    o.max_iters = 3;
+    const RunRequest r = prepare_request(graph, make_request(a, Sources{}, o));
+    RunOutput out = run_on_gpu(graph, r, blocked(0));
+    ASSERT_TRUE(out.stats.gpu && out.stats.gpu->source_blocks);
+    const SourceBlockStats& b = *out.stats.gpu->source_blocks;
+    if (hub == 0) {
+      EXPECT_EQ(b.blocks, 0) << b.note;
+      EXPECT_NE(b.note.find("first block"), std::string::npos) << b.note;
+    } else {
+      EXPECT_GE(b.blocks, 2) << b.note;
+    }
+    EXPECT_TRUE(agrees(a, out.values, run_on_cpu(graph, r).values)) << "hub " << hub;
+  }
+}
+
 TEST(GpuSourceBlocks, HybridGpuShareGathersByBlocks) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   const AlgorithmInfo& a = algorithm("pagerank");

@@ -15,4 +15,14 @@ namespace tg::gpu {
 constexpr int kMaxSourceBlocks = 32;  // a lane each in the scatter
 int source_blocks_for(int requested, uint64_t n, uint64_t l2_bytes);
 
+// Auto's second look, once the entries are counted by block: none where at
+// least 3/4 of the `entries` read the first block's sources (a graph numbered
+// hubs first, --vertex-order degree: one pass then reads most values from the
+// L2, and more passes cost more than the misses they spare; kron:25 on the
+// H100, 9.4 ms an iteration in one pass against 10.9 in 4 blocks). Spread
+// evenly, the first of B >= 2 blocks holds 1/B <= 1/2 of them.
+constexpr bool crowded_in_first_block(uint64_t first_block_entries, uint64_t entries) {
+  return entries > 0 && first_block_entries >= entries - entries / 4;
+}
+
 }  // namespace tg::gpu

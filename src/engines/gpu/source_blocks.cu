@@ -143,6 +143,16 @@ const SourceBlockLayout<V>* SourceBlocks<V>::layout(const CsrView<V>& in, uint64
   eid_t* counts = l->offsets.data();
   const uint64_t items = static_cast<uint64_t>(blocks) * n + 1;
   run_cub(pool, [&](void* tmp, size_t& b) { return cub::DeviceScan::ExclusiveSum(tmp, b, counts, counts, items); });
+  if (requested_ == 0) {  // auto: the sources crowded into the first block? (source_block_rule.h)
+    eid_t first_block = 0;
+    TG_CUDA(cudaMemcpy(&first_block, counts + n, sizeof first_block, cudaMemcpyDeviceToHost));
+    if (crowded_in_first_block(first_block, m)) {
+      stats_.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      stats_.note = "auto: " + std::to_string(first_block * 100 / m) +
+                    "% of the entries read the first block's sources, one pass reads them from the L2";
+      return nullptr;
+    }
+  }
   DeviceArray<unsigned> unsorted = DeviceArray<unsigned>::allocate(1);
   TG_CUDA(cudaMemset(unsorted.data(), 0, sizeof(unsigned)));
   scatter_kernel<V><<<grid, 256>>>(in, n, blocks, block_vertices, l->offsets.data(), l->neighbors.data(), unsorted.data());
