@@ -71,32 +71,19 @@ Csr<V> renumber(const Csr<V>& csr, std::span<const uint64_t> order, const Array<
   out.offsets[n] = m;
   out.neighbors = Array<V>::allocate(m);
   if (weighted) out.weights = Array<weight_t>::allocate(m);
-  // Tasks of about m / kTasks entries each (a longer list is a task alone):
-  // ordered hubs first, a fixed count of vertices a task would hand the
-  // first thread the largest lists together (kron:25's first 1024 vertices
-  // hold about a tenth of its entries), and their sorts would be the wait.
-  constexpr int64_t kTasks = 4096;
-  std::vector<int64_t> first(kTasks + 1);
-  for (int64_t t = 0; t <= kTasks; ++t)
-    first[t] = std::lower_bound(out.offsets.data(), out.offsets.data() + n,
-                                static_cast<eid_t>(static_cast<unsigned __int128>(m) * t / kTasks)) -
-               out.offsets.data();
-  first[kTasks] = n;
 #pragma omp parallel
   {
     std::vector<uint64_t> packed;
     std::vector<std::pair<V, weight_t>> pairs;
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t t = 0; t < kTasks; ++t) {
-      for (int64_t i = first[t]; i < first[t + 1]; ++i) {
-        const uint64_t v = order[i];
-        const eid_t from = csr.offsets[v], count = csr.offsets[v + 1] - from, at = out.offsets[i];
-        V* ids = out.neighbors.data() + at;
-        for (eid_t k = 0; k < count; ++k) ids[k] = new_of[csr.neighbors[from + k]];
-        weight_t* w = weighted ? out.weights.data() + at : nullptr;
-        if (w) std::copy_n(csr.weights.data() + from, count, w);
-        sort_list(ids, w, count, by_weight, packed, pairs);
-      }
+#pragma omp for schedule(dynamic, 1024)
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t v = order[i];
+      const eid_t from = csr.offsets[v], count = csr.offsets[v + 1] - from, at = out.offsets[i];
+      V* ids = out.neighbors.data() + at;
+      for (eid_t k = 0; k < count; ++k) ids[k] = new_of[csr.neighbors[from + k]];
+      weight_t* w = weighted ? out.weights.data() + at : nullptr;
+      if (w) std::copy_n(csr.weights.data() + from, count, w);
+      sort_list(ids, w, count, by_weight, packed, pairs);
     }
   }
   return out;
