@@ -72,32 +72,14 @@ template <Access A, typename V, typename Op>
 __device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const Op& op, V v, int64_t lo, int64_t hi,
                                                  int64_t start, const ListRead<V>& list, int lane, Tally& t) {
   constexpr bool kW = Op::needs_weights;
-  // In GPU memory a lane loads kRounds entries' ids, then their values, then
-  // sums them (in the same order as one round at a time): a hub's long list
-  // reads values scattered over the whole array, and one dependent id-value
-  // pair a round left the warp waiting on one miss at a time.
-  constexpr int kRounds = A == Access::kDevice ? 4 : 1;
-  using value_t = decltype(op.gather(V{}, v, 1.0f));
   typename Op::acc_t acc = op.zero();
-  for (int64_t base = start; base < hi; base += kRounds * kWarp) {
-    bool in[kRounds];
-    V ids[kRounds];
-    weight_t ws[kRounds];
-#pragma unroll
-    for (int r = 0; r < kRounds; ++r) {
-      const int64_t k = base + r * kWarp + lane;
-      in[r] = k >= lo && k < hi;
-      ids[r] = in[r] ? gather_id<A>(a.csr, list, k) : V{0};
-      ws[r] = 1.0f;
-      if constexpr (kW) ws[r] = in[r] ? weight_at<A>(a.csr, list, k) : 1.0f;
+  for (int64_t base = start; base < hi; base += kWarp) {
+    int64_t k = base + lane;
+    if (k >= lo && k < hi) {
+      weight_t w = 1.0f;
+      if constexpr (kW) w = weight_at<A>(a.csr, list, k);
+      acc = op.sum(acc, op.gather(gather_id<A>(a.csr, list, k), v, w));
     }
-    value_t values[kRounds];
-#pragma unroll
-    for (int r = 0; r < kRounds; ++r)
-      if (in[r]) values[r] = op.gather(ids[r], v, ws[r]);
-#pragma unroll
-    for (int r = 0; r < kRounds; ++r)
-      if (in[r]) acc = op.sum(acc, values[r]);
   }
   if (lane == 0 && hi > lo) {
     t.edges += hi - lo;
