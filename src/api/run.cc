@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 
 #include "algorithms/verifier.h"
@@ -12,6 +13,7 @@
 #include "api/graph_access.h"
 #include "core/error.h"
 #include "engines/engine_choice.h"
+#include "engines/vertex_order.h"
 #include "graph/builder.h"
 #include "graph/source_picker.h"
 #include "report/run_report.h"
@@ -52,6 +54,12 @@ tg::EngineChoice engine_named(const std::string& name) {
   auto e = tg::parse_engine_choice(name);
   if (!e) throw tg::usage_error("unknown engine '" + name + "' (" + tg::names_of(tg::engine_choices()) + ")");
   return *e;
+}
+
+tg::VertexOrder vertex_order_named(const std::string& name) {
+  for (const auto& c : tg::vertex_order_choices())
+    if (c.name == name) return c.value;
+  throw tg::usage_error("unknown vertex_order '" + name + "' (" + tg::names_of(tg::vertex_order_choices()) + ")");
 }
 
 // The sources in internal ids. An id below id_base wraps around to a huge
@@ -149,7 +157,19 @@ Result run(const std::string& algorithm_name, const Graph& graph, const RunOptio
     report.algorithm = &algorithm;
     report.sources = request.sources;
     report.engine_note = choice.note;
-    report.output = tg::run_on_engine(g, request, choice, gpu);
+    // vertex_order: the run on a renumbered copy, its output back in the graph's ids (engines/vertex_order.h).
+    std::optional<tg::Renumbering> renumbered;
+    if (const tg::VertexOrder order = vertex_order_named(options.vertex_order); order != tg::VertexOrder::kAsLoaded)
+      renumbered = tg::renumber(g, order);
+    auto run_here = [&](const tg::AnyGraph& graph_run, const tg::RunRequest& r) {
+      return tg::run_on_engine(graph_run, r, choice, gpu);
+    };
+    report.output = renumbered ? tg::run_renumbered(*renumbered, request, run_here) : run_here(g, request);
+    if (renumbered) {
+      auto& phases = report.output.stats.phases_s;
+      phases.insert(phases.begin(), {"renumber", renumbered->seconds});
+      renumbered.reset();
+    }
     if (options.verify) {
       auto t0 = std::chrono::steady_clock::now();
       report.verification = tg::verify(algorithm, g, request.sources, report.output.values, request.options);

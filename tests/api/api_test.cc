@@ -260,6 +260,44 @@ TEST(Api, PushOnlyBfs) {
   EXPECT_EQ(push.values, auto_.values);
 }
 
+// vertex_order "degree": a run on a copy renumbered hubs first gives the
+// as-loaded run's values, in the graph's own (1-based) numbering, and times
+// its renumbering; an unknown order is a usage error.
+TEST(Api, VertexOrderKeepsTheGraphsNumbering) {
+  const std::string path = ::testing::TempDir() + "/api_order.gr";
+  std::ofstream(path) << "p sp 5 5\na 1 2 5\na 2 3 7\na 3 4 1\na 5 3 2\na 5 1 4\n";
+  const tiergraph::Graph g = tiergraph::load(path);
+  for (const char* algorithm : {"bfs", "sssp", "cc", "pagerank", "bc"}) {
+    tiergraph::RunOptions o;
+    o.engine = "cpu";
+    o.verify = true;
+    if (std::string(algorithm) != "cc" && std::string(algorithm) != "pagerank") o.sources = {5};
+    const tiergraph::Result plain = tiergraph::run(algorithm, g, o);
+    o.vertex_order = "degree";
+    const tiergraph::Result renumbered = tiergraph::run(algorithm, g, o);
+    EXPECT_TRUE(renumbered.verified.value_or(false)) << algorithm << ": " << renumbered.verification;
+    EXPECT_EQ(renumbered.sources, plain.sources) << algorithm;
+    EXPECT_EQ(renumbered.time_s.front().first, "renumber") << algorithm;
+    if (std::string(algorithm) == "pagerank") {
+      const auto& a = std::get<std::vector<double>>(renumbered.values);
+      const auto& b = std::get<std::vector<double>>(plain.values);
+      ASSERT_EQ(a.size(), b.size());
+      for (size_t v = 0; v < a.size(); ++v) EXPECT_NEAR(a[v], b[v], 1e-9) << v;
+    } else {
+      EXPECT_EQ(renumbered.values, plain.values) << algorithm;
+    }
+  }
+  tiergraph::RunOptions bad;
+  bad.vertex_order = "random";
+  try {
+    tiergraph::run("cc", g, bad);
+    ADD_FAILURE() << "an unknown vertex_order was accepted";
+  } catch (const tiergraph::Error& e) {
+    EXPECT_EQ(e.kind(), tiergraph::ErrorKind::kUsage);
+    EXPECT_NE(std::string(e.what()).find("vertex_order 'random'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Api, GraphFromEdgesInMemory) {
   // 0 -> 1 -> 2 and 0 -> 2 weighted, plus vertex 3 with no edges.
   const std::vector<uint64_t> src{0, 1, 0}, dst{1, 2, 2};

@@ -67,6 +67,21 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             tiergraph.run("bfs", g, source=1, push_only="yes please")
 
+    def test_vertex_order_degree_keeps_the_graphs_numbering(self):
+        g = tiergraph.generate("kron:11")
+        for algorithm in ("bfs", "cc", "pagerank"):
+            kwargs = {"source": 1} if algorithm == "bfs" else {}
+            plain, _ = tiergraph.run(algorithm, g, engine="cpu", **kwargs)
+            values, stats = tiergraph.run(algorithm, g, engine="cpu", verify=True, vertex_order="degree", **kwargs)
+            self.assertTrue(stats["verified"], algorithm)
+            self.assertIn("renumber", stats["time_s"])
+            if algorithm == "pagerank":
+                self.assertLess(float(abs(values - plain).max()), 1e-9)
+            else:
+                self.assertEqual(values.tolist(), plain.tolist(), algorithm)
+        with self.assertRaises(ValueError):
+            tiergraph.run("cc", g, vertex_order="shuffled")
+
     def test_bfs_matches_a_python_bfs(self):
         n = 200
         edges = random_edges(n, 500, seed=1)
