@@ -2,7 +2,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
 
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "graph/relabel.h"
 
@@ -16,9 +20,48 @@ const std::vector<NamedChoice<VertexOrder>>& vertex_order_choices() {
   return choices;
 }
 
+namespace {
+
+// The bytes of a graph's arrays: what its renumbered copy takes beside it.
+uint64_t bytes_of(const AnyGraph& graph) {
+  return std::visit(
+      [](const auto& g) {
+        uint64_t bytes = 0;
+        for (const auto* c : {&g.out, &g.in})
+          bytes += c->offsets.size() * sizeof(eid_t) + c->neighbors.size() * sizeof(typename std::decay_t<decltype(g)>::vertex_t) +
+                   c->weights.size() * sizeof(weight_t);
+        return bytes + 3 * g.num_vertices * sizeof(uint64_t);  // the order both ways and the degrees
+      },
+      graph);
+}
+
+// MemAvailable of /proc/meminfo in bytes; 0 where it cannot be read.
+uint64_t available_memory() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  uint64_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+}  // namespace
+
 Renumbering renumber(const AnyGraph& graph, VertexOrder order) {
   const auto t0 = std::chrono::steady_clock::now();
   if (order != VertexOrder::kDegree) throw usage_error("renumber: the graph's own order needs no renumbering");
+  // The copy sits beside the graph: refused in one line where it cannot
+  // (TG_NO_MEMORY_CHECK=1 skips it, as the builder's check).
+  if (const uint64_t need = bytes_of(graph), have = available_memory();
+      !env_switch("TG_NO_MEMORY_CHECK") && have > 0 && need > have) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "--vertex-order: the renumbered copy needs about %.1f GB beside the graph, and %.1f GB of memory are "
+                  "available (renumber it once with `tiergraph convert IN OUT.tgb --vertex-order degree`)",
+                  static_cast<double>(need) / 1e9, static_cast<double>(have) / 1e9);
+    throw Error(buf);
+  }
   Renumbering r;
   r.old_of = degree_order(graph);
   r.new_of.resize(r.old_of.size());
