@@ -26,9 +26,10 @@ namespace {
 uint64_t bytes_of(const AnyGraph& graph) {
   return std::visit(
       [](const auto& g) {
+        using V = typename std::decay_t<decltype(g)>::vertex_t;
         uint64_t bytes = 0;
         for (const auto* c : {&g.out, &g.in})
-          bytes += c->offsets.size() * sizeof(eid_t) + c->neighbors.size() * sizeof(typename std::decay_t<decltype(g)>::vertex_t) +
+          bytes += c->offsets.size() * sizeof(eid_t) + c->neighbors.size() * sizeof(V) +
                    c->weights.size() * sizeof(weight_t);
         return bytes + 3 * g.num_vertices * sizeof(uint64_t);  // the order both ways and the degrees
       },

@@ -101,7 +101,8 @@ Graph<V> relabel_graph(const Graph<V>& g, std::span<const uint64_t> order, bool 
   for (uint64_t i = 0; i < order.size(); ++i) {
     if (order[i] >= g.num_vertices)
       throw usage_error("relabel: order[" + std::to_string(i) + "] = " + std::to_string(order[i]) + " is not a vertex");
-    if (seen[order[i]]) throw usage_error("relabel: vertex " + std::to_string(order[i]) + " appears twice in the order");
+    if (seen[order[i]])
+      throw usage_error("relabel: vertex " + std::to_string(order[i]) + " appears twice in the order");
     seen[order[i]] = true;
     new_of[order[i]] = static_cast<V>(i);
   }
