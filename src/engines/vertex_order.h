@@ -10,7 +10,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -29,8 +31,17 @@ struct Renumbering {
 };
 
 // The graph renumbered by `order` (not kAsLoaded): graph/relabel.h's order
-// and lists (sorted by new id, or by weight where they were).
-Renumbering renumber(const AnyGraph& graph, VertexOrder order);
+// and lists (sorted by new id, or by weight where they were), made by
+// `relabel_with(graph, old_of)` where given (the GPU's, below), else by
+// graph/relabel.h's relabel on the CPU.
+using Relabeller = std::function<AnyGraph(const AnyGraph& graph, std::span<const uint64_t> old_of)>;
+Renumbering renumber(const AnyGraph& graph, VertexOrder order, const Relabeller& relabel_with = {});
+
+// renumber() for a run on `choice`'s engine: on the GPU (engines/gpu_relabel.h)
+// where the run is a one-GPU run and the arrays fit there, else on the CPU
+// (the same arrays either way). Defined in engine_dispatch.cpp, in the GPU
+// library, which the program and libtiergraph.so link.
+Renumbering renumber_for(const AnyGraph& graph, VertexOrder order, bool on_gpu, int device);
 
 // A request's sources in the new numbering, and back.
 RunRequest to_new_ids(RunRequest request, const Renumbering& r);
