@@ -10,7 +10,6 @@
 #include "engines/gpu_relabel.h"
 #include "engines/vertex_order.h"
 #include "graph/relabel.h"
-#include "graph/weight_order.h"
 #include "planner/planner.h"
 
 namespace tg {
@@ -31,7 +30,7 @@ RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const 
 Renumbering renumber_for(const AnyGraph& graph, VertexOrder order, bool on_gpu, int device) {
   if (!on_gpu) return renumber(graph, order);
   return renumber(graph, order, [device](const AnyGraph& g, std::span<const uint64_t> old_of) {
-    if (auto r = relabel_on_gpu(g, old_of, lists_ordered_by_weight(g), device)) return std::move(*r);
+    if (auto r = relabel_on_gpu(g, old_of, device)) return std::move(*r);
     return relabel(g, old_of);
   });
 }

@@ -30,7 +30,7 @@ void run_batch_on_hybrid(const AnyGraph&, const std::vector<RunRequest>&, const 
 
 void keep_gpu_groups(bool) {}
 
-std::optional<AnyGraph> relabel_on_gpu(const AnyGraph&, std::span<const uint64_t>, bool, int, std::string* why_not) {
+std::optional<AnyGraph> relabel_on_gpu(const AnyGraph&, std::span<const uint64_t>, int, std::string* why_not) {
   if (why_not) *why_not = "this tiergraph was built without CUDA (no nvcc at build time)";
   return std::nullopt;
 }

@@ -37,9 +37,9 @@ struct Renumbering {
 using Relabeller = std::function<AnyGraph(const AnyGraph& graph, std::span<const uint64_t> old_of)>;
 Renumbering renumber(const AnyGraph& graph, VertexOrder order, const Relabeller& relabel_with = {});
 
-// renumber() for a run on `choice`'s engine: on the GPU (engines/gpu_relabel.h)
-// where the run is a one-GPU run and the arrays fit there, else on the CPU
-// (the same arrays either way). Defined in engine_dispatch.cpp, in the GPU
+// renumber() for a run: on the GPU where `on_gpu` and the graph is one the GPU
+// renumbers faster (engines/gpu_relabel.h: unweighted, 4-byte ids, fits),
+// else on the CPU (the same arrays either way). Defined in engine_dispatch.cpp, in the GPU
 // library, which the program and libtiergraph.so link.
 Renumbering renumber_for(const AnyGraph& graph, VertexOrder order, bool on_gpu, int device);
 

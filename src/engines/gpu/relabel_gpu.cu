@@ -1,13 +1,10 @@
 // relabel_on_gpu (engines/gpu_relabel.h): per CSR, the new degrees gathered
 // and scanned into offsets, a warp a list copying its entries with their new
-// ids (packed with their weights' ordered bits into one 8-byte key where
-// weighted), CUB's segmented sort of every list, then the arrays back.
+// ids, CUB's segmented sort of every list, then the arrays back.
 #include "engines/gpu_relabel.h"
 
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
-
-#include <cstring>
 
 #include "engines/gpu/cuda_util.h"
 #include "engines/run.h"
@@ -23,16 +20,6 @@ unsigned grid_for_items(uint64_t items) {
   return static_cast<unsigned>(std::min<uint64_t>((items + kThreads - 1) / kThreads, uint64_t{1} << 20));
 }
 
-// A weight's bits, ordered as the weights are (graph/relabel.cc's packing).
-__device__ inline uint32_t ordered_bits(weight_t w) {
-  const uint32_t bits = __float_as_uint(w);
-  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-}
-
-__device__ inline weight_t weight_of_bits(uint32_t bits) {
-  return __uint_as_float((bits & 0x80000000u) ? (bits & 0x7FFFFFFFu) : ~bits);
-}
-
 __global__ void new_ids(const uint64_t* old_of, uint64_t n, uint32_t* new_of) {
   for (uint64_t i = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; i < n; i += gridDim.x * uint64_t{blockDim.x})
     new_of[old_of[i]] = static_cast<uint32_t>(i);
@@ -44,33 +31,15 @@ __global__ void new_degrees(const eid_t* offsets, const uint64_t* old_of, uint64
     degree[i] = i < n ? offsets[old_of[i] + 1] - offsets[old_of[i]] : 0;
 }
 
-// A warp a new list: the old list's entries with their new ids, as ids, or as
-// keys (id, then weight; or weight, then id) with the weights.
-__global__ void copy_lists(const eid_t* offsets, const uint32_t* ids, const weight_t* weights, const uint64_t* old_of,
-                           const eid_t* new_offsets, const uint32_t* new_of, uint64_t n, bool by_weight,
-                           uint32_t* out_ids, uint64_t* out_keys) {
+// A warp a new list: the old list's entries with their new ids.
+__global__ void copy_lists(const eid_t* offsets, const uint32_t* ids, const uint64_t* old_of, const eid_t* new_offsets,
+                           const uint32_t* new_of, uint64_t n, uint32_t* out_ids) {
   const uint64_t warps = gridDim.x * uint64_t{blockDim.x} / 32;
   const unsigned lane = threadIdx.x & 31;
   for (uint64_t i = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; i < n; i += warps) {
     const uint64_t v = old_of[i];
     const eid_t from = offsets[v], count = offsets[v + 1] - from, at = new_offsets[i];
-    for (eid_t k = lane; k < count; k += 32) {
-      const uint32_t id = new_of[ids[from + k]];
-      if (out_keys == nullptr) {
-        out_ids[at + k] = id;
-      } else {
-        const uint64_t bits = ordered_bits(weights[from + k]);
-        out_keys[at + k] = by_weight ? (bits << 32) | id : (uint64_t{id} << 32) | bits;
-      }
-    }
-  }
-}
-
-__global__ void unpack(const uint64_t* keys, uint64_t m, bool by_weight, uint32_t* ids, weight_t* weights) {
-  for (uint64_t k = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; k < m; k += gridDim.x * uint64_t{blockDim.x}) {
-    const uint32_t high = static_cast<uint32_t>(keys[k] >> 32), low = static_cast<uint32_t>(keys[k]);
-    ids[k] = by_weight ? low : high;
-    weights[k] = weight_of_bits(by_weight ? high : low);
+    for (eid_t k = lane; k < count; k += 32) out_ids[at + k] = new_of[ids[from + k]];
   }
 }
 
@@ -88,22 +57,18 @@ Array<T> download(const T* d, uint64_t n) {
   return a;
 }
 
-// What one CSR takes on the device at its peak: the old arrays, the new
-// offsets, and the lists three times over (ids, or 8-byte keys: before and
-// after the sort, and as much again for CUB's own storage), and the ids
-// unpacked.
+// What one CSR takes on the device at its peak: the old and new offsets,
+// the order both ways, the lists three times over (before and after the
+// sort, and as much again for CUB's own storage).
 uint64_t peak_bytes(const Csr<uint32_t>& c, uint64_t n) {
-  const uint64_t m = c.num_edges(), weighted = c.weights.empty() ? 0 : 1;
-  return 2 * (n + 1) * sizeof(eid_t) + n * 12 + m * (4 + 4 * weighted) + 3 * m * (weighted ? 8 : 4) + 4 * m * weighted;
+  return 2 * (n + 1) * sizeof(eid_t) + n * 12 + 3 * c.num_edges() * sizeof(uint32_t);
 }
 
 Csr<uint32_t> relabel_csr(const Csr<uint32_t>& csr, const DeviceArray<uint64_t>& old_of,
-                          const DeviceArray<uint32_t>& new_of, uint64_t n, bool by_weight, gpu::ScratchPool& pool) {
+                          const DeviceArray<uint32_t>& new_of, uint64_t n, gpu::ScratchPool& pool) {
   const uint64_t m = csr.num_edges();
-  const bool weighted = !csr.weights.empty();
   const DeviceArray<eid_t> offsets = upload(csr.offsets);
   const DeviceArray<uint32_t> ids = upload(csr.neighbors);
-  DeviceArray<weight_t> weights = weighted ? upload(csr.weights) : DeviceArray<weight_t>{};
   DeviceArray<eid_t> new_offsets = DeviceArray<eid_t>::allocate(n + 1);
   new_degrees<<<grid_for_items(n + 1), kThreads>>>(offsets.data(), old_of.data(), n, new_offsets.data());
   TG_CUDA_CHECK_LAUNCH();
@@ -111,46 +76,29 @@ Csr<uint32_t> relabel_csr(const Csr<uint32_t>& csr, const DeviceArray<uint64_t>&
   gpu::run_cub(pool, [&](void* tmp, size_t& b) { return cub::DeviceScan::ExclusiveSum(tmp, b, no, no, n + 1); });
   Csr<uint32_t> out;
   out.offsets = download(no, n + 1);
-  const unsigned warps_grid = grid_for_items(n * 32);
-  if (!weighted) {
-    DeviceArray<uint32_t> unsorted = DeviceArray<uint32_t>::allocate(m), sorted = DeviceArray<uint32_t>::allocate(m);
-    copy_lists<<<warps_grid, kThreads>>>(offsets.data(), ids.data(), nullptr, old_of.data(), no, new_of.data(), n,
-                                         false, unsorted.data(), nullptr);
-    TG_CUDA_CHECK_LAUNCH();
-    gpu::run_cub(pool, [&](void* tmp, size_t& b) {
-      return cub::DeviceSegmentedSort::SortKeys(tmp, b, unsorted.data(), sorted.data(), static_cast<int64_t>(m),
-                                                static_cast<int64_t>(n), no, no + 1);
-    });
-    out.neighbors = download(sorted.data(), m);
-    return out;
-  }
-  DeviceArray<uint64_t> unsorted = DeviceArray<uint64_t>::allocate(m), sorted = DeviceArray<uint64_t>::allocate(m);
-  copy_lists<<<warps_grid, kThreads>>>(offsets.data(), ids.data(), weights.data(), old_of.data(), no, new_of.data(),
-                                       n, by_weight, nullptr, unsorted.data());
+  DeviceArray<uint32_t> unsorted = DeviceArray<uint32_t>::allocate(m), sorted = DeviceArray<uint32_t>::allocate(m);
+  copy_lists<<<grid_for_items(n * 32), kThreads>>>(offsets.data(), ids.data(), old_of.data(), no, new_of.data(), n,
+                                                    unsorted.data());
   TG_CUDA_CHECK_LAUNCH();
   gpu::run_cub(pool, [&](void* tmp, size_t& b) {
     return cub::DeviceSegmentedSort::SortKeys(tmp, b, unsorted.data(), sorted.data(), static_cast<int64_t>(m),
                                               static_cast<int64_t>(n), no, no + 1);
   });
-  // The ids and weights back into the old arrays' room, then to the host.
-  DeviceArray<uint32_t> out_ids = DeviceArray<uint32_t>::allocate(m);
-  unpack<<<grid_for_items(m), kThreads>>>(sorted.data(), m, by_weight, out_ids.data(), weights.data());
-  TG_CUDA_CHECK_LAUNCH();
-  out.neighbors = download(out_ids.data(), m);
-  out.weights = download(weights.data(), m);
+  out.neighbors = download(sorted.data(), m);
   return out;
 }
 
 }  // namespace
 
-std::optional<AnyGraph> relabel_on_gpu(const AnyGraph& graph, std::span<const uint64_t> order, bool by_weight,
-                                       int device, std::string* why_not) {
+std::optional<AnyGraph> relabel_on_gpu(const AnyGraph& graph, std::span<const uint64_t> order, int device,
+                                       std::string* why_not) {
   auto refuse = [&](const std::string& why) -> std::optional<AnyGraph> {
     if (why_not) *why_not = why;
     return std::nullopt;
   };
   const auto* g = std::get_if<Graph<uint32_t>>(&graph);
   if (g == nullptr) return refuse("8-byte ids");
+  if (g->weighted()) return refuse("weighted lists");
   std::string reason;
   if (!gpu_available(&reason)) return refuse(reason);
   TG_CUDA(cudaSetDevice(device));
@@ -172,8 +120,8 @@ std::optional<AnyGraph> relabel_on_gpu(const AnyGraph& graph, std::span<const ui
   r.directed = g->directed;
   r.id_base = 0;
   r.name = g->name + " (relabelled)";
-  r.out = relabel_csr(g->out, old_of, new_of, n, by_weight, pool);
-  if (g->directed && g->in.built()) r.in = relabel_csr(g->in, old_of, new_of, n, by_weight, pool);
+  r.out = relabel_csr(g->out, old_of, new_of, n, pool);
+  if (g->directed && g->in.built()) r.in = relabel_csr(g->in, old_of, new_of, n, pool);
   TG_CUDA(cudaDeviceSynchronize());
   return AnyGraph(std::move(r));
 }
