@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/choices.h"
 #include "cli/commands.h"
 #include "cli/graph_options.h"
 #include "core/error.h"
+#include "engines/vertex_order.h"
 #include "formats/readers.h"
 #include "graph/relabel.h"
 
@@ -19,25 +21,26 @@ struct ConvertOptions {
   GraphOptions graph;
   std::string output;
   bool in_edges = false;
-  std::string vertex_order;  // "", "degree"
-  std::string order_out;     // where to write the old id of each new id
+  VertexOrder vertex_order = VertexOrder::kAsLoaded;
+  std::string order_out;  // where to write the old id of each new id
 };
 
-// Renumbers the graph as --vertex-order asks, re-ordering the lists by weight
-// after where asked (the renumbering sorts them by new id), and writes the old
-// id of every new id, one a line, to --order-out.
+// Renumbers the graph as --vertex-order asks (graph/relabel.h: lists by new
+// id, or by weight where they were), and writes the old id of every new id,
+// as the input numbers it, one a line, to --order-out. The new ids start at 0.
 void apply_vertex_order(AnyGraph& graph, const ConvertOptions& o) {
-  if (o.vertex_order.empty()) {
-    if (!o.order_out.empty()) throw usage_error("--order-out needs --vertex-order");
+  if (o.vertex_order == VertexOrder::kAsLoaded) {
+    if (!o.order_out.empty()) throw usage_error("--order-out needs --vertex-order degree");
     return;
   }
   const std::vector<uint64_t> order = degree_order(graph);
+  const uint64_t base = static_cast<uint64_t>(std::visit([](const auto& g) { return g.id_base; }, graph));
   graph = relabel(graph, order);
   if (o.order_out.empty()) return;
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(o.order_out.c_str(), "w"), std::fclose);
   if (!f) throw Error(o.order_out + ": cannot open for writing");
   for (uint64_t old_id : order)
-    if (std::fprintf(f.get(), "%llu\n", static_cast<unsigned long long>(old_id)) < 0)
+    if (std::fprintf(f.get(), "%llu\n", static_cast<unsigned long long>(old_id + base)) < 0)
       throw Error(o.order_out + ": write failed");
   if (std::fclose(f.release()) != 0) throw Error(o.order_out + ": write failed");
 }
@@ -53,7 +56,7 @@ void convert(const ConvertOptions& o) {
   write_binary_graph(graph, o.output, show_progress(o.graph.quiet));
   auto t3 = std::chrono::steady_clock::now();
   char renumbered[48] = "";
-  if (!o.vertex_order.empty())
+  if (o.vertex_order != VertexOrder::kAsLoaded)
     std::snprintf(renumbered, sizeof renumbered, "renumber %.2f s, ", std::chrono::duration<double>(t2 - t1).count());
   std::printf("wrote %s: %llu vertices, %llu edges, %s, %d-byte ids (load %.2f s, %swrite %.2f s)\n", o.output.c_str(),
               static_cast<unsigned long long>(num_vertices(graph)), static_cast<unsigned long long>(num_edges(graph)),
@@ -66,12 +69,12 @@ void convert(const ConvertOptions& o) {
 void add_common(CLI::App* cmd, const std::shared_ptr<ConvertOptions>& o) {
   o->graph.add_to(*cmd, false);
   cmd->add_flag("--in-edges", o->in_edges, "Also store the in-edges (CSC) of a directed graph");
-  cmd->add_option("--vertex-order", o->vertex_order,
-                  "Renumber the vertices: degree (hubs first, by descending out-degree; the per-vertex arrays' hot "
-                  "entries then share cache lines)")
-      ->check(CLI::IsMember({"degree"}));
+  add_choice(*cmd, "--vertex-order", o->vertex_order, vertex_order_choices(),
+             "Store the graph renumbered this way (new ids from 0; the per-vertex arrays' hot entries then share "
+             "cache lines)");
   cmd->add_option("--order-out", o->order_out,
-                  "With --vertex-order: write the old id of each new id, one a line (line i is new id i - 1)");
+                  "With --vertex-order degree: write the input's id of each new id, one a line (line i is new id "
+                  "i - 1)");
   cmd->callback([o]() { convert(*o); });
 }
 

@@ -88,7 +88,7 @@ TEST(Cli, VertexOrderKeepsTheFilesIds) {
   const std::string file = tg::test::temp_path("cli_order.tgb"), old_ids = tg::test::temp_path("cli_order.ids");
   const Result c = tiergraph("convert " + g + " " + file + " --vertex-order degree --order-out " + old_ids + " -q");
   ASSERT_EQ(c.exit_code, 0) << c.err;
-  EXPECT_EQ(read_file(old_ids), "4\n0\n1\n2\n3\n");  // vertex 5 (two out-edges) first, the rest one each
+  EXPECT_EQ(read_file(old_ids), "5\n1\n2\n3\n4\n");  // vertex 5 (two out-edges) first, the rest one each
 
   expect_exit(tiergraph("run bfs --graph " + g + " --vertex-order shuffled"), 2, "--vertex-order");
   expect_exit(tiergraph("run bfs --graph " + file + " --engine cpu --host-mem 1K --vertex-order degree"), 2,
@@ -96,6 +96,8 @@ TEST(Cli, VertexOrderKeepsTheFilesIds) {
   expect_exit(tiergraph("run bfs --graph " + g + " --vertex-order degree --checkpoint " + ::testing::TempDir()), 2,
               "checkpoints of renumbered runs");
   expect_exit(tiergraph("convert " + g + " " + file + " --order-out " + old_ids), 2, "--order-out needs --vertex-order");
+  const Result stored = tiergraph("run sssp --graph " + file + " --source 0 --engine cpu --verify -q");  // new id 0: vertex 5
+  EXPECT_EQ(stored.exit_code, 0) << stored.err;
 }
 
 TEST(Cli, HelpExitsZero) {
