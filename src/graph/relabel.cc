@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
-#include <tuple>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/error.h"
@@ -129,7 +129,10 @@ std::vector<uint64_t> degree_order(const AnyGraph& graph) {
       [](const auto& g) {
         const uint64_t n = g.num_vertices;
         std::vector<uint64_t> order(n);
-        if (n >= (uint64_t{1} << 32) || g.num_edges() >= (uint64_t{1} << 32)) {
+        uint64_t max_degree = 0;
+#pragma omp parallel for schedule(static) reduction(max : max_degree)
+        for (uint64_t v = 0; v < n; ++v) max_degree = std::max<uint64_t>(max_degree, g.out.degree(v));
+        if (n >= (uint64_t{1} << 32) || max_degree >= (uint64_t{1} << 32)) {
           std::iota(order.begin(), order.end(), uint64_t{0});
           std::stable_sort(order.begin(), order.end(),
                            [&](uint64_t a, uint64_t b) { return g.out.degree(a) > g.out.degree(b); });
