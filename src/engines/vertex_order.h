@@ -2,8 +2,8 @@
 // hubs first, so that the per-vertex values a gather or a push reads by
 // neighbour (most of them a hub's) share a few cache lines, where the
 // generator's permuted ids spread them over the whole array (kron:25 in GPU
-// memory on the H100: PageRank 21.4 -> 10.9 ms an iteration, SSSP 48 -> 38
-// ms; docs/PERF.md). Neither the engines nor the algorithms know: the caller
+// memory on the H100: PageRank 16.8 -> 9.6 ms an iteration, CC 12 -> 3.2 ms,
+// SSSP 49 -> 37 ms; docs/PERF.md). Neither the engines nor the algorithms know: the caller
 // renumbers the graph once, runs the requests with their sources renumbered,
 // and puts every output back in the graph's own numbering, so reports,
 // result files and the verifiers see the file's ids.
@@ -39,8 +39,9 @@ Renumbering renumber(const AnyGraph& graph, VertexOrder order, const Relabeller&
 
 // renumber() for a run: on the GPU where `on_gpu` and the graph is one the GPU
 // renumbers faster (engines/gpu_relabel.h: unweighted, 4-byte ids, fits),
-// else on the CPU (the same arrays either way). Defined in engine_dispatch.cpp, in the GPU
-// library, which the program and libtiergraph.so link.
+// else on the CPU (the same arrays either way). Defined in
+// engine_dispatch.cpp, in the GPU library, which the program and
+// libtiergraph.so link.
 Renumbering renumber_for(const AnyGraph& graph, VertexOrder order, bool on_gpu, int device);
 
 // A request's sources in the new numbering, and back.

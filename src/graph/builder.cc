@@ -459,6 +459,13 @@ void ensure_in_edges(Graph<V>& graph) {
 template void ensure_in_edges(Graph<vid32_t>&);
 template void ensure_in_edges(Graph<vid64_t>&);
 
+template <typename V>
+void sort_neighbor_lists(Csr<V>& csr, uint64_t n) {
+  sort_neighbors(csr, n);
+}
+template void sort_neighbor_lists(Csr<vid32_t>&, uint64_t);
+template void sort_neighbor_lists(Csr<vid64_t>&, uint64_t);
+
 void ensure_in_edges(AnyGraph& graph) {
   std::visit([](auto& g) { ensure_in_edges(g); }, graph);
 }

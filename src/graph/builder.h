@@ -54,6 +54,11 @@ template <typename V>
 EdgeList to_edge_list(const Graph<V>& graph);
 EdgeList to_edge_list(const AnyGraph& graph);
 
+// Sorts every list of `csr` (n vertices) in place as build_graph leaves
+// them: ascending by neighbor, then by weight (a radix sort for long lists).
+template <typename V>
+void sort_neighbor_lists(Csr<V>& csr, uint64_t n);
+
 // Builds the CSC (in-edges) of a directed graph in place, if not built yet.
 template <typename V>
 void ensure_in_edges(Graph<V>& graph);

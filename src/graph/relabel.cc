@@ -3,63 +3,20 @@
 #include <parallel/algorithm>
 
 #include <algorithm>
-#include <cstring>
 #include <numeric>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "core/error.h"
 #include "engines/cpu/parallel.h"
+#include "graph/builder.h"
 #include "graph/weight_order.h"
 
 namespace tg {
 namespace {
 
-// A list's entries by new id, then weight (the builder's order), or by weight,
-// then new id (`by_weight`, graph/weight_order.h's). Unweighted lists sort
-// their ids in place; weighted ones sort (id, weight) pairs packed in one
-// word where a 4-byte id allows, a compare a word.
 template <typename V>
-void sort_list(V* ids, weight_t* w, eid_t count, bool by_weight, std::vector<uint64_t>& packed,
-               std::vector<std::pair<V, weight_t>>& pairs) {
-  if (!w) {
-    std::sort(ids, ids + count);
-    return;
-  }
-  if constexpr (sizeof(V) == 4) {
-    packed.resize(count);
-    for (eid_t k = 0; k < count; ++k) {
-      uint32_t bits;
-      std::memcpy(&bits, &w[k], sizeof bits);
-      // Non-negative floats order as their bits; a negative weight's bits
-      // flipped keep the order too (SSSP refuses those; relabel keeps them).
-      bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-      packed[k] = by_weight ? (uint64_t{bits} << 32) | ids[k] : (uint64_t{ids[k]} << 32) | bits;
-    }
-    std::sort(packed.begin(), packed.end());
-    for (eid_t k = 0; k < count; ++k) {
-      const uint32_t high = static_cast<uint32_t>(packed[k] >> 32), low = static_cast<uint32_t>(packed[k]);
-      uint32_t bits = by_weight ? high : low;
-      bits = (bits & 0x80000000u) ? (bits & 0x7FFFFFFFu) : ~bits;
-      ids[k] = static_cast<V>(by_weight ? low : high);
-      std::memcpy(&w[k], &bits, sizeof bits);
-    }
-  } else {
-    pairs.resize(count);
-    for (eid_t k = 0; k < count; ++k) pairs[k] = {ids[k], w[k]};
-    if (by_weight)
-      std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
-        return a.second < b.second || (a.second == b.second && a.first < b.first);
-      });
-    else
-      std::sort(pairs.begin(), pairs.end());
-    for (eid_t k = 0; k < count; ++k) std::tie(ids[k], w[k]) = pairs[k];
-  }
-}
-
-template <typename V>
-Csr<V> renumber(const Csr<V>& csr, std::span<const uint64_t> order, const Array<V>& new_of, bool by_weight) {
+Csr<V> renumber(const Csr<V>& csr, std::span<const uint64_t> order, const Array<V>& new_of) {
   const int64_t n = static_cast<int64_t>(order.size());
   const bool weighted = !csr.weights.empty();
   Array<eid_t> degree = Array<eid_t>::allocate(n);
@@ -71,26 +28,20 @@ Csr<V> renumber(const Csr<V>& csr, std::span<const uint64_t> order, const Array<
   out.offsets[n] = m;
   out.neighbors = Array<V>::allocate(m);
   if (weighted) out.weights = Array<weight_t>::allocate(m);
-#pragma omp parallel
-  {
-    std::vector<uint64_t> packed;
-    std::vector<std::pair<V, weight_t>> pairs;
-#pragma omp for schedule(dynamic, 1024)
-    for (int64_t i = 0; i < n; ++i) {
-      const uint64_t v = order[i];
-      const eid_t from = csr.offsets[v], count = csr.offsets[v + 1] - from, at = out.offsets[i];
-      V* ids = out.neighbors.data() + at;
-      for (eid_t k = 0; k < count; ++k) ids[k] = new_of[csr.neighbors[from + k]];
-      weight_t* w = weighted ? out.weights.data() + at : nullptr;
-      if (w) std::copy_n(csr.weights.data() + from, count, w);
-      sort_list(ids, w, count, by_weight, packed, pairs);
-    }
+#pragma omp parallel for schedule(dynamic, 1024)
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t v = order[i];
+    const eid_t from = csr.offsets[v], count = csr.offsets[v + 1] - from, at = out.offsets[i];
+    V* ids = out.neighbors.data() + at;
+    for (eid_t k = 0; k < count; ++k) ids[k] = new_of[csr.neighbors[from + k]];
+    if (weighted) std::copy_n(csr.weights.data() + from, count, out.weights.data() + at);
   }
+  sort_neighbor_lists(out, static_cast<uint64_t>(n));  // the builder's order: by id, then weight
   return out;
 }
 
 template <typename V>
-Graph<V> relabel_graph(const Graph<V>& g, std::span<const uint64_t> order, bool by_weight) {
+Graph<V> relabel_graph(const Graph<V>& g, std::span<const uint64_t> order) {
   if (order.size() != g.num_vertices)
     throw usage_error("relabel: the order has " + std::to_string(order.size()) + " ids for " +
                       std::to_string(g.num_vertices) + " vertices");
@@ -111,17 +62,18 @@ Graph<V> relabel_graph(const Graph<V>& g, std::span<const uint64_t> order, bool 
   r.directed = g.directed;
   r.id_base = 0;  // new ids have no file numbering
   r.name = g.name + " (relabelled)";
-  r.out = renumber(g.out, order, new_of, by_weight);
-  if (g.directed && g.in.built()) r.in = renumber(g.in, order, new_of, by_weight);
+  r.out = renumber(g.out, order, new_of);
+  if (g.directed && g.in.built()) r.in = renumber(g.in, order, new_of);
   return r;
 }
 
 }  // namespace
 
 AnyGraph relabel(const AnyGraph& graph, std::span<const uint64_t> order) {
+  AnyGraph out = std::visit([&](const auto& g) -> AnyGraph { return relabel_graph(g, order); }, graph);
   // Lists ordered by weight stay so (SSSP on the GPU reads them by band).
-  const bool by_weight = lists_ordered_by_weight(graph);
-  return std::visit([&](const auto& g) -> AnyGraph { return relabel_graph(g, order, by_weight); }, graph);
+  if (lists_ordered_by_weight(graph)) order_lists_by_weight(out);
+  return out;
 }
 
 std::vector<uint64_t> degree_order(const AnyGraph& graph) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -27,6 +29,21 @@ bool ordered(const Csr<V>& csr, uint64_t n) {
   return ok.load();
 }
 
+// A weight's bits, ordered as the weights are (flipped where negative, the
+// sign set where not), and back.
+uint32_t ordered_bits(weight_t w) {
+  uint32_t bits;
+  std::memcpy(&bits, &w, sizeof bits);
+  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+
+weight_t weight_of_bits(uint32_t bits) {
+  bits = (bits & 0x80000000u) ? (bits & 0x7FFFFFFFu) : ~bits;
+  weight_t w;
+  std::memcpy(&w, &bits, sizeof w);
+  return w;
+}
+
 template <typename V>
 void order(Csr<V>& csr, uint64_t n) {
   if (!csr.built() || csr.weights.empty()) return;
@@ -38,10 +55,28 @@ void order(Csr<V>& csr, uint64_t n) {
     std::vector<eid_t> at;
     std::vector<V> id_copy;
     std::vector<weight_t> w_copy;
+    std::vector<uint64_t> packed;
 #pragma omp for schedule(dynamic, 1024)
     for (uint64_t u = 0; u < n; ++u) {
       const eid_t b = off[u], e = off[u + 1];
       if (e - b < 2 || std::is_sorted(w + b, w + e)) continue;
+      if constexpr (sizeof(V) == 4) {
+        // (weight, id) as one 8-byte key, a compare a word, in place of the
+        // index sort below, a compare two loads (`generate kron:22 --weights
+        // 1:255 --lists-by-weight`, 2 cores: 11.6 s with it, 8.6-9.6 s). Not for
+        // a list with a -0 weight, which the keys would put before +0 (the
+        // weights compare equal: ties go by id).
+        if (std::none_of(w + b, w + e, [](weight_t x) { return x == 0 && std::signbit(x); })) {
+          packed.resize(e - b);
+          for (eid_t k = b; k < e; ++k) packed[k - b] = (uint64_t{ordered_bits(w[k])} << 32) | ids[k];
+          std::sort(packed.begin(), packed.end());
+          for (eid_t k = b; k < e; ++k) {
+            ids[k] = static_cast<V>(packed[k - b]);
+            w[k] = weight_of_bits(static_cast<uint32_t>(packed[k - b] >> 32));
+          }
+          continue;
+        }
+      }
       at.resize(e - b);
       std::iota(at.begin(), at.end(), b);
       std::sort(at.begin(), at.end(), [&](eid_t x, eid_t y) { return w[x] < w[y] || (w[x] == w[y] && ids[x] < ids[y]); });

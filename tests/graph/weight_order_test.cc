@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,28 @@ TEST(WeightOrder, ALargeGraphIsCheckedPastItsFirstLists) {
   EXPECT_FALSE(lists_ordered_by_weight(path));
   order_lists_by_weight(path);
   EXPECT_TRUE(lists_ordered_by_weight(path));
+}
+
+// -0 and +0 weigh the same: their ties go by id, whichever sign comes first.
+TEST(WeightOrder, SignedZerosTieById) {
+  EdgeList e;
+  e.num_vertices = 6;
+  e.directed = true;
+  for (auto [dst, w] : {std::pair{1u, 1.0f}, std::pair{2u, 0.0f}, std::pair{5u, -0.0f}}) {
+    e.src.push_back(0);
+    e.dst.push_back(dst);
+    e.weights.push_back(w);
+  }
+  AnyGraph graph = build_graph(std::move(e), BuildOptions{});
+  order_lists_by_weight(graph);
+  const auto& g = std::get<Graph<vid32_t>>(graph);
+  const std::vector<std::pair<weight_t, vid32_t>> got = list_of(g.out, 0);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].second, 2u);
+  EXPECT_FALSE(std::signbit(got[0].first));
+  EXPECT_EQ(got[1].second, 5u);
+  EXPECT_TRUE(std::signbit(got[1].first));
+  EXPECT_EQ(got[2].second, 1u);
 }
 
 }  // namespace
