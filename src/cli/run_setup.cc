@@ -82,7 +82,8 @@ void add_vertex_order(CLI::App& command, VertexOrder& order) {
 
 void check_vertex_order(VertexOrder order, bool distributed, bool host_mem, bool checkpoints) {
   if (order == VertexOrder::kAsLoaded) return;
-  if (distributed) throw usage_error("--vertex-order: the ranks of --distributed read their parts of the file as numbered");
+  if (distributed)
+    throw usage_error("--vertex-order: the ranks of --distributed read their parts of the file as numbered");
   if (host_mem) throw usage_error("--vertex-order: --host-mem reads the file's lists in place; renumber it once with "
                                   "`tiergraph convert IN OUT.tgb --vertex-order degree`");
   if (checkpoints) throw usage_error("--vertex-order: checkpoints of renumbered runs are not supported");
