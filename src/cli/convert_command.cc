@@ -45,26 +45,39 @@ void apply_vertex_order(AnyGraph& graph, const ConvertOptions& o) {
   if (std::fclose(f.release()) != 0) throw Error(o.order_out + ": write failed");
 }
 
+// The output's format by its name: tiergraph's .tgb, or GAP's .sg / .wsg (to
+// run GAP's kernels on the same graph, gap_writer.cc).
+FileFormat output_format(const std::string& path) {
+  const FileFormat f = format_from_path(path);
+  if (f == FileFormat::kBinary || f == FileFormat::kGapSg || f == FileFormat::kGapWsg) return f;
+  throw usage_error(path + ": can write tiergraph's binary format (FILE.tgb) or GAP's serialized graph (FILE.sg, "
+                    "FILE.wsg with weights); name the output so");
+}
+
 void convert(const ConvertOptions& o) {
-  if (format_from_path(o.output) != FileFormat::kBinary)
-    throw usage_error(o.output + ": can only write tiergraph's binary format; name the output FILE.tgb");
+  const FileFormat format = output_format(o.output);
   auto t0 = std::chrono::steady_clock::now();
   AnyGraph graph = load_graph(o.graph.graph, o.graph.load_options(o.in_edges));
   auto t1 = std::chrono::steady_clock::now();
   apply_vertex_order(graph, o);
   auto t2 = std::chrono::steady_clock::now();
-  write_binary_graph(graph, o.output, show_progress(o.graph.quiet));
+  if (format == FileFormat::kBinary) write_binary_graph(graph, o.output, show_progress(o.graph.quiet));
+  else write_gap_graph(graph, o.output, format == FileFormat::kGapWsg, show_progress(o.graph.quiet));
   auto t3 = std::chrono::steady_clock::now();
   char renumbered[48] = "";
   if (o.vertex_order != VertexOrder::kAsLoaded)
     std::snprintf(renumbered, sizeof renumbered, "renumber %.2f s, ", std::chrono::duration<double>(t2 - t1).count());
+  const int id_bytes = format == FileFormat::kBinary ? vertex_id_bytes(graph) : 4;
   std::printf("wrote %s: %llu vertices, %llu edges, %s, %d-byte ids (load %.2f s, %swrite %.2f s)\n", o.output.c_str(),
               static_cast<unsigned long long>(num_vertices(graph)), static_cast<unsigned long long>(num_edges(graph)),
               std::visit([](const auto& g) { return g.directed; }, graph) ? "directed" : "undirected",
-              vertex_id_bytes(graph), std::chrono::duration<double>(t1 - t0).count(),
+              id_bytes, std::chrono::duration<double>(t1 - t0).count(),
               renumbered,
               std::chrono::duration<double>(t3 - t2).count());
 }
+
+constexpr const char* kOutputHelp =
+    "Output file: FILE.tgb (tiergraph's), or GAP's FILE.sg / FILE.wsg (weights as int32; ids from 0)";
 
 void add_common(CLI::App* cmd, const std::shared_ptr<ConvertOptions>& o) {
   o->graph.add_to(*cmd, false);
@@ -82,17 +95,17 @@ void add_common(CLI::App* cmd, const std::shared_ptr<ConvertOptions>& o) {
 
 void add_convert_command(CLI::App& app) {
   auto o = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand("convert", "Convert a graph file to tiergraph's binary format (.tgb)");
+  CLI::App* cmd = app.add_subcommand("convert", "Convert a graph file to tiergraph's binary format (.tgb) or GAP's (.sg, .wsg)");
   cmd->add_option("input", o->graph.graph, "Input graph file (any supported format) or generator spec")->required();
-  cmd->add_option("output", o->output, "Output file, FILE.tgb")->required();
+  cmd->add_option("output", o->output, kOutputHelp)->required();
   add_common(cmd, o);
 }
 
 void add_generate_command(CLI::App& app) {
   auto o = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand("generate", "Generate a graph (kron:SCALE, urand:SCALE) and write it as .tgb");
+  CLI::App* cmd = app.add_subcommand("generate", "Generate a graph (kron:SCALE, urand:SCALE) and write it as .tgb (or GAP's .sg, .wsg)");
   cmd->add_option("spec", o->graph.graph, "kron:SCALE (Graph500 Kronecker) or urand:SCALE (uniform random)")->required();
-  cmd->add_option("output", o->output, "Output file, FILE.tgb")->required();
+  cmd->add_option("output", o->output, kOutputHelp)->required();
   add_common(cmd, o);
 }
 

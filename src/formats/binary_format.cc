@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "formats/checksum.h"
 #include "formats/input_file.h"
+#include "formats/output_file.h"
 #include "formats/progress.h"
 #include "formats/readers.h"
 #include "graph/huge_pages.h"
@@ -394,45 +395,12 @@ void write_graph(const Graph<V>& g, const std::string& path, bool progress) {
   h.header_checksum = header_checksum(header.data(), header.size());
   std::memcpy(header.data() + offsetof(TgbHeader, header_checksum), &h.header_checksum, sizeof(uint64_t));
 
-  // Written beside the target and renamed into place: a failure never
-  // leaves a partial file under the target's name.
-  const std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw fail(std::strerror(errno));
-  formats::ProgressMeter meter(progress, "writing " + formats::base_name(path), h.file_bytes, "");
-  uint64_t written = 0;
-  auto put = [&](const void* p, uint64_t bytes, uint64_t offset) {
-    const char* c = static_cast<const char*>(p);
-    while (bytes > 0) {
-      size_t piece = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{64} << 20));
-      ssize_t w = ::pwrite(fd, c, piece, static_cast<off_t>(offset));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) throw fail(std::strerror(w < 0 ? errno : EIO));
-      c += w;
-      bytes -= static_cast<uint64_t>(w);
-      offset += static_cast<uint64_t>(w);
-      written += static_cast<uint64_t>(w);
-      meter.update(written, 0);
-    }
-  };
-  try {
-    put(header.data(), header.size(), 0);
-    for (int sec = 0; sec < formats::kTgbSections; ++sec)
-      if (h.sections[sec].bytes > 0) put(data[sec], h.sections[sec].bytes, h.sections[sec].offset);
-    if (::ftruncate(fd, static_cast<off_t>(h.file_bytes)) != 0) throw fail(std::strerror(errno));
-    if (::fdatasync(fd) != 0) throw fail(std::strerror(errno));
-    if (::close(fd) != 0) {
-      fd = -1;
-      throw fail(std::strerror(errno));
-    }
-    fd = -1;
-    if (::rename(tmp.c_str(), path.c_str()) != 0) throw fail(std::strerror(errno));
-  } catch (...) {
-    if (fd >= 0) ::close(fd);
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  meter.finish();
+  // Written beside the target and renamed into place (formats/output_file.h).
+  formats::OutputFile file(path, h.file_bytes, progress);
+  file.put(header.data(), header.size(), 0);
+  for (int sec = 0; sec < formats::kTgbSections; ++sec)
+    if (h.sections[sec].bytes > 0) file.put(data[sec], h.sections[sec].bytes, h.sections[sec].offset);
+  file.commit(h.file_bytes);
 }
 
 }  // namespace

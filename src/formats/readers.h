@@ -27,6 +27,10 @@ EdgeList read_dimacs(const std::string& path, bool progress = false);
 
 // GAP's serialized graphs (.sg unweighted, .wsg weighted).
 AnyGraph read_gap_graph(const std::string& path, bool weighted);
+// Writes one (gap_writer.cc): .wsg with the graph's weights, which must be
+// integers in int32's range; .sg without weights. Builds a directed graph's
+// in-edges first (GAP's file holds both). At most 2^31 - 1 vertices.
+void write_gap_graph(AnyGraph& graph, const std::string& path, bool weighted, bool progress = false);
 
 // tiergraph's own binary format (.tgb): versioned header with magic, sizes,
 // id width, flags and a checksum.

@@ -58,6 +58,35 @@ TEST(Cli, ListsByWeight) {
 // file), and reports the renumbering's time; bench's rows name the same
 // sources; convert stores the order's graph and writes the old ids;
 // what cannot renumber is refused in one line.
+// GAP's .sg / .wsg written by generate and convert run to the same results as
+// the .tgb (ids from 0), renumbered too; what GAP cannot hold is refused.
+TEST(Cli, WritesGapFiles) {
+  const std::string tgb = tg::test::temp_path("cli_gap.tgb"), sg = tg::test::temp_path("cli_gap.sg"),
+                    wsg = tg::test::temp_path("cli_gap.wsg"), hubs = tg::test::temp_path("cli_gap_hubs.wsg");
+  ASSERT_EQ(tiergraph("generate kron:9 " + tgb + " --weights 1:255 -q").exit_code, 0);
+  const Result w = tiergraph("generate kron:9 " + wsg + " --weights 1:255 -q");
+  ASSERT_EQ(w.exit_code, 0) << w.err;
+  EXPECT_NE(w.out.find("4-byte ids"), std::string::npos) << w.out;
+  ASSERT_EQ(tiergraph("convert " + tgb + " " + sg + " -q").exit_code, 0);
+  for (const char* algo : {"sssp", "bfs", "cc"}) {
+    const std::string a = ::testing::TempDir() + "/cli_gap_a.txt", b = ::testing::TempDir() + "/cli_gap_b.txt";
+    const std::string file = std::string(algo) == "sssp" ? wsg : sg;
+    ASSERT_EQ(tiergraph(std::string("run ") + algo + " --graph " + tgb + " --engine cpu -o " + a).exit_code, 0);
+    const Result r = tiergraph(std::string("run ") + algo + " --graph " + file + " --engine cpu --verify -o " + b);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(read_file(b), read_file(a)) << algo;
+  }
+  const Result renumbered = tiergraph("convert " + tgb + " " + hubs + " --vertex-order degree -q");
+  ASSERT_EQ(renumbered.exit_code, 0) << renumbered.err;
+  EXPECT_EQ(tiergraph("run sssp --graph " + hubs + " --source 0 --engine cpu --verify -q").exit_code, 0);
+  const std::string plain = tg::test::temp_path("cli_gap_plain.tgb");
+  ASSERT_EQ(tiergraph("generate kron:6 " + plain + " -q").exit_code, 0);
+  expect_exit(tiergraph("convert " + plain + " " + tg::test::temp_path("cli_gap_x.wsg")), 2, "the graph has none");
+  expect_exit(tiergraph("generate kron:6 " + tg::test::temp_path("cli_gap_x.el")), 2, "FILE.sg");
+  const std::string frac = write_temp("cli_gap_frac.wel", "0 1 1.5\n1 2 2\n");
+  expect_exit(tiergraph("convert " + frac + " " + tg::test::temp_path("cli_gap_frac.wsg")), 2, "integer weights");
+}
+
 TEST(Cli, VertexOrderKeepsTheFilesIds) {
   const std::string g = write_temp("cli_order.gr", "p sp 5 5\na 1 2 5\na 2 3 7\na 3 4 1\na 5 3 2\na 5 1 4\n");
   for (const char* algo : {"sssp --source 5", "cc", "bfs --source 5", "pagerank"}) {

@@ -2,7 +2,9 @@
 // WriterBase::WriteSerializedGraph (GAP itself is not installed), read back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <random>
 
 #include "format_test_util.h"
@@ -155,6 +157,69 @@ TEST_F(DamagedGap, Contents) {
   std::string last = good_;
   put<int64_t>(last, offsets_at + 8 * n, 499);
   expect_damage(last, {"bad.sg", "out-edge offsets[100] is 499", "500"});
+}
+
+// The writer (gap_writer.cc) against gap_bytes above, GAP's layout written by
+// hand: byte for byte.
+TEST(GapWriter, WritesGapsOwnLayout) {
+  ScratchDir dir;
+  for (bool directed : {true, false}) {
+    for (bool weighted : {false, true}) {
+      SCOPED_TRACE(std::string(directed ? "directed" : "undirected") + (weighted ? " weighted" : ""));
+      Graph<vid32_t> g = random_graph(directed, weighted, 3000, 20000, 10 + directed * 2 + weighted);
+      const std::string expected = gap_bytes(g);
+      AnyGraph any = std::move(g);
+      const std::string file = dir.path(weighted ? "w.wsg" : "w.sg");
+      write_gap_graph(any, file, weighted);
+      EXPECT_EQ(read_bytes(file), expected);
+      EXPECT_FALSE(std::ifstream(file + ".tmp").good());
+    }
+  }
+}
+
+TEST(GapWriter, SixtyFourBitIdsUnweightedCopiesAndInEdges) {
+  ScratchDir dir;
+  // 8-byte ids written as GAP's int32.
+  EdgeList el;
+  el.num_vertices = 6;
+  el.src = {0, 1, 2, 5, 5};
+  el.dst = {1, 2, 3, 0, 4};
+  el.weights = {1, 2, 3, 4, 5};
+  BuildOptions b;
+  b.force_64bit_ids = true;
+  AnyGraph wide = build_graph(EdgeList(el), b);  // directed, no in-edges yet
+  ASSERT_EQ(wide.index(), 1u);
+  write_gap_graph(wide, dir.path("wide.wsg"), true);
+  b.force_64bit_ids = false;
+  b.in_edges = true;
+  Graph<vid32_t> narrow = std::get<Graph<vid32_t>>(build_graph(EdgeList(el), b));
+  EXPECT_EQ(read_bytes(dir.path("wide.wsg")), gap_bytes(narrow));
+  // .sg of a weighted graph: the same lists, no weights.
+  write_gap_graph(wide, dir.path("wide.sg"), false);
+  const auto back = std::get<Graph<vid32_t>>(read_gap_graph(dir.path("wide.sg"), false));
+  EXPECT_EQ(vec(back.out.neighbors), vec(narrow.out.neighbors));
+  EXPECT_EQ(vec(back.in.neighbors), vec(narrow.in.neighbors));
+  EXPECT_FALSE(back.weighted());
+}
+
+TEST(GapWriter, RefusesWhatGapCannotHold) {
+  ScratchDir dir;
+  AnyGraph plain = random_graph(false, false, 50, 200, 7);
+  expect_error([&] { write_gap_graph(plain, dir.path("p.wsg"), true); }, {"p.wsg", "the graph has none", "--weights"});
+  Graph<vid32_t> g = random_graph(true, true, 50, 200, 8);
+  g.out.weights[17] = 2.5f;
+  const uint64_t owner = static_cast<uint64_t>(
+      std::upper_bound(g.out.offsets.data(), g.out.offsets.data() + 51, eid_t{17}) - g.out.offsets.data() - 1);
+  AnyGraph fractional = std::move(g);
+  expect_error([&] { write_gap_graph(fractional, dir.path("f.wsg"), true); },
+               {"f.wsg", "out-edge entry 17", "of vertex " + std::to_string(owner) + ")", "2.5", "integer weights"});
+  EXPECT_FALSE(std::ifstream(dir.path("f.wsg")).good());
+  Graph<vid32_t> h = random_graph(false, true, 50, 200, 9);
+  h.out.weights[3] = 3e9f;
+  AnyGraph large = std::move(h);
+  expect_error([&] { write_gap_graph(large, dir.path("l.wsg"), true); }, {"l.wsg", "entry 3", "int32"});
+  AnyGraph ok = random_graph(false, false, 50, 200, 7);
+  expect_error([&] { write_gap_graph(ok, dir.path("no-such-dir/x.sg"), false); }, {"cannot write", "x.sg"});
 }
 
 }  // namespace

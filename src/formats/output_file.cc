@@ -1,0 +1,60 @@
+#include "formats/output_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
+#include "formats/input_file.h"
+
+namespace tg::formats {
+
+OutputFile::OutputFile(const std::string& path, uint64_t total_bytes, bool progress)
+    : path_(path), tmp_(path + ".tmp"), meter_(progress, "writing " + base_name(path), total_bytes, "") {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error(failure(std::strerror(errno)));
+}
+
+OutputFile::~OutputFile() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+  }
+}
+
+void OutputFile::put(const void* data, uint64_t bytes, uint64_t offset) {
+  const char* c = static_cast<const char*>(data);
+  while (bytes > 0) {
+    const size_t piece = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{64} << 20));
+    const ssize_t w = ::pwrite(fd_, c, piece, static_cast<off_t>(offset));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw Error(failure(std::strerror(w < 0 ? errno : EIO)));
+    c += w;
+    bytes -= static_cast<uint64_t>(w);
+    offset += static_cast<uint64_t>(w);
+    written_ += static_cast<uint64_t>(w);
+    meter_.update(written_, 0);
+  }
+}
+
+void OutputFile::commit(uint64_t file_bytes) {
+  if (::ftruncate(fd_, static_cast<off_t>(file_bytes)) != 0) throw Error(failure(std::strerror(errno)));
+  if (::fdatasync(fd_) != 0) throw Error(failure(std::strerror(errno)));
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) {
+    ::unlink(tmp_.c_str());
+    throw Error(failure(std::strerror(errno)));
+  }
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp_.c_str());
+    throw Error(failure(std::strerror(e)));
+  }
+  meter_.finish();
+}
+
+}  // namespace tg::formats

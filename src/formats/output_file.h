@@ -1,0 +1,37 @@
+// Writing a file so that a failure never leaves a partial one under the
+// target's name: the bytes go to PATH.tmp, which is synced and renamed into
+// place by commit(); a writer dropped before commit() removes it. Every
+// error is "cannot write PATH: REASON".
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "formats/progress.h"
+
+namespace tg::formats {
+
+class OutputFile {
+ public:
+  // `total_bytes` for the progress line (`progress`: show one on stderr).
+  OutputFile(const std::string& path, uint64_t total_bytes, bool progress);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  // Writes `bytes` at `offset` (pwrite, retried until done).
+  void put(const void* data, uint64_t bytes, uint64_t offset);
+  // Sets the file's length, syncs it and renames it to the target.
+  void commit(uint64_t file_bytes);
+
+  // The error to throw for `why`, naming the target.
+  std::string failure(const std::string& why) const { return "cannot write " + path_ + ": " + why; }
+
+ private:
+  std::string path_, tmp_;
+  int fd_ = -1;
+  uint64_t written_ = 0;
+  ProgressMeter meter_;
+};
+
+}  // namespace tg::formats
