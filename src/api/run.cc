@@ -160,7 +160,7 @@ Result run(const std::string& algorithm_name, const Graph& graph, const RunOptio
     // vertex_order: the run on a renumbered copy, its output back in the graph's ids (engines/vertex_order.h).
     std::optional<tg::Renumbering> renumbered;
     if (const tg::VertexOrder order = vertex_order_named(options.vertex_order); order != tg::VertexOrder::kAsLoaded)
-      renumbered = tg::renumber_for(g, order, choice.gpu, options.device);
+      renumbered = tg::renumber(g, order);
     auto run_here = [&](const tg::AnyGraph& graph_run, const tg::RunRequest& r) {
       return tg::run_on_engine(graph_run, r, choice, gpu);
     };

@@ -224,9 +224,7 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
     std::optional<Renumbering> renumbered;
     std::vector<RunRequest> renumbered_requests;
     if (plan.vertex_order != VertexOrder::kAsLoaded) {
-      const bool on_gpu = std::any_of(plan.placements.begin(), plan.placements.end(),
-                                      [](const BenchPlacement* p) { return p->engine != EngineKind::kCpu; });
-      renumbered = renumber_for(graph, plan.vertex_order, on_gpu, plan.gpu.device);
+      renumbered = renumber(graph, plan.vertex_order);
       for (const RunRequest& r : requests) renumbered_requests.push_back(to_new_ids(r, *renumbered));
       std::fprintf(log, "bench: %s: renumbered (%s) in %.2f s\n", spec.c_str(),
                    std::string(choice_name(vertex_order_choices(), plan.vertex_order)).c_str(), renumbered->seconds);

@@ -123,7 +123,7 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   // --vertex-order: the run on a renumbered copy, its output back in the graph's ids (engines/vertex_order.h).
   std::optional<Renumbering> renumbered;
   if (o.vertex_order != VertexOrder::kAsLoaded)
-    renumbered = renumber_for(graph, o.vertex_order, choice.gpu, o.engine.gpu.device);
+    renumbered = renumber(graph, o.vertex_order);
 
   RunReport report;
   report.command_line = command_line;

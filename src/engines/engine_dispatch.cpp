@@ -7,9 +7,6 @@
 
 #include <memory>
 
-#include "engines/gpu_relabel.h"
-#include "engines/vertex_order.h"
-#include "graph/relabel.h"
 #include "planner/planner.h"
 
 namespace tg {
@@ -25,14 +22,6 @@ RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const 
       run_on_gpu(graph, request, planner::with_planner(graph, request, gpu, planner::find_profile(gpu.profile), plan));
   if (!plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
   return out;
-}
-
-Renumbering renumber_for(const AnyGraph& graph, VertexOrder order, bool on_gpu, int device) {
-  if (!on_gpu) return renumber(graph, order);
-  return renumber(graph, order, [device](const AnyGraph& g, std::span<const uint64_t> old_of) {
-    if (auto r = relabel_on_gpu(g, old_of, device)) return std::move(*r);
-    return relabel(g, old_of);
-  });
 }
 
 }  // namespace tg

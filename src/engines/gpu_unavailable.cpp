@@ -1,7 +1,6 @@
 // Stand-in for the GPU engine where tiergraph was built without nvcc.
 #include "core/error.h"
 #include "distributed/rank_run.h"
-#include "engines/gpu_relabel.h"
 #include "engines/run.h"
 
 namespace tg {
@@ -29,11 +28,6 @@ void run_batch_on_hybrid(const AnyGraph&, const std::vector<RunRequest>&, const 
 }
 
 void keep_gpu_groups(bool) {}
-
-std::optional<AnyGraph> relabel_on_gpu(const AnyGraph&, std::span<const uint64_t>, int, std::string* why_not) {
-  if (why_not) *why_not = "this tiergraph was built without CUDA (no nvcc at build time)";
-  return std::nullopt;
-}
 
 void run_batch_on_gpus(const AnyGraph&, const std::vector<RunRequest>&, const GpuOptions&, const OutputSink&) {
   throw Error("no GPU engine: this tiergraph was built without CUDA (no nvcc at build time)");

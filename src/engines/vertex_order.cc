@@ -49,7 +49,7 @@ uint64_t available_memory() {
 
 }  // namespace
 
-Renumbering renumber(const AnyGraph& graph, VertexOrder order, const Relabeller& relabel_with) {
+Renumbering renumber(const AnyGraph& graph, VertexOrder order) {
   const auto t0 = std::chrono::steady_clock::now();
   if (order != VertexOrder::kDegree) throw usage_error("renumber: the graph's own order needs no renumbering");
   // The copy sits beside the graph: refused in one line where it cannot
@@ -69,7 +69,7 @@ Renumbering renumber(const AnyGraph& graph, VertexOrder order, const Relabeller&
   const int64_t n = static_cast<int64_t>(r.old_of.size());
 #pragma omp parallel for schedule(static)
   for (int64_t i = 0; i < n; ++i) r.new_of[r.old_of[i]] = static_cast<uint64_t>(i);
-  r.graph = relabel_with ? relabel_with(graph, r.old_of) : relabel(graph, r.old_of);
+  r.graph = relabel(graph, r.old_of);
   // The graph's name and numbering base, for reports of the renumbered run.
   std::visit(
       [&](auto& g) {

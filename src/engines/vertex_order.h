@@ -31,18 +31,11 @@ struct Renumbering {
 };
 
 // The graph renumbered by `order` (not kAsLoaded): graph/relabel.h's order
-// and lists (sorted by new id, or by weight where they were), made by
-// `relabel_with(graph, old_of)` where given (the GPU's, below), else by
-// graph/relabel.h's relabel on the CPU.
-using Relabeller = std::function<AnyGraph(const AnyGraph& graph, std::span<const uint64_t> old_of)>;
-Renumbering renumber(const AnyGraph& graph, VertexOrder order, const Relabeller& relabel_with = {});
-
-// renumber() for a run: on the GPU where `on_gpu` and the graph is one the GPU
-// renumbers faster (engines/gpu_relabel.h: unweighted, 4-byte ids, fits),
-// else on the CPU (the same arrays either way). Defined in
-// engine_dispatch.cpp, in the GPU library, which the program and
-// libtiergraph.so link.
-Renumbering renumber_for(const AnyGraph& graph, VertexOrder order, bool on_gpu, int device);
+// and lists (sorted by new id, or by weight where they were), on the CPU's
+// threads. (A GPU form, CUB's segmented sort of the lists, was slower on the
+// H100 host: kron:25 unweighted 3.6-3.8 s against the CPU's 2.9-3.0 on 16
+// cores, the copies each way its cost; removed, docs/PERF.md.)
+Renumbering renumber(const AnyGraph& graph, VertexOrder order);
 
 // A request's sources in the new numbering, and back.
 RunRequest to_new_ids(RunRequest request, const Renumbering& r);

@@ -219,7 +219,7 @@ TEST(GpuVertexOrder, RenumberedRunsMatchCpuInTheGraphsOwnIds) {
   auto check_renumbered = [](const AnyGraph& graph, const std::vector<RunRequest>& requests, Placement p,
                              const std::string& what) {
     if (requests.empty()) return;
-    const Renumbering r = renumber_for(graph, VertexOrder::kDegree, true, 0);  // on the GPU (gpu_relabel.h)
+    const Renumbering r = renumber(graph, VertexOrder::kDegree);
     std::vector<RunRequest> renumbered;
     for (const RunRequest& q : requests) renumbered.push_back(to_new_ids(q, r));
     std::vector<RunOutput> gpu = run_batch_on_gpu(r.graph, renumbered, on(p));
