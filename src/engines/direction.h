@@ -36,6 +36,10 @@ struct StepShape {
   // `link_heads` entries of each are cached in GPU memory (0: none).
   bool pull_over_link = false;
   int link_heads = 0;
+  // Pull once the frontier's vertices plus out-edges exceed total_edges /
+  // pull_divisor (Ligra's 20; an engine whose pushes cost more per edge than
+  // its pulls sets more).
+  uint64_t pull_divisor = 20;
 };
 
 // Beamer's beta: the frontier size, as a fraction of |V|, below which a
@@ -49,7 +53,7 @@ inline std::optional<bool> choice_without_edges(Direction asked, const StepShape
   if (asked != Direction::kAuto) return asked == Direction::kPull;
   if (!s.can_pull) return false;
   if (s.pulled_last && s.frontier_vertices > s.vertices / kPullUntilFrontierBelow) return true;
-  if (s.frontier_vertices > s.total_edges / 20) return true;
+  if (s.frontier_vertices > s.total_edges / s.pull_divisor) return true;
   return std::nullopt;
 }
 
@@ -88,7 +92,7 @@ inline bool choose_pull(Direction asked, const StepShape& s) {
     throw Error("a pull step was asked for, but this engine cannot pull: it has no in-edges (build the CSC of "
                 "a directed graph) or its placement streams out-edges only");
   if (const std::optional<bool> choice = choice_without_edges(asked, s)) return *choice;
-  if (s.frontier_vertices + s.frontier_edges <= s.total_edges / 20) return false;
+  if (s.frontier_vertices + s.frontier_edges <= s.total_edges / s.pull_divisor) return false;
   return !s.pull_over_link || pull_pays_over_link(s);
 }
 

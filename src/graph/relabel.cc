@@ -76,6 +76,17 @@ AnyGraph relabel(const AnyGraph& graph, std::span<const uint64_t> order) {
   return out;
 }
 
+template <typename V>
+bool numbered_by_degree(const Csr<V>& out, uint64_t n) {
+  if (out.offsets.size() != n + 1) return false;
+  uint64_t rises = 0;
+#pragma omp parallel for schedule(static) reduction(+ : rises)
+  for (uint64_t v = 1; v < n; ++v) rises += out.degree(v) > out.degree(v - 1);
+  return rises == 0;
+}
+template bool numbered_by_degree(const Csr<vid32_t>&, uint64_t);
+template bool numbered_by_degree(const Csr<vid64_t>&, uint64_t);
+
 std::vector<uint64_t> degree_order(const AnyGraph& graph) {
   return std::visit(
       [](const auto& g) {

@@ -25,4 +25,11 @@ AnyGraph relabel(const AnyGraph& graph, std::span<const uint64_t> order);
 // its ids, so its hubs are spread over the whole range).
 std::vector<uint64_t> degree_order(const AnyGraph& graph);
 
+// Whether the ids already run by non-increasing out-degree (degree_order's
+// numbering, as `--vertex-order degree` and `convert --vertex-order degree`
+// leave a graph): every list, sorted by id, then starts with its hubs, where
+// a bottom-up step finds a frontier parent first (engines/direction.h).
+template <typename V>
+bool numbered_by_degree(const Csr<V>& out, uint64_t n);
+
 }  // namespace tg

@@ -63,6 +63,23 @@ TEST(VertexOrder, DegreesDescendTiesByIdAndEveryVertexOnce) {
   }
 }
 
+// numbered_by_degree (the GPU's pull threshold reads it): true after the
+// renumbering, false for the shapes as built where some degree rises.
+TEST(VertexOrder, NumberedByDegreeAfterTheRenumberingOnly) {
+  for (const char* name : {"kron_large", "big_star"}) {
+    const AnyGraph graph = build_variant(find_shape(name).edges, Orientation::kDirected, false);
+    const auto& g = std::get<Graph<vid32_t>>(graph);
+    bool rises = false;
+    for (uint64_t v = 1; v < g.num_vertices; ++v) rises = rises || g.out.degree(v) > g.out.degree(v - 1);
+    EXPECT_EQ(numbered_by_degree(g.out, g.num_vertices), !rises) << name;
+    const AnyGraph renumbered = relabel(graph, degree_order(graph));
+    const auto& r = std::get<Graph<vid32_t>>(renumbered);
+    EXPECT_TRUE(numbered_by_degree(r.out, r.num_vertices)) << name;
+  }
+  Graph<vid32_t> empty;
+  EXPECT_FALSE(numbered_by_degree(empty.out, 3));  // offsets of the wrong length
+}
+
 template <typename V>
 void expect_lists_sorted(const Csr<V>& c, bool by_weight, const std::string& what) {
   for (uint64_t u = 0; u + 1 < c.offsets.size(); ++u) {

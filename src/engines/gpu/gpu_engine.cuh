@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <cub/device/device_reduce.cuh>
 #include <limits>
@@ -48,6 +49,16 @@ class GpuEngine {
     TG_CUDA(cudaEventCreate(&results_ready_));
     const char* trace = std::getenv("TG_GPU_TRACE");
     trace_ = trace != nullptr && trace[0] == '1';
+    // Pull from |E| / 40 on where the lists are in GPU memory and start with
+    // their hubs: a bottom-up step then finds most parents in a list's first
+    // entries. kron:25 hubs first on the H100, 64 roots: 2.43-2.44 ms against
+    // 2.48-2.58 at Ligra's 20, the slowest roots 3.4-3.9 ms against 3.7-6.8
+    // (they pushed 29 M edges from 3450 hubs); urand:25 at 40 took 10.6 ms
+    // against 4.9, its pulls reading whole lists (docs/PERF.md, session 20).
+    // TG_PULL_DIVISOR=D overrides it, for experiments.
+    const bool in_gpu_memory = (graph.access == Access::kDevice || graph.access == Access::kUvm) && !graph.streamed.enabled;
+    if (in_gpu_memory && graph.numbered_by_degree) pull_divisor_ = 40;
+    if (const char* d = std::getenv("TG_PULL_DIVISOR")) pull_divisor_ = std::max<uint64_t>(1, std::strtoull(d, nullptr, 10));
   }
 
   ~GpuEngine() {
@@ -225,7 +236,8 @@ class GpuEngine {
     // vertex's delta already moved into what it sends.
     if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
     const bool over_link = g_.access != Access::kDevice && g_.access != Access::kUvm && !g_.streamed.enabled;
-    StepShape shape{f.count, 0, g_.m, n_, can_pull(), pulled_last_, over_link, over_link ? g_.in.view.cache.heads : 0};
+    StepShape shape{f.count, 0, g_.m, n_, can_pull(), pulled_last_, over_link, over_link ? g_.in.view.cache.heads : 0,
+                    pull_divisor_};
     // The frontier's degree sum is a pass over its offsets and a wait for the
     // result: taken where the direction turns on it, for a streamed source
     // (which plans its copies by it), and over a link, where it picks the
@@ -300,6 +312,7 @@ class GpuEngine {
   std::shared_ptr<void> reduced_;  // the result of a reduction
   RunStats stats_;
   bool trace_ = false;
+  uint64_t pull_divisor_ = 20;  // StepShape::pull_divisor (engines/direction.h)
   bool pulled_last_ = false;  // for the direction policy's hysteresis
   cudaEvent_t results_ready_ = nullptr;
   bool results_recorded_ = false;

@@ -16,6 +16,7 @@
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/edge_cache.h"
 #include "engines/gpu_footprint.h"
+#include "graph/relabel.h"
 
 namespace tg::gpu {
 
@@ -153,6 +154,7 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   }
 
   view_.n = n;
+  view_.numbered_by_degree = tg::numbered_by_degree(graph.out, n);
   view_.m = graph.num_edges();
   view_.symmetric = !graph.directed;
   view_.access = access_of(placement_);

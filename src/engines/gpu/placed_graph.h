@@ -65,6 +65,9 @@ struct DeviceGraph {
   uint64_t n = 0;
   uint64_t m = 0;  // directed edges stored in the out-CSR
   bool symmetric = false;  // an undirected graph: every edge stored both ways
+  // Ids by non-increasing out-degree (graph/relabel.h, numbered_by_degree):
+  // lists start with their hubs, so pulls pay from smaller frontiers.
+  bool numbered_by_degree = false;
   Access access = Access::kDevice;
   PlacedCsr<V> out;  // out.view.offsets is always set; neighbours when pushing
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
