@@ -95,7 +95,8 @@ void add_common(CLI::App* cmd, const std::shared_ptr<ConvertOptions>& o) {
 
 void add_convert_command(CLI::App& app) {
   auto o = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand("convert", "Convert a graph file to tiergraph's binary format (.tgb) or GAP's (.sg, .wsg)");
+  CLI::App* cmd =
+      app.add_subcommand("convert", "Convert a graph file to tiergraph's binary format (.tgb) or GAP's (.sg, .wsg)");
   cmd->add_option("input", o->graph.graph, "Input graph file (any supported format) or generator spec")->required();
   cmd->add_option("output", o->output, kOutputHelp)->required();
   add_common(cmd, o);
@@ -103,7 +104,8 @@ void add_convert_command(CLI::App& app) {
 
 void add_generate_command(CLI::App& app) {
   auto o = std::make_shared<ConvertOptions>();
-  CLI::App* cmd = app.add_subcommand("generate", "Generate a graph (kron:SCALE, urand:SCALE) and write it as .tgb (or GAP's .sg, .wsg)");
+  CLI::App* cmd = app.add_subcommand(
+      "generate", "Generate a graph (kron:SCALE, urand:SCALE) and write it as .tgb (or GAP's .sg, .wsg)");
   cmd->add_option("spec", o->graph.graph, "kron:SCALE (Graph500 Kronecker) or urand:SCALE (uniform random)")->required();
   cmd->add_option("output", o->output, kOutputHelp)->required();
   add_common(cmd, o);

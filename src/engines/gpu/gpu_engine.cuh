@@ -10,9 +10,9 @@
 #include <cuda_runtime.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <algorithm>
 #include <cstdlib>
 #include <cub/device/device_reduce.cuh>
 #include <limits>
@@ -56,9 +56,11 @@ class GpuEngine {
     // (they pushed 29 M edges from 3450 hubs); urand:25 at 40 took 10.6 ms
     // against 4.9, its pulls reading whole lists (docs/PERF.md, session 20).
     // TG_PULL_DIVISOR=D overrides it, for experiments.
-    const bool in_gpu_memory = (graph.access == Access::kDevice || graph.access == Access::kUvm) && !graph.streamed.enabled;
+    const bool in_gpu_memory =
+        (graph.access == Access::kDevice || graph.access == Access::kUvm) && !graph.streamed.enabled;
     if (in_gpu_memory && graph.numbered_by_degree) pull_divisor_ = 40;
-    if (const char* d = std::getenv("TG_PULL_DIVISOR")) pull_divisor_ = std::max<uint64_t>(1, std::strtoull(d, nullptr, 10));
+    if (const char* d = std::getenv("TG_PULL_DIVISOR"))
+      pull_divisor_ = std::max<uint64_t>(1, std::strtoull(d, nullptr, 10));
   }
 
   ~GpuEngine() {
