@@ -57,8 +57,7 @@ tg::EngineChoice engine_named(const std::string& name) {
 }
 
 tg::VertexOrder vertex_order_named(const std::string& name) {
-  for (const auto& c : tg::vertex_order_choices())
-    if (c.name == name) return c.value;
+  if (auto order = tg::choice_value(tg::vertex_order_choices(), name)) return *order;
   throw tg::usage_error("unknown vertex_order '" + name + "' (" + tg::names_of(tg::vertex_order_choices()) + ")");
 }
 

@@ -3,6 +3,7 @@
 // names of an enum's values, so that a name exists once.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,14 @@ std::string_view choice_name(const std::vector<NamedChoice<E>>& choices, E value
   for (const auto& c : choices)
     if (c.value == value) return c.name;
   return "?";
+}
+
+// The value named `name` among `choices`, or none.
+template <typename E>
+std::optional<E> choice_value(const std::vector<NamedChoice<E>>& choices, std::string_view name) {
+  for (const auto& c : choices)
+    if (c.name == name) return c.value;
+  return std::nullopt;
 }
 
 // "device, uvm, ..." for messages.

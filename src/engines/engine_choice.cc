@@ -17,9 +17,7 @@ const std::vector<NamedChoice<EngineChoice>>& engine_choices() {
 std::string_view name_of(EngineChoice e) { return choice_name(engine_choices(), e); }
 
 std::optional<EngineChoice> parse_engine_choice(std::string_view name) {
-  for (const auto& c : engine_choices())
-    if (c.name == name) return c.value;
-  return std::nullopt;
+  return choice_value(engine_choices(), name);
 }
 
 ChosenEngine choose_engine(EngineChoice engine, const GpuOptions& gpu) {

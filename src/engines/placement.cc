@@ -43,17 +43,6 @@ const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices() {
   return all;
 }
 
-namespace {
-
-template <typename E>
-std::optional<E> find_value(const std::vector<NamedChoice<E>>& choices, std::string_view name) {
-  for (const auto& c : choices)
-    if (c.name == name) return c.value;
-  return std::nullopt;
-}
-
-}  // namespace
-
 std::string_view name_of(Placement p) { return choice_name(placement_choices(), p); }
 std::string_view name_of(StreamMode m) { return choice_name(stream_mode_choices(), m); }
 std::string_view name_of(GatherWay g) { return choice_name(gather_way_choices(), g); }
@@ -61,9 +50,9 @@ std::string_view name_of(EdgeCacheMode m) { return choice_name(edge_cache_choice
 
 std::optional<Placement> parse_placement(std::string_view name) {
   if (name == "zerocopy") return Placement::kZeroCopyAligned;
-  return find_value(placement_choices(), name);
+  return choice_value(placement_choices(), name);
 }
-std::optional<StreamMode> parse_stream_mode(std::string_view name) { return find_value(stream_mode_choices(), name); }
-std::optional<GatherWay> parse_gather_way(std::string_view name) { return find_value(gather_way_choices(), name); }
+std::optional<StreamMode> parse_stream_mode(std::string_view name) { return choice_value(stream_mode_choices(), name); }
+std::optional<GatherWay> parse_gather_way(std::string_view name) { return choice_value(gather_way_choices(), name); }
 
 }  // namespace tg

@@ -10,9 +10,7 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <optional>
-#include <span>
 #include <string_view>
 #include <vector>
 
