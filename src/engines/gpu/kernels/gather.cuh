@@ -5,10 +5,6 @@
 // access_*.cu files only.
 #pragma once
 
-#include <algorithm>
-#include <type_traits>
-
-#include "engines/engine.h"
 #include "engines/gpu/kernels/edge_walk.cuh"
 
 namespace tg::gpu {
@@ -56,55 +52,6 @@ __device__ inline V gather_id(const CsrView<V>& csr, const ListRead<V>& list, in
   else return id_at<A>(csr, list, k);
 }
 
-// The sources' values an operator gathers (engines/engine.h's
-// GathersSourceValues), the first `count` of them staged in the block's
-// shared memory. Where the ids run hubs first, those are the hubs', which a
-// quarter or more of a Kronecker graph's entries read: in the L2 they cost a
-// sector each, as every other entry (ncu, docs/PERF.md, session 20).
-template <typename Op, bool kOn>
-struct SourceValueOf {
-  using type = char;  // unused: nothing staged
-};
-template <typename Op>
-struct SourceValueOf<Op, true> {
-  using type = std::remove_cvref_t<decltype(*std::declval<Op>().source_values())>;
-};
-
-template <typename Op, typename V>
-struct StagedSources {
-  static constexpr bool kOn = GathersSourceValues<Op, V>;
-  using T = typename SourceValueOf<Op, kOn>::type;
-  const T* staged = nullptr;
-  uint32_t count = 0;
-
-  static size_t bytes(uint32_t count) { return kOn ? size_t{count} * sizeof(T) : 0; }
-
-  // Every thread of the block calls it, before any returns.
-  __device__ static StagedSources stage(const Op& op, uint32_t count) {
-    StagedSources s;
-    if constexpr (kOn) {
-      if (count == 0) return s;
-      extern __shared__ __align__(16) unsigned char shared[];
-      T* to = reinterpret_cast<T*>(shared);
-      const T* from = op.source_values();
-      for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) to[i] = from[i];
-      __syncthreads();
-      s.staged = to;
-      s.count = count;
-    }
-    return s;
-  }
-
-  __device__ typename Op::acc_t gather(const Op& op, V u, V v, weight_t w) const {
-    if constexpr (kOn) {
-      const T x = static_cast<uint64_t>(u) < count ? staged[u] : op.source_values()[u];
-      return op.from_value(x, v, w);
-    } else {
-      return op.gather(u, v, w);
-    }
-  }
-};
-
 __device__ inline void add_residual(double* residual, double x) {
   for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(kFull, x, o);
   if ((threadIdx.x & 31) == 0 && x != 0) atomicAdd(residual, x);
@@ -122,9 +69,8 @@ __device__ inline double finish_gather(const GatherArgs<V>& a, const Op& op, V v
 // Sum of gather() over entries [lo, hi) of v's list, loaded from `start`, in
 // every lane.
 template <Access A, typename V, typename Op>
-__device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const Op& op, const StagedSources<Op, V>& st,
-                                                 V v, int64_t lo, int64_t hi, int64_t start, const ListRead<V>& list,
-                                                 int lane, Tally& t) {
+__device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const Op& op, V v, int64_t lo, int64_t hi,
+                                                 int64_t start, const ListRead<V>& list, int lane, Tally& t) {
   constexpr bool kW = Op::needs_weights;
   typename Op::acc_t acc = op.zero();
   for (int64_t base = start; base < hi; base += kWarp) {
@@ -132,7 +78,7 @@ __device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const O
     if (k >= lo && k < hi) {
       weight_t w = 1.0f;
       if constexpr (kW) w = weight_at<A>(a.csr, list, k);
-      acc = op.sum(acc, st.gather(op, gather_id<A>(a.csr, list, k), v, w));
+      acc = op.sum(acc, op.gather(gather_id<A>(a.csr, list, k), v, w));
     }
   }
   if (lane == 0 && hi > lo) {
@@ -154,7 +100,6 @@ template <Access A, typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op op) {
   const int lane = threadIdx.x & 31;
   const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
-  const auto st = StagedSources<Op, V>::stage(op, a.staged_sources);
   Tally t;
   double residual = 0;
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.n; i += warps) {
@@ -165,7 +110,7 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
       defer_to_chunks(a, v, lane);
       continue;
     }
-    typename Op::acc_t total = gather_walk<A>(a, op, st, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
+    typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
     if (lane == 0) residual += finish_gather(a, op, v, total);
   }
   add_residual(a.residual, residual);
@@ -183,7 +128,6 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
   constexpr bool kW = Op::needs_weights;
   const int lane = threadIdx.x & 31;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  const auto st = StagedSources<Op, V>::stage(op, a.staged_sources);
   Tally t;
   double residual = 0;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.n;
@@ -210,7 +154,7 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
         }
 #pragma unroll
         for (int j = 0; j < kThreadEntries; ++j)
-          if (j < count) acc = op.sum(acc, st.gather(op, ids[j], v, ws[j]));
+          if (j < count) acc = op.sum(acc, op.gather(ids[j], v, ws[j]));
         t.edges += e - b;
         residual += finish_gather(a, op, v, acc);
       }
@@ -228,11 +172,10 @@ __global__ void __launch_bounds__(kBlock) gather_chunk_kernel(GatherArgs<V> a, O
   const int lane = threadIdx.x & 31;
   const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const unsigned long long total = prefix[count];
-  const auto st = StagedSources<Op, V>::stage(op, a.staged_sources);
   Tally t;
   for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
     const Chunk<V> k = chunk_at<A, Op::needs_weights>(a.csr, a.big_queue, prefix, count, c);
-    typename Op::acc_t sum = gather_walk<A>(a, op, st, k.v, k.lo, k.hi, k.start, k.list, lane, t);
+    typename Op::acc_t sum = gather_walk<A>(a, op, k.v, k.lo, k.hi, k.start, k.list, lane, t);
     if (lane == 0) partial[c] = sum;
   }
   flush(t, a.counters);
@@ -285,20 +228,6 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
 }
 
 
-// The blocks of a kernel whose blocks stage `bytes` of shared memory as
-// they start: above 48 KiB it must be allowed first, and no more blocks than
-// the GPU holds at once, so that each SM stages once a launch.
-template <typename Kernel>
-unsigned staged_grid(Kernel kernel, unsigned blocks, size_t bytes, int sms) {
-  if (bytes == 0) return blocks;
-  if (bytes > 48 * 1024)
-    TG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  int per_sm = 0;
-  TG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlock, bytes));
-  if (per_sm < 1) throw Error("GPU engine: " + std::to_string(bytes) + " bytes of staged values fit no block");
-  return std::min(blocks, static_cast<unsigned>(per_sm) * static_cast<unsigned>(sms));
-}
-
 }  // namespace kernels
 
 template <Access A, typename V, typename Op>
@@ -309,32 +238,26 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
     c = first_pass(a.n, kBlock, a.sms, a.counters,
                    [&](unsigned blocks) { gather_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
   } else {
-    const size_t staged = StagedSources<Op, V>::bytes(a.staged_sources);
     // The warp pass: every list, or in GPU memory those the thread pass queued.
     GatherArgs<V> w = a;
     if constexpr (A == Access::kDevice) {
       if (a.warp_queue != nullptr) {
-        c = first_pass(a.n, kBlock, a.sms, a.counters, [&](unsigned blocks) {
-          auto* kernel = gather_thread_kernel<V, Op>;
-          kernel<<<staged_grid(kernel, blocks, staged, a.sms), kBlock, staged>>>(a, op);
-        });
+        c = first_pass(a.n, kBlock, a.sms, a.counters,
+                       [&](unsigned blocks) { gather_thread_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
         w.vertices = a.warp_queue;
         w.n = c.warp_count;
       }
     }
-    c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters, [&](unsigned blocks) {
-      auto* kernel = gather_warp_kernel<A, V, Op>;
-      kernel<<<staged_grid(kernel, blocks, staged, a.sms), kBlock, staged>>>(w, op);
-    });
+    c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
+                   [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
     if (c.big_count > 0) {
       using acc_t = typename Op::acc_t;
       const uint64_t nb = c.big_count;
       ChunkPlan plan = plan_chunks<A, Op::needs_weights>(a.csr, a.big_queue, nb, *a.pool);
       auto partial = a.pool->template get_n<acc_t>(plan.total);
       auto* partial_p = static_cast<acc_t*>(partial.get());
-      auto* chunks = gather_chunk_kernel<A, V, Op>;
-      const unsigned blocks = staged_grid(chunks, grid_for(plan.total, kWarpsPerBlock, a.sms), staged, a.sms);
-      chunks<<<blocks, kBlock, staged>>>(a, op, plan.starts(), nb, partial_p);
+      gather_chunk_kernel<A, V, Op><<<grid_for(plan.total, kWarpsPerBlock, a.sms), kBlock>>>(a, op, plan.starts(), nb,
+                                                                                              partial_p);
       TG_CUDA_CHECK_LAUNCH();
       gather_combine_kernel<V, Op><<<div_up(nb, kBlock), kBlock>>>(a, op, plan.starts(), nb, partial_p);
       TG_CUDA_CHECK_LAUNCH();

@@ -149,10 +149,6 @@ struct GatherArgs : StepArgs<V> {  // csr: in-edges
   // (capacity n); null: every list by a warp (the streamed placements).
   V* warp_queue = nullptr;
   const V* vertices = nullptr;  // the warp pass: its vertices (n of them) instead of first ..
-  // An operator with source_values (engines/engine.h): each block of the
-  // thread, warp and chunk kernels first copies the values of sources
-  // 0 .. staged_sources - 1 into its shared memory and reads them there.
-  uint32_t staged_sources = 0;
 };
 
 // Each returns the step's counters, copied to the host.

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <memory>
 
 #include "core/env_switch.h"
@@ -22,7 +21,6 @@
 #include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/placed_graph.h"
 #include "engines/gpu/source_blocks.h"
-#include "engines/gpu/staged_source_rule.h"
 #include "engines/gpu/sources/edge_source.h"
 #include "engines/gpu/vertex_kernels.cuh"
 
@@ -73,7 +71,6 @@ class ResidentSource {
     a.n = end - begin;
     a.residual = residual_.data();
     a.warp_queue = warp_queue();
-    if constexpr (GathersSourceValues<G, V>) a.staged_sources = staged_sources(sizeof(*op.source_values()));
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
     double r = 0;
     StepOutcome o = outcome(with_access([&]<Access A>() { return gather_step<A>(a, op, &r); }));
@@ -116,15 +113,6 @@ class ResidentSource {
     TG_CUDA(cudaMemcpy(&r, residual_.data(), sizeof r, cudaMemcpyDeviceToHost));
     *residual += r;
     return o;
-  }
-
-  // GatherArgs::staged_sources: staged_source_rule.h, TG_STAGED_SOURCES=N
-  // forcing the count.
-  uint32_t staged_sources(uint64_t value_bytes) const {
-    const char* forced = std::getenv("TG_STAGED_SOURCES");
-    return staged_sources_for(g_.access == Access::kDevice || g_.access == Access::kUvm, g_.numbered_by_degree,
-                              g_.access != Access::kNaive, g_.n, value_bytes,
-                              forced ? std::strtoll(forced, nullptr, 10) : -1);
   }
 
   // Gathers in GPU memory: the queue of lists too long for a thread
