@@ -170,17 +170,6 @@ concept GatherOperator = requires(const G& g, V u, V v, weight_t w, typename G::
   { g.apply(v, a) } -> std::convertible_to<double>;
 };
 
-// The optional source_values hint of a gather operator: gather(u, v, w) is
-// from_value(source_values()[u], v, w), one value read per source. An engine
-// may then read some sources' values from a copy closer to its threads (the
-// GPU engine keeps the hubs' values in each block's shared memory where the
-// ids run hubs first: kernels/gather.cuh). Without it, gather() reads alone.
-template <typename G, typename V>
-concept GathersSourceValues = requires(const G& g, V v, weight_t w) {
-  { g.source_values() };
-  { g.from_value(g.source_values()[0], v, w) } -> std::same_as<typename G::acc_t>;
-};
-
 // An engine whose steps cost far more than their edges (the GPU engine: a
 // few launches and copies each) declares `static constexpr bool
 // kPrefersFewSteps = true`; algorithms with a choice (sssp's bucket width)

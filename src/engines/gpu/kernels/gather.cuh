@@ -5,9 +5,6 @@
 // access_*.cu files only.
 #pragma once
 
-#include <type_traits>
-
-#include "engines/gpu/hub_tiles.h"
 #include "engines/gpu/kernels/edge_walk.cuh"
 
 namespace tg::gpu {
@@ -108,7 +105,6 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.n; i += warps) {
     V v = a.vertices ? a.vertices[i] : static_cast<V>(a.first + i);
     int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
-    if (a.hub_tiles.hubs != 0 && static_cast<eid_t>(e - b) > a.hub_tiles.above) continue;  // the tiles' pass
     int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
     if (e - s > kChunkEntries) {
       defer_to_chunks(a, v, lane);
@@ -232,91 +228,6 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
 }
 
 
-// ---- the hubs' lists tile by tile (hub_tiles.h) ----
-
-template <typename Op, bool kOn>
-struct SourceValueOf {
-  using type = char;  // no tiles: unused
-};
-template <typename Op>
-struct SourceValueOf<Op, true> {
-  using type = std::remove_cvref_t<decltype(*std::declval<Op>().source_values())>;
-};
-
-constexpr int kTileBlock = 1024;  // a block per SM: its shared memory holds one tile
-
-// A block a tile at a time: the tile's values into shared memory, then a
-// thread per hub sums the hub's entries from the tile (a few dozen, read in
-// order, kThreadEntries at once) into partial[tile * hubs + hub].
-template <typename V, typename Op>
-__global__ void __launch_bounds__(kTileBlock) gather_tiles_kernel(GatherArgs<V> a, Op op,
-                                                                  typename Op::acc_t* partial) {
-  using T = typename SourceValueOf<Op, true>::type;
-  extern __shared__ __align__(16) unsigned char shared[];
-  T* values = reinterpret_cast<T*>(shared);
-  const HubTileView<V> h = a.hub_tiles;
-  const T* from = op.source_values();
-  Tally t;
-  for (uint64_t tile = blockIdx.x; tile < h.tiles; tile += gridDim.x) {
-    const uint64_t first = tile * h.tile_sources;
-    const uint64_t count = first + h.tile_sources < h.sources ? h.tile_sources : h.sources - first;
-    __syncthreads();  // the last tile's values read
-    for (uint64_t i = threadIdx.x; i < count; i += blockDim.x) values[i] = from[first + i];
-    __syncthreads();
-    for (uint64_t k = threadIdx.x; k < h.hubs; k += blockDim.x) {
-      const uint32_t b = load_once(h.starts + tile * h.hubs + k), e = load_once(h.starts + (tile + 1) * h.hubs + k);
-      const V* ids = a.csr.neighbors + h.list_begin[k];
-      const V v = h.ids[k];
-      typename Op::acc_t acc = op.zero();
-      uint32_t j = b;
-      for (; j + kThreadEntries <= e; j += kThreadEntries) {
-        V u[kThreadEntries];
-#pragma unroll
-        for (int q = 0; q < kThreadEntries; ++q) u[q] = load_once(ids + j + q);
-#pragma unroll
-        for (int q = 0; q < kThreadEntries; ++q) acc = op.sum(acc, op.from_value(values[u[q] - first], v, 1.0f));
-      }
-      for (; j < e; ++j) acc = op.sum(acc, op.from_value(values[load_once(ids + j) - first], v, 1.0f));
-      t.edges += e - b;
-      store_once(partial + tile * h.hubs + k, acc);
-    }
-  }
-  flush(t, a.counters);
-}
-
-// A thread per hub: its tiles' partial sums in tile order, applied.
-template <typename V, typename Op>
-__global__ void gather_tiles_combine_kernel(GatherArgs<V> a, Op op, const typename Op::acc_t* partial) {
-  const HubTileView<V> h = a.hub_tiles;
-  const uint64_t k = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  double residual = 0;
-  if (k < h.hubs) {
-    typename Op::acc_t acc = op.zero();
-    for (uint64_t tile = 0; tile < h.tiles; ++tile) acc = op.sum(acc, load_once(partial + tile * h.hubs + k));
-    residual = finish_gather(a, op, h.ids[k], acc);
-  }
-  add_residual(a.residual, residual);
-}
-
-template <typename V, typename Op>
-void gather_tiles(const GatherArgs<V>& a, const Op& op) {
-  using acc_t = typename Op::acc_t;
-  const HubTileView<V>& h = a.hub_tiles;
-  auto partial = a.pool->template get_n<acc_t>(h.tiles * h.hubs);
-  auto* partial_p = static_cast<acc_t*>(partial.get());
-  const size_t bytes = h.tile_sources * sizeof(typename SourceValueOf<Op, true>::type);
-  auto* kernel = gather_tiles_kernel<V, Op>;
-  TG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  int per_sm = 0;
-  TG_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kTileBlock, bytes));
-  if (per_sm < 1) throw Error("GPU engine: a hub tile of " + std::to_string(bytes) + " bytes fits no block");
-  const uint64_t blocks = std::min<uint64_t>(h.tiles, static_cast<uint64_t>(per_sm) * a.sms);
-  kernel<<<static_cast<unsigned>(blocks), kTileBlock, bytes>>>(a, op, partial_p);
-  TG_CUDA_CHECK_LAUNCH();
-  gather_tiles_combine_kernel<V, Op><<<div_up(h.hubs, kBlock), kBlock>>>(a, op, partial_p);
-  TG_CUDA_CHECK_LAUNCH();
-}
-
 }  // namespace kernels
 
 template <Access A, typename V, typename Op>
@@ -351,12 +262,6 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
       gather_combine_kernel<V, Op><<<div_up(nb, kBlock), kBlock>>>(a, op, plan.starts(), nb, partial_p);
       TG_CUDA_CHECK_LAUNCH();
       TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
-    }
-    if constexpr (A == Access::kDevice && kGathersByTiles<Op, V>) {
-      if (a.hub_tiles.hubs != 0) {
-        gather_tiles(a, op);
-        TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
-      }
     }
   }
   TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));

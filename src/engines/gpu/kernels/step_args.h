@@ -135,23 +135,6 @@ struct PullArgs : StepArgs<V> {  // csr: in-edges
   uint32_t* out_bits = nullptr;       // every word is written
 };
 
-// The hubs' in-lists cut by source tile (hub_tiles.h), as the gather's
-// kernels read them: hub h (vertex ids[h], its list at list_begin[h]) has
-// its entries with sources in tile t, [t * tile_sources, (t + 1) *
-// tile_sources), at list_begin[h] + starts[t * hubs + h] up to the next
-// tile's start; starts[tiles * hubs + h] is its length.
-template <typename V>
-struct HubTileView {
-  uint64_t hubs = 0;  // 0: no tiles
-  uint64_t tiles = 0;
-  uint64_t tile_sources = 0;
-  uint64_t sources = 0;  // the graph's vertices, the last tile's end
-  eid_t above = 0;  // the hubs: lists longer than this
-  const V* ids = nullptr;
-  const eid_t* list_begin = nullptr;
-  const uint32_t* starts = nullptr;
-};
-
 template <typename V>
 struct GatherArgs : StepArgs<V> {  // csr: in-edges
   uint64_t n = 0;  // vertices first .. first + n - 1
@@ -166,10 +149,6 @@ struct GatherArgs : StepArgs<V> {  // csr: in-edges
   // (capacity n); null: every list by a warp (the streamed placements).
   V* warp_queue = nullptr;
   const V* vertices = nullptr;  // the warp pass: its vertices (n of them) instead of first ..
-  // kDevice, an operator with source_values (engines/engine.h): lists longer
-  // than hub_tiles.above are gathered tile by tile, each tile's values in
-  // shared memory, not by the warp and chunk passes (gather.cuh).
-  HubTileView<V> hub_tiles;
 };
 
 // Each returns the step's counters, copied to the host.

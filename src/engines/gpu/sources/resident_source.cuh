@@ -13,17 +13,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
-#include <string>
 
 #include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/placed_graph.h"
-#include "engines/gpu/hub_tiles.h"
 #include "engines/gpu/source_blocks.h"
 #include "engines/gpu/sources/edge_source.h"
 #include "engines/gpu/vertex_kernels.cuh"
@@ -75,9 +71,6 @@ class ResidentSource {
     a.n = end - begin;
     a.residual = residual_.data();
     a.warp_queue = warp_queue();
-    if constexpr (kGathersByTiles<G, V>)
-      if (g_.access == Access::kDevice && begin == 0 && end == g_.n)
-        a.hub_tiles = hub_tiles(sizeof(*op.source_values()), sizeof(typename G::acc_t));
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
     double r = 0;
     StepOutcome o = outcome(with_access([&]<Access A>() { return gather_step<A>(a, op, &r); }));
@@ -120,20 +113,6 @@ class ResidentSource {
     TG_CUDA(cudaMemcpy(&r, residual_.data(), sizeof r, cudaMemcpyDeviceToHost));
     *residual += r;
     return o;
-  }
-
-  // The hubs' lists by source tile (hub_tiles.h) for a gather over every
-  // vertex in GPU memory, built at the first such gather (again where the
-  // values' width changes). TG_HUB_TILES sets the shape.
-  HubTileView<V> hub_tiles(uint64_t value_bytes, uint64_t partial_bytes) {
-    if (hub_tiles_value_bytes_ != value_bytes) {
-      hub_tiles_value_bytes_ = value_bytes;
-      std::string note;
-      hub_tiles_ = build_hub_tiles(g_.in.view, g_.n, hub_tile_shape(g_.numbered_by_degree, std::getenv("TG_HUB_TILES")),
-                                   value_bytes, partial_bytes, g_.sms, pool_, &note);
-      if (env_switch("TG_GPU_TRACE")) std::fprintf(stderr, "tg-gpu hub tiles: %s\n", note.c_str());
-    }
-    return hub_tiles_ ? hub_tiles_->view : HubTileView<V>{};
   }
 
   // Gathers in GPU memory: the queue of lists too long for a thread
@@ -196,8 +175,6 @@ class ResidentSource {
   std::shared_ptr<void> partial_;  // gather by source blocks: an acc_t per vertex
   uint64_t partial_bytes_ = 0;
   std::shared_ptr<void> warp_queue_;  // gather in GPU memory: the lists longer than kThreadEntries
-  std::unique_ptr<HubTileLayout<V>> hub_tiles_;
-  uint64_t hub_tiles_value_bytes_ = 0;  // what hub_tiles_ was built for (0: not tried)
 };
 
 }  // namespace tg::gpu
