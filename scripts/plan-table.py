@@ -45,7 +45,9 @@ def main():
         ratios = []
         for c in plan.get("candidates", []):
             p = c["placement"]
-            pred = c.get("predicted_per_iteration_s", c["predicted_compute_s"]) * 1e3
+            # PageRank's rows per iteration, as per_unit measures them
+            per_iteration = a == "pagerank" and "predicted_per_iteration_s" in c
+            pred = (c["predicted_per_iteration_s"] if per_iteration else c["predicted_compute_s"]) * 1e3
             if p in fixed:
                 ratios.append(f"{p} {pred / fixed[p]:.2f}")
             elif c.get("fits") and p == plan.get("choice") and auto:
