@@ -12,17 +12,27 @@ import json
 import sys
 
 
+def per_iteration(algorithm):
+    """PageRank's rows are compared per iteration (its runs stop at different iteration counts)."""
+    return algorithm == "pagerank"
+
+
 def per_unit(run):
     t = run["compute_s"] * 1e3
-    return t / run["iterations"] if run["algorithm"] == "pagerank" and run.get("iterations") else t
+    return t / run["iterations"] if per_iteration(run["algorithm"]) and run.get("iterations") else t
+
+
+def mean(values):
+    return sum(values) / len(values) if values else float("nan")
 
 
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: scripts/plan-table.py BENCH.json [LABEL]")
     try:
-        runs = json.load(open(sys.argv[1]))["runs"]
-    except (OSError, ValueError, KeyError) as e:
+        with open(sys.argv[1]) as f:
+            runs = list(json.load(f)["runs"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
         sys.exit(f"{sys.argv[1]}: not a bench record ({e})")
     label = sys.argv[2] if len(sys.argv) > 2 else sys.argv[1]
     times = collections.defaultdict(list)
@@ -37,17 +47,16 @@ def main():
     algos = list(dict.fromkeys(a for a, _ in times))
     print(f"{label}: ms (PageRank per iteration); pred/meas per placement")
     for a in algos:
-        fixed = {p: sum(v) / len(v) for (aa, p), v in times.items() if aa == a and p != "auto"}
+        fixed = {p: mean(v) for (aa, p), v in times.items() if aa == a and p != "auto"}
         auto = times.get((a, "auto"))
         plan = plans.get(a, {})
         best = min(fixed.items(), key=lambda kv: kv[1]) if fixed else ("-", float("nan"))
-        auto_ms = sum(auto) / len(auto) if auto else float("nan")
+        auto_ms = mean(auto)
         ratios = []
         for c in plan.get("candidates", []):
             p = c["placement"]
-            # PageRank's rows per iteration, as per_unit measures them
-            per_iteration = a == "pagerank" and "predicted_per_iteration_s" in c
-            pred = (c["predicted_per_iteration_s"] if per_iteration else c["predicted_compute_s"]) * 1e3
+            per_iter = per_iteration(a) and "predicted_per_iteration_s" in c
+            pred = (c["predicted_per_iteration_s"] if per_iter else c["predicted_compute_s"]) * 1e3
             if p in fixed:
                 ratios.append(f"{p} {pred / fixed[p]:.2f}")
             elif c.get("fits") and p == plan.get("choice") and auto:

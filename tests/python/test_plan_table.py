@@ -60,6 +60,13 @@ class PlanTableTest(unittest.TestCase):
         self.assertNotEqual(out.returncode, 0)
         self.assertIn("not a bench record", out.stderr)
         self.assertEqual(len(out.stderr.strip().splitlines()), 1)
+        with tempfile.TemporaryDirectory() as d:  # JSON, but not a bench record
+            path = pathlib.Path(d) / "list.json"
+            path.write_text("[1, 2]")
+            out = run(str(path))
+        self.assertNotEqual(out.returncode, 0)
+        self.assertIn("not a bench record", out.stderr)
+        self.assertEqual(len(out.stderr.strip().splitlines()), 1)
         self.assertNotEqual(run().returncode, 0)
 
 
