@@ -56,20 +56,23 @@ double FootprintRates::at(double footprint) const {
 }
 
 MachineProfile builtin_profile() {
+  // As tiergraph calibrate measured it on 2026-11-28
+  // (docs/gpu-check/2026-11-28h-planner/profile.json, the profile of
+  // tests/planner/data/h100-2026-11-28).
   MachineProfile p;
-  p.source = "built-in (the H100 PCIe Gen5 machine of PLATFORM.md, 2026-11-22; run tiergraph calibrate for this one)";
+  p.source = "built-in (the H100 PCIe Gen5 machine of PLATFORM.md, calibrated 2026-11-28; run tiergraph calibrate for this one)";
   p.gpu = "NVIDIA H100 80GB HBM3";
-  p.gpu_memory_bytes = uint64_t{81559} << 20;
+  p.gpu_memory_bytes = 85017493504;
   p.cpu_threads = 16;
-  p.link_copy = 54.1e9;
-  p.pageable_copy = 12e9;   // guess until calibrated
-  p.host_register = 25e9;   // guess until calibrated
-  p.zero_copy_lines = 50.7e9;
-  p.zero_copy_random.points = {{16e6, 399e6}, {128e6, 396e6}, {1e9, 117e6}, {8e9, 43.7e6}};
-  p.device_read = 2307e9;
-  p.device_random.points = {{16e6, 60e9}, {256e6, 20e9}, {4e9, 15e9}};  // guess until calibrated
-  p.step_overhead_s = 30e-6;
-  p.cpu_gather = 20e9;  // guess until calibrated
+  p.link_copy = 55.1e9;
+  p.pageable_copy = 9.25e9;
+  p.host_register = 48.9e9;
+  p.zero_copy_lines = 50.95e9;
+  p.zero_copy_random.points = {{16.8e6, 387e6}, {134e6, 386e6}, {1.07e9, 109e6}, {4.29e9, 47.6e6}};
+  p.device_read = 2282e9;
+  p.device_random.points = {{16.8e6, 122e9}, {268e6, 34.1e9}, {1.07e9, 31.6e9}};
+  p.step_overhead_s = 12.4e-6;
+  p.cpu_gather = 27.2e9;
   return p;
 }
 

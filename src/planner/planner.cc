@@ -25,11 +25,38 @@ struct Shape {
   double entry_bytes;  // per edge entry read
   double edge_bytes;   // all edge bytes placed
   double vertices;
+  const GraphFacts* graph;
 };
 
-// Random vertex reads on the GPU, whatever holds the edges.
+// The share of vertex reads that a cache's worth of the hottest values serves:
+// as many as the profile's smallest footprint holds, by the sector (32 bytes),
+// not by the value, since the hubs lie apart in a graph not numbered by
+// degree. The reads follow the degrees (GraphFacts::share_of_top).
+double cached_vertex_reads(const Work& w, const Shape& s, const MachineProfile& p) {
+  const double footprint = s.vertices * w.value_bytes;
+  const double cache_bytes = p.device_random.points.front().first;
+  if (footprint <= cache_bytes) return 1.0;
+  const double values = cache_bytes / std::max(w.value_bytes, kSector);
+  return w.follows_degrees ? s.graph->share_of_top(values) : values / s.vertices;
+}
+
+// Random vertex reads on the GPU, whatever holds the edges: the cached share
+// at the smallest footprint's rate, the rest at the rate of the whole
+// array's footprint. On a skewed graph most reads are of hubs: kron:25
+// PageRank in GPU memory made 60 G vertex reads a second where urand:25 made
+// 29.5 (the profile at their footprint: 34).
 double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
-  return w.vertex_reads / p.device_random.at(s.vertices * w.value_bytes);
+  if (w.vertex_reads == 0) return 0;
+  const double hot = cached_vertex_reads(w, s, p);
+  return w.vertex_reads * (hot / p.device_random.points.front().second +
+                           (1 - hot) / p.device_random.at(s.vertices * w.value_bytes));
+}
+
+// Kernels reading `hbm_bytes` of edges from GPU memory and the work's vertex
+// values: the two add up, both passing through the L2, whose sector rate
+// bounds the kernels (ncu on PageRank in GPU memory, docs/PERF.md).
+double on_gpu_time(double hbm_bytes, const Work& w, const Shape& s, const MachineProfile& p) {
+  return hbm_bytes / p.device_read + vertex_time(w, s, p);
 }
 
 // The bytes zero-copy moves for `w`: its entries, and at each list's start
@@ -57,8 +84,7 @@ Candidate device_candidate(const Work& w, const Shape& s, uint64_t budget, uint6
     c.why_not = "the edges (" + gb(s.edge_bytes) + ") exceed the budget (" + gb(double(std::min(budget, room))) + ")";
   }
   c.hbm_bytes = w.entries * s.entry_bytes;
-  // Edge reads and vertex reads overlap, as over zero-copy: the slower of the two.
-  c.compute_s = std::max(c.hbm_bytes / p.device_read, vertex_time(w, s, p)) + w.steps * p.step_overhead_s;
+  c.compute_s = on_gpu_time(c.hbm_bytes, w, s, p) + w.steps * p.step_overhead_s;
   c.setup_s = s.edge_bytes / p.pageable_copy;
   c.basis = "edges read from GPU memory; vertex reads at random";
   return c;
@@ -124,7 +150,7 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
   c.placement = placement;
   const double resident = std::min(s.edge_bytes, double(budget) / 2);  // half the budget for resident partitions
   c.hbm_bytes = w.entries * s.entry_bytes;
-  const double on_gpu = std::max(c.hbm_bytes / p.device_read, vertex_time(w, s, p));
+  const double on_gpu = on_gpu_time(c.hbm_bytes, w, s, p);
   if (w.dense || placement == Placement::kStream) {
     // Each of the run's passes over the edges copies what is not resident;
     // stream copies every active partition, most of them in a sparse run's middle levels.
@@ -167,7 +193,14 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   s.entry_bytes = double(footprint.entry_bytes);
   s.edge_bytes = double(plan.edge_bytes);
   s.vertices = double(g.vertices);
+  s.graph = &g;
   plan.work = estimate_work(request, g, pulls_on(Placement::kDevice));
+  plan.cached_vertex_reads = cached_vertex_reads(plan.work, s, profile);
+  plan.graph = g;
+  if (zero_copy_cache != nullptr) {
+    plan.zero_copy_cache = *zero_copy_cache;
+    for (CachedLists& l : plan.zero_copy_cache.lists) l.vertices.clear();
+  }
   plan.candidates.push_back(device_candidate(plan.work, s, budget, room, profile));
   plan.candidates.push_back(
       zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned)), s, profile, zero_copy_cache));
@@ -194,6 +227,9 @@ nlohmann::json to_json(const Plan& plan) {
     if (plan.work.per > 1) j["predicted_per_" + std::string(plan.work.per_name) + "_s"] = c.compute_s / plan.work.per;
     cands.push_back(std::move(j));
   }
+  const EdgeCachePlan& cache = plan.zero_copy_cache;
+  nlohmann::json lists = nlohmann::json::array();
+  for (const CachedLists& l : cache.lists) lists.push_back({{"all", l.all}, {"count", l.count}, {"entries", l.entries}});
   return {{"choice", name_of(plan.choice)},
           {"reason", plan.reason},
           {"algorithm", plan.algorithm},
@@ -204,9 +240,50 @@ nlohmann::json to_json(const Plan& plan) {
                     {"lists", plan.work.lists},
                     {"vertex_reads", plan.work.vertex_reads},
                     {"steps", plan.work.steps},
+                    {"cached_vertex_reads", plan.cached_vertex_reads},
                     {"basis", plan.work.basis}}},
           {"candidates", cands},
+          {"graph", {{"vertices", plan.graph.vertices},
+                     {"edges", plan.graph.edges},
+                     {"id_bytes", plan.graph.id_bytes},
+                     {"directed", plan.graph.directed},
+                     {"in_edges", plan.graph.in_edges},
+                     {"weighted", plan.graph.weighted},
+                     {"vertices_with_edges", plan.graph.vertices_with_edges},
+                     {"top_degree_shares", plan.graph.top_degree_shares}}},
+          {"zero_copy_cache", {{"heads", cache.heads},
+                               {"bytes", cache.bytes},
+                               {"cached_entries", cache.cached_entries},
+                               {"total_entries", cache.total_entries},
+                               {"lists", lists}}},
           {"per_iteration", "subgraph chooses per iteration between its SubCSR and streaming partitions"}};
+}
+
+GraphFacts graph_facts_from_json(const nlohmann::json& plan) {
+  const nlohmann::json& j = plan.at("graph");
+  GraphFacts g;
+  g.vertices = j.at("vertices").get<uint64_t>();
+  g.edges = j.at("edges").get<uint64_t>();
+  g.id_bytes = j.at("id_bytes").get<int>();
+  g.directed = j.at("directed").get<bool>();
+  g.in_edges = j.at("in_edges").get<bool>();
+  g.weighted = j.at("weighted").get<bool>();
+  g.vertices_with_edges = j.at("vertices_with_edges").get<uint64_t>();
+  g.top_degree_shares = j.at("top_degree_shares").get<std::vector<std::pair<double, double>>>();
+  return g;
+}
+
+EdgeCachePlan zero_copy_cache_from_json(const nlohmann::json& plan) {
+  const nlohmann::json& j = plan.at("zero_copy_cache");
+  EdgeCachePlan cache;
+  cache.heads = j.at("heads").get<int>();
+  cache.bytes = j.at("bytes").get<uint64_t>();
+  cache.cached_entries = j.at("cached_entries").get<uint64_t>();
+  cache.total_entries = j.at("total_entries").get<uint64_t>();
+  for (const nlohmann::json& l : j.at("lists"))
+    cache.lists.push_back(CachedLists{.all = l.at("all").get<bool>(), .count = l.at("count").get<uint64_t>(),
+                                      .entries = l.at("entries").get<uint64_t>()});
+  return cache;
 }
 
 std::string describe(const Plan& plan) {

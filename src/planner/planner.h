@@ -37,10 +37,17 @@ struct Plan {
   std::string reason;
   std::string algorithm;
   Work work;
+  double cached_vertex_reads = 0;  // the share of the work's vertex reads a cache's worth of the hottest values serves
   uint64_t edge_bytes = 0;  // of the edge arrays the run reads
   uint64_t budget_bytes = 0;
   std::string profile;  // where the rates came from
   std::vector<Candidate> candidates;
+  // What the predictions were made from besides the profile, recorded in the
+  // JSON so that a plan can be made again without the graph (tests/planner's
+  // records of measured runs): the graph's facts, and the zero-copy
+  // placement's edge cache (its lists' vertices left out).
+  GraphFacts graph;
+  EdgeCachePlan zero_copy_cache;
 
   const Candidate* chosen() const;
 };
@@ -58,6 +65,10 @@ EdgeCachePlan zero_copy_cache_plan(const AnyGraph& graph, const RunRequest& requ
                                    EdgeCacheMode mode);
 
 nlohmann::json to_json(const Plan& plan);
+// The graph's facts and the edge cache of a plan's JSON ("graph",
+// "zero_copy_cache"), as make_plan takes them.
+GraphFacts graph_facts_from_json(const nlohmann::json& plan);
+EdgeCachePlan zero_copy_cache_from_json(const nlohmann::json& plan);
 std::string describe(const Plan& plan);  // a few lines and a table, for `tiergraph plan`
 
 // GPU options whose auto placement is the planner's choice, made when the

@@ -2,9 +2,53 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 
 namespace tg::planner {
+
+namespace {
+
+// From a count of vertices by degree, the share of entries held by the k
+// vertices of highest degree at k = 1, 2, 4, ... and all of them.
+std::vector<std::pair<double, double>> top_shares(const std::vector<uint64_t>& vertices_of_degree, uint64_t vertices) {
+  std::vector<std::pair<double, double>> shares;
+  double entries = 0;
+  for (size_t d = 0; d < vertices_of_degree.size(); ++d) entries += double(d) * double(vertices_of_degree[d]);
+  if (entries == 0 || vertices == 0) return shares;
+  uint64_t taken = 0, next = 1;
+  double held = 0;
+  for (size_t d = vertices_of_degree.size(); d-- > 0 && taken < vertices;) {
+    uint64_t left = vertices_of_degree[d];
+    while (left > 0) {
+      const uint64_t step = std::min(left, std::min(next, vertices) - taken);
+      taken += step;
+      left -= step;
+      held += double(step) * double(d);
+      if (taken == std::min(next, vertices)) {
+        shares.emplace_back(double(taken), held / entries);
+        if (taken == vertices) break;
+        next *= 2;
+      }
+    }
+  }
+  return shares;
+}
+
+}  // namespace
+
+double GraphFacts::share_of_top(double k) const {
+  const double n = std::max<double>(1, double(vertices));
+  if (k >= n) return 1;
+  if (k <= 0) return 0;
+  if (top_degree_shares.empty()) return k / n;
+  // Between powers of two the share grows about linearly with k.
+  auto above = std::lower_bound(top_degree_shares.begin(), top_degree_shares.end(), std::make_pair(k, 0.0));
+  if (above == top_degree_shares.end()) return 1;
+  if (above == top_degree_shares.begin()) return above->second * k / above->first;
+  const auto below = std::prev(above);
+  return below->second + (above->second - below->second) * (k - below->first) / (above->first - below->first);
+}
 
 GraphFacts facts_of(const AnyGraph& any) {
   return std::visit(
@@ -13,7 +57,14 @@ GraphFacts facts_of(const AnyGraph& any) {
         static_cast<GraphSize&>(f) = size_of(g);
         const auto& off = g.out.offsets;
         if (off.size() == g.num_vertices + 1) {
-          for (uint64_t v = 0; v < g.num_vertices; ++v) f.vertices_with_edges += off[v + 1] > off[v];
+          std::vector<uint64_t> vertices_of_degree;
+          for (uint64_t v = 0; v < g.num_vertices; ++v) {
+            const uint64_t degree = off[v + 1] - off[v];
+            f.vertices_with_edges += degree > 0;
+            if (degree >= vertices_of_degree.size()) vertices_of_degree.resize(degree + 1);
+            ++vertices_of_degree[degree];
+          }
+          f.top_degree_shares = top_shares(vertices_of_degree, g.num_vertices);
         }
         return f;
       },
@@ -75,12 +126,7 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // by band (lists ordered by weight) 1.25-1.30 at width 64, where the
     // heavy passes turn final targets away before reading their distances
     // (two thirds of the relaxed entries on kron:16 in the CPU test of the
-    // split). Vertex reads: one an edge. An edge's first relaxation reads its
-    // target at random; a list relaxed again in the next round finds most of
-    // its targets still cached, and atomics are issued only where the read
-    // shows the value can fall (core/atomics.h): by id 2.0 relaxations an
-    // edge took 69 ms where the split's 1.3 took 58 (the split has twice
-    // the steps). A list read by band starts in two arrays (its weights,
+    // split). A list read by band starts in two arrays (its weights,
     // then its ids inside the band): two list starts a read. The split runs
     // on the resident placements; the streamed ones take the generic loop,
     // and are predicted here as if they split too.
@@ -88,33 +134,59 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     const double relaxed = split ? 1.3 : 2.0;
     w.entries = relaxed * m;
     w.lists = relaxed * n * (split ? 2 : 1);
-    w.vertex_reads = m;
+    // Each relaxation reads its target's distance; about half lower it, and
+    // those add an atomic minimum and the target's entry into a bucket: two
+    // accesses a relaxed entry. In GPU memory on the H100 the generic loop
+    // ran at one relaxation per 30 ps on kron and 48 on urand, at both
+    // scales 24 and 25 (docs/gpu-check/2026-11-28h-planner), half the rate of
+    // one random read each.
+    w.vertex_reads = 2 * relaxed * m;
     w.steps = 4 * bfs_levels(g);
     w.basis = split ? "lists ordered by weight: light parts read about twice, heavy parts once, 1.3 entries an edge"
                     : "each list read about twice (delta-stepping's re-relaxations)";
   } else if (name == "cc") {
+    // A forest link (core/forest.h) takes about ten random reads' time: the
+    // labels of both ends, the chase to both roots and the compare-and-swap,
+    // retried where other links moved a root. Links meet at the roots, not at
+    // the hubs, so the cached hubs do not speed them. In GPU memory on the
+    // H100 (tests/planner/data/h100-2026-11-28.json) the sampled form took
+    // 0.49-0.63 ns per vertex with edges (two links and a flattening each:
+    // 22 reads at the label array's 34-47 G a second are 0.47-0.65), and
+    // linking every edge once 0.26-0.46 ns an edge.
+    constexpr double kReadsPerLink = 10;
+    w.follows_degrees = false;
     if (undirected_pull && o.cc_method == CcMethod::kSampled) {
       // Afforest: two sampling rounds read two entries of each list; the
       // final linking reads the lists outside the largest component.
       // The second round's entry lies beside the first: a list is started
       // once. The final linking mostly reads lists of the few vertices outside
       // the largest tree, short ones: with a cache's heads of 2 or more
-      // entries nothing crossed the link on kron:25 and urand:25.
+      // entries nothing crossed the link on kron:25 and urand:25, and its
+      // links are left out of the reads (the largest component holds nearly
+      // every vertex with edges there).
       w.entries = 2 * n + 0.1 * m;
       w.lists = n + 0.1 * n;
       w.probe_entries = w.entries;
       w.probe_length = 2;
+      w.vertex_reads = (2 * kReadsPerLink + 2) * n;
       w.basis = "sampled linking: 2 entries of each list, then a tenth of the edges";
-    } else {
-      // Linking every edge, iteration after iteration until no label changes:
-      // about 5 passes (subgraph and stream on kron:24 and urand:24).
+    } else if (o.cc_method == CcMethod::kShiloachVishkin) {
+      // Hooking every edge (two label reads and an atomic minimum), round
+      // after round until no label changes: about 5 rounds.
       w.per = 5;
       w.per_name = "pass";
       w.entries = w.per * m;
       w.lists = w.per * n;
-      w.basis = "every edge linked in each of about 5 passes (push only)";
+      w.vertex_reads = 3 * w.entries;
+      w.basis = "every edge hooked in each of about 5 rounds";
+    } else {
+      // Where the engine cannot pull (subgraph, stream): every edge linked
+      // once, then the trees flattened.
+      w.entries = m;
+      w.lists = n;
+      w.vertex_reads = kReadsPerLink * m;
+      w.basis = "every edge linked once (push only)";
     }
-    w.vertex_reads = 2 * w.entries;
     w.steps = 6;
     w.dense = true;
   } else {

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "engines/gpu_footprint.h"
 #include "engines/run.h"
@@ -14,10 +16,19 @@
 
 namespace tg::planner {
 
-// The sizes a placement goes by (engines/gpu_footprint.h) and the vertices
-// with edges, which the work estimates count.
+// The sizes a placement goes by (engines/gpu_footprint.h), the vertices
+// with edges, which the work estimates count, and how the reads of vertex
+// values spread over the vertices: a vertex's value is read once for each
+// entry that names it, so about as often as its degree, and the hottest
+// values are those of the highest degrees.
 struct GraphFacts : GraphSize {
   uint64_t vertices_with_edges = 0;
+  // (k, share of all entries in the lists of the k vertices of highest
+  // degree) at k = 1, 2, 4, ... and the vertex count; empty: unknown.
+  std::vector<std::pair<double, double>> top_degree_shares;
+  // The share of vertex reads that land on the `k` hottest vertices:
+  // interpolated between the points above, k / vertices where unknown.
+  double share_of_top(double k) const;
 };
 GraphFacts facts_of(const AnyGraph& graph);
 
@@ -26,6 +37,7 @@ struct Work {
   double lists = 0;         // lists started (each a scattered start where the frontier is sparse)
   double vertex_reads = 0;  // random reads of vertex values
   double value_bytes = 8;   // per vertex of the array those reads land in (their footprint: vertices x this)
+  bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
   double steps = 0;         // engine steps
   // Of `entries`: those read by pulls that stop within a list's first
   // entries (bottom-up BFS, CC's sample), which a cache's heads serve; each

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""The planner's test records (tests/planner/data/): measured bench times beside what the planner needs to plan
+those runs again without the graphs.
+
+    scripts/planner-records.py TIERGRAPH PROFILE.json OUT.json BENCH.json...
+
+Each BENCH.json is a `tiergraph bench GRAPH -a ... -p PLACEMENTS,auto --json` record. Per bench and algorithm:
+the graph's facts and the zero-copy edge cache of the plan auto's run recorded (details.plan), or where that plan
+lacks them (records before 2026-12-02), of `tiergraph plan` run again on the graph (still on disk at the path the
+record names) with the bench's budget and the profile, are kept with the mean measured time of each placement
+(PageRank per iteration, as scripts/plan-table.py compares them); the profile is copied beside OUT.json as
+OUT.profile.json. tests/planner/planner_records_test.cc plans
+every cell again from them with the current model and counts the predictions within 25%.
+"""
+import collections
+import json
+import subprocess
+import sys
+
+
+def main():
+    if len(sys.argv) < 5:
+        sys.exit(__doc__.strip().splitlines()[2].strip())
+    tg, profile_path, out_path = sys.argv[1:4]
+    if not out_path.endswith(".json"):
+        sys.exit(f"{out_path}: the records' name must end in .json")
+    with open(profile_path) as f:
+        profile = json.load(f)
+    cells = []
+    for bench_path in sys.argv[4:]:
+        with open(bench_path) as f:
+            runs = [r for r in json.load(f)["runs"] if r.get("compute_s") is not None]
+        times = collections.defaultdict(list)
+        for r in runs:
+            ms = r["compute_s"] * 1e3
+            if r["algorithm"] == "pagerank":
+                ms /= r["iterations"]
+            times[(r["algorithm"], r["placement"])].append(ms)
+        details = runs[0]["details"]
+        budget = details["budget_bytes"]
+        # The room the engine found for edges: the GPU's free memory less its vertex data.
+        room = details["gpu_free_bytes"] - details["vertex_bytes_estimate"]
+        for algorithm in dict.fromkeys(r["algorithm"] for r in runs):
+            # The plan auto's run recorded, where it holds the graph's facts; else planned here again.
+            plan = next((r["details"]["plan"] for r in runs if r["algorithm"] == algorithm and r["placement"] == "auto"
+                         and "graph" in r["details"].get("plan", {})), None)
+            if plan is None:
+                plan = json.loads(subprocess.run(
+                    [tg, "plan", algorithm, "--graph", runs[0]["graph"], "--gpu-mem", str(budget), "--profile",
+                     profile_path, "--json"], check=True, capture_output=True, text=True).stdout)
+            measured = {p: sum(v) / len(v) for (a, p), v in times.items() if a == algorithm}
+            cells.append({"bench": bench_path.rsplit("/", 1)[-1], "algorithm": algorithm, "budget_bytes": budget,
+                          "room_bytes": room, "graph": plan["graph"], "zero_copy_cache": plan["zero_copy_cache"],
+                          "measured_ms": measured})
+    # One cell a line; the profile beside it, as calibrate wrote it (OUT.profile.json).
+    with open(out_path, "w") as f:
+        f.write('{"cells": [\n' + ",\n".join(json.dumps(c) for c in cells) + "\n]}\n")
+    with open(out_path[:-len(".json")] + ".profile.json", "w") as f:
+        json.dump(profile, f, indent=2)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
