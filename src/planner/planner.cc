@@ -46,10 +46,11 @@ double cached_vertex_reads(const Work& w, const Shape& s, const MachineProfile& 
 // PageRank in GPU memory made 60 G vertex reads a second where urand:25 made
 // 29.5 (the profile at their footprint: 34).
 double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
-  if (w.vertex_reads == 0) return 0;
+  const double probes = w.frontier_probes / p.device_random.at(s.vertices / 8);
+  if (w.vertex_reads == 0) return probes;
   const double hot = cached_vertex_reads(w, s, p);
-  return w.vertex_reads * (hot / p.device_random.points.front().second +
-                           (1 - hot) / p.device_random.at(s.vertices * w.value_bytes));
+  return probes + w.vertex_reads * (hot / p.device_random.points.front().second +
+                                    (1 - hot) / p.device_random.at(s.vertices * w.value_bytes));
 }
 
 // Kernels reading `hbm_bytes` of edges from GPU memory and the work's vertex
@@ -154,13 +155,14 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
   if (w.dense || placement == Placement::kStream) {
     // Each of the run's passes over the edges copies what is not resident;
     // stream copies every active partition, most of them in a sparse run's middle levels.
-    const double passes = w.dense ? std::max(1.0, w.per) : std::max(1.0, w.steps / 2);
+    const double rounds = w.rounds > 0 ? w.rounds : w.steps;
+    const double passes = w.dense ? std::max(1.0, w.per) : std::max(1.0, rounds / 2);
     c.link_bytes = passes * (s.edge_bytes - resident);
     c.compute_s = std::max(c.link_bytes / p.link_copy, on_gpu);
     c.basis = "non-resident partitions copied each pass (" + gb(resident) + " resident)";
   } else {
     c.link_bytes = w.entries * s.entry_bytes;
-    c.compute_s = zero_copy_time(w, s, p) + on_gpu + w.steps * 10 * p.step_overhead_s;  // the SubCSR's scans
+    c.compute_s = zero_copy_time(w, s, p) + on_gpu + (w.rounds > 0 ? w.rounds : w.steps) * 10 * p.step_overhead_s;  // the SubCSR's scans
     c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
   }
   c.compute_s += w.steps * p.step_overhead_s;
@@ -202,8 +204,12 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
     for (CachedLists& l : plan.zero_copy_cache.lists) l.vertices.clear();
   }
   plan.candidates.push_back(device_candidate(plan.work, s, budget, room, profile));
+  // Zero-copy's pulls weigh their link bytes (engines/direction.h) unless its
+  // edge cache holds every list; then it reads as the device placement does.
+  const bool zero_copy_over_link = zero_copy_cache == nullptr || zero_copy_cache->cached_fraction() < 1;
   plan.candidates.push_back(
-      zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned)), s, profile, zero_copy_cache));
+      zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link), s,
+                          profile, zero_copy_cache));
   for (Placement p : {Placement::kSubgraph, Placement::kStream})
     plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), s, budget, profile));
   const Candidate* best = nullptr;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 #include <string>
 
@@ -81,9 +82,123 @@ double bfs_levels(const GraphFacts& g) {
   return std::ceil(std::log(n) / std::log(d)) + 4;
 }
 
+// The degrees as classes of like vertices, from the shares of the k of
+// highest degree (k = 1, 2, 4, ...): each band of ranks a class of its
+// count and mean degree; vertices without edges left out.
+struct DegreeClass {
+  double vertices, degree;
+};
+std::vector<DegreeClass> degree_classes(const GraphFacts& g) {
+  std::vector<DegreeClass> classes;
+  double k0 = 0, share0 = 0;
+  for (const auto& [k, share] : g.top_degree_shares) {
+    const double count = k - k0, degree = count > 0 ? (share - share0) * double(g.edges) / count : 0;
+    if (count > 0 && degree >= 0.5) classes.push_back({count, degree});
+    k0 = k;
+    share0 = share;
+  }
+  return classes;
+}
+
 }  // namespace
 
-Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull) {
+std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link) {
+  const std::vector<DegreeClass> classes = degree_classes(g);
+  const double m = double(g.edges);
+  double with_edges = 0;
+  for (const DegreeClass& c : classes) with_edges += c.vertices;
+  std::vector<BfsLevel> levels;
+  if (classes.empty() || m == 0) return levels;
+  // The source: a vertex with edges at random, as bench draws them.
+  std::vector<double> frontier(classes.size()), unvisited(classes.size());
+  for (size_t i = 0; i < classes.size(); ++i) {
+    frontier[i] = classes[i].vertices / with_edges;
+    unvisited[i] = classes[i].vertices - frontier[i];
+  }
+  bool pulled = false;
+  for (int level = 0; level < 1000; ++level) {
+    double vertices = 0, edges = 0;
+    for (size_t i = 0; i < classes.size(); ++i) {
+      vertices += frontier[i];
+      edges += frontier[i] * classes[i].degree;
+    }
+    if (vertices < 0.5 && level > 0) break;
+    StepShape shape;
+    shape.frontier_vertices = uint64_t(vertices);
+    shape.frontier_edges = uint64_t(edges);
+    shape.total_edges = g.edges;
+    shape.vertices = g.vertices;
+    shape.can_pull = true;
+    shape.pulled_last = pulled;
+    shape.pull_over_link = over_link;
+    BfsLevel l;
+    l.pull = choose_pull(Direction::kAuto, shape);
+    l.frontier = vertices;
+    // Each end of the frontier's edges meets an edge end at random: a vertex
+    // of degree d is reached with probability 1 - exp(-d x edges / m). A
+    // pull's vertex reads its list until a frontier neighbour: of the share q
+    // of edge ends in the frontier, (1 - (1 - q)^d) / q entries.
+    const double q = std::min(1.0, edges / m);
+    for (size_t i = 0; i < classes.size(); ++i) {
+      const double d = classes[i].degree;
+      if (l.pull) {
+        l.entries += unvisited[i] * (q > 0 ? std::min(d, (1 - std::pow(1 - q, d)) / q) : d);
+        l.lists += unvisited[i];
+      }
+      frontier[i] = unvisited[i] * (1 - std::exp(-d * edges / m));
+      unvisited[i] -= frontier[i];
+    }
+    if (!l.pull) {
+      l.entries = edges;
+      l.lists = vertices;
+    }
+    levels.push_back(l);
+    pulled = l.pull;
+  }
+  return levels;
+}
+
+namespace {
+
+// A direction-optimizing BFS over its expected levels. Pushes read the
+// frontier's lists and test-and-set their targets' parents (two accesses an
+// entry, the parents' footprint); pulls read each unvisited vertex's list in
+// address order until a parent is found, each entry's id and a bit of the
+// frontier's bitmap (two accesses a probe). A level also takes a fixed time
+// of about 24 engine steps (the launches, the frontier's counts read back,
+// the passes that turn a bitmap into a queue): the H200's traced levels of a
+// few vertices took 0.14-0.3 ms, and kron:24, kron:25 and urand:24 in GPU
+// memory 0.28-0.31 ms a level beyond their reads (docs/gpu-check/2026-12-02c;
+// the profile's step is 12.4 us). On urand:24 Ligra's rule pulls at the
+// fourth level (1 M vertices, 0.39 of the entries probed: 180-246 M measured),
+// on urand:25 it pushes there and pulls a level later (0.05).
+constexpr double kStepsPerBfsLevel = 24;
+
+Work direction_optimizing_bfs(const std::vector<BfsLevel>& levels, const GraphFacts& g) {
+  Work w;
+  double pushed = 0, probed = 0;
+  for (const BfsLevel& l : levels) {
+    w.entries += l.entries;
+    w.lists += l.lists;
+    (l.pull ? probed : pushed) += l.entries;
+  }
+  w.vertex_reads = 2 * pushed;
+  w.value_bytes = 4;
+  w.frontier_probes = 2 * probed;
+  w.probe_entries = probed;
+  w.dense = true;
+  w.rounds = double(levels.size());
+  w.steps = kStepsPerBfsLevel * w.rounds;
+  char t[160];
+  std::snprintf(t, sizeof t, "direction-optimizing: %zu levels expected, %.2f of the entries pushed and %.2f probed",
+                levels.size(), pushed / std::max(1.0, double(g.edges)), probed / std::max(1.0, double(g.edges)));
+  w.basis = t;
+  return w;
+}
+
+}  // namespace
+
+Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull, bool over_link) {
   const std::string name = request.algorithm->name();
   const AlgorithmOptions& o = request.options;
   const double m = double(g.edges), n = double(std::max<uint64_t>(1, g.vertices_with_edges));
@@ -109,12 +224,18 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // and urand:25 (0.13-0.16), hubs or not (docs/PERF.md, the cache table's
     // link bytes), and the probes test a bitmap of the frontier.
     const bool direction_optimizing = undirected_pull && name == "bfs";
+    const std::vector<BfsLevel> levels =
+        direction_optimizing ? expected_bfs_levels(g, over_link) : std::vector<BfsLevel>{};
+    if (!levels.empty()) return direction_optimizing_bfs(levels, g);
     const double share = direction_optimizing ? 0.2 : 1.0;
     w.entries = m * share * passes * sources;
     w.lists = n * passes * sources;
     w.vertex_reads = w.entries;
     if (direction_optimizing) w.value_bytes = 1.0 / 8;
-    w.steps = bfs_levels(g) * passes * sources;
+    // Rounds by the small-world rule (the streamed placements' passes were
+    // fitted to it), each level at the fixed cost of the direction-optimizing one.
+    w.rounds = bfs_levels(g) * passes * sources;
+    w.steps = kStepsPerBfsLevel * w.rounds;
     w.dense = direction_optimizing;
     if (direction_optimizing) w.probe_entries = w.entries;
     w.basis = direction_optimizing ? "direction-optimizing: a fifth of the entries read, in address order"

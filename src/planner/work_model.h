@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "engines/direction.h"
 #include "engines/gpu_footprint.h"
 #include "engines/run.h"
 #include "graph/graph.h"
@@ -38,13 +39,15 @@ struct Work {
   double vertex_reads = 0;  // random reads of vertex values
   double value_bytes = 8;   // per vertex of the array those reads land in (their footprint: vertices x this)
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
-  double steps = 0;         // engine steps
+  double steps = 0;         // engine steps (each at the profile's step overhead)
+  double rounds = 0;        // level-synchronous rounds (BFS's levels), where they differ from the steps
   // Of `entries`: those read by pulls that stop within a list's first
   // entries (bottom-up BFS, CC's sample), which a cache's heads serve; each
   // such probe reads `probe_length` entries, or 0 where it stops at the first
   // parent found (engines/edge_cache_plan.h, planner.cc).
   double probe_entries = 0;
   double probe_length = 0;
+  double frontier_probes = 0;  // reads of a bitmap of the frontier (bottom-up probes): a footprint of vertices / 8 bytes
   bool dense = false;       // every step reads (nearly) all lists, in address order
   double per = 1;           // the run's repeated unit (PageRank's iterations): predictions are also given per unit
   const char* per_name = "run";
@@ -52,7 +55,19 @@ struct Work {
 };
 
 // `can_pull`: the placement pulls (bottom-up BFS, CC's sampled form on an
-// undirected graph); subgraph and stream push only.
-Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_pull);
+// undirected graph); subgraph and stream push only. `over_link`: its pulls
+// read lists over the link (engines/direction.h weighs their bytes).
+Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_pull, bool over_link = false);
+
+// A level of a direction-optimizing BFS as expected from the degrees, edges
+// at random between them (the configuration model), each level's direction
+// chosen by the engines' own policy (engines/direction.h): its frontier, and
+// the entries and lists it reads (a push: the frontier's lists; a pull: each
+// unvisited vertex's list up to its first frontier neighbour).
+struct BfsLevel {
+  bool pull = false;
+  double frontier = 0, entries = 0, lists = 0;
+};
+std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& graph, bool over_link);
 
 }  // namespace tg::planner

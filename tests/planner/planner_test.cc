@@ -167,6 +167,46 @@ TEST(Plan, TheEdgeCacheServesZeroCopyReads) {
   EXPECT_GT(zero_copy(make_plan(kron25(), request_for("cc"), quarter, room, p, &cache)).link_bytes, 0);
 }
 
+// A graph of 2^scale vertices, all of degree 32, as its facts.
+GraphFacts uniform_degrees(int scale) {
+  GraphFacts g;
+  g.vertices = g.vertices_with_edges = uint64_t{1} << scale;
+  g.edges = 32 * g.vertices;
+  for (uint64_t k = 1; k <= g.vertices; k *= 2) g.top_degree_shares.emplace_back(double(k), double(k) / double(g.vertices));
+  return g;
+}
+
+// The expected levels of BFS on urand-like degrees follow the engines' own
+// direction rule: at 2^24 vertices the fourth level (about 1 M vertices)
+// pulls, and the unvisited read 0.33-0.46 of all entries to find a parent
+// (180-246 M of 537 M traced on the H200, docs/gpu-check/2026-12-02c); at
+// 2^25 the same frontier is below |E| / 20, pushes, and the pulls after it
+// read a few percent.
+TEST(Plan, ExpectedBfsLevelsTakeTheEnginesDirections) {
+  auto probed = [](const std::vector<BfsLevel>& levels) {
+    double entries = 0;
+    for (const BfsLevel& l : levels) entries += l.pull ? l.entries : 0;
+    return entries;
+  };
+  const GraphFacts small = uniform_degrees(24), large = uniform_degrees(25);
+  const std::vector<BfsLevel> a = expected_bfs_levels(small, false), b = expected_bfs_levels(large, false);
+  EXPECT_GE(a.size(), 6u);
+  EXPECT_LE(a.size(), 8u);
+  ASSERT_GE(a.size(), 5u);
+  EXPECT_TRUE(a[4].pull);
+  EXPECT_GT(a[4].frontier, 0.5e6);
+  EXPECT_LT(a[4].frontier, 2e6);
+  EXPECT_NEAR(probed(a) / double(small.edges), 0.4, 0.07);
+  ASSERT_GE(b.size(), 6u);
+  EXPECT_FALSE(b[4].pull);
+  EXPECT_TRUE(b[5].pull);
+  EXPECT_LT(probed(b) / double(large.edges), 0.1);
+  // Over the link a pull is weighed by its bytes: the big level pushes there.
+  EXPECT_FALSE(expected_bfs_levels(small, true)[4].pull);
+  // Without the degrees there is nothing to expect from.
+  EXPECT_TRUE(expected_bfs_levels(GraphFacts{}, false).empty());
+}
+
 TEST(PlanCommand, TheEdgeCacheChangesTheZeroCopyPrediction) {
   auto zero_copy_link = [](const std::string& mode) {
     const test::ProgramResult r = run_tiergraph("plan cc --graph kron:12 --gpu-mem 64K --json --edge-cache " + mode);
