@@ -68,13 +68,19 @@ double zero_copy_bytes(const Work& w, const Shape& s) {
   return w.entries * s.entry_bytes + w.lists * (w.dense ? kSector : kLine / 2);
 }
 
-// At the line rate. The random-line rate by footprint (the profile's
-// zero_copy_random_lines) would bound lists read in random order; the
-// engine's frontiers (bitmaps, sorted queues, SubCSRs built in vertex order)
-// visit them nearly in address order, and the measured runs of kron:24 and
-// urand:24 were bound by their bytes, so it is not applied.
+// At the line rate, each request a line's time: the link is bound by the
+// requests in flight, and the lines in order and at random within a small
+// footprint ran at the same rate (the H200: 400 and 391 M lines a second).
+// A sparse frontier's list starts its own request, whatever part of a line
+// it moves (urand:25 SSSP over zero-copy ran at 29.5 GB/s against 51 in
+// order on the H100). The random-line rate by footprint would bound lists
+// read in random order; the engine's frontiers (bitmaps, sorted queues,
+// SubCSRs built in vertex order) visit them nearly in address order, so it
+// is not applied. Lists that lie side by side share their lines
+// (Work::lists_side_by_side).
 double zero_copy_time(const Work& w, const Shape& s, const MachineProfile& p) {
-  return zero_copy_bytes(w, s) / p.zero_copy_lines;
+  const double per_list = w.dense ? kSector : w.lists_side_by_side ? kLine / 2 : kLine;
+  return (w.entries * s.entry_bytes + w.lists * per_list) / p.zero_copy_lines;
 }
 
 Candidate device_candidate(const Work& w, const Shape& s, uint64_t budget, uint64_t room, const MachineProfile& p) {
@@ -108,7 +114,8 @@ double cached_entries(const Work& w, const EdgeCachePlan& cache) {
   const double H = cache.heads;
   // The share of a probe's entries past the head.
   const double probe_tail = w.probe_length > 0 ? std::max(0.0, w.probe_length - H) / w.probe_length : 1 / (1 + H);
-  const double probes_served = w.probe_entries * (1 - probe_tail * (1 - list_share));
+  const double past_heads = w.probe_entries_past_heads >= 0 ? w.probe_entries_past_heads : w.probe_entries * probe_tail;
+  const double probes_served = w.probe_entries - past_heads * (1 - list_share);
   const double rest_served = (w.entries - w.probe_entries) * cache.cached_fraction();
   return probes_served + rest_served;
 }
@@ -121,7 +128,16 @@ Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfil
   const double served = cache ? std::min(w.entries, cached_entries(w, *cache)) : 0;
   Work over_link = w;
   over_link.entries = w.entries - served;
-  if (w.entries > 0) over_link.lists = w.lists * over_link.entries / w.entries;
+  if (w.probe_entries_past_heads >= 0 && cache != nullptr && cache->total_entries > 0) {
+    // Known probes: the lists read past the heads and not cached whole; the
+    // other lists (pushes) in the share the cache does not hold.
+    double in_lists = 0;
+    for (const CachedLists& l : cache->lists) in_lists += double(l.entries);
+    const double list_share = std::min(1.0, in_lists / double(cache->total_entries));
+    over_link.lists = w.probe_lists_past_heads * (1 - list_share) + (w.lists - w.probe_lists) * (1 - cache->cached_fraction());
+  } else if (w.entries > 0) {
+    over_link.lists = w.lists * over_link.entries / w.entries;
+  }
   c.link_bytes = zero_copy_bytes(over_link, s);
   c.hbm_bytes = served * s.entry_bytes;
   // The link's time and the vertex reads' add up: they did not overlap in
@@ -162,7 +178,8 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
     c.basis = "non-resident partitions copied each pass (" + gb(resident) + " resident)";
   } else {
     c.link_bytes = w.entries * s.entry_bytes;
-    c.compute_s = zero_copy_time(w, s, p) + on_gpu + (w.rounds > 0 ? w.rounds : w.steps) * 10 * p.step_overhead_s;  // the SubCSR's scans
+    c.compute_s = zero_copy_time(w, s, p) + on_gpu +
+                  (w.rounds > 0 ? w.rounds : w.steps) * 10 * p.step_overhead_s;  // the SubCSR's scans
     c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
   }
   c.compute_s += w.steps * p.step_overhead_s;
@@ -208,8 +225,9 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   // edge cache holds every list; then it reads as the device placement does.
   const bool zero_copy_over_link = zero_copy_cache == nullptr || zero_copy_cache->cached_fraction() < 1;
   plan.candidates.push_back(
-      zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link), s,
-                          profile, zero_copy_cache));
+      zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link,
+                                        zero_copy_cache != nullptr ? zero_copy_cache->heads : 0),
+                          s, profile, zero_copy_cache));
   for (Placement p : {Placement::kSubgraph, Placement::kStream})
     plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), s, budget, profile));
   const Candidate* best = nullptr;

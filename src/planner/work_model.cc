@@ -102,7 +102,7 @@ std::vector<DegreeClass> degree_classes(const GraphFacts& g) {
 
 }  // namespace
 
-std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link) {
+std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, int link_heads) {
   const std::vector<DegreeClass> classes = degree_classes(g);
   const double m = double(g.edges);
   double with_edges = 0;
@@ -131,6 +131,7 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link) {
     shape.can_pull = true;
     shape.pulled_last = pulled;
     shape.pull_over_link = over_link;
+    shape.link_heads = link_heads;
     BfsLevel l;
     l.pull = choose_pull(Direction::kAuto, shape);
     l.frontier = vertices;
@@ -144,6 +145,14 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link) {
       if (l.pull) {
         l.entries += unvisited[i] * (q > 0 ? std::min(d, (1 - std::pow(1 - q, d)) / q) : d);
         l.lists += unvisited[i];
+        // Probe k is read where the k - 1 before it missed: past H heads,
+        // the list is read on in (1 - q)^H of cases, ((1 - q)^H - (1 - q)^d) / q entries.
+        const double H = link_heads;
+        if (d > H) {
+          l.lists_past_heads += unvisited[i] * std::pow(1 - q, H);
+          l.entries_past_heads +=
+              unvisited[i] * (q > 0 ? (std::pow(1 - q, H) - std::pow(1 - q, d)) / q : d - H);
+        }
       }
       frontier[i] = unvisited[i] * (1 - std::exp(-d * edges / m));
       unvisited[i] -= frontier[i];
@@ -174,19 +183,27 @@ namespace {
 // on urand:25 it pushes there and pulls a level later (0.05).
 constexpr double kStepsPerBfsLevel = 24;
 
-Work direction_optimizing_bfs(const std::vector<BfsLevel>& levels, const GraphFacts& g) {
+Work direction_optimizing_bfs(const std::vector<BfsLevel>& levels, const GraphFacts& g, int link_heads) {
   Work w;
   double pushed = 0, probed = 0;
+  w.probe_entries_past_heads = 0;
   for (const BfsLevel& l : levels) {
     w.entries += l.entries;
     w.lists += l.lists;
     (l.pull ? probed : pushed) += l.entries;
+    if (l.pull) {
+      w.probe_lists += l.lists;
+      w.probe_entries_past_heads += l.entries_past_heads;
+      w.probe_lists_past_heads += l.lists_past_heads;
+    }
   }
   w.vertex_reads = 2 * pushed;
   w.value_bytes = 4;
   w.frontier_probes = 2 * probed;
   w.probe_entries = probed;
-  w.dense = true;
+  // The pulls walk the lists in address order; past a cache's heads the few
+  // they read on lie apart, each a request of its own.
+  w.dense = link_heads == 0;
   w.rounds = double(levels.size());
   w.steps = kStepsPerBfsLevel * w.rounds;
   char t[160];
@@ -198,7 +215,7 @@ Work direction_optimizing_bfs(const std::vector<BfsLevel>& levels, const GraphFa
 
 }  // namespace
 
-Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull, bool over_link) {
+Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull, bool over_link, int link_heads) {
   const std::string name = request.algorithm->name();
   const AlgorithmOptions& o = request.options;
   const double m = double(g.edges), n = double(std::max<uint64_t>(1, g.vertices_with_edges));
@@ -225,8 +242,8 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // link bytes), and the probes test a bitmap of the frontier.
     const bool direction_optimizing = undirected_pull && name == "bfs";
     const std::vector<BfsLevel> levels =
-        direction_optimizing ? expected_bfs_levels(g, over_link) : std::vector<BfsLevel>{};
-    if (!levels.empty()) return direction_optimizing_bfs(levels, g);
+        direction_optimizing ? expected_bfs_levels(g, over_link, link_heads) : std::vector<BfsLevel>{};
+    if (!levels.empty()) return direction_optimizing_bfs(levels, g, link_heads);
     const double share = direction_optimizing ? 0.2 : 1.0;
     w.entries = m * share * passes * sources;
     w.lists = n * passes * sources;
@@ -237,6 +254,7 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     w.rounds = bfs_levels(g) * passes * sources;
     w.steps = kStepsPerBfsLevel * w.rounds;
     w.dense = direction_optimizing;
+    w.lists_side_by_side = !direction_optimizing;
     if (direction_optimizing) w.probe_entries = w.entries;
     w.basis = direction_optimizing ? "direction-optimizing: a fifth of the entries read, in address order"
                                    : "every reached list read " + std::to_string(int(passes * sources)) + " time(s)";

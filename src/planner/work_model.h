@@ -48,7 +48,16 @@ struct Work {
   double probe_entries = 0;
   double probe_length = 0;
   double frontier_probes = 0;  // reads of a bitmap of the frontier (bottom-up probes): a footprint of vertices / 8 bytes
+  // Of the probes, where known (the expected BFS levels with a cache's H head
+  // entries a list): the lists and entries a probe reads past the heads.
+  double probe_lists = 0;
+  double probe_entries_past_heads = -1;  // < 0: unknown
+  double probe_lists_past_heads = 0;
   bool dense = false;       // every step reads (nearly) all lists, in address order
+  // Not dense, but most lists are read in the steps that read most of them
+  // (a push-only BFS's big levels), side by side: half a line a list start
+  // over the link rather than a request of its own.
+  bool lists_side_by_side = false;
   double per = 1;           // the run's repeated unit (PageRank's iterations): predictions are also given per unit
   const char* per_name = "run";
   std::string basis;
@@ -57,7 +66,9 @@ struct Work {
 // `can_pull`: the placement pulls (bottom-up BFS, CC's sampled form on an
 // undirected graph); subgraph and stream push only. `over_link`: its pulls
 // read lists over the link (engines/direction.h weighs their bytes).
-Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_pull, bool over_link = false);
+// `link_heads`: the head entries of every list a cache holds in GPU memory.
+Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_pull, bool over_link = false,
+                   int link_heads = 0);
 
 // A level of a direction-optimizing BFS as expected from the degrees, edges
 // at random between them (the configuration model), each level's direction
@@ -67,7 +78,9 @@ Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_
 struct BfsLevel {
   bool pull = false;
   double frontier = 0, entries = 0, lists = 0;
+  // A pull's lists and entries past the first `link_heads` of each list.
+  double lists_past_heads = 0, entries_past_heads = 0;
 };
-std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& graph, bool over_link);
+std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& graph, bool over_link, int link_heads = 0);
 
 }  // namespace tg::planner

@@ -78,7 +78,7 @@ TEST(PlanRecords, H100KronAndUrandAtScales24And25) {
   EXPECT_EQ(t.cells, 32);
   EXPECT_EQ(t.predictions, 64);
   EXPECT_EQ(t.best_chosen, t.cells);
-  EXPECT_GE(t.within, 52);
+  EXPECT_GE(t.within, 54);
 }
 
 // The same on the H200 of 2026-12-02, a machine the model was not fitted on
@@ -88,7 +88,7 @@ TEST(PlanRecords, H200KronAndUrandAtScales24And25) {
   EXPECT_EQ(t.cells, 32);
   EXPECT_EQ(t.predictions, 64);
   EXPECT_EQ(t.best_chosen, t.cells);
-  EXPECT_GE(t.within, 46);
+  EXPECT_GE(t.within, 47);
 }
 
 }  // namespace
