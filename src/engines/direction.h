@@ -6,7 +6,10 @@
 // as Beamer's own switch back does, once pulling keep pulling while the
 // frontier holds more than |V| / 18 vertices. Without that hysteresis the
 // step after the peak of a BFS on kron:20 pushed 301 K vertices' 1 M edges
-// in 12 ms where GAP's bottom-up step takes 2.8 ms (2 threads). An
+// in 12 ms where GAP's bottom-up step takes 2.8 ms (2 threads). Past the
+// threshold a GPU engine also weighs the pull: in GPU memory by its probes
+// against three times the push's edges (pull_pays_in_memory), over a link by
+// the bytes each way (pull_pays_over_link). An
 // engine that cannot pull (no in-edges, or a placement that streams only
 // out-edges) pushes when the caller leaves the direction to it, and refuses a
 // pull the caller insists on: a silent push would break an operator written
@@ -40,7 +43,33 @@ struct StepShape {
   // pull_divisor (Ligra's 20; an engine whose pushes cost more per edge than
   // its pulls sets more).
   uint64_t pull_divisor = 20;
+  // In GPU memory: a pushed edge's cost in a pull's probes (0: Ligra's rule
+  // alone), and the probes a pull would make, every vertex taken as
+  // unvisited: each reads its list up to min(degree, 1 / share) entries,
+  // share the frontier's part of the edges (pull_probes_cap).
+  double push_edge_cost = 0;
+  uint64_t pull_probes = 0;
 };
+
+// A vertex probes at most this many entries of its list in a pull: about
+// 1 / share until a frontier neighbour turns up.
+inline uint64_t pull_probes_cap(const StepShape& s) {
+  if (s.frontier_edges == 0) return UINT64_MAX;
+  return uint64_t(std::ceil(double(s.total_edges) / double(s.frontier_edges)));
+}
+
+// Where Ligra's threshold says pull, in GPU memory, whether the pull's
+// probes cost less than the push's edges. On urand:24 the threshold pulls at
+// the fourth level (0.9-1.3 M vertices, 28-42 M frontier edges): the
+// unvisited read 180-246 M entries in 3.3-3.7 ms, where urand:25 pushed its
+// level of 27-38 M edges in 1.6-2.0 ms (the H200, docs/gpu-check/2026-12-02c):
+// 55-66 G probes a second against 17-19 G pushed edges, a push edge about
+// three probes (kGpuPushEdgeCost).
+inline bool pull_pays_in_memory(const StepShape& s) {
+  return double(s.pull_probes) < s.push_edge_cost * double(s.frontier_edges);
+}
+constexpr double kGpuPushEdgeCost = 3;
+
 
 // Beamer's beta: the frontier size, as a fraction of |V|, below which a
 // traversal that pulls goes back to pushing.
@@ -62,6 +91,14 @@ inline std::optional<bool> choice_without_edges(Direction asked, const StepShape
 // where it does not (two passes over 268 MB of offsets in a BFS on kron:25).
 inline bool needs_frontier_edges(Direction asked, const StepShape& s) {
   return !choice_without_edges(asked, s).has_value();
+}
+
+// Whether choose_pull weighs pull_probes for this step (all other fields set):
+// Ligra's threshold passed, the choice not settled without it.
+inline bool needs_pull_probes(Direction asked, const StepShape& s) {
+  if (s.push_edge_cost <= 0 || s.pull_over_link) return false;
+  if (choice_without_edges(asked, s).has_value()) return false;
+  return s.frontier_vertices + s.frontier_edges > s.total_edges / s.pull_divisor;
 }
 
 // Over a link, a step's bytes: a push reads the frontier's lists, their
@@ -93,7 +130,8 @@ inline bool choose_pull(Direction asked, const StepShape& s) {
                 "a directed graph) or its placement streams out-edges only");
   if (const std::optional<bool> choice = choice_without_edges(asked, s)) return *choice;
   if (s.frontier_vertices + s.frontier_edges <= s.total_edges / s.pull_divisor) return false;
-  return !s.pull_over_link || pull_pays_over_link(s);
+  if (s.pull_over_link) return pull_pays_over_link(s);
+  return s.push_edge_cost <= 0 || pull_pays_in_memory(s);
 }
 
 }  // namespace tg

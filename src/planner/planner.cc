@@ -105,12 +105,17 @@ Candidate device_candidate(const Work& w, const Shape& s, uint64_t budget, uint6
 // (kron:25 and urand:25 at H = 3 moved 20-30% of their uncached link bytes,
 // docs/PERF.md's cache table), and of a whole-list read its first H entries,
 // which the cache's share of all entries counts.
-double cached_entries(const Work& w, const EdgeCachePlan& cache) {
+// The share of all entries in the lists the cache holds whole.
+double whole_list_share(const EdgeCachePlan& cache) {
   if (cache.total_entries == 0) return 0;
-  const double total = double(cache.total_entries);
   double in_lists = 0;
   for (const CachedLists& l : cache.lists) in_lists += double(l.entries);
-  const double list_share = std::min(1.0, in_lists / total);
+  return std::min(1.0, in_lists / double(cache.total_entries));
+}
+
+double cached_entries(const Work& w, const EdgeCachePlan& cache) {
+  if (cache.total_entries == 0) return 0;
+  const double list_share = whole_list_share(cache);
   const double H = cache.heads;
   // The share of a probe's entries past the head.
   const double probe_tail = w.probe_length > 0 ? std::max(0.0, w.probe_length - H) / w.probe_length : 1 / (1 + H);
@@ -131,10 +136,8 @@ Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfil
   if (w.probe_entries_past_heads >= 0 && cache != nullptr && cache->total_entries > 0) {
     // Known probes: the lists read past the heads and not cached whole; the
     // other lists (pushes) in the share the cache does not hold.
-    double in_lists = 0;
-    for (const CachedLists& l : cache->lists) in_lists += double(l.entries);
-    const double list_share = std::min(1.0, in_lists / double(cache->total_entries));
-    over_link.lists = w.probe_lists_past_heads * (1 - list_share) + (w.lists - w.probe_lists) * (1 - cache->cached_fraction());
+    over_link.lists = w.probe_lists_past_heads * (1 - whole_list_share(*cache)) +
+                      (w.lists - w.probe_lists) * (1 - cache->cached_fraction());
   } else if (w.entries > 0) {
     over_link.lists = w.lists * over_link.entries / w.entries;
   }
@@ -157,6 +160,9 @@ Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfil
   return c;
 }
 
+// Level-synchronous rounds: BFS's levels where counted apart from its steps.
+double rounds_of(const Work& w) { return w.rounds > 0 ? w.rounds : w.steps; }
+
 // subgraph and stream: steps that read most lists copy the partitions that
 // do not stay resident within the budget, at the copy rate, while the kernels
 // work on the ones already there (copies and kernels overlap: the slower of
@@ -171,15 +177,13 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
   if (w.dense || placement == Placement::kStream) {
     // Each of the run's passes over the edges copies what is not resident;
     // stream copies every active partition, most of them in a sparse run's middle levels.
-    const double rounds = w.rounds > 0 ? w.rounds : w.steps;
-    const double passes = w.dense ? std::max(1.0, w.per) : std::max(1.0, rounds / 2);
+    const double passes = w.dense ? std::max(1.0, w.per) : std::max(1.0, rounds_of(w) / 2);
     c.link_bytes = passes * (s.edge_bytes - resident);
     c.compute_s = std::max(c.link_bytes / p.link_copy, on_gpu);
     c.basis = "non-resident partitions copied each pass (" + gb(resident) + " resident)";
   } else {
     c.link_bytes = w.entries * s.entry_bytes;
-    c.compute_s = zero_copy_time(w, s, p) + on_gpu +
-                  (w.rounds > 0 ? w.rounds : w.steps) * 10 * p.step_overhead_s;  // the SubCSR's scans
+    c.compute_s = zero_copy_time(w, s, p) + on_gpu + rounds_of(w) * 10 * p.step_overhead_s;  // the SubCSR's scans
     c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
   }
   c.compute_s += w.steps * p.step_overhead_s;

@@ -79,5 +79,41 @@ TEST(Direction, OverALinkPullsOnlyWhereItReadsLessThanThePush) {
   EXPECT_FALSE(choose_pull(Direction::kAuto, s));
 }
 
+// In GPU memory a pull past Ligra's threshold must also probe less than
+// the push's edges cost (three probes an edge): urand:24's fourth level (1.3 M
+// vertices, 42 M of 537 M edges; every vertex of degree 32 would probe
+// min(32, 13) entries, 218 M) pushes; its fifth (420 M frontier edges: 2 probes
+// a vertex) pulls, and so does a frontier of hubs whose pull stops early.
+TEST(Direction, InGpuMemoryPullsOnlyWhereItsProbesCostLessThanThePush) {
+  StepShape s{1'300'000, 42'000'000, 537'000'000, 16'700'000, true, false};
+  s.push_edge_cost = kGpuPushEdgeCost;
+  ASSERT_TRUE(needs_pull_probes(Direction::kAuto, s));
+  EXPECT_EQ(pull_probes_cap(s), 13u);
+  s.pull_probes = 16'700'000ull * 13;
+  EXPECT_FALSE(choose_pull(Direction::kAuto, s));
+  s.push_edge_cost = 0;  // Ligra's rule alone
+  EXPECT_FALSE(needs_pull_probes(Direction::kAuto, s));
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  s = StepShape{13'000'000, 420'000'000, 537'000'000, 16'700'000, true, false};
+  s.push_edge_cost = kGpuPushEdgeCost;
+  EXPECT_EQ(pull_probes_cap(s), 2u);
+  s.pull_probes = 16'700'000ull * 2;
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  s = StepShape{79'000, 30'000'000, 520'000'000, 16'700'000, true, false};  // kron's hubs; half the vertices isolated
+  s.push_edge_cost = kGpuPushEdgeCost;
+  s.pull_probes = 40'000'000;
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  // Below the threshold, after a pull (Beamer's hysteresis) and over a link: no probes needed.
+  s = StepShape{1'000, 30'000, 537'000'000, 16'700'000, true, false};
+  s.push_edge_cost = kGpuPushEdgeCost;
+  EXPECT_FALSE(needs_pull_probes(Direction::kAuto, s));
+  s = StepShape{13'000'000, 420'000'000, 537'000'000, 16'700'000, true, true};
+  s.push_edge_cost = kGpuPushEdgeCost;
+  EXPECT_FALSE(needs_pull_probes(Direction::kAuto, s));
+  s = StepShape{1'300'000, 42'000'000, 537'000'000, 16'700'000, true, false, true, 4};
+  s.push_edge_cost = kGpuPushEdgeCost;
+  EXPECT_FALSE(needs_pull_probes(Direction::kAuto, s));
+}
+
 }  // namespace
 }  // namespace tg::test

@@ -61,6 +61,11 @@ class GpuEngine {
     if (in_gpu_memory && graph.numbered_by_degree) pull_divisor_ = 40;
     if (const char* d = std::getenv("TG_PULL_DIVISOR"))
       pull_divisor_ = std::max<uint64_t>(1, std::strtoull(d, nullptr, 10));
+    // In GPU memory a pull must also read fewer probes than the push's edges
+    // cost (engines/direction.h, pull_pays_in_memory); TG_PUSH_EDGE_COST=0
+    // leaves Ligra's rule alone, for experiments.
+    if (in_gpu_memory) push_edge_cost_ = kGpuPushEdgeCost;
+    if (const char* c = std::getenv("TG_PUSH_EDGE_COST")) push_edge_cost_ = std::max(0.0, std::strtod(c, nullptr));
   }
 
   ~GpuEngine() {
@@ -239,7 +244,7 @@ class GpuEngine {
     if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
     const bool over_link = g_.access != Access::kDevice && g_.access != Access::kUvm && !g_.streamed.enabled;
     StepShape shape{f.count, 0, g_.m, n_, can_pull(), pulled_last_, over_link, over_link ? g_.in.view.cache.heads : 0,
-                    pull_divisor_};
+                    pull_divisor_, over_link ? 0.0 : push_edge_cost_};
     // The frontier's degree sum is a pass over its offsets and a wait for the
     // result: taken where the direction turns on it, for a streamed source
     // (which plans its copies by it), and over a link, where it picks the
@@ -253,6 +258,9 @@ class GpuEngine {
         exact ? frontiers_.out_degree_sum(f, g_.out.view.offsets, g_.m)
               : static_cast<uint64_t>(double(f.count) * (n_ > 0 ? double(g_.m) / double(n_) : 0.0));
     shape.frontier_edges = frontier_edges;
+    // From the degrees' bands, no pass over the lists: a pass over the
+    // offsets here cost kron:25 about 0.1 ms a traversal (the H200).
+    if (needs_pull_probes(options.direction, shape)) shape.pull_probes = g_.in_degrees.probes_up_to(pull_probes_cap(shape));
     pulled_last_ = choose_pull(options.direction, shape);
     if (pulled_last_) {
       stats_.pull_steps++;
@@ -315,6 +323,7 @@ class GpuEngine {
   RunStats stats_;
   bool trace_ = false;
   uint64_t pull_divisor_ = 20;  // StepShape::pull_divisor (engines/direction.h)
+  double push_edge_cost_ = 0;   // StepShape::push_edge_cost
   bool pulled_last_ = false;  // for the direction policy's hysteresis
   cudaEvent_t results_ready_ = nullptr;
   bool results_recorded_ = false;

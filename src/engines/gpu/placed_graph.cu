@@ -155,6 +155,7 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
 
   view_.n = n;
   view_.numbered_by_degree = tg::numbered_by_degree(graph.out, n);
+  view_.in_degrees = degree_bands(graph.directed && graph.in.built() ? graph.in : graph.out, n);
   view_.m = graph.num_edges();
   view_.symmetric = !graph.directed;
   view_.access = access_of(placement_);

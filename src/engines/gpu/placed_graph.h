@@ -24,6 +24,7 @@
 #include "engines/gpu_footprint.h"
 #include "engines/paged/edge_file.h"
 #include "engines/run.h"
+#include "graph/degree_bands.h"
 #include "graph/graph.h"
 
 namespace tg::gpu {
@@ -68,6 +69,9 @@ struct DeviceGraph {
   // Ids by non-increasing out-degree (graph/relabel.h, numbered_by_degree):
   // lists start with their hubs, so pulls pay from smaller frontiers.
   bool numbered_by_degree = false;
+  // The in-lists' degrees (out-lists' where no CSC is stored), for the pull's
+  // probes the direction policy weighs in GPU memory.
+  DegreeBands in_degrees;
   Access access = Access::kDevice;
   PlacedCsr<V> out;  // out.view.offsets is always set; neighbours when pushing
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
