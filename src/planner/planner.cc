@@ -225,8 +225,9 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
     for (CachedLists& l : plan.zero_copy_cache.lists) l.vertices.clear();
   }
   plan.candidates.push_back(device_candidate(plan.work, s, budget, room, profile));
-  // Zero-copy's pulls weigh their link bytes (engines/direction.h) unless its
-  // edge cache holds every list; then it reads as the device placement does.
+  // Zero-copy's pulls weigh their link bytes (engines/direction.h), as the
+  // engine's do, unless its edge cache holds every list: then its reads are
+  // the device placement's, and so is its prediction (the device is chosen).
   const bool zero_copy_over_link = zero_copy_cache == nullptr || zero_copy_cache->cached_fraction() < 1;
   plan.candidates.push_back(
       zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link,

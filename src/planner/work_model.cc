@@ -132,6 +132,17 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, i
     shape.pulled_last = pulled;
     shape.pull_over_link = over_link;
     shape.link_heads = link_heads;
+    // In GPU memory the engine also weighs a pull's probes (every vertex
+    // unvisited, each list read up to the cap) against the push's edges.
+    if (!over_link) {
+      shape.push_edge_cost = kGpuPushEdgeCost;
+      if (needs_pull_probes(Direction::kAuto, shape)) {
+        const double cap = double(pull_probes_cap(shape));
+        double probes = 0;
+        for (const DegreeClass& c : classes) probes += c.vertices * std::min(c.degree, cap);
+        shape.pull_probes = uint64_t(probes);
+      }
+    }
     BfsLevel l;
     l.pull = choose_pull(Direction::kAuto, shape);
     l.frontier = vertices;
