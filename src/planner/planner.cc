@@ -117,10 +117,11 @@ double cached_entries(const Work& w, const EdgeCachePlan& cache) {
   if (cache.total_entries == 0) return 0;
   const double list_share = whole_list_share(cache);
   const double H = cache.heads;
+  // Known: what is read past the heads crosses unless its list is cached whole.
+  if (w.entries_past_heads >= 0) return w.entries - w.entries_past_heads * (1 - list_share);
   // The share of a probe's entries past the head.
   const double probe_tail = w.probe_length > 0 ? std::max(0.0, w.probe_length - H) / w.probe_length : 1 / (1 + H);
-  const double past_heads = w.probe_entries_past_heads >= 0 ? w.probe_entries_past_heads : w.probe_entries * probe_tail;
-  const double probes_served = w.probe_entries - past_heads * (1 - list_share);
+  const double probes_served = w.probe_entries * (1 - probe_tail * (1 - list_share));
   const double rest_served = (w.entries - w.probe_entries) * cache.cached_fraction();
   return probes_served + rest_served;
 }
@@ -133,11 +134,9 @@ Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfil
   const double served = cache ? std::min(w.entries, cached_entries(w, *cache)) : 0;
   Work over_link = w;
   over_link.entries = w.entries - served;
-  if (w.probe_entries_past_heads >= 0 && cache != nullptr && cache->total_entries > 0) {
-    // Known probes: the lists read past the heads and not cached whole; the
-    // other lists (pushes) in the share the cache does not hold.
-    over_link.lists = w.probe_lists_past_heads * (1 - whole_list_share(*cache)) +
-                      (w.lists - w.probe_lists) * (1 - cache->cached_fraction());
+  if (w.entries_past_heads >= 0 && cache != nullptr && cache->total_entries > 0) {
+    // Known: the lists read past the heads and not cached whole.
+    over_link.lists = w.lists_past_heads * (1 - whole_list_share(*cache));
   } else if (w.entries > 0) {
     over_link.lists = w.lists * over_link.entries / w.entries;
   }

@@ -151,14 +151,18 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, i
     // pull's vertex reads its list until a frontier neighbour: of the share q
     // of edge ends in the frontier, (1 - (1 - q)^d) / q entries.
     const double q = std::min(1.0, edges / m);
+    const double H = link_heads;
     for (size_t i = 0; i < classes.size(); ++i) {
       const double d = classes[i].degree;
+      if (!l.pull && d > H) {  // a push reads its frontier's lists past the heads
+        l.lists_past_heads += frontier[i];
+        l.entries_past_heads += frontier[i] * (d - H);
+      }
       if (l.pull) {
         l.entries += unvisited[i] * (q > 0 ? std::min(d, (1 - std::pow(1 - q, d)) / q) : d);
         l.lists += unvisited[i];
         // Probe k is read where the k - 1 before it missed: past H heads,
         // the list is read on in (1 - q)^H of cases, ((1 - q)^H - (1 - q)^d) / q entries.
-        const double H = link_heads;
         if (d > H) {
           l.lists_past_heads += unvisited[i] * std::pow(1 - q, H);
           l.entries_past_heads +=
@@ -197,16 +201,13 @@ constexpr double kStepsPerBfsLevel = 24;
 Work direction_optimizing_bfs(const std::vector<BfsLevel>& levels, const GraphFacts& g, int link_heads) {
   Work w;
   double pushed = 0, probed = 0;
-  w.probe_entries_past_heads = 0;
+  w.entries_past_heads = 0;
   for (const BfsLevel& l : levels) {
     w.entries += l.entries;
     w.lists += l.lists;
     (l.pull ? probed : pushed) += l.entries;
-    if (l.pull) {
-      w.probe_lists += l.lists;
-      w.probe_entries_past_heads += l.entries_past_heads;
-      w.probe_lists_past_heads += l.lists_past_heads;
-    }
+    w.entries_past_heads += l.entries_past_heads;
+    w.lists_past_heads += l.lists_past_heads;
   }
   w.vertex_reads = 2 * pushed;
   w.value_bytes = 4;

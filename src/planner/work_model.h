@@ -48,11 +48,10 @@ struct Work {
   double probe_entries = 0;
   double probe_length = 0;
   double frontier_probes = 0;  // reads of a bitmap of the frontier (bottom-up probes): a footprint of vertices / 8 bytes
-  // Of the probes, where known (the expected BFS levels with a cache's H head
-  // entries a list): the lists and entries a probe reads past the heads.
-  double probe_lists = 0;
-  double probe_entries_past_heads = -1;  // < 0: unknown
-  double probe_lists_past_heads = 0;
+  // Where known (the expected BFS levels with a cache's H head entries a
+  // list): the entries read past the heads, and the lists so read.
+  double entries_past_heads = -1;  // < 0: unknown
+  double lists_past_heads = 0;
   bool dense = false;       // every step reads (nearly) all lists, in address order
   // Not dense, but most lists are read in the steps that read most of them
   // (a push-only BFS's big levels), side by side: half a line a list start
@@ -78,7 +77,7 @@ Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_
 struct BfsLevel {
   bool pull = false;
   double frontier = 0, entries = 0, lists = 0;
-  // A pull's lists and entries past the first `link_heads` of each list.
+  // The lists and entries read past the first `link_heads` of each list.
   double lists_past_heads = 0, entries_past_heads = 0;
 };
 std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& graph, bool over_link, int link_heads = 0);
