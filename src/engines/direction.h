@@ -70,7 +70,6 @@ inline bool pull_pays_in_memory(const StepShape& s) {
 }
 constexpr double kGpuPushEdgeCost = 3;
 
-
 // Beamer's beta: the frontier size, as a fraction of |V|, below which a
 // traversal that pulls goes back to pushing.
 constexpr uint64_t kPullUntilFrontierBelow = 18;
@@ -86,6 +85,12 @@ inline std::optional<bool> choice_without_edges(Direction asked, const StepShape
   return std::nullopt;
 }
 
+// Ligra's threshold: the frontier's vertices plus out-edges above
+// total_edges / pull_divisor.
+inline bool past_ligra_threshold(const StepShape& s) {
+  return s.frontier_vertices + s.frontier_edges > s.total_edges / s.pull_divisor;
+}
+
 // Whether choose_pull needs frontier_edges, a pass over the frontier's
 // degrees, for this step (the other fields set): an engine skips that pass
 // where it does not (two passes over 268 MB of offsets in a BFS on kron:25).
@@ -98,7 +103,7 @@ inline bool needs_frontier_edges(Direction asked, const StepShape& s) {
 inline bool needs_pull_probes(Direction asked, const StepShape& s) {
   if (s.push_edge_cost <= 0 || s.pull_over_link) return false;
   if (choice_without_edges(asked, s).has_value()) return false;
-  return s.frontier_vertices + s.frontier_edges > s.total_edges / s.pull_divisor;
+  return past_ligra_threshold(s);
 }
 
 // Over a link, a step's bytes: a push reads the frontier's lists, their
@@ -129,7 +134,7 @@ inline bool choose_pull(Direction asked, const StepShape& s) {
     throw Error("a pull step was asked for, but this engine cannot pull: it has no in-edges (build the CSC of "
                 "a directed graph) or its placement streams out-edges only");
   if (const std::optional<bool> choice = choice_without_edges(asked, s)) return *choice;
-  if (s.frontier_vertices + s.frontier_edges <= s.total_edges / s.pull_divisor) return false;
+  if (!past_ligra_threshold(s)) return false;
   if (s.pull_over_link) return pull_pays_over_link(s);
   return s.push_edge_cost <= 0 || pull_pays_in_memory(s);
 }

@@ -244,7 +244,7 @@ class GpuEngine {
     if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
     const bool over_link = g_.access != Access::kDevice && g_.access != Access::kUvm && !g_.streamed.enabled;
     StepShape shape{f.count, 0, g_.m, n_, can_pull(), pulled_last_, over_link, over_link ? g_.in.view.cache.heads : 0,
-                    pull_divisor_, over_link ? 0.0 : push_edge_cost_};
+                    pull_divisor_, push_edge_cost_};
     // The frontier's degree sum is a pass over its offsets and a wait for the
     // result: taken where the direction turns on it, for a streamed source
     // (which plans its copies by it), and over a link, where it picks the
