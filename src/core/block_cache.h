@@ -33,14 +33,22 @@ class BlockCache {
     return *cache;
   }
 
-  // A new block of `bytes` (a multiple of kAlign), aligned to kAlign and
-  // advised to use huge pages; std::free gives it back.
+  // Blocks from this size up are advised to use huge pages.
+  static constexpr size_t kHugePagesFrom = size_t{32} << 20;
+
+  // A new block of `bytes` (a multiple of kAlign), aligned to kAlign and,
+  // from kHugePagesFrom up, advised to use huge pages; std::free gives it back.
   static void* fresh(size_t bytes) {
     void* p = std::aligned_alloc(kAlign, bytes);
     if (p == nullptr) throw std::bad_alloc();
-    // First touch of 4 KiB pages is slow on these VMs (1 s per 256 MiB
-    // measured); huge pages cut it 3-50x and ease GPU address translation.
-    madvise(p, bytes, MADV_HUGEPAGE);
+    // Large arrays: first touch of 4 KiB pages is slow on these VMs (1 s per
+    // 256 MiB measured), huge pages cut it 3-50x and spare the TLB (and the
+    // GPU's translation) at random reads. Small ones: a huge page's first
+    // fault may wait for the kernel to compact memory (2.5 ms a 2 MiB page on
+    // the 2-core VM), where a few MiB of 4 KiB pages fault in well under a
+    // millisecond: the first BFS on kron:20 took 34-48 ms with huge pages for
+    // its few-MiB arrays, 25-30 without, the next ones 16-21 either way.
+    if (bytes >= kHugePagesFrom) madvise(p, bytes, MADV_HUGEPAGE);
     return p;
   }
 
