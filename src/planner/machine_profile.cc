@@ -82,20 +82,22 @@ nlohmann::json to_json(const MachineProfile& p) {
     for (const auto& [f, rate] : r.points) a.push_back({f, rate});
     return a;
   };
-  return {{"format", kFormat},
-          {"source", p.source},
-          {"gpu", p.gpu},
-          {"gpu_memory_bytes", p.gpu_memory_bytes},
-          {"cpu_threads", p.cpu_threads},
-          {"link_copy", p.link_copy},
-          {"pageable_copy", p.pageable_copy},
-          {"host_register", p.host_register},
-          {"zero_copy_lines", p.zero_copy_lines},
-          {"zero_copy_random_lines", points(p.zero_copy_random)},
-          {"device_read", p.device_read},
-          {"device_random_reads", points(p.device_random)},
-          {"step_overhead_s", p.step_overhead_s},
-          {"cpu_gather", p.cpu_gather}};
+  nlohmann::json j = {{"format", kFormat},
+                      {"source", p.source},
+                      {"gpu", p.gpu},
+                      {"gpu_memory_bytes", p.gpu_memory_bytes},
+                      {"cpu_threads", p.cpu_threads},
+                      {"link_copy", p.link_copy},
+                      {"pageable_copy", p.pageable_copy},
+                      {"host_register", p.host_register},
+                      {"zero_copy_lines", p.zero_copy_lines},
+                      {"zero_copy_random_lines", points(p.zero_copy_random)},
+                      {"device_read", p.device_read},
+                      {"device_random_reads", points(p.device_random)},
+                      {"step_overhead_s", p.step_overhead_s},
+                      {"cpu_gather", p.cpu_gather}};
+  if (!p.device_links.points.empty()) j["device_forest_links"] = points(p.device_links);
+  return j;
 }
 
 MachineProfile read_profile(const std::string& path) {
@@ -122,6 +124,7 @@ MachineProfile read_profile(const std::string& path) {
   p.device_read = field_rate(j, path, "device_read");
   p.device_random = field_footprints(j, path, "device_random_reads");
   p.step_overhead_s = field_rate(j, path, "step_overhead_s");
+  if (j.contains("device_forest_links")) p.device_links = field_footprints(j, path, "device_forest_links");
   p.cpu_gather = field_rate(j, path, "cpu_gather");
   return p;
 }

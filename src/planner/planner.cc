@@ -47,10 +47,17 @@ double cached_vertex_reads(const Work& w, const Shape& s, const MachineProfile& 
 // 29.5 (the profile at their footprint: 34).
 double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
   const double probes = w.frontier_probes / p.device_random.at(s.vertices / 8);
-  if (w.vertex_reads == 0) return probes;
+  const bool links_measured = !p.device_links.points.empty();
+  const double links =
+      links_measured
+          ? w.forest_links / (kGraphLinksOverCalibrated * p.device_links.at(s.vertices * s.graph->id_bytes))
+          : 0;
+  const double reads = w.vertex_reads + (links_measured ? 0 : kReadsPerForestLink * w.forest_links);
+  if (reads == 0) return probes + links;
   const double hot = cached_vertex_reads(w, s, p);
-  return probes + w.vertex_reads * (hot / p.device_random.points.front().second +
-                                    (1 - hot) / p.device_random.at(s.vertices * w.value_bytes));
+  return probes + links +
+         reads * (hot / p.device_random.points.front().second +
+                  (1 - hot) / p.device_random.at(s.vertices * w.value_bytes));
 }
 
 // Kernels reading `hbm_bytes` of edges from GPU memory and the work's vertex
@@ -267,6 +274,7 @@ nlohmann::json to_json(const Plan& plan) {
           {"work", {{"entries", plan.work.entries},
                     {"lists", plan.work.lists},
                     {"vertex_reads", plan.work.vertex_reads},
+                    {"forest_links", plan.work.forest_links},
                     {"steps", plan.work.steps},
                     {"cached_vertex_reads", plan.cached_vertex_reads},
                     {"basis", plan.work.basis}}},

@@ -296,15 +296,11 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     w.basis = split ? "lists ordered by weight: light parts read about twice, heavy parts once, 1.3 entries an edge"
                     : "each list read about twice (delta-stepping's re-relaxations)";
   } else if (name == "cc") {
-    // A forest link (core/forest.h) takes about ten random reads' time: the
-    // labels of both ends, the chase to both roots and the compare-and-swap,
-    // retried where other links moved a root. Links meet at the roots, not at
-    // the hubs, so the cached hubs do not speed them. In GPU memory on the
-    // H100 (tests/planner/data/h100-2026-11-28.json) the sampled form took
-    // 0.49-0.63 ns per vertex with edges (two links and a flattening each:
-    // 22 reads at the label array's 34-47 G a second are 0.47-0.65), and
-    // linking every edge once 0.26-0.46 ns an edge.
-    constexpr double kReadsPerLink = 10;
+    // Links meet at the roots, not at the hubs, so cached hubs do not speed
+    // them. In GPU memory on the H100 (tests/planner/data/h100-2026-11-28.json)
+    // the sampled form took 0.49-0.63 ns per vertex with edges (two links and
+    // a flattening each: 22 reads at the label array's 34-47 G a second are
+    // 0.47-0.65), and linking every edge once 0.26-0.46 ns an edge.
     w.follows_degrees = false;
     if (undirected_pull && o.cc_method == CcMethod::kSampled) {
       // Afforest: two sampling rounds read two entries of each list; the
@@ -319,7 +315,9 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
       w.lists = n + 0.1 * n;
       w.probe_entries = w.entries;
       w.probe_length = 2;
-      w.vertex_reads = (2 * kReadsPerLink + 2) * n;
+      // Its links join a vertex to a neighbour while the trees are shallow:
+      // cheaper than linking every edge (calibrate's rate), about ten reads.
+      w.vertex_reads = (2 * kReadsPerForestLink + 2) * n;
       w.basis = "sampled linking: 2 entries of each list, then a tenth of the edges";
     } else if (o.cc_method == CcMethod::kShiloachVishkin) {
       // Hooking every edge (two label reads and an atomic minimum), round
@@ -332,10 +330,11 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
       w.basis = "every edge hooked in each of about 5 rounds";
     } else {
       // Where the engine cannot pull (subgraph, stream): every edge linked
-      // once, then the trees flattened.
+      // once, then the trees flattened; the links at the profile's link rate
+      // where it has one (planner.cc).
       w.entries = m;
       w.lists = n;
-      w.vertex_reads = kReadsPerLink * m;
+      w.forest_links = m;
       w.basis = "every edge linked once (push only)";
     }
     w.steps = 6;

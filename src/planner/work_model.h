@@ -37,6 +37,7 @@ struct Work {
   double entries = 0;       // edge-list entries read over the run (an id, and a weight where read)
   double lists = 0;         // lists started (each a scattered start where the frontier is sparse)
   double vertex_reads = 0;  // random reads of vertex values
+  double forest_links = 0;  // CC's links (core/forest.h), at the profile's measured link rate
   double value_bytes = 8;   // per vertex of the array those reads land in (their footprint: vertices x this)
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
   double steps = 0;         // engine steps (each at the profile's step overhead)
@@ -61,6 +62,18 @@ struct Work {
   const char* per_name = "run";
   std::string basis;
 };
+
+// A forest link's time in random reads where the profile has no link rate:
+// the labels of both ends, the chase to both roots and the compare-and-swap,
+// retried where other links moved a root.
+constexpr double kReadsPerForestLink = 10;
+// Where it has one, a link at the profile's rate, calibrate's links over
+// lists of random entries at the label array's footprint, times this: CC's
+// linking of every edge of kron and urand at scales 24 and 25 on the H200
+// (subgraph and stream, tests/planner/data/h200-2026-12-02.json) ran
+// 1.07-1.54 times that rate (one outlier, urand:24 on subgraph, 2.6 beside
+// 1.43 on stream). Why a real graph's links run faster is not known.
+constexpr double kGraphLinksOverCalibrated = 1.35;
 
 // `can_pull`: the placement pulls (bottom-up BFS, CC's sampled form on an
 // undirected graph); subgraph and stream push only. `over_link`: its pulls

@@ -43,6 +43,12 @@ TEST(Profile, WrittenAndReadBack) {
   EXPECT_EQ(q.device_random.points, p.device_random.points);
   EXPECT_EQ(q.gpu, p.gpu);
   EXPECT_EQ(q.source, path);
+  // The forest links' rates, measured by later calibrates, go with the
+  // profile where there; a profile without them reads with none.
+  EXPECT_TRUE(q.device_links.points.empty());
+  p.device_links.points = {{16.8e6, 9e9}, {1.07e9, 3e9}};
+  write_profile(p, path);
+  EXPECT_EQ(read_profile(path).device_links.points, p.device_links.points);
 }
 
 TEST(Profile, BadFilesAreRefusedNamingTheField) {
@@ -69,6 +75,10 @@ TEST(Profile, BadFilesAreRefusedNamingTheField) {
   j["zero_copy_random_lines"] = {{1e9, 1e8}, {1e6, 5e8}};
   write(j.dump());
   expect_error_with(path, "zero_copy_random_lines[1]\": footprints must increase");
+  j = to_json(builtin_profile());
+  j["device_forest_links"] = {{1e6, 0}};
+  write(j.dump());
+  expect_error_with(path, "device_forest_links[0]\" must hold positive numbers");
 }
 
 TEST(Profile, FootprintRatesInterpolateInLogSpaceAndHoldAtTheEnds) {
@@ -165,6 +175,33 @@ TEST(Plan, TheEdgeCacheServesZeroCopyReads) {
   // One head entry serves only half of CC's two-entry probes.
   cache.heads = 1;
   EXPECT_GT(zero_copy(make_plan(kron25(), request_for("cc"), quarter, room, p, &cache)).link_bytes, 0);
+}
+
+// CC's links at the profile's measured link rate where it has one: linking
+// every edge (stream, which cannot pull) at a slow rate costs the edges over
+// that rate, and without a rate ten random reads a link, as before.
+TEST(Plan, CcLinksTakeTheProfilesLinkRate) {
+  const uint64_t quarter = 1047218294, room = uint64_t{70} << 30;
+  auto stream_s = [&](const MachineProfile& p) {
+    const Plan plan = make_plan(kron25(), request_for("cc"), quarter, room, p);
+    for (const Candidate& c : plan.candidates)
+      if (c.placement == Placement::kStream) return c.compute_s;
+    ADD_FAILURE() << "no stream candidate";
+    return 0.0;
+  };
+  MachineProfile p = builtin_profile();
+  const double as_reads = stream_s(p);
+  p.device_links.points = {{1e6, 1e8}, {1e10, 1e8}};  // 10 s for kron:25's edges
+  const double slow = stream_s(p);
+  p.device_links.points = {{1e6, 2e8}, {1e10, 2e8}};
+  const double faster = stream_s(p);
+  EXPECT_NEAR(slow - faster, 1047218294 / (2e8 * kGraphLinksOverCalibrated), 0.05)
+      << "half the rate, the edges' links at it";
+  EXPECT_GT(slow, 10 / kGraphLinksOverCalibrated);
+  EXPECT_LT(as_reads, 2) << "ten random reads a link at the built-in H100's rates";
+  GraphFacts directed = kron25();
+  directed.directed = true;  // no sampled form: every edge linked, whatever the placement
+  EXPECT_EQ(make_plan(directed, request_for("cc"), quarter, room, p).work.forest_links, 1047218294);
 }
 
 // A graph of 2^scale vertices, all of degree 32, as its facts.

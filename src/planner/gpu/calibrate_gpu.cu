@@ -1,8 +1,8 @@
 // calibrate's GPU micro-benchmarks (planner/calibrate.h): copies over the
 // link, pinning in place, zero-copy lines in address order and at random by
 // footprint, device memory read in order and at random by footprint, and the
-// fixed cost of a step. Each is the best of a few runs, timed with CUDA events
-// after a warm-up.
+// fixed cost of a step, and forest links (CC's) by footprint. Each is the
+// best of a few runs, timed with CUDA events after a warm-up.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "core/forest.h"
 #include "engines/gpu/cuda_util.h"
 #include "planner/calibrate.h"
 
@@ -47,6 +48,22 @@ __global__ void read_random_words(const uint32_t* data, uint64_t words, int per_
   uint32_t acc = 0;
   for (int i = 0; i < per_thread; ++i) acc += data[mix(t * 64 + i) % words];
   if (acc == 0x12345678u) *sink = acc;
+}
+
+// A forest of `n` single-vertex trees.
+__global__ void make_roots(uint32_t* parent, uint32_t n) {
+  for (uint32_t v = blockIdx.x * blockDim.x + threadIdx.x; v < n; v += gridDim.x * blockDim.x) parent[v] = v;
+}
+
+// CC's linking of every edge (core/forest.h's forest_link) over the lists of
+// a random graph of `per_vertex` entries a list, read as the engine reads a
+// CSR: consecutive threads take consecutive entries, so a list's links share
+// its source and find its root in cache, and the trees grow into one whose
+// root the later links chase and contend for.
+__global__ void link_random_lists(uint32_t* parent, uint32_t n, uint32_t per_vertex) {
+  const uint64_t links = uint64_t(n) * per_vertex, stride = uint64_t(gridDim.x) * blockDim.x;
+  for (uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < links; i += stride)
+    forest_link(parent, uint32_t(i / per_vertex), uint32_t(mix(i + 1) % n));
 }
 
 __global__ void empty_kernel() {}
@@ -196,6 +213,34 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     profile.device_random.points.emplace_back(double(footprint), double(threads * per_thread) / s);
     say(rate_text(("GPU memory, random 4-byte reads over " + std::to_string(footprint >> 20) + " MiB").c_str(),
                   double(threads * per_thread) / s, "G reads/s"));
+  }
+
+  // Forest links (CC's linking of every edge, core/forest.h) over parent
+  // arrays of a few footprints, lists of 16 random entries (a graph of
+  // average degree 16): a link reads both labels, chases them to their roots
+  // and swaps one.
+  profile.device_links.points.clear();
+  for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{256} << 20, uint64_t{1} << 30}) {
+    if (footprint > bytes) continue;
+    const uint32_t n = uint32_t(footprint / 4), per_vertex = 16;
+    const uint64_t links = uint64_t{per_vertex} * n;
+    float best = 1e30f;
+    for (int r = 0; r < 3; ++r) {  // the first a warm-up, kept only if it is the best
+      make_roots<<<sms * 8, 256>>>(dev, n);
+      TG_CUDA_CHECK_LAUNCH();
+      TG_CUDA(cudaEventRecord(ev.a));
+      link_random_lists<<<sms * 8, 256>>>(dev, n, per_vertex);
+      TG_CUDA_CHECK_LAUNCH();
+      TG_CUDA(cudaEventRecord(ev.b));
+      TG_CUDA(cudaEventSynchronize(ev.b));
+      float ms = 0;
+      TG_CUDA(cudaEventElapsedTime(&ms, ev.a, ev.b));
+      best = std::min(best, ms);
+    }
+    const double rate = double(links) / (best / 1e3);
+    profile.device_links.points.emplace_back(double(footprint), rate);
+    say(rate_text(("GPU memory, forest links over " + std::to_string(footprint >> 20) + " MiB").c_str(), rate,
+                  "G links/s"));
   }
 
   // A step: a launch and a 4-byte count back to the host (the engine's frontier size).
