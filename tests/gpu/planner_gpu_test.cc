@@ -1,12 +1,14 @@
 // --placement auto on a GPU (planner/planner.h): the run takes the plan's
 // placement, records the plan, and its result verifies; with the edges over
-// the budget the plan leaves the device out.
+// the budget the plan leaves the device out. `calibrate` on a GPU writes every
+// rate the planner reads.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <string>
 
 #include "gpu/gpu_checks.h"
+#include "planner/machine_profile.h"
 #include "support/run_program.h"
 
 namespace tg::test {
@@ -34,6 +36,23 @@ TEST(PlannerGpu, AutoRunsThePlanAndRecordsIt) {
   // A fixed placement runs no plan.
   const nlohmann::json fixed = run_json("run bfs --graph kron:12 --engine gpu --placement zerocopy-aligned");
   EXPECT_FALSE(fixed["details"].contains("plan"));
+}
+
+TEST(PlannerGpu, CalibrateMeasuresEveryRateTheModelReads) {
+  if (!gpu::have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const std::string path = temp_path("calibrated.json");
+  const ProgramResult r = run_tiergraph("calibrate --quick -o " + path);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const planner::MachineProfile p = planner::read_profile(path);  // every required rate present and positive
+  EXPECT_FALSE(p.gpu.empty());
+  // The forest links at the quick run's two footprints (16 and 256 MiB):
+  // fewer a second than random reads of the same footprint, each a few.
+  ASSERT_EQ(p.device_links.points.size(), 2u);
+  for (const auto& [footprint, rate] : p.device_links.points) {
+    EXPECT_GT(rate, 1e7) << footprint;
+    EXPECT_LT(rate, p.device_random.at(footprint)) << footprint;
+  }
+  EXPECT_NE(r.err.find("forest links"), std::string::npos) << r.err;
 }
 
 }  // namespace
