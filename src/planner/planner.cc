@@ -183,7 +183,7 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
   if (w.dense || placement == Placement::kStream) {
     // Each of the run's passes over the edges copies what is not resident;
     // stream copies every active partition, most of them in a sparse run's middle levels.
-    const double passes = w.dense ? std::max(1.0, w.per) : std::max(1.0, rounds_of(w) / 2);
+    const double passes = w.dense ? std::max(1.0, w.per) : std::max(1.0, rounds_of(w) * w.streamed_share);
     c.link_bytes = passes * (s.edge_bytes - resident);
     c.compute_s = std::max(c.link_bytes / p.link_copy, on_gpu);
     c.basis = "non-resident partitions copied each pass (" + gb(resident) + " resident)";

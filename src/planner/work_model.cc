@@ -225,6 +225,21 @@ Work direction_optimizing_bfs(const std::vector<BfsLevel>& levels, const GraphFa
   return w;
 }
 
+// The typical hop distance between two vertices of the configuration model
+// with these degrees, ln n / ln nu for nu the mean excess degree E[D^2] /
+// E[D] - 1 [Newman, Strogatz and Watts, Phys. Rev. E 2001]: 4.8-5.0 on urand
+// at scales 24 and 25 (nu 32), 1.8 on kron (nu 6.5 K and 8.5 K).
+double typical_hops(const GraphFacts& g) {
+  const double n = std::max<double>(2, double(g.vertices_with_edges));
+  double sum = 0, sum_sq = 0;
+  for (const DegreeClass& c : degree_classes(g)) {
+    sum += c.vertices * c.degree;
+    sum_sq += c.vertices * c.degree * c.degree;
+  }
+  const double nu = sum > 0 ? sum_sq / sum - 1 : double(g.edges) / n;
+  return std::log(n) / std::log(std::max(2.0, nu));
+}
+
 }  // namespace
 
 Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull, bool over_link, int link_heads) {
@@ -293,6 +308,14 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // one random read each.
     w.vertex_reads = 2 * relaxed * m;
     w.steps = 4 * bfs_levels(g);
+    // Its rounds (the streamed placements copy the active partitions in
+    // each) follow the hops of the shortest paths, not BFS's levels: on the
+    // H200 stream ran 21 of them on kron at scales 24 and 25 and 45-49 on
+    // urand (the runs of tests/planner/data/h200-2026-12-02.json), about
+    // 9.5 a typical hop (17-18 and 46-48 predicted); each copied 0.67 (kron)
+    // to 0.77 (urand) of the partitions that do not stay resident.
+    w.rounds = kSsspRoundsPerHop * typical_hops(g);
+    w.streamed_share = 0.7;
     w.basis = split ? "lists ordered by weight: light parts read about twice, heavy parts once, 1.3 entries an edge"
                     : "each list read about twice (delta-stepping's re-relaxations)";
   } else if (name == "cc") {

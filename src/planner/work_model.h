@@ -42,6 +42,7 @@ struct Work {
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
   double steps = 0;         // engine steps (each at the profile's step overhead)
   double rounds = 0;        // level-synchronous rounds (BFS's levels), where they differ from the steps
+  double streamed_share = 0.5;  // of the partitions that are not resident, the share a round copies (stream)
   // Of `entries`: those read by pulls that stop within a list's first
   // entries (bottom-up BFS, CC's sample), which a cache's heads serve; each
   // such probe reads `probe_length` entries, or 0 where it stops at the first
@@ -67,6 +68,8 @@ struct Work {
 // the labels of both ends, the chase to both roots and the compare-and-swap,
 // retried where other links moved a root.
 constexpr double kReadsPerForestLink = 10;
+// SSSP's rounds a typical hop of the graph (work_model.cc's typical_hops).
+constexpr double kSsspRoundsPerHop = 9.5;
 // Where it has one, a link at the profile's rate, calibrate's links over
 // lists of random entries at the label array's footprint, times this: CC's
 // linking of every edge of kron and urand at scales 24 and 25 on the H200

@@ -213,6 +213,22 @@ GraphFacts uniform_degrees(int scale) {
   return g;
 }
 
+// SSSP's rounds follow the graph's typical hop distance: about 46 on
+// urand-like degrees at 2^24 vertices (the H200 ran 45-49), fewer where a few
+// hubs hold most entries (kron: 21); a streamed run copies the partitions
+// that are not resident in about 0.7 of them.
+TEST(Plan, SsspRoundsFollowTheTypicalHops) {
+  const GraphFacts urand = uniform_degrees(24);
+  GraphFacts hubs = urand;  // a thousand vertices hold half of the entries
+  hubs.top_degree_shares = {{1024, 0.5}, {double(hubs.vertices), 1.0}};
+  const RunRequest r = request_for("sssp");
+  const Work a = estimate_work(r, urand, true), b = estimate_work(r, hubs, true);
+  EXPECT_GT(a.rounds, 40);
+  EXPECT_LT(a.rounds, 52);
+  EXPECT_LT(b.rounds, a.rounds / 2);
+  EXPECT_DOUBLE_EQ(a.streamed_share, 0.7);
+}
+
 // The expected levels of BFS on urand-like degrees follow the engines' own
 // direction rule: at 2^24 vertices the fourth level (about 1 M vertices)
 // passes Ligra's threshold, where the unvisited would probe about 0.4 of all
