@@ -44,8 +44,9 @@ void calibrate(const CalibrateCommandOptions& o) {
 
 void add_calibrate_command(CLI::App& app) {
   auto o = std::make_shared<CalibrateCommandOptions>();
-  CLI::App* cmd = app.add_subcommand(
-      "calibrate", "Measure this machine's link, zero-copy, GPU-memory and CPU-gather rates into a profile for the planner");
+  CLI::App* cmd = app.add_subcommand("calibrate",
+                                     "Measure this machine's link, zero-copy, GPU-memory, forest-link (CC) and "
+                                     "CPU-gather rates into a profile for the planner");
   cmd->add_option("-o,--output", o->output, "Profile to write (default: ~/.config/tiergraph/profile.json)");
   cmd->add_option("--device", o->device, "GPU: device index")->capture_default_str()->check(CLI::Range(0, 1024));
   cmd->add_flag("--quick", o->quick, "256 MiB buffers instead of 1 GiB, no 4 GiB footprint (a few seconds)");
