@@ -201,8 +201,11 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     TG_CUDA_CHECK_LAUNCH();
   });
   say(rate_text("GPU memory, in order", profile.device_read, "GB/s"));
+  // 16 MiB lies within the L2 (50 MiB on the H100 and H200), 64 MiB just
+  // past it, where the L2 still serves much: the H200 read 140, 75, 47 and
+  // 42 G a second at 16, 64, 256 and 1024 MiB (docs/gpu-check/2026-12-02f).
   profile.device_random.points.clear();
-  for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{256} << 20, uint64_t{1} << 30}) {
+  for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{64} << 20, uint64_t{256} << 20, uint64_t{1} << 30}) {
     if (footprint > bytes) continue;
     const int per_thread = 32;
     const uint64_t threads = uint64_t(sms) * 2048;
