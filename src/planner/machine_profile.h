@@ -36,9 +36,9 @@ struct MachineProfile {
   double device_read = 0;           // coalesced reads of device memory
   FootprintRates device_random;     // random 4-byte reads per second, by footprint (vertex values)
   double step_overhead_s = 0;       // fixed cost of one engine step (launches, a frontier count)
-  // CC's forest links (core/forest.h) of random pairs a second, by the
-  // parent array's footprint. Empty in profiles made before calibrate
-  // measured it: the planner then takes a link for ten random reads.
+  // CC's forest links (core/forest.h) a second over lists of random
+  // entries, by the parent array's footprint. Empty in profiles made before
+  // calibrate measured it: the planner then takes a link for ten random reads.
   FootprintRates device_links;
   // CPU.
   double cpu_gather = 0;  // threads copying scattered lists into one buffer
