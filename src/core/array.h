@@ -25,7 +25,8 @@ class Array {
   Array() = default;
 
   // Uninitialised storage, aligned to 2 MiB when large so that the buffer can
-  // be pinned for the GPU (cudaHostRegister) and backed by huge pages.
+  // be pinned for the GPU (cudaHostRegister), and from 32 MiB backed by huge
+  // pages (BlockCache::fresh says why not below).
   static Array allocate(size_t n) { return allocate_from(n, false); }
   // The same, for per-run vertex arrays: large blocks come from and go back
   // to the BlockCache.
