@@ -193,6 +193,8 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
     c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
   }
   c.compute_s += w.steps * p.step_overhead_s;
+  if (w.forest_links > 0 && p.device_links.points.empty())
+    c.basis += "; links taken as ten random reads (the profile has no link rate: run tiergraph calibrate again)";
   c.setup_s = s.edge_bytes / p.host_register;
   // The edge buffers' least size (subgraph_plan.cc: a few buffers of 64 edges).
   if (double(budget) < 16 * 64 * s.entry_bytes) {

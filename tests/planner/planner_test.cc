@@ -191,6 +191,9 @@ TEST(Plan, CcLinksTakeTheProfilesLinkRate) {
   };
   MachineProfile p = builtin_profile();
   const double as_reads = stream_s(p);
+  const Plan old_profile = make_plan(kron25(), request_for("cc"), quarter, room, p);
+  EXPECT_NE(old_profile.candidates.back().basis.find("no link rate"), std::string::npos)
+      << old_profile.candidates.back().basis;
   p.device_links.points = {{1e6, 1e8}, {1e10, 1e8}};  // 10 s for kron:25's edges
   const double slow = stream_s(p);
   p.device_links.points = {{1e6, 2e8}, {1e10, 2e8}};
@@ -199,6 +202,8 @@ TEST(Plan, CcLinksTakeTheProfilesLinkRate) {
       << "half the rate, the edges' links at it";
   EXPECT_GT(slow, 10 / kGraphLinksOverCalibrated);
   EXPECT_LT(as_reads, 2) << "ten random reads a link at the built-in H100's rates";
+  EXPECT_EQ(make_plan(kron25(), request_for("cc"), quarter, room, p).candidates.back().basis.find("no link rate"),
+            std::string::npos);
   GraphFacts directed = kron25();
   directed.directed = true;  // no sampled form: every edge linked, whatever the placement
   EXPECT_EQ(make_plan(directed, request_for("cc"), quarter, room, p).work.forest_links, 1047218294);
