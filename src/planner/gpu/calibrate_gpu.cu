@@ -78,12 +78,20 @@ struct Events {
     cudaEventDestroy(a);
     cudaEventDestroy(b);
   }
+  // The least time of `rounds` runs after a warm-up; `prepare`, untimed,
+  // before each (a run that changes what the next one reads resets it).
   template <typename F>
   double best_seconds(int rounds, F run) {
+    return best_seconds(rounds, run, [] {});
+  }
+  template <typename F, typename P>
+  double best_seconds(int rounds, F run, P prepare) {
+    prepare();
     run();  // warm-up
     TG_CUDA(cudaDeviceSynchronize());
     float best = 1e30f;
     for (int r = 0; r < rounds; ++r) {
+      prepare();
       TG_CUDA(cudaEventRecord(a));
       run();
       TG_CUDA(cudaEventRecord(b));
@@ -227,20 +235,17 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     if (footprint > bytes) continue;
     const uint32_t n = uint32_t(footprint / 4), per_vertex = 16;
     const uint64_t links = uint64_t{per_vertex} * n;
-    float best = 1e30f;
-    for (int r = 0; r < 3; ++r) {  // the first a warm-up, kept only if it is the best
-      make_roots<<<sms * 8, 256>>>(dev, n);
-      TG_CUDA_CHECK_LAUNCH();
-      TG_CUDA(cudaEventRecord(ev.a));
-      link_random_lists<<<sms * 8, 256>>>(dev, n, per_vertex);
-      TG_CUDA_CHECK_LAUNCH();
-      TG_CUDA(cudaEventRecord(ev.b));
-      TG_CUDA(cudaEventSynchronize(ev.b));
-      float ms = 0;
-      TG_CUDA(cudaEventElapsedTime(&ms, ev.a, ev.b));
-      best = std::min(best, ms);
-    }
-    const double rate = double(links) / (best / 1e3);
+    const double s = ev.best_seconds(
+        2,
+        [&] {
+          link_random_lists<<<sms * 8, 256>>>(dev, n, per_vertex);
+          TG_CUDA_CHECK_LAUNCH();
+        },
+        [&] {  // every run links a fresh forest
+          make_roots<<<sms * 8, 256>>>(dev, n);
+          TG_CUDA_CHECK_LAUNCH();
+        });
+    const double rate = double(links) / s;
     profile.device_links.points.emplace_back(double(footprint), rate);
     say(rate_text(("GPU memory, forest links over " + std::to_string(footprint >> 20) + " MiB").c_str(), rate,
                   "G links/s"));
