@@ -36,6 +36,7 @@ struct BfsStep {
   int32_t level = 0;
 
   TG_HD bool cond(V v) const { return relax_reached || depth[v] == kUnreached; }
+  void prefetch(V v) const { __builtin_prefetch(depth + v); }
   // In synchronous steps every frontier vertex has the same depth, so only
   // the first update of a target succeeds.
   TG_HD bool claims_once() const { return !relax_reached; }

@@ -68,6 +68,7 @@ struct CcLink {
   V skipped = 0;
 
   TG_HD bool cond(V v) const { return !skip_tree || label[v] != skipped; }
+  void prefetch(V v) const { __builtin_prefetch(label + v); }
   TG_HD bool update_atomic(V u, V v, weight_t) const { return forest_link(label, u, v); }
   TG_HD bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
   // engines/engine.h: updates change the labels only by forest_link.

@@ -56,6 +56,7 @@ struct SsspRelax {
     return false;
   }
   TG_HD bool update_atomic(V u, V v, weight_t w) const { return atomic_min(&dist[v], D(dist[u] + w)); }
+  void prefetch(V v) const { __builtin_prefetch(dist + v); }
 
   // For settle_in_order_by_band: the marker that sets `marks[v]` where no
   // edge of weight `from` or more out of a vertex at `lowest` or above can
@@ -86,6 +87,10 @@ struct DistanceBucket {
   template <typename V>
   TG_HD double operator()(V v) const {
     return bucket_of(static_cast<double>(dist[v]), delta);
+  }
+  template <typename V>
+  void prefetch(V v) const {
+    __builtin_prefetch(dist + v);
   }
 };
 

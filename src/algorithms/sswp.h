@@ -39,6 +39,7 @@ struct SswpRelax {
     float candidate = width[u] < w ? width[u] : w;
     return atomic_max(&width[v], candidate);
   }
+  void prefetch(V v) const { __builtin_prefetch(width + v); }
 };
 
 // The bucket of a vertex: widest first, floor(-width / delta); the source's
@@ -50,6 +51,10 @@ struct WidthBucket {
   template <typename V>
   TG_HD double operator()(V v) const {
     return bucket_of(-static_cast<double>(width[v]), delta);
+  }
+  template <typename V>
+  void prefetch(V v) const {
+    __builtin_prefetch(width + v);
   }
 };
 

@@ -82,6 +82,15 @@ concept EdgeOperator = requires(const Op& op, V u, V v, weight_t w) {
 template <typename Op, typename V>
 concept HasBegin = requires(const Op& op, V v) { op.begin(v); };
 
+// The optional prefetch hook of an operator or a priority key: asks for the
+// cache line that reading vertex v's state will touch (a distance), so an
+// engine that knows which vertices come next can start their misses early
+// (engines/cpu/cpu_ordered.h). Host only; without the hook it costs nothing.
+template <typename Op, typename V>
+inline void prefetch_state(const Op& op, V v) {
+  if constexpr (requires { op.prefetch(v); }) op.prefetch(v);
+}
+
 // The optional claims_once hint of an edge-map operator: true where
 // update_atomic returns true for a target at most once per step (BFS's
 // compare-and-swap from unreached), so an engine need not remove repeats

@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "core/recycled_vector.h"
 #include "engines/cpu/cpu_ordered.h"
+#include "engines/cpu/lookahead.h"
 #include "engines/cpu/parallel.h"
 #include "engines/direction.h"
 #include "engines/engine.h"
@@ -295,6 +296,12 @@ class CpuEngine {
     double total = 0;
     uint64_t edges = 0;
     const int team = threads > 0 ? threads : omp_get_max_threads();
+    // The in-lists of consecutive vertices lie end to end, so the sources a
+    // few dozen edges ahead are known whatever the degrees: their state is
+    // asked for early (prefetch_state), where the window of reads the core
+    // keeps in flight on its own spans fewer edges.
+    const eid_t last_edge = offsets[end];
+    constexpr eid_t kAhead = 32;
 #pragma omp parallel for schedule(dynamic, 16384) reduction(+ : total, edges) num_threads(team)
     for (uint64_t v = begin; v < end; ++v) {
       // Two running sums, so that each add waits on half the reads: one sum
@@ -305,6 +312,10 @@ class CpuEngine {
       eid_t e = offsets[v];
       const eid_t end = offsets[v + 1];
       for (; e + 1 < end; e += 2) {
+        if (e + kAhead + 1 < last_edge) {
+          prefetch_state(op, neighbors[e + kAhead]);
+          prefetch_state(op, neighbors[e + kAhead + 1]);
+        }
         even = op.sum(even, op.gather(neighbors[e], to, weight_of<G>(in, e)));
         odd = op.sum(odd, op.gather(neighbors[e + 1], to, weight_of<G>(in, e + 1)));
       }
@@ -515,11 +526,22 @@ class CpuEngine {
         // the frontier vertex whose edge range contains lo
         uint64_t i = std::upper_bound(prefix, prefix + count + 1, lo + origin) - prefix - 1;
         for (eid_t pos = lo; pos < hi; ++i) {
+          // The lines of the frontier vertices a few places ahead first
+          // (engines/cpu/lookahead.h); a frontier of every vertex reads its
+          // offsets in order, and the prefetch is cheap.
+          if (i + lookahead::kVertices < count) __builtin_prefetch(off + vertex_at(i + lookahead::kVertices));
+          if (i + lookahead::kLists < count) {
+            const eid_t first = off[vertex_at(i + lookahead::kLists)];
+            __builtin_prefetch(nbr + first);
+            if constexpr (Op::needs_weights) __builtin_prefetch(out_csr.weights.data() + first);
+          }
           V u = vertex_at(i);
           eid_t skip = pos + origin - prefix[i];
           eid_t begin = off[u] + skip;
           eid_t end = std::min<eid_t>(off[u + 1], begin + (hi - pos));
+          lookahead::prefetch_list_start(op, nbr, begin, end);
           for (eid_t e = begin; e < end; ++e) {
+            if (e + lookahead::kEdges < end) prefetch_state(op, nbr[e + lookahead::kEdges]);
             V v = nbr[e];
             if (!op.cond(v)) continue;
             if (op.update_atomic(u, v, weight_of<Op>(out_csr, e)) && want_output) {

@@ -32,6 +32,7 @@
 
 #include "core/recycled_vector.h"
 #include "engines/buckets.h"
+#include "engines/cpu/lookahead.h"
 #include "engines/engine.h"
 #include "graph/graph.h"
 
@@ -44,6 +45,7 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
   constexpr uint64_t kWindow = uint64_t{1} << 14;
   constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
   constexpr size_t kFuseBelow = 1000;  // GAP's kBinSizeThreshold
+  constexpr uint64_t kChunk = 64;      // a bucket's entries are split over threads in chunks of 64
   const eid_t* off = out.offsets.data();
   const V* nbr = out.neighbors.data();
   const weight_t* weights = out.weights.data();
@@ -66,6 +68,7 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
     const Relax relax = shared_relax;
     std::vector<std::vector<V>> bins;
     std::vector<V> overflow;
+    std::vector<V> fusing;  // the bin being fused, its capacity kept between rounds
     // Drops v into the bin of its key (or the overflow); at or after `from`.
     auto place = [&](V v, uint64_t from) {
       const double k = key(v);
@@ -89,13 +92,32 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
       const weight_t* const list_weights = weights;
       const Relax op = relax;
       const eid_t begin = off[u], end = off[u + 1];
+      lookahead::prefetch_list_start(op, list, begin, end);
       for (eid_t e = begin; e < end; ++e) {
+        if (e + lookahead::kEdges < end) prefetch_state(op, list[e + lookahead::kEdges]);
         const V v = list[e];
         if (!op.cond(v)) continue;
         const weight_t w = Relax::needs_weights ? list_weights[e] : 1.0f;
         if (op.update_atomic(u, v, w)) place(v, at);
       }
       edges += end - begin;
+    };
+    // Settles n entries of a bin, asking for the lines of the entries a few
+    // places ahead first (engines/cpu/lookahead.h).
+    auto settle_all = [&, off, nbr, weights](const V* entries, size_t n, double b, uint64_t at) {
+      for (size_t i = 0; i < n; ++i) {
+        if (i + lookahead::kVertices < n) {
+          const V w = entries[i + lookahead::kVertices];
+          prefetch_state(key, w);
+          __builtin_prefetch(off + w);
+        }
+        if (i + lookahead::kLists < n) {
+          const eid_t first = off[entries[i + lookahead::kLists]];
+          __builtin_prefetch(nbr + first);
+          if (Relax::needs_weights) __builtin_prefetch(weights + first);
+        }
+        settle(entries[i], b, at);
+      }
     };
     // This thread's lowest non-empty bin at or after `from`, into the vote.
     auto cast_vote = [&](uint64_t& slot, uint64_t from) {
@@ -155,19 +177,27 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
       // The bucket's entries: every thread's taken list, split over threads.
       uint64_t total = 0;
       for (int i = 0; i < threads; ++i) total += taken[i].size();
-#pragma omp for schedule(dynamic, 64) nowait
-      for (uint64_t k = 0; k < total; ++k) {
-        uint64_t rest = k;
+      const uint64_t chunks = (total + kChunk - 1) / kChunk;
+#pragma omp for schedule(dynamic, 1) nowait
+      for (uint64_t c = 0; c < chunks; ++c) {
+        // The chunk's entries, over one or more threads' taken lists.
+        uint64_t rest = c * kChunk, left = std::min(kChunk, total - c * kChunk);
         int owner = 0;
         while (rest >= taken[owner].size()) rest -= taken[owner++].size();
-        settle(taken[owner][rest], b, bin);
+        while (left > 0) {
+          const uint64_t n = std::min<uint64_t>(left, taken[owner].size() - rest);
+          settle_all(taken[owner].data() + rest, n, b, bin);
+          left -= n;
+          rest = 0;
+          ++owner;
+        }
       }
       // Bucket fusion: settle what this thread added to the bucket while it
       // is small, without waiting for the next round.
-      std::vector<V> fused;
+      std::vector<V>& fused = fusing;
       while (bin < bins.size() && !bins[bin].empty() && bins[bin].size() < kFuseBelow) {
         fused.swap(bins[bin]);
-        for (V u : fused) settle(u, b, bin);
+        settle_all(fused.data(), fused.size(), b, bin);
         fused.clear();
       }
       cast_vote(next, bin);
