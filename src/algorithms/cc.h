@@ -69,6 +69,7 @@ struct CcLink {
 
   TG_HD bool cond(V v) const { return !skip_tree || label[v] != skipped; }
   void prefetch(V v) const { __builtin_prefetch(label + v); }
+  void prefetch_source(V u) const { __builtin_prefetch(label + u); }
   TG_HD bool update_atomic(V u, V v, weight_t) const { return forest_link(label, u, v); }
   TG_HD bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
   // engines/engine.h: updates change the labels only by forest_link.
@@ -88,6 +89,7 @@ struct CcSampleLink {
 
   TG_HD bool cond(V) const { return true; }
   TG_HD int32_t pull_limit() const { return k; }
+  void prefetch_source(V u) const { link.prefetch_source(u); }
   TG_HD bool update(V u, V v, weight_t w) const {
     link.update_atomic(u, v, w);
     return false;

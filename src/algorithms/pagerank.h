@@ -103,7 +103,7 @@ struct PageRankGather {
   // engines/engine.h: apply writes next_contrib only.
   std::array<const void*, 1> written() const { return {next_contrib}; }
   TG_HD acc_t gather(V u, V, weight_t) const { return contrib[u]; }
-  void prefetch(V u) const { __builtin_prefetch(contrib + u); }
+  void prefetch_source(V u) const { __builtin_prefetch(contrib + u); }
   TG_HD acc_t sum(acc_t a, acc_t b) const { return a + b; }
   TG_HD double apply(V v, acc_t total) const {
     const eid_t degree = offsets[v + 1] - offsets[v];

@@ -82,14 +82,19 @@ concept EdgeOperator = requires(const Op& op, V u, V v, weight_t w) {
 template <typename Op, typename V>
 concept HasBegin = requires(const Op& op, V v) { op.begin(v); };
 
-// The optional prefetch hook of an operator or a priority key: asks for the
-// cache line that reading vertex v's state will touch (a distance), so an
-// engine that knows which vertices come next can start their misses early
-// (engines/cpu/cpu_ordered.h). Host only; without the hook it costs nothing.
+// The optional prefetch hooks of an operator or a priority key: prefetch(v)
+// asks for the cache line that a push's update of target v (or the key of
+// v) will read, prefetch_source(u) the line that a pull's update or a
+// gather reads of source u; an engine that knows which vertices come next
+// starts their misses early (engines/cpu/lookahead.h). Host only; without
+// the hook a call costs nothing (BFS's pull reads a frontier bitmap, not
+// the sources' depths, so it has none).
 template <typename Op, typename V>
 inline void prefetch_state(const Op& op, V v) {
   if constexpr (requires { op.prefetch(v); }) op.prefetch(v);
 }
+template <typename Op, typename V>
+concept PrefetchesSources = requires(const Op& op, V u) { op.prefetch_source(u); };
 
 // The optional claims_once hint of an edge-map operator: true where
 // update_atomic returns true for a target at most once per step (BFS's

@@ -298,7 +298,7 @@ class CpuEngine {
     const int team = threads > 0 ? threads : omp_get_max_threads();
     // The in-lists of consecutive vertices lie end to end, so the sources a
     // few dozen edges ahead are known whatever the degrees: their state is
-    // asked for early (prefetch_state), where the window of reads the core
+    // asked for early (prefetch_source), where the window of reads the core
     // keeps in flight on its own spans fewer edges.
     const eid_t last_edge = offsets[end];
     constexpr eid_t kAhead = 32;
@@ -312,9 +312,11 @@ class CpuEngine {
       eid_t e = offsets[v];
       const eid_t end = offsets[v + 1];
       for (; e + 1 < end; e += 2) {
-        if (e + kAhead + 1 < last_edge) {
-          prefetch_state(op, neighbors[e + kAhead]);
-          prefetch_state(op, neighbors[e + kAhead + 1]);
+        if constexpr (PrefetchesSources<G, V>) {
+          if (e + kAhead + 1 < last_edge) {
+            op.prefetch_source(neighbors[e + kAhead]);
+            op.prefetch_source(neighbors[e + kAhead + 1]);
+          }
         }
         even = op.sum(even, op.gather(neighbors[e], to, weight_of<G>(in, e)));
         odd = op.sum(odd, op.gather(neighbors[e + 1], to, weight_of<G>(in, e + 1)));
@@ -433,10 +435,13 @@ class CpuEngine {
         uint64_t word = 0;
         const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
         for (uint64_t v = w * 64; v < end; ++v) {
+          if constexpr (PrefetchesSources<Op, V>) prefetch_pull_ahead(op, v, off, nbr, limit);
           if (!op.cond(static_cast<V>(v))) continue;
           const eid_t b = off[v], e_end = pull_end(b, off[v + 1], limit);
           eid_t e = b;
           for (; e < e_end; ++e) {
+            if constexpr (PrefetchesSources<Op, V>)
+              if (e + lookahead::kEdges < e_end) op.prefetch_source(nbr[e + lookahead::kEdges]);
             const V u = nbr[e];
             if (!kAllMembers && !((member[u / 64] >> (u % 64)) & 1)) continue;
             if (op.update(u, static_cast<V>(v), weight_of<Op>(in, e))) word |= uint64_t{1} << (v % 64);
@@ -457,6 +462,19 @@ class CpuEngine {
     if (!want_output) return Frontier{};
     out.count = count;
     return out;
+  }
+
+  // A pull whose operator reads its sources' state (a CC link's labels):
+  // the list of the vertex kVertices ahead of v and the sources' state of
+  // the one kLists ahead are asked for now (engines/cpu/lookahead.h), the
+  // first `limit` of them at most (CC's sample links two a vertex).
+  template <typename Op>
+  void prefetch_pull_ahead(const Op& op, uint64_t v, const eid_t* off, const V* nbr, eid_t limit) const {
+    if (v + lookahead::kVertices < n_) __builtin_prefetch(nbr + off[v + lookahead::kVertices]);
+    if (v + lookahead::kLists >= n_) return;
+    const eid_t b = off[v + lookahead::kLists];
+    const eid_t e_end = pull_end(b, off[v + lookahead::kLists + 1], std::min(limit, lookahead::kEdges));
+    for (eid_t e = b; e < e_end; ++e) op.prefetch_source(nbr[e]);
   }
 
   // Top-down: the frontier's edges are cut into ranges of equal size; a vertex
