@@ -467,13 +467,15 @@ class CpuEngine {
   // A pull whose operator reads its sources' state (a CC link's labels):
   // the list of the vertex kVertices ahead of v and the sources' state of
   // the one kLists ahead are asked for now (engines/cpu/lookahead.h), the
-  // first `limit` of them at most (CC's sample links two a vertex).
+  // first `limit` of them at most (CC's sample links two a vertex); only
+  // for vertices that will read them (cond: CC's last pull skips most).
   template <typename Op>
   void prefetch_pull_ahead(const Op& op, uint64_t v, const eid_t* off, const V* nbr, eid_t limit) const {
-    if (v + lookahead::kVertices < n_) __builtin_prefetch(nbr + off[v + lookahead::kVertices]);
-    if (v + lookahead::kLists >= n_) return;
-    const eid_t b = off[v + lookahead::kLists];
-    const eid_t e_end = pull_end(b, off[v + lookahead::kLists + 1], std::min(limit, lookahead::kEdges));
+    const uint64_t later = v + lookahead::kVertices, soon = v + lookahead::kLists;
+    if (later < n_ && op.cond(static_cast<V>(later))) __builtin_prefetch(nbr + off[later]);
+    if (soon >= n_ || !op.cond(static_cast<V>(soon))) return;
+    const eid_t b = off[soon];
+    const eid_t e_end = pull_end(b, off[soon + 1], std::min(limit, lookahead::kEdges));
     for (eid_t e = b; e < e_end; ++e) op.prefetch_source(nbr[e]);
   }
 
