@@ -105,6 +105,8 @@ struct CcCompress {
     while (label[l] != l) l = label[l];
     label[v] = l;
   }
+  // A vertex's parent, read at random (engines/engine.h prefetch_state).
+  void prefetch(V v) const { __builtin_prefetch(label + label[v]); }
 };
 
 template <typename V>

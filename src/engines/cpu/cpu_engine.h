@@ -114,7 +114,12 @@ class CpuEngine {
     switch (f.kind) {
       case Frontier::Kind::kAll:
 #pragma omp parallel for schedule(static)
-        for (uint64_t v = 0; v < n_; ++v) fn(static_cast<V>(v));
+        for (uint64_t v = 0; v < n_; ++v) {
+          // What fn reads at random of a vertex a few dozen ahead (CC's
+          // compress: its parent), asked for now (engines/cpu/lookahead.h).
+          if (v + lookahead::kMapped < n_) prefetch_state(fn, static_cast<V>(v + lookahead::kMapped));
+          fn(static_cast<V>(v));
+        }
         break;
       case Frontier::Kind::kSparse:
 #pragma omp parallel for schedule(static) if (f.list.size() >= kSerialBelow)

@@ -17,6 +17,7 @@ namespace tg::lookahead {
 constexpr size_t kVertices = 8;  // a vertex's offsets (and its key), this many entries ahead
 constexpr size_t kLists = 4;     // a vertex's list (and weights), this many entries ahead
 constexpr eid_t kEdges = 16;     // a target's state, this many edges ahead within a list
+constexpr size_t kMapped = 16;   // a vertex's state in a map over every vertex, this many vertices ahead
 
 // The targets' state of a list's first edges, asked for at once; the loop
 // over the list then asks for each target kEdges ahead of it.
