@@ -10,6 +10,7 @@
 #include <atomic>
 #include <limits>
 #include <set>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -105,69 +106,74 @@ std::vector<V> every_vertex(uint64_t n) {
   return all;
 }
 
+// The engine asked for some lines, all of them in range and in `allowed`.
+void expect_asked_within(const Asked& asked, const std::set<V>& allowed) {
+  EXPECT_EQ(asked.out_of_range.load(), 0u);
+  EXPECT_TRUE(asked.outside(allowed).empty());
+  EXPECT_GT(asked.total(), 0u);
+}
+V largest_out_degree(const Graph<V>& graph) {
+  const auto degree = [&](V v) { return graph.out.offsets[v + 1] - graph.out.offsets[v]; };
+  V hub = 0;
+  for (V v = 0; v < graph.num_vertices; ++v)
+    if (degree(v) > degree(hub)) hub = v;
+  return hub;
+}
+AnyGraph kron_large(Orientation orientation) {
+  return build_variant(find_shape("kron_large").edges, orientation, false);
+}
+
+// A test's graph and the CPU engine over it, at the test's thread count.
+struct EngineOnGraph {
+  ThreadCount threads;
+  AnyGraph any;
+  const Graph<V>& graph;
+  uint64_t n;
+  CpuEngine<V> engine;
+  EngineOnGraph(int thread_count, AnyGraph built)
+      : threads(thread_count), any(std::move(built)), graph(graph_of(any)), n(graph.num_vertices), engine(graph) {}
+};
+
 class Lookahead : public ::testing::TestWithParam<int> {};  // threads
 
 TEST_P(Lookahead, PushAsksOnlyForTargetsOfItsFrontier) {
-  ThreadCount scope(GetParam());
-  const AnyGraph any = build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false);
-  const Graph<V>& graph = graph_of(any);
-  const uint64_t n = graph.num_vertices;
-  CpuEngine<V> engine(graph);
+  EngineOnGraph setup(GetParam(), kron_large(Orientation::kUndirected));
+  [[maybe_unused]] auto& [threads, any, graph, n, engine] = setup;
   // Every vertex, then one hub alone (a sparse frontier).
   Asked all_asked(n);
   engine.edge_map(engine.all(), PushSpy{&all_asked}, EdgeMapOptions{Direction::kPush, false});
-  EXPECT_EQ(all_asked.out_of_range.load(), 0u);
-  EXPECT_TRUE(all_asked.outside(listed(graph.out, every_vertex(n))).empty());
-  EXPECT_GT(all_asked.total(), 0u);
-  V hub = 0;
-  for (V v = 0; v < n; ++v)
-    if (graph.out.offsets[v + 1] - graph.out.offsets[v] > graph.out.offsets[hub + 1] - graph.out.offsets[hub]) hub = v;
+  expect_asked_within(all_asked, listed(graph.out, every_vertex(n)));
+  const V hub = largest_out_degree(graph);
   Asked hub_asked(n);
   engine.edge_map(engine.single(hub), PushSpy{&hub_asked}, EdgeMapOptions{Direction::kPush, false});
-  EXPECT_EQ(hub_asked.out_of_range.load(), 0u);
-  EXPECT_TRUE(hub_asked.outside(listed(graph.out, {hub})).empty());
-  EXPECT_GT(hub_asked.total(), 0u);
+  expect_asked_within(hub_asked, listed(graph.out, {hub}));
 }
 
 TEST_P(Lookahead, PullAsksOnlyForTheSourcesItWillRead) {
-  ThreadCount scope(GetParam());
-  const AnyGraph any = build_variant(find_shape("kron_large").edges, Orientation::kDirected, false);
-  const Graph<V>& graph = graph_of(any);
-  const uint64_t n = graph.num_vertices;
-  CpuEngine<V> engine(graph);
+  EngineOnGraph setup(GetParam(), kron_large(Orientation::kDirected));
+  [[maybe_unused]] auto& [threads, any, graph, n, engine] = setup;
   for (int32_t limit : {2, 1 << 30}) {
     Asked asked(n);
     engine.edge_map(engine.all(), PullSpy{&asked, limit}, EdgeMapOptions{Direction::kPull, false});
-    EXPECT_EQ(asked.out_of_range.load(), 0u);
-    EXPECT_TRUE(asked.outside(listed(graph.in, every_vertex(n), static_cast<eid_t>(limit))).empty()) << limit;
-    EXPECT_GT(asked.total(), 0u);
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    expect_asked_within(asked, listed(graph.in, every_vertex(n), static_cast<eid_t>(limit)));
   }
 }
 
 TEST_P(Lookahead, GatherAsksOnlyForInNeighbours) {
-  ThreadCount scope(GetParam());
-  const AnyGraph any = build_variant(find_shape("kron_large").edges, Orientation::kDirected, false);
-  const Graph<V>& graph = graph_of(any);
-  const uint64_t n = graph.num_vertices;
-  CpuEngine<V> engine(graph);
+  EngineOnGraph setup(GetParam(), kron_large(Orientation::kDirected));
+  [[maybe_unused]] auto& [threads, any, graph, n, engine] = setup;
   Asked asked(n);
   engine.gather_apply(GatherSpy{&asked});
-  EXPECT_EQ(asked.out_of_range.load(), 0u);
-  EXPECT_TRUE(asked.outside(listed(graph.in, every_vertex(n))).empty());
-  EXPECT_GT(asked.total(), 0u);
+  expect_asked_within(asked, listed(graph.in, every_vertex(n)));
 }
 
 TEST_P(Lookahead, OrderedRelaxationAsksOnlyForReachedVertices) {
-  ThreadCount scope(GetParam());
-  const AnyGraph any = build_variant(with_weights(find_shape("kron_large").edges, all_weight_kinds().front(), 3),
-                                     Orientation::kDirected, false);
-  const Graph<V>& graph = graph_of(any);
-  const uint64_t n = graph.num_vertices;
-  CpuEngine<V> engine(graph);
+  EngineOnGraph setup(GetParam(), build_variant(with_weights(find_shape("kron_large").edges, all_weight_kinds().front(), 3),
+                                        Orientation::kDirected, false));
+  [[maybe_unused]] auto& [threads, any, graph, n, engine] = setup;
   auto dist = engine.make_array<double>(std::numeric_limits<double>::infinity());
-  V hub = 0;
-  for (V v = 0; v < n; ++v)
-    if (graph.out.offsets[v + 1] - graph.out.offsets[v] > graph.out.offsets[hub + 1] - graph.out.offsets[hub]) hub = v;
+  const V hub = largest_out_degree(graph);
   engine.set(dist, hub, 0.0);
   Asked key_asked(n), relax_asked(n);
   RelaxSpy relax;
@@ -178,11 +184,8 @@ TEST_P(Lookahead, OrderedRelaxationAsksOnlyForReachedVertices) {
   for (V v = 0; v < n; ++v)
     if (dist[v] < std::numeric_limits<double>::infinity()) reached.insert(v);
   ASSERT_GT(reached.size(), 100u);
-  for (const Asked* asked : {&key_asked, &relax_asked}) {
-    EXPECT_EQ(asked->out_of_range.load(), 0u);
-    EXPECT_TRUE(asked->outside(reached).empty());
-    EXPECT_GT(asked->total(), 0u);
-  }
+  expect_asked_within(key_asked, reached);
+  expect_asked_within(relax_asked, reached);
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, Lookahead, ::testing::Values(1, 2, 4));
