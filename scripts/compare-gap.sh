@@ -16,7 +16,9 @@
 # Both run TRIALS trials per source in one process and report their mean;
 # REPEAT (1) rounds of that, GAP's and tiergraph's runs taking turns, and the
 # table shows the fastest round of each (a shared machine only ever adds
-# time) and the range of the rounds' ratios:
+# time), the range of the rounds' ratios and their median (where one
+# program's processes run in two modes, the fastest rounds compare the one
+# that had the lucky mode; the median ratio compares rounds run side by side):
 # GAP's kernels print "Average Time"; tiergraph's is the compute phase of
 # `bench --trials` (the graph loaded once, as GAP does). Both read the same
 # .sg/.wsg files; sources are tiergraph's random picks with out-edges
@@ -56,7 +58,7 @@ tg_ms() {  # graph file, algorithm, source or -, then bench arguments: the mean 
     "$work/tg-run.json"
 }
 
-printf '%-10s %-6s %3s %12s %12s %8s  %s\n' graph algo thr 'GAP ms' 'tiergraph ms' 'tg/GAP' 'rounds'
+printf '%-10s %-6s %3s %12s %12s %8s  %-11s %s\n' graph algo thr 'GAP ms' 'tiergraph ms' 'tg/GAP' 'rounds' 'median'
 for family in ${FAMILIES:-kron urand}; do
   for scale in ${SCALES:-20}; do
     name=$family$scale
@@ -108,13 +110,15 @@ for family in ${FAMILIES:-kron urand}; do
         ts="$ts $(python3 -c "print($t / $n)")"
       done
       python3 - "$label" "$algo" "$threads" "$gs" "$ts" <<'PY'
+import statistics
 import sys
 name, algo, threads, gs, ts = sys.argv[1:]
 g = [float(x) for x in gs.split()]
 t = [float(x) for x in ts.split()]
 ratios = [b / a for a, b in zip(g, t) if a > 0]
 spread = '%.2f-%.2f' % (min(ratios), max(ratios)) if len(ratios) > 1 else ''
-print('%-10s %-6s %3s %12.2f %12.2f %8.2f  %s' % (name, algo, threads, min(g), min(t), min(t) / min(g), spread))
+median = '%.2f' % statistics.median(ratios) if len(ratios) > 1 else ''
+print('%-10s %-6s %3s %12.2f %12.2f %8.2f  %-11s %s' % (name, algo, threads, min(g), min(t), min(t) / min(g), spread, median))
 PY
     done
   done
