@@ -20,8 +20,10 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/error.h"
+#include "graph/degree_bands.h"
 
 namespace tg {
 
@@ -39,6 +41,9 @@ struct StepShape {
   // `link_heads` entries of each are cached in GPU memory (0: none).
   bool pull_over_link = false;
   int link_heads = 0;
+  // Over a link: the pulling side's degrees by class (DegreeBands::classes),
+  // which a pull's bytes follow; null: every vertex at the mean degree.
+  const std::vector<DegreeClass>* degree_classes = nullptr;
   // Pull once the frontier's vertices plus out-edges exceed total_edges /
   // pull_divisor (Ligra's 20; an engine whose pushes cost more per edge than
   // its pulls sets more).
@@ -110,22 +115,40 @@ inline bool needs_pull_probes(Direction asked, const StepShape& s) {
 // entries and half a line lost at each start; a pull, for every vertex whose
 // cached head entries (the first h) miss the frontier, a sector and then
 // about 1 / share more entries (the first frontier neighbour's place, share
-// being the frontier's part of the edges), or its whole list. Ligra's
+// being the frontier's part of the edges), or the rest of its list. Ligra's
 // threshold alone pulled urand:24 at its fourth level (950 K vertices, 31 M of
 // 537 M edges): each unvisited vertex then read half its list over the link,
 // 251 M entries, and the run took 27-31 ms at a quarter budget on the H100,
 // against 8-14 ms for urand:25, twice its size (docs/PERF.md, issue 13).
 // Every vertex is counted as unvisited: the rule matters where the
 // traversal grows, when most are.
+//
+// Only a vertex whose list runs past its heads can read over the link: with
+// the degrees by class, the others are left out. Counting every vertex at
+// the mean degree, kron:25 at a quarter budget (H200, source 26472044) pushed
+// its third level, 32 K hubs with 151 M edges, moving 259 MB in 23 ms, for a
+// pull put at 1.08 GB; half of kron:25's vertices have no edges and half of
+// the rest no more than the 4 heads, and the pull is 0.25 GB by class (in
+// GPU memory that level pulled 58 M probes in 1.5 ms).
+inline double pull_link_bytes(const StepShape& s, double share) {
+  const double heads = std::max(0, s.link_heads);
+  const double miss = std::pow(1.0 - share, heads);  // the heads hold no frontier neighbour
+  if (s.degree_classes == nullptr) {
+    const double degree = double(s.total_edges) / double(s.vertices);
+    return double(s.vertices) * miss * (32 + 4 * std::min(degree, 1 / share));
+  }
+  double bytes = 0;
+  for (const DegreeClass& c : *s.degree_classes)
+    if (c.degree > heads) bytes += c.vertices * miss * (32 + 4 * std::min(c.degree - heads, 1 / share));
+  return bytes;
+}
+
 inline bool pull_pays_over_link(const StepShape& s) {
   if (s.total_edges == 0 || s.vertices == 0) return true;
   const double share = std::min(1.0, double(s.frontier_edges) / double(s.total_edges));
   if (share <= 0) return false;
-  const double degree = double(s.total_edges) / double(s.vertices);
-  const double misses = double(s.vertices) * std::pow(1.0 - share, std::max(0, s.link_heads));
-  const double pull_bytes = misses * (32 + 4 * std::min(degree, 1 / share));
   const double push_bytes = double(s.frontier_vertices) * 64 + double(s.frontier_edges) * 4;
-  return pull_bytes < push_bytes;
+  return pull_link_bytes(s, share) < push_bytes;
 }
 
 // True: pull. Throws tg::Error for kPull where the engine cannot pull.

@@ -13,6 +13,13 @@ uint64_t DegreeBands::probes_up_to(uint64_t cap) const {
   return uint64_t(probes);
 }
 
+std::vector<DegreeClass> DegreeBands::classes() const {
+  std::vector<DegreeClass> out;
+  for (size_t b = 0; b < vertices.size(); ++b)
+    if (vertices[b] > 0) out.push_back({double(vertices[b]), double(entries[b]) / double(vertices[b])});
+  return out;
+}
+
 template <typename V>
 DegreeBands degree_bands(const Csr<V>& csr, uint64_t n) {
   DegreeBands bands;

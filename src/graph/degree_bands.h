@@ -6,10 +6,16 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include "graph/graph.h"
 
 namespace tg {
+
+// Vertices of like degree: how many, and their mean degree.
+struct DegreeClass {
+  double vertices = 0, degree = 0;
+};
 
 struct DegreeBands {
   // Band b: the vertices of degree [2^b, 2^(b+1)) and their entries.
@@ -18,6 +24,9 @@ struct DegreeBands {
 
   // Sum over the vertices of min(degree, cap), each band at its mean degree.
   uint64_t probes_up_to(uint64_t cap) const;
+  // One class a band that holds vertices (engines/direction.h weighs a pull
+  // over a link by them).
+  std::vector<DegreeClass> classes() const;
 };
 
 template <typename V>

@@ -85,9 +85,6 @@ double bfs_levels(const GraphFacts& g) {
 // The degrees as classes of like vertices, from the shares of the k of
 // highest degree (k = 1, 2, 4, ...): each band of ranks a class of its
 // count and mean degree; vertices without edges left out.
-struct DegreeClass {
-  double vertices, degree;
-};
 std::vector<DegreeClass> degree_classes(const GraphFacts& g) {
   std::vector<DegreeClass> classes;
   double k0 = 0, share0 = 0;
@@ -132,6 +129,7 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, i
     shape.pulled_last = pulled;
     shape.pull_over_link = over_link;
     shape.link_heads = link_heads;
+    shape.degree_classes = &classes;
     // In GPU memory the engine also weighs a pull's probes (every vertex
     // unvisited, each list read up to the cap) against the push's edges.
     if (!over_link) {

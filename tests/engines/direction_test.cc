@@ -79,6 +79,33 @@ TEST(Direction, OverALinkPullsOnlyWhereItReadsLessThanThePush) {
   EXPECT_FALSE(choose_pull(Direction::kAuto, s));
 }
 
+// Only the vertices whose lists run past the cached heads can read over the
+// link. kron:25 at a quarter budget (H200, source 26472044): the third level,
+// 32 K hubs with 151 M of 1.05 G edges, was pushed (259 MB over the link, 23
+// ms) because every one of the 33.5 M vertices was counted at the mean
+// degree; by class (half without edges, 8.6 M within the 4 heads, 8.4 M past
+// them, kron:25's shape) the pull reads less and is taken. Where all
+// vertices share one degree (urand), the classes change nothing.
+TEST(Direction, OverALinkCountsOnlyTheListsPastTheHeads) {
+  StepShape s{32'482, 150'800'000, 1'047'000'000, 33'554'432, true, false, true, 4};
+  EXPECT_FALSE(choose_pull(Direction::kAuto, s));  // every vertex at the mean degree: 1.08 GB against 0.61
+  const std::vector<DegreeClass> kron{{8'600'000, 2.0}, {8'390'000, 120.0}};
+  s.degree_classes = &kron;
+  EXPECT_LT(pull_link_bytes(s, 150.8 / 1047), 0.3e9);
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  const std::vector<DegreeClass> uniform{{16'700'000, 537.0 / 16.7}};
+  for (const std::vector<DegreeClass>* classes : {static_cast<const std::vector<DegreeClass>*>(nullptr), &uniform}) {
+    s = StepShape{950'000, 31'000'000, 537'000'000, 16'700'000, true, false, true, 4, classes};
+    EXPECT_FALSE(choose_pull(Direction::kAuto, s));  // urand:24's fourth level, as above
+    s = StepShape{13'000'000, 420'000'000, 537'000'000, 16'700'000, true, false, true, 4, classes};
+    EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+  }
+  const std::vector<DegreeClass> within_heads{{16'700'000, 3.0}};  // every list cached whole in its heads
+  s = StepShape{950'000, 31'000'000, 537'000'000, 16'700'000, true, false, true, 4, &within_heads};
+  EXPECT_EQ(pull_link_bytes(s, 31.0 / 537), 0);
+  EXPECT_TRUE(choose_pull(Direction::kAuto, s));
+}
+
 // In GPU memory a pull past Ligra's threshold must also probe less than
 // the push's edges cost (three probes an edge): urand:24's fourth level (1.3 M
 // vertices, 42 M of 537 M edges; every vertex of degree 32 would probe

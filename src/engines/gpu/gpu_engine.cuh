@@ -65,6 +65,7 @@ class GpuEngine {
     // cost (engines/direction.h, pull_pays_in_memory); TG_PUSH_EDGE_COST=0
     // leaves Ligra's rule alone, for experiments.
     if (in_gpu_memory) push_edge_cost_ = kGpuPushEdgeCost;
+    in_degree_classes_ = g_.in_degrees.classes();
     if (const char* c = std::getenv("TG_PUSH_EDGE_COST")) push_edge_cost_ = std::max(0.0, std::strtod(c, nullptr));
   }
 
@@ -244,7 +245,7 @@ class GpuEngine {
     if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
     const bool over_link = g_.access != Access::kDevice && g_.access != Access::kUvm && !g_.streamed.enabled;
     StepShape shape{f.count, 0, g_.m, n_, can_pull(), pulled_last_, over_link, over_link ? g_.in.view.cache.heads : 0,
-                    pull_divisor_, push_edge_cost_};
+                    &in_degree_classes_, pull_divisor_, push_edge_cost_};
     // The frontier's degree sum is a pass over its offsets and a wait for the
     // result: taken where the direction turns on it, for a streamed source
     // (which plans its copies by it), and over a link, where it picks the
@@ -324,6 +325,7 @@ class GpuEngine {
   bool trace_ = false;
   uint64_t pull_divisor_ = 20;  // StepShape::pull_divisor (engines/direction.h)
   double push_edge_cost_ = 0;   // StepShape::push_edge_cost
+  std::vector<DegreeClass> in_degree_classes_;  // StepShape::degree_classes
   bool pulled_last_ = false;  // for the direction policy's hysteresis
   cudaEvent_t results_ready_ = nullptr;
   bool results_recorded_ = false;
