@@ -55,9 +55,15 @@ double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
   const double reads = w.vertex_reads + (links_measured ? 0 : kReadsPerForestLink * w.forest_links);
   if (reads == 0) return probes + links;
   const double hot = cached_vertex_reads(w, s, p);
-  return probes + links +
-         reads * (hot / p.device_random.points.front().second +
-                  (1 - hot) / p.device_random.at(s.vertices * w.value_bytes));
+  // Beside a stream of edges through the L2 the colder values find no room
+  // there, whatever their footprint: PageRank's vertex reads in GPU memory
+  // ran at 36-40 G/s on urand:24 (67 MB of float values) and 30-31 G/s on
+  // urand:25 (134 MB), on the H100 and the H200 alike, where calibrate's
+  // reads alone ran 65-76 G/s at 64-67 MB, 34-43 G/s at 256 MiB and 32-39
+  // G/s at 1 GiB, its largest footprint (tests/planner/data's records).
+  const double cold_rate = w.edges_stream_beside ? p.device_random.points.back().second
+                                                 : p.device_random.at(s.vertices * w.value_bytes);
+  return probes + links + reads * (hot / p.device_random.points.front().second + (1 - hot) / cold_rate);
 }
 
 // Kernels reading `hbm_bytes` of edges from GPU memory and the work's vertex

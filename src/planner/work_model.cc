@@ -254,6 +254,7 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     w.entries = m * w.per;
     w.lists = n * w.per;
     w.vertex_reads = m * w.per;
+    w.edges_stream_beside = true;
     w.steps = 2 * w.per;
     w.dense = true;
     w.basis = "every in-edge once per iteration, " + std::to_string(int(w.per)) + " iterations assumed";
