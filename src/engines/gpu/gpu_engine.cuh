@@ -65,8 +65,9 @@ class GpuEngine {
     // cost (engines/direction.h, pull_pays_in_memory); TG_PUSH_EDGE_COST=0
     // leaves Ligra's rule alone, for experiments.
     if (in_gpu_memory) push_edge_cost_ = kGpuPushEdgeCost;
-    in_degree_classes_ = g_.in_degrees.classes();
     if (const char* c = std::getenv("TG_PUSH_EDGE_COST")) push_edge_cost_ = std::max(0.0, std::strtod(c, nullptr));
+    // Over a link a pull is weighed by the degrees' classes (pull_link_bytes).
+    in_degree_classes_ = g_.in_degrees.classes();
   }
 
   ~GpuEngine() {
