@@ -373,7 +373,8 @@ PYBIND11_MODULE(tiergraph, m) {
       [](const std::string& algorithm, const tiergraph::Graph& graph, std::optional<uint64_t> source,
          std::optional<std::vector<uint64_t>> sources, const std::string& engine, const std::string& placement,
          int threads, bool verify, double tolerance, int max_iters, double damping, double delta,
-         uint64_t gpu_memory_budget, int device, int gpus, bool push_only, const std::string& vertex_order) {
+         uint64_t gpu_memory_budget, int device, int gpus, bool push_only, const std::string& vertex_order,
+         const std::string& cc_method, const std::string& pr_contributions) {
         if (source && sources) throw tiergraph::Error("give source or sources, not both", tiergraph::ErrorKind::kUsage);
         tiergraph::RunOptions o;
         o.engine = engine;
@@ -389,6 +390,8 @@ PYBIND11_MODULE(tiergraph, m) {
         o.gpus = gpus;
         o.push_only = push_only;
         o.vertex_order = vertex_order;
+        o.cc_method = cc_method;
+        o.pagerank_contributions = pr_contributions;
         if (source) o.sources = {*source};
         if (sources) o.sources = *sources;
         tiergraph::Result r;
@@ -405,8 +408,11 @@ PYBIND11_MODULE(tiergraph, m) {
       py::arg("threads") = 0, py::arg("verify") = false, py::arg("tolerance") = 1e-6, py::arg("max_iters") = 100,
       py::arg("damping") = 0.85, py::arg("delta") = 0.0, py::arg("gpu_memory_budget") = 0, py::arg("device") = 0,
       py::arg("gpus") = 0, py::arg("push_only") = false, py::arg("vertex_order") = "as-loaded",
+      py::arg("cc_method") = "sampled", py::arg("pr_contributions") = "auto",
       "Runs an algorithm; returns (values, stats): a NumPy array indexed by internal id (vertex id - "
       "graph.id_base) and the run's statistics as a dict. Sources are in the graph's own numbering. "
       "vertex_order='degree' runs on a copy renumbered hubs first (faster gathers and pushes on power-law graphs; "
-      "the renumbering is stats['time_s']['renumber']); the values stay in the graph's numbering.");
+      "the renumbering is stats['time_s']['renumber']); the values stay in the graph's numbering. "
+      "cc_method: 'sampled' (Afforest) or 'sv' (Shiloach-Vishkin); pr_contributions: 'auto', 'float' or 'double' "
+      "(the type PageRank's scores travel along edges in), as the command line's --cc-method and --pr-contributions.");
 }

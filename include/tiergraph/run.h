@@ -30,6 +30,12 @@ struct RunOptions {
   double damping = 0.85;    // pagerank
   double delta = 0;         // sssp, sswp: bucket width; 0: picked from the edge weights
   bool push_only = false;     // bfs: every level top-down (the plain BFS; the default is direction-optimizing)
+  // cc: "sampled" (Afforest's sample, then only the edges outside the largest
+  // component) or "sv" (Shiloach-Vishkin: hook every edge each round).
+  std::string cc_method = "sampled";
+  // pagerank: the type its scores travel along edges in: "auto" (float where
+  // the tolerance is 1e-6 or coarser, else double), "float" or "double".
+  std::string pagerank_contributions = "auto";
   bool accumulative = false;  // the order-independent forms (pagerank, ssnsp push deltas; bfs relaxes depths)
   bool async = false;         // GPU, subgraph/stream: iterate each loaded part to convergence; implies accumulative
   bool verify = false;        // check the result with the algorithm's independent verifier

@@ -61,6 +61,17 @@ tg::VertexOrder vertex_order_named(const std::string& name) {
   throw tg::usage_error("unknown vertex_order '" + name + "' (" + tg::names_of(tg::vertex_order_choices()) + ")");
 }
 
+tg::CcMethod cc_method_named(const std::string& name) {
+  if (auto method = tg::choice_value(tg::cc_method_choices(), name)) return *method;
+  throw tg::usage_error("unknown cc_method '" + name + "' (" + tg::names_of(tg::cc_method_choices()) + ")");
+}
+
+tg::Contributions contributions_named(const std::string& name) {
+  if (auto c = tg::choice_value(tg::contributions_choices(), name)) return *c;
+  throw tg::usage_error("unknown pagerank_contributions '" + name + "' (" + tg::names_of(tg::contributions_choices()) +
+                        ")");
+}
+
 // The sources in internal ids. An id below id_base wraps around to a huge
 // internal id, which prepare_request then reports as out of range with the
 // id as given.
@@ -144,6 +155,8 @@ Result run(const std::string& algorithm_name, const Graph& graph, const RunOptio
     algo.delta = options.delta;
     algo.accumulative = options.accumulative || options.async;
     algo.push_only = options.push_only;
+    algo.cc_method = cc_method_named(options.cc_method);
+    algo.contributions = contributions_named(options.pagerank_contributions);
     tg::RunRequest request = tg::make_request(algorithm, {}, algo);
     ensure_in_edges_for(*impl, request);
 

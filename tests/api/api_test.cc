@@ -298,6 +298,47 @@ TEST(Api, VertexOrderKeepsTheGraphsNumbering) {
   }
 }
 
+// The command line's --cc-method and --pr-contributions, by name: both CC
+// methods give the same labels, both contribution types verify and agree
+// within the tolerance, and an unknown name is a usage error naming it.
+TEST(Api, CcMethodAndPageRankContributionsByName) {
+  const std::string path = ::testing::TempDir() + "/api_methods.gr";
+  std::ofstream(path) << "p sp 6 5\na 1 2 5\na 2 3 7\na 3 1 1\na 4 5 2\na 6 6 4\n";
+  const tiergraph::Graph g = tiergraph::load(path);
+  tiergraph::RunOptions o;
+  o.engine = "cpu";
+  o.verify = true;
+  const tiergraph::Result sampled = tiergraph::run("cc", g, o);
+  o.cc_method = "sv";
+  const tiergraph::Result sv = tiergraph::run("cc", g, o);
+  EXPECT_TRUE(sv.verified.value_or(false)) << sv.verification;
+  EXPECT_EQ(sv.values, sampled.values);
+  o.cc_method = "sampled";
+  std::vector<double> scores[2];
+  int i = 0;
+  for (const char* type : {"float", "double"}) {
+    o.pagerank_contributions = type;
+    const tiergraph::Result r = tiergraph::run("pagerank", g, o);
+    EXPECT_TRUE(r.verified.value_or(false)) << type << ": " << r.verification;
+    scores[i++] = std::get<std::vector<double>>(r.values);
+  }
+  ASSERT_EQ(scores[0].size(), scores[1].size());
+  for (size_t v = 0; v < scores[0].size(); ++v) EXPECT_NEAR(scores[0][v], scores[1][v], 1e-5) << v;
+  for (const auto& [field, value] : {std::pair<std::string, std::string>{"cc_method", "union-find"},
+                                     std::pair<std::string, std::string>{"pagerank_contributions", "half"}}) {
+    tiergraph::RunOptions bad;
+    bad.engine = "cpu";
+    (field == "cc_method" ? bad.cc_method : bad.pagerank_contributions) = value;
+    try {
+      tiergraph::run(field == "cc_method" ? "cc" : "pagerank", g, bad);
+      ADD_FAILURE() << "an unknown " << field << " was accepted";
+    } catch (const tiergraph::Error& e) {
+      EXPECT_EQ(e.kind(), tiergraph::ErrorKind::kUsage);
+      EXPECT_NE(std::string(e.what()).find(field + " '" + value + "'"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Api, GraphFromEdgesInMemory) {
   // 0 -> 1 -> 2 and 0 -> 2 weighted, plus vertex 3 with no edges.
   const std::vector<uint64_t> src{0, 1, 0}, dst{1, 2, 2};

@@ -82,6 +82,21 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             tiergraph.run("cc", g, vertex_order="shuffled")
 
+    def test_cc_method_and_pr_contributions_by_name(self):
+        g = tiergraph.generate("kron:11")
+        sampled, _ = tiergraph.run("cc", g, engine="cpu")
+        sv, stats = tiergraph.run("cc", g, engine="cpu", verify=True, cc_method="sv")
+        self.assertTrue(stats["verified"])
+        self.assertEqual(sv.tolist(), sampled.tolist())
+        single, s1 = tiergraph.run("pagerank", g, engine="cpu", verify=True, pr_contributions="float")
+        double, s2 = tiergraph.run("pagerank", g, engine="cpu", verify=True, pr_contributions="double")
+        self.assertTrue(s1["verified"] and s2["verified"])
+        self.assertLess(float(abs(single - double).max()), 1e-5)
+        with self.assertRaises(ValueError):
+            tiergraph.run("cc", g, cc_method="union-find")
+        with self.assertRaises(ValueError):
+            tiergraph.run("pagerank", g, pr_contributions="half")
+
     def test_bfs_matches_a_python_bfs(self):
         n = 200
         edges = random_edges(n, 500, seed=1)
