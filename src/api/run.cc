@@ -6,12 +6,15 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <type_traits>
+#include <vector>
 
 #include "algorithms/verifier.h"
 #include "api/api_errors.h"
 #include "api/graph_access.h"
 #include "core/error.h"
+#include "core/named_choice.h"
 #include "engines/engine_choice.h"
 #include "engines/vertex_order.h"
 #include "graph/builder.h"
@@ -56,20 +59,12 @@ tg::EngineChoice engine_named(const std::string& name) {
   return *e;
 }
 
-tg::VertexOrder vertex_order_named(const std::string& name) {
-  if (auto order = tg::choice_value(tg::vertex_order_choices(), name)) return *order;
-  throw tg::usage_error("unknown vertex_order '" + name + "' (" + tg::names_of(tg::vertex_order_choices()) + ")");
-}
-
-tg::CcMethod cc_method_named(const std::string& name) {
-  if (auto method = tg::choice_value(tg::cc_method_choices(), name)) return *method;
-  throw tg::usage_error("unknown cc_method '" + name + "' (" + tg::names_of(tg::cc_method_choices()) + ")");
-}
-
-tg::Contributions contributions_named(const std::string& name) {
-  if (auto c = tg::choice_value(tg::contributions_choices(), name)) return *c;
-  throw tg::usage_error("unknown pagerank_contributions '" + name + "' (" + tg::names_of(tg::contributions_choices()) +
-                        ")");
+// The value named `name` among `choices`, or a usage error naming the
+// option `field` and the names it takes.
+template <typename E>
+E choice_named(const std::vector<tg::NamedChoice<E>>& choices, const std::string& name, const char* field) {
+  if (auto value = tg::choice_value(choices, name)) return *value;
+  throw tg::usage_error("unknown " + std::string(field) + " '" + name + "' (" + tg::names_of(choices) + ")");
 }
 
 // The sources in internal ids. An id below id_base wraps around to a huge
@@ -155,8 +150,9 @@ Result run(const std::string& algorithm_name, const Graph& graph, const RunOptio
     algo.delta = options.delta;
     algo.accumulative = options.accumulative || options.async;
     algo.push_only = options.push_only;
-    algo.cc_method = cc_method_named(options.cc_method);
-    algo.contributions = contributions_named(options.pagerank_contributions);
+    algo.cc_method = choice_named(tg::cc_method_choices(), options.cc_method, "cc_method");
+    algo.contributions =
+        choice_named(tg::contributions_choices(), options.pagerank_contributions, "pagerank_contributions");
     tg::RunRequest request = tg::make_request(algorithm, {}, algo);
     ensure_in_edges_for(*impl, request);
 
@@ -171,7 +167,8 @@ Result run(const std::string& algorithm_name, const Graph& graph, const RunOptio
     report.engine_note = choice.note;
     // vertex_order: the run on a renumbered copy, its output back in the graph's ids (engines/vertex_order.h).
     std::optional<tg::Renumbering> renumbered;
-    if (const tg::VertexOrder order = vertex_order_named(options.vertex_order); order != tg::VertexOrder::kAsLoaded)
+    const tg::VertexOrder order = choice_named(tg::vertex_order_choices(), options.vertex_order, "vertex_order");
+    if (order != tg::VertexOrder::kAsLoaded)
       renumbered = tg::renumber(g, order);
     auto run_here = [&](const tg::AnyGraph& graph_run, const tg::RunRequest& r) {
       return tg::run_on_engine(graph_run, r, choice, gpu);
