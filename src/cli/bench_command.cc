@@ -41,6 +41,7 @@ struct BenchOptions {
   VerifyMode verify = VerifyMode::kAll;
   std::string gpu_mem;
   EdgeCacheMode edge_cache = EdgeCacheMode::kAuto;
+  PackedListsMode packed_lists = PackedListsMode::kAuto;
   int source_blocks = GpuOptions{}.source_blocks;
   double stream_threshold = GpuOptions{}.stream_threshold;
   int device = 0;
@@ -80,6 +81,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   if (!o.gpu_mem.empty()) plan.gpu.memory_budget = parse_size(o.gpu_mem, "--gpu-mem");
   plan.gpu.stream_threshold = o.stream_threshold;
   plan.gpu.edge_cache = o.edge_cache;
+  plan.gpu.packed_lists = o.packed_lists;
   plan.gpu.source_blocks = o.source_blocks;
   plan.algorithm_options = o.algo;
   plan.distributed = o.distributed;
@@ -186,6 +188,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--gpu-mem", o->gpu_mem, "GPU: device-memory budget for every placement, e.g. 1G")
       ->check(SizeValidator());
   add_edge_cache_choice(*cmd, o->edge_cache);
+  add_packed_lists_choice(*cmd, o->packed_lists);
   add_source_blocks(*cmd, o->source_blocks);
   cmd->add_option("--stream-threshold", o->stream_threshold,
                   "GPU, subgraph placements: stream the partitions when active edges exceed this fraction of all")

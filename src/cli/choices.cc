@@ -11,6 +11,12 @@ CLI::Option* add_edge_cache_choice(CLI::App& command, EdgeCacheMode& target) {
                     "leaves unused (docs/GPU.md, \"The resident edge cache\")");
 }
 
+CLI::Option* add_packed_lists_choice(CLI::App& command, PackedListsMode& target) {
+  return add_choice(command, "--packed-lists", target, packed_lists_choices(),
+                    "GPU, subgraph and stream: gathers (pagerank) copy the in-lists packed, fewer bytes over the link "
+                    "for a pass at placement (docs/SUBWAY.md, \"Packed lists\")");
+}
+
 CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target) {
   std::string help = "The algorithm:";
   for (const AlgorithmInfo* a : all_algorithms()) {

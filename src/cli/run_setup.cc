@@ -29,6 +29,7 @@ void EngineOptions::add_to(CLI::App& command) {
   command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)")
       ->check(SizeValidator());
   add_edge_cache_choice(command, gpu.edge_cache);
+  add_packed_lists_choice(command, gpu.packed_lists);
   add_source_blocks(command, gpu.source_blocks);
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   command

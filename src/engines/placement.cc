@@ -46,7 +46,18 @@ const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices() {
 std::string_view name_of(Placement p) { return choice_name(placement_choices(), p); }
 std::string_view name_of(StreamMode m) { return choice_name(stream_mode_choices(), m); }
 std::string_view name_of(GatherWay g) { return choice_name(gather_way_choices(), g); }
+const std::vector<NamedChoice<PackedListsMode>>& packed_lists_choices() {
+  static const std::vector<NamedChoice<PackedListsMode>> all = {
+      {PackedListsMode::kAuto, "auto",
+       "subgraph and stream gathers copy the in-lists packed (blocks of bit-packed gaps) where ids fit 27 bits and "
+       "no weights are placed"},
+      {PackedListsMode::kOff, "off", "the plain lists, 4 bytes an entry"},
+  };
+  return all;
+}
+
 std::string_view name_of(EdgeCacheMode m) { return choice_name(edge_cache_choices(), m); }
+std::string_view name_of(PackedListsMode m) { return choice_name(packed_lists_choices(), m); }
 
 std::optional<Placement> parse_placement(std::string_view name) {
   if (name == "zerocopy") return Placement::kZeroCopyAligned;

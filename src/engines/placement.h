@@ -43,15 +43,25 @@ enum class EdgeCacheMode {
   kOff,   // every edge read over the link (as EMOGI)
 };
 
+// Whether the streamed placements (subgraph, stream) copy the in-lists of
+// their gathers packed (graph/packed_lists.h): fewer bytes over the link, for
+// a pass at placement time.
+enum class PackedListsMode {
+  kAuto,  // where they apply: 4-byte ids under 2^27, no weights placed, edges in host memory
+  kOff,   // the plain lists
+};
+
 const std::vector<NamedChoice<Placement>>& placement_choices();
 const std::vector<NamedChoice<StreamMode>>& stream_mode_choices();
 const std::vector<NamedChoice<GatherWay>>& gather_way_choices();
 const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices();
+const std::vector<NamedChoice<PackedListsMode>>& packed_lists_choices();
 
 std::string_view name_of(Placement p);
 std::string_view name_of(StreamMode m);
 std::string_view name_of(GatherWay g);
 std::string_view name_of(EdgeCacheMode m);
+std::string_view name_of(PackedListsMode m);
 // nullopt for an unknown name; "zerocopy" is zerocopy-aligned.
 std::optional<Placement> parse_placement(std::string_view name);
 std::optional<StreamMode> parse_stream_mode(std::string_view name);

@@ -64,6 +64,7 @@ struct GpuOptions {
   StreamMode stream_mode = StreamMode::kPtOpt;  // stream
   double stream_threshold = 0.8;              // subgraph: stream when active edges exceed this fraction of |E|
   GatherWay gather = GatherWay::kGpu;         // subgraph: measured faster than cpu on the H100 (docs/PERF.md)
+  PackedListsMode packed_lists = PackedListsMode::kAuto;  // subgraph / stream gathers (graph/packed_lists.h)
   // device: dense gathers over the in-edges in this many passes, one per range
   // of sources (engines/gpu/source_blocks.h); 0 auto (enough that a range's
   // values fill at most 3/4 of the L2, none where 3/4 of the entries read the

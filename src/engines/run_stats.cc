@@ -68,6 +68,10 @@ nlohmann::json details_json(const RunStats& s) {
                             {"build_s", b.build_s},
                             {"note", b.note}};
     }
+    if (g.packed_lists) {
+      const PackedListsStats& p = *g.packed_lists;
+      j["packed_lists"] = {{"entries", p.entries}, {"bytes", p.bytes}, {"ratio", p.ratio()}, {"build_s", p.build_s}};
+    }
   }
   if (s.stream) j.update(to_json(*s.stream));
   if (!s.plan.is_null()) j["plan"] = s.plan;

@@ -81,6 +81,7 @@ nlohmann::json to_json(const StreamStats& s) {
                    {"stream_resident_hits", s.resident_hits},
                    {"subgraph", subgraph::summarize(s.iterations)}};
   if (s.mode) j["stream_mode"] = std::string(name_of(*s.mode));
+  if (!s.gather_lists.empty()) j["gather_lists"] = s.gather_lists;
   if (s.host_buffer_bytes > 0) {
     j["host_mem_buffer_bytes"] = s.host_buffer_bytes;
     j["disk_bytes"] = s.disk_bytes;

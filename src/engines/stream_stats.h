@@ -90,6 +90,9 @@ struct StreamStats {
   // partitions are read into, and the bytes read from the file.
   uint64_t host_buffer_bytes = 0;
   uint64_t disk_bytes = 0;
+  // Gathers: how the in-lists travel, "packed" (graph/packed_lists.h) or
+  // "plain", with the reason where packed lists were placed but not used.
+  std::string gather_lists;
   std::vector<subgraph::IterationRecord> iterations;
 };
 

@@ -247,8 +247,13 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
       zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link,
                                         zero_copy_cache != nullptr ? zero_copy_cache->heads : 0),
                           s, profile, zero_copy_cache));
+  // A gather's in-lists cross the link packed where they pack (GpuOptions::packed_lists auto).
+  const EdgeReads reads = edge_reads(request);
+  Shape streamed = s;
+  if (reads.out_edges == Need::kNo && footprint.in_edges && !footprint.weights && g.packed_in_bytes > 0)
+    streamed.edge_bytes = std::min(s.edge_bytes, double(g.packed_in_bytes));
   for (Placement p : {Placement::kSubgraph, Placement::kStream})
-    plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), s, budget, profile));
+    plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), streamed, budget, profile));
   const Candidate* best = nullptr;
   for (const Candidate& c : plan.candidates)
     if (c.fits && (best == nullptr || c.compute_s < best->compute_s)) best = &c;
@@ -294,7 +299,8 @@ nlohmann::json to_json(const Plan& plan) {
                      {"in_edges", plan.graph.in_edges},
                      {"weighted", plan.graph.weighted},
                      {"vertices_with_edges", plan.graph.vertices_with_edges},
-                     {"top_degree_shares", plan.graph.top_degree_shares}}},
+                     {"top_degree_shares", plan.graph.top_degree_shares},
+                     {"packed_in_bytes", plan.graph.packed_in_bytes}}},
           {"zero_copy_cache", {{"heads", cache.heads},
                                {"bytes", cache.bytes},
                                {"cached_entries", cache.cached_entries},
@@ -314,6 +320,7 @@ GraphFacts graph_facts_from_json(const nlohmann::json& plan) {
   g.weighted = j.at("weighted").get<bool>();
   g.vertices_with_edges = j.at("vertices_with_edges").get<uint64_t>();
   g.top_degree_shares = j.at("top_degree_shares").get<std::vector<std::pair<double, double>>>();
+  g.packed_in_bytes = j.value("packed_in_bytes", uint64_t{0});  // records before packed lists: unknown
   return g;
 }
 

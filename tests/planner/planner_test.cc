@@ -138,6 +138,39 @@ TEST(Plan, AQuarterBudget) {
   EXPECT_TRUE(j["candidates"][0].contains("predicted_per_iteration_s"));
 }
 
+// A gather's in-lists cross the link packed where they pack
+// (graph/packed_lists.h): the streamed placements copy the packed bytes'
+// non-resident share each iteration; the placements that read in place, and
+// runs that push (BFS), see the plain lists.
+TEST(Plan, PackedInListsCrossTheLinkInTheirPackedBytes) {
+  const MachineProfile p = builtin_profile();
+  const uint64_t quarter = 1047218294;
+  GraphFacts packed = kron25();
+  packed.packed_in_bytes = quarter * 4 * 10 / 17;  // 1.7x, as kron:25's
+  auto link_bytes = [&](const GraphFacts& g, const char* algo, Placement placement) {
+    for (const Candidate& c : make_plan(g, request_for(algo), quarter, uint64_t{70} << 30, p).candidates)
+      if (c.placement == placement) return c.link_bytes;
+    return -1.0;
+  };
+  for (Placement s : {Placement::kStream, Placement::kSubgraph}) {
+    const double plain = link_bytes(kron25(), "pagerank", s), fewer = link_bytes(packed, "pagerank", s);
+    // Per pass: the lists less the resident half of the budget.
+    EXPECT_NEAR(fewer / plain, (packed.packed_in_bytes - quarter / 2.0) / (quarter * 4 - quarter / 2.0), 1e-9);
+    EXPECT_EQ(link_bytes(packed, "bfs", s), link_bytes(kron25(), "bfs", s));
+  }
+  EXPECT_EQ(link_bytes(packed, "pagerank", Placement::kZeroCopyAligned),
+            link_bytes(kron25(), "pagerank", Placement::kZeroCopyAligned));
+  // SSSP pushes its lists with their weights: plain.
+  GraphFacts weighted = kron25();
+  weighted.weighted = true;
+  GraphFacts weighted_packed = weighted;
+  weighted_packed.packed_in_bytes = packed.packed_in_bytes;
+  EXPECT_EQ(link_bytes(weighted_packed, "sssp", Placement::kStream), link_bytes(weighted, "sssp", Placement::kStream));
+  // The records' graphs name the packed bytes, and plan again with them.
+  const Plan pr = make_plan(packed, request_for("pagerank"), quarter, uint64_t{70} << 30, p);
+  EXPECT_EQ(graph_facts_from_json(to_json(pr)).packed_in_bytes, packed.packed_in_bytes);
+}
+
 TEST(Plan, WeightsCountWhereTheAlgorithmReadsThem) {
   GraphFacts g = kron25();
   g.weighted = true;

@@ -16,6 +16,7 @@
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/edge_cache.h"
 #include "engines/gpu_footprint.h"
+#include "graph/packed_lists.h"
 #include "graph/relabel.h"
 
 namespace tg::gpu {
@@ -192,6 +193,12 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     place_csr(graph.in, view_.in, true, footprint.weights, formats::kInNeighbors, formats::kInWeights);
   place_edge_cache(graph, footprint, edge_cache_budget(placement_, options.edge_cache, budget, room), options.edge_cache);
   if (footprint.in_edges && !graph.directed) view_.in = view_.out;  // its cache too
+  if constexpr (sizeof(V) == 4) {
+    // Gathers of a streamed placement copy every in-list each iteration: packed, fewer bytes.
+    if (view_.streamed.enabled && footprint.in_edges && !footprint.weights && !view_.edge_file &&
+        options.packed_lists == PackedListsMode::kAuto && n <= kPackedMaxVertices)
+      place_packed_lists(graph.in_edges());
+  }
   if (placement_ == Placement::kDevice && view_.in.placed)
     view_.source_blocks = std::make_shared<SourceBlocks<V>>(options.source_blocks, static_cast<uint64_t>(prop.l2CacheSize),
                                                             budget > edge_bytes ? budget - edge_bytes : 0);
@@ -204,6 +211,36 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   stats_.edge_bytes = edge_bytes;
   stats_.vertex_bytes_estimate = vertex_bytes;
   stats_.transfer_bytes = transfer_bytes_;
+}
+
+// The in-lists packed (graph/packed_lists.h) into pinned host memory, which
+// the streamed source's partitions are copied from, and their offsets in GPU
+// memory; the encoder's pass is part of the transfer phase.
+template <typename V>
+void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr) {
+  if constexpr (sizeof(V) == 4) {
+    const uint64_t n = view_.n;
+    const auto t0 = std::chrono::steady_clock::now();
+    packed_offsets_ = packed_offsets(csr, n);
+    // Packed straight into pinned memory, which the copy streams read by DMA
+    // (registering an array in place can fail where its pages hold others).
+    void* words = nullptr;
+    TG_CUDA(cudaHostAlloc(&words, std::max<uint64_t>(packed_offsets_[n], 1) * sizeof(uint32_t), cudaHostAllocDefault));
+    host_allocs_.push_back(words);
+    pack_lists(csr, n, packed_offsets_, static_cast<uint32_t*>(words));
+    PackedListsStats st;
+    st.entries = csr.num_edges();
+    st.bytes = packed_offsets_[n] * sizeof(uint32_t);
+    st.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    stats_.packed_lists = st;
+    eid_t* offsets = nullptr;
+    TG_CUDA(cudaMalloc(&offsets, (n + 1) * sizeof(eid_t)));
+    device_allocs_.push_back(offsets);
+    TG_CUDA(cudaMemcpy(offsets, packed_offsets_.data(), (n + 1) * sizeof(eid_t), cudaMemcpyHostToDevice));
+    view_.in.packed_words = static_cast<const uint32_t*>(words);
+    view_.in.packed_host_offsets = packed_offsets_.data();
+    view_.in.packed_offsets = offsets;
+  }
 }
 
 template <typename V>

@@ -151,6 +151,16 @@ struct GatherArgs : StepArgs<V> {  // csr: in-edges
   const V* vertices = nullptr;  // the warp pass: its vertices (n of them) instead of first ..
 };
 
+// A gather over packed in-lists (graph/packed_lists.h), for the streamed
+// placements: csr.offsets are the lists' entry offsets (their degrees), and
+// v's packed list starts at words[word_offsets[v]] (words shifted back as a
+// loaded unit's neighbours are). 4-byte ids, no weights.
+template <typename V>
+struct PackedGatherArgs : GatherArgs<V> {
+  const eid_t* word_offsets = nullptr;
+  const uint32_t* words = nullptr;
+};
+
 // Each returns the step's counters, copied to the host.
 template <Access A, typename V, typename Op>
 StepCounters push_step(const PushArgs<V>& args, const Op& op);
@@ -159,5 +169,8 @@ StepCounters pull_step(const PullArgs<V>& args, const Op& op);
 // Also returns the residual (sum of apply's results) through *residual.
 template <Access A, typename V, typename Op>
 StepCounters gather_step(const GatherArgs<V>& args, const Op& op, double* residual);
+// The same over packed lists (compiled in gather_packed.cu, for 4-byte ids).
+template <typename V, typename Op>
+StepCounters gather_packed_step(const PackedGatherArgs<V>& args, const Op& op, double* residual);
 
 }  // namespace tg::gpu

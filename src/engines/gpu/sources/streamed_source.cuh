@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,15 +75,33 @@ class StreamedSource {
     if (gather) {
       // A gather reads every in-list every iteration: both placements stream
       // the in-edges, PT or PT-Opt (subgraph: PT-Opt, since a SubCSR of every
-      // vertex is the whole CSR).
+      // vertex is the whole CSR); packed where the placement packed them
+      // (4-byte words for 4-byte entries, so the same buffers hold them).
       const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), in_weights};
       const uint64_t bytes = std::min(budget, stream_cap(entry));
       stats_.budget_bytes += bytes;
-      gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.view.offsets, g_.in.host_offsets,
-                                                                 g_.in.host_neighbors,
-                                                                 in_weights ? g_.in.host_weights : nullptr,
-                                                                 file_of(g_.in, in_weights)},
-                                       entry, bytes);
+      packed_ = sizeof(V) == sizeof(uint32_t) && g_.in.packed_words != nullptr && !in_weights;
+      if (packed_) {
+        gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.packed_offsets, g_.in.packed_host_offsets,
+                                                                   reinterpret_cast<const V*>(g_.in.packed_words),
+                                                                   nullptr, std::nullopt},
+                                         entry, bytes);
+        // A packed list longer than a partition would be cut mid-block: plain lists then.
+        for (const subgraph::EdgeRange& p : gather_streamer_->schedule().partitions())
+          if (p.split) packed_ = false;
+        stats_.gather_lists = packed_ ? "packed" : "plain: a packed in-list is longer than a partition";
+      }
+      if (!packed_) {
+        gather_streamer_.reset();
+        gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.view.offsets, g_.in.host_offsets,
+                                                                   g_.in.host_neighbors,
+                                                                   in_weights ? g_.in.host_weights : nullptr,
+                                                                   file_of(g_.in, in_weights)},
+                                         entry, bytes);
+        if (stats_.gather_lists.empty()) stats_.gather_lists = "plain";
+      } else {
+        warp_queue_ = DeviceArray<V>::allocate(std::max<uint64_t>(n_, 1));
+      }
       stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
     }
     if (push) {
@@ -247,7 +266,7 @@ class StreamedSource {
       a.pool = &frontiers_.pool();
       TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters)));
       double unused = 0;
-      edges += gather_step<Access::kDevice>(a, op, &unused).edges;
+      edges += packed_ ? gather_packed_unit(a, u, op) : gather_step<Access::kDevice>(a, op, &unused).edges;
       rec.units++;
     });
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
@@ -269,6 +288,25 @@ class StreamedSource {
     o.edges = edges;
     o.bytes_moved = t.bytes_to_device;
     return o;
+  }
+
+  // One loaded partition of packed in-lists (graph/packed_lists.h): the
+  // unit's words in place of its neighbours, the plain offsets for degrees.
+  template <typename G>
+  uint64_t gather_packed_unit(const GatherArgs<V>& plain, const subgraph::StreamUnit<V>& u, const G& op) {
+    if constexpr (sizeof(V) == sizeof(uint32_t) && !G::needs_weights) {
+      PackedGatherArgs<V> a;
+      static_cast<GatherArgs<V>&>(a) = plain;
+      a.csr.offsets = g_.in.view.offsets;
+      a.csr.neighbors = nullptr;
+      a.word_offsets = g_.in.packed_offsets;
+      a.words = reinterpret_cast<const uint32_t*>(u.csr.neighbors);
+      a.warp_queue = warp_queue_.data();
+      double unused = 0;
+      return gather_packed_step(a, op, &unused).edges;
+    } else {
+      throw Error("GPU engine: packed in-lists hold 4-byte ids without weights");
+    }
   }
 
   void report(RunStats& stats) const {
@@ -463,6 +501,8 @@ class StreamedSource {
   std::unique_ptr<subgraph::PartitionStreamer<V>> streamer_;        // stream, or subgraph's fallback
   std::unique_ptr<subgraph::PartitionStreamer<V>> gather_streamer_; // in-edges, for gathers
   std::shared_ptr<void> partial_;  // gather: an acc_t per vertex
+  bool packed_ = false;            // gathers read packed in-lists
+  DeviceArray<V> warp_queue_;      // packed gathers: the lists longer than a thread's
   subgraph::ChoiceParams params_;
   subgraph::TransferMeters meters_;
   StreamStats stats_;

@@ -1,0 +1,148 @@
+#include "graph/packed_lists.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace tg {
+
+namespace {
+
+// v's list, sorted: the CSR's own where it is, else a sorted copy in `scratch`.
+const uint32_t* sorted_list(const Csr<uint32_t>& csr, uint64_t v, std::vector<uint32_t>& scratch) {
+  const uint32_t* b = csr.neighbors.data() + csr.offsets[v];
+  const uint32_t* e = csr.neighbors.data() + csr.offsets[v + 1];
+  if (std::is_sorted(b, e)) return b;
+  scratch.assign(b, e);
+  std::sort(scratch.begin(), scratch.end());
+  return scratch.data();
+}
+
+uint32_t block_width(const uint32_t* block, uint32_t entries) {
+  uint32_t largest = 0;
+  for (uint32_t i = 1; i < entries; ++i) largest = std::max(largest, block[i] - block[i - 1]);
+  return static_cast<uint32_t>(std::bit_width(largest));
+}
+
+// Words of a whole sorted list.
+uint64_t list_words(const uint32_t* list, uint64_t degree) {
+  const uint64_t blocks = packed_blocks(degree);
+  uint64_t words = packed_chunk_words(degree) + blocks;
+  for (uint64_t j = 0; j < blocks; ++j) {
+    const uint32_t entries = packed_block_entries(degree, j);
+    words += packed_gap_words(entries, block_width(list + j * kPackedBlock, entries));
+  }
+  return words;
+}
+
+void pack_list(const uint32_t* list, uint64_t degree, uint32_t* out) {
+  const uint64_t blocks = packed_blocks(degree);
+  const uint64_t chunk_words = packed_chunk_words(degree);
+  uint32_t* headers = out + chunk_words;
+  uint32_t* gaps = headers + blocks;
+  uint32_t at = 0;  // words into the gap region
+  for (uint64_t j = 0; j < blocks; ++j) {
+    if (chunk_words > 0 && j % (kPackedChunk / kPackedBlock) == 0) out[j / (kPackedChunk / kPackedBlock)] = at;
+    const uint32_t* block = list + j * kPackedBlock;
+    const uint32_t entries = packed_block_entries(degree, j);
+    const uint32_t width = block_width(block, entries);
+    headers[j] = packed_header(block[0], width);
+    for (uint32_t i = 1; i < entries && width > 0; ++i) {
+      const uint64_t gap = block[i] - block[i - 1];
+      const uint32_t bit = (i - 1) * width, word = at + (bit >> 5), shift = bit & 31;
+      gaps[word] |= static_cast<uint32_t>(gap << shift);
+      if (shift + width > 32) gaps[word + 1] |= static_cast<uint32_t>(gap >> (32 - shift));
+    }
+    at += packed_gap_words(entries, width);
+  }
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n) {
+  if (n > kPackedMaxVertices)
+    throw Error("packed lists: " + std::to_string(n) + " vertices, over the 2^27 a block header's id holds");
+  std::vector<eid_t> offsets(n + 1, 0);
+  if (!csr.built()) return offsets;
+#pragma omp parallel
+  {
+    std::vector<uint32_t> scratch;
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t v = 0; v < static_cast<int64_t>(n); ++v) {
+      const uint64_t degree = csr.degree(v);
+      offsets[v + 1] = degree ? list_words(sorted_list(csr, v, scratch), degree) : 0;
+    }
+  }
+  for (uint64_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
+  return offsets;
+}
+
+void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& offsets, uint32_t* words) {
+  if (offsets.size() != n + 1) throw Error("packed lists: offsets for another graph");
+#pragma omp parallel
+  {
+    std::vector<uint32_t> scratch;
+#pragma omp for schedule(dynamic, 4096)
+    for (int64_t v = 0; v < static_cast<int64_t>(n); ++v) {
+      const uint64_t degree = csr.built() ? csr.degree(v) : 0;
+      if (degree == 0) continue;
+      std::memset(words + offsets[v], 0, (offsets[v + 1] - offsets[v]) * sizeof(uint32_t));
+      pack_list(sorted_list(csr, v, scratch), degree, words + offsets[v]);
+    }
+  }
+}
+
+uint64_t estimate_packed_words(const Csr<uint32_t>& csr, uint64_t n, uint64_t stride) {
+  if (n > kPackedMaxVertices || !csr.built() || csr.num_edges() == 0) return 0;
+  stride = std::max<uint64_t>(stride, 1);
+  uint64_t words = 0, entries = 0;
+#pragma omp parallel reduction(+ : words, entries)
+  {
+    std::vector<uint32_t> scratch;
+#pragma omp for schedule(dynamic, 256)
+    for (int64_t v = 0; v < static_cast<int64_t>(n); v += static_cast<int64_t>(stride)) {
+      const uint64_t degree = csr.degree(v);
+      if (degree == 0) continue;
+      words += list_words(sorted_list(csr, v, scratch), degree);
+      entries += degree;
+    }
+  }
+  if (entries == 0) return csr.num_edges();
+  return static_cast<uint64_t>(double(csr.num_edges()) * double(words) / double(entries) + 0.5);
+}
+
+std::vector<uint32_t> unpack_list(const uint32_t* list, uint64_t degree) {
+  std::vector<uint32_t> out;
+  out.reserve(degree);
+  const uint64_t blocks = packed_blocks(degree);
+  const uint32_t* headers = list + packed_chunk_words(degree);
+  const uint32_t* gaps = headers + blocks;
+  for (uint64_t j = 0; j < blocks; ++j) {
+    const uint32_t entries = packed_block_entries(degree, j);
+    const uint32_t width = packed_width(headers[j]);
+    uint32_t id = packed_first(headers[j]);
+    out.push_back(id);
+    for (uint32_t k = 0; k + 1 < entries; ++k) out.push_back(id += packed_gap(gaps, k, width));
+    gaps += packed_gap_words(entries, width);
+  }
+  return out;
+}
+
+PackedCsr pack_csr(const Csr<uint32_t>& csr, uint64_t n) {
+  const auto t0 = std::chrono::steady_clock::now();
+  PackedCsr p;
+  p.offsets = packed_offsets(csr, n);
+  p.words = Array<uint32_t>::allocate(p.offsets[n]);
+  pack_lists(csr, n, p.offsets, p.words.data());
+  p.build_s = seconds_since(t0);
+  return p;
+}
+
+}  // namespace tg
