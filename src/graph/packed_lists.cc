@@ -50,12 +50,20 @@ void pack_list(const uint32_t* list, uint64_t degree, uint32_t* out) {
     const uint32_t entries = packed_block_entries(degree, j);
     const uint32_t width = block_width(block, entries);
     headers[j] = packed_header(block[0], width);
+    // The gaps through a 64-bit accumulator, each word written once, in order.
+    uint32_t* word = gaps + at;
+    uint64_t acc = 0;
+    uint32_t bits = 0;
     for (uint32_t i = 1; i < entries && width > 0; ++i) {
-      const uint64_t gap = block[i] - block[i - 1];
-      const uint32_t bit = (i - 1) * width, word = at + (bit >> 5), shift = bit & 31;
-      gaps[word] |= static_cast<uint32_t>(gap << shift);
-      if (shift + width > 32) gaps[word + 1] |= static_cast<uint32_t>(gap >> (32 - shift));
+      acc |= static_cast<uint64_t>(block[i] - block[i - 1]) << bits;
+      bits += width;
+      if (bits >= 32) {
+        *word++ = static_cast<uint32_t>(acc);
+        acc >>= 32;
+        bits -= 32;
+      }
     }
+    if (bits > 0) *word = static_cast<uint32_t>(acc);
     at += packed_gap_words(entries, width);
   }
 }
@@ -93,7 +101,6 @@ void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& 
     for (int64_t v = 0; v < static_cast<int64_t>(n); ++v) {
       const uint64_t degree = csr.built() ? csr.degree(v) : 0;
       if (degree == 0) continue;
-      std::memset(words + offsets[v], 0, (offsets[v + 1] - offsets[v]) * sizeof(uint32_t));
       pack_list(sorted_list(csr, v, scratch), degree, words + offsets[v]);
     }
   }

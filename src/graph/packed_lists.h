@@ -70,8 +70,8 @@ TG_HD uint32_t packed_gap(const uint32_t* gaps, uint32_t k, uint32_t width) {
 // the total), for a CSR of 4-byte ids under 2^27. Throws tg::Error with one
 // line for ids that do not fit.
 std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n);
-// Writes every list into `words` (packed_offsets(csr)[n] of them, zeroed
-// here), in parallel over vertices.
+// Writes every list into `words` (packed_offsets(csr)[n] of them, each
+// written once), in parallel over vertices.
 void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& offsets, uint32_t* words);
 // The words packed_offsets(csr, n)[n] would give, estimated from every
 // stride-th list (their words per entry, times all entries): the planner's
