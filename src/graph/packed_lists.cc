@@ -82,7 +82,7 @@ std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n) {
 #pragma omp parallel
   {
     std::vector<uint32_t> scratch;
-#pragma omp for schedule(dynamic, 4096)
+#pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < static_cast<int64_t>(n); ++v) {
       const uint64_t degree = csr.degree(v);
       offsets[v + 1] = degree ? list_words(sorted_list(csr, v, scratch), degree) : 0;
@@ -97,7 +97,7 @@ void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& 
 #pragma omp parallel
   {
     std::vector<uint32_t> scratch;
-#pragma omp for schedule(dynamic, 4096)
+#pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < static_cast<int64_t>(n); ++v) {
       const uint64_t degree = csr.built() ? csr.degree(v) : 0;
       if (degree == 0) continue;
@@ -113,7 +113,7 @@ uint64_t estimate_packed_words(const Csr<uint32_t>& csr, uint64_t n, uint64_t st
 #pragma omp parallel reduction(+ : words, entries)
   {
     std::vector<uint32_t> scratch;
-#pragma omp for schedule(dynamic, 256)
+#pragma omp for schedule(dynamic, 64)
     for (int64_t v = 0; v < static_cast<int64_t>(n); v += static_cast<int64_t>(stride)) {
       const uint64_t degree = csr.degree(v);
       if (degree == 0) continue;

@@ -101,6 +101,10 @@ TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-1
 // PageRank's colder values read at the largest footprint's rate beside the
 // edges' stream (planner.cc, vertex_time): 60. kron:25's BFS over zero-copy
 // measured again after the pull rule by degree class (its cell's "note").
+// PageRank's quarter-budget cells measured again with the in-lists packed on
+// subgraph and stream (session 26; their facts carry the packed bytes the
+// planner copies): 0.91-0.97 of measured. The H100's records predate packed
+// lists, and their facts name no packed bytes: planned with the plain lists.
 TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-12-02", 60); }
 
 }  // namespace
