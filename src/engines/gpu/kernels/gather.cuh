@@ -117,15 +117,14 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
   flush(t, a.counters);
 }
 
-// GPU memory: a thread per list of at most kThreadEntries entries, summed in
-// order; the longer lists queued (warp-aggregated) for gather_warp_kernel.
-// A thread loads all its list's ids, then their values (each list's loads in
-// flight together), and in a blocked pass (a.partial) an empty list adds
-// nothing. Against one entry after another (an id, then its value): under 1%
-// faster on kron:25 (docs/PERF.md, session 14).
-template <typename V, typename Op>
-__global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, Op op) {
-  constexpr bool kW = Op::needs_weights;
+// The thread pass's loop (gather_thread_kernel below, and packed_thread_kernel
+// over packed lists): a thread per vertex first .. first + n - 1, whose
+// sum_short(v, acc) sums a list of at most kThreadEntries entries into acc
+// and returns its length, or -1 for a longer list, which is queued (warp-
+// aggregated) for a warp each. In a blocked pass (a.partial) an empty list
+// adds nothing.
+template <typename V, typename Op, typename SumShort>
+__device__ inline void thread_pass(const GatherArgs<V>& a, const Op& op, SumShort&& sum_short) {
   const int lane = threadIdx.x & 31;
   const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
   Tally t;
@@ -137,25 +136,11 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
     bool queue = false;
     if (i < a.n) {
       v = static_cast<V>(a.first + i);
-      const int64_t b = static_cast<int64_t>(load_once(a.csr.offsets + v));
-      const int64_t e = static_cast<int64_t>(load_once(a.csr.offsets + v + 1));
-      if (e - b > kThreadEntries) {
-        queue = true;
-      } else if (e > b || a.partial == nullptr) {
-        typename Op::acc_t acc = op.zero();
-        const int count = static_cast<int>(e - b);
-        V ids[kThreadEntries];
-        weight_t ws[kThreadEntries];
-#pragma unroll
-        for (int j = 0; j < kThreadEntries; ++j) {
-          ids[j] = j < count ? load_once(a.csr.neighbors + b + j) : V{0};
-          ws[j] = 1.0f;
-          if constexpr (kW) ws[j] = j < count ? a.csr.weights[b + j] : 1.0f;
-        }
-#pragma unroll
-        for (int j = 0; j < kThreadEntries; ++j)
-          if (j < count) acc = op.sum(acc, op.gather(ids[j], v, ws[j]));
-        t.edges += e - b;
+      typename Op::acc_t acc = op.zero();
+      const int64_t entries = sum_short(v, acc);
+      queue = entries < 0;
+      if (entries > 0 || (entries == 0 && a.partial == nullptr)) {
+        t.edges += entries;
         residual += finish_gather(a, op, v, acc);
       }
     }
@@ -163,6 +148,34 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
+}
+
+// GPU memory: a thread per list of at most kThreadEntries entries, summed in
+// order; the longer lists queued for gather_warp_kernel. A thread loads all
+// its list's ids, then their values (each list's loads in flight together).
+// Against one entry after another (an id, then its value): under 1% faster
+// on kron:25 (docs/PERF.md, session 14).
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  thread_pass(a, op, [&](V v, typename Op::acc_t& acc) -> int64_t {
+    const int64_t b = static_cast<int64_t>(load_once(a.csr.offsets + v));
+    const int64_t e = static_cast<int64_t>(load_once(a.csr.offsets + v + 1));
+    if (e - b > kThreadEntries) return -1;
+    const int count = static_cast<int>(e - b);
+    V ids[kThreadEntries];
+    weight_t ws[kThreadEntries];
+#pragma unroll
+    for (int j = 0; j < kThreadEntries; ++j) {
+      ids[j] = j < count ? load_once(a.csr.neighbors + b + j) : V{0};
+      ws[j] = 1.0f;
+      if constexpr (kW) ws[j] = j < count ? a.csr.weights[b + j] : 1.0f;
+    }
+#pragma unroll
+    for (int j = 0; j < kThreadEntries; ++j)
+      if (j < count) acc = op.sum(acc, op.gather(ids[j], v, ws[j]));
+    return e - b;
+  });
 }
 
 // One warp per chunk of a long in-list: partial sums, combined below.

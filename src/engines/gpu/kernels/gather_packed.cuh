@@ -73,43 +73,23 @@ __device__ inline typename Op::acc_t packed_chunk_sum(const PackedGatherArgs<V>&
 // then its gaps in order); longer lists queued for a warp each.
 template <typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) packed_thread_kernel(PackedGatherArgs<V> a, Op op) {
-  const int lane = threadIdx.x & 31;
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  Tally t;
-  double residual = 0;
-  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.n;
-       base += stride) {
-    const uint64_t i = base + lane;
-    V v = 0;
-    bool queue = false;
-    if (i < a.n) {
-      v = static_cast<V>(a.first + i);
-      const uint64_t degree = degree_of(a, v);
-      if (degree > static_cast<uint64_t>(kThreadEntries)) {
-        queue = true;
-      } else if (degree > 0 || a.partial == nullptr) {
-        typename Op::acc_t acc = op.zero();
-        if (degree > 0) {
-          const uint32_t* list = a.words + load_once(a.word_offsets + v);
-          const uint32_t header = load_once(list);
-          const uint32_t width = packed_width(header);
-          uint32_t ids[kThreadEntries];
-          ids[0] = packed_first(header);
+  thread_pass(a, op, [&](V v, typename Op::acc_t& acc) -> int64_t {
+    const uint64_t degree = degree_of(a, v);
+    if (degree > static_cast<uint64_t>(kThreadEntries)) return -1;
+    if (degree == 0) return 0;
+    const uint32_t* list = a.words + load_once(a.word_offsets + v);
+    const uint32_t header = load_once(list);
+    const uint32_t width = packed_width(header);
+    uint32_t ids[kThreadEntries];
+    ids[0] = packed_first(header);
 #pragma unroll
-          for (int j = 1; j < kThreadEntries; ++j)
-            ids[j] = j < static_cast<int>(degree) ? ids[j - 1] + packed_gap(list + 1, j - 1, width) : 0;
+    for (int j = 1; j < kThreadEntries; ++j)
+      ids[j] = j < static_cast<int>(degree) ? ids[j - 1] + packed_gap(list + 1, j - 1, width) : 0;
 #pragma unroll
-          for (int j = 0; j < kThreadEntries; ++j)
-            if (j < static_cast<int>(degree)) acc = op.sum(acc, op.gather(static_cast<V>(ids[j]), v, 1.0f));
-          t.edges += degree;
-        }
-        residual += finish_gather(a, op, v, acc);
-      }
-    }
-    warp_append(queue, v, a.warp_queue, &a.counters->warp_count, lane);
-  }
-  add_residual(a.residual, residual);
-  flush(t, a.counters);
+    for (int j = 0; j < kThreadEntries; ++j)
+      if (j < static_cast<int>(degree)) acc = op.sum(acc, op.gather(static_cast<V>(ids[j]), v, 1.0f));
+    return static_cast<int64_t>(degree);
+  });
 }
 
 // A warp per queued list of up to a chunk; longer lists deferred to chunks.
