@@ -208,6 +208,25 @@ __global__ void gather_combine_kernel(GatherArgs<V> a, Op op, const unsigned lon
   add_residual(a.residual, residual);
 }
 
+// The chunked pass over the nb long lists a warp pass deferred to
+// a.big_queue: `launch(blocks, prefix, partial)` starts the kernel that sums
+// each chunk into partial[chunk]; each list's chunks are then combined in
+// order and applied. Returns the step's counters.
+template <Access A, bool kWeights, typename V, typename Op, typename Launch>
+StepCounters chunked_gather(const GatherArgs<V>& a, const Op& op, uint64_t nb, Launch&& launch) {
+  using acc_t = typename Op::acc_t;
+  ChunkPlan plan = plan_chunks<A, kWeights>(a.csr, a.big_queue, nb, *a.pool);
+  auto partial = a.pool->template get_n<acc_t>(plan.total);
+  auto* partial_p = static_cast<acc_t*>(partial.get());
+  launch(grid_for(plan.total, kWarpsPerBlock, a.sms), plan.starts(), partial_p);
+  TG_CUDA_CHECK_LAUNCH();
+  gather_combine_kernel<V, Op><<<div_up(nb, kBlock), kBlock>>>(a, op, plan.starts(), nb, partial_p);
+  TG_CUDA_CHECK_LAUNCH();
+  StepCounters c;
+  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+  return c;
+}
+
 // Naive gather: a thread per vertex.
 template <typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, Op op) {
@@ -264,17 +283,11 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
     c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
                    [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
     if (c.big_count > 0) {
-      using acc_t = typename Op::acc_t;
       const uint64_t nb = c.big_count;
-      ChunkPlan plan = plan_chunks<A, Op::needs_weights>(a.csr, a.big_queue, nb, *a.pool);
-      auto partial = a.pool->template get_n<acc_t>(plan.total);
-      auto* partial_p = static_cast<acc_t*>(partial.get());
-      gather_chunk_kernel<A, V, Op><<<grid_for(plan.total, kWarpsPerBlock, a.sms), kBlock>>>(a, op, plan.starts(), nb,
-                                                                                              partial_p);
-      TG_CUDA_CHECK_LAUNCH();
-      gather_combine_kernel<V, Op><<<div_up(nb, kBlock), kBlock>>>(a, op, plan.starts(), nb, partial_p);
-      TG_CUDA_CHECK_LAUNCH();
-      TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+      c = chunked_gather<A, Op::needs_weights>(a, op, nb, [&](unsigned blocks, const unsigned long long* prefix,
+                                                              typename Op::acc_t* partial) {
+        gather_chunk_kernel<A, V, Op><<<blocks, kBlock>>>(a, op, prefix, nb, partial);
+      });
     }
   }
   TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));

@@ -157,19 +157,12 @@ StepCounters gather_packed_step(const PackedGatherArgs<V>& a, const Op& op, doub
   c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
                  [&](unsigned blocks) { packed_warp_kernel<V, Op><<<blocks, kBlock>>>(w, op); });
   if (c.big_count > 0) {
-    using acc_t = typename Op::acc_t;
+    // The chunks of each list by its entries: the plain offsets, read as a device CSR's.
     const uint64_t nb = c.big_count;
-    // The chunks of each list by its entries: plain offsets read as a device CSR's.
-    ChunkPlan plan = plan_chunks<Access::kDevice, false>(a.csr, a.big_queue, nb, *a.pool);
-    auto partial = a.pool->template get_n<acc_t>(plan.total);
-    auto* partial_p = static_cast<acc_t*>(partial.get());
-    packed_chunk_kernel<V, Op><<<grid_for(plan.total, kWarpsPerBlock, a.sms), kBlock>>>(a, op, plan.starts(), nb,
-                                                                                       partial_p);
-    TG_CUDA_CHECK_LAUNCH();
-    const GatherArgs<V>& g = a;
-    gather_combine_kernel<V, Op><<<div_up(nb, kBlock), kBlock>>>(g, op, plan.starts(), nb, partial_p);
-    TG_CUDA_CHECK_LAUNCH();
-    TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+    c = chunked_gather<Access::kDevice, false>(a, op, nb, [&](unsigned blocks, const unsigned long long* prefix,
+                                                             typename Op::acc_t* partial) {
+      packed_chunk_kernel<V, Op><<<blocks, kBlock>>>(a, op, prefix, nb, partial);
+    });
   }
   TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));
   return c;
