@@ -1,6 +1,9 @@
 #include "graph/packed_lists.h"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cstring>
@@ -74,6 +77,37 @@ void pack_list(const uint32_t* list, uint64_t degree, uint32_t* out) {
   }
 }
 
+// Runs body(begin, end, scratch) over ranges of vertices that together cover
+// 0 .. n - 1, in parallel, a range at a time: 64 ranges a thread, each of
+// about equal entries plus vertices. Not chunks of vertices: hubs first, one
+// chunk held the hubs and one thread packed them (1.75 s on kron:25, 16
+// threads); small dynamic chunks contend on the schedule's counter and write
+// beside each other.
+template <typename Body>
+void for_vertex_ranges(const Csr<uint32_t>& csr, uint64_t n, Body&& body) {
+  const uint64_t parts = std::max<uint64_t>(1, std::min<uint64_t>(n, 64 * static_cast<uint64_t>(omp_get_max_threads())));
+  auto weight = [&](uint64_t v) { return (csr.built() ? csr.offsets[v] : 0) + v; };  // non-decreasing in v
+  const uint64_t total = weight(n);
+  std::vector<uint64_t> cuts(parts + 1, n);
+  cuts[0] = 0;
+  for (uint64_t p = 1; p < parts; ++p) {
+    const uint64_t target = total / parts * p;
+    uint64_t lo = cuts[p - 1], hi = n;  // the first v with weight(v) >= target
+    while (lo < hi) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      if (weight(mid) < target) lo = mid + 1;
+      else hi = mid;
+    }
+    cuts[p] = lo;
+  }
+#pragma omp parallel
+  {
+    std::vector<uint32_t> scratch;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t p = 0; p < static_cast<int64_t>(parts); ++p) body(cuts[p], cuts[p + 1], scratch);
+  }
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -85,48 +119,42 @@ std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n) {
     throw Error("packed lists: " + std::to_string(n) + " vertices, over the 2^27 a block header's id holds");
   std::vector<eid_t> offsets(n + 1, 0);
   if (!csr.built()) return offsets;
-#pragma omp parallel
-  {
-    std::vector<uint32_t> scratch;
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < static_cast<int64_t>(n); ++v) {
+  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, std::vector<uint32_t>& scratch) {
+    for (uint64_t v = begin; v < end; ++v) {
       const uint64_t degree = csr.degree(v);
       offsets[v + 1] = degree ? list_words(sorted_list(csr, v, scratch), degree) : 0;
     }
-  }
+  });
   for (uint64_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
   return offsets;
 }
 
 void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& offsets, uint32_t* words) {
   if (offsets.size() != n + 1) throw Error("packed lists: offsets for another graph");
-#pragma omp parallel
-  {
-    std::vector<uint32_t> scratch;
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < static_cast<int64_t>(n); ++v) {
-      const uint64_t degree = csr.built() ? csr.degree(v) : 0;
-      if (degree == 0) continue;
-      pack_list(sorted_list(csr, v, scratch), degree, words + offsets[v]);
+  if (!csr.built()) return;
+  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, std::vector<uint32_t>& scratch) {
+    for (uint64_t v = begin; v < end; ++v) {
+      const uint64_t degree = csr.degree(v);
+      if (degree > 0) pack_list(sorted_list(csr, v, scratch), degree, words + offsets[v]);
     }
-  }
+  });
 }
 
 uint64_t estimate_packed_words(const Csr<uint32_t>& csr, uint64_t n, uint64_t stride) {
   if (n > kPackedMaxVertices || !csr.built() || csr.num_edges() == 0) return 0;
   stride = std::max<uint64_t>(stride, 1);
-  uint64_t words = 0, entries = 0;
-#pragma omp parallel reduction(+ : words, entries)
-  {
-    std::vector<uint32_t> scratch;
-#pragma omp for schedule(dynamic, 64)
-    for (int64_t v = 0; v < static_cast<int64_t>(n); v += static_cast<int64_t>(stride)) {
+  std::atomic<uint64_t> words{0}, entries{0};
+  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, std::vector<uint32_t>& scratch) {
+    uint64_t w = 0, e = 0;
+    for (uint64_t v = (begin + stride - 1) / stride * stride; v < end; v += stride) {
       const uint64_t degree = csr.degree(v);
       if (degree == 0) continue;
-      words += list_words(sorted_list(csr, v, scratch), degree);
-      entries += degree;
+      w += list_words(sorted_list(csr, v, scratch), degree);
+      e += degree;
     }
-  }
+    words += w;
+    entries += e;
+  });
   if (entries == 0) return csr.num_edges();
   return static_cast<uint64_t>(double(csr.num_edges()) * double(words) / double(entries) + 0.5);
 }
