@@ -252,8 +252,11 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   Shape streamed = s;
   if (reads.out_edges == Need::kNo && footprint.in_edges && !footprint.weights && g.packed_in_bytes > 0)
     streamed.edge_bytes = std::min(s.edge_bytes, double(g.packed_in_bytes));
-  for (Placement p : {Placement::kSubgraph, Placement::kStream})
+  for (Placement p : {Placement::kSubgraph, Placement::kStream}) {
     plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), streamed, budget, profile));
+    if (streamed.edge_bytes < s.edge_bytes)
+      plan.candidates.back().basis += "; the in-lists packed: " + gb(streamed.edge_bytes) + " of " + gb(s.edge_bytes);
+  }
   const Candidate* best = nullptr;
   for (const Candidate& c : plan.candidates)
     if (c.fits && (best == nullptr || c.compute_s < best->compute_s)) best = &c;

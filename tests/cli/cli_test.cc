@@ -137,6 +137,7 @@ TEST(Cli, HelpExitsZero) {
   EXPECT_EQ(run.exit_code, 0);
   EXPECT_NE(run.out.find("--edge-cache"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("--source-blocks"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("--packed-lists"), std::string::npos) << run.out;
   EXPECT_NE(r.out.find("Exit codes"), std::string::npos) << r.out;
 }
 
@@ -315,6 +316,8 @@ TEST(CliExitCodes, UsageIs2) {
   expect_exit(tiergraph("run bfs"), 2, "--graph");
   expect_exit(tiergraph("run bfs --graph " + g + " --placement nowhere"), 2, "nowhere");
   expect_exit(tiergraph("run bfs --graph " + g + " --edge-cache sometimes"), 2, "sometimes");
+  expect_exit(tiergraph("run pagerank --graph " + g + " --packed-lists on"), 2, "--packed-lists");
+  expect_exit(tiergraph("bench " + g + " -a pagerank --packed-lists tight"), 2, "--packed-lists");
   expect_exit(tiergraph("run pagerank --graph " + g + " --source-blocks 33"), 2, "--source-blocks");
   expect_exit(tiergraph("bench " + g + " -a pagerank --source-blocks -1"), 2, "--source-blocks");
   expect_exit(tiergraph("run pagerank --graph " + g + " --source-blocks many"), 2, "--source-blocks");

@@ -166,8 +166,10 @@ TEST(Plan, PackedInListsCrossTheLinkInTheirPackedBytes) {
   GraphFacts weighted_packed = weighted;
   weighted_packed.packed_in_bytes = packed.packed_in_bytes;
   EXPECT_EQ(link_bytes(weighted_packed, "sssp", Placement::kStream), link_bytes(weighted, "sssp", Placement::kStream));
-  // The records' graphs name the packed bytes, and plan again with them.
+  // The records' graphs name the packed bytes, and plan again with them; the streamed placements' basis says so.
   const Plan pr = make_plan(packed, request_for("pagerank"), quarter, uint64_t{70} << 30, p);
+  for (const Candidate& c : pr.candidates)
+    EXPECT_EQ(c.basis.find("the in-lists packed") != std::string::npos, is_streamed(c.placement)) << c.basis;
   EXPECT_EQ(graph_facts_from_json(to_json(pr)).packed_in_bytes, packed.packed_in_bytes);
 }
 
