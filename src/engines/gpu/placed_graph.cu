@@ -225,8 +225,8 @@ void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr) {
     // Packed into ordinary memory (the encoder's threads fault its pages in
     // side by side), then pinned in place for the copy streams' DMAs: on the
     // H200, kron:25's encoder and registration took 0.82 + 0.2 s, where the
-    // encoder writing into a cudaHostAlloc of the 2.4 GB took 1.75-2.84 s.
-    // Where registering fails (a small array on pages registered already), a
+    // encoder writing into a cudaHostAlloc of the 2.4 GB took 2.84 s (docs/
+    // PERF.md). Where registering fails (small arrays did, in the tests), a
     // pinned copy.
     packed_words_ = Array<uint32_t>::allocate(std::max<uint64_t>(packed_offsets_[n], 1));
     pack_lists(csr, n, packed_offsets_, packed_words_.data());

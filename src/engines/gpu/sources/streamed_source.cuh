@@ -80,7 +80,7 @@ class StreamedSource {
       const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), in_weights};
       const uint64_t bytes = std::min(budget, stream_cap(entry));
       stats_.budget_bytes += bytes;
-      packed_ = sizeof(V) == sizeof(uint32_t) && g_.in.packed_words != nullptr && !in_weights;
+      packed_ = sizeof(V) == sizeof(uint32_t) && g_.in.packed_words != nullptr && !reads.weights;
       if (packed_) {
         gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.packed_offsets, g_.in.packed_host_offsets,
                                                                    reinterpret_cast<const V*>(g_.in.packed_words),
