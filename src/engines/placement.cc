@@ -43,9 +43,6 @@ const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices() {
   return all;
 }
 
-std::string_view name_of(Placement p) { return choice_name(placement_choices(), p); }
-std::string_view name_of(StreamMode m) { return choice_name(stream_mode_choices(), m); }
-std::string_view name_of(GatherWay g) { return choice_name(gather_way_choices(), g); }
 const std::vector<NamedChoice<PackedListsMode>>& packed_lists_choices() {
   static const std::vector<NamedChoice<PackedListsMode>> all = {
       {PackedListsMode::kAuto, "auto",
@@ -56,6 +53,9 @@ const std::vector<NamedChoice<PackedListsMode>>& packed_lists_choices() {
   return all;
 }
 
+std::string_view name_of(Placement p) { return choice_name(placement_choices(), p); }
+std::string_view name_of(StreamMode m) { return choice_name(stream_mode_choices(), m); }
+std::string_view name_of(GatherWay g) { return choice_name(gather_way_choices(), g); }
 std::string_view name_of(EdgeCacheMode m) { return choice_name(edge_cache_choices(), m); }
 std::string_view name_of(PackedListsMode m) { return choice_name(packed_lists_choices(), m); }
 

@@ -223,11 +223,11 @@ void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr) {
     const auto t0 = std::chrono::steady_clock::now();
     packed_offsets_ = packed_offsets(csr, n);
     // Packed into ordinary memory (the encoder's threads fault its pages in
-    // side by side), then pinned in place for the copy streams' DMAs: on the
-    // H200, kron:25's encoder and registration took 0.82 + 0.2 s, where the
-    // encoder writing into a cudaHostAlloc of the 2.4 GB took 2.84 s (docs/
-    // PERF.md). Where registering fails (small arrays did, in the tests), a
-    // pinned copy.
+    // side by side), then pinned in place by place_bytes as the plain lists
+    // are (a pinned copy where registering fails, as small arrays did in the
+    // tests): on the H200, kron:25's encoder and registration took 0.82 +
+    // 0.2 s, where the encoder writing into a cudaHostAlloc of the 2.4 GB
+    // took 2.84 s (docs/PERF.md).
     packed_words_ = Array<uint32_t>::allocate(std::max<uint64_t>(packed_offsets_[n], 1));
     pack_lists(csr, n, packed_offsets_, packed_words_.data());
     PackedListsStats st;
@@ -235,22 +235,12 @@ void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr) {
     st.bytes = packed_offsets_[n] * sizeof(uint32_t);
     st.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     stats_.packed_lists = st;
-    void* words = packed_words_.data();
-    const uint64_t bytes = packed_words_.size() * sizeof(uint32_t);
-    if (cudaHostRegister(words, bytes, cudaHostRegisterDefault) == cudaSuccess) {
-      registered_.push_back(words);
-    } else {
-      cudaGetLastError();  // the failed registration leaves its error for the next check otherwise
-      TG_CUDA(cudaHostAlloc(&words, bytes, cudaHostAllocDefault));
-      host_allocs_.push_back(words);
-      std::memcpy(words, packed_words_.data(), bytes);
-      packed_words_ = Array<uint32_t>();
-    }
+    const auto* words = static_cast<const uint32_t*>(host_of(place_bytes(packed_words_.data(), packed_words_.size())));
     eid_t* offsets = nullptr;
     TG_CUDA(cudaMalloc(&offsets, (n + 1) * sizeof(eid_t)));
     device_allocs_.push_back(offsets);
     TG_CUDA(cudaMemcpy(offsets, packed_offsets_.data(), (n + 1) * sizeof(eid_t), cudaMemcpyHostToDevice));
-    view_.in.packed_words = static_cast<const uint32_t*>(words);
+    view_.in.packed_words = words;
     view_.in.packed_host_offsets = packed_offsets_.data();
     view_.in.packed_offsets = offsets;
   }

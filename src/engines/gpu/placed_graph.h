@@ -141,7 +141,7 @@ class PlacedGraph {
   std::vector<std::pair<uint32_t*, uint64_t>> page_maps_;
   std::vector<std::pair<const void*, void*>> pinned_host_;  // pinned host array -> its mapped pointer
   std::vector<eid_t> packed_offsets_;  // place_packed_lists: where each in-list starts
-  Array<uint32_t> packed_words_;       // and the lists, registered (or copied into host_allocs_)
+  Array<uint32_t> packed_words_;       // and the lists, pinned by place_bytes (in place, or a pinned copy)
   const void* host_of(const void* device) const;
 };
 
