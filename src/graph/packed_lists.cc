@@ -14,14 +14,38 @@ namespace tg {
 
 namespace {
 
-// v's list, sorted: the CSR's own where it is, else a sorted copy in `scratch`.
-const uint32_t* sorted_list(const Csr<uint32_t>& csr, uint64_t v, std::vector<uint32_t>& scratch) {
-  const uint32_t* b = csr.neighbors.data() + csr.offsets[v];
-  const uint32_t* e = csr.neighbors.data() + csr.offsets[v + 1];
-  if (std::is_sorted(b, e)) return b;
-  scratch.assign(b, e);
-  std::sort(scratch.begin(), scratch.end());
-  return scratch.data();
+// A thread's room for the lists that need sorting.
+struct Scratch {
+  std::vector<uint32_t> ids, order;
+  std::vector<weight_t> weights;
+};
+
+// v's list sorted, with its weights in the same order where `with_weights`:
+// the CSR's own arrays where the list is sorted, else sorted copies in `s`.
+struct SortedList {
+  const uint32_t* ids;
+  const weight_t* weights;
+};
+SortedList sorted_list(const Csr<uint32_t>& csr, uint64_t v, bool with_weights, Scratch& s) {
+  const eid_t b = csr.offsets[v], e = csr.offsets[v + 1];
+  const uint32_t* ids = csr.neighbors.data() + b;
+  const weight_t* w = with_weights ? csr.weights.data() + b : nullptr;
+  if (std::is_sorted(ids, ids + (e - b))) return {ids, w};
+  if (!with_weights) {
+    s.ids.assign(ids, ids + (e - b));
+    std::sort(s.ids.begin(), s.ids.end());
+    return {s.ids.data(), nullptr};
+  }
+  s.order.resize(e - b);
+  for (uint32_t i = 0; i < e - b; ++i) s.order[i] = i;
+  std::stable_sort(s.order.begin(), s.order.end(), [&](uint32_t x, uint32_t y) { return ids[x] < ids[y]; });
+  s.ids.resize(e - b);
+  s.weights.resize(e - b);
+  for (uint64_t i = 0; i < e - b; ++i) {
+    s.ids[i] = ids[s.order[i]];
+    s.weights[i] = w[s.order[i]];
+  }
+  return {s.ids.data(), s.weights.data()};
 }
 
 // The bits of a block's largest gap: the bit width of all its gaps or-ed
@@ -47,7 +71,9 @@ uint64_t list_words(const uint32_t* list, uint64_t degree) {
   return words;
 }
 
-void pack_list(const uint32_t* list, uint64_t degree, uint32_t* out) {
+// The list's ids at `out`, and where `weights`, its byte weights in its last
+// words (of `words` in all).
+void pack_list(const uint32_t* list, const weight_t* weights, uint64_t degree, uint32_t* out, uint64_t words) {
   const uint64_t blocks = packed_blocks(degree);
   const uint64_t chunk_words = packed_chunk_words(degree);
   uint32_t* headers = out + chunk_words;
@@ -74,6 +100,14 @@ void pack_list(const uint32_t* list, uint64_t degree, uint32_t* out) {
     }
     if (bits > 0) *word = static_cast<uint32_t>(acc);
     at += packed_gap_words(entries, width);
+  }
+  if (weights != nullptr) {
+    uint32_t* w = out + words - packed_weight_words(degree);
+    for (uint64_t i = 0; i < degree; i += 4) {
+      uint32_t x = 0;
+      for (uint64_t k = i; k < i + 4 && k < degree; ++k) x |= static_cast<uint32_t>(weights[k]) << (8 * (k - i));
+      w[i / 4] = x;
+    }
   }
 }
 
@@ -102,7 +136,7 @@ void for_vertex_ranges(const Csr<uint32_t>& csr, uint64_t n, Body&& body) {
   }
 #pragma omp parallel
   {
-    std::vector<uint32_t> scratch;
+    Scratch scratch;
 #pragma omp for schedule(dynamic, 1)
     for (int64_t p = 0; p < static_cast<int64_t>(parts); ++p) body(cuts[p], cuts[p + 1], scratch);
   }
@@ -114,28 +148,46 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n) {
+bool weights_fit_bytes(const Csr<uint32_t>& csr) {
+  const int64_t m = static_cast<int64_t>(csr.weights.size());
+  if (m == 0 || m != static_cast<int64_t>(csr.num_edges())) return false;
+  const weight_t* w = csr.weights.data();
+  int64_t bad = 0;
+#pragma omp parallel for reduction(+ : bad)
+  for (int64_t i = 0; i < m; ++i) bad += !(w[i] >= 0 && w[i] <= 255 && w[i] == static_cast<weight_t>(static_cast<int>(w[i])));
+  return bad == 0;
+}
+
+std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n, bool with_weights) {
   if (n > kPackedMaxVertices)
     throw Error("packed lists: " + std::to_string(n) + " vertices, over the 2^27 a block header's id holds");
+  if (with_weights && csr.built() && !weights_fit_bytes(csr))
+    throw Error("packed lists: byte weights asked for, but a weight is not a whole number from 0 to 255");
   std::vector<eid_t> offsets(n + 1, 0);
   if (!csr.built()) return offsets;
-  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, std::vector<uint32_t>& scratch) {
+  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, Scratch& scratch) {
     for (uint64_t v = begin; v < end; ++v) {
       const uint64_t degree = csr.degree(v);
-      offsets[v + 1] = degree ? list_words(sorted_list(csr, v, scratch), degree) : 0;
+      offsets[v + 1] = degree ? list_words(sorted_list(csr, v, false, scratch).ids, degree) +
+                                    (with_weights ? packed_weight_words(degree) : 0)
+                              : 0;
     }
   });
   for (uint64_t v = 0; v < n; ++v) offsets[v + 1] += offsets[v];
   return offsets;
 }
 
-void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& offsets, uint32_t* words) {
+void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& offsets, uint32_t* words,
+                bool with_weights) {
   if (offsets.size() != n + 1) throw Error("packed lists: offsets for another graph");
   if (!csr.built()) return;
-  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, std::vector<uint32_t>& scratch) {
+  if (with_weights && csr.weights.size() != csr.num_edges()) throw Error("packed lists: byte weights of a graph without weights");
+  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, Scratch& scratch) {
     for (uint64_t v = begin; v < end; ++v) {
       const uint64_t degree = csr.degree(v);
-      if (degree > 0) pack_list(sorted_list(csr, v, scratch), degree, words + offsets[v]);
+      if (degree == 0) continue;
+      const SortedList l = sorted_list(csr, v, with_weights, scratch);
+      pack_list(l.ids, l.weights, degree, words + offsets[v], offsets[v + 1] - offsets[v]);
     }
   });
 }
@@ -144,12 +196,12 @@ uint64_t estimate_packed_words(const Csr<uint32_t>& csr, uint64_t n, uint64_t st
   if (n > kPackedMaxVertices || !csr.built() || csr.num_edges() == 0) return 0;
   stride = std::max<uint64_t>(stride, 1);
   std::atomic<uint64_t> words{0}, entries{0};
-  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, std::vector<uint32_t>& scratch) {
+  for_vertex_ranges(csr, n, [&](uint64_t begin, uint64_t end, Scratch& scratch) {
     uint64_t w = 0, e = 0;
     for (uint64_t v = (begin + stride - 1) / stride * stride; v < end; v += stride) {
       const uint64_t degree = csr.degree(v);
       if (degree == 0) continue;
-      w += list_words(sorted_list(csr, v, scratch), degree);
+      w += list_words(sorted_list(csr, v, false, scratch).ids, degree);
       e += degree;
     }
     words += w;
@@ -176,12 +228,18 @@ std::vector<uint32_t> unpack_list(const uint32_t* list, uint64_t degree) {
   return out;
 }
 
-PackedCsr pack_csr(const Csr<uint32_t>& csr, uint64_t n) {
+std::vector<uint32_t> unpack_weights(const uint32_t* list, uint64_t list_words, uint64_t degree) {
+  std::vector<uint32_t> out(degree);
+  for (uint64_t i = 0; i < degree; ++i) out[i] = packed_weight(list, list_words, degree, i);
+  return out;
+}
+
+PackedCsr pack_csr(const Csr<uint32_t>& csr, uint64_t n, bool with_weights) {
   const auto t0 = std::chrono::steady_clock::now();
   PackedCsr p;
-  p.offsets = packed_offsets(csr, n);
+  p.offsets = packed_offsets(csr, n, with_weights);
   p.words = Array<uint32_t>::allocate(p.offsets[n]);
-  pack_lists(csr, n, p.offsets, p.words.data());
+  pack_lists(csr, n, p.offsets, p.words.data(), with_weights);
   p.build_s = seconds_since(t0);
   return p;
 }

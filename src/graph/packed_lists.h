@@ -19,6 +19,13 @@
 //                           i = 1 .. cnt - 1), w_j bits each from bit 0 of its
 //                           first word, little-endian across words; a block
 //                           takes ceil((cnt - 1) w_j / 32) words
+//   [weights: ceil(d / 4)]  with byte weights only: entry i's weight in byte i,
+//                           the list's last words (found from its end)
+//
+// Byte weights serve the pushes of weighted algorithms (SSSP, SSWP) on the
+// subgraph placement, where every weight is a whole number from 0 to 255
+// (GAP's 1..255): an entry then crosses the link in about 3.3 bytes on
+// kron:25 where ids and float weights take 8.
 //
 // Headers first: a warp reads 32 headers in one load and scans the blocks'
 // sizes into their starts, with no chain from one block to the next; the
@@ -66,19 +73,34 @@ TG_HD uint32_t packed_gap(const uint32_t* gaps, uint32_t k, uint32_t width) {
   return static_cast<uint32_t>(x) & ((1u << width) - 1);
 }
 
+TG_HD uint64_t packed_weight_words(uint64_t degree) { return (degree + 3) / 4; }
+// Entry i's byte weight in a list of `list_words` words (its offsets' difference) and `degree` entries.
+TG_HD uint32_t packed_weight(const uint32_t* list, uint64_t list_words, uint64_t degree, uint64_t i) {
+  const uint32_t word = list[list_words - packed_weight_words(degree) + i / 4];
+  return (word >> (8 * (i % 4))) & 0xffu;
+}
+
+// Every weight a whole number from 0 to 255 (and the CSR has weights).
+bool weights_fit_bytes(const Csr<uint32_t>& csr);
+
 // Where each vertex's packed list starts, in words (n + 1 entries, the last
-// the total), for a CSR of 4-byte ids under 2^27. Throws tg::Error with one
+// the total), for a CSR of 4-byte ids under 2^27, with byte weights when
+// `with_weights` (weights_fit_bytes must hold). Throws tg::Error with one
 // line for ids that do not fit.
-std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n);
+std::vector<eid_t> packed_offsets(const Csr<uint32_t>& csr, uint64_t n, bool with_weights = false);
 // Writes every list into `words` (packed_offsets(csr)[n] of them, each
-// written once), in parallel over vertices.
-void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& offsets, uint32_t* words);
+// written once), in parallel over vertices; its weights as bytes where the
+// offsets were counted with them.
+void pack_lists(const Csr<uint32_t>& csr, uint64_t n, const std::vector<eid_t>& offsets, uint32_t* words,
+                bool with_weights = false);
 // The words packed_offsets(csr, n)[n] would give, estimated from every
 // stride-th list (their words per entry, times all entries): the planner's
 // view of a graph it has not packed. 0 where ids reach 2^27.
 uint64_t estimate_packed_words(const Csr<uint32_t>& csr, uint64_t n, uint64_t stride);
 // The reference decoder: the `degree` entries of the list packed at `list`, in order.
 std::vector<uint32_t> unpack_list(const uint32_t* list, uint64_t degree);
+// Its byte weights, in the same order (a list of `list_words` words packed with weights).
+std::vector<uint32_t> unpack_weights(const uint32_t* list, uint64_t list_words, uint64_t degree);
 
 // Both steps above into a fresh array (tests, and callers without pinned memory).
 struct PackedCsr {
@@ -86,6 +108,6 @@ struct PackedCsr {
   Array<uint32_t> words;
   double build_s = 0;  // the encoder's time (sizes, then blocks)
 };
-PackedCsr pack_csr(const Csr<uint32_t>& csr, uint64_t n);
+PackedCsr pack_csr(const Csr<uint32_t>& csr, uint64_t n, bool with_weights = false);
 
 }  // namespace tg

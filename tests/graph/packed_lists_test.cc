@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 #include "core/error.h"
@@ -79,6 +80,56 @@ TEST(PackedLists, TakesTheWordsTheFormatCounts) {
   EXPECT_EQ(p.offsets[3] - p.offsets[2], 3u);
   EXPECT_EQ(packed_width(p.words[p.offsets[2]]), 21u);
   EXPECT_EQ(p.offsets[4], p.offsets[3]);
+}
+
+// Byte weights ride at each list's end, in the order of its sorted ids
+// (equal ids keep their weights' order), and cost ceil(d / 4) words a list.
+TEST(PackedLists, ByteWeightsFollowTheirIds) {
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<uint32_t>> lists;
+  std::vector<weight_t> weights;
+  for (uint64_t degree : {0, 1, 2, 3, 4, 5, 31, 32, 33, 1024, 1025, 3000}) {
+    std::vector<uint32_t> l(degree);
+    for (auto& x : l) x = static_cast<uint32_t>(rng() % (degree < 40 ? 8 : 100000));  // repeats in short lists
+    for (uint64_t i = 0; i < degree; ++i) weights.push_back(static_cast<weight_t>(rng() % 256));
+    lists.push_back(std::move(l));
+  }
+  Csr<uint32_t> csr = csr_of(lists);
+  csr.weights = Array<weight_t>::from(weights);
+  ASSERT_TRUE(weights_fit_bytes(csr));
+  const PackedCsr plain = pack_csr(csr, lists.size());
+  const PackedCsr p = pack_csr(csr, lists.size(), true);
+  for (uint64_t v = 0; v < lists.size(); ++v) {
+    const uint64_t d = lists[v].size();
+    const uint64_t words = p.offsets[v + 1] - p.offsets[v];
+    ASSERT_EQ(words, plain.offsets[v + 1] - plain.offsets[v] + packed_weight_words(d)) << v;
+    // (id, weight) pairs, sorted by id and stably by position: what the decoder must give.
+    std::vector<std::pair<uint32_t, uint32_t>> want;
+    for (uint64_t i = 0; i < d; ++i)
+      want.emplace_back(lists[v][i], static_cast<uint32_t>(weights[csr.offsets[v] + i]));
+    std::stable_sort(want.begin(), want.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    const std::vector<uint32_t> ids = unpack_list(p.words.data() + p.offsets[v], d);
+    const std::vector<uint32_t> ws = unpack_weights(p.words.data() + p.offsets[v], words, d);
+    ASSERT_EQ(ids.size(), d);
+    ASSERT_EQ(ws.size(), d);
+    for (uint64_t i = 0; i < d; ++i) {
+      ASSERT_EQ(ids[i], want[i].first) << v << " " << i;
+      ASSERT_EQ(ws[i], want[i].second) << v << " " << i;
+    }
+  }
+}
+
+// Only whole weights from 0 to 255 fit a byte; asking for bytes otherwise is an error.
+TEST(PackedLists, ByteWeightsOnlyForWholeWeightsUnder256) {
+  Csr<uint32_t> csr = csr_of({{1, 2}, {0}});
+  EXPECT_FALSE(weights_fit_bytes(csr));  // no weights
+  for (weight_t bad : {256.0f, -1.0f, 0.5f, std::numeric_limits<weight_t>::quiet_NaN()}) {
+    csr.weights = Array<weight_t>::from(std::vector<weight_t>{1, bad, 255});
+    EXPECT_FALSE(weights_fit_bytes(csr)) << bad;
+    EXPECT_THROW(packed_offsets(csr, 2, true), Error) << bad;
+  }
+  csr.weights = Array<weight_t>::from(std::vector<weight_t>{0, 7, 255});
+  EXPECT_TRUE(weights_fit_bytes(csr));
 }
 
 TEST(PackedLists, RefusesIdsOverTheHeadersBits) {
