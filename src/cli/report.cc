@@ -102,8 +102,9 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
   }
   if (s.gpu && s.gpu->packed_lists) {
     const PackedListsStats& p = *s.gpu->packed_lists;
-    std::fprintf(out, "  packed     in-lists %s -> %s (%.2fx fewer bytes over the link), packed in %.3f s\n",
-                 human_bytes(4 * p.entries).c_str(), human_bytes(p.bytes).c_str(), p.ratio(), p.build_s);
+    std::fprintf(out, "  packed     lists %s -> %s%s (%.2fx fewer bytes over the link), packed in %.3f s\n",
+                 human_bytes(p.plain_bytes).c_str(), human_bytes(p.bytes).c_str(), p.weights ? " with byte weights" : "",
+                 p.ratio(), p.build_s);
   }
   if (s.hybrid) {
     const HybridStats& h = *s.hybrid;

@@ -15,11 +15,14 @@ GpuFootprint gpu_footprint(const GraphSize& g, const EdgeReads& reads, bool stre
   // bitmaps, and a few live frontiers. subgraph / stream add the SubCSR
   // builder's arrays (active list, sort buffer, sub-offsets, scattered
   // sub-offsets) or the streamer's (identity, sorted list), and a second
-  // dedupe bitmap and queue for --async, and for gathers over packed lists
-  // (graph/packed_lists.h) their offsets and a queue of the longer lists.
+  // dedupe bitmap and queue for --async, for gathers over packed lists
+  // (graph/packed_lists.h) their offsets and a queue of the longer lists, and
+  // for pushes over packed lists their offsets and packed sub-offsets.
   const uint64_t n = g.vertices, id = static_cast<uint64_t>(g.id_bytes), bitmap = (n + 31) / 32 * 4;
   f.vertex_bytes = (n + 1) * sizeof(eid_t) * (f.directed_in ? 2 : 1) + n * (16 + 5 * id) + 6 * bitmap +
-                   (streamed ? n * (3 * id + 16) + 2 * bitmap + (f.in_edges ? n * (sizeof(eid_t) + id) : 0) : 0);
+                   (streamed ? n * (3 * id + 16) + 2 * bitmap + (f.in_edges ? n * (sizeof(eid_t) + id) : 0) +
+                               (reads.out_edges != Need::kNo ? n * 2 * sizeof(eid_t) : 0)
+                             : 0);
   return f;
 }
 

@@ -70,7 +70,8 @@ nlohmann::json details_json(const RunStats& s) {
     }
     if (g.packed_lists) {
       const PackedListsStats& p = *g.packed_lists;
-      j["packed_lists"] = {{"entries", p.entries}, {"bytes", p.bytes}, {"ratio", p.ratio()}, {"build_s", p.build_s}};
+      j["packed_lists"] = {{"entries", p.entries},         {"bytes", p.bytes},     {"plain_bytes", p.plain_bytes},
+                           {"ratio", p.ratio()},          {"build_s", p.build_s}, {"weights", p.weights}};
     }
   }
   if (s.stream) j.update(to_json(*s.stream));

@@ -41,10 +41,12 @@ struct SourceBlockStats {
 
 // The in-lists a streamed placement's gathers copy packed (graph/packed_lists.h).
 struct PackedListsStats {
-  uint64_t entries = 0;  // list entries
-  uint64_t bytes = 0;    // packed: chunk tables, headers and gaps
-  double build_s = 0;    // the encoder's pass, part of the transfer phase
-  double ratio() const { return bytes ? 4.0 * double(entries) / double(bytes) : 0.0; }
+  uint64_t entries = 0;      // list entries
+  uint64_t plain_bytes = 0;  // of those entries unpacked: ids, and weights where packed with them
+  uint64_t bytes = 0;        // packed: chunk tables, headers, gaps and byte weights
+  double build_s = 0;        // the encoder's pass, part of the transfer phase
+  bool weights = false;      // some lists carry byte weights (subgraph pushes of SSSP, SSWP)
+  double ratio() const { return bytes ? double(plain_bytes) / double(bytes) : 0.0; }
 };
 
 struct GpuPlacementStats {
@@ -57,7 +59,7 @@ struct GpuPlacementStats {
   uint64_t zerocopy_copied_bytes = 0;  // edge bytes copied into pinned memory (file mappings are not pinned in place)
   std::optional<EdgeCacheStats> edge_cache;  // zero-copy placements
   std::optional<SourceBlockStats> source_blocks;  // device placement, once a gather asked for them
-  std::optional<PackedListsStats> packed_lists;    // subgraph / stream, where the in-lists were packed
+  std::optional<PackedListsStats> packed_lists;    // subgraph / stream, where lists were packed
 };
 
 // A run across several GPUs (`--gpus N`, src/distributed/gpu/): the

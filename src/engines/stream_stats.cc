@@ -91,6 +91,8 @@ nlohmann::json to_json(const StreamStats& s) {
     j["subcsr_max_pieces"] = s.subcsr_max_pieces;
     j["subcsr_bytes"] = s.subcsr_bytes;
     j["subgraph_d2h_bytes"] = s.d2h_bytes;
+    j["subcsr_packed_pieces"] = s.packed_pieces;
+    j["subcsr_plain_pieces"] = s.plain_pieces;
   }
   return j;
 }

@@ -28,6 +28,10 @@ struct IterationShape {
   uint64_t stream_edges = 0;     // edges streaming would copy (PT-Opt: non-resident active partitions); 0: total_edges
   uint32_t id_bytes = 4;
   bool weights = false;
+  // The GPU way's bytes an entry over a plain entry's: below 1 where it reads
+  // the lists packed (graph/packed_lists.h; about 0.42 with byte weights on
+  // kron:25), 1 where it reads them plain.
+  double packed_fraction = 1.0;
   uint64_t entry_bytes() const { return id_bytes + (weights ? 4u : 0u); }
 };
 
@@ -93,6 +97,10 @@ struct StreamStats {
   // Gathers: how the in-lists travel, "packed" (graph/packed_lists.h) or
   // "plain", with the reason where packed lists were placed but not used.
   std::string gather_lists;
+  // Subgraph pushes: the SubCSR pieces whose out-lists crossed the link
+  // packed (the GPU way over packed lists) and those that crossed plain.
+  uint64_t packed_pieces = 0;
+  uint64_t plain_pieces = 0;
   std::vector<subgraph::IterationRecord> iterations;
 };
 

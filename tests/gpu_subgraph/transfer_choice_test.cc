@@ -28,6 +28,28 @@ TEST(TransferChoice, ThresholdIsStrict) {
   EXPECT_NE(c.reason.find("80.1%"), std::string::npos) << c.reason;
 }
 
+// Where the GPU way reads packed lists, the threshold weighs their bytes:
+// 90% of the edges active at 0.42 of the bytes is 37.8%, under 80%; the CPU
+// way copies them plain and streams.
+TEST(TransferChoice, ThresholdWeighsPackedBytesOnTheGpuWay) {
+  ChoiceParams p;
+  IterationShape s = shape(900);
+  s.packed_fraction = 0.42;
+  p.gather = GatherWay::kGpu;
+  TransferChoice c = choose_transfer(s, TransferRates{}, p);
+  EXPECT_EQ(c.transfer, Transfer::kSubgraphGpuGather);
+  EXPECT_NE(c.reason.find("37.8%"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("packed"), std::string::npos) << c.reason;
+  EXPECT_EQ(choose_transfer(shape(900), TransferRates{}, p).transfer, Transfer::kStream);
+  p.gather = GatherWay::kCpu;
+  EXPECT_EQ(choose_transfer(s, TransferRates{}, p).transfer, Transfer::kStream);
+  // The GPU way's estimate counts the packed bytes.
+  IterationShape big = shape(100000000, 1000000000, 10);
+  const double plain = estimate_transfer(big, TransferRates{}).subgraph_gpu_s;
+  big.packed_fraction = 0.5;
+  EXPECT_LT(estimate_transfer(big, TransferRates{}).subgraph_gpu_s, 0.6 * plain);
+}
+
 TEST(TransferChoice, ThresholdIsAParameter) {
   ChoiceParams p;
   p.stream_threshold = 0.25;

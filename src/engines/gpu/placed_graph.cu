@@ -194,10 +194,23 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   place_edge_cache(graph, footprint, edge_cache_budget(placement_, options.edge_cache, budget, room), options.edge_cache);
   if (footprint.in_edges && !graph.directed) view_.in = view_.out;  // its cache too
   if constexpr (sizeof(V) == 4) {
-    // Gathers of a streamed placement copy every in-list each iteration: packed, fewer bytes.
-    if (view_.streamed.enabled && footprint.in_edges && !footprint.weights && !view_.edge_file &&
-        options.packed_lists == PackedListsMode::kAuto && n <= kPackedMaxVertices)
-      place_packed_lists(graph.in_edges());
+    // A streamed placement copies lists over the link every iteration: packed, fewer bytes. Its
+    // gathers' in-lists (without weights), and the subgraph placement's pushes' out-lists, with
+    // byte weights where the run reads weights and they fit (GAP's 1..255).
+    const bool pack = view_.streamed.enabled && !view_.edge_file && options.packed_lists == PackedListsMode::kAuto &&
+                      n <= kPackedMaxVertices;
+    if (pack && footprint.in_edges && !footprint.weights) place_packed_lists(graph.in_edges(), view_.in, false);
+    if (pack && !view_.streamed.stream && reads.out_edges != Need::kNo && footprint.out_edges &&
+        (!footprint.weights || weights_fit_bytes(graph.out))) {
+      if (view_.in.packed_words != nullptr && !graph.directed && !footprint.weights) {
+        view_.out.packed_words = view_.in.packed_words;  // the same lists
+        view_.out.packed_words_mapped = view_.in.packed_words_mapped;
+        view_.out.packed_host_offsets = view_.in.packed_host_offsets;
+        view_.out.packed_offsets = view_.in.packed_offsets;
+      } else {
+        place_packed_lists(graph.out, view_.out, footprint.weights);
+      }
+    }
   }
   if (placement_ == Placement::kDevice && view_.in.placed)
     view_.source_blocks = std::make_shared<SourceBlocks<V>>(options.source_blocks, static_cast<uint64_t>(prop.l2CacheSize),
@@ -213,36 +226,42 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   stats_.transfer_bytes = transfer_bytes_;
 }
 
-// The in-lists packed (graph/packed_lists.h) into pinned host memory, which
-// the streamed source's partitions are copied from, and their offsets in GPU
-// memory; the encoder's pass is part of the transfer phase.
+// A CSR's lists packed (graph/packed_lists.h) into pinned host memory, which
+// the streamed source copies (partitions) or gathers (zero-copy) from, and
+// their offsets in GPU memory; the encoder's pass is part of the transfer
+// phase.
 template <typename V>
-void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr) {
+void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights) {
   if constexpr (sizeof(V) == 4) {
     const uint64_t n = view_.n;
     const auto t0 = std::chrono::steady_clock::now();
-    packed_offsets_ = packed_offsets(csr, n);
+    auto& hold = *packed_.emplace_back(std::make_unique<PackedHold>());
+    hold.offsets = packed_offsets(csr, n, with_weights);
     // Packed into ordinary memory (the encoder's threads fault its pages in
     // side by side), then pinned in place by place_bytes as the plain lists
     // are (a pinned copy where registering fails, as small arrays did in the
-    // tests): on the H200, kron:25's encoder and registration took 0.82 +
+    // tests): on the H200, kron:25's encoder and registration took 0.77 +
     // 0.2 s, where the encoder writing into a cudaHostAlloc of the 2.4 GB
     // took 2.84 s (docs/PERF.md).
-    packed_words_ = Array<uint32_t>::allocate(std::max<uint64_t>(packed_offsets_[n], 1));
-    pack_lists(csr, n, packed_offsets_, packed_words_.data());
-    PackedListsStats st;
-    st.entries = csr.num_edges();
-    st.bytes = packed_offsets_[n] * sizeof(uint32_t);
-    st.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    hold.words = Array<uint32_t>::allocate(std::max<uint64_t>(hold.offsets[n], 1));
+    pack_lists(csr, n, hold.offsets, hold.words.data(), with_weights);
+    PackedListsStats st = stats_.packed_lists.value_or(PackedListsStats{});
+    st.entries += csr.num_edges();
+    st.plain_bytes += csr.num_edges() * (sizeof(V) + (with_weights ? sizeof(weight_t) : 0));
+    st.bytes += hold.offsets[n] * sizeof(uint32_t);
+    st.build_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    st.weights = st.weights || with_weights;
     stats_.packed_lists = st;
-    const auto* words = static_cast<const uint32_t*>(host_of(place_bytes(packed_words_.data(), packed_words_.size())));
+    const uint32_t* mapped = place_bytes(hold.words.data(), hold.words.size());
     eid_t* offsets = nullptr;
     TG_CUDA(cudaMalloc(&offsets, (n + 1) * sizeof(eid_t)));
     device_allocs_.push_back(offsets);
-    TG_CUDA(cudaMemcpy(offsets, packed_offsets_.data(), (n + 1) * sizeof(eid_t), cudaMemcpyHostToDevice));
-    view_.in.packed_words = words;
-    view_.in.packed_host_offsets = packed_offsets_.data();
-    view_.in.packed_offsets = offsets;
+    TG_CUDA(cudaMemcpy(offsets, hold.offsets.data(), (n + 1) * sizeof(eid_t), cudaMemcpyHostToDevice));
+    out.packed_words = static_cast<const uint32_t*>(host_of(mapped));
+    out.packed_words_mapped = mapped;
+    out.packed_host_offsets = hold.offsets.data();
+    out.packed_offsets = offsets;
+    out.packed_weights = with_weights;
   }
 }
 

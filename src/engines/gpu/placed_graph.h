@@ -48,12 +48,16 @@ struct PlacedCsr {
   // stream with --host-mem: the .tgb sections the buffers are filled from
   // instead (DeviceGraph::edge_file); -1 where not.
   int file_neighbors = -1, file_weights = -1;
-  // subgraph / stream gathers: the lists packed (graph/packed_lists.h,
-  // GpuOptions::packed_lists), where packed_words is set: v's list at word
-  // packed offsets[v], the offsets on the host and in GPU memory.
-  const uint32_t* packed_words = nullptr;  // pinned host memory
+  // The lists packed (graph/packed_lists.h, GpuOptions::packed_lists) where
+  // packed_words is set: v's list at word packed offsets[v], the offsets on
+  // the host and in GPU memory. The in-lists of subgraph / stream gathers,
+  // the out-lists of subgraph pushes (with byte weights where
+  // packed_weights).
+  const uint32_t* packed_words = nullptr;         // pinned host memory
+  const uint32_t* packed_words_mapped = nullptr;  // its zero-copy device pointer
   const eid_t* packed_host_offsets = nullptr;
   const eid_t* packed_offsets = nullptr;
+  bool packed_weights = false;
 };
 
 // What the subgraph / stream placements need besides the graph.
@@ -122,7 +126,7 @@ class PlacedGraph {
   void place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights, int file_neighbors,
                  int file_weights);
   void place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget, EdgeCacheMode mode);
-  void place_packed_lists(const Csr<V>& csr);
+  void place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights);
   const V* place_array(const V* host, uint64_t n);
   template <typename T>
   T* place_bytes(const T* host, uint64_t n);
@@ -140,8 +144,12 @@ class PlacedGraph {
   std::vector<std::pair<void*, uint64_t>> managed_;    // managed ranges (for reset)
   std::vector<std::pair<uint32_t*, uint64_t>> page_maps_;
   std::vector<std::pair<const void*, void*>> pinned_host_;  // pinned host array -> its mapped pointer
-  std::vector<eid_t> packed_offsets_;  // place_packed_lists: where each in-list starts
-  Array<uint32_t> packed_words_;       // and the lists, pinned by place_bytes (in place, or a pinned copy)
+  struct PackedHold {
+    std::vector<eid_t> offsets;  // where each list starts
+    Array<uint32_t> words;       // the lists, pinned by place_bytes (in place, or a pinned copy)
+  };
+  std::vector<std::unique_ptr<PackedHold>> packed_;  // place_packed_lists
+
   const void* host_of(const void* device) const;
 };
 

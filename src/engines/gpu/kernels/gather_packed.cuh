@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "engines/gpu/kernels/gather.cuh"
+#include "engines/gpu/kernels/packed_walk.cuh"
 #include "graph/packed_lists.h"
 
 namespace tg::gpu {
@@ -24,48 +25,14 @@ __device__ inline uint64_t degree_of(const PackedGatherArgs<V>& a, V v) {
   return load_once(a.csr.offsets + v + 1) - load_once(a.csr.offsets + v);
 }
 
-// Chunk k of v's packed list (blocks 32k .. 32k + 31) summed in every lane:
-// the warp's lanes read the chunk's headers, scan their gap words into each
-// block's start, then take the blocks one after another, lane i decoding
-// entry i (lane 0 the header's first id, lane i > 0 gap i - 1, added up by
-// an inclusive scan).
+// Chunk k of v's packed list summed in every lane (packed_walk.cuh).
 template <typename V, typename Op>
 __device__ inline typename Op::acc_t packed_chunk_sum(const PackedGatherArgs<V>& a, const Op& op, V v, uint64_t degree,
                                                       uint64_t k, int lane) {
-  const uint32_t* list = a.words + a.word_offsets[v];
-  const uint64_t blocks = packed_blocks(degree);
-  const uint64_t chunk_words = packed_chunk_words(degree);
-  const uint32_t* headers = list + chunk_words;
-  const uint32_t* gaps = headers + blocks + (chunk_words > 0 ? list[k] : 0);
-  const uint64_t first_block = k * (kPackedChunk / kPackedBlock);
-  const uint64_t left = blocks - first_block;
-  const int count = static_cast<int>(left < kWarp ? left : kWarp);
-  uint32_t header = 0, entries = 0, words = 0;
-  if (lane < count) {
-    header = load_once(headers + first_block + lane);
-    entries = packed_block_entries(degree, first_block + lane);
-    words = packed_gap_words(entries, packed_width(header));
-  }
-  uint32_t end = words;  // inclusive scan of the blocks' gap words
-  for (int o = 1; o < kWarp; o <<= 1) {
-    const uint32_t y = __shfl_up_sync(kFull, end, o);
-    if (lane >= o) end += y;
-  }
-  const uint32_t start = end - words;
   typename Op::acc_t acc = op.zero();
-  for (int j = 0; j < count; ++j) {
-    const uint32_t h = __shfl_sync(kFull, header, j);
-    const uint32_t n = __shfl_sync(kFull, entries, j);
-    const uint32_t at = __shfl_sync(kFull, start, j);
-    uint32_t id = 0;
-    if (lane == 0) id = packed_first(h);
-    else if (lane < static_cast<int>(n)) id = packed_gap(gaps + at, lane - 1, packed_width(h));
-    for (int o = 1; o < kWarp; o <<= 1) {
-      const uint32_t y = __shfl_up_sync(kFull, id, o);
-      if (lane >= o) id += y;
-    }
-    if (lane < static_cast<int>(n)) acc = op.sum(acc, op.gather(static_cast<V>(id), v, 1.0f));
-  }
+  packed_chunk_walk(
+      a.words + a.word_offsets[v], degree, k, lane, [](const uint32_t* p) { return load_once(p); },
+      [&](uint64_t, uint32_t id) { acc = op.sum(acc, op.gather(static_cast<V>(id), v, 1.0f)); });
   return acc;
 }
 

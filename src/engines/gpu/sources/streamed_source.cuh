@@ -178,6 +178,10 @@ class StreamedSource {
     rec.shape.active_edges = in.frontier_edges;
     rec.shape.id_bytes = sizeof(V);
     rec.shape.weights = weights_;
+    // The packed pieces' measured bytes over the link (128-byte lines) over their plain bytes, once
+    // there are enough of them: short lists cost whole lines, packed or not.
+    rec.shape.packed_fraction = packed_plain_ >= (uint64_t{64} << 20) ? double(packed_link_) / double(packed_plain_)
+                                                                      : packed_fraction_;
     bool stream_it = true;
     if (builder_) {
       rec.choice = subgraph::choose_transfer(rec.shape, meters_.rates(subgraph::TransferRates{}), params_);
@@ -330,11 +334,16 @@ class StreamedSource {
     src.weights_host = weights_ ? g_.out.host_weights : nullptr;
     src.neighbors_mapped = g_.out.view.neighbors;
     src.weights_mapped = weights_ ? g_.out.view.weights : nullptr;
+    src.packed_words_mapped = g_.out.packed_words_mapped;  // the placement's choice (GpuOptions::packed_lists)
+    src.packed_offsets_device = g_.out.packed_offsets;
+    src.packed_weights = g_.out.packed_weights;
     subgraph::SubcsrConfig sc;
     sc.budget_bytes = bytes;
     sc.slots = 2;
     sc.weights = weights_;
     builder_ = std::make_unique<subgraph::SubcsrBuilder<V>>(src, sc);
+    if (builder_->packed() && g_.m > 0)
+      packed_fraction_ = double(g_.out.packed_host_offsets[n_]) * sizeof(uint32_t) / (double(g_.m) * entry.bytes());
     // Pinned host arrays outside the timed run.
     if (opt_.gather != GatherWay::kGpu) builder_->prepare_cpu_gather();
     else builder_->prepare_piece_plan();
@@ -395,7 +404,13 @@ class StreamedSource {
       rec.gather_s += p.gather_s;
       rec.copy_s += p.copy_s;
       stats_.d2h_bytes += p.bytes_to_host;
-      if (way == GatherWay::kGpu) meters_.gpu_gather.add(double(p.bytes_to_device), p.gather_s);
+      ++(p.packed ? stats_.packed_pieces : stats_.plain_pieces);
+      // The GPU way's rate in the bytes its estimate counts: plain bytes, or packed ones over the link.
+      if (way == GatherWay::kGpu) meters_.gpu_gather.add(double(p.packed ? p.link_bytes : p.bytes_to_device), p.gather_s);
+      if (p.packed) {
+        packed_link_ += p.link_bytes;
+        packed_plain_ += p.bytes_to_device;
+      }
       else meters_.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
       subgraph::UnitMembers members{active_bits_.data(), 0, 0};
       if (async && p.count > 0 && !p.unit.split) {  // split lists: see stream_units
@@ -502,6 +517,8 @@ class StreamedSource {
   std::unique_ptr<subgraph::PartitionStreamer<V>> gather_streamer_; // in-edges, for gathers
   std::shared_ptr<void> partial_;  // gather: an acc_t per vertex
   bool packed_ = false;            // gathers read packed in-lists
+  double packed_fraction_ = 1.0;   // subgraph pushes over packed out-lists: their bytes over the plain ones
+  uint64_t packed_link_ = 0, packed_plain_ = 0;  // the packed pieces so far: lines over the link, plain bytes
   DeviceArray<V> warp_queue_;      // packed gathers: the lists longer than a thread's
   subgraph::ChoiceParams params_;
   subgraph::TransferMeters meters_;

@@ -12,6 +12,7 @@
 #include <span>
 
 #include "core/error.h"
+#include "engines/gpu/subgraph/decode_packed.cuh"
 #include "engines/gpu/subgraph/subgraph_kernels.cuh"
 
 namespace tg::subgraph {
@@ -60,6 +61,11 @@ SubcsrBuilder<V>::SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfi
   sub_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
   full_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
   TG_CUDA(cudaMemset(full_.data(), 0, (n + 1) * sizeof(eid_t)));
+  if (sizeof(V) != sizeof(uint32_t) || cfg_.slots < 2 || (cfg_.weights && !src_.packed_weights))
+    src_.packed_words_mapped = nullptr;  // packed lists serve 4-byte ids, two slots, and the weights read
+  if (src_.packed_words_mapped != nullptr && src_.packed_offsets_device == nullptr)
+    throw Error("subgraph builder: packed lists without their offsets");
+  if (src_.packed_words_mapped != nullptr) psub_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
   split_ = gpu::DeviceArray<eid_t>::allocate(2 * uint64_t{cfg_.slots});
   counter_ = gpu::DeviceArray<unsigned long long>::allocate(1);
   lines_ = gpu::DeviceArray<unsigned long long>::allocate(cfg_.slots);
@@ -90,7 +96,7 @@ SubcsrBuilder<V>::~SubcsrBuilder() {
 
 template <typename V>
 uint64_t SubcsrBuilder<V>::vertex_bytes() const {
-  return std::max<uint64_t>(src_.n, 1) * sizeof(V) * 2 + (src_.n + 1) * sizeof(eid_t) * 2;
+  return std::max<uint64_t>(src_.n, 1) * sizeof(V) * 2 + (src_.n + 1) * sizeof(eid_t) * (psub_.size() > 0 ? 3 : 2);
 }
 
 template <typename V>
@@ -150,6 +156,15 @@ SubcsrShape SubcsrBuilder<V>::finish_build(double start) {
     kernels::scatter_sub_offsets<V><<<blocks_for(count_, device_sms()), kernels::kThreads>>>(active_.data(), sub, count_,
                                                                                              full_.data());
     TG_CUDA_CHECK_LAUNCH();
+    if (psub_.size() > 0) {
+      // The same scan over the packed lists' words.
+      auto words = thrust::make_transform_iterator(
+          thrust::counting_iterator<uint64_t>(0), kernels::ActiveDegree<V>{active_.data(), src_.packed_offsets_device, count_});
+      eid_t* psub = psub_.data();
+      gpu::run_cub(pool_, [&](void* tmp, size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(tmp, bytes, words, psub, items);
+      });
+    }
     TG_CUDA(cudaMemcpy(&total_, sub + count_, sizeof total_, cudaMemcpyDeviceToHost));
     if (total_ <= sizing_.capacity_edges) {
       pieces_.push_back(EdgeRange{0, count_, 0, total_, false});
@@ -246,7 +261,9 @@ LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay w
     TG_CUDA_CHECK_LAUNCH();
   }
 
-  if (way == GatherWay::kGpu) {
+  if (way == GatherWay::kGpu && load_packed(p, slot, out)) {
+    // read packed into the other slot, decoded into this one
+  } else if (way == GatherWay::kGpu) {
     if (src_.neighbors_mapped == nullptr || (cfg_.weights && src_.weights_mapped == nullptr))
       throw Error("subgraph builder: the GPU gather needs the edge array mapped for zero-copy");
     const double start = now_s();
@@ -311,6 +328,71 @@ LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay w
   out.frontier = active_.data() + p.first;
   out.count = p.items();
   return out;
+}
+
+// The GPU way over packed lists: gather_lists reads the piece's packed lists
+// over zero-copy into the other slot's id buffer (at most as many words as
+// plain entries it holds: a packed list never takes more words than its ids
+// and weights do, and 3.3 bytes an entry on kron:25), then the decoders write
+// this slot's ids and weights. False, for the plain way, where the source is
+// not packed, the piece is part of a split list, or its packed words exceed
+// that buffer.
+template <typename V>
+bool SubcsrBuilder<V>::load_packed(const EdgeRange& p, uint32_t slot, LoadedPiece<V>& out) {
+  if constexpr (sizeof(V) != sizeof(uint32_t)) {
+    return false;
+  } else {
+    if (src_.packed_words_mapped == nullptr || p.split || p.edges() == 0) return false;
+    eid_t ends[2];
+    TG_CUDA(cudaMemcpy(&ends[0], psub_.data() + p.first, sizeof(eid_t), cudaMemcpyDeviceToHost));
+    TG_CUDA(cudaMemcpy(&ends[1], psub_.data() + p.last, sizeof(eid_t), cudaMemcpyDeviceToHost));
+    if (ends[1] - ends[0] > sizing_.capacity_edges) return false;
+    const double start = now_s();
+    cudaStream_t stream = streams_[slot];
+    uint32_t* scratch = reinterpret_cast<uint32_t*>(buf_n_[(slot + 1) % cfg_.slots].data());
+    unsigned long long* lines = lines_.data() + slot;
+    TG_CUDA(cudaMemsetAsync(lines, 0, sizeof *lines, stream));
+    kernels::GatherListsArgs<uint32_t> g;
+    g.offsets = src_.packed_offsets_device;
+    g.neighbors = src_.packed_words_mapped;
+    g.active = reinterpret_cast<const uint32_t*>(active_.data());
+    g.sub = psub_.data();
+    g.first = p.first;
+    g.last = p.last;
+    g.edge_begin = ends[0];
+    g.edge_end = ends[1];
+    g.out_neighbors = scratch;
+    g.chunk = std::max<uint64_t>(cfg_.gpu_chunk_edges, 1);
+    g.lines = lines;
+    const int sms = device_sms();
+    kernels::gather_lists<uint32_t><<<blocks_for(gpu::div_up(ends[1] - ends[0], g.chunk) * 32, sms), kernels::kThreads, 0,
+                                      stream>>>(g);
+    TG_CUDA_CHECK_LAUNCH();
+    kernels::DecodePackedArgs d;
+    d.words = scratch;
+    d.sub = sub_.data();
+    d.psub = psub_.data();
+    d.first = p.first;
+    d.last = p.last;
+    d.edge_begin = p.edge_begin;
+    d.edge_end = p.edge_end;
+    d.word_begin = ends[0];
+    d.weights = cfg_.weights;
+    d.out_ids = reinterpret_cast<uint32_t*>(buf_n_[slot].data());
+    d.out_weights = cfg_.weights ? buf_w_[slot].data() : nullptr;
+    kernels::decode_short_lists<<<blocks_for(p.items(), sms), kernels::kThreads, 0, stream>>>(d);
+    TG_CUDA_CHECK_LAUNCH();
+    kernels::decode_long_lists<<<blocks_for(gpu::div_up(p.edges(), kPackedChunk) * 32, sms), kernels::kThreads, 0,
+                                 stream>>>(d);
+    TG_CUDA_CHECK_LAUNCH();
+    unsigned long long requested = 0;
+    TG_CUDA(cudaMemcpyAsync(&requested, lines, sizeof requested, cudaMemcpyDeviceToHost, stream));
+    TG_CUDA(cudaStreamSynchronize(stream));
+    out.gather_s = now_s() - start;
+    out.link_bytes = requested * 128;
+    out.packed = true;
+    return true;
+  }
 }
 
 template class SubcsrBuilder<uint32_t>;

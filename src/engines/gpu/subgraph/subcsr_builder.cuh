@@ -13,7 +13,9 @@
 //   GatherWay::kCpu: OpenMP threads copy the lists into pinned staging
 //     (edge_gather.h), pipelined with cudaMemcpyAsync in chunks, or
 //   GatherWay::kGpu: gather_lists reads them over zero-copy straight into
-//     device memory (warp-merged, 128-byte aligned).
+//     device memory (warp-merged, 128-byte aligned); where the source has
+//     the lists packed (graph/packed_lists.h), it reads those into the other
+//     slot's buffer and decode_packed.cuh writes this slot's from them.
 // The result is a CsrView for push_step<Access::kDevice> and the slice of
 // the active list to use as its frontier: the GPU engine's push kernel runs
 // on it unchanged (docs/SUBWAY.md).
@@ -49,6 +51,11 @@ struct SubcsrSource {
   const weight_t* weights_host = nullptr;
   const V* neighbors_mapped = nullptr;    // cudaHostGetDevicePointer of the above
   const weight_t* weights_mapped = nullptr;
+  // The same lists packed (4-byte ids; byte weights where packed_weights),
+  // for the GPU way; null where not packed.
+  const uint32_t* packed_words_mapped = nullptr;
+  const eid_t* packed_offsets_device = nullptr;
+  bool packed_weights = false;
 };
 
 struct SubcsrConfig {
@@ -80,6 +87,7 @@ struct LoadedPiece {
   uint64_t bytes_to_device = 0;  // edges (and weights) copied or gathered into the buffer
   uint64_t bytes_to_host = 0;    // CPU way: the active list and sub-offsets (once per build)
   uint64_t link_bytes = 0;       // GPU way: 128-byte lines requested over the link, x 128
+  bool packed = false;           // GPU way: the lists crossed packed
   double gather_s = 0;           // CPU way: host gather; GPU way: the kernel
   double copy_s = 0;             // CPU way: copy time left after the gather (not overlapped)
 };
@@ -111,13 +119,16 @@ class SubcsrBuilder {
 
   // Step 6 for pieces()[piece] into buffer `slot`; returns when the piece is
   // in device memory. The caller must have finished with what it last
-  // processed from this slot (push_step returns after its kernels have).
+  // processed from this slot (push_step returns after its kernels have), and
+  // with the other slot too where the source is packed: the GPU way reads
+  // the packed lists into it first.
   LoadedPiece<V> load(uint64_t piece, uint32_t slot, GatherWay way);
 
   const V* active() const { return active_.data(); }                // sorted, active_vertices entries
   const eid_t* sub_offsets() const { return sub_.data(); }          // active_vertices + 1
   const eid_t* scattered_offsets() const { return full_.data(); }  // n + 1, see work_unit.h
   uint64_t active_vertices() const { return count_; }
+  bool packed() const { return src_.packed_words_mapped != nullptr; }  // the GPU way reads packed lists
   const BufferSizing& sizing() const { return sizing_; }
   // A slot's device buffers (capacity_edges entries each; weights null
   // without weights), to lend to a PartitionStreamer between builds.
@@ -127,6 +138,7 @@ class SubcsrBuilder {
 
  private:
   SubcsrShape finish_build(double start);
+  bool load_packed(const EdgeRange& p, uint32_t slot, LoadedPiece<V>& out);
   void ensure_host_lists(LoadedPiece<V>& out);
   void ensure_staging();
 
@@ -137,6 +149,7 @@ class SubcsrBuilder {
   gpu::DeviceArray<V> active_;
   gpu::DeviceArray<eid_t> sub_;
   gpu::DeviceArray<eid_t> full_;
+  gpu::DeviceArray<eid_t> psub_;  // packed sources: the active lists' packed sub-offsets, in words
   gpu::DeviceArray<eid_t> split_;  // 2 entries per slot
   gpu::DeviceArray<unsigned long long> counter_;  // selected count (build)
   gpu::DeviceArray<unsigned long long> lines_;    // one per slot (GPU way)

@@ -99,7 +99,7 @@ __device__ inline uint64_t warp_copy_aligned(const T* src, uint64_t s, uint64_t 
 // pointers) into out_neighbors / out_weights (device memory, position
 // edge_begin at index 0). Warps take chunks of `chunk` edges, so one huge
 // list is copied by many warps and many short lists by one; lists are read
-// in address order (the active list is sorted).
+// in address order (the active list is sorted), adjacent ones as one run.
 template <typename V>
 struct GatherListsArgs {
   const eid_t* offsets = nullptr;  // the CSR's, device memory
@@ -137,8 +137,15 @@ __global__ void __launch_bounds__(kThreads) gather_lists(GatherListsArgs<V> a) {
     while (pos < hi) {
       while (a.sub[i + 1] <= pos) ++i;
       const V v = a.active[i];
-      const eid_t end = a.sub[i + 1] < hi ? a.sub[i + 1] : hi;
+      eid_t end = a.sub[i + 1] < hi ? a.sub[i + 1] : hi;
       const eid_t src = a.offsets[v] + (pos - a.sub[i]);
+      // The lists of active vertices that lie next to each other in the edge
+      // array (consecutive ids) are copied as one run: short lists would
+      // otherwise each take a line of their own, and a line they share twice.
+      while (end == a.sub[i + 1] && end < hi && i + 1 < a.last && a.offsets[a.active[i + 1]] == a.offsets[a.active[i] + 1]) {
+        ++i;
+        end = a.sub[i + 1] < hi ? a.sub[i + 1] : hi;
+      }
       const uint64_t len = end - pos;
       lines += warp_copy_aligned(a.neighbors, src, len, a.out_neighbors + (pos - a.edge_begin), lane);
       if (a.weights) lines += warp_copy_aligned(a.weights, src, len, a.out_weights + (pos - a.edge_begin), lane);

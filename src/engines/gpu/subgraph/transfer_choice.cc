@@ -24,8 +24,9 @@ TransferEstimate estimate_transfer(const IterationShape& s, const TransferRates&
   const double copy = edge_bytes / r.link;
   e.subgraph_cpu_s = generate + to_host / r.link + std::max(cpu_gather, copy) + 2 * r.launch_s;
   // GPU path: bounded by the link or, for many short scattered lists, by
-  // address translation (PLATFORM.md: ~44 M lists/s over an 8 GB footprint).
-  const double gpu_gather = std::max(edge_bytes / r.gpu_gather, lists / r.gpu_gather_lists);
+  // address translation (PLATFORM.md: ~44 M lists/s over an 8 GB footprint);
+  // packed lists cross in fewer bytes (the rate is measured in these bytes).
+  const double gpu_gather = std::max(edge_bytes * s.packed_fraction / r.gpu_gather, lists / r.gpu_gather_lists);
   e.subgraph_gpu_s = generate + gpu_gather + r.launch_s;
   e.subgraph_bytes = static_cast<uint64_t>(edge_bytes + to_host);
   const uint64_t stream_edges = s.stream_edges ? s.stream_edges : s.total_edges;
@@ -69,14 +70,21 @@ TransferChoice choose_transfer(const IterationShape& shape, const TransferRates&
   }
 
   if (params.rule == ChoiceRule::kThreshold) {
-    if (params.allow_stream && c.active_edge_fraction > params.stream_threshold) {
+    // Subway's rule weighs the active edges' bytes against the whole's: where
+    // the GPU way reads packed lists, an active entry costs packed_fraction
+    // of a streamed one, and the threshold applies to that share.
+    const double packed = subgraph == Transfer::kSubgraphGpuGather ? shape.packed_fraction : 1.0;
+    const double share = c.active_edge_fraction * packed;
+    const char* packed_note = packed < 1.0 ? " (packed)" : "";
+    if (params.allow_stream && share > params.stream_threshold) {
       c.transfer = Transfer::kStream;
-      c.reason = fmt("threshold: active edges %.1f%% > %.1f%% of all: stream", 100 * c.active_edge_fraction,
-                     100 * params.stream_threshold);
+      c.reason = fmt("threshold: active edges %.1f%% > %.1f%% of all: stream", 100 * share, 100 * params.stream_threshold) +
+                 packed_note;
     } else {
       c.transfer = subgraph;
-      c.reason = fmt("threshold: active edges %.1f%% <= %.1f%% of all: subgraph", 100 * c.active_edge_fraction,
-                     100 * params.stream_threshold);
+      c.reason = fmt("threshold: active edges %.1f%% <= %.1f%% of all: subgraph", 100 * share,
+                     100 * params.stream_threshold) +
+                 packed_note;
     }
     return c;
   }
