@@ -13,8 +13,9 @@ CLI::Option* add_edge_cache_choice(CLI::App& command, EdgeCacheMode& target) {
 
 CLI::Option* add_packed_lists_choice(CLI::App& command, PackedListsMode& target) {
   return add_choice(command, "--packed-lists", target, packed_lists_choices(),
-                    "GPU, subgraph and stream: gathers (pagerank) copy the in-lists packed, fewer bytes over the link "
-                    "for a pass at placement (docs/SUBWAY.md, \"Packed lists\")");
+                    "GPU, subgraph and stream: gathers (pagerank) copy the in-lists packed, and the subgraph placement's "
+                    "GPU gathers read the out-lists packed (weights as bytes where whole numbers 0..255): fewer bytes "
+                    "over the link for a pass at placement (docs/SUBWAY.md, \"Packed lists\")");
 }
 
 CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target) {
