@@ -1,10 +1,13 @@
 #include "planner/planner.h"
 
+#include "graph/packed_lists.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "engines/edge_cache_request.h"
+#include "graph/packed_lists.h"
 
 namespace tg::planner {
 
@@ -26,6 +29,7 @@ struct Shape {
   double edge_bytes;   // all edge bytes placed
   double vertices;
   const GraphFacts* graph;
+  double pushed_link_entry_bytes = 0;  // subgraph: a pushed entry's bytes over the link where packed (else entry_bytes)
 };
 
 // The share of vertex reads that a cache's worth of the hottest values serves:
@@ -194,9 +198,15 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
     c.compute_s = std::max(c.link_bytes / p.link_copy, on_gpu);
     c.basis = "non-resident partitions copied each pass (" + gb(resident) + " resident)";
   } else {
-    c.link_bytes = w.entries * s.entry_bytes;
-    c.compute_s = zero_copy_time(w, s, p) + on_gpu + rounds_of(w) * 10 * p.step_overhead_s;  // the SubCSR's scans
+    // The active lists cross the link packed where they pack, then are read plain from GPU memory.
+    Shape link = s;
+    if (s.pushed_link_entry_bytes > 0) link.entry_bytes = std::min(s.entry_bytes, s.pushed_link_entry_bytes);
+    c.link_bytes = w.entries * link.entry_bytes;
+    c.compute_s = zero_copy_time(w, link, p) + on_gpu + rounds_of(w) * 10 * p.step_overhead_s;  // the SubCSR's scans
     c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
+    if (link.entry_bytes < s.entry_bytes)
+      c.basis += "; the out-lists packed: " + std::to_string(link.entry_bytes).substr(0, 4) + " bytes an entry of " +
+                 std::to_string(s.entry_bytes).substr(0, 4);
   }
   c.compute_s += w.steps * p.step_overhead_s;
   if (w.forest_links > 0 && p.device_links.points.empty())
@@ -252,6 +262,9 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   Shape streamed = s;
   if (reads.out_edges == Need::kNo && footprint.in_edges && !footprint.weights && g.packed_in_bytes > 0)
     streamed.edge_bytes = std::min(s.edge_bytes, double(g.packed_in_bytes));
+  // The subgraph placement's pushes gather the out-lists packed where they pack (4-byte ids under 2^27).
+  if (reads.out_edges != Need::kNo && g.id_bytes == 4 && g.vertices <= kPackedMaxVertices)
+    streamed.pushed_link_entry_bytes = g.packed_out_entry_bytes(footprint.weights);
   for (Placement p : {Placement::kSubgraph, Placement::kStream}) {
     plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), streamed, budget, profile));
     if (streamed.edge_bytes < s.edge_bytes)
@@ -303,7 +316,9 @@ nlohmann::json to_json(const Plan& plan) {
                      {"weighted", plan.graph.weighted},
                      {"vertices_with_edges", plan.graph.vertices_with_edges},
                      {"top_degree_shares", plan.graph.top_degree_shares},
-                     {"packed_in_bytes", plan.graph.packed_in_bytes}}},
+                     {"packed_in_bytes", plan.graph.packed_in_bytes},
+                     {"packed_out_bytes", plan.graph.packed_out_bytes},
+                     {"byte_weights", plan.graph.byte_weights}}},
           {"zero_copy_cache", {{"heads", cache.heads},
                                {"bytes", cache.bytes},
                                {"cached_entries", cache.cached_entries},
@@ -324,6 +339,8 @@ GraphFacts graph_facts_from_json(const nlohmann::json& plan) {
   g.vertices_with_edges = j.at("vertices_with_edges").get<uint64_t>();
   g.top_degree_shares = j.at("top_degree_shares").get<std::vector<std::pair<double, double>>>();
   g.packed_in_bytes = j.value("packed_in_bytes", uint64_t{0});  // records before packed lists: unknown
+  g.packed_out_bytes = j.value("packed_out_bytes", uint64_t{0});
+  g.byte_weights = j.value("byte_weights", false);
   return g;
 }
 

@@ -74,9 +74,20 @@ GraphFacts facts_of(const AnyGraph& any) {
         using V = typename std::decay_t<decltype(g)>::vertex_t;
         if constexpr (sizeof(V) == sizeof(uint32_t))
           if (g.has_in_edges()) f.packed_in_bytes = 4 * estimate_packed_words(g.in_edges(), g.num_vertices, 16);
+        if constexpr (sizeof(V) == sizeof(uint32_t)) {
+          f.packed_out_bytes = g.directed ? 4 * estimate_packed_words(g.out, g.num_vertices, 16) : f.packed_in_bytes;
+          f.byte_weights = g.weighted() && weights_fit_bytes(g.out);
+        }
         return f;
       },
       any);
+}
+
+double GraphFacts::packed_out_entry_bytes(bool weights) const {
+  if (packed_out_bytes == 0 || edges == 0 || (weights && !byte_weights)) return 0;
+  // A byte a weight, and each list's weights rounded up to a word: 1.5 bytes a list on average.
+  const double weight_bytes = weights ? double(edges) + 1.5 * double(vertices_with_edges) : 0;
+  return (double(packed_out_bytes) + weight_bytes) / double(edges);
 }
 
 namespace {

@@ -34,6 +34,14 @@ struct GraphFacts : GraphSize {
   // placements' gathers copy them, estimated from a sample of the lists;
   // 0 where they do not pack (8-byte ids, 2^27 vertices or more) or unknown.
   uint64_t packed_in_bytes = 0;
+  // The out-lists' ids packed, as the subgraph placement's pushes copy them,
+  // and whether every weight fits a byte beside them (whole numbers 0..255);
+  // 0 / false where they do not pack or unknown (records before them).
+  uint64_t packed_out_bytes = 0;
+  bool byte_weights = false;
+  // The bytes a pushed entry crosses the link in on the subgraph placement
+  // (packed, with byte weights where `weights`), or 0 where its lists cross plain.
+  double packed_out_entry_bytes(bool weights) const;
 };
 GraphFacts facts_of(const AnyGraph& graph);
 
