@@ -44,6 +44,33 @@ int key_bits(uint64_t n) {
   return b;
 }
 
+// gather_lists on `stream` over a piece's active[first, last): the lists at
+// offsets[] in `from` (zero-copy), positions [begin, end) of sub[] copied to
+// `to` (and `weights` to `to_weights`); `lines` counts the 128-byte lines.
+template <typename T>
+void launch_gather(const eid_t* offsets, const T* from, const weight_t* weights, const T* active, const eid_t* sub,
+                   const EdgeRange& p, eid_t begin, eid_t end, T* to, weight_t* to_weights, uint64_t chunk,
+                   unsigned long long* lines, cudaStream_t stream) {
+  if (end == begin) return;
+  kernels::GatherListsArgs<T> a;
+  a.offsets = offsets;
+  a.neighbors = from;
+  a.weights = weights;
+  a.active = active;
+  a.sub = sub;
+  a.first = p.first;
+  a.last = p.last;
+  a.edge_begin = begin;
+  a.edge_end = end;
+  a.out_neighbors = to;
+  a.out_weights = to_weights;
+  a.chunk = std::max<uint64_t>(chunk, 1);
+  a.lines = lines;
+  kernels::gather_lists<T><<<blocks_for(gpu::div_up(end - begin, a.chunk) * 32, device_sms()), kernels::kThreads, 0,
+                             stream>>>(a);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
 
 
@@ -267,32 +294,12 @@ LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay w
     if (src_.neighbors_mapped == nullptr || (cfg_.weights && src_.weights_mapped == nullptr))
       throw Error("subgraph builder: the GPU gather needs the edge array mapped for zero-copy");
     const double start = now_s();
-    unsigned long long* lines = lines_.data() + slot;
-    TG_CUDA(cudaMemsetAsync(lines, 0, sizeof *lines, stream));
-    if (len > 0) {
-      kernels::GatherListsArgs<V> a;
-      a.offsets = src_.offsets_device;
-      a.neighbors = src_.neighbors_mapped;
-      a.weights = cfg_.weights ? src_.weights_mapped : nullptr;
-      a.active = active_.data();
-      a.sub = sub_.data();
-      a.first = p.first;
-      a.last = p.last;
-      a.edge_begin = p.edge_begin;
-      a.edge_end = p.edge_end;
-      a.out_neighbors = dn;
-      a.out_weights = dw;
-      a.chunk = std::max<uint64_t>(cfg_.gpu_chunk_edges, 1);
-      a.lines = lines;
-      const uint64_t warps = gpu::div_up(len, a.chunk);
-      kernels::gather_lists<V><<<blocks_for(warps * 32, device_sms()), kernels::kThreads, 0, stream>>>(a);
-      TG_CUDA_CHECK_LAUNCH();
-    }
-    unsigned long long requested = 0;
-    TG_CUDA(cudaMemcpyAsync(&requested, lines, sizeof requested, cudaMemcpyDeviceToHost, stream));
-    TG_CUDA(cudaStreamSynchronize(stream));
+    out.link_bytes = over_link(slot, [&](unsigned long long* lines) {
+      launch_gather<V>(src_.offsets_device, src_.neighbors_mapped, cfg_.weights ? src_.weights_mapped : nullptr,
+                       active_.data(), sub_.data(), p, p.edge_begin, p.edge_end, dn, dw, cfg_.gpu_chunk_edges, lines,
+                       stream);
+    });
     out.gather_s = now_s() - start;
-    out.link_bytes = requested * 128;
   } else {
     ensure_host_lists(out);
     ensure_staging();
@@ -350,49 +357,54 @@ bool SubcsrBuilder<V>::load_packed(const EdgeRange& p, uint32_t slot, LoadedPiec
     const double start = now_s();
     cudaStream_t stream = streams_[slot];
     uint32_t* scratch = reinterpret_cast<uint32_t*>(buf_n_[(slot + 1) % cfg_.slots].data());
-    unsigned long long* lines = lines_.data() + slot;
-    TG_CUDA(cudaMemsetAsync(lines, 0, sizeof *lines, stream));
-    kernels::GatherListsArgs<uint32_t> g;
-    g.offsets = src_.packed_offsets_device;
-    g.neighbors = src_.packed_words_mapped;
-    g.active = reinterpret_cast<const uint32_t*>(active_.data());
-    g.sub = psub_.data();
-    g.first = p.first;
-    g.last = p.last;
-    g.edge_begin = ends[0];
-    g.edge_end = ends[1];
-    g.out_neighbors = scratch;
-    g.chunk = std::max<uint64_t>(cfg_.gpu_chunk_edges, 1);
-    g.lines = lines;
     const int sms = device_sms();
-    kernels::gather_lists<uint32_t><<<blocks_for(gpu::div_up(ends[1] - ends[0], g.chunk) * 32, sms), kernels::kThreads, 0,
-                                      stream>>>(g);
-    TG_CUDA_CHECK_LAUNCH();
-    kernels::DecodePackedArgs d;
-    d.words = scratch;
-    d.sub = sub_.data();
-    d.psub = psub_.data();
-    d.first = p.first;
-    d.last = p.last;
-    d.edge_begin = p.edge_begin;
-    d.edge_end = p.edge_end;
-    d.word_begin = ends[0];
-    d.weights = cfg_.weights;
-    d.out_ids = reinterpret_cast<uint32_t*>(buf_n_[slot].data());
-    d.out_weights = cfg_.weights ? buf_w_[slot].data() : nullptr;
-    kernels::decode_short_lists<<<blocks_for(p.items(), sms), kernels::kThreads, 0, stream>>>(d);
-    TG_CUDA_CHECK_LAUNCH();
-    kernels::decode_long_lists<<<blocks_for(gpu::div_up(p.edges(), kPackedChunk) * 32, sms), kernels::kThreads, 0,
-                                 stream>>>(d);
-    TG_CUDA_CHECK_LAUNCH();
-    unsigned long long requested = 0;
-    TG_CUDA(cudaMemcpyAsync(&requested, lines, sizeof requested, cudaMemcpyDeviceToHost, stream));
-    TG_CUDA(cudaStreamSynchronize(stream));
+    out.link_bytes = over_link(slot, [&](unsigned long long* lines) {
+      launch_gather<uint32_t>(src_.packed_offsets_device, src_.packed_words_mapped, nullptr,
+                              reinterpret_cast<const uint32_t*>(active_.data()), psub_.data(), p, ends[0], ends[1],
+                              scratch, nullptr, cfg_.gpu_chunk_edges, lines, stream);
+      decode(p, ends[0], scratch, slot, sms, stream);
+    });
     out.gather_s = now_s() - start;
-    out.link_bytes = requested * 128;
     out.packed = true;
     return true;
   }
+}
+
+// The piece's packed lists, read into `scratch` from word `word_begin` on,
+// decoded into the slot's buffers (decode_packed.cuh).
+template <typename V>
+void SubcsrBuilder<V>::decode(const EdgeRange& p, eid_t word_begin, const uint32_t* scratch, uint32_t slot, int sms,
+                              cudaStream_t stream) {
+  kernels::DecodePackedArgs d;
+  d.words = scratch;
+  d.sub = sub_.data();
+  d.psub = psub_.data();
+  d.first = p.first;
+  d.last = p.last;
+  d.edge_begin = p.edge_begin;
+  d.edge_end = p.edge_end;
+  d.word_begin = word_begin;
+  d.weights = cfg_.weights;
+  d.out_ids = reinterpret_cast<uint32_t*>(buf_n_[slot].data());
+  d.out_weights = cfg_.weights ? buf_w_[slot].data() : nullptr;
+  kernels::decode_short_lists<<<blocks_for(p.items(), sms), kernels::kThreads, 0, stream>>>(d);
+  TG_CUDA_CHECK_LAUNCH();
+  kernels::decode_long_lists<<<blocks_for(gpu::div_up(p.edges(), kPackedChunk) * 32, sms), kernels::kThreads, 0,
+                               stream>>>(d);
+  TG_CUDA_CHECK_LAUNCH();
+}
+
+template <typename V>
+template <typename Launch>
+uint64_t SubcsrBuilder<V>::over_link(uint32_t slot, Launch&& launch) {
+  cudaStream_t stream = streams_[slot];
+  unsigned long long* lines = lines_.data() + slot;
+  TG_CUDA(cudaMemsetAsync(lines, 0, sizeof *lines, stream));
+  launch(lines);
+  unsigned long long requested = 0;
+  TG_CUDA(cudaMemcpyAsync(&requested, lines, sizeof requested, cudaMemcpyDeviceToHost, stream));
+  TG_CUDA(cudaStreamSynchronize(stream));
+  return requested * 128;
 }
 
 template class SubcsrBuilder<uint32_t>;

@@ -139,6 +139,12 @@ class SubcsrBuilder {
  private:
   SubcsrShape finish_build(double start);
   bool load_packed(const EdgeRange& p, uint32_t slot, LoadedPiece<V>& out);
+  void decode(const EdgeRange& p, eid_t word_begin, const uint32_t* scratch, uint32_t slot, int sms,
+              cudaStream_t stream);
+  // Runs launch(lines) (a piece's zero-copy gather) on the slot's stream with
+  // its line counter zeroed; returns the lines requested times 128, once run.
+  template <typename Launch>
+  uint64_t over_link(uint32_t slot, Launch&& launch);
   void ensure_host_lists(LoadedPiece<V>& out);
   void ensure_staging();
 
