@@ -71,7 +71,8 @@ nlohmann::json details_json(const RunStats& s) {
     if (g.packed_lists) {
       const PackedListsStats& p = *g.packed_lists;
       j["packed_lists"] = {{"entries", p.entries},         {"bytes", p.bytes},     {"plain_bytes", p.plain_bytes},
-                           {"ratio", p.ratio()},          {"build_s", p.build_s}, {"weights", p.weights}};
+                           {"ratio", p.ratio()},          {"build_s", p.build_s}, {"weights", p.weights},
+                           {"gpu_encoder", p.gpu_encoder}};
     }
   }
   if (s.stream) j.update(to_json(*s.stream));

@@ -46,6 +46,7 @@ struct PackedListsStats {
   uint64_t bytes = 0;        // packed: chunk tables, headers, gaps and byte weights
   double build_s = 0;        // the encoder's pass, part of the transfer phase
   bool weights = false;      // some lists carry byte weights (subgraph pushes of SSSP, SSWP)
+  bool gpu_encoder = false;  // packed on the GPU (TG_GPU_PACK=1, engines/gpu/packed_encoder.h)
   double ratio() const { return bytes ? double(plain_bytes) / double(bytes) : 0.0; }
 };
 

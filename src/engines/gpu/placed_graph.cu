@@ -15,6 +15,7 @@
 #include "engines/edge_cache_request.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/edge_cache.h"
+#include "engines/gpu/packed_encoder.h"
 #include "engines/gpu_footprint.h"
 #include "graph/packed_lists.h"
 #include "graph/relabel.h"
@@ -236,21 +237,37 @@ void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bo
     const uint64_t n = view_.n;
     const auto t0 = std::chrono::steady_clock::now();
     auto& hold = *packed_.emplace_back(std::make_unique<PackedHold>());
-    hold.offsets = packed_offsets(csr, n, with_weights);
-    // Packed into ordinary memory (the encoder's threads fault its pages in
-    // side by side), then pinned in place by place_bytes as the plain lists
-    // are (a pinned copy where registering fails, as small arrays did in the
-    // tests): on the H200, kron:25's encoder and registration took 0.77 +
-    // 0.2 s, where the encoder writing into a cudaHostAlloc of the 2.4 GB
-    // took 2.84 s (docs/PERF.md).
-    hold.words = Array<uint32_t>::allocate(std::max<uint64_t>(hold.offsets[n], 1));
-    pack_lists(csr, n, hold.offsets, hold.words.data(), with_weights);
+    // TG_GPU_PACK=1: the encoder on the GPU over the mapped plain lists, the array
+    // registered as place_bytes would (packed_encoder.h; not yet run on a GPU).
+    if (gpu_packing_asked() && out.view.neighbors != nullptr && (!with_weights || out.view.weights != nullptr)) {
+      if (auto p = gpu_pack_lists(n, out.view.offsets, reinterpret_cast<const uint32_t*>(out.view.neighbors),
+                                  out.view.weights, with_weights)) {
+        hold.offsets = std::move(p->offsets);
+        hold.words = std::move(p->words);
+        registered_.push_back(hold.words.data());
+        pinned_host_.emplace_back(hold.words.data(), p->mapped);
+        placed_.emplace_back(hold.words.data(), p->mapped);
+      }
+    }
+    const bool on_gpu = !hold.offsets.empty();
+    // Else packed on the CPU into ordinary memory (the encoder's threads fault
+    // its pages in side by side), then pinned in place by place_bytes as the
+    // plain lists are (a pinned copy where registering fails, as small arrays
+    // did in the tests): on the H200, kron:25's encoder and registration took
+    // 0.77 + 0.2 s, where the encoder writing into a cudaHostAlloc of the
+    // 2.4 GB took 2.84 s (docs/PERF.md).
+    if (!on_gpu) {
+      hold.offsets = packed_offsets(csr, n, with_weights);
+      hold.words = Array<uint32_t>::allocate(std::max<uint64_t>(hold.offsets[n], 1));
+      pack_lists(csr, n, hold.offsets, hold.words.data(), with_weights);
+    }
     PackedListsStats st = stats_.packed_lists.value_or(PackedListsStats{});
     st.entries += csr.num_edges();
     st.plain_bytes += csr.num_edges() * (sizeof(V) + (with_weights ? sizeof(weight_t) : 0));
     st.bytes += hold.offsets[n] * sizeof(uint32_t);
     st.build_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     st.weights = st.weights || with_weights;
+    st.gpu_encoder = st.gpu_encoder || on_gpu;
     stats_.packed_lists = st;
     const uint32_t* mapped = place_bytes(hold.words.data(), hold.words.size());
     eid_t* offsets = nullptr;
