@@ -10,6 +10,7 @@
 #   PACKED_RUNS="sssp:subgraph-gpu bfs:subgraph-gpu pagerank:stream"   algorithm:placement pairs
 #   PACKED_TESTS=filter              gtest filter ('' skips the tests)
 #   PACKED_SOURCES=2 PACKED_TRIALS=2 bench's -n and --trials
+#   PACKED_GPU_ENCODER=1             also run each packed case with the encoder on the GPU (TG_GPU_PACK=1), as "gpu"
 # Prints a table of every run: ms (an iteration for pagerank), GB over the link, the SubCSR's plain GB, packed and
 # plain pieces, the transfer phase and the encoder's seconds, the packing ratio.
 set -u
@@ -18,7 +19,7 @@ tests=/tmp/tg-bin/tg_gpu_tests
 out=${OUT:-out/packed-check}
 mkdir -p "$out"
 export TG_DATASETS_DIR=${TG_DATASETS_DIR:-$PWD/.data/datasets} TG_TIERGRAPH_BIN=$T
-filter=${PACKED_TESTS-'SubwayPacked*:PackedLists*:Subway/SubwayMatrix.*/*subgraph*_v32:SubwayKron*:Hybrid*'}
+filter=${PACKED_TESTS-'GpuPackedEncoder*:SubwayPacked*:PackedLists*:Subway/SubwayMatrix.*/*subgraph*_v32:SubwayKron*:Hybrid*'}
 if [ -n "$filter" ] && [ -x "$tests" ]; then
   t0=$(date +%s)
   timeout 300 "$tests" --gtest_filter="$filter" > "$out/packed_tests.log" 2>&1
@@ -31,8 +32,8 @@ for spec in ${PACKED_GRAPHS:-kron:25}; do
   m=$("$T" info "$f" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["edges"])')
   for run in ${PACKED_RUNS:-sssp:subgraph-gpu bfs:subgraph-gpu pagerank:stream}; do
     a=${run%%:*} p=${run#*:}
-    for pk in auto off; do
-      timeout 200 "$T" bench "$f" -a "$a" -p "$p" --gpu-mem "$m" --packed-lists $pk -n "${PACKED_SOURCES:-2}" \
+    for pk in auto off $([ "${PACKED_GPU_ENCODER:-0}" = 1 ] && echo gpu); do
+      TG_GPU_PACK=$([ $pk = gpu ] && echo 1 || echo 0) timeout 200 "$T" bench "$f" -a "$a" -p "$p" --gpu-mem "$m" --packed-lists ${pk/gpu/auto} -n "${PACKED_SOURCES:-2}" \
         --trials "${PACKED_TRIALS:-2}" --verify first --no-chart -q -o "$out/${spec/:/_}_${a}_${p}_$pk" \
         > /dev/null 2>> "$out/bench.err" || echo "bench $spec $a $p $pk: rc $?"
     done
