@@ -407,11 +407,11 @@ class StreamedSource {
       ++(p.packed ? stats_.packed_pieces : stats_.plain_pieces);
       // The GPU way's rate in the bytes its estimate counts: plain bytes, or packed ones over the link.
       if (way == GatherWay::kGpu) meters_.gpu_gather.add(double(p.packed ? p.link_bytes : p.bytes_to_device), p.gather_s);
+      else meters_.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
       if (p.packed) {
         packed_link_ += p.link_bytes;
         packed_plain_ += p.bytes_to_device;
       }
-      else meters_.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
       subgraph::UnitMembers members{active_bits_.data(), 0, 0};
       if (async && p.count > 0 && !p.unit.split) {  // split lists: see stream_units
         V ends[2];
