@@ -46,8 +46,8 @@ const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices() {
 const std::vector<NamedChoice<PackedListsMode>>& packed_lists_choices() {
   static const std::vector<NamedChoice<PackedListsMode>> all = {
       {PackedListsMode::kAuto, "auto",
-       "subgraph and stream gathers copy the in-lists packed (blocks of bit-packed gaps) where ids fit 27 bits and "
-       "no weights are placed"},
+       "lists cross the link packed (blocks of bit-packed gaps) where ids fit 27 bits: subgraph and stream gathers' "
+       "in-lists where no weights are placed, subgraph pushes' out-lists (weights as bytes where whole numbers 0..255)"},
       {PackedListsMode::kOff, "off", "the plain lists, 4 bytes an entry"},
   };
   return all;

@@ -1,7 +1,5 @@
 #include "planner/planner.h"
 
-#include "graph/packed_lists.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -59,14 +59,12 @@ __device__ uint64_t owner_of_unit(const unsigned long long* start, uint64_t n, u
   return lo;
 }
 
-// Unit c's blocks, one after another: block(j, entries, lane's id, lane's gap, width, gap words).
+// Chunk k of v's list (a unit), its blocks one after another:
+// block(j, entries, lane's id, lane's gap, width, gap words, the block's first entry's index).
 template <typename Block>
-__device__ void walk_unit(const EncodeArgs& a, unsigned long long c, int lane, uint64_t& v, uint64_t& k,
-                          uint64_t& degree, Block&& block) {
-  v = owner_of_unit(a.chunk_start, a.n, c);
-  k = c - a.chunk_start[v];
+__device__ void walk_unit(const EncodeArgs& a, uint64_t v, uint64_t k, int lane, Block&& block) {
   const eid_t b = a.offsets[v];
-  degree = a.offsets[v + 1] - b;
+  const uint64_t degree = a.offsets[v + 1] - b;
   const uint64_t lo = k * kPackedChunk;
   const uint64_t count = degree - lo < uint64_t{kPackedChunk} ? degree - lo : kPackedChunk;
   // A list out of order anywhere (inside a block, or from one block or unit to the next) is for the CPU encoder.
@@ -92,11 +90,11 @@ __global__ void __launch_bounds__(kThreads) count_words(EncodeArgs a) {
   const unsigned long long warps = (static_cast<unsigned long long>(gridDim.x) * blockDim.x) >> 5;
   for (unsigned long long c = (static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < a.units;
        c += warps) {
-    uint64_t v = 0, k = 0, degree = 0;
+    const uint64_t v = owner_of_unit(a.chunk_start, a.n, c);
+    const uint64_t k = c - a.chunk_start[v];
+    const uint64_t degree = a.offsets[v + 1] - a.offsets[v];
     unsigned long long words = 0;
-    walk_unit(a, c, lane, v, k, degree, [&](uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t gw, uint64_t) {
-      words += gw;
-    });
+    walk_unit(a, v, k, lane, [&](uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t gw, uint64_t) { words += gw; });
     if (k == 0)
       words += packed_chunk_words(degree) + packed_blocks(degree) + (a.with_weights ? packed_weight_words(degree) : 0);
     if (lane == 0) a.unit_words[c] = words;
@@ -121,8 +119,7 @@ __global__ void __launch_bounds__(kThreads) write_words(EncodeArgs a) {
     const uint64_t gap_start = k == 0 ? 0 : a.unit_start[c] - a.list_start[v] - table - blocks - weight_words;
     if (table > 0 && lane == 0) list[k] = static_cast<uint32_t>(gap_start);
     uint32_t* gaps = list + table + blocks + gap_start;
-    uint64_t v2 = 0, k2 = 0, d2 = 0;
-    walk_unit(a, c, lane, v2, k2, d2,
+    walk_unit(a, v, k, lane,
               [&](uint32_t j, uint32_t entries, uint32_t x, uint32_t gap, uint32_t width, uint32_t gw, uint64_t at) {
                 gap_buf[warp][lane] = 0;
                 if (lane < 8) weight_buf[warp][lane] = 0;
