@@ -85,38 +85,43 @@ __device__ void walk_unit(const EncodeArgs& a, uint64_t v, uint64_t k, int lane,
   }
 }
 
-__global__ void __launch_bounds__(kThreads) count_words(EncodeArgs a) {
-  const int lane = threadIdx.x & 31;
+// A list's words besides its gaps: its chunk table, headers and weight words
+// (counted on its first unit).
+__device__ uint64_t list_frame_words(uint64_t degree, bool with_weights) {
+  return packed_chunk_words(degree) + packed_blocks(degree) + (with_weights ? packed_weight_words(degree) : 0);
+}
+
+// body(c, v, k, degree) for each unit c a warp, v its list and k its chunk.
+template <typename Body>
+__device__ void for_units(const EncodeArgs& a, Body&& body) {
   const unsigned long long warps = (static_cast<unsigned long long>(gridDim.x) * blockDim.x) >> 5;
   for (unsigned long long c = (static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < a.units;
        c += warps) {
     const uint64_t v = owner_of_unit(a.chunk_start, a.n, c);
-    const uint64_t k = c - a.chunk_start[v];
-    const uint64_t degree = a.offsets[v + 1] - a.offsets[v];
-    unsigned long long words = 0;
-    walk_unit(a, v, k, lane, [&](uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t gw, uint64_t) { words += gw; });
-    if (k == 0)
-      words += packed_chunk_words(degree) + packed_blocks(degree) + (a.with_weights ? packed_weight_words(degree) : 0);
-    if (lane == 0) a.unit_words[c] = words;
+    body(c, v, c - a.chunk_start[v], a.offsets[v + 1] - a.offsets[v]);
   }
+}
+
+__global__ void __launch_bounds__(kThreads) count_words(EncodeArgs a) {
+  const int lane = threadIdx.x & 31;
+  for_units(a, [&](unsigned long long c, uint64_t v, uint64_t k, uint64_t degree) {
+    unsigned long long words = k == 0 ? list_frame_words(degree, a.with_weights) : 0;
+    walk_unit(a, v, k, lane, [&](uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t gw, uint64_t) { words += gw; });
+    if (lane == 0) a.unit_words[c] = words;
+  });
 }
 
 __global__ void __launch_bounds__(kThreads) write_words(EncodeArgs a) {
   __shared__ uint32_t gap_buf[kThreads / 32][32];
   __shared__ uint32_t weight_buf[kThreads / 32][8];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const unsigned long long warps = (static_cast<unsigned long long>(gridDim.x) * blockDim.x) >> 5;
-  for (unsigned long long c = (static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < a.units;
-       c += warps) {
-    const uint64_t v = owner_of_unit(a.chunk_start, a.n, c);
-    const uint64_t k = c - a.chunk_start[v];
-    const uint64_t degree = a.offsets[v + 1] - a.offsets[v];
+  for_units(a, [&](unsigned long long c, uint64_t v, uint64_t k, uint64_t degree) {
     const uint64_t table = packed_chunk_words(degree), blocks = packed_blocks(degree);
     const uint64_t list_words = a.list_start[v + 1] - a.list_start[v];
     const uint64_t weight_words = a.with_weights ? packed_weight_words(degree) : 0;
     uint32_t* list = a.out + a.list_start[v];
     // Where this chunk's gaps start in the list's gap region: the words of the units before it.
-    const uint64_t gap_start = k == 0 ? 0 : a.unit_start[c] - a.list_start[v] - table - blocks - weight_words;
+    const uint64_t gap_start = k == 0 ? 0 : a.unit_start[c] - a.list_start[v] - list_frame_words(degree, a.with_weights);
     if (table > 0 && lane == 0) list[k] = static_cast<uint32_t>(gap_start);
     uint32_t* gaps = list + table + blocks + gap_start;
     walk_unit(a, v, k, lane,
@@ -140,7 +145,7 @@ __global__ void __launch_bounds__(kThreads) write_words(EncodeArgs a) {
                 gaps += gw;
                 __syncwarp();
               });
-  }
+  });
 }
 
 __global__ void list_offsets(const unsigned long long* chunk_start, const unsigned long long* unit_start, uint64_t n,
