@@ -337,6 +337,7 @@ class StreamedSource {
     src.packed_words_mapped = g_.out.packed_words_mapped;  // the placement's choice (GpuOptions::packed_lists)
     src.packed_offsets_device = g_.out.packed_offsets;
     src.packed_weights = g_.out.packed_weights;
+    src.packed_words = g_.out.packed_host_offsets != nullptr ? g_.out.packed_host_offsets[n_] : 0;
     subgraph::SubcsrConfig sc;
     sc.budget_bytes = bytes;
     sc.slots = 2;
@@ -396,8 +397,12 @@ class StreamedSource {
     }
     const auto& pieces = builder_->pieces();
     uint64_t sub_bytes = 0;
+    // Piece k + 1 is begun before piece k is pushed: the GPU way's gather
+    // (and decode) into the other slot then runs beside the push.
+    if (!pieces.empty()) builder_->begin_load(0, 0, way);
     for (uint64_t k = 0; k < pieces.size(); ++k) {
-      subgraph::LoadedPiece<V> p = builder_->load(k, static_cast<uint32_t>(k % 2), way);
+      subgraph::LoadedPiece<V> p = builder_->end_load();
+      if (k + 1 < pieces.size()) builder_->begin_load(k + 1, static_cast<uint32_t>((k + 1) % 2), way);
       const uint64_t moved = way == GatherWay::kGpu ? p.link_bytes : p.bytes_to_device;
       rec.bytes_copied += moved;
       sub_bytes += p.bytes_to_device;

@@ -81,18 +81,21 @@ SubcsrBuilder<V>::SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfi
   if (src_.offsets_device == nullptr && src_.n > 0) throw Error("subgraph builder: no device offsets");
   if (cfg_.weights && (src_.weights_host == nullptr))
     throw Error("subgraph builder: the algorithm reads weights but the graph has none");
-  sizing_ = size_buffers(cfg_.budget_bytes, EdgeEntry{sizeof(V), cfg_.weights}, cfg_.slots,
-                         "the subgraph edge budget (--gpu-mem)");
+  if (sizeof(V) != sizeof(uint32_t) || cfg_.slots < 2 || (cfg_.weights && !src_.packed_weights))
+    src_.packed_words_mapped = nullptr;  // packed lists serve 4-byte ids, two slots, and the weights read
+  if (src_.packed_words_mapped != nullptr && src_.packed_offsets_device == nullptr)
+    throw Error("subgraph builder: packed lists without their offsets");
+  size_slots();
   const uint64_t n = src_.n;
   active_ = gpu::DeviceArray<V>::allocate(std::max<uint64_t>(n, 1));
   sub_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
   full_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
   TG_CUDA(cudaMemset(full_.data(), 0, (n + 1) * sizeof(eid_t)));
-  if (sizeof(V) != sizeof(uint32_t) || cfg_.slots < 2 || (cfg_.weights && !src_.packed_weights))
-    src_.packed_words_mapped = nullptr;  // packed lists serve 4-byte ids, two slots, and the weights read
-  if (src_.packed_words_mapped != nullptr && src_.packed_offsets_device == nullptr)
-    throw Error("subgraph builder: packed lists without their offsets");
-  if (src_.packed_words_mapped != nullptr) psub_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
+  if (src_.packed_words_mapped != nullptr) {
+    psub_ = gpu::DeviceArray<eid_t>::allocate(n + 1);
+    scratch_ = gpu::DeviceArray<uint32_t>::allocate(
+        (cfg_.budget_bytes - sizing_.total_bytes()) / sizeof(uint32_t));
+  }
   split_ = gpu::DeviceArray<eid_t>::allocate(2 * uint64_t{cfg_.slots});
   counter_ = gpu::DeviceArray<unsigned long long>::allocate(1);
   lines_ = gpu::DeviceArray<unsigned long long>::allocate(cfg_.slots);
@@ -105,14 +108,47 @@ SubcsrBuilder<V>::SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfi
     cudaEvent_t event;
     TG_CUDA(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
     copied_.push_back(event);
+    for (auto* events : {&began_, &ended_}) {
+      TG_CUDA(cudaEventCreate(&event));
+      events->push_back(event);
+    }
   }
+  TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_lines_), cfg_.slots * sizeof(unsigned long long),
+                        cudaHostAllocDefault));
+}
+
+// The slots share the budget; where the GPU way reads packed lists, a scratch
+// for one piece's packed words takes its part first, 1.25 times the packed
+// share of a slot (kron:25 with byte weights: 0.42 of the plain bytes, so the
+// slots hold 21% fewer entries), and piece k + 1 crosses into it while piece
+// k is pushed from its slot (it crossed into the other slot's buffer until
+// then, and the push waited for it). Where the packed lists save too little,
+// or their scratch would leave the slots under the minimum, they cross plain.
+template <typename V>
+void SubcsrBuilder<V>::size_slots() {
+  const EdgeEntry entry{sizeof(V), cfg_.weights};
+  const std::string what = "the subgraph edge budget (--gpu-mem)";
+  if (src_.packed_words_mapped != nullptr) {
+    const double plain = src_.offsets_host != nullptr ? double(src_.offsets_host[src_.n]) * double(entry.bytes()) : 0;
+    const double share = plain > 0 ? 1.25 * double(src_.packed_words) * sizeof(uint32_t) / plain : 1;
+    const uint64_t slot_bytes = uint64_t(double(cfg_.budget_bytes) * cfg_.slots / (cfg_.slots + share));
+    const uint64_t capacity = slot_bytes / cfg_.slots / entry.bytes() / kBufferGranule * kBufferGranule;
+    if (share < 0.9 && capacity >= kBufferGranule) {
+      sizing_ = size_buffers(slot_bytes, entry, cfg_.slots, what);
+      return;
+    }
+    src_.packed_words_mapped = nullptr;
+  }
+  sizing_ = size_buffers(cfg_.budget_bytes, entry, cfg_.slots, what);
 }
 
 template <typename V>
 SubcsrBuilder<V>::~SubcsrBuilder() {
   // Errors are ignored: a destructor may run while an error unwinds.
   for (cudaStream_t s : streams_) cudaStreamSynchronize(s);
-  for (cudaEvent_t e : copied_) cudaEventDestroy(e);
+  for (auto* events : {&copied_, &began_, &ended_})
+    for (cudaEvent_t e : *events) cudaEventDestroy(e);
+  if (host_lines_) cudaFreeHost(host_lines_);
   for (cudaStream_t s : streams_) cudaStreamDestroy(s);
   if (host_active_) cudaFreeHost(host_active_);
   if (host_sub_) cudaFreeHost(host_sub_);
@@ -264,7 +300,8 @@ void SubcsrBuilder<V>::ensure_staging() {
 }
 
 template <typename V>
-LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay way) {
+void SubcsrBuilder<V>::begin_load(uint64_t piece, uint32_t slot, GatherWay way) {
+  if (pending_) throw Error("subgraph builder: a load begun before the last one ended");
   if (piece >= pieces_.size())
     throw Error("subgraph builder: piece " + std::to_string(piece) + " of " + std::to_string(pieces_.size()));
   if (slot >= cfg_.slots) throw Error("subgraph builder: slot " + std::to_string(slot) + " of " + std::to_string(cfg_.slots));
@@ -288,18 +325,17 @@ LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay w
     TG_CUDA_CHECK_LAUNCH();
   }
 
-  if (way == GatherWay::kGpu && load_packed(p, slot, out)) {
-    // read packed into the other slot, decoded into this one
+  pending_gpu_ = way == GatherWay::kGpu;
+  if (way == GatherWay::kGpu && load_packed(p, slot)) {
+    out.packed = true;  // read packed into the scratch, decoded into the slot
   } else if (way == GatherWay::kGpu) {
     if (src_.neighbors_mapped == nullptr || (cfg_.weights && src_.weights_mapped == nullptr))
       throw Error("subgraph builder: the GPU gather needs the edge array mapped for zero-copy");
-    const double start = now_s();
-    out.link_bytes = over_link(slot, [&](unsigned long long* lines) {
+    over_link(slot, [&](unsigned long long* lines) {
       launch_gather<V>(src_.offsets_device, src_.neighbors_mapped, cfg_.weights ? src_.weights_mapped : nullptr,
                        active_.data(), sub_.data(), p, p.edge_begin, p.edge_end, dn, dw, cfg_.gpu_chunk_edges, lines,
                        stream);
     });
-    out.gather_s = now_s() - start;
   } else {
     ensure_host_lists(out);
     ensure_staging();
@@ -334,18 +370,33 @@ LoadedPiece<V> SubcsrBuilder<V>::load(uint64_t piece, uint32_t slot, GatherWay w
   out.csr.neighbor_misalign = 0;
   out.frontier = active_.data() + p.first;
   out.count = p.items();
+  loading_ = out;
+  pending_ = true;
+}
+
+template <typename V>
+LoadedPiece<V> SubcsrBuilder<V>::end_load() {
+  if (!pending_) throw Error("subgraph builder: no load begun");
+  pending_ = false;
+  LoadedPiece<V> out = loading_;
+  if (pending_gpu_) {
+    const uint32_t slot = out.slot;
+    TG_CUDA(cudaEventSynchronize(ended_[slot]));
+    float ms = 0;
+    TG_CUDA(cudaEventElapsedTime(&ms, began_[slot], ended_[slot]));
+    out.gather_s = ms * 1e-3;
+    out.link_bytes = host_lines_[slot] * 128;
+  }
   return out;
 }
 
 // The GPU way over packed lists: gather_lists reads the piece's packed lists
-// over zero-copy into the other slot's id buffer (at most as many words as
-// plain entries it holds: a packed list never takes more words than its ids
-// and weights do, and 3.3 bytes an entry on kron:25), then the decoders write
-// this slot's ids and weights. False, for the plain way, where the source is
-// not packed, the piece is part of a split list, or its packed words exceed
-// that buffer.
+// over zero-copy into the scratch (kron:25: 3.3 bytes an entry, sized by
+// size_slots), then the decoders write the slot's ids and weights. False, for
+// the plain way, where the source is not packed, the piece is part of a split
+// list, or its packed words exceed the scratch.
 template <typename V>
-bool SubcsrBuilder<V>::load_packed(const EdgeRange& p, uint32_t slot, LoadedPiece<V>& out) {
+bool SubcsrBuilder<V>::load_packed(const EdgeRange& p, uint32_t slot) {
   if constexpr (sizeof(V) != sizeof(uint32_t)) {
     return false;
   } else {
@@ -353,30 +404,25 @@ bool SubcsrBuilder<V>::load_packed(const EdgeRange& p, uint32_t slot, LoadedPiec
     eid_t ends[2];
     TG_CUDA(cudaMemcpy(&ends[0], psub_.data() + p.first, sizeof(eid_t), cudaMemcpyDeviceToHost));
     TG_CUDA(cudaMemcpy(&ends[1], psub_.data() + p.last, sizeof(eid_t), cudaMemcpyDeviceToHost));
-    if (ends[1] - ends[0] > sizing_.capacity_edges) return false;
-    const double start = now_s();
+    if (ends[1] - ends[0] > scratch_.size()) return false;
     cudaStream_t stream = streams_[slot];
-    uint32_t* scratch = reinterpret_cast<uint32_t*>(buf_n_[(slot + 1) % cfg_.slots].data());
     const int sms = device_sms();
-    out.link_bytes = over_link(slot, [&](unsigned long long* lines) {
+    over_link(slot, [&](unsigned long long* lines) {
       launch_gather<uint32_t>(src_.packed_offsets_device, src_.packed_words_mapped, nullptr,
                               reinterpret_cast<const uint32_t*>(active_.data()), psub_.data(), p, ends[0], ends[1],
-                              scratch, nullptr, cfg_.gpu_chunk_edges, lines, stream);
-      decode(p, ends[0], scratch, slot, sms, stream);
+                              scratch_.data(), nullptr, cfg_.gpu_chunk_edges, lines, stream);
+      decode(p, ends[0], slot, sms, stream);
     });
-    out.gather_s = now_s() - start;
-    out.packed = true;
     return true;
   }
 }
 
-// The piece's packed lists, read into `scratch` from word `word_begin` on,
+// The piece's packed lists, read into the scratch from word `word_begin` on,
 // decoded into the slot's buffers (decode_packed.cuh).
 template <typename V>
-void SubcsrBuilder<V>::decode(const EdgeRange& p, eid_t word_begin, const uint32_t* scratch, uint32_t slot, int sms,
-                              cudaStream_t stream) {
+void SubcsrBuilder<V>::decode(const EdgeRange& p, eid_t word_begin, uint32_t slot, int sms, cudaStream_t stream) {
   kernels::DecodePackedArgs d;
-  d.words = scratch;
+  d.words = scratch_.data();
   d.sub = sub_.data();
   d.psub = psub_.data();
   d.first = p.first;
@@ -396,15 +442,14 @@ void SubcsrBuilder<V>::decode(const EdgeRange& p, eid_t word_begin, const uint32
 
 template <typename V>
 template <typename Launch>
-uint64_t SubcsrBuilder<V>::over_link(uint32_t slot, Launch&& launch) {
+void SubcsrBuilder<V>::over_link(uint32_t slot, Launch&& launch) {
   cudaStream_t stream = streams_[slot];
   unsigned long long* lines = lines_.data() + slot;
   TG_CUDA(cudaMemsetAsync(lines, 0, sizeof *lines, stream));
+  TG_CUDA(cudaEventRecord(began_[slot], stream));
   launch(lines);
-  unsigned long long requested = 0;
-  TG_CUDA(cudaMemcpyAsync(&requested, lines, sizeof requested, cudaMemcpyDeviceToHost, stream));
-  TG_CUDA(cudaStreamSynchronize(stream));
-  return requested * 128;
+  TG_CUDA(cudaMemcpyAsync(host_lines_ + slot, lines, sizeof *lines, cudaMemcpyDeviceToHost, stream));
+  TG_CUDA(cudaEventRecord(ended_[slot], stream));
 }
 
 template class SubcsrBuilder<uint32_t>;

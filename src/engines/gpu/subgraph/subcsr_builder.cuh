@@ -14,13 +14,16 @@
 //     (edge_gather.h), pipelined with cudaMemcpyAsync in chunks, or
 //   GatherWay::kGpu: gather_lists reads them over zero-copy straight into
 //     device memory (warp-merged, 128-byte aligned); where the source has
-//     the lists packed (graph/packed_lists.h), it reads those into the other
-//     slot's buffer and decode_packed.cuh writes this slot's from them.
+//     the lists packed (graph/packed_lists.h), it reads those into a scratch
+//     buffer and decode_packed.cuh writes the slot's from them. The load is
+//     queued on the slot's stream (begin_load) and waited for (end_load), so
+//     piece k + 1 crosses the link while piece k is pushed.
 // The result is a CsrView for push_step<Access::kDevice> and the slice of
 // the active list to use as its frontier: the GPU engine's push kernel runs
 // on it unchanged (docs/SUBWAY.md).
 //
-// Memory: the edge buffers take SubcsrConfig::budget_bytes (all slots); the
+// Memory: the edge buffers take SubcsrConfig::budget_bytes (all slots, and
+// the packed scratch: 1.25 x the packed share of a slot); the
 // vertex-side arrays (active list, its sort buffer, sub-offsets, scattered
 // sub-offsets: about n * (2 * sizeof(V) + 16) bytes) are vertex data, like
 // the engine's offsets and frontiers, and are reported by vertex_bytes().
@@ -56,6 +59,7 @@ struct SubcsrSource {
   const uint32_t* packed_words_mapped = nullptr;
   const eid_t* packed_offsets_device = nullptr;
   bool packed_weights = false;
+  uint64_t packed_words = 0;  // all lists' words: sizes the scratch the packed pieces cross into
 };
 
 struct SubcsrConfig {
@@ -117,18 +121,26 @@ class SubcsrBuilder {
   // ways): n + 1 entries, ~150 ms to allocate on kron:25 inside a run.
   void prepare_piece_plan();
 
-  // Step 6 for pieces()[piece] into buffer `slot`; returns when the piece is
-  // in device memory. The caller must have finished with what it last
-  // processed from this slot (push_step returns after its kernels have), and
-  // with the other slot too where the source is packed: the GPU way reads
-  // the packed lists into it first.
-  LoadedPiece<V> load(uint64_t piece, uint32_t slot, GatherWay way);
+  // Step 6 for pieces()[piece] into buffer `slot`: begin_load queues the
+  // GPU way's gather (and decode) on the slot's stream and returns (the CPU
+  // way gathers and copies before it returns); end_load waits for it and
+  // returns the piece, in device memory. One load at a time: begin_load(k + 1)
+  // goes after end_load(k), and before pushing piece k, which then runs
+  // while k + 1 crosses the link. The caller must have finished with what it
+  // last processed from `slot` (push_step returns after its kernels have).
+  void begin_load(uint64_t piece, uint32_t slot, GatherWay way);
+  LoadedPiece<V> end_load();
+  LoadedPiece<V> load(uint64_t piece, uint32_t slot, GatherWay way) {
+    begin_load(piece, slot, way);
+    return end_load();
+  }
 
   const V* active() const { return active_.data(); }                // sorted, active_vertices entries
   const eid_t* sub_offsets() const { return sub_.data(); }          // active_vertices + 1
   const eid_t* scattered_offsets() const { return full_.data(); }  // n + 1, see work_unit.h
   uint64_t active_vertices() const { return count_; }
   bool packed() const { return src_.packed_words_mapped != nullptr; }  // the GPU way reads packed lists
+  uint64_t scratch_words() const { return scratch_.size(); }
   const BufferSizing& sizing() const { return sizing_; }
   // A slot's device buffers (capacity_edges entries each; weights null
   // without weights), to lend to a PartitionStreamer between builds.
@@ -138,13 +150,14 @@ class SubcsrBuilder {
 
  private:
   SubcsrShape finish_build(double start);
-  bool load_packed(const EdgeRange& p, uint32_t slot, LoadedPiece<V>& out);
-  void decode(const EdgeRange& p, eid_t word_begin, const uint32_t* scratch, uint32_t slot, int sms,
-              cudaStream_t stream);
-  // Runs launch(lines) (a piece's zero-copy gather) on the slot's stream with
-  // its line counter zeroed; returns the lines requested times 128, once run.
+  void size_slots();
+  bool load_packed(const EdgeRange& p, uint32_t slot);
+  void decode(const EdgeRange& p, eid_t word_begin, uint32_t slot, int sms, cudaStream_t stream);
+  // Queues launch(lines) (a piece's zero-copy gather) on the slot's stream
+  // with its line counter zeroed, between the slot's timing events; end_load
+  // reads the lines requested and the time.
   template <typename Launch>
-  uint64_t over_link(uint32_t slot, Launch&& launch);
+  void over_link(uint32_t slot, Launch&& launch);
   void ensure_host_lists(LoadedPiece<V>& out);
   void ensure_staging();
 
@@ -159,10 +172,16 @@ class SubcsrBuilder {
   gpu::DeviceArray<eid_t> split_;  // 2 entries per slot
   gpu::DeviceArray<unsigned long long> counter_;  // selected count (build)
   gpu::DeviceArray<unsigned long long> lines_;    // one per slot (GPU way)
+  gpu::DeviceArray<uint32_t> scratch_;            // packed sources: a piece's packed words
   std::vector<gpu::DeviceArray<V>> buf_n_;
   std::vector<gpu::DeviceArray<weight_t>> buf_w_;
   std::vector<cudaStream_t> streams_;     // one per slot, non-blocking
   std::vector<cudaEvent_t> copied_;       // staging slot free again
+  std::vector<cudaEvent_t> began_, ended_;  // the GPU way's gather on the slot's stream (timed)
+  unsigned long long* host_lines_ = nullptr;  // pinned, one per slot: lines_ copied back
+  bool pending_ = false;                      // begun, not yet ended
+  bool pending_gpu_ = false;
+  LoadedPiece<V> loading_;
   V* host_active_ = nullptr;              // pinned, n entries
   eid_t* host_sub_ = nullptr;             // pinned, n + 1 entries
   std::vector<V*> stage_n_;               // pinned, one per slot
