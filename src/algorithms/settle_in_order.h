@@ -170,8 +170,8 @@ struct WaitingAfter {
 // at each checkpoint too, so both go on from the same frontier in the same
 // order (the order a step reads its vertices in can change which vertices it
 // improves, never the values it ends with). `values` is the array relax and
-// key read, `start` the value of a vertex never reached; the scalars are b
-// and the run's step count.
+// key read, `start` the value of a vertex never reached; the scalars are b,
+// the run's step count and the bucket width.
 template <typename Engine, typename Key, typename Relax, typename T>
 void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, T* values,
                                   T unreached, const AlgorithmOptions& options, const char* algorithm) {
@@ -181,10 +181,14 @@ void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier star
     buckets->insert(engine.filter(engine.all(), WaitingAfter<Key, T>{key, b, values, unreached}));
   };
   int settled = 0;
-  if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, values, 2, algorithm)) {
+  if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, values, 3, algorithm)) {
     settled = saved->iteration;
     engine.stats().iterations = static_cast<uint64_t>(saved->scalars[1]);
-    wait_after(saved->scalars[0]);
+    // A bucket index means what the saving run's width made it: an engine
+    // or placement that runs another width (sssp_width) resumes with every
+    // reached vertex waiting; the settled ones are final and relax nothing new.
+    const bool same_width = saved->scalars[2] == key.delta;
+    wait_after(same_width ? saved->scalars[0] : -std::numeric_limits<double>::infinity());
   } else {
     buckets.emplace(engine, key);
     buckets->insert(start);
@@ -195,7 +199,8 @@ void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier star
     while (engine.size(near) > 0) near = relax_within(engine, near, relax, key, b, *buckets);
     if (checkpoint_due(options, ++settled)) {
       wait_after(b);
-      save_vertex_data(engine, options, settled, {b, static_cast<double>(engine.stats().iterations)}, values);
+      save_vertex_data(engine, options, settled, {b, static_cast<double>(engine.stats().iterations), key.delta},
+                       values);
     }
   }
 }

@@ -124,11 +124,16 @@ bool splits_by_band(const Engine& engine, const AlgorithmOptions& options) {
 // H100 (docs/PERF.md, session 16): in GPU memory 90.3 / 91.6 / 100.0 ms at
 // widths 32 / 64 / 128 (the mean), over zero-copy at a quarter budget 465.7
 // / 423.0 at 32 / 64.
+// An engine whose rounds move the lists they re-read scales a picked width
+// further (ScalesBucketWidth: the GPU engine's subgraph placement, a quarter).
 template <typename Engine>
 double sssp_width(const Engine& engine, const AlgorithmOptions& options) {
   const double width = bucket_width<Engine>(options);
   const bool picked = options.delta_narrow > 0;  // a --delta given leaves it 0
-  return PrefersFewSteps<Engine> && picked && splits_by_band(engine, options) ? width / 2 : width;
+  if (!PrefersFewSteps<Engine> || !picked) return width;
+  double scale = splits_by_band(engine, options) ? 0.5 : 1.0;
+  if constexpr (ScalesBucketWidth<Engine>) scale *= engine.bucket_width_scale();
+  return width * scale;
 }
 
 // The distances computed in D; none where float's may not be exact.

@@ -184,8 +184,8 @@ void add_run_command(CLI::App& app) {
                 "Run the order-independent forms: pagerank and ssnsp push deltas, bfs relaxes depths (--async "
                 "implies it)");
   cmd->add_option("--delta", o->algo.delta,
-                  "SSSP and SSWP: bucket width (default: from the edge weights: their mean on the GPU, the mean "
-                  "over the average degree on the CPU)");
+                  "SSSP and SSWP: bucket width (default: from the edge weights: their mean on the GPU, a quarter "
+                  "of it for SSSP on the subgraph placement, half the mean over the average degree on the CPU)");
   add_push_only(*cmd, o->algo.push_only);
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),

@@ -151,6 +151,14 @@ template <typename E>
 concept WalksWeightBands = requires(const E& e) {
   { e.walks_weight_bands() } -> std::convertible_to<bool>;
 };
+// An engine that prefers few steps, but on a source whose steps move each
+// re-read list again (a runtime answer: the GPU engine's subgraph
+// placement copies every round's active lists), scales a picked wide bucket
+// width by bucket_width_scale(): fewer re-relaxations, fewer bytes moved.
+template <typename E>
+concept ScalesBucketWidth = requires(const E& e) {
+  { e.bucket_width_scale() } -> std::convertible_to<double>;
+};
 
 // The optional written() hint of a gather operator: the vertex arrays its
 // apply writes, as pointers (an array of const void*). An engine that keeps

@@ -177,6 +177,16 @@ Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfil
 // Level-synchronous rounds: BFS's levels where counted apart from its steps.
 double rounds_of(const Work& w) { return w.rounds > 0 ? w.rounds : w.steps; }
 
+// The work where the engine narrows the buckets (the subgraph placement).
+Work with_narrow_buckets(Work w) {
+  w.entries *= w.narrow_entries_share;
+  w.lists *= w.narrow_entries_share;
+  w.vertex_reads *= w.narrow_entries_share;
+  w.rounds *= w.narrow_rounds_share;
+  w.steps *= w.narrow_rounds_share;
+  return w;
+}
+
 // subgraph and stream: steps that read most lists copy the partitions that
 // do not stay resident within the budget, at the copy rate, while the kernels
 // work on the ones already there (copies and kernels overlap: the slower of
@@ -264,7 +274,9 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   if (reads.out_edges != Need::kNo && g.id_bytes == 4 && g.vertices <= kPackedMaxVertices)
     streamed.pushed_link_entry_bytes = g.packed_out_entry_bytes(footprint.weights);
   for (Placement p : {Placement::kSubgraph, Placement::kStream}) {
-    plan.candidates.push_back(streamed_candidate(p, estimate_work(request, g, pulls_on(p)), streamed, budget, profile));
+    Work w = estimate_work(request, g, pulls_on(p));
+    if (p == Placement::kSubgraph) w = with_narrow_buckets(w);
+    plan.candidates.push_back(streamed_candidate(p, w, streamed, budget, profile));
     if (streamed.edge_bytes < s.edge_bytes)
       plan.candidates.back().basis += "; the in-lists packed: " + gb(streamed.edge_bytes) + " of " + gb(s.edge_bytes);
   }

@@ -332,6 +332,16 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // 9.5 a typical hop (17-18 and 46-48 predicted); each copied 0.67 (kron)
     // to 0.77 (urand) of the partitions that do not stay resident.
     w.rounds = kSsspRoundsPerHop * typical_hops(g);
+    // The subgraph placement runs a picked width at a quarter of it
+    // (GpuEngine::bucket_width_scale). Weights 1..255 on the H200, width 32
+    // against 128 (docs/gpu-check/2026-12-02x, y): kron:25 relaxed 1.32-1.81
+    // entries an edge against 1.94-2.10 (0.79 of them) in 40-43 buckets
+    // against 19-23 (1.96 times), urand:25 1.15-1.20 against 1.60-2.09 (0.64)
+    // in 67-74 against 45-47 (1.53 times): between the two.
+    if (name == "sssp" && (o.delta == 0 || o.delta_narrow > 0)) {
+      w.narrow_entries_share = 0.72;
+      w.narrow_rounds_share = 1.75;
+    }
     w.streamed_share = 0.7;
     w.basis = split ? "lists ordered by weight: light parts read about twice, heavy parts once, 1.3 entries an edge"
                     : "each list read about twice (delta-stepping's re-relaxations)";

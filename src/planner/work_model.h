@@ -59,6 +59,11 @@ struct Work {
   double steps = 0;         // engine steps (each at the profile's step overhead)
   double rounds = 0;        // level-synchronous rounds (BFS's levels), where they differ from the steps
   double streamed_share = 0.5;  // of the partitions that are not resident, the share a round copies (stream)
+  // Where the engine narrows a picked bucket width (the subgraph placement's
+  // SSSP, engines/engine.h ScalesBucketWidth): the entries and rounds there,
+  // as shares of those above.
+  double narrow_entries_share = 1;
+  double narrow_rounds_share = 1;
   // Of `entries`: those read by pulls that stop within a list's first
   // entries (bottom-up BFS, CC's sample), which a cache's heads serve; each
   // such probe reads `probe_length` entries, or 0 where it stops at the first

@@ -10,12 +10,14 @@
 
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "algorithms/sssp.h"
+#include "checkpoint/checkpoint.h"
 #include "engines/cpu/cpu_engine.h"
 #include "engines/buckets.h"
 #include "formats/load_graph.h"
@@ -161,6 +163,67 @@ TEST(SsspBands, PickedWideWidthHalvedWhereTheRunSplits) {
   EXPECT_EQ(sssp_width(few, by_id), 128.0);
   EXPECT_EQ(sssp_width(narrow, picked), 2.0);
   EXPECT_EQ(sssp_width(plain, picked), 2.0);
+}
+
+// An engine that prefers few steps and scales a picked width
+// (ScalesBucketWidth), as the GPU engine's subgraph placement does.
+template <typename V>
+class ScaledWidthEngine : public CpuEngine<V> {
+ public:
+  static constexpr bool kPrefersFewSteps = true;
+  ScaledWidthEngine(const Graph<V>& g, double scale) : CpuEngine<V>(g), scale_(scale) {}
+  double bucket_width_scale() const { return scale_; }
+
+ private:
+  double scale_;
+};
+
+TEST(SsspBands, PickedWidthScaledWhereTheEngineAsks) {
+  const AnyGraph graph = build_variant(with_weights(find_shape("path").edges, WeightKind::kInteger, 3),
+                                       Orientation::kUndirected, false);
+  const auto& g = std::get<Graph<vid32_t>>(graph);
+  AlgorithmOptions picked;
+  picked.delta = 128;
+  picked.delta_narrow = 2;
+  AlgorithmOptions given = picked, split = picked;
+  given.delta_narrow = 0;
+  split.lists_by_weight = true;
+  ScaledWidthEngine<vid32_t> quarter(g, 0.25);
+  EXPECT_EQ(sssp_width(quarter, picked), 32.0);
+  EXPECT_EQ(sssp_width(quarter, given), 128.0);
+  EXPECT_EQ(sssp_width(quarter, split), 32.0);  // a CPU engine walks no bands: no halving
+}
+
+// A checkpoint names a bucket of the width that saved it: a run at another
+// width (the subgraph placement's quarter, resumed on the device placement)
+// resumes from every reached vertex and ends at the reference's distances.
+// Saved every K buckets at width 2 (the picked 8 at a quarter), resumed at 8.
+TEST(SsspBands, CheckpointOfAnotherWidthResumesExactly) {
+  const AnyGraph graph = build_variant(with_weights(find_shape("kron_large").edges, WeightKind::kInteger, 5),
+                                       Orientation::kUndirected, false);
+  const auto& g = std::get<Graph<vid32_t>>(graph);
+  AlgorithmOptions options;
+  options.delta = 8;  // weights 1..9
+  options.delta_narrow = 1;
+  const CheckpointKey key = checkpoint_key(graph, "sssp", "width test", true);
+  int resumed_with_work = 0;
+  for (int every : {2, 3, 4, 5}) {
+    const std::string dir = ::testing::TempDir() + "/tg_sssp_widths_" + std::to_string(every);
+    std::filesystem::remove_all(dir);
+    const Checkpointer saving(dir, every, false, key), resuming(dir, every, true, key);
+    ScaledWidthEngine<vid32_t> narrow(g, 0.25), wide(g, 1);
+    AlgorithmOptions first = options, second = options;
+    first.checkpoint = &saving;
+    second.checkpoint = &resuming;
+    const vid32_t source = 0;
+    const ResultVector<double> all = sssp(narrow, source, sssp_width(narrow, first), first);
+    ASSERT_TRUE(matches_reference(algorithm("sssp"), graph, {source}, VertexValues(all), options)) << every;
+    // The last checkpoint holds the state after the last multiple of K buckets settled.
+    const ResultVector<double> rest = sssp(wide, source, sssp_width(wide, second), second);
+    EXPECT_TRUE(matches_reference(algorithm("sssp"), graph, {source}, VertexValues(rest), options)) << every;
+    resumed_with_work += wide.stats().edges_traversed > 0;
+  }
+  EXPECT_GT(resumed_with_work, 0);  // some checkpoint fell before the run's end
 }
 
 // The marks' bound: no value of bucket b lies below bucket_floor(b), and

@@ -52,6 +52,27 @@ TEST_P(CheckpointGpu, KilledAndResumedEqualsUninterrupted) {
   expect_killed_and_resumed_equal(GetParam().name, GetParam().run, GetParam().exact_steps);
 }
 
+// The subgraph placement runs SSSP at a quarter of the device placement's
+// bucket width (GpuEngine::bucket_width_scale): its checkpoint, resumed on
+// the device placement, names a bucket of the other width, and the resumed
+// run starts from every reached vertex (settle_in_order_checkpointed); its
+// distances equal the uninterrupted device run's, byte for byte.
+TEST(CheckpointGpuWidths, SubgraphCheckpointResumedOnDevice) {
+  if (!gpu::have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const std::string run = "run sssp --graph kron:11 --weights 1:255 --engine gpu";
+  const std::string plain = ::testing::TempDir() + "/tg_ckpt_widths_plain.txt";
+  ASSERT_EQ(run_tiergraph(run + " --placement device --output " + plain).exit_code, 0);
+  for (int kill_at : {1, 3, 6}) {
+    const std::string what = "killed after bucket " + std::to_string(kill_at);
+    const std::string dir = fresh_dir("widths" + std::to_string(kill_at));
+    run_killed_after(run + " --placement subgraph --gpu-mem 64K", dir, 1, kill_at, what);
+    if (::testing::Test::HasFatalFailure()) return;
+    const std::string resumed = dir + "/resumed.txt";
+    record_of(run_tiergraph(run + " --placement device --json --resume " + dir + " --output " + resumed), what);
+    EXPECT_EQ(read_text_file(resumed), read_text_file(plain)) << what;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, CheckpointGpu, ::testing::ValuesIn(cases()),
                          [](const ::testing::TestParamInfo<GpuCase>& info) { return info.param.name; });
 

@@ -87,6 +87,15 @@ class GpuEngine {
   bool walks_weight_bands() const {
     return std::holds_alternative<ResidentSource<V>>(source_) && g_.access != Access::kNaive;
   }
+  // The subgraph placement copies each round's active lists, so a list
+  // re-relaxed is a list moved again, and a round costs little more than its
+  // bytes once the next piece's gather overlaps the push. kron:25, weights
+  // 1..255, a quarter budget, packed lists, the H200 (docs/gpu-check/
+  // 2026-12-02x): SSSP at widths 8 / 16 / 32 / 128 (the mean) took 259.7 /
+  // 239.2 / 231.9 / 272.4 ms, 1.24-1.79 edges relaxed an edge at 32 against
+  // 1.94-2.10 at 128; unpacked, 416.7 ms at 16 and 418.8 at 128. The stream
+  // placement copies whole partitions a round, and keeps the mean.
+  double bucket_width_scale() const { return g_.streamed.enabled && !g_.streamed.stream ? 0.25 : 1.0; }
   bool can_pull() const {
     return std::visit([](const auto& s) { return s.can_pull(); }, source_);
   }
