@@ -135,8 +135,22 @@ TEST(SsspBands, EachEdgeAboutOnceAtNarrowWidths) {
 }
 
 // The automatic width: the mean weight halved for an engine that prefers
-// few steps and splits by band; a width the user gave, lists by id, or a
-// work-bound engine's narrow width are left as they are.
+// few steps and splits by band, scaled where the engine asks (a quarter on
+// the subgraph placement); a width the user gave, lists by id, or a
+// work-bound engine's narrow width are left as they are. ScaledWidthEngine
+// prefers few steps and scales a picked width (ScalesBucketWidth), as the
+// GPU engine's subgraph placement does.
+template <typename V>
+class ScaledWidthEngine : public CpuEngine<V> {
+ public:
+  static constexpr bool kPrefersFewSteps = true;
+  ScaledWidthEngine(const Graph<V>& g, double scale) : CpuEngine<V>(g), scale_(scale) {}
+  double bucket_width_scale() const { return scale_; }
+
+ private:
+  double scale_;
+};
+
 template <typename V>
 class FewStepsBandEngine : public BandCpuEngine<V> {
  public:
@@ -144,7 +158,7 @@ class FewStepsBandEngine : public BandCpuEngine<V> {
   using BandCpuEngine<V>::BandCpuEngine;
 };
 
-TEST(SsspBands, PickedWideWidthHalvedWhereTheRunSplits) {
+TEST(SsspBands, PickedWideWidthHalvedWhereTheRunSplitsScaledWhereTheEngineAsks) {
   const AnyGraph graph = build_variant(with_weights(find_shape("path").edges, WeightKind::kInteger, 3),
                                        Orientation::kUndirected, false);
   const auto& g = std::get<Graph<vid32_t>>(graph);
@@ -163,35 +177,10 @@ TEST(SsspBands, PickedWideWidthHalvedWhereTheRunSplits) {
   EXPECT_EQ(sssp_width(few, by_id), 128.0);
   EXPECT_EQ(sssp_width(narrow, picked), 2.0);
   EXPECT_EQ(sssp_width(plain, picked), 2.0);
-}
-
-// An engine that prefers few steps and scales a picked width
-// (ScalesBucketWidth), as the GPU engine's subgraph placement does.
-template <typename V>
-class ScaledWidthEngine : public CpuEngine<V> {
- public:
-  static constexpr bool kPrefersFewSteps = true;
-  ScaledWidthEngine(const Graph<V>& g, double scale) : CpuEngine<V>(g), scale_(scale) {}
-  double bucket_width_scale() const { return scale_; }
-
- private:
-  double scale_;
-};
-
-TEST(SsspBands, PickedWidthScaledWhereTheEngineAsks) {
-  const AnyGraph graph = build_variant(with_weights(find_shape("path").edges, WeightKind::kInteger, 3),
-                                       Orientation::kUndirected, false);
-  const auto& g = std::get<Graph<vid32_t>>(graph);
-  AlgorithmOptions picked;
-  picked.delta = 128;
-  picked.delta_narrow = 2;
-  AlgorithmOptions given = picked, split = picked;
-  given.delta_narrow = 0;
-  split.lists_by_weight = true;
-  ScaledWidthEngine<vid32_t> quarter(g, 0.25);
+  ScaledWidthEngine<vid32_t> quarter(g, 0.25);  // a CPU engine walks no bands: a quarter, not halved
   EXPECT_EQ(sssp_width(quarter, picked), 32.0);
   EXPECT_EQ(sssp_width(quarter, given), 128.0);
-  EXPECT_EQ(sssp_width(quarter, split), 32.0);  // a CPU engine walks no bands: no halving
+  EXPECT_EQ(sssp_width(quarter, by_id), 32.0);
 }
 
 // A checkpoint names a bucket of the width that saved it: a run at another
