@@ -132,16 +132,23 @@ enum class Need { kNo, kIfFree, kIfPresent, kYes };
 // The edges a form of an algorithm reads: out-edges (push steps), in-edges
 // (pull steps where present, or required by a gather), weights. Engines and
 // placements are configured from this, never from the algorithm's name.
+// `light_below`, where above 0: the run relaxes each out-list's entries of
+// weight under it in rounds of their own (a weight band split, SSSP's light
+// edges), so a placement that copies lists may keep those entries apart as
+// lists of their own (the subgraph placement's light lists).
 struct EdgeReads {
   Need out_edges = Need::kYes;
   Need in_edges = Need::kNo;
   bool weights = false;
+  weight_t light_below = 0;
 };
 
 // What several runs read together (one placement of the graph serves them all).
+// Light lists under the widest band serve every narrower one.
 inline EdgeReads combine(const EdgeReads& a, const EdgeReads& b) {
   auto most = [](Need x, Need y) { return static_cast<int>(x) > static_cast<int>(y) ? x : y; };
-  return {most(a.out_edges, b.out_edges), most(a.in_edges, b.in_edges), a.weights || b.weights};
+  return {most(a.out_edges, b.out_edges), most(a.in_edges, b.in_edges), a.weights || b.weights,
+          a.light_below > b.light_below ? a.light_below : b.light_below};
 }
 
 // A run's verdict from an algorithm's verifier (see verifier.h).

@@ -106,11 +106,32 @@ struct BeyondExactFloat {
   }
 };
 
+// The width of a run split over an engine's light lists (KeepsLightLists),
+// and the weight its reads ask them under (EdgeReads::light_below): a picked
+// width is an eighth of the mean weight (the subgraph placement's quarter,
+// halved as a split halves it), a given one itself.
+constexpr double kLightListsWidthOfMean = 0.125;
+inline double light_lists_width(const AlgorithmOptions& options) {
+  return options.delta_narrow > 0 ? options.delta * kLightListsWidthOfMean : options.delta;
+}
+
 // Whether the run splits each bucket's light and heavy edges
 // (settle_in_order_by_band): lists ordered by weight, on an engine that
-// reads a band of them alone.
+// reads a band of them alone; or an engine that keeps the light entries
+// apart under a weight at or above the run's width.
+template <typename Engine>
+bool splits_over_light_lists(const Engine& engine, const AlgorithmOptions& options) {
+  if constexpr (KeepsLightLists<Engine>) {
+    // In weight_t, as the band's ends are (settle_in_order_by_band).
+    const weight_t below = engine.light_lists_below();
+    return options.checkpoint == nullptr && below > 0 && static_cast<weight_t>(light_lists_width(options)) <= below;
+  } else {
+    return false;
+  }
+}
 template <typename Engine>
 bool splits_by_band(const Engine& engine, const AlgorithmOptions& options) {
+  if (splits_over_light_lists(engine, options)) return true;
   if constexpr (WalksWeightBands<Engine>)
     return options.lists_by_weight && options.checkpoint == nullptr && engine.walks_weight_bands();
   else
@@ -126,8 +147,10 @@ bool splits_by_band(const Engine& engine, const AlgorithmOptions& options) {
 // / 423.0 at 32 / 64.
 // An engine whose rounds move the lists they re-read scales a picked width
 // further (ScalesBucketWidth: the GPU engine's subgraph placement, a quarter).
+// Over light lists, the width they were kept apart for (light_lists_width).
 template <typename Engine>
 double sssp_width(const Engine& engine, const AlgorithmOptions& options) {
+  if (splits_over_light_lists(engine, options)) return light_lists_width(options);
   const double width = bucket_width<Engine>(options);
   const bool picked = options.delta_narrow > 0;  // a --delta given leaves it 0
   if (!PrefersFewSteps<Engine> || !picked) return width;
@@ -204,7 +227,11 @@ struct Sssp {
       .unreached_marks_reach = true,
       .agreement = {.relative = 1e-9},
   };
-  static EdgeReads reads(const AlgorithmOptions&) { return {Need::kYes, Need::kNo, true}; }
+  // light_below: the band split's width over light lists (a placement that
+  // keeps none ignores it).
+  static EdgeReads reads(const AlgorithmOptions& options) {
+    return {Need::kYes, Need::kNo, true, static_cast<weight_t>(light_lists_width(options))};
+  }
   template <typename V>
   using operators = OperatorList<SsspRelax<V>>;
 

@@ -106,6 +106,11 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                  human_bytes(p.plain_bytes).c_str(), human_bytes(p.bytes).c_str(), p.weights ? " with byte weights" : "",
                  p.ratio(), p.build_s);
   }
+  if (s.gpu && s.gpu->light_lists) {
+    const PackedListsStats& p = *s.gpu->light_lists;
+    std::fprintf(out, "  light      %s entries under weight %g apart, packed %s, split and packed in %.3f s\n",
+                 describe::count(p.entries).c_str(), s.gpu->light_below, human_bytes(p.bytes).c_str(), p.build_s);
+  }
   if (s.hybrid) {
     const HybridStats& h = *s.hybrid;
     const double edges = double(h.edges_gpu + h.edges_cpu);

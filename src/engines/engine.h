@@ -151,6 +151,15 @@ template <typename E>
 concept WalksWeightBands = requires(const E& e) {
   { e.walks_weight_bands() } -> std::convertible_to<bool>;
 };
+// An engine that may keep each list's entries under a weight apart, as lists
+// of their own that a band from 0 up to that weight reads alone (a runtime
+// answer, 0 where it does not: the GPU engine's subgraph placement, given
+// EdgeReads::light_below). Its lists are not ordered by weight, so the other
+// band reads whole lists.
+template <typename E>
+concept KeepsLightLists = requires(const E& e) {
+  { e.light_lists_below() } -> std::convertible_to<weight_t>;
+};
 // An engine that prefers few steps, but on a source whose steps move each
 // re-read list again (a runtime answer: the GPU engine's subgraph
 // placement copies every round's active lists), scales a picked wide bucket

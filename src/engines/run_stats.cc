@@ -68,11 +68,15 @@ nlohmann::json details_json(const RunStats& s) {
                             {"build_s", b.build_s},
                             {"note", b.note}};
     }
-    if (g.packed_lists) {
-      const PackedListsStats& p = *g.packed_lists;
-      j["packed_lists"] = {{"entries", p.entries},         {"bytes", p.bytes},     {"plain_bytes", p.plain_bytes},
-                           {"ratio", p.ratio()},          {"build_s", p.build_s}, {"weights", p.weights},
-                           {"gpu_encoder", p.gpu_encoder}};
+    auto packed_json = [](const PackedListsStats& p) {
+      return nlohmann::json{{"entries", p.entries}, {"bytes", p.bytes},     {"plain_bytes", p.plain_bytes},
+                            {"ratio", p.ratio()},  {"build_s", p.build_s}, {"weights", p.weights},
+                            {"gpu_encoder", p.gpu_encoder}};
+    };
+    if (g.packed_lists) j["packed_lists"] = packed_json(*g.packed_lists);
+    if (g.light_lists) {
+      j["light_lists"] = packed_json(*g.light_lists);
+      j["light_lists"]["below"] = g.light_below;
     }
   }
   if (s.stream) j.update(to_json(*s.stream));

@@ -48,6 +48,15 @@ struct PackedListsStats {
   bool weights = false;      // some lists carry byte weights (subgraph pushes of SSSP, SSWP)
   bool gpu_encoder = false;  // packed on the GPU (TG_GPU_PACK=1, engines/gpu/packed_encoder.h)
   double ratio() const { return bytes ? double(plain_bytes) / double(bytes) : 0.0; }
+  PackedListsStats& operator+=(const PackedListsStats& o) {
+    entries += o.entries;
+    plain_bytes += o.plain_bytes;
+    bytes += o.bytes;
+    build_s += o.build_s;
+    weights = weights || o.weights;
+    gpu_encoder = gpu_encoder || o.gpu_encoder;
+    return *this;
+  }
 };
 
 struct GpuPlacementStats {
@@ -61,6 +70,11 @@ struct GpuPlacementStats {
   std::optional<EdgeCacheStats> edge_cache;  // zero-copy placements
   std::optional<SourceBlockStats> source_blocks;  // device placement, once a gather asked for them
   std::optional<PackedListsStats> packed_lists;    // subgraph / stream, where lists were packed
+  // subgraph: the out-lists' entries of weight under light_below, packed as
+  // lists of their own (EdgeReads::light_below; DeviceGraph::light); their
+  // build_s counts the split too
+  std::optional<PackedListsStats> light_lists;
+  double light_below = 0;
 };
 
 // A run across several GPUs (`--gpus N`, src/distributed/gpu/): the

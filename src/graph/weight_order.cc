@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "core/error.h"
+#include "engines/cpu/parallel.h"
+#include "graph/huge_pages.h"
 
 namespace tg {
 namespace {
@@ -107,6 +109,41 @@ void order_lists_by_weight(AnyGraph& graph) {
       },
       graph);
 }
+
+template <typename V>
+Csr<V> light_sublists(const Csr<V>& csr, uint64_t n, weight_t below) {
+  if (csr.weights.empty() && csr.num_edges() > 0) throw Error("light lists: the graph has no weights");
+  const eid_t* off = csr.offsets.data();
+  const weight_t* w = csr.weights.data();
+  std::vector<eid_t> kept(n);
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (uint64_t u = 0; u < n; ++u) {
+    eid_t k = 0;
+    for (eid_t e = off[u]; e < off[u + 1]; ++e) k += w[e] < below;
+    kept[u] = k;
+  }
+  Csr<V> light;
+  light.offsets = allocate_huge<eid_t>(n + 1);
+  const eid_t m = parallel_exclusive_scan(kept.data(), n, light.offsets.data());
+  light.neighbors = allocate_huge<V>(std::max<eid_t>(m, 1));
+  light.weights = allocate_huge<weight_t>(std::max<eid_t>(m, 1));
+  const eid_t* to = light.offsets.data();
+  V* nbr = light.neighbors.data();
+  weight_t* lw = light.weights.data();
+#pragma omp parallel for schedule(dynamic, 4096)
+  for (uint64_t u = 0; u < n; ++u) {
+    eid_t at = to[u];
+    for (eid_t e = off[u]; e < off[u + 1]; ++e)
+      if (w[e] < below) {
+        nbr[at] = csr.neighbors[e];
+        lw[at++] = w[e];
+      }
+  }
+  return light;
+}
+
+template Csr<uint32_t> light_sublists(const Csr<uint32_t>&, uint64_t, weight_t);
+template Csr<uint64_t> light_sublists(const Csr<uint64_t>&, uint64_t, weight_t);
 
 void order_lists_by_weight(AnyGraph& graph, const std::string& what) {
   if (!std::visit([](const auto& g) { return g.weighted(); }, graph))

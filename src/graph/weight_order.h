@@ -26,4 +26,10 @@ void order_lists_by_weight(AnyGraph& graph);
 // where the graph has no weights.
 void order_lists_by_weight(AnyGraph& graph, const std::string& what);
 
+// Every list's entries of weight under `below`, in their order, as a CSR of
+// the same vertices (SSSP's light edges: the subgraph placement copies these
+// alone in a bucket's light rounds). The csr must be weighted.
+template <typename V>
+Csr<V> light_sublists(const Csr<V>& csr, uint64_t n, weight_t below);
+
 }  // namespace tg

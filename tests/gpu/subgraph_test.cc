@@ -285,6 +285,56 @@ TEST(SubwayPacked, PushesOverPackedListsMoveFewerBytes) {
     }
 }
 
+// SSSP on the subgraph placement keeps each list's light entries apart
+// (EdgeReads::light_below, DeviceGraph::light) and splits each bucket over
+// them: the light rounds copy light lists alone. At the picked width (an
+// eighth of the mean weight) and a given one, with budgets that cut the
+// light SubCSRs into pieces; weights that do not fit a byte pack nothing and
+// split nothing; a checkpointed run does not split (covered by the
+// checkpoint tests) and neither does the stream placement.
+TEST(SubwayPacked, SsspSplitsOverLightLists) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  for (const std::string spec : {"kron:14", "urand:13"})
+    for (bool whole_weights : {true, false}) {
+      LoadOptions lo;
+      lo.build.random_weights = whole_weights ? WeightRange{1, 255} : WeightRange{200, 400};
+      AnyGraph graph = load_graph(spec, lo);
+      for (double delta : {0.0, 40.0})
+        for (uint64_t source : sources_with_edges(graph, 4))
+          for (uint64_t budget : {num_edges(graph) * 8 / 4, num_edges(graph) * 8 / 40}) {
+            AlgorithmOptions ao;
+            ao.delta = delta;
+            const RunRequest r = prepare_request(graph, make_request(algorithm("sssp"), {source}, ao));
+            const std::string what = spec + (whole_weights ? ", weights 1..255" : ", weights 200..400") + ", delta " +
+                                     std::to_string(delta) + ", budget " + std::to_string(budget);
+            SCOPED_TRACE(what + ", from " + std::to_string(source));
+            GpuOptions o = options_of(variants()[0], budget);  // subgraph, the GPU way
+            const RunOutput out = run_on_gpu(graph, r, o);
+            expect_as_on_cpu(graph, {r}, std::vector<RunOutput>{out}, what);
+            uint64_t light_rounds = 0;
+            for (const subgraph::IterationRecord& rec : out.stats.stream->iterations)
+              light_rounds += rec.choice.reason == "a light band: the light lists";
+            if (!whole_weights) {
+              EXPECT_FALSE(out.stats.gpu->light_lists.has_value());
+              EXPECT_EQ(light_rounds, 0u);
+              continue;
+            }
+            ASSERT_TRUE(out.stats.gpu->light_lists.has_value());
+            const double below = delta > 0 ? delta : r.options.delta / 8;
+            EXPECT_EQ(out.stats.gpu->light_below, static_cast<weight_t>(below));
+            // Weights 1..255 under `below`: about below / 255 of the entries.
+            const double share = double(out.stats.gpu->light_lists->entries) / double(num_edges(graph));
+            EXPECT_NEAR(share, (below - 1) / 255, 0.03);
+            EXPECT_GT(light_rounds, 0u);
+            // The stream placement keeps none.
+            GpuOptions stream = options_of(variants()[5], budget);
+            const RunOutput streamed = run_on_gpu(graph, r, stream);
+            expect_as_on_cpu(graph, {r}, std::vector<RunOutput>{streamed}, what + ", stream");
+            EXPECT_FALSE(streamed.stats.gpu->light_lists.has_value());
+          }
+    }
+}
+
 // A list longer than a partition, packed, would be cut mid-block: such a
 // run gathers the plain lists, and says why.
 TEST(SubwayPacked, AHubLongerThanAPartitionGathersPlainLists) {

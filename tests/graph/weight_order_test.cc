@@ -43,6 +43,37 @@ TEST(WeightOrder, ListsKeepTheirEdgesInWeightOrder) {
   }
 }
 
+// light_sublists: each list's entries under the bound, in their order, on
+// many shapes and bounds (none, some, all); both id widths.
+TEST(LightSublists, EachListsEntriesUnderTheBoundInOrder) {
+  for (const char* shape : {"random_1", "kron_large", "star_out"}) {
+    const EdgeList edges = with_weights(find_shape(shape).edges, WeightKind::kInteger, 7);
+    for (bool wide : {false, true}) {
+      const AnyGraph any = build_variant(edges, Orientation::kDirected, wide);
+      std::visit(
+          [&](const auto& g) {
+            using V = typename std::decay_t<decltype(g)>::vertex_t;
+            for (weight_t below : {0.0f, 1.0f, 3.5f, 1e9f}) {
+              const Csr<V> light = light_sublists(g.out, g.num_vertices, below);
+              ASSERT_EQ(light.offsets.size(), g.num_vertices + 1);
+              eid_t kept = 0;
+              for (uint64_t u = 0; u < g.num_vertices; ++u) {
+                std::vector<std::pair<weight_t, V>> want;
+                for (auto [w, v] : list_of(g.out, u))
+                  if (w < below) want.emplace_back(w, v);
+                EXPECT_EQ(list_of(light, u), want) << shape << ", vertex " << u << ", below " << below;
+                kept += want.size();
+              }
+              EXPECT_EQ(light.num_edges(), kept);
+              if (below > 1e8f) EXPECT_EQ(kept, g.out.num_edges());
+              if (below == 0.0f) EXPECT_EQ(kept, 0u);
+            }
+          },
+          any);
+    }
+  }
+}
+
 TEST(WeightOrder, UnweightedIsNeverOrdered) {
   const AnyGraph graph = build_variant(find_shape("random_1").edges, Orientation::kUndirected, false);
   EXPECT_FALSE(lists_ordered_by_weight(graph));

@@ -96,6 +96,16 @@ class GpuEngine {
   // 1.94-2.10 at 128; unpacked, 416.7 ms at 16 and 418.8 at 128. The stream
   // placement copies whole partitions a round, and keeps the mean.
   double bucket_width_scale() const { return g_.streamed.enabled && !g_.streamed.stream ? 0.25 : 1.0; }
+  // The subgraph placement's light lists (DeviceGraph::light): a band from 0
+  // to at most this weight copies them alone; 0 where none were placed.
+  weight_t light_lists_below() const {
+    return std::visit(
+        [](const auto& s) -> weight_t {
+          if constexpr (requires { s.light_lists_below(); }) return s.light_lists_below();
+          else return 0;
+        },
+        source_);
+  }
   bool can_pull() const {
     return std::visit([](const auto& s) { return s.can_pull(); }, source_);
   }

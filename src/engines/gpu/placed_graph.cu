@@ -10,6 +10,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/edge_cache_plan.h"
 #include "engines/edge_cache_request.h"
@@ -18,6 +19,7 @@
 #include "engines/gpu/packed_encoder.h"
 #include "engines/gpu_footprint.h"
 #include "graph/packed_lists.h"
+#include "graph/weight_order.h"
 #include "graph/relabel.h"
 
 namespace tg::gpu {
@@ -200,7 +202,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     // byte weights where the run reads weights and they fit (GAP's 1..255).
     const bool pack = view_.streamed.enabled && !view_.edge_file && options.packed_lists == PackedListsMode::kAuto &&
                       n <= kPackedMaxVertices;
-    if (pack && footprint.in_edges && !footprint.weights) place_packed_lists(graph.in_edges(), view_.in, false);
+    if (pack && footprint.in_edges && !footprint.weights)
+      stats_.packed_lists = place_packed_lists(graph.in_edges(), view_.in, false);
     if (pack && !view_.streamed.stream && reads.out_edges != Need::kNo && footprint.out_edges &&
         (!footprint.weights || weights_fit_bytes(graph.out))) {
       if (view_.in.packed_words != nullptr && !graph.directed && !footprint.weights) {
@@ -209,8 +212,15 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
         view_.out.packed_host_offsets = view_.in.packed_host_offsets;
         view_.out.packed_offsets = view_.in.packed_offsets;
       } else {
-        place_packed_lists(graph.out, view_.out, footprint.weights);
+        PackedListsStats st = stats_.packed_lists.value_or(PackedListsStats{});
+        st += place_packed_lists(graph.out, view_.out, footprint.weights);
+        stats_.packed_lists = st;
       }
+      // TG_LIGHT_LISTS=0: none, for measuring against (SSSP then runs unsplit at a quarter of the mean).
+      const char* light = std::getenv("TG_LIGHT_LISTS");
+      if (view_.out.packed_weights && reads.light_below > 0 && view_.streamed.gather != GatherWay::kCpu &&
+          !(light != nullptr && light[0] == '0'))
+        place_light_lists(graph.out, reads.light_below);
     }
   }
   if (placement_ == Placement::kDevice && view_.in.placed)
@@ -232,7 +242,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
 // their offsets in GPU memory; the encoder's pass is part of the transfer
 // phase.
 template <typename V>
-void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights) {
+PackedListsStats PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights) {
+  PackedListsStats st;
   if constexpr (sizeof(V) == 4) {
     const uint64_t n = view_.n;
     const auto t0 = std::chrono::steady_clock::now();
@@ -261,14 +272,12 @@ void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bo
       hold.words = Array<uint32_t>::allocate(std::max<uint64_t>(hold.offsets[n], 1));
       pack_lists(csr, n, hold.offsets, hold.words.data(), with_weights);
     }
-    PackedListsStats st = stats_.packed_lists.value_or(PackedListsStats{});
-    st.entries += csr.num_edges();
-    st.plain_bytes += csr.num_edges() * (sizeof(V) + (with_weights ? sizeof(weight_t) : 0));
-    st.bytes += hold.offsets[n] * sizeof(uint32_t);
-    st.build_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    st.weights = st.weights || with_weights;
-    st.gpu_encoder = st.gpu_encoder || on_gpu;
-    stats_.packed_lists = st;
+    st.entries = csr.num_edges();
+    st.plain_bytes = csr.num_edges() * (sizeof(V) + (with_weights ? sizeof(weight_t) : 0));
+    st.bytes = hold.offsets[n] * sizeof(uint32_t);
+    st.build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    st.weights = with_weights;
+    st.gpu_encoder = on_gpu;
     const uint32_t* mapped = place_bytes(hold.words.data(), hold.words.size());
     eid_t* offsets = nullptr;
     TG_CUDA(cudaMalloc(&offsets, (n + 1) * sizeof(eid_t)));
@@ -280,6 +289,28 @@ void PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bo
     out.packed_offsets = offsets;
     out.packed_weights = with_weights;
   }
+  return st;
+}
+
+// SSSP's light edges (EdgeReads::light_below) apart: a CSR of every out-list's
+// entries under `below`, placed as the out-lists are (pinned in place and
+// mapped, offsets in GPU memory) and packed with byte weights. A bucket's
+// light rounds then copy these alone (kron:25, weights 1..255, `below` 16:
+// 6% of the entries) and its heavy round the whole lists of its settled
+// vertices, each once (algorithms/settle_in_order.h's band split).
+template <typename V>
+void PlacedGraph<V>::place_light_lists(const Csr<V>& out_csr, weight_t below) {
+  const auto t0 = std::chrono::steady_clock::now();
+  light_csr_ = light_sublists(out_csr, view_.n, below);
+  if (light_csr_.num_edges() == 0) return;  // no light edge: nothing apart, no split
+  const double split_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  place_csr(light_csr_, view_.light, true, true, -1, -1);
+  PackedListsStats st = place_packed_lists(light_csr_, view_.light, true);
+  if (view_.light.packed_words == nullptr) return;
+  st.build_s += split_s;
+  stats_.light_lists = st;
+  stats_.light_below = below;
+  view_.light_below = below;
 }
 
 template <typename V>

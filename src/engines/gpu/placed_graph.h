@@ -85,6 +85,12 @@ struct DeviceGraph {
   Access access = Access::kDevice;
   PlacedCsr<V> out;  // out.view.offsets is always set; neighbours when pushing
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
+  // The subgraph placement's light lists (EdgeReads::light_below): every
+  // out-list's entries of weight under light_below, as lists of their own,
+  // pinned, mapped and packed with byte weights beside the out-lists; a
+  // bucket's light rounds copy these alone. light_below 0: none.
+  PlacedCsr<V> light;
+  weight_t light_below = 0;
   int sms = 1;
   StreamedOptions streamed;
   // --host-mem (GpuOptions::edge_file): the graph's .tgb file, the stream
@@ -126,7 +132,8 @@ class PlacedGraph {
   void place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights, int file_neighbors,
                  int file_weights);
   void place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget, EdgeCacheMode mode);
-  void place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights);
+  PackedListsStats place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights);
+  void place_light_lists(const Csr<V>& out_csr, weight_t below);
   const V* place_array(const V* host, uint64_t n);
   template <typename T>
   T* place_bytes(const T* host, uint64_t n);
@@ -149,6 +156,7 @@ class PlacedGraph {
     Array<uint32_t> words;       // the lists, pinned by place_bytes (in place, or a pinned copy)
   };
   std::vector<std::unique_ptr<PackedHold>> packed_;  // place_packed_lists
+  Csr<V> light_csr_;                                 // place_light_lists: the light lists, unpacked (pinned in place)
 
   const void* host_of(const void* device) const;
 };

@@ -145,6 +145,7 @@ class StreamedSource {
   }
 
   bool can_pull() const { return false; }
+  weight_t light_lists_below() const { return light_below_; }
   const eid_t* out_offsets() const { return g_.out.view.offsets; }
 
   template <typename Op>
@@ -182,8 +183,17 @@ class StreamedSource {
     // there are enough of them: short lists cost whole lines, packed or not.
     rec.shape.packed_fraction = packed_plain_ >= (uint64_t{64} << 20) ? double(packed_link_) / double(packed_plain_)
                                                                       : packed_fraction_;
+    // A band from 0 to at most light_below_ (SSSP's light rounds): the SubCSR
+    // of the frontier's light lists, whatever its size.
+    bool light = false;
+    if constexpr (HasWeightBand<Op>)
+      light = light_below_ > 0 && !every && op.band().from <= 0 && op.band().below <= light_below_;
     bool stream_it = true;
-    if (builder_) {
+    if (light) {
+      rec.choice.transfer = subgraph::Transfer::kSubgraphGpuGather;
+      rec.choice.reason = "a light band: the light lists";
+      stream_it = false;
+    } else if (builder_) {
       rec.choice = subgraph::choose_transfer(rec.shape, meters_.rates(subgraph::TransferRates{}), params_);
       if (every) {
         rec.choice.transfer = subgraph::Transfer::kStream;
@@ -210,14 +220,14 @@ class StreamedSource {
       StepCounters carry{};
       carry.out_count = out_count;  // queue appends continue; big_count restarts
       TG_CUDA(cudaMemcpy(counters_.data(), &carry, sizeof carry, cudaMemcpyHostToDevice));
-      StepCounters c = push_step<Access::kDevice>(a, op);
+      StepCounters c = push_step<Access::kDevice>(a, whole_lists(op));
       edges += c.edges;
       out_count = c.out_count;
       rec.inner_iterations++;
     };
 
     if (stream_it) stream_units(in, every, rec, run_unit);
-    else subgraph_units(in, async, rec, run_unit);
+    else subgraph_units(in, async, rec, run_unit, light);
     rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     StepOutcome o;
     o.out_count = in.want_output ? out_count : 0;
@@ -343,11 +353,26 @@ class StreamedSource {
     sc.slots = 2;
     sc.weights = weights_;
     builder_ = std::make_unique<subgraph::SubcsrBuilder<V>>(src, sc);
+    if (g_.light_below > 0 && weights_ && !opt_.async && opt_.gather != GatherWay::kCpu) {
+      subgraph::SubcsrSource<V> light;
+      light.n = n_;
+      light.offsets_device = g_.light.view.offsets;
+      light.offsets_host = g_.light.host_offsets;
+      light.neighbors_host = g_.light.host_neighbors;
+      light.weights_host = g_.light.host_weights;
+      light.neighbors_mapped = g_.light.view.neighbors;
+      light.weights_mapped = g_.light.view.weights;
+      light.packed_words_mapped = g_.light.packed_words_mapped;
+      light.packed_offsets_device = g_.light.packed_offsets;
+      light.packed_weights = g_.light.packed_weights;
+      light.packed_words = g_.light.packed_host_offsets != nullptr ? g_.light.packed_host_offsets[n_] : 0;
+      builder_->set_light_lists(light);
+      if (builder_->light_lists()) light_below_ = g_.light_below;
+    }
     if (builder_->packed() && g_.m > 0)
       packed_fraction_ = double(g_.out.packed_host_offsets[n_]) * sizeof(uint32_t) / (double(g_.m) * entry.bytes());
     // Pinned host arrays outside the timed run.
     if (opt_.gather != GatherWay::kGpu) builder_->prepare_cpu_gather();
-    else builder_->prepare_piece_plan();
     subgraph::StreamConfig cfg;
     cfg.mode = StreamMode::kPtOpt;
     cfg.entry = entry;
@@ -379,10 +404,20 @@ class StreamedSource {
     add_traffic(t);
   }
 
-  // The SubCSR of the active lists, piece by piece.
+  // The lists loaded here are in id order (packed lists are, whatever the
+  // graph's order), and a light list holds only its band: the push reads
+  // every entry, and an ordered band's hint would skip some wrongly.
+  template <typename Op>
+  static Op whole_lists(const Op& op) {
+    if constexpr (requires { op.with_band(WeightBand{}); }) return op.with_band(WeightBand{});
+    else return op;
+  }
+
+  // The SubCSR of the active lists (or of their light lists), piece by piece.
   template <typename RunUnit>
-  void subgraph_units(const PushInput<V>& in, bool async, subgraph::IterationRecord& rec, RunUnit& run_unit) {
-    subgraph::SubcsrShape shape = builder_->build_from_list(in.frontier, in.count, false);
+  void subgraph_units(const PushInput<V>& in, bool async, subgraph::IterationRecord& rec, RunUnit& run_unit,
+                      bool light) {
+    subgraph::SubcsrShape shape = builder_->build_from_list(in.frontier, in.count, false, light);
     rec.generate_s = shape.generate_s;
     // A graph without edges has no mapped edge array: the CPU way (which copies nothing).
     const GatherWay way =
@@ -458,7 +493,7 @@ class StreamedSource {
       b.count = in_count;
       b.out_queue = qa;
       TG_CUDA(cudaMemset(inner_counters_.data(), 0, sizeof(StepCounters)));
-      StepCounters c = push_step<Access::kDevice>(b, op);
+      StepCounters c = push_step<Access::kDevice>(b, whole_lists(op));
       edges += c.edges;
       rec.inner_iterations++;
       const uint64_t produced = c.out_count;
@@ -523,6 +558,7 @@ class StreamedSource {
   std::shared_ptr<void> partial_;  // gather: an acc_t per vertex
   bool packed_ = false;            // gathers read packed in-lists
   double packed_fraction_ = 1.0;   // subgraph pushes over packed out-lists: their bytes over the plain ones
+  weight_t light_below_ = 0;       // the builder takes the light lists for a band below this (0: none)
   uint64_t packed_link_ = 0, packed_plain_ = 0;  // the packed pieces so far: lines over the link, plain bytes
   DeviceArray<V> warp_queue_;      // packed gathers: the lists longer than a thread's
   subgraph::ChoiceParams params_;

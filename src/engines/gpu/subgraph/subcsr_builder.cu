@@ -98,6 +98,9 @@ SubcsrBuilder<V>::SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfi
   }
   split_ = gpu::DeviceArray<eid_t>::allocate(2 * uint64_t{cfg_.slots});
   counter_ = gpu::DeviceArray<unsigned long long>::allocate(1);
+  // Room for the pieces of a SubCSR of every edge (finish_build's bound).
+  const uint64_t all_edges = src_.offsets_host != nullptr ? src_.offsets_host[n] : 0;
+  planned_ = gpu::DeviceArray<EdgeRange>::allocate(2 * (all_edges / sizing_.capacity_edges + 1));
   lines_ = gpu::DeviceArray<unsigned long long>::allocate(cfg_.slots);
   for (uint32_t s = 0; s < cfg_.slots; ++s) {
     buf_n_.push_back(gpu::DeviceArray<V>::allocate(sizing_.capacity_edges));
@@ -115,6 +118,17 @@ SubcsrBuilder<V>::SubcsrBuilder(const SubcsrSource<V>& source, const SubcsrConfi
   }
   TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_lines_), cfg_.slots * sizeof(unsigned long long),
                         cudaHostAllocDefault));
+  main_ = src_;
+}
+
+template <typename V>
+void SubcsrBuilder<V>::set_light_lists(const SubcsrSource<V>& light) {
+  if (main_.packed_words_mapped == nullptr || light.n != main_.n) return;
+  if (light.offsets_device == nullptr || light.offsets_host == nullptr || light.packed_words_mapped == nullptr ||
+      light.packed_offsets_device == nullptr || (cfg_.weights && (!light.packed_weights || light.weights_mapped == nullptr)))
+    throw Error("subgraph builder: light lists without their offsets, packed words or weights");
+  light_ = light;
+  has_light_ = true;
 }
 
 // The slots share the budget; where the GPU way reads packed lists, a scratch
@@ -165,6 +179,7 @@ uint64_t SubcsrBuilder<V>::vertex_bytes() const {
 template <typename V>
 SubcsrShape SubcsrBuilder<V>::build_from_bitmap(const uint32_t* bits) {
   const double start = now_s();
+  src_ = main_;
   count_ = 0;
   if (src_.n > 0) {
     V* out = active_.data();
@@ -182,8 +197,10 @@ SubcsrShape SubcsrBuilder<V>::build_from_bitmap(const uint32_t* bits) {
 }
 
 template <typename V>
-SubcsrShape SubcsrBuilder<V>::build_from_list(const V* list, uint64_t count, bool sorted) {
+SubcsrShape SubcsrBuilder<V>::build_from_list(const V* list, uint64_t count, bool sorted, bool light) {
   const double start = now_s();
+  if (light && !has_light_) throw Error("subgraph builder: a build of light lists, and none were given");
+  src_ = light ? light_ : main_;
   if (count > src_.n)
     throw Error("subgraph builder: " + std::to_string(count) + " active vertices in a graph of " +
                 std::to_string(src_.n));
@@ -232,13 +249,23 @@ SubcsrShape SubcsrBuilder<V>::finish_build(double start) {
     if (total_ <= sizing_.capacity_edges) {
       pieces_.push_back(EdgeRange{0, count_, 0, total_, false});
     } else {
-      // Oversized: the sub-offsets come to the host (Subway moves them anyway
-      // for its CPU gather) and are cut into pieces there.
-      if (host_sub_ == nullptr)
-        TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_sub_), (src_.n + 1) * sizeof(eid_t), cudaHostAllocDefault));
-      TG_CUDA(cudaMemcpy(host_sub_, sub, items * sizeof(eid_t), cudaMemcpyDeviceToHost));
-      host_sub_valid_ = true;
-      pieces_ = plan_pieces(std::span<const eid_t>(host_sub_, items), sizing_.capacity_edges);
+      // Oversized: cut into pieces in GPU memory (plan_ranges_greedy); the
+      // CPU way brings the sub-offsets over when it gathers (ensure_host_lists).
+      // 2 (total / capacity + 1) ranges nearly always suffice (a greedy range
+      // and the next hold more than a buffer between them); when they do not,
+      // the kernel has counted how many are needed and runs again with room.
+      const uint64_t capacity = sizing_.capacity_edges;
+      unsigned long long needed = 0;
+      for (uint64_t room = 2 * (total_ / capacity + 1);; room = needed) {
+        if (planned_.size() < room) planned_ = gpu::DeviceArray<EdgeRange>::allocate(room);
+        kernels::plan_ranges_greedy<EdgeRange><<<1, 1>>>(sub, count_, capacity, planned_.data(), planned_.size(),
+                                                         counter_.data());
+        TG_CUDA_CHECK_LAUNCH();
+        TG_CUDA(cudaMemcpy(&needed, counter_.data(), sizeof needed, cudaMemcpyDeviceToHost));
+        if (needed <= planned_.size()) break;
+      }
+      pieces_.resize(needed);
+      TG_CUDA(cudaMemcpy(pieces_.data(), planned_.data(), needed * sizeof(EdgeRange), cudaMemcpyDeviceToHost));
     }
   }
   SubcsrShape shape;
@@ -269,14 +296,9 @@ void SubcsrBuilder<V>::ensure_host_lists(LoadedPiece<V>& out) {
 }
 
 template <typename V>
-void SubcsrBuilder<V>::prepare_piece_plan() {
+void SubcsrBuilder<V>::prepare_cpu_gather() {
   if (host_sub_ == nullptr)
     TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_sub_), (src_.n + 1) * sizeof(eid_t), cudaHostAllocDefault));
-}
-
-template <typename V>
-void SubcsrBuilder<V>::prepare_cpu_gather() {
-  prepare_piece_plan();
   if (host_active_ == nullptr)
     TG_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&host_active_), std::max<uint64_t>(src_.n, 1) * sizeof(V),
                           cudaHostAllocDefault));

@@ -6,8 +6,9 @@
 // sub-offsets (one exclusive scan over the active vertices' degrees: steps
 // 3-5 fused, O(|V_active|) rather than Subway's O(|V|)), and the scattered
 // sub-offsets the push kernel reads (work_unit.h). When the active edges
-// exceed one buffer, the sub-offsets come to the host and plan_pieces cuts
-// the SubCSR into pieces.
+// exceed one buffer, one GPU thread cuts the SubCSR into pieces by
+// plan_pieces' rule (subgraph_kernels.cuh plan_ranges_greedy), and only the
+// pieces come to the host.
 //
 // load: step 6 for one piece into one buffer slot, either
 //   GatherWay::kCpu: OpenMP threads copy the lists into pinned staging
@@ -108,8 +109,18 @@ class SubcsrBuilder {
 
   // Steps 1-5 for the active set given as a bitmap of n bits...
   SubcsrShape build_from_bitmap(const uint32_t* bits);
-  // ...or as a list of distinct vertices (sorted: copied; else radix-sorted).
-  SubcsrShape build_from_list(const V* list, uint64_t count, bool sorted);
+  // ...or as a list of distinct vertices (sorted: copied; else radix-sorted);
+  // `light`: the SubCSR of their light lists (set_light_lists) in place of
+  // their lists. The pieces then load from the lists the last build read.
+  SubcsrShape build_from_list(const V* list, uint64_t count, bool sorted, bool light = false);
+
+  // A second set of lists of the same vertices, the light lists (the
+  // entries of weight under some bound; DeviceGraph::light), packed with
+  // byte weights, which builds may take in place of the lists; they share
+  // the buffers and the scratch. Ignored (light_lists() stays false) where
+  // the builder's own lists do not cross packed.
+  void set_light_lists(const SubcsrSource<V>& light);
+  bool light_lists() const { return has_light_; }
 
   const std::vector<EdgeRange>& pieces() const { return pieces_; }
 
@@ -117,9 +128,6 @@ class SubcsrBuilder {
   // staging) now rather than at its first load, which may lie inside a timed
   // run (cudaHostAlloc of the staging takes tens of ms per 100 MB).
   void prepare_cpu_gather();
-  // The pinned host sub-offsets that cutting a SubCSR into pieces reads (both
-  // ways): n + 1 entries, ~150 ms to allocate on kron:25 inside a run.
-  void prepare_piece_plan();
 
   // Step 6 for pieces()[piece] into buffer `slot`: begin_load queues the
   // GPU way's gather (and decode) on the slot's stream and returns (the CPU
@@ -161,7 +169,9 @@ class SubcsrBuilder {
   void ensure_host_lists(LoadedPiece<V>& out);
   void ensure_staging();
 
-  SubcsrSource<V> src_;
+  SubcsrSource<V> src_;          // the lists the last build read: main_ or light_
+  SubcsrSource<V> main_, light_;  // the builder's own lists (as sized), the light lists
+  bool has_light_ = false;
   SubcsrConfig cfg_;
   BufferSizing sizing_;
   gpu::ScratchPool pool_;
@@ -170,7 +180,8 @@ class SubcsrBuilder {
   gpu::DeviceArray<eid_t> full_;
   gpu::DeviceArray<eid_t> psub_;  // packed sources: the active lists' packed sub-offsets, in words
   gpu::DeviceArray<eid_t> split_;  // 2 entries per slot
-  gpu::DeviceArray<unsigned long long> counter_;  // selected count (build)
+  gpu::DeviceArray<unsigned long long> counter_;  // selected count, then pieces planned (build)
+  gpu::DeviceArray<EdgeRange> planned_;           // an oversized SubCSR's pieces, planned on the GPU
   gpu::DeviceArray<unsigned long long> lines_;    // one per slot (GPU way)
   gpu::DeviceArray<uint32_t> scratch_;            // packed sources: a piece's packed words
   std::vector<gpu::DeviceArray<V>> buf_n_;
