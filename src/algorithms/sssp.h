@@ -109,7 +109,8 @@ struct BeyondExactFloat {
 // The width of a run split over an engine's light lists (KeepsLightLists),
 // and the weight its reads ask them under (EdgeReads::light_below): a picked
 // width is an eighth of the mean weight (the subgraph placement's quarter,
-// halved as a split halves it), a given one itself.
+// halved as a split halves it), a given one itself. The placement keeps
+// them only where TG_LIGHT_LISTS=1 (slower so far: docs/SUBWAY.md).
 constexpr double kLightListsWidthOfMean = 0.125;
 inline double light_lists_width(const AlgorithmOptions& options) {
   return options.delta_narrow > 0 ? options.delta * kLightListsWidthOfMean : options.delta;

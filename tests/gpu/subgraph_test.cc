@@ -9,6 +9,7 @@
 // (cc). Device allocations are poisoned (gpu_checks.h). Where no GPU is
 // usable every test is skipped.
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -285,15 +286,20 @@ TEST(SubwayPacked, PushesOverPackedListsMoveFewerBytes) {
     }
 }
 
-// SSSP on the subgraph placement keeps each list's light entries apart
-// (EdgeReads::light_below, DeviceGraph::light) and splits each bucket over
-// them: the light rounds copy light lists alone. At the picked width (an
+// SSSP on the subgraph placement, with TG_LIGHT_LISTS=1, keeps each list's
+// light entries apart (EdgeReads::light_below, DeviceGraph::light) and
+// splits each bucket over them: the light rounds copy light lists alone. At the picked width (an
 // eighth of the mean weight) and a given one, with budgets that cut the
 // light SubCSRs into pieces; weights that do not fit a byte pack nothing and
 // split nothing; a checkpointed run does not split (covered by the
 // checkpoint tests) and neither does the stream placement.
 TEST(SubwayPacked, SsspSplitsOverLightLists) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  // Off by default (slower so far, docs/SUBWAY.md "Light lists"): asked for here, and put back after.
+  struct LightListsAsked {
+    LightListsAsked() { setenv("TG_LIGHT_LISTS", "1", 1); }
+    ~LightListsAsked() { unsetenv("TG_LIGHT_LISTS"); }
+  } asked;
   for (const std::string spec : {"kron:14", "urand:13"})
     for (bool whole_weights : {true, false}) {
       LoadOptions lo;

@@ -216,10 +216,10 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
         st += place_packed_lists(graph.out, view_.out, footprint.weights);
         stats_.packed_lists = st;
       }
-      // TG_LIGHT_LISTS=0: none, for measuring against (SSSP then runs unsplit at a quarter of the mean).
-      const char* light = std::getenv("TG_LIGHT_LISTS");
+      // Only where TG_LIGHT_LISTS=1: measured slower than the unsplit run at a quarter of the mean
+      // (kron:25 773 / 474 / 284 ms at widths 16 / 32 / 64 against 231; docs/SUBWAY.md "Light lists").
       if (view_.out.packed_weights && reads.light_below > 0 && view_.streamed.gather != GatherWay::kCpu &&
-          !(light != nullptr && light[0] == '0'))
+          env_switch("TG_LIGHT_LISTS"))
         place_light_lists(graph.out, reads.light_below);
     }
   }
