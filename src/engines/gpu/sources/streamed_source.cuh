@@ -332,41 +332,37 @@ class StreamedSource {
   }
 
  private:
+  // A placed CSR as the SubCSR builder reads it: offsets both sides, the
+  // pinned lists with their mappings, and their packed form where placed.
+  subgraph::SubcsrSource<V> subcsr_source(const PlacedCsr<V>& csr, bool weights) const {
+    subgraph::SubcsrSource<V> src;
+    src.n = n_;
+    src.offsets_device = csr.view.offsets;
+    src.offsets_host = csr.host_offsets;
+    src.neighbors_host = csr.host_neighbors;
+    src.weights_host = weights ? csr.host_weights : nullptr;
+    src.neighbors_mapped = csr.view.neighbors;
+    src.weights_mapped = weights ? csr.view.weights : nullptr;
+    src.packed_words_mapped = csr.packed_words_mapped;
+    src.packed_offsets_device = csr.packed_offsets;
+    src.packed_weights = csr.packed_weights;
+    src.packed_words = csr.packed_host_offsets != nullptr ? csr.packed_host_offsets[n_] : 0;
+    return src;
+  }
+
   // subgraph: the SubCSR builder, and the streamer that runs the iterations
   // above the threshold through the builder's two slots (PT-Opt skipping, no
   // residents): one budget for both.
   void make_builder(const subgraph::StreamSource<V>& out, const subgraph::EdgeEntry& entry, uint64_t bytes) {
-    subgraph::SubcsrSource<V> src;
-    src.n = n_;
-    src.offsets_device = g_.out.view.offsets;
-    src.offsets_host = g_.out.host_offsets;
-    src.neighbors_host = g_.out.host_neighbors;
-    src.weights_host = weights_ ? g_.out.host_weights : nullptr;
-    src.neighbors_mapped = g_.out.view.neighbors;
-    src.weights_mapped = weights_ ? g_.out.view.weights : nullptr;
-    src.packed_words_mapped = g_.out.packed_words_mapped;  // the placement's choice (GpuOptions::packed_lists)
-    src.packed_offsets_device = g_.out.packed_offsets;
-    src.packed_weights = g_.out.packed_weights;
-    src.packed_words = g_.out.packed_host_offsets != nullptr ? g_.out.packed_host_offsets[n_] : 0;
+    // the placement's choice of packing (GpuOptions::packed_lists)
+    const subgraph::SubcsrSource<V> src = subcsr_source(g_.out, weights_);
     subgraph::SubcsrConfig sc;
     sc.budget_bytes = bytes;
     sc.slots = 2;
     sc.weights = weights_;
     builder_ = std::make_unique<subgraph::SubcsrBuilder<V>>(src, sc);
     if (g_.light_below > 0 && weights_ && !opt_.async && opt_.gather != GatherWay::kCpu) {
-      subgraph::SubcsrSource<V> light;
-      light.n = n_;
-      light.offsets_device = g_.light.view.offsets;
-      light.offsets_host = g_.light.host_offsets;
-      light.neighbors_host = g_.light.host_neighbors;
-      light.weights_host = g_.light.host_weights;
-      light.neighbors_mapped = g_.light.view.neighbors;
-      light.weights_mapped = g_.light.view.weights;
-      light.packed_words_mapped = g_.light.packed_words_mapped;
-      light.packed_offsets_device = g_.light.packed_offsets;
-      light.packed_weights = g_.light.packed_weights;
-      light.packed_words = g_.light.packed_host_offsets != nullptr ? g_.light.packed_host_offsets[n_] : 0;
-      builder_->set_light_lists(light);
+      builder_->set_light_lists(subcsr_source(g_.light, true));
       if (builder_->light_lists()) light_below_ = g_.light_below;
     }
     if (builder_->packed() && g_.m > 0)
