@@ -146,10 +146,23 @@ std::optional<std::vector<int>> peer_list(const py::object& peers) {
   return list;
 }
 
+// cpu_share: "auto" (balanced: negative in the options) or a number in [0, 1].
+double cpu_share_from(const py::object& given) {
+  if (py::isinstance<py::str>(given)) {
+    if (py::cast<std::string>(given) == "auto") return -1.0;
+    refuse("cpu_share " + std::string(py::repr(given)) + " is neither a share in [0, 1] nor 'auto'");
+  }
+  if (py::isinstance<py::bool_>(given) || !(py::isinstance<py::float_>(given) || py::isinstance<py::int_>(given)))
+    refuse("cpu_share must be a share in [0, 1] or 'auto', not " + std::string(py::repr(given)));
+  const double share = py::cast<double>(given);
+  if (!(share >= 0.0 && share <= 1.0)) refuse("cpu_share " + std::string(py::repr(given)) + " is outside [0, 1]");
+  return share;
+}
+
 tiergraph::FeatureStoreOptions store_options(double gpu_fraction, double peer_fraction, const py::object& peers,
                                              const std::string& score, const py::object& device,
                                              const py::object& use_gpu, double sm_fraction,
-                                             const py::object& train_ids) {
+                                             const py::object& train_ids, const py::object& cpu_share) {
   tiergraph::FeatureStoreOptions o;
   o.gpu_fraction = gpu_fraction;
   o.peer_fraction = peer_fraction;
@@ -158,6 +171,7 @@ tiergraph::FeatureStoreOptions store_options(double gpu_fraction, double peer_fr
   o.device = py::cast<int>(device);
   o.where = where_from_use_gpu(use_gpu);
   o.sm_fraction = sm_fraction;
+  o.cpu_share = cpu_share_from(cpu_share);
   if (!train_ids.is_none()) {
     bool scalar = false;
     Int64Ids t = row_ids(train_ids, scalar);
@@ -354,7 +368,7 @@ void bind_feature_store(py::module_& m) {
                              "GPUs' memories")
       .def(py::init([](py::object features, py::object graph, double gpu_fraction, const std::string& score,
                        py::object device, py::object use_gpu, double sm_fraction, py::object train_ids,
-                       double peer_fraction, py::object peers) {
+                       double peer_fraction, py::object peers, py::object cpu_share) {
              auto s = std::make_unique<PyFeatureStore>();
              s->owner = features;
              s->rows = feature_rows(features, s->bfloat16);
@@ -366,7 +380,8 @@ void bind_feature_store(py::module_& m) {
              if (py::isinstance<py::bool_>(device) || !py::isinstance<py::int_>(device))
                refuse("device must be a GPU index (an int), not " + std::string(py::repr(device)));
              const tiergraph::FeatureStoreOptions o =
-                 store_options(gpu_fraction, peer_fraction, peers, score, device, use_gpu, sm_fraction, train_ids);
+                 store_options(gpu_fraction, peer_fraction, peers, score, device, use_gpu, sm_fraction, train_ids,
+                               cpu_share);
              const auto num_rows = static_cast<uint64_t>(s->rows.shape(0));
              const uint64_t row_bytes = static_cast<uint64_t>(s->cols) * s->rows.dtype().itemsize();
              const void* data = s->rows.data();
@@ -379,14 +394,16 @@ void bind_feature_store(py::module_& m) {
            py::arg("features"), py::arg("graph") = py::none(), py::arg("gpu_fraction") = 0.0,
            py::arg("score") = "degree", py::arg("device") = 0, py::kw_only(), py::arg("use_gpu") = py::none(),
            py::arg("sm_fraction") = 1.0, py::arg("train_ids") = py::none(), py::arg("peer_fraction") = 0.0,
-           py::arg("peers") = py::none(),
+           py::arg("peers") = py::none(), py::arg("cpu_share") = 0.0,
            "features: 2-D C-contiguous NumPy array or CPU torch tensor (float, int, bfloat16 ...), read in place "
            "and kept alive. graph: one vertex per row, to score rows for the tiers (none: the first rows are "
            "hot). score: 'degree', 'reverse-pagerank' or 'weighted-reverse-pagerank' (train_ids). use_gpu: None "
            "(a GPU where usable), True, False. sm_fraction: share of the SMs the gather kernel may fill. "
            "peer_fraction: the rows after the GPU tier's, interleaved over the peer GPUs' memories and read "
            "directly (gpu_fraction + peer_fraction <= 1). peers: GPU indices, or None for every other GPU that "
-           "device can read (none: those rows stay in host memory, as repr() says).")
+           "device can read (none: those rows stay in host memory, as repr() says). cpu_share: share of each "
+           "large gather's host rows that CPU threads gather for the copy engine beside the GPU's zero-copy reads "
+           "(0 none, a number in [0, 1], or 'auto': balanced from measured rates; pays for rows under about 1 KB).")
       .def("__getitem__", &gather, py::arg("ids"),
            "Rows ids (NumPy array, list, torch tensor or one int): a CUDA torch tensor on a GPU store where torch "
            "imports (from torch's allocator, written in order on its current stream), a NumPy array otherwise.")

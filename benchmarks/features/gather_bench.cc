@@ -10,6 +10,12 @@
 //                     the sort is timed): scattered reads of a large table are bounded by address
 //                     translation, which neighbouring rows share
 //   zerocopy_sorted_few_sms   the same on TG_BENCH_SM_FRACTION of the SMs
+//   host_store_few_sms  GpuTiers::gather_into with every row in host memory, the kernel held to
+//                     TG_BENCH_SM_FRACTION of the SMs, into an output allocated once (ids uploaded, wall
+//                     time to the rows in GPU memory)
+//   host_store_few_sms_cpu_share  the same with TG_BENCH_CPU_SHARE of each gather's rows (default -1:
+//                     balanced) gathered by CPU threads for the copy engine beside the kernel
+//                     (features/cpu_share.h); the share reached is the counter cpu_share
 //   tiered_store      GpuTiers::gather with the first TG_BENCH_GPU_FRACTION of rows (default 0.1) in GPU
 //                     memory: a feature store's gather as store[ids] runs it (ids uploaded, output
 //                     allocated, wall time)
@@ -162,6 +168,37 @@ void TieredStore(benchmark::State& state, bool with_peers) {
     state.SkipWithError(e.what());
     return;
   }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
+  state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
+  state.counters["ids"] = static_cast<double>(s.count);
+}
+
+// A store with every row in host memory, gathering into an output
+// allocated once, as a training loop's gather_into does: the kernel held to
+// TG_BENCH_SM_FRACTION of the SMs, with or without CPU threads sharing.
+void HostStore(benchmark::State& state, bool cpu_share) {
+  Setup& s = setup();
+  uint8_t* out = nullptr;
+  BENCH_CUDA(cudaMalloc(&out, s.bytes()));
+  try {
+    features::GpuTierOptions options{0, fraction_from_env("TG_BENCH_SM_FRACTION", 0.1)};
+    options.cpu_share = cpu_share ? fraction_from_env("TG_BENCH_CPU_SHARE", -1.0) : 0.0;
+    features::GpuTiers tiers({s.table.data(), s.rows, s.row_bytes, s.row_bytes}, features::plan_tiers({}, s.rows, {}),
+                             options);
+    for (auto _ : state) {
+      const auto start = std::chrono::steady_clock::now();
+      tiers.gather_into(s.ids, out, 0);
+      if (cudaStreamSynchronize(nullptr) != cudaSuccess) throw std::runtime_error(cudaGetErrorString(cudaGetLastError()));
+      state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    state.counters["cpu_share"] = tiers.cpu_share();
+    state.counters["sm_fraction"] = options.sm_fraction;
+  } catch (const std::exception& e) {
+    cudaFree(out);
+    state.SkipWithError(e.what());
+    return;
+  }
+  cudaFree(out);
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * s.bytes()));
   state.counters["row_bytes"] = static_cast<double>(s.row_bytes);
   state.counters["ids"] = static_cast<double>(s.count);
@@ -450,6 +487,10 @@ void bench::register_benchmarks() {
                            std::pair{"zerocopy_sorted", Way::kSorted},
                            std::pair{"zerocopy_sorted_few_sms", Way::kSortedFewSms}})
     benchmark::RegisterBenchmark(name, [way](benchmark::State& st) { Gather(st, way); })->UseManualTime();
+  benchmark::RegisterBenchmark("host_store_few_sms", [](benchmark::State& st) { HostStore(st, false); })
+      ->UseManualTime();
+  benchmark::RegisterBenchmark("host_store_few_sms_cpu_share", [](benchmark::State& st) { HostStore(st, true); })
+      ->UseManualTime();
   benchmark::RegisterBenchmark("tiered_store", [](benchmark::State& st) { TieredStore(st, false); })->UseManualTime();
   benchmark::RegisterBenchmark("peer_resident", [](benchmark::State& st) { PeerTier(st, false); })->UseManualTime();
   benchmark::RegisterBenchmark("hot_local_and_peers", [](benchmark::State& st) { PeerTier(st, true); })

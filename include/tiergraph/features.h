@@ -33,6 +33,13 @@ struct FeatureStoreOptions {
   std::string where = "auto";         // "auto" (a GPU where usable), "gpu" (required), "cpu"
   int device = 0;                     // which GPU
   double sm_fraction = 1.0;           // share of the GPU's SMs the gather kernel may fill, (0, 1]
+  // Share of each large gather's host-memory rows that CPU threads gather
+  // into pinned memory for the copy engine to carry, beside the kernel's
+  // zero-copy reads of the rest (GPU stores; host ids): 0 none, (0, 1] that
+  // share, negative: balanced from the rates each gather measures. It pays
+  // for small rows (under about 1 KB), whose zero-copy reads are bounded by
+  // the GPU's address translation, not the link; it costs CPU cores.
+  double cpu_share = 0.0;
 };
 
 // What the gathers so far read from each tier. Without a GPU the tiers are

@@ -4,6 +4,7 @@
 // counts the stats report.
 #include "tiergraph/features.h"
 
+#include <cmath>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -110,6 +111,8 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
     if (o.device < 0) throw tg::usage_error("device " + std::to_string(o.device) + " is negative");
     if (!(o.sm_fraction > 0.0 && o.sm_fraction <= 1.0))
       throw tg::usage_error("sm_fraction " + std::to_string(o.sm_fraction) + " is outside (0, 1]");
+    if (std::isnan(o.cpu_share) || o.cpu_share > 1.0)
+      throw tg::usage_error("cpu_share " + std::to_string(o.cpu_share) + " is above 1 (negative: balanced)");
     if (o.peers) tg::features::check_peer_list(o.device, *o.peers);
     auto impl = std::make_unique<Impl>();
     impl->matrix = {rows, num_rows, row_bytes, row_bytes};
@@ -121,7 +124,8 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
                                           {o.gpu_fraction, o.peer_fraction},
                                           static_cast<uint32_t>(peers.peers.size()));
     if (use_gpu) {
-      const tg::features::GpuTierOptions gpu_options{o.device, o.sm_fraction, peers.peers};
+      tg::features::GpuTierOptions gpu_options{o.device, o.sm_fraction, peers.peers};
+      gpu_options.cpu_share = o.cpu_share;
       impl->gpu = std::make_unique<tg::features::GpuTiers>(impl->matrix, impl->plan, gpu_options);
     }
     impl->peers = std::move(peers.peers);

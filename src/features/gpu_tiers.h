@@ -29,6 +29,13 @@ struct GpuTierOptions {
   int device = 0;
   double sm_fraction = 1.0;  // share of the SMs the gather kernel may fill, (0, 1]
   std::vector<int> peers;    // the plan's peer i is device peers[i] (features/peer_devices.h)
+  // Share of each large gather's host rows that CPU threads gather into
+  // pinned memory for the copy engine to carry, beside the kernel's
+  // zero-copy reads of the rest (features/cpu_share.h): 0 none, (0, 1] that
+  // share, negative: balanced from the rates each gather measures. Gathers
+  // of ids already in GPU memory stay on the kernel.
+  double cpu_share = 0.0;
+  uint64_t cpu_share_from_bytes = uint64_t{4} << 20;  // smaller gathers: the kernel alone
 };
 
 class GpuTiers {
@@ -55,7 +62,8 @@ class GpuTiers {
   // start after the work queued there so far, and the work queued there
   // next sees them. Returns once queued, with no wait for the GPU, so that a
   // trainer's allocator (torch's caching one) supplies the memory and the
-  // gather overlaps what the host does next.
+  // gather overlaps what the host does next (with a CPU share, once the
+  // threads have gathered their rows and queued the copies).
   void gather_into(std::span<const int64_t> ids, void* out, uintptr_t consumer);
   // The same with the ids in this GPU's memory (a CUDA tensor's), written on
   // `consumer` before the call: checked and counted by tier there, which
@@ -65,6 +73,8 @@ class GpuTiers {
 
   int device() const;
   const std::vector<int>& peers() const;
+  // The CPU threads' share of the next large gather (0 where they take none).
+  double cpu_share() const;
 
  private:
   struct Impl;

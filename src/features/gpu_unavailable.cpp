@@ -19,6 +19,7 @@ void GpuTiers::gather_to_host(std::span<const int64_t>, void*) { throw Error(kNo
 void GpuTiers::gather_into(std::span<const int64_t>, void*, uintptr_t) { throw Error(kNoCuda); }
 TierCounts GpuTiers::gather_into_from_device(std::span<const int64_t>, void*, uintptr_t) { throw Error(kNoCuda); }
 int GpuTiers::device() const { return -1; }
+double GpuTiers::cpu_share() const { return 0.0; }
 const std::vector<int>& GpuTiers::peers() const { throw Error(kNoCuda); }
 
 PeerChoice choose_peers(int, const std::optional<std::vector<int>>&) { throw Error(kNoCuda); }

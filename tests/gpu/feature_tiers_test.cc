@@ -173,6 +173,61 @@ TEST(FeatureTiers, IdsInDeviceMemory) {
   }
 }
 
+// Gathers shared with CPU threads (features/cpu_share.h), every gather
+// large enough to share (from 0 bytes): fixed shares and the automatic one
+// over several gathers (the balance moves between them), rows in host memory
+// only (the tail lands in place) and with 30% in GPU memory (the host rows
+// land packed and are moved into their places), one SM's worth of blocks and
+// all, through gather() and gather_into() on a caller's stream that sleeps
+// first (the copies must wait for it).
+TEST(FeatureTiers, GathersSharedWithCpuThreadsEqualTheCpuGather) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  std::mt19937_64 rng(43);
+  cudaStream_t theirs = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&theirs, cudaStreamNonBlocking), cudaSuccess);
+  for (uint64_t row_bytes : {uint64_t{12}, uint64_t{148}, uint64_t{1028}}) {
+    const Matrix m = random_matrix(3000, row_bytes, 4, rng);
+    for (double fraction : {0.0, 0.3})
+      for (double share : {0.5, 1.0, -1.0})
+        for (double sm_fraction : {1e-6, 1.0}) {
+          const features::TierPlan plan = features::plan_tiers(random_scores(m.num_rows, rng), m.num_rows, {fraction});
+          features::GpuTierOptions options{0, sm_fraction};
+          options.cpu_share = share;
+          options.cpu_share_from_bytes = 0;
+          features::GpuTiers tiers(m.host(), plan, options);
+          const std::string what = std::to_string(row_bytes) + " B rows, fraction " + std::to_string(fraction) +
+                                   ", cpu share " + std::to_string(share) + ", sm share " + std::to_string(sm_fraction);
+          expect_gathers_equal_cpu(tiers, m, plan, rng, what);
+          for (uint64_t count : {uint64_t{2}, uint64_t{4999}}) {
+            const std::vector<int64_t> ids = random_ids(count, m.num_rows, rng);
+            const uint64_t bytes = count * row_bytes;
+            std::vector<uint8_t> got(bytes, 0xA5), expected(bytes, 0x5A);
+            features::gather_rows_cpu(m.rows, row_bytes, row_bytes, ids, expected.data());
+            void* out = nullptr;
+            ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
+            ASSERT_EQ(cudaLaunchHostFunc(
+                          theirs, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }, nullptr),
+                      cudaSuccess);
+            ASSERT_EQ(cudaMemsetAsync(out, 0, bytes, theirs), cudaSuccess);
+            tiers.gather_into(ids, out, reinterpret_cast<uintptr_t>(theirs));
+            ASSERT_EQ(cudaMemcpyAsync(got.data(), out, bytes, cudaMemcpyDeviceToHost, theirs), cudaSuccess);
+            ASSERT_EQ(cudaStreamSynchronize(theirs), cudaSuccess);
+            EXPECT_EQ(got, expected) << what << ", gather_into of " << count;
+            ASSERT_EQ(cudaFree(out), cudaSuccess);
+          }
+        }
+  }
+  cudaStreamDestroy(theirs);
+}
+
+TEST(FeatureTiers, RefusesACpuShareAboveOne) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  std::vector<uint8_t> rows(64);
+  features::GpuTierOptions options;
+  options.cpu_share = 1.5;
+  EXPECT_THROW(features::GpuTiers({rows.data(), 16, 4, 4}, features::plan_tiers({}, 16, {}), options), Error);
+}
+
 TEST(FeatureTiers, RefusesADeviceThatDoesNotExist) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   std::vector<uint8_t> rows(64);

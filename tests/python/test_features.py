@@ -194,6 +194,19 @@ class FeatureStoreGatherIntoTest(unittest.TestCase):
         self.refused(lambda: store.gather([1], out=torch.empty(1, 37, device="cuda", dtype=torch.float16)), "out holds torch.float16")
 
     @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
+    def test_gathers_shared_with_cpu_threads(self):
+        """Gathers large enough to share (5 MB and more) with part of the host
+        rows gathered by CPU threads: the same rows as NumPy's indexing, with
+        and without a GPU tier, a fixed share and the balanced one."""
+        features = np.random.default_rng(9).standard_normal((40000, 64)).astype(np.float32)
+        rng = np.random.default_rng(11)
+        for gpu_fraction, share in ((0.0, 0.5), (0.0, "auto"), (0.3, "auto"), (0.3, 1.0)):
+            store = tiergraph.FeatureStore(features, gpu_fraction=gpu_fraction, cpu_share=share, sm_fraction=0.1)
+            for _ in range(4):
+                ids = rng.integers(0, 40000, 25000)
+                self.assertTrue(torch.equal(store[ids].cpu(), torch.from_numpy(features[ids])), (gpu_fraction, share))
+
+    @unittest.skipIf(torch is None or not torch.cuda.is_available(), "no CUDA torch")
     def test_cuda_ids_stay_on_the_gpu(self):
         """ids as CUDA tensors (a sampler's output): the same rows and the same
         tier counts as the same ids from host memory; bad ones refused."""
@@ -459,6 +472,12 @@ class FeatureStoreRefusalsTest(unittest.TestCase):
         self.refused(lambda: tiergraph.FeatureStore(f, device=-1), "device -1")
         self.refused(lambda: tiergraph.FeatureStore(f, device="cuda"), "device must be a GPU index")
         self.refused(lambda: tiergraph.FeatureStore(f, sm_fraction=0.0), "sm_fraction")
+        for share in (1.5, -0.1, float("nan")):
+            self.refused(lambda: tiergraph.FeatureStore(f, cpu_share=share), "cpu_share")
+        for share in ("half", True, None, [0.5]):
+            self.refused(lambda: tiergraph.FeatureStore(f, cpu_share=share), "cpu_share")
+        for share in (0, 0.5, 1, "auto"):  # accepted everywhere; a CPU store gathers on the CPU anyway
+            self.assertEqual(tiergraph.FeatureStore(f, cpu_share=share)[[3]].shape, (1, 3))
         with self.assertRaisesRegex(TypeError, "use_gpu must be None, True or False"):
             tiergraph.FeatureStore(f, use_gpu="yes")
         self.refused(lambda: tiergraph.FeatureStore(f, small, score="weighted-reverse-pagerank"),

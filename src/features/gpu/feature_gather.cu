@@ -37,6 +37,9 @@ constexpr uint64_t kLine = 128;
 __device__ __forceinline__ uint64_t place(const GatherRequest& r, uint64_t i) {
   return r.positions != nullptr ? r.positions[i] : i;
 }
+__device__ __forceinline__ uint64_t row_of(const GatherRequest& r, uint64_t i) {
+  return r.ids != nullptr ? static_cast<uint64_t>(r.ids[i]) : i;
+}
 
 template <int kRows, int kLines, typename Rows>
 __global__ void gather_rows_kernel(Rows rows, GatherRequest r, uint64_t row_bytes) {
@@ -50,7 +53,7 @@ __global__ void gather_rows_kernel(Rows rows, GatherRequest r, uint64_t row_byte
 #pragma unroll
     for (int k = 0; k < kRows; ++k) {
       const uint64_t i = base + k < r.count ? base + k : base;  // past the end: a repeat of the first, not stored
-      begin[k] = reinterpret_cast<uintptr_t>(rows(static_cast<uint64_t>(r.ids[i])));
+      begin[k] = reinterpret_cast<uintptr_t>(rows(row_of(r, i)));
       line[k] = begin[k] & ~uintptr_t{kLine - 1};
       to[k] = r.out + place(r, i) * row_bytes;
       same_phase[k] = ((begin[k] ^ reinterpret_cast<uintptr_t>(to[k])) & 3) == 0;
@@ -119,7 +122,7 @@ __global__ void gather_naive(RowTable t, GatherRequest r) {
   const uint64_t pieces = (t.row_bytes + 3) / 4, total = r.count * pieces;
   for (uint64_t p = blockIdx.x * uint64_t{blockDim.x} + threadIdx.x; p < total; p += uint64_t{gridDim.x} * blockDim.x) {
     const uint64_t i = p / pieces, first = (p % pieces) * 4;
-    const uint8_t* row = t.rows + static_cast<uint64_t>(r.ids[i]) * t.stride_bytes;
+    const uint8_t* row = t.rows + row_of(r, i) * t.stride_bytes;
     uint8_t* to = r.out + place(r, i) * t.row_bytes;
     for (uint64_t b = first; b < first + 4 && b < t.row_bytes; ++b) to[b] = row[b];
   }

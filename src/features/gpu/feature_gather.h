@@ -67,9 +67,9 @@ struct TieredTable {
 };
 
 // Which rows to gather and where each goes: out row positions[i] (i where
-// positions is null) = table row ids[i], row_bytes each, packed. ids are
-// device memory, int64, each below num_rows (checked by the caller: an id out
-// of range here reads out of bounds).
+// positions is null) = table row ids[i] (i where ids is null), row_bytes
+// each, packed. ids are device memory, int64, each below num_rows (checked by
+// the caller: an id out of range here reads out of bounds).
 struct GatherRequest {
   const int64_t* ids = nullptr;
   const uint32_t* positions = nullptr;

@@ -1,4 +1,6 @@
+#include <cmath>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -6,6 +8,8 @@
 #include "engines/gpu/device_scope.h"
 #include "engines/gpu/placed_graph.h"  // gpu::init_cuda
 #include "engines/gpu/side_stream.h"
+#include "features/cpu_share.h"
+#include "features/gpu/cpu_row_copier.h"
 #include "features/gpu/feature_gather.h"
 #include "features/gpu_tiers.h"
 #include "features/peer_devices.h"
@@ -41,7 +45,71 @@ void check_free(int device, uint64_t needed, const std::string& tier, const char
                               lower);
 }
 
+// Device memory for values copied from the host, kept and grown.
+template <typename T>
+struct Uploaded {
+  std::shared_ptr<T> data;
+  uint64_t capacity = 0;
+  // Pageable host memory: the copy waits for the stream's queued work
+  // before it starts, so a gather uploads all it needs before its kernels.
+  T* from_host(std::span<const T> given, int device, cudaStream_t stream) {
+    if (given.empty()) return nullptr;
+    if (capacity < given.size()) {
+      TG_CUDA(cudaStreamSynchronize(stream));  // the old buffer may still be read
+      data = device_array<T>(given.size(), device);
+      capacity = given.size();
+    }
+    TG_CUDA(cudaMemcpyAsync(data.get(), given.data(), given.size_bytes(), cudaMemcpyHostToDevice, stream));
+    return data.get();
+  }
+};
+
+// A timed CUDA event of the current device.
+class TimedEvent {
+ public:
+  TimedEvent() { TG_CUDA(cudaEventCreate(&event_)); }
+  ~TimedEvent() { cudaEventDestroy(event_); }
+  TimedEvent(const TimedEvent&) = delete;
+  TimedEvent& operator=(const TimedEvent&) = delete;
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+float elapsed_ms(cudaEvent_t from, cudaEvent_t to) {
+  float ms = 0;
+  TG_CUDA(cudaEventElapsedTime(&ms, from, to));
+  return ms;
+}
+
 }  // namespace
+
+// Gathers shared with CPU threads (features/cpu_share.h): the split, the
+// CPU's side, and the events that time both sides for the next split.
+struct CpuSide {
+  ShareBalance balance;
+  uint64_t from_bytes = 0;
+  std::vector<uint32_t> rank_of_row;  // the plan's, where GPU memory holds rows
+  CpuRowCopier copier;
+  TimedEvent start, gpu_done;
+  cudaEvent_t cpu_done = nullptr;  // the copier's, of the last shared gather
+  uint64_t gpu_rows = 0, cpu_rows = 0;
+  Uploaded<int64_t> tail_ids;
+  Uploaded<uint32_t> tail_positions, cpu_positions;
+
+  CpuSide(int device, double share, uint64_t from) : balance(share), from_bytes(from), copier(device) {}
+
+  // The last shared gather's rates, into the balance (waits for it).
+  void measure_last() {
+    if (cpu_done == nullptr) return;
+    TG_CUDA(cudaEventSynchronize(gpu_done.get()));
+    TG_CUDA(cudaEventSynchronize(cpu_done));
+    balance.measured(gpu_rows, elapsed_ms(start.get(), gpu_done.get()), cpu_rows,
+                     elapsed_ms(start.get(), cpu_done));
+    cpu_done = nullptr;
+  }
+};
 
 struct GpuTiers::Impl {
   int device = 0;
@@ -52,9 +120,10 @@ struct GpuTiers::Impl {
   std::shared_ptr<uint8_t> local;              // this GPU's tier, slot order
   std::vector<int> peers;                      // peer i's device
   std::vector<std::shared_ptr<uint8_t>> peer;  // peer i's tier in its memory, slot order
-  std::shared_ptr<int64_t> ids;                // the gathers' ids, kept and grown
-  uint64_t ids_capacity = 0;
+  Uploaded<int64_t> ids;                       // the gathers' ids
   AddressOrder order;  // the ids of large gathers, sorted
+  HostMatrix matrix;
+  std::unique_ptr<CpuSide> cpu;  // where gathers are shared with CPU threads
   std::mutex mutex;    // one gather at a time on the stream
   std::shared_ptr<IdTally> tally, tally_back;  // device ids' checks and counts, and their pinned copy
   // Last: it waits for its gathers before the registered matrix and the
@@ -68,15 +137,7 @@ struct GpuTiers::Impl {
     return t;
   }
 
-  const int64_t* upload(std::span<const int64_t> given) {
-    if (ids_capacity < given.size()) {
-      TG_CUDA(cudaStreamSynchronize(stream));  // the old buffer may still be read
-      ids = device_array<int64_t>(given.size(), device);
-      ids_capacity = given.size();
-    }
-    TG_CUDA(cudaMemcpyAsync(ids.get(), given.data(), given.size_bytes(), cudaMemcpyHostToDevice, stream));
-    return ids.get();
-  }
+  const int64_t* upload(std::span<const int64_t> given) { return ids.from_host(given, device, stream); }
 
   // Rows of large gathers are read in address order (AddressOrder), which
   // costs a sort on the GPU: below kSortFrom ids the reads are too few to
@@ -90,6 +151,47 @@ struct GpuTiers::Impl {
       gather_rows(host->table(), request, GatherKernel::kAligned, blocks, stream);
     else
       gather_tiered(table(), request, blocks, stream);
+  }
+
+  // Rows of host ids into out: shared with the CPU threads where they are
+  // on and the gather is large enough, by the kernel alone otherwise.
+  void launch_host_ids(std::span<const int64_t> given, uint8_t* out, int blocks) {
+    const uint64_t row_bytes = host->table().row_bytes;
+    if (!cpu || given.size() * row_bytes < cpu->from_bytes) {
+      launch(upload(given), given.size(), out, blocks);
+      return;
+    }
+    CpuSide& c = *cpu;
+    c.measure_last();
+    const CpuShareSplit split = split_for_cpu(given, c.balance.share(), c.rank_of_row, bounds);
+    if (split.cpu_ids.empty()) {
+      launch(upload(given), given.size(), out, blocks);
+      return;
+    }
+    // Every upload before the first kernel: pageable copies wait for it.
+    TG_CUDA(cudaEventRecord(c.start.get(), stream));
+    const int64_t* head = upload(given.first(split.gpu_count));
+    const int64_t* tail = c.tail_ids.from_host(std::span<const int64_t>(split.tail_gpu_ids), device, stream);
+    const uint32_t* tail_places =
+        c.tail_positions.from_host(std::span<const uint32_t>(split.tail_gpu_positions), device, stream);
+    const uint32_t* cpu_places =
+        c.cpu_positions.from_host(std::span<const uint32_t>(split.cpu_positions), device, stream);
+    launch(head, split.gpu_count, out, blocks);
+    if (tail != nullptr) gather_tiered(table(), {tail, tail_places, split.tail_gpu_ids.size(), out}, blocks, stream);
+    TG_CUDA(cudaEventRecord(c.gpu_done.get(), stream));
+    const uint64_t m = split.cpu_ids.size();
+    if (cpu_places == nullptr) {  // the tail's rows land in their places
+      c.cpu_done = c.copier.copy(matrix, split.cpu_ids, out + split.gpu_count * row_bytes, c.start.get());
+      TG_CUDA(cudaStreamWaitEvent(stream, c.cpu_done, 0));
+    } else {  // they land packed and the kernel puts each in its place
+      uint8_t* landed = c.copier.landing(m * row_bytes, stream);
+      c.cpu_done = c.copier.copy(matrix, split.cpu_ids, landed, c.start.get());
+      TG_CUDA(cudaStreamWaitEvent(stream, c.cpu_done, 0));
+      gather_rows({landed, m, row_bytes, row_bytes}, {nullptr, cpu_places, m, out}, GatherKernel::kAligned, blocks,
+                  stream);
+    }
+    c.gpu_rows = split.gpu_count + split.tail_gpu_ids.size();
+    c.cpu_rows = m;
   }
 
   // A tier's rows gathered from the registered matrix into `to` (this GPU's
@@ -109,6 +211,8 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   gpu::check_device_exists(options.device);
   if (!(options.sm_fraction > 0.0 && options.sm_fraction <= 1.0))
     throw usage_error("sm_fraction " + std::to_string(options.sm_fraction) + " is outside (0, 1]");
+  if (std::isnan(options.cpu_share) || options.cpu_share > 1.0)
+    throw usage_error("cpu_share " + std::to_string(options.cpu_share) + " is above 1 (negative: balanced)");
   if (plan.num_peers() != options.peers.size())
     throw usage_error("peers: the tier plan has " + std::to_string(plan.num_peers()) + " peer GPU(s), the options " +
                       std::to_string(options.peers.size()));
@@ -122,6 +226,11 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   s.tally = device_array<IdTally>(1, s.device);
   s.tally_back = gpu::pinned_array<IdTally>(1);
   s.host = std::make_unique<RegisteredHostRows>(m.data, m.num_rows, m.row_bytes, m.stride_bytes);
+  s.matrix = m;
+  if (options.cpu_share != 0.0 && m.row_bytes > 0) {
+    s.cpu = std::make_unique<CpuSide>(s.device, options.cpu_share, options.cpu_share_from_bytes);
+    if (plan.bounds.device_rows > 0) s.cpu->rank_of_row = plan.rank_of_row;
+  }
   if (plan.bounds.device_rows == 0 || m.row_bytes == 0) return;
   // GPU memory is checked on every device before any is taken.
   const uint64_t map_bytes = plan.rank_of_row.size() * sizeof(uint32_t);
@@ -161,7 +270,7 @@ std::shared_ptr<void> GpuTiers::gather(std::span<const int64_t> ids) {
   std::shared_ptr<uint8_t> out = device_array<uint8_t>(bytes, s.device);
   // TG_GPU_POISON=1 (the GPU tests): bytes the gather forgets cannot pass.
   if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out.get(), 0xA5, bytes, s.stream));
-  s.launch(s.upload(ids), ids.size(), out.get(), s.max_blocks);
+  s.launch_host_ids(ids, out.get(), s.max_blocks);
   TG_CUDA(cudaStreamSynchronize(s.stream));
   return out;
 }
@@ -179,7 +288,7 @@ void GpuTiers::gather_into(std::span<const int64_t> ids, void* out, uintptr_t co
   const auto theirs = reinterpret_cast<cudaStream_t>(consumer);
   s.side->wait_for(theirs);
   if (gpu::poison_allocations()) TG_CUDA(cudaMemsetAsync(out, 0xA5, bytes, s.stream));
-  s.launch(s.upload(ids), ids.size(), static_cast<uint8_t*>(out), s.max_blocks);
+  s.launch_host_ids(ids, static_cast<uint8_t*>(out), s.max_blocks);
   s.side->release_to(theirs);
 }
 
@@ -218,6 +327,7 @@ void GpuTiers::gather_to_host(std::span<const int64_t> ids, void* out) {
 }
 
 int GpuTiers::device() const { return impl_->device; }
+double GpuTiers::cpu_share() const { return impl_->cpu ? impl_->cpu->balance.share() : 0.0; }
 const std::vector<int>& GpuTiers::peers() const { return impl_->peers; }
 
 }  // namespace tg::features
