@@ -71,7 +71,7 @@ nlohmann::json details_json(const RunStats& s) {
     auto packed_json = [](const PackedListsStats& p) {
       return nlohmann::json{{"entries", p.entries}, {"bytes", p.bytes},     {"plain_bytes", p.plain_bytes},
                             {"ratio", p.ratio()},  {"build_s", p.build_s}, {"weights", p.weights},
-                            {"gpu_encoder", p.gpu_encoder}};
+                            {"gpu_encoder", p.gpu_encoder}, {"resident", p.resident}};
     };
     if (g.packed_lists) j["packed_lists"] = packed_json(*g.packed_lists);
     if (g.light_lists) {

@@ -47,6 +47,7 @@ struct PackedListsStats {
   double build_s = 0;        // the encoder's pass, part of the transfer phase
   bool weights = false;      // some lists carry byte weights (subgraph pushes of SSSP, SSWP)
   bool gpu_encoder = false;  // packed on the GPU (TG_GPU_PACK=1, engines/gpu/packed_encoder.h)
+  bool resident = false;     // the packed words copied into GPU memory, within the budget (light lists)
   double ratio() const { return bytes ? double(plain_bytes) / double(bytes) : 0.0; }
   PackedListsStats& operator+=(const PackedListsStats& o) {
     entries += o.entries;
@@ -55,6 +56,7 @@ struct PackedListsStats {
     build_s += o.build_s;
     weights = weights || o.weights;
     gpu_encoder = gpu_encoder || o.gpu_encoder;
+    resident = resident || o.resident;
     return *this;
   }
 };

@@ -54,7 +54,10 @@ struct PlacedCsr {
   // the out-lists of subgraph pushes (with byte weights where
   // packed_weights).
   const uint32_t* packed_words = nullptr;         // pinned host memory
-  const uint32_t* packed_words_mapped = nullptr;  // its zero-copy device pointer
+  const uint32_t* packed_words_mapped = nullptr;  // its zero-copy device pointer (or, resident, its copy's)
+  // packed_words_mapped points at a copy in GPU memory, not over the link
+  // (the light lists, where they fit: PlacedGraph::place_light_lists).
+  bool packed_words_resident = false;
   const eid_t* packed_host_offsets = nullptr;
   const eid_t* packed_offsets = nullptr;
   bool packed_weights = false;

@@ -344,6 +344,7 @@ class StreamedSource {
     src.neighbors_mapped = csr.view.neighbors;
     src.weights_mapped = weights ? csr.view.weights : nullptr;
     src.packed_words_mapped = csr.packed_words_mapped;
+    src.packed_words_resident = csr.packed_words_resident;
     src.packed_offsets_device = csr.packed_offsets;
     src.packed_weights = csr.packed_weights;
     src.packed_words = csr.packed_host_offsets != nullptr ? csr.packed_host_offsets[n_] : 0;
@@ -442,11 +443,14 @@ class StreamedSource {
       stats_.d2h_bytes += p.bytes_to_host;
       ++(p.packed ? stats_.packed_pieces : stats_.plain_pieces);
       // The GPU way's rate in the bytes its estimate counts: plain bytes, or packed ones over the link.
-      if (way == GatherWay::kGpu) meters_.gpu_gather.add(double(p.packed ? p.link_bytes : p.bytes_to_device), p.gather_s);
-      else meters_.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
-      if (p.packed) {
-        packed_link_ += p.link_bytes;
-        packed_plain_ += p.bytes_to_device;
+      // Light rounds apart: their short lists (resident, or a request a list) say nothing of a whole list's cost.
+      if (!light) {
+        if (way == GatherWay::kGpu) meters_.gpu_gather.add(double(p.packed ? p.link_bytes : p.bytes_to_device), p.gather_s);
+        else meters_.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
+        if (p.packed) {
+          packed_link_ += p.link_bytes;
+          packed_plain_ += p.bytes_to_device;
+        }
       }
       subgraph::UnitMembers members{active_bits_.data(), 0, 0};
       if (async && p.count > 0 && !p.unit.split) {  // split lists: see stream_units

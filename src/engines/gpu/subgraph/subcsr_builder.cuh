@@ -58,6 +58,7 @@ struct SubcsrSource {
   // The same lists packed (4-byte ids; byte weights where packed_weights),
   // for the GPU way; null where not packed.
   const uint32_t* packed_words_mapped = nullptr;
+  bool packed_words_resident = false;  // packed_words_mapped is GPU memory: its reads cross no link
   const eid_t* packed_offsets_device = nullptr;
   bool packed_weights = false;
   uint64_t packed_words = 0;  // all lists' words: sizes the scratch the packed pieces cross into

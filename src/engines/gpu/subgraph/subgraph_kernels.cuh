@@ -55,9 +55,18 @@ __global__ void scatter_sub_offsets(const V* active, const eid_t* sub, uint64_t 
 // 105 MB and 15-18 ms a round). Writes at most max_out ranges and the count
 // it needed into *needed (more than max_out: the caller runs it again with room).
 // Range is EdgeRange (a template so that every translation unit may include it).
+//
+// first_capacity and tail (both at most capacity; capacity and 0 for the plain
+// cut): the first range holds at most first_capacity edges, and where what is
+// left after a range would fit in one but exceed `tail`, the range stops
+// `tail` edges short, so the last one is small. A round's pieces are loaded
+// while the one before is pushed: its first load and its last push overlap
+// nothing, and small first and last pieces shorten both. A list longer than
+// a range's bound but within capacity goes whole.
 template <typename Range>
 __global__ void plan_ranges_greedy(const eid_t* prefix, uint64_t count, uint64_t capacity, Range* out,
-                                   uint64_t max_out, unsigned long long* needed) {
+                                   uint64_t max_out, unsigned long long* needed, uint64_t first_capacity,
+                                   uint64_t tail) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   const eid_t total = prefix[count];
   uint64_t k = 0;
@@ -79,14 +88,16 @@ __global__ void plan_ranges_greedy(const eid_t* prefix, uint64_t count, uint64_t
       ++i;
       continue;
     }
-    const eid_t limit = total - begin <= capacity ? total : begin + capacity;
+    const eid_t cap = k == 0 ? first_capacity : capacity, rest = total - begin;
+    eid_t limit = rest <= cap ? total : begin + cap;
+    if (k > 0 && tail > 0 && rest <= capacity && rest > tail) limit = total - tail;
     uint64_t lo = i + 1, hi = count + 1;  // the first index past i whose prefix exceeds limit
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo) / 2;
       if (prefix[mid] <= limit) lo = mid + 1;
       else hi = mid;
     }
-    const uint64_t j = lo - 1;
+    const uint64_t j = lo - 1 > i ? lo - 1 : i + 1;
     put(i, j, begin, prefix[j], false);
     i = j;
   }
