@@ -114,6 +114,25 @@ struct ThirtyPercentOnGpu {
   }
 };
 
+// gather_into on `theirs` after that stream sleeps on the host (a host
+// function) and then zeroes the output, and the rows copied back on it into
+// *got: a gather that did not wait for the stream would be overwritten.
+void gather_into_after_a_sleep(features::GpuTiers& tiers, const std::vector<int64_t>& ids, uint64_t row_bytes,
+                               cudaStream_t theirs, std::vector<uint8_t>& got) {
+  const uint64_t bytes = ids.size() * row_bytes;
+  got.assign(bytes, 0xA5);
+  void* out = nullptr;
+  ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
+  ASSERT_EQ(cudaLaunchHostFunc(
+                theirs, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }, nullptr),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(out, 0, bytes, theirs), cudaSuccess);
+  tiers.gather_into(ids, out, reinterpret_cast<uintptr_t>(theirs));
+  ASSERT_EQ(cudaMemcpyAsync(got.data(), out, bytes, cudaMemcpyDeviceToHost, theirs), cudaSuccess);
+  ASSERT_EQ(cudaStreamSynchronize(theirs), cudaSuccess);
+  ASSERT_EQ(cudaFree(out), cudaSuccess);
+}
+
 // gather_into on the caller's stream: that stream first sleeps on the host
 // (a host function) and then zeroes the output, so a gather that did not
 // wait for it would be overwritten; the copy back queued there after the
@@ -126,19 +145,9 @@ TEST(FeatureTiers, GatherIntoIsOrderedOnTheCallersStream) {
   ASSERT_EQ(cudaStreamCreateWithFlags(&theirs, cudaStreamNonBlocking), cudaSuccess);
   for (uint64_t count : {uint64_t{1}, uint64_t{777}, uint64_t{5000}}) {
     const std::vector<int64_t> ids = random_ids(count, t.m.num_rows, t.rng);
-    const uint64_t bytes = count * t.m.row_bytes;
-    std::vector<uint8_t> got(bytes, 0xA5);
-    void* out = nullptr;
-    ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
-    ASSERT_EQ(cudaLaunchHostFunc(
-                  theirs, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(50)); }, nullptr),
-              cudaSuccess);
-    ASSERT_EQ(cudaMemsetAsync(out, 0, bytes, theirs), cudaSuccess);
-    t.tiers.gather_into(ids, out, reinterpret_cast<uintptr_t>(theirs));
-    ASSERT_EQ(cudaMemcpyAsync(got.data(), out, bytes, cudaMemcpyDeviceToHost, theirs), cudaSuccess);
-    ASSERT_EQ(cudaStreamSynchronize(theirs), cudaSuccess);
+    std::vector<uint8_t> got;
+    ASSERT_NO_FATAL_FAILURE(gather_into_after_a_sleep(t.tiers, ids, t.m.row_bytes, theirs, got));
     EXPECT_EQ(got, t.cpu_rows(ids)) << count << " rows";
-    ASSERT_EQ(cudaFree(out), cudaSuccess);
   }
   cudaStreamDestroy(theirs);
 }
@@ -200,20 +209,10 @@ TEST(FeatureTiers, GathersSharedWithCpuThreadsEqualTheCpuGather) {
           expect_gathers_equal_cpu(tiers, m, plan, rng, what);
           for (uint64_t count : {uint64_t{2}, uint64_t{4999}}) {
             const std::vector<int64_t> ids = random_ids(count, m.num_rows, rng);
-            const uint64_t bytes = count * row_bytes;
-            std::vector<uint8_t> got(bytes, 0xA5), expected(bytes, 0x5A);
+            std::vector<uint8_t> got, expected(count * row_bytes, 0x5A);
             features::gather_rows_cpu(m.rows, row_bytes, row_bytes, ids, expected.data());
-            void* out = nullptr;
-            ASSERT_EQ(cudaMalloc(&out, bytes), cudaSuccess);
-            ASSERT_EQ(cudaLaunchHostFunc(
-                          theirs, [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }, nullptr),
-                      cudaSuccess);
-            ASSERT_EQ(cudaMemsetAsync(out, 0, bytes, theirs), cudaSuccess);
-            tiers.gather_into(ids, out, reinterpret_cast<uintptr_t>(theirs));
-            ASSERT_EQ(cudaMemcpyAsync(got.data(), out, bytes, cudaMemcpyDeviceToHost, theirs), cudaSuccess);
-            ASSERT_EQ(cudaStreamSynchronize(theirs), cudaSuccess);
+            ASSERT_NO_FATAL_FAILURE(gather_into_after_a_sleep(tiers, ids, row_bytes, theirs, got));
             EXPECT_EQ(got, expected) << what << ", gather_into of " << count;
-            ASSERT_EQ(cudaFree(out), cudaSuccess);
           }
         }
   }
