@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <random>
 
-#include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/gpu/subgraph/partition_streamer.cuh"
 #include "engines/gpu/subgraph/subcsr_builder.cuh"
@@ -182,21 +181,8 @@ void check_subcsr(const TestCsr<V>& g, const std::vector<V>& active, uint64_t ca
   auto sub = sub_offsets_of<V>(g.offsets, active);
   EXPECT_EQ(shape.active_vertices, active.size());
   EXPECT_EQ(shape.active_edges, sub.back());
-  if (!env_switch("TG_PIECE_RAMP")) {
-    EXPECT_EQ(builder.pieces(), plan_pieces(sub, capacity_edges));
-  } else {  // the ramp's cut (plan_ranges_greedy): whatever the sizes, the pieces tile the SubCSR in order
-    uint64_t item = 0;
-    eid_t edge = 0;
-    for (const EdgeRange& p : builder.pieces()) {
-      EXPECT_LE(p.edges(), capacity_edges);
-      EXPECT_EQ(p.edge_begin, edge);
-      if (!p.split) EXPECT_EQ(p.first, item);
-      if (!p.split) EXPECT_EQ(p.edge_end, sub[p.last]);
-      item = p.split && p.edge_end < sub[p.first + 1] ? p.first : p.last;
-      edge = p.edge_end;
-    }
-    EXPECT_EQ(edge, sub.back());
-  }
+  const std::vector<EdgeRange> want_pieces = plan_pieces(sub, capacity_edges);
+  EXPECT_EQ(builder.pieces(), want_pieces);
 
   Reader reader(g.edges());
   uint64_t bytes = 0;

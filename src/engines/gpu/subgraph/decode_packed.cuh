@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "core/types.h"
+#include "engines/gpu/subgraph/list_at.h"
 #include "engines/gpu/kernels/packed_walk.cuh"
 #include "graph/packed_lists.h"
 
@@ -70,7 +71,7 @@ __global__ void __launch_bounds__(256) decode_long_lists(DecodePackedArgs a) {
     }
     uint64_t i = l;
     for (eid_t pos = lo; pos < hi;) {
-      while (a.sub[i + 1] <= pos) ++i;
+      i = list_at(a.sub, i, a.last, pos);
       const eid_t b = a.sub[i], e = a.sub[i + 1], end = e < hi ? e : hi;
       const uint64_t d = e - b;
       if (d > static_cast<uint64_t>(kPackedBlock)) {

@@ -11,7 +11,6 @@
 #include <cub/device/device_select.cuh>
 #include <span>
 
-#include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/gpu/subgraph/decode_packed.cuh"
 #include "engines/gpu/subgraph/subgraph_kernels.cuh"
@@ -256,14 +255,11 @@ SubcsrShape SubcsrBuilder<V>::finish_build(double start) {
       // and the next hold more than a buffer between them); when they do not,
       // the kernel has counted how many are needed and runs again with room.
       const uint64_t capacity = sizing_.capacity_edges;
-      // TG_PIECE_RAMP=1: a quarter-size first and last piece (plan_ranges_greedy), an A/B not yet measured.
-      static const bool ramp = env_switch("TG_PIECE_RAMP");
-      const uint64_t first = ramp ? std::max<uint64_t>(capacity / 4, 1) : capacity, tail = ramp ? capacity / 4 : 0;
       unsigned long long needed = 0;
-      for (uint64_t room = 2 * (total_ / capacity + 1) + 2;; room = needed) {
+      for (uint64_t room = 2 * (total_ / capacity + 1);; room = needed) {
         if (planned_.size() < room) planned_ = gpu::DeviceArray<EdgeRange>::allocate(room);
         kernels::plan_ranges_greedy<EdgeRange><<<1, 1>>>(sub, count_, capacity, planned_.data(), planned_.size(),
-                                                         counter_.data(), first, tail);
+                                                         counter_.data());
         TG_CUDA_CHECK_LAUNCH();
         TG_CUDA(cudaMemcpy(&needed, counter_.data(), sizeof needed, cudaMemcpyDeviceToHost));
         if (needed <= planned_.size()) break;

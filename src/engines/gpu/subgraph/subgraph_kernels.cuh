@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/types.h"
+#include "engines/gpu/subgraph/list_at.h"
 
 namespace tg::subgraph::kernels {
 
@@ -55,18 +56,9 @@ __global__ void scatter_sub_offsets(const V* active, const eid_t* sub, uint64_t 
 // 105 MB and 15-18 ms a round). Writes at most max_out ranges and the count
 // it needed into *needed (more than max_out: the caller runs it again with room).
 // Range is EdgeRange (a template so that every translation unit may include it).
-//
-// first_capacity and tail (both at most capacity; capacity and 0 for the plain
-// cut): the first range holds at most first_capacity edges, and where what is
-// left after a range would fit in one but exceed `tail`, the range stops
-// `tail` edges short, so the last one is small. A round's pieces are loaded
-// while the one before is pushed: its first load and its last push overlap
-// nothing, and small first and last pieces shorten both. A list longer than
-// a range's bound but within capacity goes whole.
 template <typename Range>
 __global__ void plan_ranges_greedy(const eid_t* prefix, uint64_t count, uint64_t capacity, Range* out,
-                                   uint64_t max_out, unsigned long long* needed, uint64_t first_capacity,
-                                   uint64_t tail) {
+                                   uint64_t max_out, unsigned long long* needed) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   const eid_t total = prefix[count];
   uint64_t k = 0;
@@ -88,16 +80,14 @@ __global__ void plan_ranges_greedy(const eid_t* prefix, uint64_t count, uint64_t
       ++i;
       continue;
     }
-    const eid_t cap = k == 0 ? first_capacity : capacity, rest = total - begin;
-    eid_t limit = rest <= cap ? total : begin + cap;
-    if (k > 0 && tail > 0 && rest <= capacity && rest > tail) limit = total - tail;
+    const eid_t limit = total - begin <= capacity ? total : begin + capacity;
     uint64_t lo = i + 1, hi = count + 1;  // the first index past i whose prefix exceeds limit
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo) / 2;
       if (prefix[mid] <= limit) lo = mid + 1;
       else hi = mid;
     }
-    const uint64_t j = lo - 1 > i ? lo - 1 : i + 1;
+    const uint64_t j = lo - 1;
     put(i, j, begin, prefix[j], false);
     i = j;
   }
@@ -191,21 +181,13 @@ __global__ void __launch_bounds__(kThreads) gather_lists(GatherListsArgs<V> a) {
     uint64_t i = l;
     eid_t pos = lo;
     while (pos < hi) {
-      while (a.sub[i + 1] <= pos) ++i;
-      const V v = a.active[i];
-      eid_t end = a.sub[i + 1] < hi ? a.sub[i + 1] : hi;
-      const eid_t src = a.offsets[v] + (pos - a.sub[i]);
-      // The lists of active vertices that lie next to each other in the edge
-      // array (consecutive ids) are copied as one run: short lists would
-      // otherwise each take a line of their own, and a line they share twice.
-      while (end == a.sub[i + 1] && end < hi && i + 1 < a.last && a.offsets[a.active[i + 1]] == a.offsets[a.active[i] + 1]) {
-        ++i;
-        end = a.sub[i + 1] < hi ? a.sub[i + 1] : hi;
-      }
-      const uint64_t len = end - pos;
-      lines += warp_copy_aligned(a.neighbors, src, len, a.out_neighbors + (pos - a.edge_begin), lane);
-      if (a.weights) lines += warp_copy_aligned(a.weights, src, len, a.out_weights + (pos - a.edge_begin), lane);
-      pos = end;
+      // Adjacent lists as one run (list_at.h), empty ones skipped by galloping.
+      const ListRun<eid_t> run = run_at(a.sub, a.active, a.offsets, i, a.last, pos, hi);
+      i = run.list;
+      const uint64_t len = run.end - pos;
+      lines += warp_copy_aligned(a.neighbors, run.src, len, a.out_neighbors + (pos - a.edge_begin), lane);
+      if (a.weights) lines += warp_copy_aligned(a.weights, run.src, len, a.out_weights + (pos - a.edge_begin), lane);
+      pos = run.end;
     }
   }
   if (lane == 0 && lines) atomicAdd(a.lines, static_cast<unsigned long long>(lines));
