@@ -403,7 +403,8 @@ void bind_feature_store(py::module_& m) {
            "directly (gpu_fraction + peer_fraction <= 1). peers: GPU indices, or None for every other GPU that "
            "device can read (none: those rows stay in host memory, as repr() says). cpu_share: share of each "
            "large gather's host rows that CPU threads gather for the copy engine beside the GPU's zero-copy reads "
-           "(0 none, a number in [0, 1], or 'auto': balanced from measured rates; pays for rows under about 1 KB).")
+           "(0 none, a number in [0, 1], or 'auto': balanced from measured rates; meant for rows under about 1 KB, "
+           "it gained nothing on the H200, docs/PERF.md).")
       .def("__getitem__", &gather, py::arg("ids"),
            "Rows ids (NumPy array, list, torch tensor or one int): a CUDA torch tensor on a GPU store where torch "
            "imports (from torch's allocator, written in order on its current stream), a NumPy array otherwise.")

@@ -132,7 +132,7 @@ if [ -n "$widths" ] && [ -x "$bin/tg_gather_bench" ]; then
     note "gather $w B rows ($rows rows, $gib GiB table):"
     python3 -c 'import json, sys
 for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    share = "  cpu share %.2f" % b["cpu_share"] if "cpu_share" in b and b["name"].endswith("cpu_share") else ""
+    share = "  cpu share %.2f" % b["cpu_share"] if "cpu_share" in b and "cpu_share" in b["name"] else ""
     print("  %-40s %7.1f GB/s%s%s" % (b["name"], b.get("bytes_per_second", 0) / 1e9, share, "  " + b["error_message"] if b.get("error_occurred") else ""))' \
       "$out/gather-$w.json" 2>&1 | tee -a "$summary"
   done

@@ -36,9 +36,10 @@ struct FeatureStoreOptions {
   // Share of each large gather's host-memory rows that CPU threads gather
   // into pinned memory for the copy engine to carry, beside the kernel's
   // zero-copy reads of the rest (GPU stores; host ids): 0 none, (0, 1] that
-  // share, negative: balanced from the rates each gather measures. It pays
-  // for small rows (under about 1 KB), whose zero-copy reads are bounded by
-  // the GPU's address translation, not the link; it costs CPU cores.
+  // share, negative: balanced from the rates each gather measures. Meant for
+  // small rows (under about 1 KB), whose zero-copy reads are bounded by the
+  // GPU's address translation, not the link; it costs CPU cores, and on the
+  // H200 it gained nothing (docs/PERF.md).
   double cpu_share = 0.0;
 };
 

@@ -4,7 +4,6 @@
 // counts the stats report.
 #include "tiergraph/features.h"
 
-#include <cmath>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -14,6 +13,7 @@
 #include "api/graph_access.h"
 #include "core/error.h"
 #include "features/cpu_gather.h"
+#include "features/cpu_share.h"
 #include "features/gpu_tiers.h"
 #include "features/peer_devices.h"
 #include "features/tier_plan.h"
@@ -111,8 +111,7 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
     if (o.device < 0) throw tg::usage_error("device " + std::to_string(o.device) + " is negative");
     if (!(o.sm_fraction > 0.0 && o.sm_fraction <= 1.0))
       throw tg::usage_error("sm_fraction " + std::to_string(o.sm_fraction) + " is outside (0, 1]");
-    if (std::isnan(o.cpu_share) || o.cpu_share > 1.0)
-      throw tg::usage_error("cpu_share " + std::to_string(o.cpu_share) + " is above 1 (negative: balanced)");
+    tg::features::check_cpu_share(o.cpu_share);
     if (o.peers) tg::features::check_peer_list(o.device, *o.peers);
     auto impl = std::make_unique<Impl>();
     impl->matrix = {rows, num_rows, row_bytes, row_bytes};

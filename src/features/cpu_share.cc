@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "core/error.h"
 
 namespace tg::features {
 
@@ -32,6 +35,11 @@ CpuShareSplit split_for_cpu(std::span<const int64_t> ids, double share, std::spa
     }
   }
   return split;
+}
+
+void check_cpu_share(double share) {
+  if (std::isnan(share) || share > 1.0)
+    throw usage_error("cpu_share " + std::to_string(share) + " is above 1 (negative: balanced)");
 }
 
 ShareBalance::ShareBalance(double share)

@@ -40,6 +40,10 @@ struct CpuShareSplit {
 CpuShareSplit split_for_cpu(std::span<const int64_t> ids, double share, std::span<const uint32_t> rank_of_row,
                             const TierBounds& bounds);
 
+// Throws a usage error for a share that is NaN or above 1 (negative means
+// balanced): the store's and GpuTiers' one check.
+void check_cpu_share(double share);
+
 // The CPU's share of the next gather: fixed, or (auto) the one that makes
 // both sides finish together at the rates the last gathers measured.
 class ShareBalance {

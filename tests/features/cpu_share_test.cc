@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/error.h"
 #include "features/cpu_share.h"
 #include "features/tier_plan.h"
 
@@ -81,6 +82,11 @@ TEST(CpuShareSplit, RowsInGpuMemoryStayWithTheKernel) {
       else EXPECT_FALSE(s.cpu_ids.empty());
     }
   }
+}
+
+TEST(CheckCpuShare, RefusesNanAndSharesAboveOne) {
+  for (double share : {-1.0, 0.0, 0.5, 1.0}) EXPECT_NO_THROW(features::check_cpu_share(share)) << share;
+  for (double share : {1.5, std::nan("")}) EXPECT_THROW(features::check_cpu_share(share), Error) << share;
 }
 
 TEST(ShareBalance, AFixedShareStays) {

@@ -1,4 +1,3 @@
-#include <cmath>
 #include <mutex>
 #include <span>
 #include <string>
@@ -211,8 +210,7 @@ GpuTiers::GpuTiers(const HostMatrix& m, const TierPlan& plan, const GpuTierOptio
   gpu::check_device_exists(options.device);
   if (!(options.sm_fraction > 0.0 && options.sm_fraction <= 1.0))
     throw usage_error("sm_fraction " + std::to_string(options.sm_fraction) + " is outside (0, 1]");
-  if (std::isnan(options.cpu_share) || options.cpu_share > 1.0)
-    throw usage_error("cpu_share " + std::to_string(options.cpu_share) + " is above 1 (negative: balanced)");
+  check_cpu_share(options.cpu_share);
   if (plan.num_peers() != options.peers.size())
     throw usage_error("peers: the tier plan has " + std::to_string(plan.num_peers()) + " peer GPU(s), the options " +
                       std::to_string(options.peers.size()));

@@ -12,8 +12,8 @@
 #include <cstdint>
 
 #include "core/types.h"
-#include "engines/gpu/subgraph/list_at.h"
 #include "engines/gpu/kernels/packed_walk.cuh"
+#include "engines/gpu/subgraph/list_at.h"
 #include "graph/packed_lists.h"
 
 namespace tg::subgraph::kernels {
