@@ -28,6 +28,8 @@ nlohmann::json to_json(const IterationRecord& r) {
       {"gather_s", r.gather_s},
       {"copy_s", r.copy_s},
       {"compute_s", r.compute_s},
+      {"push_s", r.push_s},
+      {"load_wait_s", r.load_wait_s},
       {"estimate",
        {{"subgraph_cpu_s", r.choice.estimate.subgraph_cpu_s},
         {"subgraph_gpu_s", r.choice.estimate.subgraph_gpu_s},
@@ -39,7 +41,7 @@ nlohmann::json to_json(const IterationRecord& r) {
 
 nlohmann::json summarize(const std::vector<IterationRecord>& records) {
   uint64_t bytes = 0, inner = 0, units = 0;
-  double generate = 0, gather = 0, copy = 0, compute = 0;
+  double generate = 0, gather = 0, copy = 0, compute = 0, push = 0, load_wait = 0;
   nlohmann::json by_transfer = nlohmann::json::object();
   nlohmann::json list = nlohmann::json::array();
   for (const IterationRecord& r : records) {
@@ -50,6 +52,8 @@ nlohmann::json summarize(const std::vector<IterationRecord>& records) {
     gather += r.gather_s;
     copy += r.copy_s;
     compute += r.compute_s;
+    push += r.push_s;
+    load_wait += r.load_wait_s;
     const char* name = transfer_name(r.choice.transfer);
     by_transfer[name] = by_transfer.value(name, 0) + 1;
     list.push_back(to_json(r));
@@ -62,6 +66,8 @@ nlohmann::json summarize(const std::vector<IterationRecord>& records) {
                         {"gather_s", gather},
                         {"copy_s", copy},
                         {"compute_s", compute},
+                        {"push_s", push},
+                        {"load_wait_s", load_wait},
                         {"iterations_by_transfer", by_transfer},
                         {"iterations", list}};
 }

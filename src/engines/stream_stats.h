@@ -64,6 +64,12 @@ struct IterationRecord {
   double gather_s = 0;    // step 6
   double copy_s = 0;      // not overlapped with the gather
   double compute_s = 0;
+  // Subgraph rounds, host wall time: in pushes (each waits for its counters),
+  // and waiting for a piece's load after the previous piece's push. The next
+  // piece loads beside each push, so a round is push-bound where load_wait_s
+  // is small and load-bound where it is large.
+  double push_s = 0;
+  double load_wait_s = 0;
 };
 
 nlohmann::json to_json(const IterationRecord& r);

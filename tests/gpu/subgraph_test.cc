@@ -117,6 +117,11 @@ void check(const AnyGraph& graph, const std::vector<RunRequest>& requests, const
       inner += r.inner_iterations;
       units += r.units;
       streamed += r.choice.transfer == subgraph::Transfer::kStream;
+      // Pushes and load waits are parts of the round, timed inside it; a
+      // streamed round times neither.
+      EXPECT_LE(r.push_s + r.load_wait_s, r.compute_s * 1.001 + 1e-6);
+      if (r.choice.transfer == subgraph::Transfer::kStream) EXPECT_EQ(r.push_s + r.load_wait_s, 0.0);
+      if (r.units > 0 && r.choice.transfer != subgraph::Transfer::kStream && !v.async) EXPECT_GT(r.push_s, 0.0);
     }
     const uint64_t steps = gather ? st.iterations : st.push_steps;
     EXPECT_EQ(copied, st.bytes_moved);

@@ -185,11 +185,17 @@ TEST(IterationRecords, Summary) {
   records[1].generate_s = 0.5;
   records[2].choice.transfer = Transfer::kSubgraphCpuGather;
   records[2].bytes_copied = 1;
+  records[1].push_s = 0.25;
+  records[2].push_s = 0.5;
+  records[2].load_wait_s = 0.125;
   nlohmann::json j = summarize(records);
   EXPECT_EQ(j["outer_iterations"], 3);
   EXPECT_EQ(j["inner_iterations"], 5);
   EXPECT_EQ(j["bytes_copied"], 111);
   EXPECT_DOUBLE_EQ(j["generate_s"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(j["push_s"].get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(j["load_wait_s"].get<double>(), 0.125);
+  EXPECT_DOUBLE_EQ(j["iterations"][2]["load_wait_s"].get<double>(), 0.125);
   EXPECT_EQ(j["iterations_by_transfer"]["stream"], 1);
   EXPECT_EQ(j["iterations_by_transfer"]["subgraph-cpu"], 2);
   EXPECT_EQ(j["iterations"].size(), 3u);

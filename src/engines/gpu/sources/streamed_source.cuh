@@ -432,8 +432,11 @@ class StreamedSource {
     // Piece k + 1 is begun before piece k is pushed: the GPU way's gather
     // (and decode) into the other slot then runs beside the push.
     if (!pieces.empty()) builder_->begin_load(0, 0, way);
+    using clock = std::chrono::steady_clock;
     for (uint64_t k = 0; k < pieces.size(); ++k) {
+      const auto waited = clock::now();
       subgraph::LoadedPiece<V> p = builder_->end_load();
+      rec.load_wait_s += std::chrono::duration<double>(clock::now() - waited).count();
       if (k + 1 < pieces.size()) builder_->begin_load(k + 1, static_cast<uint32_t>((k + 1) % 2), way);
       const uint64_t moved = way == GatherWay::kGpu ? p.link_bytes : p.bytes_to_device;
       rec.bytes_copied += moved;
@@ -460,7 +463,11 @@ class StreamedSource {
         members.lo = ends[0];
         members.hi = static_cast<uint64_t>(ends[1]) + 1;
       }
-      if (p.count > 0) run_unit(p.csr, p.frontier, p.count, members);
+      if (p.count > 0) {
+        const auto pushed = clock::now();
+        run_unit(p.csr, p.frontier, p.count, members);
+        rec.push_s += std::chrono::duration<double>(clock::now() - pushed).count();
+      }
     }
     if (async && shape.active_vertices > 0) {
       vertex_kernels::clear_bits<<<grid_for(shape.active_vertices, kBlock, g_.sms), kBlock>>>(
