@@ -100,6 +100,7 @@ nlohmann::json to_json(const StreamStats& s) {
     j["subcsr_packed_pieces"] = s.packed_pieces;
     j["subcsr_plain_pieces"] = s.plain_pieces;
   }
+  if (s.zero_copy_rounds > 0) j["subgraph_zero_copy_rounds"] = s.zero_copy_rounds;
   return j;
 }
 

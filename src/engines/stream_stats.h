@@ -107,6 +107,9 @@ struct StreamStats {
   // packed (the GPU way over packed lists) and those that crossed plain.
   uint64_t packed_pieces = 0;
   uint64_t plain_pieces = 0;
+  // Subgraph rounds of few active edges read in place over zero-copy
+  // (TG_SUBGRAPH_IN_PLACE_BELOW), without a SubCSR.
+  uint64_t zero_copy_rounds = 0;
   std::vector<subgraph::IterationRecord> iterations;
 };
 

@@ -346,6 +346,52 @@ TEST(SubwayPacked, SsspSplitsOverLightLists) {
     }
 }
 
+// Rounds of few active edges read in place over zero-copy (off unless
+// TG_SUBGRAPH_IN_PLACE_BELOW; docs/SUBWAY.md), mixed with SubCSR rounds in
+// one run: the results as on the CPU, the in-place rounds' sectors counted
+// as bytes moved, and none with --async or where no round is small enough.
+TEST(SubwayInPlace, SmallRoundsReadInPlace) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  struct Asked {
+    Asked() { setenv("TG_SUBGRAPH_IN_PLACE_BELOW", "2000", 1); }
+    ~Asked() { unsetenv("TG_SUBGRAPH_IN_PLACE_BELOW"); }
+  } asked;
+  for (const std::string spec : {"kron:13", "urand:12"}) {
+    LoadOptions lo;
+    lo.build.random_weights = WeightRange{1, 255};
+    AnyGraph graph = load_graph(spec, lo);
+    for (const char* name : {"bfs", "sssp", "cc"})
+      for (uint64_t source : sources_with_edges(graph, 2))
+        for (size_t variant : {size_t{0}, size_t{1}, size_t{3}}) {  // subgraph: GPU way, CPU way, --async
+          const Variant& v = variants()[variant];
+          const RunRequest r = prepare_request(graph, make_request(algorithm(name), {source}, {}));
+          const std::string what = spec + ", " + name + ", " + v.name;
+          SCOPED_TRACE(what + ", from " + std::to_string(source));
+          const RunOutput out = run_on_gpu(graph, r, options_of(v, tiny_budget(graph)));
+          expect_as_on_cpu(graph, {r}, std::vector<RunOutput>{out}, what);
+          const StreamStats& s = *out.stats.stream;
+          uint64_t in_place = 0, small = 0, moved = 0;
+          for (const subgraph::IterationRecord& rec : s.iterations) {
+            moved += rec.bytes_copied;
+            const bool read_in_place = rec.choice.transfer == subgraph::Transfer::kZeroCopy;
+            in_place += read_in_place;
+            small += rec.shape.active_edges < 2000 && rec.shape.active_vertices < rec.shape.vertices;
+            if (read_in_place) {
+              EXPECT_LT(rec.shape.active_edges, 2000u);
+              EXPECT_EQ(rec.units, 1u);
+              EXPECT_GT(rec.push_s, 0.0);
+              EXPECT_GE(rec.bytes_copied, rec.shape.active_edges > 0 ? 32u : 0u);
+            }
+          }
+          EXPECT_EQ(moved, out.stats.bytes_moved);
+          EXPECT_EQ(in_place, s.zero_copy_rounds);
+          if (v.async) EXPECT_EQ(in_place, 0u);
+          else EXPECT_EQ(in_place, small) << "every small round but an every-vertex one reads in place";
+          if (!v.async && std::string(name) != "cc") EXPECT_GT(in_place, 0u);
+        }
+  }
+}
+
 // A list longer than a partition, packed, would be cut mid-block: such a
 // run gathers the plain lists, and says why.
 TEST(SubwayPacked, AHubLongerThanAPartitionGathersPlainLists) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "core/env_count.h"
 #include "core/error.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/frontier.cuh"
@@ -198,6 +199,10 @@ class StreamedSource {
       if (every) {
         rec.choice.transfer = subgraph::Transfer::kStream;
         rec.choice.reason = "every vertex is active";
+      } else if (reads_in_place(in)) {
+        rec.choice.transfer = subgraph::Transfer::kZeroCopy;
+        rec.choice.reason = "a small round: " + std::to_string(in.frontier_edges) + " active edges < " +
+                            std::to_string(zero_copy_below_) + ": read in place";
       }
       stream_it = rec.choice.transfer == subgraph::Transfer::kStream;
     } else {
@@ -226,7 +231,8 @@ class StreamedSource {
       rec.inner_iterations++;
     };
 
-    if (stream_it) stream_units(in, every, rec, run_unit);
+    if (rec.choice.transfer == subgraph::Transfer::kZeroCopy) push_in_place(in, a, op, rec, out_count, edges);
+    else if (stream_it) stream_units(in, every, rec, run_unit);
     else subgraph_units(in, async, rec, run_unit, light);
     rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     StepOutcome o;
@@ -381,6 +387,35 @@ class StreamedSource {
     streamer_ = std::make_unique<subgraph::PartitionStreamer<V>>(out, cfg, lent);
     params_.stream_threshold = opt_.stream_threshold;
     params_.gather = opt_.gather;
+  }
+
+  // A round of few active edges read in place over zero-copy (the
+  // zerocopy-aligned placement's kernel, over the same mapped lists the GPU
+  // gather reads): a SubCSR's fixed cost (sort, scans, a load's syncs) can
+  // exceed the time its few lines take over the link. Off unless
+  // TG_SUBGRAPH_IN_PLACE_BELOW=EDGES (being measured: docs/SUBWAY.md); not
+  // with --async, whose units converge locally.
+  bool reads_in_place(const PushInput<V>& in) const {
+    return zero_copy_below_ > 0 && !opt_.async && in.frontier_edges < zero_copy_below_ &&
+           g_.out.view.neighbors != nullptr && (!weights_ || g_.out.view.weights != nullptr);
+  }
+
+  template <typename Op>
+  void push_in_place(const PushInput<V>& in, PushArgs<V> a, const Op& op, subgraph::IterationRecord& rec,
+                     uint64_t& out_count, uint64_t& edges) {
+    const auto pushed = std::chrono::steady_clock::now();
+    a.csr = g_.out.view;
+    a.frontier = in.frontier;
+    a.count = in.count;
+    TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters)));
+    const StepCounters c = push_step<Access::kAligned>(a, whole_lists(op));
+    edges += c.edges;
+    out_count = c.out_count;
+    rec.units = 1;
+    rec.inner_iterations = 1;
+    rec.bytes_copied = c.sectors * 32;  // the 32-byte sectors its loads asked for over the link
+    rec.push_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - pushed).count();
+    stats_.zero_copy_rounds++;
   }
 
   // The partitions that hold active vertices (all of them for PT).
@@ -566,6 +601,7 @@ class StreamedSource {
   bool packed_ = false;            // gathers read packed in-lists
   double packed_fraction_ = 1.0;   // subgraph pushes over packed out-lists: their bytes over the plain ones
   weight_t light_below_ = 0;       // the builder takes the light lists for a band below this (0: none)
+  uint64_t zero_copy_below_ = env_count("TG_SUBGRAPH_IN_PLACE_BELOW");  // reads_in_place
   uint64_t packed_link_ = 0, packed_plain_ = 0;  // the packed pieces so far: lines over the link, plain bytes
   DeviceArray<V> warp_queue_;      // packed gathers: the lists longer than a thread's
   subgraph::ChoiceParams params_;
