@@ -64,6 +64,13 @@ GpuOptions options_of(const Variant& v, uint64_t budget) {
 // array, at least the PT-Opt minimum (8 slots of 64 edges of 12 bytes).
 uint64_t tiny_budget(const AnyGraph& g) { return std::max<uint64_t>(8192, num_edges(g) * 12 / 8); }
 
+// A knob of the environment set for one test, and unset after it.
+struct EnvSet {
+  EnvSet(const char* name, const char* value) : name(name) { setenv(name, value, 1); }
+  ~EnvSet() { unsetenv(name); }
+  const char* name;
+};
+
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
@@ -301,10 +308,7 @@ TEST(SubwayPacked, PushesOverPackedListsMoveFewerBytes) {
 TEST(SubwayPacked, SsspSplitsOverLightLists) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   // Off by default (slower so far, docs/SUBWAY.md "Light lists"): asked for here, and put back after.
-  struct LightListsAsked {
-    LightListsAsked() { setenv("TG_LIGHT_LISTS", "1", 1); }
-    ~LightListsAsked() { unsetenv("TG_LIGHT_LISTS"); }
-  } asked;
+  const EnvSet asked("TG_LIGHT_LISTS", "1");
   for (const std::string spec : {"kron:14", "urand:13"})
     for (bool whole_weights : {true, false}) {
       LoadOptions lo;
@@ -352,10 +356,7 @@ TEST(SubwayPacked, SsspSplitsOverLightLists) {
 // as bytes moved, and none with --async or where no round is small enough.
 TEST(SubwayInPlace, SmallRoundsReadInPlace) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
-  struct Asked {
-    Asked() { setenv("TG_SUBGRAPH_IN_PLACE_BELOW", "2000", 1); }
-    ~Asked() { unsetenv("TG_SUBGRAPH_IN_PLACE_BELOW"); }
-  } asked;
+  const EnvSet asked("TG_SUBGRAPH_IN_PLACE_BELOW", "2000");
   for (const std::string spec : {"kron:13", "urand:12"}) {
     LoadOptions lo;
     lo.build.random_weights = WeightRange{1, 255};
