@@ -108,10 +108,11 @@ struct BeyondExactFloat {
 
 // The width of a run split over an engine's light lists (KeepsLightLists),
 // and the weight its reads ask them under (EdgeReads::light_below): a picked
-// width is an eighth of the mean weight (the subgraph placement's quarter,
-// halved as a split halves it), a given one itself. The placement keeps
-// them only where TG_LIGHT_LISTS=1 (slower so far: docs/SUBWAY.md).
-constexpr double kLightListsWidthOfMean = 0.125;
+// width is a quarter of the mean weight (the subgraph placement's unsplit
+// width), a given one itself. kron:25 at a quarter budget on the H200, one
+// source: 213.8 ms at a quarter (32), 250.3 at an eighth (16), whose light
+// rounds are twice as many (docs/PERF.md, session 31).
+constexpr double kLightListsWidthOfMean = 0.25;
 inline double light_lists_width(const AlgorithmOptions& options) {
   return options.delta_narrow > 0 ? options.delta * kLightListsWidthOfMean : options.delta;
 }

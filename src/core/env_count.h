@@ -12,11 +12,12 @@
 
 namespace tg {
 
-// The variable's value as a count; 0 where unset. A value that is not a
-// whole number is refused in one line, not read as 0.
-inline uint64_t env_count(const char* name) {
+// The variable's value as a count; `if_unset` (0 unless given) where unset
+// or empty. A value that is not a whole number is refused in one line, not
+// read as 0.
+inline uint64_t env_count(const char* name, uint64_t if_unset = 0) {
   const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return 0;
+  if (v == nullptr || *v == '\0') return if_unset;
   char* end = nullptr;
   const unsigned long long x = std::strtoull(v, &end, 10);
   if (*end != '\0' || *v < '0' || *v > '9') throw Error(std::string(name) + "=" + v + ": not a whole number");

@@ -78,6 +78,7 @@ nlohmann::json details_json(const RunStats& s) {
       j["light_lists"] = packed_json(*g.light_lists);
       j["light_lists"]["below"] = g.light_below;
     }
+    if (g.light_lists_left > 0) j["light_lists_left_bytes"] = g.light_lists_left;
   }
   if (s.stream) j.update(to_json(*s.stream));
   if (!s.plan.is_null()) j["plan"] = s.plan;

@@ -77,6 +77,9 @@ struct GpuPlacementStats {
   // build_s counts the split too
   std::optional<PackedListsStats> light_lists;
   double light_below = 0;
+  // The packed bytes light lists would have taken where they were not kept
+  // (past half the budget, so not resident: no split); 0 where kept or none.
+  uint64_t light_lists_left = 0;
 };
 
 // A run across several GPUs (`--gpus N`, src/distributed/gpu/): the

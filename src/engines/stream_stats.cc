@@ -9,6 +9,7 @@ const char* transfer_name(Transfer t) {
     case Transfer::kSubgraphGpuGather: return "subgraph-gpu";
     case Transfer::kStream: return "stream";
     case Transfer::kZeroCopy: return "zerocopy";
+    case Transfer::kResident: return "resident";
   }
   return "?";
 }
@@ -100,7 +101,6 @@ nlohmann::json to_json(const StreamStats& s) {
     j["subcsr_packed_pieces"] = s.packed_pieces;
     j["subcsr_plain_pieces"] = s.plain_pieces;
   }
-  if (s.zero_copy_rounds > 0) j["subgraph_zero_copy_rounds"] = s.zero_copy_rounds;
   return j;
 }
 

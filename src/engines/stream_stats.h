@@ -16,8 +16,10 @@
 namespace tg::subgraph {
 
 // How the active edges of one iteration reached the GPU.
-enum class Transfer { kSubgraphCpuGather, kSubgraphGpuGather, kStream, kZeroCopy };
-const char* transfer_name(Transfer t);  // "subgraph-cpu", "subgraph-gpu", "stream", "zerocopy"
+// kResident: lists read where they lie in GPU memory (the subgraph
+// placement's resident light lists), nothing over the link.
+enum class Transfer { kSubgraphCpuGather, kSubgraphGpuGather, kStream, kZeroCopy, kResident };
+const char* transfer_name(Transfer t);  // "subgraph-cpu", "subgraph-gpu", "stream", "zerocopy", "resident"
 
 // What an iteration looks like when the choice is made.
 struct IterationShape {
@@ -107,9 +109,6 @@ struct StreamStats {
   // packed (the GPU way over packed lists) and those that crossed plain.
   uint64_t packed_pieces = 0;
   uint64_t plain_pieces = 0;
-  // Subgraph rounds of few active edges read in place over zero-copy
-  // (TG_SUBGRAPH_IN_PLACE_BELOW), without a SubCSR.
-  uint64_t zero_copy_rounds = 0;
   std::vector<subgraph::IterationRecord> iterations;
 };
 

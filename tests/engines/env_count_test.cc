@@ -25,6 +25,13 @@ TEST(EnvCount, UnsetAndEmptyAreZero) {
   EXPECT_EQ(env_count(kName), 0u);
 }
 
+TEST(EnvCount, UnsetTakesTheDefaultGiven) {
+  unsetenv(kName);
+  EXPECT_EQ(env_count(kName, 1), 1u);
+  Set s("0");
+  EXPECT_EQ(env_count(kName, 1), 0u);
+}
+
 TEST(EnvCount, ReadsWholeNumbers) {
   Set s("2000000");
   EXPECT_EQ(env_count(kName), 2000000u);

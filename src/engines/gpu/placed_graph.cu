@@ -10,6 +10,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/env_count.h"
 #include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/edge_cache_plan.h"
@@ -216,10 +217,11 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
         st += place_packed_lists(graph.out, view_.out, footprint.weights);
         stats_.packed_lists = st;
       }
-      // Only where TG_LIGHT_LISTS=1: measured slower than the unsplit run at a quarter of the mean
-      // (kron:25 773 / 474 / 284 ms at widths 16 / 32 / 64 against 231; docs/SUBWAY.md "Light lists").
+      // On unless TG_LIGHT_LISTS=0: kron:25 at a quarter budget, four sources twice, split at a quarter
+      // of the mean 209.9 ms against 233.8 unsplit, 6.0 GB over the link against 8.2 (docs/SUBWAY.md
+      // "Light lists").
       if (view_.out.packed_weights && reads.light_below > 0 && view_.streamed.gather != GatherWay::kCpu &&
-          env_switch("TG_LIGHT_LISTS"))
+          env_count("TG_LIGHT_LISTS", 1) != 0)
         place_light_lists(graph.out, reads.light_below);
     }
   }
@@ -295,14 +297,27 @@ PackedListsStats PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr
 // SSSP's light edges (EdgeReads::light_below) apart: a CSR of every out-list's
 // entries under `below`, placed as the out-lists are (pinned in place and
 // mapped, offsets in GPU memory) and packed with byte weights. A bucket's
-// light rounds then copy these alone (kron:25, weights 1..255, `below` 16:
-// 6% of the entries) and its heavy round the whole lists of its settled
+// light rounds then copy these alone (kron:25, weights 1..255, `below` 32:
+// 12% of the entries) and its heavy round the whole lists of its settled
 // vertices, each once (algorithms/settle_in_order.h's band split).
 template <typename V>
 void PlacedGraph<V>::place_light_lists(const Csr<V>& out_csr, weight_t below) {
   const auto t0 = std::chrono::steady_clock::now();
   light_csr_ = light_sublists(out_csr, view_.n, below);
   if (light_csr_.num_edges() == 0) return;  // no light edge: nothing apart, no split
+  // Kept only where they will be resident (below), unless TG_LIGHT_LISTS=2:
+  // over the link a light round costs a request a list, and the split lost
+  // (urand:25 at a quarter budget on the H200: 270.4 ms against 253.7
+  // unsplit, its light lists past half the budget; kron:25's resident ones
+  // 164.0 against 205.8 unsplit, docs/PERF.md session 32).
+  if constexpr (sizeof(V) == sizeof(uint32_t)) {
+    const uint64_t words = packed_offsets(light_csr_, view_.n, true).back();
+    if (words * sizeof(uint32_t) > view_.streamed.budget / 2 && env_count("TG_LIGHT_LISTS", 1) < 2) {
+      stats_.light_lists_left = words * sizeof(uint32_t);
+      light_csr_ = Csr<V>{};
+      return;
+    }
+  }
   const double split_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   place_csr(light_csr_, view_.light, true, true, -1, -1);
   PackedListsStats st = place_packed_lists(light_csr_, view_.light, true);

@@ -88,8 +88,8 @@ struct DeviceGraph {
   Access access = Access::kDevice;
   PlacedCsr<V> out;  // out.view.offsets is always set; neighbours when pushing
   PlacedCsr<V> in;   // placed when pulling is possible (for undirected graphs: the out-CSR)
-  // The subgraph placement's light lists (EdgeReads::light_below; only with
-  // TG_LIGHT_LISTS=1, slower so far, docs/SUBWAY.md "Light lists"): every
+  // The subgraph placement's light lists (EdgeReads::light_below; off with
+  // TG_LIGHT_LISTS=0, docs/SUBWAY.md "Light lists"): every
   // out-list's entries of weight under light_below, as lists of their own,
   // pinned, mapped and packed with byte weights beside the out-lists; a
   // bucket's light rounds copy these alone. light_below 0: none.

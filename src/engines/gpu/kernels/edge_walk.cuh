@@ -88,6 +88,20 @@ __device__ inline uint64_t owner_of(const unsigned long long* prefix, uint64_t c
   return lo;
 }
 
+// The chunks of the long lists a first pass deferred to `big` (prefix: the
+// chunk plan below), a warp each over the grid: visit(v, k, c) for chunk c
+// of all, chunk k of v's list (v = big[i]); every lane calls it together.
+template <typename V, typename Visit>
+__device__ inline void for_each_deferred_chunk(const V* big, const unsigned long long* prefix, uint64_t count,
+                                               Visit&& visit) {
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  const unsigned long long total = prefix[count];
+  for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
+    const uint64_t i = owner_of(prefix, count, c);
+    visit(big[i], c - prefix[i], c);
+  }
+}
+
 // Chunk c of the long lists a first pass deferred to `big` (prefix: the
 // chunk plan below): the list's vertex, and the entries [lo, hi) of it that
 // one warp reads, loading from `start` (a 128-byte line for kAligned), and

@@ -90,21 +90,16 @@ __global__ void __launch_bounds__(kBlock) packed_chunk_kernel(PackedGatherArgs<V
                                                               const unsigned long long* prefix, uint64_t count,
                                                               typename Op::acc_t* partial) {
   const int lane = threadIdx.x & 31;
-  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
-  const unsigned long long total = prefix[count];
   Tally t;
-  for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
-    const uint64_t i = owner_of(prefix, count, c);
-    const V v = a.big_queue[i];
+  for_each_deferred_chunk(a.big_queue, prefix, count, [&](V v, uint64_t k, uint64_t c) {
     const uint64_t degree = degree_of(a, v);
-    const uint64_t k = c - prefix[i];
     const typename Op::acc_t sum = warp_combine(op, packed_chunk_sum(a, op, v, degree, k, lane));
     if (lane == 0) {
       const uint64_t lo = k * kPackedChunk;
       t.edges += (degree - lo < static_cast<uint64_t>(kPackedChunk) ? degree - lo : kPackedChunk);
       partial[c] = sum;
     }
-  }
+  });
   flush(t, a.counters);
 }
 

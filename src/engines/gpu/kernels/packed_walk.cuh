@@ -1,7 +1,8 @@
 // A warp's walk over one 1024-entry chunk of a packed list (graph/
 // packed_lists.h), shared by the gathers over packed in-lists
-// (gather_packed.cuh) and the subgraph placement's decoding of packed
-// out-lists into its edge buffers (subgraph/subgraph_kernels.cuh).
+// (gather_packed.cuh), the subgraph placement's decoding of packed
+// out-lists into its edge buffers (subgraph/decode_packed.cuh) and the push
+// over resident packed light lists (push_packed.cuh).
 #pragma once
 
 #include <cstdint>
@@ -14,12 +15,13 @@ namespace tg::gpu::kernels {
 // 32k + 31): the warp's lanes read the chunk's headers and scan their gap
 // words into each block's start, then take the blocks one after another,
 // lane i decoding the block's entry i (lane 0 the header's first id, lane i > 0
-// gap i - 1, added up by an inclusive scan). visit(entry, id) runs in each lane
-// that holds an entry (entry: its index in the list); every lane must call
-// this (it shuffles).
+// gap i - 1, added up by an inclusive scan). visit(entry, id, holds) runs in
+// every lane for every block, together (it may shuffle or vote), `holds`
+// false in a lane past the block's last entry (entry: the index in the
+// list); every lane must call this (it shuffles).
 template <typename Load, typename Visit>
-__device__ inline void packed_chunk_walk(const uint32_t* list, uint64_t degree, uint64_t k, int lane, Load&& load,
-                                         Visit&& visit) {
+__device__ inline void packed_chunk_walk_warp(const uint32_t* list, uint64_t degree, uint64_t k, int lane,
+                                              Load&& load, Visit&& visit) {
   constexpr unsigned kAll = 0xffffffffu;
   constexpr int kLanes = kPackedBlock;
   const uint64_t blocks = packed_blocks(degree);
@@ -52,8 +54,17 @@ __device__ inline void packed_chunk_walk(const uint32_t* list, uint64_t degree, 
       const uint32_t y = __shfl_up_sync(kAll, id, o);
       if (lane >= o) id += y;
     }
-    if (lane < static_cast<int>(n)) visit((first_block + j) * kPackedBlock + lane, id);
+    visit((first_block + j) * kPackedBlock + lane, id, lane < static_cast<int>(n));
   }
+}
+
+// The same, visit(entry, id) run only in the lanes that hold an entry.
+template <typename Load, typename Visit>
+__device__ inline void packed_chunk_walk(const uint32_t* list, uint64_t degree, uint64_t k, int lane, Load&& load,
+                                         Visit&& visit) {
+  packed_chunk_walk_warp(list, degree, k, lane, load, [&](uint64_t entry, uint32_t id, bool holds) {
+    if (holds) visit(entry, id);
+  });
 }
 
 }  // namespace tg::gpu::kernels

@@ -161,6 +161,16 @@ struct PackedGatherArgs : GatherArgs<V> {
   const uint32_t* words = nullptr;
 };
 
+// A push over packed out-lists lying in GPU memory (graph/packed_lists.h,
+// with byte weights): csr.offsets are the lists' entry offsets, and u's
+// packed list starts at words[word_offsets[u]]. The subgraph placement's
+// light lists, resident (DeviceGraph::light). 4-byte ids.
+template <typename V>
+struct PackedPushArgs : PushArgs<V> {
+  const eid_t* word_offsets = nullptr;
+  const uint32_t* words = nullptr;
+};
+
 // Each returns the step's counters, copied to the host.
 template <Access A, typename V, typename Op>
 StepCounters push_step(const PushArgs<V>& args, const Op& op);
@@ -172,5 +182,9 @@ StepCounters gather_step(const GatherArgs<V>& args, const Op& op, double* residu
 // The same over packed lists (compiled in gather_packed.cu, for 4-byte ids).
 template <typename V, typename Op>
 StepCounters gather_packed_step(const PackedGatherArgs<V>& args, const Op& op, double* residual);
+// A push over packed lists in GPU memory (compiled in push_packed.cu, for
+// 4-byte ids and the operators with a weight band).
+template <typename V, typename Op>
+StepCounters push_packed_step(const PackedPushArgs<V>& args, const Op& op);
 
 }  // namespace tg::gpu

@@ -190,7 +190,11 @@ class StreamedSource {
     if constexpr (HasWeightBand<Op>)
       light = light_below_ > 0 && !every && op.band().from <= 0 && op.band().below <= light_below_;
     bool stream_it = true;
-    if (light) {
+    if (light && reads_light_in_place<Op>()) {
+      rec.choice.transfer = subgraph::Transfer::kResident;
+      rec.choice.reason = "a light band: the light lists, read where they lie in GPU memory";
+      stream_it = false;
+    } else if (light) {
       rec.choice.transfer = subgraph::Transfer::kSubgraphGpuGather;
       rec.choice.reason = "a light band: the light lists";
       stream_it = false;
@@ -232,6 +236,7 @@ class StreamedSource {
     };
 
     if (rec.choice.transfer == subgraph::Transfer::kZeroCopy) push_in_place(in, a, op, rec, out_count, edges);
+    else if (rec.choice.transfer == subgraph::Transfer::kResident) push_light_in_place(in, a, op, rec, out_count, edges);
     else if (stream_it) stream_units(in, every, rec, run_unit);
     else subgraph_units(in, async, rec, run_unit, light);
     rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -415,7 +420,45 @@ class StreamedSource {
     rec.inner_iterations = 1;
     rec.bytes_copied = c.sectors * 32;  // the 32-byte sectors its loads asked for over the link
     rec.push_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - pushed).count();
-    stats_.zero_copy_rounds++;
+  }
+
+  // A light round over light lists resident in GPU memory: pushed where
+  // they lie, packed (kernels/push_packed.cuh), with no SubCSR built, loaded
+  // or decoded first. On unless TG_LIGHT_IN_PLACE=0 (to measure against the
+  // SubCSR of light lists).
+  template <typename Op>
+  bool reads_light_in_place() const {
+    if constexpr (sizeof(V) == sizeof(uint32_t) && Op::needs_weights && HasWeightBand<Op>)
+      return light_in_place_ && g_.light.packed_words_resident && g_.light.packed_weights &&
+             g_.light.packed_offsets != nullptr;
+    else
+      return false;
+  }
+
+  template <typename Op>
+  void push_light_in_place(const PushInput<V>& in, const PushArgs<V>& a, const Op& op, subgraph::IterationRecord& rec,
+                           uint64_t& out_count, uint64_t& edges) {
+    if constexpr (sizeof(V) == sizeof(uint32_t) && Op::needs_weights && HasWeightBand<Op>) {
+      const auto pushed = std::chrono::steady_clock::now();
+      PackedPushArgs<V> p;
+      static_cast<PushArgs<V>&>(p) = a;
+      p.csr = CsrView<V>{};
+      p.csr.offsets = g_.light.view.offsets;  // entries, for the degrees
+      p.word_offsets = g_.light.packed_offsets;
+      p.words = g_.light.packed_words_mapped;
+      p.frontier = in.frontier;
+      p.count = in.count;
+      TG_CUDA(cudaMemset(counters_.data(), 0, sizeof(StepCounters)));
+      const StepCounters c = push_packed_step(p, whole_lists(op));
+      edges += c.edges;
+      out_count = c.out_count;
+      rec.units = 1;
+      rec.inner_iterations = 1;
+      rec.bytes_copied = 0;  // nothing crosses the link
+      rec.push_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - pushed).count();
+    } else {
+      throw Error("GPU engine: light lists are pushed in place with 4-byte ids and a weighted, banded operator only");
+    }
   }
 
   // The partitions that hold active vertices (all of them for PT).
@@ -602,6 +645,7 @@ class StreamedSource {
   double packed_fraction_ = 1.0;   // subgraph pushes over packed out-lists: their bytes over the plain ones
   weight_t light_below_ = 0;       // the builder takes the light lists for a band below this (0: none)
   uint64_t zero_copy_below_ = env_count("TG_SUBGRAPH_IN_PLACE_BELOW");  // reads_in_place
+  bool light_in_place_ = env_count("TG_LIGHT_IN_PLACE", 1) != 0;       // reads_light_in_place
   uint64_t packed_link_ = 0, packed_plain_ = 0;  // the packed pieces so far: lines over the link, plain bytes
   DeviceArray<V> warp_queue_;      // packed gathers: the lists longer than a thread's
   subgraph::ChoiceParams params_;

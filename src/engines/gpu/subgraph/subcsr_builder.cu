@@ -11,6 +11,7 @@
 #include <cub/device/device_select.cuh>
 #include <span>
 
+#include "core/env_count.h"
 #include "core/error.h"
 #include "engines/gpu/subgraph/decode_packed.cuh"
 #include "engines/gpu/subgraph/subgraph_kernels.cuh"
@@ -30,11 +31,24 @@ int device_sms() {
   return sms;
 }
 
-// Blocks for a grid-stride kernel over `items` threads' worth of work.
-unsigned blocks_for(uint64_t threads, int sms) {
+// Blocks for a grid-stride kernel over `items` threads' worth of work, at
+// most `per_sm` a multiprocessor.
+unsigned blocks_for(uint64_t threads, int sms, uint64_t per_sm = 16) {
   uint64_t b = gpu::div_up(threads, kernels::kThreads);
-  uint64_t cap = static_cast<uint64_t>(sms) * 16;
+  uint64_t cap = static_cast<uint64_t>(sms) * std::max<uint64_t>(per_sm, 1);
   return static_cast<unsigned>(std::max<uint64_t>(1, std::min(b, cap)));
+}
+
+// The same for a piece's load (gather_lists, the decoders), which runs on
+// its slot's stream beside the previous piece's push: a grid that fills
+// every multiprocessor leaves the push no room until the load is done (a
+// 51 M-edge piece's push takes 0.46 ms alone under ncu, 4.9 ms beside a
+// load). Four blocks of 256 a multiprocessor still keep the link busy:
+// kron:25 SSSP at a quarter budget on the H200, four sources twice, 203.3 ms
+// against 211.6 with 16 (a full grid) and 214.0 with 2 (docs/PERF.md,
+// session 32). TG_LOAD_BLOCKS_PER_SM sets it, to measure.
+unsigned load_blocks_for(uint64_t threads, int sms) {
+  return blocks_for(threads, sms, env_count("TG_LOAD_BLOCKS_PER_SM", 4));
 }
 
 // Key bits of vertex ids below n (radix sort passes).
@@ -66,7 +80,7 @@ void launch_gather(const eid_t* offsets, const T* from, const weight_t* weights,
   a.out_weights = to_weights;
   a.chunk = std::max<uint64_t>(chunk, 1);
   a.lines = lines;
-  kernels::gather_lists<T><<<blocks_for(gpu::div_up(end - begin, a.chunk) * 32, device_sms()), kernels::kThreads, 0,
+  kernels::gather_lists<T><<<load_blocks_for(gpu::div_up(end - begin, a.chunk) * 32, device_sms()), kernels::kThreads, 0,
                              stream>>>(a);
   TG_CUDA_CHECK_LAUNCH();
 }
@@ -456,9 +470,9 @@ void SubcsrBuilder<V>::decode(const EdgeRange& p, eid_t word_begin, uint32_t slo
   d.weights = cfg_.weights;
   d.out_ids = reinterpret_cast<uint32_t*>(buf_n_[slot].data());
   d.out_weights = cfg_.weights ? buf_w_[slot].data() : nullptr;
-  kernels::decode_short_lists<<<blocks_for(p.items(), sms), kernels::kThreads, 0, stream>>>(d);
+  kernels::decode_short_lists<<<load_blocks_for(p.items(), sms), kernels::kThreads, 0, stream>>>(d);
   TG_CUDA_CHECK_LAUNCH();
-  kernels::decode_long_lists<<<blocks_for(gpu::div_up(p.edges(), kPackedChunk) * 32, sms), kernels::kThreads, 0,
+  kernels::decode_long_lists<<<load_blocks_for(gpu::div_up(p.edges(), kPackedChunk) * 32, sms), kernels::kThreads, 0,
                                stream>>>(d);
   TG_CUDA_CHECK_LAUNCH();
 }
