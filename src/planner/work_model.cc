@@ -341,6 +341,16 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     if (name == "sssp" && (o.delta == 0 || o.delta_narrow > 0)) {
       w.narrow_entries_share = 0.72;
       w.narrow_rounds_share = 1.75;
+      // Its light lists, under a quarter of the mean weight (algorithms/
+      // sssp.h): an eighth of the entries where weights spread evenly below
+      // twice their mean (kron:25 with weights 1..255: 12.6%). Split over
+      // them, the heavy rounds read each reached list once: kron:25 moved
+      // 5.5-5.65 GB against 7.7-9.1 unsplit, 0.68 of it (docs/PERF.md,
+      // session 32), where 1 / (2.0 x 0.72) = 0.69. A given width splits in
+      // the engine too, where its light lists fit; the planner, which does
+      // not know how the weights spread, plans it unsplit.
+      w.light_share = 0.125;
+      w.split_entries = m;
     }
     w.streamed_share = 0.7;
     w.basis = split ? "lists ordered by weight: light parts read about twice, heavy parts once, 1.3 entries an edge"

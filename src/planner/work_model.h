@@ -64,6 +64,12 @@ struct Work {
   // as shares of those above.
   double narrow_entries_share = 1;
   double narrow_rounds_share = 1;
+  // SSSP on the subgraph placement, a picked width: the share of entries
+  // under it, which the placement keeps apart as light lists where they fit
+  // in GPU memory (docs/SUBWAY.md, "Light lists"), and the entries its heavy
+  // rounds then read over the link (each reached list once); 0: no split.
+  double light_share = 0;
+  double split_entries = 0;
   // Of `entries`: those read by pulls that stop within a list's first
   // entries (bottom-up BFS, CC's sample), which a cache's heads serve; each
   // such probe reads `probe_length` entries, or 0 where it stops at the first
