@@ -16,15 +16,7 @@ struct PackedStep<V, Op> {
   static inline const void* const entry = reinterpret_cast<const void*>(&gather_packed_step<V, Op>);
 };
 
-template <typename V, typename List>
-struct PackedTable;
-template <typename V, typename... Ops>
-struct PackedTable<V, OperatorList<Ops...>> {
-  static inline const void* const entries[] = {PackedStep<V, Ops>::entry...};
-};
-
 }  // namespace tg::gpu::kernels
 
 [[gnu::used]] static const void* const* tg_packed_steps_32 =
-    ::tg::gpu::kernels::PackedTable<::tg::vid32_t,
-                                    ::tg::gpu::kernels::RegistryOperators<::tg::vid32_t, ::tg::Algorithms>::type>::entries;
+    ::tg::gpu::kernels::RegistryEntryTable<::tg::gpu::kernels::PackedStep, ::tg::vid32_t>::entries;

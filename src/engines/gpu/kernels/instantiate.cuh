@@ -66,6 +66,19 @@ struct StepTable<A, V, OperatorList<Ops...>> {
 template <Access A, typename V>
 using RegistryStepTable = StepTable<A, V, typename RegistryOperators<V, Algorithms>::type>;
 
+// One step function a registry operator, for the files that compile a step
+// of their own (gather_packed.cu, push_packed.cu): Entry<V, Op>::entry, null
+// where the operator takes no such step.
+template <template <typename, typename> class Entry, typename V, typename List>
+struct EntryTable;
+template <template <typename, typename> class Entry, typename V, typename... Ops>
+struct EntryTable<Entry, V, OperatorList<Ops...>> {
+  static inline const void* const entries[] = {Entry<V, Ops>::entry...};
+};
+
+template <template <typename, typename> class Entry, typename V>
+using RegistryEntryTable = EntryTable<Entry, V, typename RegistryOperators<V, Algorithms>::type>;
+
 }  // namespace tg::gpu::kernels
 
 // In an access_*.cu file: every registry operator's steps for that access.

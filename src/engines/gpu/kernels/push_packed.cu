@@ -17,15 +17,7 @@ struct PackedPush<V, Op> {
   static inline const void* const entry = reinterpret_cast<const void*>(&push_packed_step<V, Op>);
 };
 
-template <typename V, typename List>
-struct PackedPushTable;
-template <typename V, typename... Ops>
-struct PackedPushTable<V, OperatorList<Ops...>> {
-  static inline const void* const entries[] = {PackedPush<V, Ops>::entry...};
-};
-
 }  // namespace tg::gpu::kernels
 
 [[gnu::used]] static const void* const* tg_packed_push_steps_32 =
-    ::tg::gpu::kernels::PackedPushTable<
-        ::tg::vid32_t, ::tg::gpu::kernels::RegistryOperators<::tg::vid32_t, ::tg::Algorithms>::type>::entries;
+    ::tg::gpu::kernels::RegistryEntryTable<::tg::gpu::kernels::PackedPush, ::tg::vid32_t>::entries;
