@@ -244,7 +244,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
 // their offsets in GPU memory; the encoder's pass is part of the transfer
 // phase.
 template <typename V>
-PackedListsStats PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights) {
+PackedListsStats PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights,
+                                                   std::vector<eid_t> offsets) {
   PackedListsStats st;
   if constexpr (sizeof(V) == 4) {
     const uint64_t n = view_.n;
@@ -270,7 +271,7 @@ PackedListsStats PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr
     // 0.77 + 0.2 s, where the encoder writing into a cudaHostAlloc of the
     // 2.4 GB took 2.84 s (docs/PERF.md).
     if (!on_gpu) {
-      hold.offsets = packed_offsets(csr, n, with_weights);
+      hold.offsets = offsets.empty() ? packed_offsets(csr, n, with_weights) : std::move(offsets);
       hold.words = Array<uint32_t>::allocate(std::max<uint64_t>(hold.offsets[n], 1));
       pack_lists(csr, n, hold.offsets, hold.words.data(), with_weights);
     }
@@ -314,17 +315,19 @@ void PlacedGraph<V>::place_light_lists(const Csr<V>& out_csr, weight_t below) {
   // TG_LIGHT_LISTS_PERCENT, to measure more of it on urand:25, whose 673 MB
   // missed half of 1.07 GB by 136 MB).
   const uint64_t room = view_.streamed.budget / 100 * std::min<uint64_t>(env_count("TG_LIGHT_LISTS_PERCENT", 50), 90);
+  std::vector<eid_t> offsets;  // counted once, for the check and the packing
   if constexpr (sizeof(V) == sizeof(uint32_t)) {
-    const uint64_t words = packed_offsets(light_csr_, view_.n, true).back();
-    if (words * sizeof(uint32_t) > room && env_count("TG_LIGHT_LISTS", 1) < 2) {
-      stats_.light_lists_left = words * sizeof(uint32_t);
+    offsets = packed_offsets(light_csr_, view_.n, true);
+    const uint64_t bytes = offsets.back() * sizeof(uint32_t);
+    if (bytes > room && env_count("TG_LIGHT_LISTS", 1) < 2) {
+      stats_.light_lists_left = bytes;
       light_csr_ = Csr<V>{};
       return;
     }
   }
   const double split_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   place_csr(light_csr_, view_.light, true, true, -1, -1);
-  PackedListsStats st = place_packed_lists(light_csr_, view_.light, true);
+  PackedListsStats st = place_packed_lists(light_csr_, view_.light, true, std::move(offsets));
   if (view_.light.packed_words == nullptr) return;
   // Light lists are short (kron:25 below 16: four entries a list), so a round
   // of them over the link costs a request a list, not bytes: 69 light rounds

@@ -136,7 +136,9 @@ class PlacedGraph {
   void place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights, int file_neighbors,
                  int file_weights);
   void place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget, EdgeCacheMode mode);
-  PackedListsStats place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights);
+  // `offsets`: the lists' packed offsets where already counted (packed_offsets), else empty.
+  PackedListsStats place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights,
+                                      std::vector<eid_t> offsets = {});
   void place_light_lists(const Csr<V>& out_csr, weight_t below);
   const V* place_array(const V* host, uint64_t n);
   template <typename T>
