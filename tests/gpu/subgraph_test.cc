@@ -71,6 +71,9 @@ struct EnvSet {
   const char* name;
 };
 
+// A light round of SSSP's split over light lists (its reason says so).
+bool light_round(const subgraph::IterationRecord& rec) { return rec.choice.reason.rfind("a light band", 0) == 0; }
+
 std::string error_of(const std::function<void()>& f) {
   try {
     f();
@@ -331,7 +334,7 @@ TEST(SubwayPacked, SsspSplitsOverLightLists) {
             if (!whole_weights) {
               EXPECT_FALSE(out.stats.gpu->light_lists.has_value());
               for (const subgraph::IterationRecord& rec : out.stats.stream->iterations)
-                EXPECT_NE(rec.choice.reason.rfind("a light band", 0), 0u) << rec.choice.reason;
+                EXPECT_FALSE(light_round(rec)) << rec.choice.reason;
               continue;
             }
             // Kept where they are resident (half the budget at most); past that, only with TG_LIGHT_LISTS=2.
@@ -343,7 +346,7 @@ TEST(SubwayPacked, SsspSplitsOverLightLists) {
             } else {
               EXPECT_GT(out.stats.gpu->light_lists_left, budget / 2);
               for (const subgraph::IterationRecord& rec : out.stats.stream->iterations)
-                EXPECT_NE(rec.choice.reason.rfind("a light band", 0), 0u) << rec.choice.reason;
+                EXPECT_FALSE(light_round(rec)) << rec.choice.reason;
               const EnvSet always("TG_LIGHT_LISTS", "2");
               kept = run_on_gpu(graph, r, o);
               expect_as_on_cpu(graph, {r}, std::vector<RunOutput>{kept}, what + ", TG_LIGHT_LISTS=2");
@@ -357,7 +360,7 @@ TEST(SubwayPacked, SsspSplitsOverLightLists) {
             // build a SubCSR of them where they are not resident.
             uint64_t light_rounds = 0;
             for (const subgraph::IterationRecord& rec : split.stats.stream->iterations) {
-              if (rec.choice.reason.rfind("a light band", 0) != 0) continue;
+              if (!light_round(rec)) continue;
               light_rounds++;
               if (resident) {
                 EXPECT_EQ(rec.choice.transfer, subgraph::Transfer::kResident) << rec.choice.reason;
@@ -375,7 +378,7 @@ TEST(SubwayPacked, SsspSplitsOverLightLists) {
               uint64_t built_rounds = 0;
               for (const subgraph::IterationRecord& rec : via_subcsr.stats.stream->iterations) {
                 EXPECT_NE(rec.choice.transfer, subgraph::Transfer::kResident);
-                built_rounds += rec.choice.reason.rfind("a light band", 0) == 0;
+                built_rounds += light_round(rec);
               }
               EXPECT_GT(built_rounds, 0u);
             }
@@ -428,7 +431,7 @@ TEST(SubwayInPlace, SmallRoundsReadInPlace) {
             in_place += read_in_place;
             // Light rounds (SSSP's split) read the light lists their own way.
             small += rec.shape.active_edges < 2000 && rec.shape.active_vertices < rec.shape.vertices &&
-                     rec.choice.reason.rfind("a light band", 0) != 0;
+                     !light_round(rec);
             if (read_in_place) {
               EXPECT_LT(rec.shape.active_edges, 2000u);
               EXPECT_EQ(rec.units, 1u);

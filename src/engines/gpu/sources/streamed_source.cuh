@@ -426,19 +426,20 @@ class StreamedSource {
   // they lie, packed (kernels/push_packed.cuh), with no SubCSR built, loaded
   // or decoded first. On unless TG_LIGHT_IN_PLACE=0 (to measure against the
   // SubCSR of light lists).
+  // The operators push_packed_step is compiled for (kernels/push_packed.cu), with 4-byte ids.
+  template <typename Op>
+  static constexpr bool kPushesPacked = sizeof(V) == sizeof(uint32_t) && Op::needs_weights && HasWeightBand<Op>;
+
   template <typename Op>
   bool reads_light_in_place() const {
-    if constexpr (sizeof(V) == sizeof(uint32_t) && Op::needs_weights && HasWeightBand<Op>)
-      return light_in_place_ && g_.light.packed_words_resident && g_.light.packed_weights &&
-             g_.light.packed_offsets != nullptr;
-    else
-      return false;
+    return kPushesPacked<Op> && light_in_place_ && g_.light.packed_words_resident && g_.light.packed_weights &&
+           g_.light.packed_offsets != nullptr;
   }
 
   template <typename Op>
   void push_light_in_place(const PushInput<V>& in, const PushArgs<V>& a, const Op& op, subgraph::IterationRecord& rec,
                            uint64_t& out_count, uint64_t& edges) {
-    if constexpr (sizeof(V) == sizeof(uint32_t) && Op::needs_weights && HasWeightBand<Op>) {
+    if constexpr (kPushesPacked<Op>) {
       const auto pushed = std::chrono::steady_clock::now();
       PackedPushArgs<V> p;
       static_cast<PushArgs<V>&>(p) = a;
