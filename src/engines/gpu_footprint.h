@@ -32,6 +32,14 @@ GraphSize size_of(const Graph<V>& g) {
           g.directed && g.in.built()};
 }
 
+// The share of a streamed placement's budget, in percent, that SSSP's light
+// lists may take in GPU memory (engines/gpu/placed_graph.cu); past it they are
+// not split off, since over the link a light round costs a request a list.
+// Three quarters: urand:25's 673 MB of light lists in a 1.07 GB budget took
+// 194.6 ms at 75 and 197.0 at 65 against 266.8 unsplit at 50 (H200, session
+// 33); the edge buffers then do with the last quarter.
+constexpr uint64_t kLightListsBudgetPercent = 75;
+
 struct GpuFootprint {
   bool out_edges = false;    // the out-CSR is placed (an undirected graph's in-edges too)
   bool in_edges = false;     // the run reads in-edges: a directed graph's CSC, or the undirected out-CSR

@@ -78,7 +78,7 @@ struct GpuPlacementStats {
   std::optional<PackedListsStats> light_lists;
   double light_below = 0;
   // The packed bytes light lists would have taken where they were not kept
-  // (past half the budget, so not resident: no split); 0 where kept or none.
+  // (past kLightListsBudgetPercent of the budget, so not resident: no split); 0 where kept or none.
   uint64_t light_lists_left = 0;
 };
 

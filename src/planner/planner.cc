@@ -193,14 +193,15 @@ Work with_narrow_buckets(Work w) {
 constexpr double kLightListsPackedOverShare = 1.16;
 
 // SSSP on the subgraph placement splits its buckets over light lists where
-// their packed bytes fit half the budget, which they then take in GPU memory
-// (engines/gpu/placed_graph.cu); the light rounds relax them there (kron:25:
-// 44 rounds in 9 ms of 164), and the heavy rounds read each list once.
+// their packed bytes fit kLightListsBudgetPercent of the budget, which they
+// then take in GPU memory (engines/gpu/placed_graph.cu); the light rounds
+// relax them there (kron:25: 44 rounds in 9 ms of 164), and the heavy rounds
+// read each list once.
 Work with_light_split(Work w, const GraphFacts& g, uint64_t budget, bool* split) {
   *split = false;
   if (w.light_share <= 0 || w.entries <= 0 || g.packed_out_bytes == 0 || !g.byte_weights) return w;
   const double packed = double(g.packed_out_bytes) + double(g.edges);  // the ids, and a byte of weight an entry
-  if (kLightListsPackedOverShare * w.light_share * packed > double(budget) / 2) return w;
+  if (kLightListsPackedOverShare * w.light_share * packed > double(budget) * kLightListsBudgetPercent / 100) return w;
   const double scale = w.split_entries / w.entries;
   w.entries *= scale;
   w.lists *= scale;

@@ -118,16 +118,15 @@ TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-1
 // next piece's gather beside each push and the width at a quarter of the
 // mean (session 28: kron:25 228.3 and 254.3 ms, urand:25 303.0 and 301.8),
 // then (session 32, docs/PERF.md, four sources twice) with light lists kept
-// apart where they fit half the budget in GPU memory and pushed in place, and
-// the load kernels capped so that pushes run beside loads: kron:25 164.0 ms
-// (split), urand:25 253.7 and 267.4 in two calls (its light lists do not fit:
-// unsplit). The cells' facts predate packed lists; given the packed bytes of
-// the same graph's lists (its PageRank cell's packed_in_bytes: undirected,
-// the same lists), the plan splits kron:25 and not urand:25, predicts kron's
-// time within 25%, and auto takes the subgraph placement, the fastest
-// measured. urand:25 is held to 30%: the model adds the loads' and the
-// pushes' times, as the records it was fitted on ran them (before session
-// 32's overlap), and predicts 328 ms.
+// apart where they fit in GPU memory and pushed in place, and the load
+// kernels capped so that pushes run beside loads: kron:25 164.0 ms (split),
+// and (session 33) with the light lists allowed three quarters of the
+// budget: urand:25 191.0 and 187.5 ms in two calls (split; 266.8 unsplit).
+// The cells' facts predate packed lists; given the packed bytes of the same
+// graph's lists (its PageRank cell's packed_in_bytes: undirected, the same
+// lists), the plan splits both, predicts their times within 25%, and auto
+// takes the subgraph placement, the fastest measured; at a quarter of the
+// budget neither splits.
 TEST(PlanRecords, H200SsspOverPackedOutLists) {
   const std::string dir = std::string(TG_TESTS_DIR) + "/planner/data/";
   const MachineProfile profile = read_profile(dir + "h200-2026-12-02.profile.json");
@@ -137,11 +136,10 @@ TEST(PlanRecords, H200SsspOverPackedOutLists) {
     std::string bench;
     double ms;
     bool split;
-    double within;
   };
-  const std::vector<Measured> measured = {{"plan_kron_25_q.json", 164.0, true, 0.25},
-                                          {"plan_urand_25_q.json", (253.7 + 267.4) / 2, false, 0.30}};
-  for (const auto& [bench, packed_ms, split, within] : measured) {
+  const std::vector<Measured> measured = {{"plan_kron_25_q.json", 164.0, true},
+                                          {"plan_urand_25_q.json", (191.0 + 187.5) / 2, true}};
+  for (const auto& [bench, packed_ms, split] : measured) {
     uint64_t packed_in = 0;
     const nlohmann::json* cell = nullptr;
     for (const nlohmann::json& c : records.at("cells")) {
@@ -174,7 +172,7 @@ TEST(PlanRecords, H200SsspOverPackedOutLists) {
     const double ratio = subgraph_ms(packed) / packed_ms;
     std::printf("%s sssp subgraph over packed out-lists: predicted %.1f ms, measured %.1f: %.2f (plain lists: %.1f)\n",
                 bench.c_str(), subgraph_ms(packed), packed_ms, ratio, subgraph_ms(plain));
-    EXPECT_NEAR(ratio, 1.0, within) << bench;
+    EXPECT_NEAR(ratio, 1.0, 0.25) << bench;
     EXPECT_LT(subgraph_ms(packed), subgraph_ms(plain)) << bench;
     EXPECT_EQ(packed.choice, Placement::kSubgraph) << bench << ": " << packed.reason;
     EXPECT_EQ(splits(packed), split) << bench;

@@ -309,12 +309,11 @@ void PlacedGraph<V>::place_light_lists(const Csr<V>& out_csr, weight_t below) {
   // Kept only where they will be resident (below), unless TG_LIGHT_LISTS=2:
   // over the link a light round costs a request a list, and the split lost
   // (urand:25 at a quarter budget on the H200: 270.4 ms against 253.7
-  // unsplit, its light lists past half the budget; kron:25's resident ones
-  // 164.0 against 205.8 unsplit, docs/PERF.md session 32).
-  // The share of the edge buffers' budget they may take (percent;
-  // TG_LIGHT_LISTS_PERCENT, to measure more of it on urand:25, whose 673 MB
-  // missed half of 1.07 GB by 136 MB).
-  const uint64_t room = view_.streamed.budget / 100 * std::min<uint64_t>(env_count("TG_LIGHT_LISTS_PERCENT", 50), 90);
+  // unsplit; resident, 194.6 ms; kron:25's 164.0 against 205.8 unsplit,
+  // docs/PERF.md sessions 32-33). TG_LIGHT_LISTS_PERCENT (at most 90) sets
+  // the share of the edge buffers' budget they may take.
+  const uint64_t room = view_.streamed.budget / 100 *
+                        std::min<uint64_t>(env_count("TG_LIGHT_LISTS_PERCENT", kLightListsBudgetPercent), 90);
   std::vector<eid_t> offsets;  // counted once, for the check and the packing
   if constexpr (sizeof(V) == sizeof(uint32_t)) {
     offsets = packed_offsets(light_csr_, view_.n, true);
@@ -332,7 +331,7 @@ void PlacedGraph<V>::place_light_lists(const Csr<V>& out_csr, weight_t below) {
   // Light lists are short (kron:25 below 16: four entries a list), so a round
   // of them over the link costs a request a list, not bytes: 69 light rounds
   // of 16 MB took 7.7 ms each. Resident in GPU memory where they fit `room`
-  // (half the edge buffers' budget), which the buffers then do without.
+  // (kLightListsBudgetPercent of the edge buffers' budget), which the buffers then do without.
   if (st.bytes <= room) {
     uint32_t* words = nullptr;
     TG_CUDA(cudaMalloc(&words, st.bytes));
