@@ -232,7 +232,7 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
     // The active lists cross the link packed where they pack, then are read plain from GPU memory.
     Shape link = s;
     if (s.pushed_link_entry_bytes > 0) link.entry_bytes = std::min(s.entry_bytes, s.pushed_link_entry_bytes);
-    c.link_bytes = w.entries * link.entry_bytes;
+    c.link_bytes = zero_copy_bytes(w, link);  // the lists' line starts too (the runs count 128-byte lines)
     c.compute_s = zero_copy_time(w, link, p) + on_gpu + rounds_of(w) * 10 * p.step_overhead_s;  // the SubCSR's scans
     c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
     if (link.entry_bytes < s.entry_bytes)
