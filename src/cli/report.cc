@@ -3,6 +3,7 @@
 #include <string>
 
 #include "algorithms/describe.h"
+#include "engines/gpu_footprint.h"
 
 namespace tg::cli {
 
@@ -111,8 +112,8 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
     std::fprintf(out, "  light      %s entries under weight %g apart, packed %s, split and packed in %.3f s\n",
                  describe::count(p.entries).c_str(), s.gpu->light_below, human_bytes(p.bytes).c_str(), p.build_s);
   } else if (s.gpu && s.gpu->light_lists_left > 0) {
-    std::fprintf(out, "  light      lists not kept apart: %s packed, past three quarters of the budget (buckets not split)\n",
-                 human_bytes(s.gpu->light_lists_left).c_str());
+    std::fprintf(out, "  light      lists not kept apart: %s packed, past %d%% of the budget (buckets not split)\n",
+                 human_bytes(s.gpu->light_lists_left).c_str(), int(kLightListsBudgetPercent));
   }
   if (s.hybrid) {
     const HybridStats& h = *s.hybrid;
