@@ -39,7 +39,10 @@ if [ "$(git -C "$gap" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$gap" && 
   commit=$(git -C "$gap" rev-parse --short HEAD)
   [ "$commit" = b5e3e19 ] || echo "compare-gap: GAP at $commit, not the pinned b5e3e19" >&2
 fi
-make -s -C "$gap" bfs sssp cc pr bc converter >&2
+# GAP's programs, built there beforehand (../shared/peers/README.md): this repository builds no peer's code.
+for program in bfs sssp cc pr bc converter; do
+  [ -x "$gap/$program" ] || { echo "$(basename "$0"): $gap/$program not found: build GAP's programs there first" >&2; exit 2; }
+done
 export OMP_NUM_THREADS=$threads OMP_PROC_BIND=${OMP_PROC_BIND:-true}
 
 gap_ms() {  # kernel, then GAP arguments: GAP's mean trial time in ms

@@ -11,7 +11,10 @@ tg=${TG:-$(cd "$(dirname "$0")/.." && pwd)/build/tiergraph}
 work=${WORK:-/tmp/tg-trace}
 threads=${THREADS:-$(nproc)} scale=${SCALE:-20} family=${FAMILY:-kron} trials=${TRIALS:-2}
 mkdir -p "$work"
-make -s -C "$gap" bfs sssp cc pr converter >&2
+# GAP's programs, built there beforehand (../shared/peers/README.md): this repository builds no peer's code.
+for program in bfs sssp cc pr converter; do
+  [ -x "$gap/$program" ] || { echo "$(basename "$0"): $gap/$program not found: build GAP's programs there first" >&2; exit 2; }
+done
 export OMP_NUM_THREADS=$threads OMP_PROC_BIND=${OMP_PROC_BIND:-true}
 name=$family$scale flag=-g
 [ "$family" = urand ] && flag=-u

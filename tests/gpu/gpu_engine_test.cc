@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -158,6 +159,35 @@ TEST(GpuSsspBands, MatchCpuOnOrderedLists) {
       }
       EXPECT_LT(banded_edges, whole_edges) << name_of(p);
     }
+  }
+}
+
+// The gather in GPU memory sums lists of up to 8 entries a thread each, queues
+// the longer ones, and sums those of up to 32 entries with eight lanes each,
+// four lists a warp, the rest a warp each or in chunks (kernels/gather.cuh).
+// In-lists whose lengths cycle through every case, so that each warp's four
+// queued lists mix short and long ones: PageRank as on the CPU, every
+// in-entry gathered once an iteration.
+TEST(GpuGather, ShortAndLongListsShareAWarp) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const std::vector<uint64_t> lengths = {9, 2000, 12, 31, 0, 32, 33, 5, 17, 1025, 64, 8, 20, 1024, 10, 9, 3};
+  const uint64_t n = 3000;
+  EdgeList e;
+  e.num_vertices = n;
+  uint64_t next = 0;
+  for (uint64_t v = 0; v < 400; ++v)
+    for (uint64_t k = 0; k < lengths[v % lengths.size()]; ++k, ++next) {
+      e.src.push_back((v * 7919 + next * 104729) % n);  // spread, so the values lie apart
+      e.dst.push_back(v);
+    }
+  const AlgorithmInfo& pagerank = algorithm("pagerank");
+  for (bool ids64 : {false, true}) {
+    const AnyGraph graph = build_variant(e, Orientation::kDirected, ids64);
+    const std::vector<RunRequest> requests = gpu_requests(graph, pagerank, 1);
+    const std::vector<RunOutput> gpu = run_batch_on_gpu(graph, requests, on(Placement::kDevice));
+    expect_as_on_cpu(graph, requests, gpu, ids64 ? "mixed lists, 64-bit ids" : "mixed lists");
+    const uint64_t in_edges = std::visit([](const auto& g) { return uint64_t(g.in_edges().num_edges()); }, graph);
+    for (const RunOutput& out : gpu) EXPECT_EQ(out.stats.edges_traversed, out.stats.iterations * in_edges);
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <utility>
@@ -45,6 +46,10 @@ Tally replan(const std::string& name) {
     const EdgeCachePlan cache = zero_copy_cache_from_json(cell);
     const Plan plan = make_plan(graph, request, cell.at("budget_bytes"), cell.at("room_bytes"), profile, &cache);
     const nlohmann::json& measured = cell.at("measured_ms");
+    // TG_DESCRIBE_CELL=plan_kron_25_q.json:bfs prints that cell's whole plan (its terms and basis).
+    const char* describe_cell = std::getenv("TG_DESCRIBE_CELL");
+    if (describe_cell != nullptr && cell.at("bench").get<std::string>() + ":" + algorithm == describe_cell)
+      std::printf("%s\n", describe(plan).c_str());
     std::string line = cell.at("bench").get<std::string>() + " " + algorithm + ": " + std::string(name_of(plan.choice));
     for (const Candidate& c : plan.candidates) {
       const std::string placement(name_of(c.placement));

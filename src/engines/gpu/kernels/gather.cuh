@@ -5,6 +5,7 @@
 // access_*.cu files only.
 #pragma once
 
+#include "core/env_count.h"
 #include "engines/gpu/kernels/edge_walk.cuh"
 
 namespace tg::gpu {
@@ -112,6 +113,67 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
     }
     typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
     if (lane == 0) residual += finish_gather(a, op, v, total);
+  }
+  add_residual(a.residual, residual);
+  flush(t, a.counters);
+}
+
+// GPU memory, the lists the thread pass queued (longer than kThreadEntries):
+// kGroupLanes lanes a list of at most kGroupEntries entries, four lists a
+// warp at once, then the whole warp for each longer list of the four, as
+// gather_warp_kernel does. A warp a list is latency-bound on a short list
+// (its offsets, ids and values are three dependent loads) and leaves most of
+// its lanes idle: kron:24 queues 2.0 M lists of 9-32 entries beside 1.3 M
+// longer ones.
+constexpr int kGroupLanes = 8;
+constexpr int64_t kGroupEntries = 32;
+
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_group_kernel(GatherArgs<V> a, Op op) {
+  constexpr int kGroups = kWarp / kGroupLanes;
+  constexpr bool kW = Op::needs_weights;
+  using acc_t = typename Op::acc_t;
+  const int lane = threadIdx.x & 31, in_group = lane % kGroupLanes;
+  const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
+  Tally t;
+  double residual = 0;
+  for (uint64_t first = ((static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5) * kGroups; first < a.n;
+       first += warps * kGroups) {
+    const uint64_t i = first + lane / kGroupLanes;
+    const bool has = i < a.n;
+    const V v = has ? a.vertices[i] : V{0};
+    const int64_t b = has ? static_cast<int64_t>(a.csr.offsets[v]) : 0;
+    const int64_t e = has ? static_cast<int64_t>(a.csr.offsets[v + 1]) : 0;
+    const bool short_list = has && e - b <= kGroupEntries;
+    acc_t acc = op.zero();
+    if (short_list) {
+      const ListRead<V> list = list_read<Access::kDevice>(a.csr, v, b, e);
+      for (int64_t k = b + in_group; k < e; k += kGroupLanes) {
+        weight_t w = 1.0f;
+        if constexpr (kW) w = weight_at<Access::kDevice>(a.csr, list, k);
+        acc = op.sum(acc, op.gather(gather_id<Access::kDevice>(a.csr, list, k), v, w));
+      }
+    }
+    for (int o = kGroupLanes / 2; o > 0; o >>= 1) acc = op.sum(acc, __shfl_xor_sync(kFull, acc, o));
+    if (short_list && in_group == 0) {
+      t.edges += e - b;
+      residual += finish_gather(a, op, v, acc);
+    }
+    // The longer lists of the four, the whole warp each, in turn (the mask is the same in every lane).
+    for (unsigned longer = __ballot_sync(kFull, has && !short_list && in_group == 0); longer != 0;
+         longer &= longer - 1) {
+      const int leader = __ffs(longer) - 1;
+      const V u = __shfl_sync(kFull, v, leader);
+      const int64_t ub = __shfl_sync(kFull, b, leader), ue = __shfl_sync(kFull, e, leader);
+      if (ue - ub > kChunkEntries) {
+        defer_to_chunks(a, u, lane);
+        continue;
+      }
+      const int64_t start = walk_start<Access::kDevice, kW>(a.csr, ub);
+      const acc_t total = gather_walk<Access::kDevice>(a, op, u, ub, ue, start,
+                                                       list_read<Access::kDevice>(a.csr, u, ub, ue), lane, t);
+      if (lane == 0) residual += finish_gather(a, op, u, total);
+    }
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
@@ -262,6 +324,13 @@ __global__ void __launch_bounds__(kBlock) gather_naive_kernel(GatherArgs<V> a, O
 
 }  // namespace kernels
 
+// TG_GATHER_GROUPS=0: the queued lists a warp each, as before the groups (for
+// comparison runs).
+inline bool group_lists_off() {
+  static const bool off = env_count("TG_GATHER_GROUPS", 1) == 0;
+  return off;
+}
+
 template <Access A, typename V, typename Op>
 StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_out) {
   using namespace kernels;
@@ -280,8 +349,17 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
         w.n = c.warp_count;
       }
     }
-    c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
-                   [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
+    bool grouped = false;
+    if constexpr (A == Access::kDevice) {
+      if (w.vertices != nullptr && !group_lists_off()) {
+        c = first_pass(div_up(w.n, kWarp / kGroupLanes), kWarpsPerBlock, a.sms, a.counters,
+                       [&](unsigned blocks) { gather_group_kernel<V, Op><<<blocks, kBlock>>>(w, op); });
+        grouped = true;
+      }
+    }
+    if (!grouped)
+      c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
+                     [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
     if (c.big_count > 0) {
       const uint64_t nb = c.big_count;
       c = chunked_gather<A, Op::needs_weights>(a, op, nb, [&](unsigned blocks, const unsigned long long* prefix,
