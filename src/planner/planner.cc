@@ -57,14 +57,13 @@ double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
   const double reads = w.vertex_reads + (links_measured ? 0 : kReadsPerForestLink * w.forest_links);
   if (reads == 0) return probes + links;
   const double hot = cached_vertex_reads(w, s, p);
-  // Beside a stream of edges through the L2 the colder values find no room
-  // there, whatever their footprint: PageRank's vertex reads in GPU memory
-  // ran at 36-40 G/s on urand:24 (67 MB of float values) and 30-31 G/s on
-  // urand:25 (134 MB), on the H100 and the H200 alike, where calibrate's
-  // reads alone ran 65-76 G/s at 64-67 MB, 34-43 G/s at 256 MiB and 32-39
-  // G/s at 1 GiB, its largest footprint (tests/planner/data's records).
-  const double cold_rate = w.edges_stream_beside ? p.device_random.points.back().second
-                                                 : p.device_random.at(s.vertices * w.value_bytes);
+  // The colder reads at the rate of their footprint, widened by what is read
+  // at random beside them. PageRank's gather reads its values at that rate
+  // too since its short lists are summed eight lanes a list (session 34:
+  // urand:24 in GPU memory 9.25 ms an iteration, 0.71 of the time its old
+  // warp-a-list gather took, when the model read its colder values at the
+  // largest footprint's rate, which that gather had matched).
+  const double cold_rate = p.device_random.at(s.vertices * w.value_bytes + w.beside_bytes);
   return probes + links + reads * (hot / p.device_random.points.front().second + (1 - hot) / cold_rate);
 }
 

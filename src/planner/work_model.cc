@@ -272,7 +272,6 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     w.entries = m * w.per;
     w.lists = n * w.per;
     w.vertex_reads = m * w.per;
-    w.edges_stream_beside = true;
     w.steps = 2 * w.per;
     w.dense = true;
     w.basis = "every in-edge once per iteration, " + std::to_string(int(w.per)) + " iterations assumed";
@@ -378,6 +377,15 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
       // Its links join a vertex to a neighbour while the trees are shallow:
       // cheaper than linking every edge (calibrate's rate), about ten reads.
       w.vertex_reads = (2 * kReadsPerForestLink + 2) * n;
+      // The sampled entries lie a sector apart, one or two a list, and the
+      // links' reads share the caches with them: CC in GPU memory took
+      // twice as long on urand:25 as on urand:24 (17.3-18.8 ms against
+      // 9.4-10.2 on the H200, sessions 25 and 34), where the labels'
+      // footprint alone would make it 1.6 times. Half a sector a list is
+      // fitted: it takes the H200's in-memory CC cells from 0.62-0.93 of
+      // measured to 0.82-1.03 (tests/planner/data, docs/PLANNER.md) and
+      // keeps the H100's records at 57 within 25% (a whole sector: 55).
+      w.beside_bytes = w.lists * 16;
       w.basis = "sampled linking: 2 entries of each list, then a tenth of the edges";
     } else if (o.cc_method == CcMethod::kShiloachVishkin) {
       // Hooking every edge (two label reads and an atomic minimum), round

@@ -51,11 +51,11 @@ struct Work {
   double vertex_reads = 0;  // random reads of vertex values
   double forest_links = 0;  // CC's links (core/forest.h), at the profile's measured link rate
   double value_bytes = 8;   // per vertex of the array those reads land in (their footprint: vertices x this)
+  // Bytes read at random beside the values, which share the caches with
+  // them (CC's sampled entries: a sector a list); they widen the footprint
+  // the values' cold reads are taken at.
+  double beside_bytes = 0;
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
-  // The kernels stream every edge through the L2 beside the vertex reads
-  // (PageRank's gather): the values the hottest share leaves out are read
-  // at the largest footprint's rate, whatever their own (planner.cc).
-  bool edges_stream_beside = false;
   double steps = 0;         // engine steps (each at the profile's step overhead)
   double rounds = 0;        // level-synchronous rounds (BFS's levels), where they differ from the steps
   double streamed_share = 0.5;  // of the partitions that are not resident, the share a round copies (stream)

@@ -27,10 +27,11 @@ struct Tally {
   int predictions = 0, within = 0, cells = 0, best_chosen = 0;
 };
 
-// Plans every cell of `name` again and prints each prediction over the measured time.
-Tally replan(const std::string& name) {
+// Plans every cell of `name` again with the profile `profile_name` (the
+// records' own by default) and prints each prediction over the measured time.
+Tally replan(const std::string& name, std::string profile_name = "") {
   const std::string dir = std::string(TG_TESTS_DIR) + "/planner/data/";
-  const MachineProfile profile = read_profile(dir + name + ".profile.json");
+  const MachineProfile profile = read_profile(dir + (profile_name.empty() ? name : profile_name) + ".profile.json");
   std::ifstream in(dir + name + ".json");
   const nlohmann::json records = nlohmann::json::parse(in);
   Tally t;
@@ -38,10 +39,11 @@ Tally replan(const std::string& name) {
     const std::string algorithm = cell.at("algorithm");
     RunRequest request = make_request(*find_algorithm(algorithm));
     if (request.algorithm->needs_source()) request.sources = {0};
-    // The records' SSSP ran every placement at the mean weight's width (128
-    // on weights 1..255), before the subgraph placement narrowed it
-    // (session 28): planned as run, the width given.
-    if (algorithm == "sssp") request.options.delta = 128;
+    // The records of 2026-12-02 and before ran SSSP on every placement at the
+    // mean weight's width (128 on weights 1..255), before the subgraph
+    // placement narrowed it (session 28): planned as run, the width given.
+    // Later records name the width they ran at (0: the engine's own).
+    if (algorithm == "sssp") request.options.delta = cell.value("sssp_delta", 128.0);
     const GraphFacts graph = graph_facts_from_json(cell);
     const EdgeCachePlan cache = zero_copy_cache_from_json(cell);
     const Plan plan = make_plan(graph, request, cell.at("budget_bytes"), cell.at("room_bytes"), profile, &cache);
@@ -116,6 +118,11 @@ TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-1
 // subgraph and stream (session 26; their facts carry the packed bytes the
 // planner copies): 0.91-0.97 of measured. The H100's records predate packed
 // lists, and their facts name no packed bytes: planned with the plain lists.
+// Session 34: CC's sampled form at a footprint widened by its sampled entries
+// took urand:24's two CC cells in; PageRank's colder values at their own
+// footprint's rate (the gather in groups of eight lanes) took urand's two
+// in-memory PageRank cells out (0.71: measured with the warp-a-list gather):
+// 60 still.
 TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-12-02", 60); }
 
 // SSSP at a quarter budget on the H200 measured again with the subgraph
@@ -132,6 +139,24 @@ TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-1
 // lists), the plan splits both, predicts their times within 25%, and auto
 // takes the subgraph placement, the fastest measured; at a quarter of the
 // budget neither splits.
+// kron and urand at scales 24 and 25 on the H200 again with the engine of
+// session 34 (2026-12-03, docs/gpu-check/2026-12-03h, docs/PERF.md "Session
+// 34"): SSSP at the engine's own width with light lists and loads beside
+// pushes, PageRank's gather in groups of eight lanes; the same profile; no
+// stream placement at scale 25 (the device time). The misses: kron:25's BFS
+// over zero-copy (0.53), urand:24's CC on subgraph and stream (1.69, 1.39:
+// its links run faster than on the other graphs, as in the records above),
+// kron:24's SSSP on subgraph (0.73: 64 rounds where 30 are expected, about
+// 0.35 ms each), urand:24's BFS over zero-copy (1.27), urand:25's CC over
+// zero-copy (1.25).
+TEST(PlanRecords, H200AtScale24OnTheEngineOfSession34) {
+  const Tally t = replan("h200-2026-12-03", "h200-2026-12-02");
+  EXPECT_EQ(t.cells, 32);
+  EXPECT_EQ(t.predictions, 56);
+  EXPECT_EQ(t.best_chosen, t.cells);
+  EXPECT_GE(t.within, 50);
+}
+
 TEST(PlanRecords, H200SsspOverPackedOutLists) {
   const std::string dir = std::string(TG_TESTS_DIR) + "/planner/data/";
   const MachineProfile profile = read_profile(dir + "h200-2026-12-02.profile.json");
