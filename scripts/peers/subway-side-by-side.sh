@@ -13,28 +13,14 @@
 # sync; async), SUBWAY_TIMEOUT (120 s a Subway run).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-root=$PWD
-out=${OUT:-$root/out/peers}
-mkdir -p "$out" /tmp/tg-bin /tmp/peers
-T0=$(date +%s)
-el() { echo "[$(($(date +%s) - T0)) s] $*"; }
-xz -dc .data/bin/tiergraph.xz >/tmp/tg-bin/tiergraph && chmod +x /tmp/tg-bin/tiergraph
-tar -xJf .data/peers/subway-sm90.tar.xz -C /tmp/peers || exit 1
-[ -d .data/lib ] && export LD_LIBRARY_PATH=$root/.data/lib
-bin=/tmp/tg-bin/tiergraph W=/tmp/peers/subway
-scale=${SCALE:-25}
-srcs=${SOURCES:-11861343 2853759 25261524 26472044}
-algos=${ALGOS:-sssp bfs cc pagerank}
+# shellcheck source=scripts/peers/side-by-side-common.sh
+source scripts/peers/side-by-side-common.sh
+W=/tmp/peers/subway
 mode=${SUBWAY_MODE:-async}
 tmo=${SUBWAY_TIMEOUT:-120}
 case $mode in async | sync) ;; *) echo "SUBWAY_MODE is async or sync, not $mode" && exit 2 ;; esac
-g=/tmp/kron$scale.wsg
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+peer_setup .data/peers/subway-sm90.tar.xz
 command -v cuobjdump >/dev/null && echo "Subway's code: $(cuobjdump --list-elf "$W/bfs-$mode" | tr '\n' ' ')"
-# GAP's generator, as the shared graphs were made (weights 1..255).
-(cd /tmp && OMP_NUM_THREADS=$(nproc) "$root/.data/gapbs/converter" -g "$scale" -k 16 -wb "$g" >/tmp/converter.log 2>&1) ||
-  { tail /tmp/converter.log; exit 1; }
-el "GAP converter: $(grep -E 'Graph has' /tmp/converter.log)"
 # Subway's inputs: .bwcsr (id, weight) for SSSP, .bcsr (ids, the weights dropped) for the others.
 need_w=0 need_u=0
 for a in $algos; do
@@ -79,10 +65,4 @@ for a in $algos; do
   esac
 done
 rm -f /tmp/k.bcsr /tmp/k.bwcsr
-edges=$("$bin" info "$g" --json | /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)['edges'])")
-el "tiergraph, --gpu-mem $edges (a quarter of the 4-byte edge array)"
-# shellcheck disable=SC2086  # $algos and $srcs are word lists
-timeout 400 "$bin" bench "$g" -a "$(echo $algos | tr ' ' ',')" -p zerocopy-aligned,subgraph-gpu,auto --gpu-mem "$edges" \
-  --sources "$(echo $srcs | tr ' ' ',')" --verify first --profile tests/planner/data/h200-2026-12-02.profile.json \
-  -o "$out/tiergraph" 2>>"$out/bench.log"
-el "bench rc $?"
+tiergraph_bench

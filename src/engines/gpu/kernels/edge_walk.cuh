@@ -41,6 +41,17 @@ __device__ inline void warp_append(bool take, V v, V* queue, unsigned long long*
   if (take) queue[at + __popc(mask & ((1u << lane) - 1))] = v;
 }
 
+// The lists of the lanes flagged in `mask` (a ballot's, so the same in every
+// lane), lowest lane first, each read by the whole warp: fn(v, b, e) with
+// that lane's vertex and entries [b, e) broadcast.
+template <typename V, typename Fn>
+__device__ inline void for_each_flagged_list(unsigned mask, V v, int64_t b, int64_t e, Fn&& fn) {
+  for (; mask != 0; mask &= mask - 1) {
+    const int from = __ffs(mask) - 1;
+    fn(__shfl_sync(kFull, v, from), __shfl_sync(kFull, b, from), __shfl_sync(kFull, e, from));
+  }
+}
+
 // Where a warp starts reading the list that begins at entry b: b itself, or
 // for kAligned the first entry of its 128-byte line. With weights the line is
 // taken in entries of 4 bytes, so that the weights' loads are aligned too.

@@ -160,20 +160,17 @@ __global__ void __launch_bounds__(kBlock) gather_group_kernel(GatherArgs<V> a, O
       residual += finish_gather(a, op, v, acc);
     }
     // The longer lists of the four, the whole warp each, in turn (the mask is the same in every lane).
-    for (unsigned longer = __ballot_sync(kFull, has && !short_list && in_group == 0); longer != 0;
-         longer &= longer - 1) {
-      const int leader = __ffs(longer) - 1;
-      const V u = __shfl_sync(kFull, v, leader);
-      const int64_t ub = __shfl_sync(kFull, b, leader), ue = __shfl_sync(kFull, e, leader);
-      if (ue - ub > kChunkEntries) {
-        defer_to_chunks(a, u, lane);
-        continue;
-      }
-      const int64_t start = walk_start<Access::kDevice, kW>(a.csr, ub);
-      const acc_t total = gather_walk<Access::kDevice>(a, op, u, ub, ue, start,
-                                                       list_read<Access::kDevice>(a.csr, u, ub, ue), lane, t);
-      if (lane == 0) residual += finish_gather(a, op, u, total);
-    }
+    for_each_flagged_list(__ballot_sync(kFull, has && !short_list && in_group == 0), v, b, e,
+                          [&](V u, int64_t ub, int64_t ue) {
+                            if (ue - ub > kChunkEntries) {
+                              defer_to_chunks(a, u, lane);
+                              return;
+                            }
+                            const acc_t total = gather_walk<Access::kDevice>(
+                                a, op, u, ub, ue, walk_start<Access::kDevice, kW>(a.csr, ub),
+                                list_read<Access::kDevice>(a.csr, u, ub, ue), lane, t);
+                            if (lane == 0) residual += finish_gather(a, op, u, total);
+                          });
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);

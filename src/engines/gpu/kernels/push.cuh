@@ -263,16 +263,12 @@ __global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op)
       if (a.want_output) emit(a, joined, ids[j], lane, t);
     }
     t.edges += count;
-    for (unsigned longer = __ballot_sync(kFull, e - b > kThreadEntries); longer != 0; longer &= longer - 1) {
-      const int from = __ffs(longer) - 1;
-      const V w = __shfl_sync(kFull, u, from);
-      const int64_t wb = __shfl_sync(kFull, b, from), we = __shfl_sync(kFull, e, from);
-      if (we - wb > kChunkEntries) {
+    for_each_flagged_list(__ballot_sync(kFull, e - b > kThreadEntries), u, b, e, [&](V w, int64_t wb, int64_t we) {
+      if (we - wb > kChunkEntries)
         defer_to_chunks(a, w, lane);
-        continue;
-      }
-      push_walk<Access::kDevice>(a, op, w, wb, we, wb, list_read<Access::kDevice>(a.csr, w, wb, we), lane, t);
-    }
+      else
+        push_walk<Access::kDevice>(a, op, w, wb, we, wb, list_read<Access::kDevice>(a.csr, w, wb, we), lane, t);
+    });
   }
   flush(t, a.counters);
 }

@@ -77,17 +77,14 @@ __global__ void __launch_bounds__(kBlock) push_packed_lane_kernel(PackedPushArgs
       if (a.want_output) emit(a, joined, v, lane, t);
     }
     t.edges += count;
-    for (unsigned longer = __ballot_sync(kFull, degree > static_cast<uint64_t>(kPackedBlock)); longer != 0;
-         longer &= longer - 1) {
-      const int from = __ffs(longer) - 1;
-      const V w = __shfl_sync(kFull, u, from);
-      const uint64_t wd = __shfl_sync(kFull, degree, from);
-      if (wd > static_cast<uint64_t>(kPackedChunk)) {
-        defer_to_chunks(a, w, lane);
-        continue;
-      }
-      push_packed_chunk(a, op, w, wd, 0, lane, t);
-    }
+    const bool longer = degree > static_cast<uint64_t>(kPackedBlock);
+    for_each_flagged_list(__ballot_sync(kFull, longer), u, int64_t{0}, static_cast<int64_t>(degree),
+                          [&](V w, int64_t, int64_t wd) {
+                            if (wd > static_cast<int64_t>(kPackedChunk))
+                              defer_to_chunks(a, w, lane);
+                            else
+                              push_packed_chunk(a, op, w, static_cast<uint64_t>(wd), 0, lane, t);
+                          });
   }
   flush(t, a.counters);
 }
