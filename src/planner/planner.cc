@@ -13,6 +13,9 @@ namespace {
 
 constexpr double kLine = 128;   // bytes of a zero-copy request
 constexpr double kSector = 32;  // the least a request moves
+// Bytes a vertex a round of the subgraph placement's sparse steps pass over
+// in GPU memory (streamed_candidate).
+constexpr double kRoundBytesPerVertex = 40;
 
 std::string gb(double bytes) {
   char t[32];
@@ -232,7 +235,15 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
     Shape link = s;
     if (s.pushed_link_entry_bytes > 0) link.entry_bytes = std::min(s.entry_bytes, s.pushed_link_entry_bytes);
     c.link_bytes = zero_copy_bytes(w, link);  // the lists' line starts too (the runs count 128-byte lines)
-    c.compute_s = zero_copy_time(w, link, p) + on_gpu + rounds_of(w) * 10 * p.step_overhead_s;  // the SubCSR's scans
+    // A piece's push runs beside the next piece's load (session 32): the
+    // slower of the two. SSSP's heavy rounds moved 43-45 GB/s of their bytes
+    // on kron and urand at scales 24 and 25 (session 34's records), the pushes
+    // under the loads. Each round also passes over the vertex arrays (the
+    // frontier, the buckets, the SubCSR's offsets): 0.40-0.63 ms a round
+    // there beside the loads and pushes, about kRoundBytesPerVertex.
+    const double round_passes = rounds_of(w) * kRoundBytesPerVertex * s.vertices / p.device_read;
+    c.compute_s = std::max(zero_copy_time(w, link, p), on_gpu) + round_passes +
+                  rounds_of(w) * 10 * p.step_overhead_s;  // the SubCSR's scans
     c.basis = "active lists gathered each step (SubCSR), then read from GPU memory";
     if (link.entry_bytes < s.entry_bytes)
       c.basis += "; the out-lists packed: " + std::to_string(link.entry_bytes).substr(0, 4) + " bytes an entry of " +

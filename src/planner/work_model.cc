@@ -339,7 +339,14 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // in 67-74 against 45-47 (1.53 times): between the two.
     if (name == "sssp" && (o.delta == 0 || o.delta_narrow > 0)) {
       w.narrow_entries_share = 0.72;
-      w.narrow_rounds_share = 1.75;
+      // Split over light lists at that width its rounds follow BFS's levels
+      // rather than the typical hop: on the H200 (session 34's records, two
+      // sources each) kron:24 and kron:25 ran 62-64 rounds (21 heavy), urand:24
+      // and urand:25 70-82 (10 heavy), where typical hops give 30 and 80 and
+      // the expected levels are 7 on all four (a weighted eccentricity, which
+      // kron's low-degree fringe lengthens).
+      w.narrow_rounds_share =
+          kNarrowSsspRoundsPerLevel * double(expected_bfs_levels(g, false).size()) / std::max(1.0, w.rounds);
       // Its light lists, under a quarter of the mean weight (algorithms/
       // sssp.h): an eighth of the entries where weights spread evenly below
       // twice their mean (kron:25 with weights 1..255: 12.6%). Split over

@@ -97,6 +97,9 @@ struct Work {
 constexpr double kReadsPerForestLink = 10;
 // SSSP's rounds a typical hop of the graph (work_model.cc's typical_hops).
 constexpr double kSsspRoundsPerHop = 9.5;
+// SSSP's rounds at the subgraph placement's narrowed width, split over light
+// lists, a level of the expected BFS (work_model.cc).
+constexpr double kNarrowSsspRoundsPerLevel = 10;
 // Where it has one, a link at the profile's rate, calibrate's links over
 // lists of random entries at the label array's footprint, times this: CC's
 // linking of every edge of kron and urand at scales 24 and 25 on the H200

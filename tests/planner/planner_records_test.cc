@@ -101,7 +101,10 @@ void expect_records(const std::string& name, int within) {
 // (engines/direction.h): urand:24's in-memory BFS cell is the one the
 // planner, which now expects that rule, misses by it (0.60).
 // SSSP's rounds by the typical hops (session 23) took its stream cells in: 54 -> 57.
-TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-11-28", 57); }
+// Session 34: the subgraph placement's pushes under its loads (the slower of
+// the two, as the engine runs them since session 32) put urand:25's BFS on
+// subgraph, measured before, at 0.63: 56.
+TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-11-28", 56); }
 
 // The same on the H200 of 2026-12-02, a machine the model was not fitted on
 // (docs/gpu-check/2026-12-02a, b; docs/PLANNER.md); urand:24's in-memory BFS
@@ -121,9 +124,10 @@ TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-1
 // Session 34: CC's sampled form at a footprint widened by its sampled entries
 // took urand:24's two CC cells in; PageRank's colder values at their own
 // footprint's rate (the gather in groups of eight lanes) took urand's two
-// in-memory PageRank cells out (0.71: measured with the warp-a-list gather):
-// 60 still.
-TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-12-02", 60); }
+// in-memory PageRank cells out (0.71: measured with the warp-a-list gather);
+// the subgraph placement's pushes under its loads (since session 32) took
+// urand:25's BFS on subgraph, measured before them, out (0.74): 59.
+TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-12-02", 59); }
 
 // SSSP at a quarter budget on the H200 measured again with the subgraph
 // placement's out-lists packed, weights as bytes (session 27), then with the
@@ -143,18 +147,20 @@ TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-1
 // session 34 (2026-12-03, docs/gpu-check/2026-12-03h, docs/PERF.md "Session
 // 34"): SSSP at the engine's own width with light lists and loads beside
 // pushes, PageRank's gather in groups of eight lanes; the same profile; no
-// stream placement at scale 25 (the device time). The misses: kron:25's BFS
-// over zero-copy (0.53), urand:24's CC on subgraph and stream (1.69, 1.39:
-// its links run faster than on the other graphs, as in the records above),
-// kron:24's SSSP on subgraph (0.73: 64 rounds where 30 are expected, about
-// 0.35 ms each), urand:24's BFS over zero-copy (1.27), urand:25's CC over
+// stream placement at scale 25 (the device time). 50 within 25% with the
+// PageRank and CC changes of this session, 51 with the subgraph placement's
+// SSSP modelled as run (pushes under loads, rounds by BFS's levels, a pass
+// over the vertex arrays a round: its four cells 0.86-1.10). The misses:
+// kron:25's BFS over zero-copy (0.53), urand:24's CC on subgraph and stream
+// (1.69, 1.39: its links run faster than on the other graphs, as in the
+// records above), urand:24's BFS over zero-copy (1.27), urand:25's CC over
 // zero-copy (1.25).
 TEST(PlanRecords, H200AtScale24OnTheEngineOfSession34) {
   const Tally t = replan("h200-2026-12-03", "h200-2026-12-02");
   EXPECT_EQ(t.cells, 32);
   EXPECT_EQ(t.predictions, 56);
   EXPECT_EQ(t.best_chosen, t.cells);
-  EXPECT_GE(t.within, 50);
+  EXPECT_GE(t.within, 51);
 }
 
 TEST(PlanRecords, H200SsspOverPackedOutLists) {
