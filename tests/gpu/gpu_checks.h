@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "algorithms/verifier.h"
@@ -18,6 +19,11 @@
 #include "support/shapes.h"
 
 namespace tg::test::gpu {
+
+// The entries of the in-lists a gather reads (the CSC, or the lists themselves where undirected).
+inline uint64_t num_in_edges(const AnyGraph& graph) {
+  return std::visit([](const auto& g) { return uint64_t(g.in_edges().num_edges()); }, graph);
+}
 
 inline bool have_gpu() {
   static const bool ok = [] {

@@ -42,7 +42,7 @@ void check(const AnyGraph& graph, const RunRequest& r, Placement p, std::optiona
   const HybridStats& h = *out.stats.hybrid;
   // Every gather's edges, on one side or the other.
   if (r.algorithm->reads(r.options).in_edges == Need::kYes) {
-    const uint64_t in_edges = std::visit([](const auto& g) { return uint64_t(g.in_edges().num_edges()); }, graph);
+    const uint64_t in_edges = num_in_edges(graph);
     EXPECT_EQ(h.edges_gpu + h.edges_cpu, out.stats.iterations * in_edges);
   }
   if (share && *share > 0 && *share < 1 && num_vertices(graph) > 1 &&
