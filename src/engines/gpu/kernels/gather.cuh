@@ -97,6 +97,21 @@ __device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const O
   return warp_combine(op, acc);
 }
 
+// v's list [b, e) by the whole warp: past kChunkEntries deferred to the
+// chunked pass, else summed and finished; returns what it adds to lane 0's
+// residual (0 in the other lanes).
+template <Access A, typename V, typename Op>
+__device__ inline double gather_list_by_warp(const GatherArgs<V>& a, const Op& op, V v, int64_t b, int64_t e, int lane,
+                                             Tally& t) {
+  const int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
+  if (e - s > kChunkEntries) {
+    defer_to_chunks(a, v, lane);
+    return 0;
+  }
+  const typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
+  return lane == 0 ? finish_gather(a, op, v, total) : 0;
+}
+
 template <Access A, typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op op) {
   const int lane = threadIdx.x & 31;
@@ -105,14 +120,8 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
   double residual = 0;
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.n; i += warps) {
     V v = a.vertices ? a.vertices[i] : static_cast<V>(a.first + i);
-    int64_t b = static_cast<int64_t>(a.csr.offsets[v]), e = static_cast<int64_t>(a.csr.offsets[v + 1]);
-    int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
-    if (e - s > kChunkEntries) {
-      defer_to_chunks(a, v, lane);
-      continue;
-    }
-    typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
-    if (lane == 0) residual += finish_gather(a, op, v, total);
+    residual += gather_list_by_warp<A>(a, op, v, static_cast<int64_t>(a.csr.offsets[v]),
+                                       static_cast<int64_t>(a.csr.offsets[v + 1]), lane, t);
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
@@ -162,14 +171,7 @@ __global__ void __launch_bounds__(kBlock) gather_group_kernel(GatherArgs<V> a, O
     // The longer lists of the four, the whole warp each, in turn (the mask is the same in every lane).
     for_each_flagged_list(__ballot_sync(kFull, has && !short_list && in_group == 0), v, b, e,
                           [&](V u, int64_t ub, int64_t ue) {
-                            if (ue - ub > kChunkEntries) {
-                              defer_to_chunks(a, u, lane);
-                              return;
-                            }
-                            const acc_t total = gather_walk<Access::kDevice>(
-                                a, op, u, ub, ue, walk_start<Access::kDevice, kW>(a.csr, ub),
-                                list_read<Access::kDevice>(a.csr, u, ub, ue), lane, t);
-                            if (lane == 0) residual += finish_gather(a, op, u, total);
+                            residual += gather_list_by_warp<Access::kDevice>(a, op, u, ub, ue, lane, t);
                           });
   }
   add_residual(a.residual, residual);
