@@ -52,7 +52,7 @@ struct Work {
   double forest_links = 0;  // CC's links (core/forest.h), at the profile's measured link rate
   double value_bytes = 8;   // per vertex of the array those reads land in (their footprint: vertices x this)
   // Bytes read at random beside the values, which share the caches with
-  // them (CC's sampled entries: a sector a list); they widen the footprint
+  // them (CC's sampled entries: half a sector a list); they widen the footprint
   // the values' cold reads are taken at.
   double beside_bytes = 0;
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
