@@ -78,6 +78,22 @@ __global__ void draw_edges(InEdges<V> g, Destinations d, const uint64_t* first, 
   }
 }
 
+// A fanout of -1 takes every in-edge (sampling::draws_for): a warp a
+// destination copies its list, so that a hub's list moves in whole lines
+// from 32 lanes rather than from one thread, entry by entry.
+template <typename V>
+__global__ void copy_whole_lists(InEdges<V> g, Destinations d, const uint64_t* first, uint64_t* edge_node,
+                                 uint64_t* edge_dst) {
+  const uint64_t lane = threadIdx.x % 32, warps = uint64_t{gridDim.x} * blockDim.x / 32;
+  for (uint64_t j = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; j < d.count; j += warps) {
+    const uint64_t i = d.index(j), v = d.sorted[j], begin = g.offsets[v], degree = g.offsets[v + 1] - begin;
+    for (uint64_t k = lane; k < degree; k += 32) {
+      edge_node[first[i] + k] = static_cast<uint64_t>(g.neighbors[begin + k]);
+      edge_dst[first[i] + k] = i;
+    }
+  }
+}
+
 // Positions: destination i is position i, drawn edge e is position n + e.
 // Each vertex keeps its smallest position: its first appearance.
 __global__ void claim_destinations(const uint64_t* frontier, uint64_t n, uint32_t* first_seen) {
@@ -235,8 +251,11 @@ struct GpuNeighborSampler::Impl {
       uint64_t* into = index + edges;
       uint64_t fresh = 0;
       if (n > 0) {
-        draw_edges<<<blocks(n), kBlock, 0, stream>>>(g, destinations, first_edge.get(), o.fanouts[hop], o.replace,
-                                                     o.seed, hop, nodes, into);
+        if (o.fanouts[hop] < 0)
+          copy_whole_lists<<<blocks(n * 32), kBlock, 0, stream>>>(g, destinations, first_edge.get(), nodes, into);
+        else
+          draw_edges<<<blocks(n), kBlock, 0, stream>>>(g, destinations, first_edge.get(), o.fanouts[hop], o.replace,
+                                                       o.seed, hop, nodes, into);
         TG_CUDA_CHECK_LAUNCH();
         claim_destinations<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
