@@ -51,7 +51,13 @@ Tally replan(const std::string& name, std::string profile_name = "") {
     // TG_DESCRIBE_CELL=plan_kron_25_q.json:bfs prints that cell's whole plan (its terms and basis).
     const char* describe_cell = std::getenv("TG_DESCRIBE_CELL");
     if (describe_cell != nullptr && cell.at("bench").get<std::string>() + ":" + algorithm == describe_cell)
+    {
       std::printf("%s\n", describe(plan).c_str());
+      if (algorithm == "bfs")  // the expected levels over zero-copy with its cache's heads
+        for (const BfsLevel& l : expected_bfs_levels(graph, true, cache.heads))
+          std::printf("level %s frontier %10.0f entries %12.0f lists %10.0f past heads: lists %10.0f entries %12.0f\n",
+                      l.pull ? "pull" : "push", l.frontier, l.entries, l.lists, l.lists_past_heads, l.entries_past_heads);
+    }
     std::string line = cell.at("bench").get<std::string>() + " " + algorithm + ": " + std::string(name_of(plan.choice));
     for (const Candidate& c : plan.candidates) {
       const std::string placement(name_of(c.placement));
