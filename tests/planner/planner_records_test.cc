@@ -56,7 +56,8 @@ Tally replan(const std::string& name, std::string profile_name = "") {
       if (algorithm == "bfs")  // the expected levels over zero-copy with its cache's heads
         for (const BfsLevel& l : expected_bfs_levels(graph, true, cache.heads))
           std::printf("level %s frontier %10.0f entries %12.0f lists %10.0f past heads: lists %10.0f entries %12.0f\n",
-                      l.pull ? "pull" : "push", l.frontier, l.entries, l.lists, l.lists_past_heads, l.entries_past_heads);
+                      l.pull ? "pull" : "push", l.frontier, l.entries, l.lists, l.lists_past_heads,
+                      l.entries_past_heads);
     }
     std::string line = cell.at("bench").get<std::string>() + " " + algorithm + ": " + std::string(name_of(plan.choice));
     for (const Candidate& c : plan.candidates) {
@@ -89,13 +90,15 @@ Tally replan(const std::string& name, std::string profile_name = "") {
   return t;
 }
 
-// Every cell planned again: 32 cells, 64 predictions, auto's choice the best
-// fixed placement or within 10% of it in every cell, and at least `within`
-// predictions within 25%.
-void expect_records(const std::string& name, int within) {
-  const Tally t = replan(name);
-  EXPECT_EQ(t.cells, 32);
-  EXPECT_EQ(t.predictions, 64);
+// Every cell planned again (with the profile `profile_name`, the records'
+// own by default): `cells` cells, `predictions` predictions, auto's choice the
+// best fixed placement or within 10% of it in every cell, and at least
+// `within` predictions within 25%.
+void expect_records(const std::string& name, int within, int cells = 32, int predictions = 64,
+                    const std::string& profile_name = "") {
+  const Tally t = replan(name, profile_name);
+  EXPECT_EQ(t.cells, cells);
+  EXPECT_EQ(t.predictions, predictions);
   EXPECT_EQ(t.best_chosen, t.cells);
   EXPECT_GE(t.within, within);
 }
@@ -162,11 +165,7 @@ TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-1
 // records above), urand:24's BFS over zero-copy (1.27), urand:25's CC over
 // zero-copy (1.25).
 TEST(PlanRecords, H200AtScale24OnTheEngineOfSession34) {
-  const Tally t = replan("h200-2026-12-03", "h200-2026-12-02");
-  EXPECT_EQ(t.cells, 32);
-  EXPECT_EQ(t.predictions, 56);
-  EXPECT_EQ(t.best_chosen, t.cells);
-  EXPECT_GE(t.within, 51);
+  expect_records("h200-2026-12-03", 51, 32, 56, "h200-2026-12-02");
 }
 
 // BFS and CC again on the same graphs with the engine of session 35, 16
@@ -178,11 +177,7 @@ TEST(PlanRecords, H200AtScale24OnTheEngineOfSession34) {
 // runs of 3-4 ms and runs of 8-12 ms, docs/PLANNER.md) and urand:24's CC on
 // subgraph (1.40).
 TEST(PlanRecords, H200BfsAndCcWithMoreSources) {
-  const Tally t = replan("h200-2026-12-04", "h200-2026-12-02");
-  EXPECT_EQ(t.cells, 16);
-  EXPECT_EQ(t.predictions, 28);
-  EXPECT_EQ(t.best_chosen, t.cells);
-  EXPECT_GE(t.within, 26);
+  expect_records("h200-2026-12-04", 26, 16, 28, "h200-2026-12-02");
 }
 
 TEST(PlanRecords, H200SsspOverPackedOutLists) {
