@@ -50,8 +50,7 @@ Tally replan(const std::string& name, std::string profile_name = "") {
     const nlohmann::json& measured = cell.at("measured_ms");
     // TG_DESCRIBE_CELL=plan_kron_25_q.json:bfs prints that cell's whole plan (its terms and basis).
     const char* describe_cell = std::getenv("TG_DESCRIBE_CELL");
-    if (describe_cell != nullptr && cell.at("bench").get<std::string>() + ":" + algorithm == describe_cell)
-    {
+    if (describe_cell != nullptr && cell.at("bench").get<std::string>() + ":" + algorithm == describe_cell) {
       std::printf("%s\n", describe(plan).c_str());
       if (algorithm == "bfs")  // the expected levels over zero-copy with its cache's heads
         for (const BfsLevel& l : expected_bfs_levels(graph, true, cache.heads))
