@@ -173,7 +173,7 @@ TEST(PlanRecords, H200AtScale24OnTheEngineOfSession34) {
 // (1.27 there) and urand:25's CC over zero-copy (1.25) come within 25%
 // (1.22, 1.08), and urand:24's CC on stream (1.39 -> 1.19). The misses that
 // stay: kron:25's BFS over zero-copy (0.66 of 6.04 ms: its sources split into
-// runs of 3-4 ms and runs of 8-12 ms, docs/PLANNER.md) and urand:24's CC on
+// runs of 3-4 ms and runs of 5-12 ms, docs/PLANNER.md) and urand:24's CC on
 // subgraph (1.40).
 TEST(PlanRecords, H200BfsAndCcWithMoreSources) {
   expect_records("h200-2026-12-04", 26, 16, 28, "h200-2026-12-02");
