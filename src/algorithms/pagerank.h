@@ -93,6 +93,7 @@ template <typename V, typename C>
 struct PageRankGather {
   using acc_t = double;
   static constexpr bool needs_weights = false;
+  static constexpr bool sums_by_addition = true;  // engines/engine.h
   const C* contrib;
   C* next_contrib;
   const eid_t* offsets;  // out-edges: the degree that divides a contribution

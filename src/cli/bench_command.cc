@@ -43,6 +43,7 @@ struct BenchOptions {
   EdgeCacheMode edge_cache = EdgeCacheMode::kAuto;
   PackedListsMode packed_lists = PackedListsMode::kAuto;
   int source_blocks = GpuOptions{}.source_blocks;
+  GatherLayout gather_layout = GatherLayout::kLists;
   double stream_threshold = GpuOptions{}.stream_threshold;
   int device = 0;
   int gpus = 0;
@@ -83,6 +84,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   plan.gpu.edge_cache = o.edge_cache;
   plan.gpu.packed_lists = o.packed_lists;
   plan.gpu.source_blocks = o.source_blocks;
+  plan.gpu.gather_layout = o.gather_layout;
   plan.algorithm_options = o.algo;
   plan.distributed = o.distributed;
   if (o.distributed) {
@@ -190,6 +192,7 @@ void add_bench_command(CLI::App& app) {
   add_edge_cache_choice(*cmd, o->edge_cache);
   add_packed_lists_choice(*cmd, o->packed_lists);
   add_source_blocks(*cmd, o->source_blocks);
+  add_gather_layout_choice(*cmd, o->gather_layout);
   cmd->add_option("--stream-threshold", o->stream_threshold,
                   "GPU, subgraph placements: stream the partitions when active edges exceed this fraction of all")
       ->check(CLI::Range(0.0, 1.0))

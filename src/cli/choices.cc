@@ -18,6 +18,12 @@ CLI::Option* add_packed_lists_choice(CLI::App& command, PackedListsMode& target)
                     "over the link for a pass at placement (docs/SUBWAY.md, \"Packed lists\")");
 }
 
+CLI::Option* add_gather_layout_choice(CLI::App& command, GatherLayout& target) {
+  return add_choice(command, "--gather-layout", target, gather_layout_choices(),
+                    "GPU, device (and the hybrid engine's GPU side over it): how gathers (pagerank) read the in-edges "
+                    "(docs/HYBRID.md, \"Garaph's shards\")");
+}
+
 CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target) {
   std::string help = "The algorithm:";
   for (const AlgorithmInfo* a : all_algorithms()) {

@@ -37,6 +37,7 @@ CLI::Option* add_choice(CLI::App& command, const std::string& flags, E& target,
 // --edge-cache, for run and bench alike.
 CLI::Option* add_edge_cache_choice(CLI::App& command, EdgeCacheMode& target);
 CLI::Option* add_packed_lists_choice(CLI::App& command, PackedListsMode& target);
+CLI::Option* add_gather_layout_choice(CLI::App& command, GatherLayout& target);
 
 // The positional ALGORITHM argument: any name or alias of the registry.
 CLI::Option* add_algorithm_argument(CLI::App& command, std::string& target);

@@ -101,6 +101,19 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
     else
       std::fprintf(out, "  sources    gathers in one pass: %s\n", b.note.c_str());
   }
+  if (s.gpu && s.gpu->gather_shards) {
+    const ShardStats& h = *s.gpu->gather_shards;
+    std::string by_r;
+    for (int k = 0; k < 6; ++k)
+      if (h.edges_by_replication[k] > 0)
+        by_r += (by_r.empty() ? "" : ", ") + std::string("R=") + std::to_string(1 << k) + " " +
+                describe::count(h.edges_by_replication[k]);
+    std::fprintf(out, "  shards     %s shards of up to %s accumulators (edges %s), %s long lists (%s edges) by warps; "
+                 "%s in GPU memory, built in %.3f s\n",
+                 describe::count(h.shards - h.long_lists).c_str(), describe::count(h.slots).c_str(),
+                 by_r.empty() ? "none" : by_r.c_str(), describe::count(h.long_lists).c_str(),
+                 describe::count(h.long_list_edges).c_str(), human_bytes(h.bytes).c_str(), h.build_s);
+  }
   if (s.gpu && s.gpu->packed_lists) {
     const PackedListsStats& p = *s.gpu->packed_lists;
     std::fprintf(out, "  packed     lists %s -> %s%s (%.2fx fewer bytes over the link), packed in %.3f s\n",

@@ -31,6 +31,7 @@ void EngineOptions::add_to(CLI::App& command) {
   add_edge_cache_choice(command, gpu.edge_cache);
   add_packed_lists_choice(command, gpu.packed_lists);
   add_source_blocks(command, gpu.source_blocks);
+  add_gather_layout_choice(command, gpu.gather_layout);
   command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
   command
       .add_option_function<double>(

@@ -179,6 +179,13 @@ concept HasWritten = requires(const G& g) {
   { g.written() };
 };
 
+// The optional sums_by_addition hint of a gather operator (`static constexpr
+// bool sums_by_addition = true`): sum(a, b) is a + b on an arithmetic acc_t,
+// so a GPU may fold into shared memory with its atomic add instead of a
+// compare-and-swap loop over sum() (Garaph's shards, engines/shard_plan.h).
+template <typename G>
+concept SumsByAddition = requires { requires G::sums_by_addition; };
+
 // The optional forest() hint of an edge-map operator: the parent array of a
 // disjoint-set forest (core/forest.h) that its updates change only through
 // forest_link, writing no other array. The unions of a step then commute:

@@ -53,11 +53,22 @@ const std::vector<NamedChoice<PackedListsMode>>& packed_lists_choices() {
   return all;
 }
 
+const std::vector<NamedChoice<GatherLayout>>& gather_layout_choices() {
+  static const std::vector<NamedChoice<GatherLayout>> all = {
+      {GatherLayout::kLists, "lists", "a thread, eight lanes or a warp per in-list, by its length"},
+      {GatherLayout::kShards, "shards",
+       "Garaph's shards: a block per range of destinations sums in shared memory, R copies a destination by the "
+       "range's mean in-degree (2 bytes of GPU memory an edge)"},
+  };
+  return all;
+}
+
 std::string_view name_of(Placement p) { return choice_name(placement_choices(), p); }
 std::string_view name_of(StreamMode m) { return choice_name(stream_mode_choices(), m); }
 std::string_view name_of(GatherWay g) { return choice_name(gather_way_choices(), g); }
 std::string_view name_of(EdgeCacheMode m) { return choice_name(edge_cache_choices(), m); }
 std::string_view name_of(PackedListsMode m) { return choice_name(packed_lists_choices(), m); }
+std::string_view name_of(GatherLayout l) { return choice_name(gather_layout_choices(), l); }
 
 std::optional<Placement> parse_placement(std::string_view name) {
   if (name == "zerocopy") return Placement::kZeroCopyAligned;

@@ -51,17 +51,25 @@ enum class PackedListsMode {
   kOff,   // the plain lists
 };
 
+// How the device placement's gathers (PageRank's) read the in-edges.
+enum class GatherLayout {
+  kLists,   // a thread, eight lanes or a warp per in-list by its length (kernels/gather.cuh)
+  kShards,  // Garaph's shards: a block per range of destinations, sums in shared memory (engines/shard_plan.h)
+};
+
 const std::vector<NamedChoice<Placement>>& placement_choices();
 const std::vector<NamedChoice<StreamMode>>& stream_mode_choices();
 const std::vector<NamedChoice<GatherWay>>& gather_way_choices();
 const std::vector<NamedChoice<EdgeCacheMode>>& edge_cache_choices();
 const std::vector<NamedChoice<PackedListsMode>>& packed_lists_choices();
+const std::vector<NamedChoice<GatherLayout>>& gather_layout_choices();
 
 std::string_view name_of(Placement p);
 std::string_view name_of(StreamMode m);
 std::string_view name_of(GatherWay g);
 std::string_view name_of(EdgeCacheMode m);
 std::string_view name_of(PackedListsMode m);
+std::string_view name_of(GatherLayout l);
 // nullopt for an unknown name; "zerocopy" is zerocopy-aligned.
 std::optional<Placement> parse_placement(std::string_view name);
 std::optional<StreamMode> parse_stream_mode(std::string_view name);

@@ -70,6 +70,10 @@ struct GpuOptions {
   // values fill at most 3/4 of the L2, none where 3/4 of the entries read the
   // first range's), 1 off.
   int source_blocks = 0;
+  // device: how gathers read the in-edges (--gather-layout); kShards takes 2
+  // bytes of GPU memory an edge beside the placement, and turns source
+  // blocks off.
+  GatherLayout gather_layout = GatherLayout::kLists;
   // Several GPUs (docs/DISTRIBUTED.md): 0 runs the one-GPU engine on `device`;
   // N >= 1 the degree-separated partition over GPUs 0..N-1, one rank each.
   int gpus = 0;

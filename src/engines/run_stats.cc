@@ -68,6 +68,17 @@ nlohmann::json details_json(const RunStats& s) {
                             {"build_s", b.build_s},
                             {"note", b.note}};
     }
+    if (g.gather_shards) {
+      const ShardStats& h = *g.gather_shards;
+      nlohmann::json by_r = nlohmann::json::object();
+      for (int k = 0; k < 6; ++k)
+        if (h.shards_by_replication[k] > 0)
+          by_r[std::to_string(1 << k)] = {{"shards", h.shards_by_replication[k]}, {"edges", h.edges_by_replication[k]}};
+      j["gather_shards"] = {{"shards", h.shards},           {"long_lists", h.long_lists},
+                            {"long_list_edges", h.long_list_edges}, {"slots", h.slots},
+                            {"max_edges", h.max_edges},     {"by_replication", by_r},
+                            {"bytes", h.bytes},             {"build_s", h.build_s}};
+    }
     auto packed_json = [](const PackedListsStats& p) {
       return nlohmann::json{{"entries", p.entries}, {"bytes", p.bytes},     {"plain_bytes", p.plain_bytes},
                             {"ratio", p.ratio()},  {"build_s", p.build_s}, {"weights", p.weights},

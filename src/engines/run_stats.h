@@ -39,6 +39,20 @@ struct SourceBlockStats {
   std::string note;
 };
 
+// Garaph's shards of the device placement's in-edges (`--gather-layout
+// shards`, engines/shard_plan.h, engines/gpu/gather_shards.h).
+struct ShardStats {
+  uint64_t shards = 0;           // long lists included
+  uint64_t long_lists = 0;       // lists past max_edges, gathered by the chunked warp pass
+  uint64_t long_list_edges = 0;
+  uint64_t slots = 0;            // accumulators a block
+  uint64_t max_edges = 0;        // in-edges a shard at most
+  uint64_t shards_by_replication[6] = {};  // R = 1, 2, 4 .. 32
+  uint64_t edges_by_replication[6] = {};
+  uint64_t bytes = 0;            // IdxOff, the shards' starts and R, the long lists
+  double build_s = 0;
+};
+
 // The in-lists a streamed placement's gathers copy packed (graph/packed_lists.h).
 struct PackedListsStats {
   uint64_t entries = 0;      // list entries
@@ -71,6 +85,7 @@ struct GpuPlacementStats {
   uint64_t zerocopy_copied_bytes = 0;  // edge bytes copied into pinned memory (file mappings are not pinned in place)
   std::optional<EdgeCacheStats> edge_cache;  // zero-copy placements
   std::optional<SourceBlockStats> source_blocks;  // device placement, once a gather asked for them
+  std::optional<ShardStats> gather_shards;         // device placement with --gather-layout shards, once built
   std::optional<PackedListsStats> packed_lists;    // subgraph / stream, where lists were packed
   // subgraph: the out-lists' entries of weight under light_below, packed as
   // lists of their own (EdgeReads::light_below; DeviceGraph::light); their

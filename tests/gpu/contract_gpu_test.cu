@@ -10,6 +10,7 @@
 #include "engines/engine_contract.h"
 #include "engines/gpu/gpu_engine.cuh"
 #include "engines/gpu/kernels/gather.cuh"
+#include "engines/gpu/kernels/gather_shards.cuh"
 #include "engines/gpu/kernels/pull.cuh"
 #include "engines/gpu/kernels/push.cuh"
 #include "engines/gpu/placed_graph.h"
@@ -17,14 +18,14 @@
 namespace tg::test::contract {
 namespace {
 
-template <Placement P, typename V, bool kAsync = false>
+template <Placement P, typename V, bool kAsync = false, GatherLayout L = GatherLayout::kLists>
 struct GpuFactory {
   using vertex_t = V;
   static constexpr bool kAsynchronous = kAsync;
   static std::string name() {
     std::string n(name_of(P));
     std::replace(n.begin(), n.end(), '-', '_');
-    return n + (kAsync ? "_async" : "") + (sizeof(V) == 8 ? "_v64" : "_v32");
+    return n + (kAsync ? "_async" : "") + (L == GatherLayout::kShards ? "_shards" : "") + (sizeof(V) == 8 ? "_v64" : "_v32");
   }
   static bool available(std::string* why) {
     setenv("TG_GPU_POISON", "1", 1);
@@ -34,6 +35,7 @@ struct GpuFactory {
     GpuOptions o;
     o.placement = P;
     o.async = kAsync;
+    o.gather_layout = L;  // shards: the gathers' compare-and-swap fold (the contract's sum has no hint)
     // Streamed placements: a budget that cuts the graph into many units.
     if (is_streamed(P)) o.memory_budget = std::max<uint64_t>(8192, g.num_edges() * 12 / 8);
     // Zero-copy: naive and merged read every edge over the link; aligned
@@ -59,6 +61,8 @@ static_assert(Engine<gpu::GpuEngine<vid32_t>> && Engine<gpu::GpuEngine<vid64_t>>
 
 using GpuEngines = ::testing::Types<
     GpuFactory<Placement::kDevice, vid32_t>, GpuFactory<Placement::kDevice, vid64_t>,
+    GpuFactory<Placement::kDevice, vid32_t, false, GatherLayout::kShards>,
+    GpuFactory<Placement::kDevice, vid64_t, false, GatherLayout::kShards>,
     GpuFactory<Placement::kUvm, vid32_t>, GpuFactory<Placement::kZeroCopyNaive, vid32_t>,
     GpuFactory<Placement::kZeroCopyMerged, vid32_t>, GpuFactory<Placement::kZeroCopyAligned, vid32_t>,
     GpuFactory<Placement::kZeroCopyAligned, vid64_t>, GpuFactory<Placement::kSubgraph, vid32_t>,

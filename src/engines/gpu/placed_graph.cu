@@ -144,6 +144,9 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     placement_ = options.choose_auto(AutoPlacementContext{edge_bytes, budget, room});
   if (placement_ == Placement::kAuto)
     placement_ = edge_bytes <= budget && edge_bytes <= room ? Placement::kDevice : Placement::kZeroCopyAligned;
+  if (options.gather_layout == GatherLayout::kShards && placement_ != Placement::kDevice)
+    throw Error("--gather-layout shards needs the device placement (the in-edges in GPU memory); the placement is " +
+                std::string(name_of(placement_)));
   if (placement_ == Placement::kDevice || placement_ == Placement::kUvm) {
     const std::string name(name_of(placement_));
     if (edge_bytes > budget)
@@ -225,9 +228,14 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
         place_light_lists(graph.out, reads.light_below);
     }
   }
-  if (placement_ == Placement::kDevice && view_.in.placed)
-    view_.source_blocks = std::make_shared<SourceBlocks<V>>(options.source_blocks, static_cast<uint64_t>(prop.l2CacheSize),
-                                                            budget > edge_bytes ? budget - edge_bytes : 0);
+  if (placement_ == Placement::kDevice && view_.in.placed) {
+    const uint64_t room = budget > edge_bytes ? budget - edge_bytes : 0;
+    if (options.gather_layout == GatherLayout::kShards)
+      view_.gather_shards = std::make_shared<GatherShards<V>>(room);
+    else
+      view_.source_blocks = std::make_shared<SourceBlocks<V>>(options.source_blocks,
+                                                              static_cast<uint64_t>(prop.l2CacheSize), room);
+  }
   TG_CUDA(cudaDeviceSynchronize());
   transfer_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -353,6 +361,7 @@ template <typename V>
 GpuPlacementStats PlacedGraph<V>::stats() const {
   GpuPlacementStats s = stats_;
   if (view_.source_blocks && view_.source_blocks->tried()) s.source_blocks = view_.source_blocks->stats();
+  if (view_.gather_shards && view_.gather_shards->built()) s.gather_shards = view_.gather_shards->stats();
   return s;
 }
 

@@ -20,6 +20,7 @@
 
 #include "algorithms/algorithm.h"
 #include "engines/gpu/kernels/step_args.h"
+#include "engines/gpu/gather_shards.h"
 #include "engines/gpu/source_blocks.h"
 #include "engines/gpu_footprint.h"
 #include "engines/paged/edge_file.h"
@@ -104,6 +105,9 @@ struct DeviceGraph {
   // The device placement: its in-edges blocked by source for dense gathers
   // (source_blocks.h), built at the first gather; null for the others.
   std::shared_ptr<SourceBlocks<V>> source_blocks;
+  // The device placement with --gather-layout shards: Garaph's shards of its
+  // in-edges (gather_shards.h), built at the first gather; null otherwise.
+  std::shared_ptr<GatherShards<V>> gather_shards;
 };
 
 // Sets CUDA up once (eager module loading, so that no kernel is loaded inside

@@ -161,6 +161,22 @@ struct PackedGatherArgs : GatherArgs<V> {
   const uint32_t* words = nullptr;
 };
 
+// A gather over Garaph's shards of the in-edges in GPU memory
+// (engines/shard_plan.h, gather_shards.cuh): shards [first_shard,
+// end_shard) clipped to vertices first .. first + n - 1, a block each; the
+// long lists (R = 0) are gathered apart, by the chunked warp pass over
+// big_queue (long_count of them). `slots` accumulators of shared memory a
+// block.
+template <typename V>
+struct ShardGatherArgs : GatherArgs<V> {
+  const uint64_t* starts = nullptr;    // shard i: vertices [starts[i], starts[i + 1])
+  const uint8_t* replicas = nullptr;   // R of shard i; 0 for a long list
+  const uint16_t* idx_off = nullptr;   // an in-edge's destination, as its offset in its shard
+  uint64_t first_shard = 0, end_shard = 0;
+  uint64_t slots = 0;
+  uint64_t long_count = 0;
+};
+
 // A push over packed out-lists lying in GPU memory (graph/packed_lists.h,
 // with byte weights): csr.offsets are the lists' entry offsets, and u's
 // packed list starts at words[word_offsets[u]]. The subgraph placement's
@@ -182,6 +198,9 @@ StepCounters gather_step(const GatherArgs<V>& args, const Op& op, double* residu
 // The same over packed lists (compiled in gather_packed.cu, for 4-byte ids).
 template <typename V, typename Op>
 StepCounters gather_packed_step(const PackedGatherArgs<V>& args, const Op& op, double* residual);
+// The same over Garaph's shards (compiled in gather_shards.cu).
+template <typename V, typename Op>
+StepCounters gather_shards_step(const ShardGatherArgs<V>& args, const Op& op, double* residual);
 // A push over packed lists in GPU memory (compiled in push_packed.cu, for
 // 4-byte ids and the operators with a weight band).
 template <typename V, typename Op>

@@ -63,6 +63,7 @@ class ResidentSource {
   template <typename G>
   StepOutcome gather(const G& op, double* residual, uint64_t begin, uint64_t end) {
     if (!can_pull()) throw Error("GPU engine: gather_apply needs the graph's in-edges, which were not placed");
+    if (g_.access == Access::kDevice && g_.gather_shards) return gather_by_shards(op, residual, begin, end);
     if (g_.access == Access::kDevice && g_.source_blocks && !G::needs_weights)
       if (const SourceBlockLayout<V>* l = g_.source_blocks->layout(g_.in.view, g_.n, g_.m, pool_))
         return gather_by_blocks(*l, op, residual, begin, end);
@@ -111,6 +112,37 @@ class ResidentSource {
     TG_CUDA_CHECK_LAUNCH();
     double r = 0;
     TG_CUDA(cudaMemcpy(&r, residual_.data(), sizeof r, cudaMemcpyDeviceToHost));
+    *residual += r;
+    return o;
+  }
+
+  // The gather over Garaph's shards (gather_shards.h), clipped to [begin,
+  // end): the shards that meet the range, and its long lists for the
+  // chunked pass.
+  template <typename G>
+  StepOutcome gather_by_shards(const G& op, double* residual, uint64_t begin, uint64_t end) {
+    const ShardLayout<V>& l = g_.gather_shards->layout(g_.in.view, g_.n, g_.m, sizeof(typename G::acc_t));
+    ShardGatherArgs<V> a = step_over<ShardGatherArgs<V>>(g_.in);
+    a.first = begin;
+    a.n = end - begin;
+    a.residual = residual_.data();
+    a.starts = l.device_starts.data();
+    a.replicas = l.replicas.data();
+    a.idx_off = l.idx_off.data();
+    a.slots = l.slots;
+    // Shards whose vertices meet [begin, end): from the one holding begin to
+    // the last starting before end.
+    a.first_shard = static_cast<uint64_t>(std::upper_bound(l.starts.begin(), l.starts.end(), begin) - l.starts.begin()) - 1;
+    a.end_shard = static_cast<uint64_t>(std::lower_bound(l.starts.begin(), l.starts.end(), end) - l.starts.begin());
+    const auto lo = std::lower_bound(l.long_lists.begin(), l.long_lists.end(), begin);
+    const auto hi = std::lower_bound(l.long_lists.begin(), l.long_lists.end(), end);
+    a.long_count = static_cast<uint64_t>(hi - lo);
+    if (a.long_count > 0)
+      TG_CUDA(cudaMemcpy(big_.data(), l.device_long_lists.data() + (lo - l.long_lists.begin()), a.long_count * sizeof(V),
+                         cudaMemcpyDeviceToDevice));
+    TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
+    double r = 0;
+    StepOutcome o = outcome(gather_shards_step(a, op, &r));
     *residual += r;
     return o;
   }
