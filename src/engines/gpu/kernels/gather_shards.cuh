@@ -45,6 +45,8 @@ __device__ inline void shared_fold(const Op& op, T* at, T x) {
   }
 }
 
+constexpr int kShardUnroll = 4;
+
 template <typename V, typename Op>
 __global__ void __launch_bounds__(kBlock) gather_shard_kernel(ShardGatherArgs<V> a, Op op) {
   using acc_t = typename Op::acc_t;
@@ -63,12 +65,29 @@ __global__ void __launch_bounds__(kBlock) gather_shard_kernel(ShardGatherArgs<V>
     for (uint64_t j = threadIdx.x; j < (s1 - s0) * r; j += blockDim.x) acc[j] = op.zero();
     __syncthreads();
     const eid_t eb = a.csr.offsets[vb], ee = a.csr.offsets[ve];
+    // kShardUnroll edges a thread at once, a block's width apart (each load
+    // still coalesced): their ids and offsets, then their values, then the
+    // folds, so that a thread has several random reads in flight.
     const unsigned copy = threadIdx.x & (r - 1);
-    for (eid_t e = eb + threadIdx.x; e < ee; e += blockDim.x) {
-      const unsigned off = __ldcs(a.idx_off + e);  // read once: evict-first, as load_once
-      weight_t w = 1.0f;
-      if constexpr (kW) w = a.csr.weights[e];
-      shared_fold(op, acc + off * r + copy, op.gather(load_once(a.csr.neighbors + e), static_cast<V>(s0 + off), w));
+    for (eid_t base = eb + threadIdx.x; base < ee; base += kShardUnroll * blockDim.x) {
+      unsigned offs[kShardUnroll];
+      V ids[kShardUnroll];
+      weight_t ws[kShardUnroll];
+#pragma unroll
+      for (int k = 0; k < kShardUnroll; ++k) {
+        const eid_t e = base + k * blockDim.x;
+        offs[k] = e < ee ? __ldcs(a.idx_off + e) : 0u;  // read once: evict-first, as load_once
+        ids[k] = e < ee ? load_once(a.csr.neighbors + e) : V{0};
+        ws[k] = 1.0f;
+        if constexpr (kW) ws[k] = e < ee ? a.csr.weights[e] : 1.0f;
+      }
+      acc_t xs[kShardUnroll];
+#pragma unroll
+      for (int k = 0; k < kShardUnroll; ++k)
+        xs[k] = base + k * blockDim.x < ee ? op.gather(ids[k], static_cast<V>(s0 + offs[k]), ws[k]) : op.zero();
+#pragma unroll
+      for (int k = 0; k < kShardUnroll; ++k)
+        if (base + k * blockDim.x < ee) shared_fold(op, acc + offs[k] * r + copy, xs[k]);
     }
     if (threadIdx.x == 0) t.edges += ee - eb;
     __syncthreads();
