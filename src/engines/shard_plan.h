@@ -26,10 +26,12 @@
 namespace tg {
 
 // The GPU's limits (engines/gpu/gather_shards.*): a block's accumulators in
-// 48 KiB of shared memory (the most a launch takes without opting in, so that
-// four blocks of 256 threads share an SM), and at most 32768 in-edges a shard
-// (128 a thread of a block).
-constexpr uint64_t kShardSharedBytes = 48 << 10;
+// 24 KiB of shared memory, the paper's C_shm / N_block at full occupancy
+// (eight blocks of 256 threads share an H100's or H200's 228 KiB), and at
+// most 32768 in-edges a shard (128 a thread of a block). PageRank on the H200
+// (docs/PERF.md, session 36), ms an iteration at 12 / 24 / 48 KiB: kron:25
+// 15.96 / 15.28 / 19.17, urand:24 9.48 / 9.07 / 11.05.
+constexpr uint64_t kShardSharedBytes = 24 << 10;
 constexpr uint64_t kShardEdges = 32768;
 
 // R = 2^min(round(log2(edges / vertices)), 5), at least 1: the and

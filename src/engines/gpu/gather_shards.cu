@@ -3,6 +3,7 @@
 // warp per vertex writes its in-edges' IdxOff.
 #include "engines/gpu/gather_shards.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -41,7 +42,10 @@ const ShardLayout<V>& GatherShards<V>::layout(const CsrView<V>& in, uint64_t n, 
   TG_CUDA(cudaMemcpy(offsets.data(), in.offsets, (n + 1) * sizeof(eid_t), cudaMemcpyDeviceToHost));
   // TG_SHARD_REPLICATION=R: every shard R copies (for measuring the rule
   // against none or a fixed R, as the paper did).
-  const ShardPlan plan = plan_shards(offsets.data(), n, kShardSharedBytes / acc_bytes, kShardEdges,
+  // TG_SHARD_SHARED_KIB=K: K KiB of accumulators a block (1 to 48, default
+  // 24), for measuring the occupancy against the shards' sizes.
+  const uint64_t shared = std::clamp<uint64_t>(env_count("TG_SHARD_SHARED_KIB", kShardSharedBytes >> 10), 1, 48) << 10;
+  const ShardPlan plan = plan_shards(offsets.data(), n, std::max<uint64_t>(shared / acc_bytes, 32), kShardEdges,
                                      static_cast<int>(env_count("TG_SHARD_REPLICATION", 0)));
   const uint64_t shards = plan.shards();
   const uint64_t bytes = m * sizeof(uint16_t) + (shards + 1) * sizeof(uint64_t) + shards +
