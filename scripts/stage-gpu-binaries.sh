@@ -15,6 +15,13 @@ stage() {  # program, name
   xz -T2 -6 -c "/tmp/$2" >".data/bin/$2.xz"
   rm -f "/tmp/$2"
 }
+# An object ninja holds no dependencies for is never rebuilt when a header changes: session 36's hybrid_run.cu.o
+# kept an old GpuOptions layout and every hybrid run threw std::bad_alloc on the GPU. Refuse to stage such a build.
+if [ -f "$build/build.ninja" ] && stale=$(ninja -C "$build" -t deps 2>/dev/null | grep '#deps 0,'); then
+  echo "stage-gpu-binaries: ninja holds no dependencies for these objects; touch their sources and rebuild:" >&2
+  echo "$stale" >&2
+  exit 1
+fi
 stage "$build/src/tiergraph" tiergraph
 stage "$build/tests/tg_gpu_tests" tg_gpu_tests
 # Built only by a full build (gpu-check.sh runs it where present).
