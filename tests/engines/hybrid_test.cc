@@ -442,6 +442,18 @@ TEST(SplitModel, ProbesTheCpuOnceBeforeLeavingItNothing) {
   EXPECT_EQ(m.choose(), m.pages());  // measured slow: nothing
 }
 
+// Where the exchange costs more than the CPU could save at twice its
+// estimated rate (the edges in GPU memory), there is no probe.
+TEST(SplitModel, DoesNotProbeACpuThatCannotPayForTheExchange) {
+  std::vector<eid_t> offsets(1001);
+  for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;  // 11000 units
+  // Alone 1.1e-5 s; a CPU at 2e5 (twice 1e5) could save 1.1e-5 x 2e5 / (2e5 + 1e9) = 2.2e-9 s.
+  SplitModel costly(offsets.data(), 1000, 64, 1e9, 1e5, 1e-8);
+  EXPECT_EQ(costly.choose(), costly.pages());
+  SplitModel cheap(offsets.data(), 1000, 64, 1e9, 1e5, 1e-9);
+  EXPECT_EQ(cheap.choose(), 60u);
+}
+
 TEST(SplitModel, FollowsTheMeasuredRatesAndDropsTheCpuWhenTheExchangeCostsMore) {
   std::vector<eid_t> offsets(1001);
   for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;  // 11 units of work per vertex

@@ -17,6 +17,10 @@ struct HybridOptions {
   // (kron:25, PageRank): GPU 1e10 (zero-copy) to 1.7e10 (subgraph), the CPU
   // about 2e8 per thread alone.
   double gpu_rate = 1e10;
+  // The same over the device placement (the edges in GPU memory), which the
+  // engine starts from instead: kron:25's gather took 14 ms an iteration on
+  // the H200 (7.7e10; docs/PERF.md, session 36), 1.08e9 units.
+  double device_gpu_rate = 5e10;
   double cpu_rate_per_thread = 1e8;
   double exchange_rate = 25e9;  // vertex bytes per second over the link, both ways at once
 };

@@ -64,7 +64,14 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   uint64_t best = p;
   for (uint64_t k = 0; k < p; ++k)
     if (predicted_s(k) < predicted_s(best)) best = k;
-  if (best == p && !cpu_measured_ && p > 1) best = p - std::max<uint64_t>(1, p / 16);
+  // The probe, only where the CPU could pay for the exchange: at twice its
+  // estimated rate, the most any CPU share saves is the accelerator-alone
+  // time times the CPU's part of the two rates. With the edges in GPU memory
+  // it cannot (kron:25 on the H200: 14 ms an iteration alone, under 1 ms to
+  // save, 20-40 ms of mirrors and exchange for the probe; session 36).
+  const double cpu = 2 * cpu_rate_;
+  const bool could_pay = total_work() / gpu_rate_ * cpu / (cpu + gpu_rate_) > sync_s_;
+  if (best == p && !cpu_measured_ && p > 1 && could_pay) best = p - std::max<uint64_t>(1, p / 16);
   return best;
 }
 

@@ -37,7 +37,9 @@ class SplitModel {
   // The cut with the least predicted time; a fixed CPU share of the work
   // (0..1) where one is given (tests, measurements). While the CPU's rate
   // is still the starting estimate, a cut that leaves the CPU nothing gives
-  // it a sixteenth instead, once, so that the estimate gets measured.
+  // it a sixteenth instead, once, so that the estimate gets measured, unless
+  // even at twice that estimate the CPU could not save what the exchange
+  // costs.
   uint64_t choose(std::optional<double> cpu_share = std::nullopt) const;
 
   // What a gather cut at k took on each side and for the exchange.
