@@ -442,6 +442,26 @@ TEST(SplitModel, ProbesTheCpuOnceBeforeLeavingItNothing) {
   EXPECT_EQ(m.choose(), m.pages());  // measured slow: nothing
 }
 
+// Whole steps decide once both kinds are measured: after two split gathers
+// the model asks for one on the accelerator alone, then keeps the faster.
+TEST(SplitModel, ChoosesTheFasterOfMeasuredSplitAndAloneSteps) {
+  std::vector<eid_t> offsets(1001);
+  for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;
+  for (bool alone_faster : {true, false}) {
+    SplitModel m(offsets.data(), 1000, 100, 3e6, 1e6, 0.0);
+    for (int step = 0; step < 2; ++step) {
+      const uint64_t k = m.choose();
+      ASSERT_LT(k, m.pages()) << "rates 3:1 and a free exchange split";
+      m.observe(k, m.work_before(k) / 3e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
+      m.observe_split_step(0.003);
+    }
+    EXPECT_EQ(m.choose(), m.pages()) << "the accelerator alone, measured once";
+    m.observe_alone_step(alone_faster ? 0.002 : 0.004);
+    if (alone_faster) EXPECT_EQ(m.choose(), m.pages());
+    else EXPECT_LT(m.choose(), m.pages());
+  }
+}
+
 // Where the exchange costs more than the CPU could save at twice its
 // estimated rate (the edges in GPU memory), there is no probe.
 TEST(SplitModel, DoesNotProbeACpuThatCannotPayForTheExchange) {

@@ -46,6 +46,9 @@
 #include <utility>
 #include <vector>
 
+#include <cstdio>
+
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/cpu/cpu_engine.h"
 #include "engines/engine.h"
@@ -236,7 +239,12 @@ class HybridEngine {
     if (k == model.pages()) {
       wrote(used);
       stats_.gpu_only_steps++;
+      const double before = stats_.gpu_busy_s;
       const double r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
+      model.observe_alone_step(stats_.gpu_busy_s - before);
+      if (trace_)
+        std::fprintf(stderr, "tg-hybrid gather GPU alone %.3f ms (predicted %.3f)\n", (stats_.gpu_busy_s - before) * 1e3,
+                     model.predicted_s(model.pages()) * 1e3);
       stats_.pages_gpu += model.pages();
       stats_.edges_gpu += in_edges(0, n_);
       stats_.last_cpu_share = 0;
@@ -248,11 +256,20 @@ class HybridEngine {
     refuse_foreign_pointers(op);
     const G on_host = map_.relocate(op);
     double gpu_r = 0, cpu_r = 0;
+    const auto step_start = std::chrono::steady_clock::now();
     const Split split = run_split(
         model, k, [&](uint64_t b, uint64_t e) { gpu_r += acc_.gather_apply_range(op, b, e); },
         [&](uint64_t b, uint64_t e) { cpu_r += cpu_.gather_apply_range(on_host, b, e, threads_); });
     const uint64_t cut = model.vertex_at(split.met);
     const double exchange_s = timed_seconds([&] { exchange(written_by(op, used), cut); });
+    model.observe_split_step(std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
+    if (trace_)
+      std::fprintf(stderr,
+                   "tg-hybrid gather cut %llu of %llu pages (chose %llu, predicted %.3f ms, alone %.3f): GPU %.3f ms, CPU "
+                   "%.3f ms, exchange %.3f ms, refresh %.3f ms\n",
+                   static_cast<unsigned long long>(split.met), static_cast<unsigned long long>(model.pages()),
+                   static_cast<unsigned long long>(k), model.predicted_s(k) * 1e3, model.predicted_s(model.pages()) * 1e3,
+                   split.gpu_s * 1e3, split.cpu_s * 1e3, exchange_s * 1e3, refresh_s * 1e3);
     model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s);
     stats_.gathers++;
     account(model, split, in_edges(0, cut), in_edges(cut, n_), exchange_s + refresh_s);
@@ -513,6 +530,9 @@ class HybridEngine {
   Cpu& cpu_;
   uint64_t n_;
   HybridOptions options_;
+  // TG_HYBRID_TRACE=1: a line a gather on stderr (the cut, each side's time,
+  // the exchange, the model's rates and predictions), to show why it cut there.
+  bool trace_ = env_switch("TG_HYBRID_TRACE");
   int threads_ = 1;
   MirrorMap map_;
   std::optional<SplitModel> models_[kStepKinds];

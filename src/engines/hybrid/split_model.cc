@@ -72,7 +72,20 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   const double cpu = 2 * cpu_rate_;
   const bool could_pay = total_work() / gpu_rate_ * cpu / (cpu + gpu_rate_) > sync_s_;
   if (best == p && !cpu_measured_ && p > 1 && could_pay) best = p - std::max<uint64_t>(1, p / 16);
+  if (best < p && measured() && split_steps_ >= 2) {
+    if (alone_step_s_ == 0) return p;                     // measure the accelerator alone once
+    if (alone_step_s_ <= split_step_s_) return p;          // measured faster than splitting
+  }
   return best;
+}
+
+void SplitModel::observe_split_step(double seconds) {
+  split_step_s_ = split_step_s_ > 0 ? blend(split_step_s_, seconds) : seconds;
+  split_steps_++;
+}
+
+void SplitModel::observe_alone_step(double seconds) {
+  alone_step_s_ = alone_step_s_ > 0 ? blend(alone_step_s_, seconds) : seconds;
 }
 
 void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s) {
