@@ -39,20 +39,9 @@ void expect_shards(const RunOutput& out, uint64_t in_edges) {
 
 TEST(GpuGatherShards, PageRankMatchesCpuOnEveryShape) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
-  const AlgorithmInfo& a = algorithm("pagerank");
-  for (bool ids64 : {false, true})
-    for (const std::string& shape : gpu_shapes())
-      for (Orientation o : all_orientations()) {
-        if (o == Orientation::kDirectedNoCsc) continue;  // the gather reads the CSC
-        AnyGraph graph = gpu_graph(shape, a, o, ids64);
-        const std::vector<RunRequest> requests = gpu_requests(graph, a, 1);
-        const std::string what = shape + ", " + orientation_name(o);
-        SCOPED_TRACE(what + (ids64 ? ", 64-bit ids" : ""));
-        std::vector<RunOutput> gpu = run_batch_on_gpu(graph, requests, sharded());
-        expect_as_on_cpu(graph, requests, gpu, what);
-        for (const RunOutput& out : gpu)
-          if (out.stats.iterations > 0) expect_shards(out, num_in_edges(graph));
-      }
+  pagerank_on_every_shape(sharded(), ", shards", [](const RunOutput& out, const AnyGraph& graph) {
+    if (out.stats.iterations > 0) expect_shards(out, num_in_edges(graph));
+  });
 }
 
 // In-hubs longer than a shard's edge limit go to the chunked warp pass: a

@@ -111,4 +111,24 @@ inline void expect_as_on_cpu(const AnyGraph& graph, const std::vector<RunRequest
   }
 }
 
+// PageRank on every GPU shape, each orientation with a CSC (the gather reads
+// it) and both id widths, under `options`, against the CPU engine;
+// `check(out, graph)` on each run. `label` names the options in the trace.
+template <typename Check>
+void pagerank_on_every_shape(const GpuOptions& options, const std::string& label, Check&& check) {
+  const AlgorithmInfo& a = algorithm("pagerank");
+  for (bool ids64 : {false, true})
+    for (const std::string& shape : gpu_shapes())
+      for (Orientation o : all_orientations()) {
+        if (o == Orientation::kDirectedNoCsc) continue;
+        AnyGraph graph = gpu_graph(shape, a, o, ids64);
+        const std::vector<RunRequest> requests = gpu_requests(graph, a, 1);
+        const std::string what = shape + ", " + orientation_name(o);
+        SCOPED_TRACE(what + label + (ids64 ? ", 64-bit ids" : ""));
+        std::vector<RunOutput> gpu = run_batch_on_gpu(graph, requests, options);
+        expect_as_on_cpu(graph, requests, gpu, what);
+        for (const RunOutput& out : gpu) check(out, graph);
+      }
+}
+
 }  // namespace tg::test::gpu

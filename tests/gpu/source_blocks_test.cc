@@ -36,27 +36,15 @@ void expect_blocks(const RunOutput& out, int blocks, uint64_t n) {
 
 TEST(GpuSourceBlocks, PageRankMatchesCpuOnEveryShape) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
-  const AlgorithmInfo& a = algorithm("pagerank");
   for (int blocks : {2, 3, 7, 32})
-    for (bool ids64 : {false, true})
-      for (const std::string& shape : gpu_shapes())
-        for (Orientation o : all_orientations()) {
-          if (o == Orientation::kDirectedNoCsc) continue;  // the gather reads the CSC
-          AnyGraph graph = gpu_graph(shape, a, o, ids64);
-          const std::vector<RunRequest> requests = gpu_requests(graph, a, 1);
-          const std::string what = shape + ", " + orientation_name(o);
-          SCOPED_TRACE(what + ", " + std::to_string(blocks) + " blocks" + (ids64 ? ", 64-bit ids" : ""));
-          std::vector<RunOutput> gpu = run_batch_on_gpu(graph, requests, blocked(blocks));
-          expect_as_on_cpu(graph, requests, gpu, what);
-          const uint64_t n = num_vertices(graph);
-          const uint64_t in_edges =
-              num_in_edges(graph);
-          for (const RunOutput& out : gpu)
-            if (in_edges > 0 && out.stats.iterations > 0) {
-              expect_blocks(out, blocks, n);
-              EXPECT_EQ(out.stats.edges_traversed, out.stats.iterations * in_edges);
-            }
-        }
+    pagerank_on_every_shape(blocked(blocks), ", " + std::to_string(blocks) + " blocks",
+                            [&](const RunOutput& out, const AnyGraph& graph) {
+                              const uint64_t in_edges = num_in_edges(graph);
+                              if (in_edges > 0 && out.stats.iterations > 0) {
+                                expect_blocks(out, blocks, num_vertices(graph));
+                                EXPECT_EQ(out.stats.edges_traversed, out.stats.iterations * in_edges);
+                              }
+                            });
 }
 
 // The auto rule needs no GPU: a block's 4-byte values fill at most three
