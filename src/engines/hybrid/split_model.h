@@ -50,7 +50,9 @@ class SplitModel {
   // streamed placement most of it is not (kron:25 over subgraph on the H200:
   // 33.5 ms for 92% of the pages, 34 ms for all of them), so once both kinds
   // of step are measured, the faster kind wins. After two split gathers the
-  // model asks for one on the accelerator alone, to measure it.
+  // model asks for one on the accelerator alone, to measure it. Call
+  // observe_split_step before observe(): a split step counts only if it was
+  // cut with both rates measured already.
   void observe_split_step(double seconds);
   void observe_alone_step(double seconds);
 
