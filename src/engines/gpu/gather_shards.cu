@@ -4,6 +4,7 @@
 #include "engines/gpu/gather_shards.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <string>
 
@@ -34,7 +35,8 @@ __global__ void idx_off_kernel(const eid_t* offsets, const uint64_t* starts, con
 }  // namespace
 
 template <typename V>
-const ShardLayout<V>& GatherShards<V>::layout(const CsrView<V>& in, uint64_t n, uint64_t m, uint64_t acc_bytes) {
+const ShardLayout<V>& GatherShards<V>::layout(const CsrView<V>& in, uint64_t n, uint64_t m, uint64_t acc_bytes,
+                                              int sms) {
   if (layout_ && layout_->acc_bytes == acc_bytes) return *layout_;
   layout_.reset();
   const auto t0 = std::chrono::steady_clock::now();
@@ -73,9 +75,6 @@ const ShardLayout<V>& GatherShards<V>::layout(const CsrView<V>& in, uint64_t n, 
   if (!long_ids.empty())
     TG_CUDA(cudaMemcpy(l->device_long_lists.data(), long_ids.data(), long_ids.size() * sizeof(V), cudaMemcpyHostToDevice));
   if (shards > 0) {
-    int sms = 1, device = 0;
-    TG_CUDA(cudaGetDevice(&device));
-    TG_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     idx_off_kernel<<<static_cast<unsigned>(sms) * 8, 256>>>(in.offsets, l->device_starts.data(), l->replicas.data(),
                                                             shards, l->idx_off.data());
     TG_CUDA_CHECK_LAUNCH();
@@ -88,10 +87,9 @@ const ShardLayout<V>& GatherShards<V>::layout(const CsrView<V>& in, uint64_t n, 
   stats_.slots = plan.slots;
   stats_.max_edges = plan.max_edges;
   for (size_t i = 0; i < shards; ++i) {
-    const int r = plan.replicas[i];
+    const unsigned r = plan.replicas[i];
     if (r == 0) continue;
-    int k = 0;
-    while ((1 << k) < r) ++k;
+    const int k = std::countr_zero(r);  // R = 2^k
     stats_.shards_by_replication[k]++;
     stats_.edges_by_replication[k] += offsets[plan.starts[i + 1]] - offsets[plan.starts[i]];
   }

@@ -36,9 +36,9 @@ class GatherShards {
   explicit GatherShards(uint64_t room) : room_(room) {}
 
   // The layout of the in-CSR `in` (n vertices, m entries) for accumulators of
-  // acc_bytes; built on the first call (again if acc_bytes changes). Throws
-  // tg::Error where it does not fit.
-  const ShardLayout<V>& layout(const CsrView<V>& in, uint64_t n, uint64_t m, uint64_t acc_bytes);
+  // acc_bytes, its IdxOff written by a grid for `sms` SMs; built on the first
+  // call (again if acc_bytes changes). Throws tg::Error where it does not fit.
+  const ShardLayout<V>& layout(const CsrView<V>& in, uint64_t n, uint64_t m, uint64_t acc_bytes, int sms);
   bool built() const { return layout_ != nullptr; }
   ShardStats stats() const { return stats_; }
 

@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -45,8 +46,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <cstdio>
 
 #include "core/env_switch.h"
 #include "core/error.h"

@@ -72,7 +72,9 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   const double cpu = 2 * cpu_rate_;
   const bool could_pay = total_work() / gpu_rate_ * cpu / (cpu + gpu_rate_) > sync_s_;
   if (best == p && !cpu_measured_ && p > 1 && could_pay) best = p - std::max<uint64_t>(1, p / 16);
-  if (best < p && measured() && split_steps_ >= 2 && split_step_s_ > 0) {
+  // A measured split step is one cut with both rates measured: the second
+  // split gather or a later one.
+  if (best < p && split_step_s_ > 0) {
     if (alone_step_s_ == 0) return p;                     // measure the accelerator alone once
     if (alone_step_s_ <= split_step_s_) return p;          // measured faster than splitting
   }
@@ -84,7 +86,6 @@ void SplitModel::observe_split_step(double seconds) {
   // handed out a bite at a time, is no measure of a split (kron:25 over
   // subgraph: 83 ms against 36).
   if (measured()) split_step_s_ = split_step_s_ > 0 ? blend(split_step_s_, seconds) : seconds;
-  split_steps_++;
 }
 
 void SplitModel::observe_alone_step(double seconds) {

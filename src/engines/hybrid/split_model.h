@@ -70,7 +70,6 @@ class SplitModel {
   double gpu_rate_, cpu_rate_, sync_s_;
   bool cpu_measured_ = false, gpu_measured_ = false;
   double split_step_s_ = 0, alone_step_s_ = 0;  // measured whole steps; 0 until one is
-  int split_steps_ = 0;
 };
 
 // A page count for n vertices: enough that a cut lands within 1/256 of the

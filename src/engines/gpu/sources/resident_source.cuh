@@ -121,7 +121,7 @@ class ResidentSource {
   // chunked pass.
   template <typename G>
   StepOutcome gather_by_shards(const G& op, double* residual, uint64_t begin, uint64_t end) {
-    const ShardLayout<V>& l = g_.gather_shards->layout(g_.in.view, g_.n, g_.m, sizeof(typename G::acc_t));
+    const ShardLayout<V>& l = g_.gather_shards->layout(g_.in.view, g_.n, g_.m, sizeof(typename G::acc_t), g_.sms);
     ShardGatherArgs<V> a = step_over<ShardGatherArgs<V>>(g_.in);
     a.first = begin;
     a.n = end - begin;
