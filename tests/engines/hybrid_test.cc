@@ -420,7 +420,7 @@ TEST(SplitModel, PagesCoverTheVerticesInOrderOfWork) {
   // A hub at 0 with 1000 in-edges, then 999 vertices of one.
   std::vector<eid_t> offsets = {0, 1000};
   for (int v = 1; v < 1000; ++v) offsets.push_back(offsets.back() + 1);
-  SplitModel m(offsets.data(), 1000, 10, 1e9, 1e9, 0);
+  SplitModel m(offsets.data(), 1000, 10, 1e9, 0);
   ASSERT_EQ(m.pages(), 10u);
   EXPECT_EQ(m.vertex_at(0), 0u);
   EXPECT_EQ(m.vertex_at(10), 1000u);
@@ -432,53 +432,80 @@ TEST(SplitModel, PagesCoverTheVerticesInOrderOfWork) {
   EXPECT_EQ(m.choose(1.0), 0u);
 }
 
-TEST(SplitModel, ProbesTheCpuOnceBeforeLeavingItNothing) {
+// Offsets of 1000 vertices with 10 in-edges each: 11 units of work a vertex.
+std::vector<eid_t> ten_in_edges_each() {
   std::vector<eid_t> offsets(1001);
   for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;
-  SplitModel m(offsets.data(), 1000, 64, 1e9, 1e3, 0.0);  // a CPU estimated far too slow to help
+  return offsets;
+}
+
+// An accelerator step alone at `rate` units a second, as the engine reports it.
+void observe_alone_at(SplitModel& m, double rate) { m.observe_alone_step(m.total_work() / rate); }
+
+// The first gather runs on the accelerator alone, whatever the CPU's
+// estimate: it measures the accelerator's rate and the time to beat.
+TEST(SplitModel, RunsTheAcceleratorAloneFirst) {
+  const std::vector<eid_t> offsets = ten_in_edges_each();
+  SplitModel m(offsets.data(), 1000, 100, 1e9, 0.0);  // a CPU estimated very fast, a free exchange
+  EXPECT_FALSE(m.accelerator_measured());
+  EXPECT_EQ(m.choose(), m.pages());
+  EXPECT_EQ(m.choose(0.5), 50u);  // a fixed share is taken as it is
+  observe_alone_at(m, 1e6);
+  EXPECT_TRUE(m.accelerator_measured());
+  EXPECT_FALSE(m.measured());
+  EXPECT_NEAR(m.gpu_rate(), 1e6, 1);
+  EXPECT_LT(m.choose(), 5u) << "a CPU estimated 1000 times faster takes nearly all";
+  EXPECT_NEAR(m.predicted_s(m.pages()), m.total_work() / 1e6, 1e-9);
+}
+
+TEST(SplitModel, ProbesTheCpuOnceBeforeLeavingItNothing) {
+  const std::vector<eid_t> offsets = ten_in_edges_each();
+  SplitModel m(offsets.data(), 1000, 64, 1e3, 0.0);  // a CPU estimated far too slow to help
+  observe_alone_at(m, 1e9);
   const uint64_t probe = m.choose();
   EXPECT_EQ(probe, 60u);  // a sixteenth of the pages to the CPU
   m.observe(probe, m.work_before(probe) / 1e9, (m.total_work() - m.work_before(probe)) / 1e3, 0.0);
   EXPECT_EQ(m.choose(), m.pages());  // measured slow: nothing
 }
 
-// Whole steps decide once both kinds are measured: after two split gathers
-// the model asks for one on the accelerator alone, then keeps the faster.
+// Whole steps decide: a split step measured slower than the accelerator
+// alone (its first gather) sends every later gather to the accelerator.
 TEST(SplitModel, ChoosesTheFasterOfMeasuredSplitAndAloneSteps) {
-  std::vector<eid_t> offsets(1001);
-  for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;
+  const std::vector<eid_t> offsets = ten_in_edges_each();
   for (bool alone_faster : {true, false}) {
-    SplitModel m(offsets.data(), 1000, 100, 3e6, 1e6, 0.0);
+    SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0);
+    EXPECT_EQ(m.choose(), m.pages());
+    m.observe_alone_step(alone_faster ? 0.002 : 0.004);  // the linear model's GPU rate: 5.5e6 or 2.75e6
     for (int step = 0; step < 2; ++step) {
       const uint64_t k = m.choose();
-      ASSERT_LT(k, m.pages()) << "rates 3:1 and a free exchange split";
-      // The first step (rates not yet measured) is slow and does not count.
+      ASSERT_LT(k, m.pages()) << "a CPU at a fifth or more of the GPU's rate and a free exchange split";
+      // The probe (the CPU's rate not yet measured) is slow and does not count.
       m.observe_split_step(step == 0 ? 1.0 : 0.003);
       m.observe(k, m.work_before(k) / 3e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
     }
-    EXPECT_EQ(m.choose(), m.pages()) << "the accelerator alone, measured once";
-    m.observe_alone_step(alone_faster ? 0.002 : 0.004);
     if (alone_faster) EXPECT_EQ(m.choose(), m.pages());
     else EXPECT_LT(m.choose(), m.pages());
   }
 }
 
 // Where the exchange costs more than the CPU could save at twice its
-// estimated rate (the edges in GPU memory), there is no probe.
+// estimated rate (the edges in GPU memory, or a fast streamed placement),
+// there is no probe.
 TEST(SplitModel, DoesNotProbeACpuThatCannotPayForTheExchange) {
-  std::vector<eid_t> offsets(1001);
-  for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;  // 11000 units
+  const std::vector<eid_t> offsets = ten_in_edges_each();  // 11000 units
   // Alone 1.1e-5 s; a CPU at 2e5 (twice 1e5) could save 1.1e-5 x 2e5 / (2e5 + 1e9) = 2.2e-9 s.
-  SplitModel costly(offsets.data(), 1000, 64, 1e9, 1e5, 1e-8);
+  SplitModel costly(offsets.data(), 1000, 64, 1e5, 1e-8);
+  observe_alone_at(costly, 1e9);
   EXPECT_EQ(costly.choose(), costly.pages());
-  SplitModel cheap(offsets.data(), 1000, 64, 1e9, 1e5, 1e-9);
+  SplitModel cheap(offsets.data(), 1000, 64, 1e5, 1e-9);
+  observe_alone_at(cheap, 1e9);
   EXPECT_EQ(cheap.choose(), 60u);
 }
 
 TEST(SplitModel, FollowsTheMeasuredRatesAndDropsTheCpuWhenTheExchangeCostsMore) {
-  std::vector<eid_t> offsets(1001);
-  for (int v = 0; v <= 1000; ++v) offsets[v] = 10 * v;  // 11 units of work per vertex
-  SplitModel m(offsets.data(), 1000, 100, 3e6, 1e6, 0.0);
+  const std::vector<eid_t> offsets = ten_in_edges_each();
+  SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0);
+  observe_alone_at(m, 3e6);
   // Rates 3:1 and a free exchange: the CPU takes about a quarter.
   uint64_t k = m.choose();
   EXPECT_NEAR(double(k), 75, 1);
@@ -508,6 +535,25 @@ TEST(HybridEngine, KroneckerSplitCountsEveryGather) {
   ASSERT_TRUE(out.stats.hybrid);
   EXPECT_EQ(out.stats.hybrid->gathers, out.stats.iterations);
   EXPECT_EQ(out.stats.hybrid->edges_cpu + out.stats.hybrid->edges_gpu, out.stats.iterations * num_edges(graph));
+}
+
+// The model's run: the first gather on the accelerator alone, then the probe
+// (the exchange of kron:14's 16384 ranks costs microseconds, far less than a
+// CPU thread could save), then whichever kind of step is measured faster.
+TEST(HybridEngine, ModelRunsTheAcceleratorAloneThenProbesTheCpu) {
+  LoadOptions lo;
+  lo.build.in_edges = true;
+  AnyGraph graph = load_graph("kron:14", lo);
+  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  RunOutput out = run_hybrid(graph, r, HybridOptions{});
+  ASSERT_TRUE(out.stats.hybrid);
+  const HybridStats& h = *out.stats.hybrid;
+  ASSERT_GE(out.stats.iterations, 3u);
+  EXPECT_GE(h.gpu_only_steps, 1u);
+  EXPECT_GE(h.gathers, 1u);
+  EXPECT_GT(h.edges_cpu, 0u);
+  EXPECT_EQ(h.edges_cpu + h.edges_gpu, out.stats.iterations * num_edges(graph));
+  EXPECT_TRUE(r.algorithm->verify(graph, {}, out.values, r.options).ok);
 }
 }  // namespace
 }  // namespace tg::test

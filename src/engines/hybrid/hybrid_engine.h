@@ -286,8 +286,7 @@ class HybridEngine {
       const uint64_t pages = options_.pages > 0 ? options_.pages : default_pages(n_);
       const double vertex_bytes = 4.0 * static_cast<double>(n_);  // a guess: one 4-byte array written
       const eid_t* offsets = kind == kForestPush ? graph_.out.offsets.data() : graph_.in_edges().offsets.data();
-      model.emplace(offsets, n_, pages, options_.gpu_rate, options_.cpu_rate_per_thread * threads_,
-                    vertex_bytes / options_.exchange_rate);
+      model.emplace(offsets, n_, pages, options_.cpu_rate_per_thread * threads_, vertex_bytes / options_.exchange_rate);
       stats_.pages = model->pages();
     }
     return *model;
@@ -303,13 +302,17 @@ class HybridEngine {
   // a fixed CPU share, or once the model has measured both sides, the
   // accelerator takes pages [0, k) and the CPU the rest, in one call each
   // (each extra call costs the GPU a launch and, on a streamed placement, a
-  // pipeline to refill: a PageRank iteration on kron:25 lost 10% to them).
-  // While the model still holds its starting estimates, pages are handed out
-  // as each side frees up (page_queue.h): the accelerator first takes most
-  // of the k pages the model gives it, then half of its predicted share of
-  // what is left, again and again, while the CPU threads take a few pages at
-  // a time from the back; so a first split that the estimates got wrong
-  // costs little.
+  // pipeline to refill and the partitions across the cut streamed twice: a
+  // PageRank iteration on kron:25 lost 10% to them on the H100, and the
+  // H200's first gather over subgraph took 62.6 ms for 90% of the pages
+  // handed out in shrinking bites, against 34 ms for all of them in one).
+  // While the CPU's rate is still its starting estimate (the probe), pages
+  // are handed out as each side frees up (page_queue.h): the accelerator
+  // takes the k pages the model gives it in one call, then, if the CPU has
+  // not finished, half of its predicted share of what is left, again and
+  // again, while the CPU threads take a few pages at a time from the back;
+  // so a CPU faster than its estimate takes more, and one slower leaves its
+  // pages to the accelerator.
   template <typename OnAcc, typename OnCpu>
   Split run_split(SplitModel& model, uint64_t k, OnAcc on_acc, OnCpu on_cpu) {
     const uint64_t p = model.pages();
@@ -324,7 +327,7 @@ class HybridEngine {
         try {
           acc_.enter_thread();
           split.gpu_s = timed_seconds([&] {
-            uint64_t want = fixed ? k : std::max<uint64_t>(1, k * 3 / 4);
+            uint64_t want = k;
             while (true) {
               const auto [first, last] = queue.take_front(want);
               if (first >= last) break;

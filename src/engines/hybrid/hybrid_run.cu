@@ -26,8 +26,6 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
   out.engine = EngineKind::kHybrid;
   out.placement = placed.placement();
   gpu::GpuAccelerator<V> acc(placed.view(), edge_reads(request));
-  HybridOptions options = hybrid;
-  if (placed.placement() == Placement::kDevice) options.gpu_rate = hybrid.device_gpu_rate;
   auto run = [&](auto& engine) {
     static_assert(Engine<std::decay_t<decltype(engine)>>);
     const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
@@ -37,10 +35,10 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
   };
   if (side) {
     paged::PagedCpuEngine<V> cpu = side->make_engine();
-    hybrid::HybridEngine<gpu::GpuAccelerator<V>, paged::PagedCpuEngine<V>> engine(acc, graph, cpu, options);
+    hybrid::HybridEngine<gpu::GpuAccelerator<V>, paged::PagedCpuEngine<V>> engine(acc, graph, cpu, hybrid);
     run(engine);
   } else {
-    hybrid::HybridEngine<gpu::GpuAccelerator<V>> engine(acc, graph, options);
+    hybrid::HybridEngine<gpu::GpuAccelerator<V>> engine(acc, graph, hybrid);
     run(engine);
   }
   return out;

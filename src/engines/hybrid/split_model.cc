@@ -15,9 +15,8 @@ double blend(double old, double measured) { return old * kKeep + measured * (1 -
 
 uint64_t default_pages(uint64_t n) { return std::clamp<uint64_t>(n / 4096, std::min<uint64_t>(n, 64), 256); }
 
-SplitModel::SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double gpu_rate, double cpu_rate,
-                       double sync_s)
-    : in_offsets_(in_offsets), n_(n), gpu_rate_(gpu_rate), cpu_rate_(cpu_rate), sync_s_(sync_s) {
+SplitModel::SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double cpu_rate, double sync_s)
+    : in_offsets_(in_offsets), n_(n), cpu_rate_(cpu_rate), sync_s_(sync_s) {
   pages = std::max<uint64_t>(pages, 1);
   const double total = static_cast<double>(in_offsets[n]) + static_cast<double>(n);
   first_.push_back(0);
@@ -43,6 +42,7 @@ double SplitModel::work_before(uint64_t k) const {
 }
 
 double SplitModel::predicted_s(uint64_t k) const {
+  if (!gpu_measured_) return 0;
   const double gpu = work_before(k) / gpu_rate_;
   if (k == pages()) return gpu;
   const double cpu = (total_work() - work_before(k)) / cpu_rate_;
@@ -61,6 +61,8 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
       if (std::fabs(work_before(k) - want) < std::fabs(work_before(best) - want)) best = k;
     return best;
   }
+  // The accelerator alone first (the CPU's mirrors are not even made).
+  if (!gpu_measured_) return p;
   uint64_t best = p;
   for (uint64_t k = 0; k < p; ++k)
     if (predicted_s(k) < predicted_s(best)) best = k;
@@ -68,16 +70,14 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   // estimated rate, the most any CPU share saves is the accelerator-alone
   // time times the CPU's part of the two rates. With the edges in GPU memory
   // it cannot (kron:25 on the H200: 14 ms an iteration alone, under 1 ms to
-  // save, 20-40 ms of mirrors and exchange for the probe; session 36).
+  // save, 20-40 ms of mirrors and exchange for the probe; session 36), nor
+  // over subgraph at a quarter budget (34 ms alone, 3 ms to save).
   const double cpu = 2 * cpu_rate_;
   const bool could_pay = total_work() / gpu_rate_ * cpu / (cpu + gpu_rate_) > sync_s_;
   if (best == p && !cpu_measured_ && p > 1 && could_pay) best = p - std::max<uint64_t>(1, p / 16);
-  // A measured split step is one cut with both rates measured: the second
-  // split gather or a later one.
-  if (best < p && split_step_s_ > 0) {
-    if (alone_step_s_ == 0) return p;                     // measure the accelerator alone once
-    if (alone_step_s_ <= split_step_s_) return p;          // measured faster than splitting
-  }
+  // A measured split step (one cut with both rates measured: the split
+  // after the probe or a later one) slower than the accelerator alone.
+  if (best < p && split_step_s_ > 0 && alone_step_s_ <= split_step_s_) return p;
   return best;
 }
 
@@ -90,13 +90,18 @@ void SplitModel::observe_split_step(double seconds) {
 
 void SplitModel::observe_alone_step(double seconds) {
   alone_step_s_ = alone_step_s_ > 0 ? blend(alone_step_s_, seconds) : seconds;
+  if (seconds > 1e-5) {
+    const double rate = total_work() / seconds;
+    gpu_rate_ = gpu_measured_ ? blend(gpu_rate_, rate) : rate;
+    gpu_measured_ = true;
+  }
 }
 
 void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s) {
   const double gw = work_before(k), cw = total_work() - gw;
   // A side's rate is measured only from a share large enough to time.
   if (gw > 0 && gpu_s > 1e-5) {
-    gpu_rate_ = blend(gpu_rate_, gw / gpu_s);
+    gpu_rate_ = gpu_measured_ ? blend(gpu_rate_, gw / gpu_s) : gw / gpu_s;
     gpu_measured_ = true;
   }
   if (cw > 0 && cpu_s > 1e-5) {

@@ -4,13 +4,17 @@
 // [0, k), the CPU [k, P), so each side's share is one range and the vertex
 // data to exchange afterwards is two contiguous copies.
 //
-// k starts from Garaph's cost model: alpha, the accelerator's rate over the
-// CPU's, estimated from the placement and the thread count (Garaph, section
-// 4). After every gather the rates are re-measured from the two sides'
-// times, and so is the cost of the exchange, and k is the cut with the least
-// predicted time: the slower side's time plus the exchange, or the
-// accelerator alone, with nothing to exchange, where the CPU cannot win back
-// what the exchange costs.
+// k comes from Garaph's cost model: alpha, the accelerator's rate over the
+// CPU's (Garaph, section 4). The first gather runs on the accelerator alone:
+// its time is what a split has to beat, and it measures the accelerator's
+// rate on this placement, which no constant guesses well (kron:25's gather
+// takes 14 ms in GPU memory, 34 ms over subgraph at a quarter budget and
+// 82 ms over zero-copy on the H200). The CPU's rate starts from an estimate
+// from the thread count. After every gather the rates are re-measured from
+// the two sides' times, and so is the cost of the exchange, and k is the cut
+// with the least predicted time: the slower side's time plus the exchange,
+// or the accelerator alone, with nothing to exchange, where the CPU cannot
+// win back what the exchange costs.
 #pragma once
 
 #include <cstdint>
@@ -23,41 +27,43 @@ namespace tg::hybrid {
 
 class SplitModel {
  public:
-  // in_offsets: n + 1 entries. gpu_rate, cpu_rate: the starting estimates,
-  // in work units (edges plus vertices) per second; sync_s: the exchange's.
-  SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double gpu_rate, double cpu_rate, double sync_s);
+  // in_offsets: n + 1 entries. cpu_rate: the CPU's starting estimate, in
+  // work units (edges plus vertices) per second; sync_s: the exchange's.
+  SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double cpu_rate, double sync_s);
 
   uint64_t pages() const { return first_.size() - 1; }
   uint64_t vertex_at(uint64_t k) const { return first_[k]; }  // first vertex of page k; n at k = P
   double work_before(uint64_t k) const;                       // of pages [0, k)
   double total_work() const { return work_before(pages()); }
 
-  // The predicted time of a gather cut at k.
+  // The predicted time of a gather cut at k (0 before the accelerator is
+  // measured).
   double predicted_s(uint64_t k) const;
   // The cut with the least predicted time; a fixed CPU share of the work
-  // (0..1) where one is given (tests, measurements). While the CPU's rate
-  // is still the starting estimate, a cut that leaves the CPU nothing gives
-  // it a sixteenth instead, once, so that the estimate gets measured, unless
-  // even at twice that estimate the CPU could not save what the exchange
-  // costs.
+  // (0..1) where one is given (tests, measurements). Before anything is
+  // measured: P, the accelerator alone. While the CPU's rate is still the
+  // starting estimate, a cut that leaves the CPU nothing gives it a
+  // sixteenth instead, once, so that the estimate gets measured, unless even
+  // at twice that estimate the CPU could not save what the exchange costs.
   uint64_t choose(std::optional<double> cpu_share = std::nullopt) const;
 
   // What a gather cut at k took on each side and for the exchange.
   void observe(uint64_t k, double gpu_s, double cpu_s, double sync_s);
   // Whole steps, as the run saw them: a split gather from its start to the
-  // end of its exchange, and a gather on the accelerator alone. The rates
-  // above assume the accelerator's time is its share's work over a rate; on a
-  // streamed placement most of it is not (kron:25 over subgraph on the H200:
-  // 33.5 ms for 92% of the pages, 34 ms for all of them), so once both kinds
-  // of step are measured, the faster kind wins. After two split gathers the
-  // model asks for one on the accelerator alone, to measure it. Call
-  // observe_split_step before observe(): a split step counts only if it was
-  // cut with both rates measured already.
+  // end of its exchange, and a gather on the accelerator alone (which also
+  // measures the accelerator's rate). The rates above assume the
+  // accelerator's time is its share's work over a rate; on a streamed
+  // placement most of it is not (kron:25 over subgraph on the H200: 33.5 ms
+  // for 92% of the pages, 34 ms for all of them), so once both kinds of step
+  // are measured, the faster kind wins. Call observe_split_step before
+  // observe(): a split step counts only if it was cut with both rates
+  // measured already (the probe's is not).
   void observe_split_step(double seconds);
   void observe_alone_step(double seconds);
 
   // Both sides' rates measured (not the starting estimates any more).
   bool measured() const { return gpu_measured_ && cpu_measured_; }
+  bool accelerator_measured() const { return gpu_measured_; }
 
   double gpu_rate() const { return gpu_rate_; }
   double cpu_rate() const { return cpu_rate_; }
@@ -67,7 +73,7 @@ class SplitModel {
   const eid_t* in_offsets_;
   uint64_t n_;
   std::vector<uint64_t> first_;  // P + 1 page boundaries
-  double gpu_rate_, cpu_rate_, sync_s_;
+  double gpu_rate_ = 0, cpu_rate_, sync_s_;
   bool cpu_measured_ = false, gpu_measured_ = false;
   double split_step_s_ = 0, alone_step_s_ = 0;  // measured whole steps; 0 until one is
 };
