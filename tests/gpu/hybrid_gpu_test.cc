@@ -102,6 +102,32 @@ TEST(HybridGpu, KroneckerPageRankSplitsAndAgrees) {
     }
 }
 
+// Over subgraph at a quarter budget most in-edge partitions are streamed,
+// and the GPU's share [0, k) copies a partition across the cut only up to
+// the cut (PartitionStreamer::run's `below`): the results agree at every
+// share, and the edge bytes over the link fall with the GPU's share, below
+// what whole partitions would move.
+TEST(HybridGpu, SubgraphStreamsOnlyTheGpuShare) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  LoadOptions lo;
+  lo.build.in_edges = true;
+  AnyGraph graph = load_graph("kron:16", lo);
+  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  GpuOptions g = placed(Placement::kSubgraph);
+  g.memory_budget = num_edges(graph) * sizeof(vid32_t) / 4;
+  const VertexValues& values = cpu_result(graph, r, "kron:16");
+  uint64_t last_bytes = UINT64_MAX;
+  for (double share : {0.0, 0.2, 0.5, 0.8}) {
+    RunOutput out = run_on_hybrid(graph, r, g, HybridOptions{.cpu_share = share});
+    SCOPED_TRACE("share " + std::to_string(share) + ": " + details_json(out.stats).dump());
+    EXPECT_TRUE(agrees(*r.algorithm, out.values, values));
+    ASSERT_TRUE(out.stats.stream);
+    EXPECT_GT(out.stats.stream->partitions, 4u) << "the budget streams most partitions";
+    EXPECT_LT(out.stats.bytes_moved, last_bytes);
+    last_bytes = out.stats.bytes_moved;
+  }
+}
+
 // CC's links split between the GPU and the CPU threads (forest steps,
 // docs/HYBRID.md) at a fixed share: the push of every edge on subgraph,
 // which cannot pull; where the placement can pull, the sampled form runs on

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace tg::hybrid {
 
@@ -89,6 +90,7 @@ void SplitModel::observe_split_step(double seconds) {
 }
 
 void SplitModel::observe_alone_step(double seconds) {
+  if (!std::exchange(warm_, true)) return;
   alone_step_s_ = alone_step_s_ > 0 ? blend(alone_step_s_, seconds) : seconds;
   if (seconds > 1e-5) {
     const double rate = total_work() / seconds;
@@ -98,6 +100,7 @@ void SplitModel::observe_alone_step(double seconds) {
 }
 
 void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s) {
+  warm_ = true;
   const double gw = work_before(k), cw = total_work() - gw;
   // A side's rate is measured only from a share large enough to time.
   if (gw > 0 && gpu_s > 1e-5) {

@@ -177,9 +177,20 @@ std::vector<std::pair<uint64_t, uint64_t>> PartitionStreamer<V>::ranges_of(const
 }
 
 template <typename V>
+void PartitionStreamer<V>::clip_staging(StreamIteration& it, eid_t end) const {
+  for (StreamStep& s : it.steps) {
+    const EdgeRange& p = schedule_.partitions()[s.partition];
+    if (s.load != StreamStep::Load::kStaging || p.edge_end <= end) continue;
+    const eid_t kept = end > p.edge_begin ? end - p.edge_begin : 0;
+    it.copied_edges -= s.copy_edges - kept;
+    s.copy_edges = kept;
+  }
+}
+
+template <typename V>
 void PartitionStreamer<V>::issue_copy(const StreamStep& step, cudaStream_t stream, V* dst_n, weight_t* dst_w) {
   const EdgeRange& p = schedule_.partitions()[step.partition];
-  const eid_t edges = p.edges();
+  const eid_t edges = step.copy_edges;  // the partition's, or up to a clip (run's `below`)
   if (edges == 0) return;
   // Resident partitions land at their own positions; staging ones at 0.
   const eid_t at = step.load == StreamStep::Load::kResident ? p.edge_begin : 0;
@@ -189,7 +200,7 @@ void PartitionStreamer<V>::issue_copy(const StreamStep& step, cudaStream_t strea
     // the GPU works on the steps before, then copied on `stream`.
     const size_t b = step.load == StreamStep::Load::kStaging ? step.staging_buffer : 0;
     TG_CUDA(cudaEventSynchronize(file_free_[b]));
-    const FilePartitions::Edges e = files_->read(static_cast<int>(b), p.edge_begin, p.edge_end);
+    const FilePartitions::Edges e = files_->read(static_cast<int>(b), p.edge_begin, p.edge_begin + edges);
     TG_CUDA(cudaMemcpyAsync(dst_n + at, e.neighbors, edges * sizeof(V), cudaMemcpyHostToDevice, stream));
     if (cfg_.entry.weights)
       TG_CUDA(cudaMemcpyAsync(dst_w + at, e.weights, edges * sizeof(weight_t), cudaMemcpyHostToDevice, stream));

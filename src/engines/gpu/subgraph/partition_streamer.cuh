@@ -105,13 +105,20 @@ class PartitionStreamer {
   // One iteration over the sorted, distinct active vertices (device memory;
   // null for every vertex). compute(const StreamUnit<V>&) runs the step on
   // the default stream; it is not called for partitions without active
-  // vertices (which PT still copies).
+  // vertices (which PT still copies). `below`: no list of a vertex at or past
+  // it is read this iteration (the hybrid engine's GPU share of a gather,
+  // vertices [0, k)), so a staging copy stops at its first edge: the
+  // partition across the cut crosses the link only up to it, and the GPU's
+  // time follows its share of the pages rather than whole partitions.
   template <typename F>
-  StreamTraffic run(const V* sorted_active, uint64_t count, F&& compute);
+  StreamTraffic run(const V* sorted_active, uint64_t count, F&& compute, uint64_t below = UINT64_MAX);
 
  private:
   std::vector<std::pair<uint64_t, uint64_t>> ranges_of(const V* active, uint64_t count);
   void issue_copy(const StreamStep& step, cudaStream_t stream, V* dst_n, weight_t* dst_w);
+  // Staging copies end at edge position `end` (resident loads stay whole:
+  // later iterations read them all).
+  void clip_staging(StreamIteration& it, eid_t end) const;
   StreamUnit<V> unit_of(const StreamStep& step, const V* active) const;
 
   StreamSource<V> src_;
@@ -143,7 +150,7 @@ class PartitionStreamer {
 
 template <typename V>
 template <typename F>
-StreamTraffic PartitionStreamer<V>::run(const V* active, uint64_t count, F&& compute) {
+StreamTraffic PartitionStreamer<V>::run(const V* active, uint64_t count, F&& compute, uint64_t below) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   if (active == nullptr) {
@@ -153,7 +160,8 @@ StreamTraffic PartitionStreamer<V>::run(const V* active, uint64_t count, F&& com
   } else {
     ranges = ranges_of(active, count);
   }
-  const StreamIteration it = schedule_.plan_iteration(ranges);
+  StreamIteration it = schedule_.plan_iteration(ranges);
+  if (below < src_.n && src_.offsets_host != nullptr) clip_staging(it, src_.offsets_host[below]);
   const std::vector<StreamStep>& steps = it.steps;
   const uint64_t B = cfg_.staging_buffers;
 
