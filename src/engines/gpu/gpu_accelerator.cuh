@@ -42,6 +42,9 @@ class GpuAccelerator : public GpuEngine<V> {
     TG_CUDA(cudaStreamSynchronize(down_));
     TG_CUDA(cudaStreamSynchronize(up_));
   }
+  void finish_copies(hybrid::CopyDirection d) {
+    TG_CUDA(cudaStreamSynchronize(d == hybrid::CopyDirection::kToHost ? down_ : up_));
+  }
   std::shared_ptr<void> host_buffer(size_t bytes) {
     // Below a huge page: cudaMallocHost (a small heap block may share its
     // pages with others, which cudaHostRegister refuses).

@@ -26,6 +26,7 @@
 //   gather_apply_range(op, begin, end)   its share of a gather
 //   copy(dst, src, bytes, direction)     one of the exchange's copies
 //   finish_copies()                      waits for them
+//   finish_copies(direction)             waits for those of one direction
 //   host_buffer(bytes)                   a mirror's memory (pinned on a GPU)
 //   enter_thread()                       makes a worker thread able to drive it
 // and optionally owns(address): true for the accelerator's own memory, so
@@ -66,6 +67,7 @@ template <typename A>
 concept Accelerator = Engine<A> && requires(A& a, void* dst, const void* src) {
   a.copy(dst, src, size_t{1}, CopyDirection::kToHost);
   a.finish_copies();
+  a.finish_copies(CopyDirection::kToHost);
   { a.host_buffer(size_t{1}) } -> std::same_as<std::shared_ptr<void>>;
   a.enter_thread();
 };
@@ -94,7 +96,7 @@ class HybridEngine {
       if (this != &o) {
         release();
         primary = std::move(o.primary);
-        map_ = std::exchange(o.map_, nullptr);
+        engine_ = std::exchange(o.engine_, nullptr);
         id_ = std::exchange(o.id_, -1);
       }
       return *this;
@@ -106,11 +108,14 @@ class HybridEngine {
    private:
     friend class HybridEngine;
     void release() {
-      if (map_ != nullptr && id_ >= 0) map_->remove(id_);
-      map_ = nullptr;
+      if (engine_ != nullptr && id_ >= 0) {
+        engine_->settle();  // a download into its mirror may be in flight
+        engine_->map_.remove(id_);
+      }
+      engine_ = nullptr;
       id_ = -1;
     }
-    MirrorMap* map_ = nullptr;
+    HybridEngine* engine_ = nullptr;
     int id_ = -1;
   };
 
@@ -124,6 +129,12 @@ class HybridEngine {
       : HybridEngine(acc, graph, &cpu, options) {}
   HybridEngine(const HybridEngine&) = delete;
   HybridEngine& operator=(const HybridEngine&) = delete;
+  ~HybridEngine() {
+    try {
+      settle();
+    } catch (...) {  // a failed copy's error was the run's to report
+    }
+  }
 
  private:
   HybridEngine(Acc& acc, const Graph<V>& graph, std::optional<Cpu*> given, HybridOptions options)
@@ -164,7 +175,7 @@ class HybridEngine {
   array_t<T> make_array(T init) {
     array_t<T> a;
     a.primary = acc_.template make_array<T>(init);
-    a.map_ = &map_;
+    a.engine_ = this;
     a.id_ = map_.add(acc_.data(a.primary), nullptr, n_, sizeof(T), true);
     return a;
   }
@@ -172,6 +183,7 @@ class HybridEngine {
   T get(const array_t<T>& a, V v) const { return acc_.get(a.primary, v); }
   template <typename T>
   void set(array_t<T>& a, V v, T x) {
+    settle();
     acc_.set(a.primary, v, x);
     map_.at(a.id_).host_fresh = false;
   }
@@ -185,6 +197,7 @@ class HybridEngine {
     acc_.finish_copies();
   }
   void copy_from_host(void* primary, const void* host, size_t bytes) {
+    settle();
     acc_.copy(primary, host, bytes, CopyDirection::kToAccelerator);
     acc_.finish_copies();
     if (const int id = map_.find(reinterpret_cast<uintptr_t>(primary)); id >= 0) map_.at(id).host_fresh = false;
@@ -204,11 +217,13 @@ class HybridEngine {
   Frontier merge(const Frontier& a, const Frontier& b) { return acc_.merge(a, b); }
   template <typename F>
   void vertex_map(const Frontier& f, F fn) {
+    settle();
     wrote(map_.used_by(fn));
     acc_.vertex_map(f, fn);
   }
   template <typename F>
   double vertex_sum(F fn) {
+    settle();
     wrote(map_.used_by(fn));  // a sum may write as it goes (pagerank's SpreadPending)
     return acc_.vertex_sum(fn);
   }
@@ -216,6 +231,7 @@ class HybridEngine {
   double min_over(const Frontier& f, F fn) { return acc_.min_over(f, fn); }
   template <typename Op>
   Frontier edge_map(const Frontier& f, const Op& op, EdgeMapOptions options = {}) {
+    settle();
     if constexpr (HasForest<Op> && kCpuInMemory)
       if (forest_splittable(f, op, options)) {
         forest_step(op);
@@ -235,11 +251,38 @@ class HybridEngine {
     SplitModel& model = split_model(kGather);
     const uint64_t k = model.choose(options_.cpu_share);
     const std::vector<int> used = map_.used_by(op);
+    // The last split gather's download may still be in flight: the GPU
+    // reads what it copies, so only a step writing that array waits here;
+    // the CPU side waits before it reads the mirror (below).
+    if (writes_downloading(written_by(op, used))) settle();
     if (k == model.pages()) {
       wrote(used);
       stats_.gpu_only_steps++;
       const double before = stats_.gpu_busy_s;
-      const double r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
+      // While the model measures the accelerator alone, the CPU threads are
+      // idle: they make the mirrors a probe would need (pinned host memory,
+      // 17 ms for PageRank's two arrays on kron:25, which the H200's probe
+      // paid in its own gather before).
+      std::exception_ptr made_error;
+      std::thread make;
+      if (!model.accelerator_measured() && !options_.cpu_share)
+        make = std::thread([&] {
+          try {
+            acc_.enter_thread();
+            for (int id : used) make_mirror(map_.at(id));
+          } catch (...) {
+            made_error = std::current_exception();
+          }
+        });
+      double r = 0;
+      try {
+        r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
+      } catch (...) {
+        if (make.joinable()) make.join();
+        throw;
+      }
+      if (make.joinable()) make.join();
+      if (made_error) std::rethrow_exception(made_error);
       model.observe_alone_step(stats_.gpu_busy_s - before);
       if (trace_)
         std::fprintf(stderr, "tg-hybrid gather GPU alone %.3f ms (predicted %.3f)\n", (stats_.gpu_busy_s - before) * 1e3,
@@ -256,20 +299,27 @@ class HybridEngine {
     const G on_host = map_.relocate(op);
     double gpu_r = 0, cpu_r = 0;
     const auto step_start = std::chrono::steady_clock::now();
+    std::optional<double> wait_s;  // the CPU's wait for the last exchange's copy down, if one was in flight
+    if (!downloading_.empty()) wait_s = 0.0;
+    bool waited = false;
     const Split split = run_split(
         model, k, [&](uint64_t b, uint64_t e) { gpu_r += acc_.gather_apply_range(op, b, e); },
-        [&](uint64_t b, uint64_t e) { cpu_r += cpu_.gather_apply_range(on_host, b, e, threads_); });
+        [&](uint64_t b, uint64_t e) {
+          if (wait_s && !std::exchange(waited, true)) wait_s = timed_seconds([&] { settle(); });
+          cpu_r += cpu_.gather_apply_range(on_host, b, e, threads_);
+        });
+    settle();  // a CPU side that took no page
     const uint64_t cut = model.vertex_at(split.met);
     const double exchange_s = timed_seconds([&] { exchange(written_by(op, used), cut); });
     model.observe_split_step(std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
     if (trace_)
       std::fprintf(stderr,
                    "tg-hybrid gather cut %llu of %llu pages (chose %llu, predicted %.3f ms, alone %.3f): GPU %.3f ms, CPU "
-                   "%.3f ms, exchange %.3f ms, refresh %.3f ms\n",
+                   "%.3f ms (waited %.3f), exchange %.3f ms, refresh %.3f ms\n",
                    static_cast<unsigned long long>(split.met), static_cast<unsigned long long>(model.pages()),
                    static_cast<unsigned long long>(k), model.predicted_s(k) * 1e3, model.predicted_s(model.pages()) * 1e3,
-                   split.gpu_s * 1e3, split.cpu_s * 1e3, exchange_s * 1e3, refresh_s * 1e3);
-    model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s);
+                   split.gpu_s * 1e3, split.cpu_s * 1e3, wait_s.value_or(0) * 1e3, exchange_s * 1e3, refresh_s * 1e3);
+    model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s, wait_s);
     stats_.gathers++;
     account(model, split, in_edges(0, cut), in_edges(cut, n_), exchange_s + refresh_s);
     return gpu_r + cpu_r;
@@ -407,6 +457,7 @@ class HybridEngine {
 
   template <typename Op>
   void forest_step(const Op& op) {
+    settle();
     SplitModel& model = split_model(kForestPush);
     const uint64_t k = model.choose(options_.cpu_share);
     const std::vector<int> used = map_.used_by(op);
@@ -482,10 +533,8 @@ class HybridEngine {
     for (int id : ids) {
       Mirror& m = map_.at(id);
       if (!m.synced || m.host_fresh) continue;
-      if (m.host == 0) {  // pinned on a GPU, so the exchange runs at the link's rate
-        m.buffer = acc_.host_buffer(m.bytes);
-        m.host = reinterpret_cast<uintptr_t>(m.buffer.get());
-      }
+      settle();  // the copy below overwrites what a download may still be writing
+      make_mirror(m);
       acc_.copy(reinterpret_cast<void*>(m.host), reinterpret_cast<const void*>(m.primary), m.bytes,
                 CopyDirection::kToHost);
       stats_.refresh_bytes += m.bytes;
@@ -495,21 +544,52 @@ class HybridEngine {
     if (any) acc_.finish_copies();
   }
 
-  // After a split gather: each side's vertices to the other.
+  // A mirror's host memory, made once: pinned on a GPU, so the exchange runs
+  // at the link's rate.
+  void make_mirror(Mirror& m) {
+    if (!m.synced || m.host != 0) return;
+    m.buffer = acc_.host_buffer(m.bytes);
+    m.host = reinterpret_cast<uintptr_t>(m.buffer.get());
+  }
+
+  // After a split gather: each side's vertices to the other. The copy up
+  // is waited for (the accelerator's next step may read any vertex); the
+  // copy down is left in flight, to overlap the next gather on the GPU,
+  // and waited for by settle() before the CPU side reads the mirror, before
+  // any step that may write the array, and before the array goes. The CPU
+  // side of the next split gather starts later by the wait, and the model
+  // measures it so (its time includes the wait).
   void exchange(const std::vector<int>& ids, uint64_t cut) {
     for (int id : ids) {
       Mirror& m = map_.at(id);
       if (!m.synced) continue;
       const uint64_t split = cut * m.elem_bytes;
-      if (split > 0)
+      if (split > 0) {
         acc_.copy(reinterpret_cast<void*>(m.host), reinterpret_cast<const void*>(m.primary), split,
                   CopyDirection::kToHost);
+        downloading_.push_back(id);
+      }
       if (m.bytes > split)
         acc_.copy(reinterpret_cast<void*>(m.primary + split), reinterpret_cast<const void*>(m.host + split),
                   m.bytes - split, CopyDirection::kToAccelerator);
       stats_.exchange_bytes += m.bytes;
     }
-    acc_.finish_copies();
+    acc_.finish_copies(CopyDirection::kToAccelerator);
+  }
+
+ public:
+  // Waits for the downloads of the last exchange, if any are in flight.
+  void settle() {
+    if (downloading_.empty()) return;
+    acc_.finish_copies(CopyDirection::kToHost);
+    downloading_.clear();
+  }
+
+ private:
+  bool writes_downloading(const std::vector<int>& ids) const {
+    for (int id : ids)
+      if (std::find(downloading_.begin(), downloading_.end(), id) != downloading_.end()) return true;
+    return false;
   }
 
   template <typename F>
@@ -538,6 +618,7 @@ class HybridEngine {
   int threads_ = 1;
   MirrorMap map_;
   std::optional<SplitModel> models_[kStepKinds];
+  std::vector<int> downloading_;  // mirrors whose download from the last exchange may be in flight
   HybridStats stats_;
 };
 

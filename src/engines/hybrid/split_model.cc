@@ -16,8 +16,8 @@ double blend(double old, double measured) { return old * kKeep + measured * (1 -
 
 uint64_t default_pages(uint64_t n) { return std::clamp<uint64_t>(n / 4096, std::min<uint64_t>(n, 64), 256); }
 
-SplitModel::SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double cpu_rate, double sync_s)
-    : in_offsets_(in_offsets), n_(n), cpu_rate_(cpu_rate), sync_s_(sync_s) {
+SplitModel::SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double cpu_rate, double exchange_s)
+    : in_offsets_(in_offsets), n_(n), cpu_rate_(cpu_rate), wait_s_(exchange_s), probe_cost_s_(exchange_s / 4) {
   pages = std::max<uint64_t>(pages, 1);
   const double total = static_cast<double>(in_offsets[n]) + static_cast<double>(n);
   first_.push_back(0);
@@ -47,7 +47,7 @@ double SplitModel::predicted_s(uint64_t k) const {
   const double gpu = work_before(k) / gpu_rate_;
   if (k == pages()) return gpu;
   const double cpu = (total_work() - work_before(k)) / cpu_rate_;
-  return std::max(gpu, cpu) + sync_s_;
+  return std::max(gpu, wait_s_ + cpu) + sync_s_;
 }
 
 uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
@@ -67,14 +67,17 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   uint64_t best = p;
   for (uint64_t k = 0; k < p; ++k)
     if (predicted_s(k) < predicted_s(best)) best = k;
-  // The probe, only where the CPU could pay for the exchange: at twice its
-  // estimated rate, the most any CPU share saves is the accelerator-alone
-  // time times the CPU's part of the two rates. With the edges in GPU memory
-  // it cannot (kron:25 on the H200: 14 ms an iteration alone, under 1 ms to
-  // save, 20-40 ms of mirrors and exchange for the probe; session 36), nor
-  // over subgraph at a quarter budget (34 ms alone, 3 ms to save).
+  // The probe, only where the CPU could repay it: at twice its estimated
+  // rate c, starting after the wait w for the download, a CPU share saves
+  // at most (A - w) c / (g + c) a gather (A the accelerator's time alone, g
+  // its rate: the cut where both sides end together), and the probe costs
+  // about one exchange (the mirrors' first refresh), which it must win back
+  // within four gathers. With the edges in GPU memory it cannot (kron:25
+  // on the H200: 14 ms alone, 0.3 ms to save, 20-40 ms for a probe; session
+  // 36); over subgraph at a quarter budget it can (34 ms alone, 2.5 ms).
   const double cpu = 2 * cpu_rate_;
-  const bool could_pay = total_work() / gpu_rate_ * cpu / (cpu + gpu_rate_) > sync_s_;
+  const double alone = total_work() / gpu_rate_;
+  const bool could_pay = (alone - wait_s_) * cpu / (cpu + gpu_rate_) > probe_cost_s_;
   if (best == p && !cpu_measured_ && p > 1 && could_pay) best = p - std::max<uint64_t>(1, p / 16);
   // A measured split step (one cut with both rates measured: the split
   // after the probe or a later one) slower than the accelerator alone.
@@ -99,9 +102,13 @@ void SplitModel::observe_alone_step(double seconds) {
   }
 }
 
-void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s) {
+void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s, std::optional<double> wait_s) {
   warm_ = true;
   const double gw = work_before(k), cw = total_work() - gw;
+  if (wait_s) {
+    wait_s_ = blend(wait_s_, *wait_s);
+    cpu_s = std::max(0.0, cpu_s - *wait_s);
+  }
   // A side's rate is measured only from a share large enough to time.
   if (gw > 0 && gpu_s > 1e-5) {
     gpu_rate_ = gpu_measured_ ? blend(gpu_rate_, gw / gpu_s) : gw / gpu_s;

@@ -28,8 +28,9 @@ namespace tg::hybrid {
 class SplitModel {
  public:
   // in_offsets: n + 1 entries. cpu_rate: the CPU's starting estimate, in
-  // work units (edges plus vertices) per second; sync_s: the exchange's.
-  SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double cpu_rate, double sync_s);
+  // work units (edges plus vertices) per second; exchange_s: an estimate of
+  // the time to move the written vertex data across the link once.
+  SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double cpu_rate, double exchange_s);
 
   uint64_t pages() const { return first_.size() - 1; }
   uint64_t vertex_at(uint64_t k) const { return first_[k]; }  // first vertex of page k; n at k = P
@@ -37,7 +38,10 @@ class SplitModel {
   double total_work() const { return work_before(pages()); }
 
   // The predicted time of a gather cut at k (0 before the accelerator is
-  // measured).
+  // measured): the later of the accelerator's share and the CPU's, which
+  // starts after the wait for the last exchange's copy down (left in flight
+  // to overlap the GPU's next gather, hybrid_engine.h), plus what of the
+  // exchange stays serial (the copy up of the CPU's share).
   double predicted_s(uint64_t k) const;
   // The cut with the least predicted time; a fixed CPU share of the work
   // (0..1) where one is given (tests, measurements). Before the
@@ -47,8 +51,10 @@ class SplitModel {
   // at twice that estimate the CPU could not save what the exchange costs.
   uint64_t choose(std::optional<double> cpu_share = std::nullopt) const;
 
-  // What a gather cut at k took on each side and for the exchange.
-  void observe(uint64_t k, double gpu_s, double cpu_s, double sync_s);
+  // What a gather cut at k took on each side and for the serial exchange;
+  // wait_s: the part of cpu_s the CPU waited for the last exchange's copy
+  // down, where one was in flight.
+  void observe(uint64_t k, double gpu_s, double cpu_s, double sync_s, std::optional<double> wait_s = std::nullopt);
   // Whole steps, as the run saw them: a split gather from its start to the
   // end of its exchange, and a gather on the accelerator alone (which also
   // measures the accelerator's rate). The run's first gather is not a
@@ -72,12 +78,16 @@ class SplitModel {
   double gpu_rate() const { return gpu_rate_; }
   double cpu_rate() const { return cpu_rate_; }
   double sync_s() const { return sync_s_; }
+  double wait_s() const { return wait_s_; }
 
  private:
   const eid_t* in_offsets_;
   uint64_t n_;
   std::vector<uint64_t> first_;  // P + 1 page boundaries
-  double gpu_rate_ = 0, cpu_rate_, sync_s_;
+  double gpu_rate_ = 0, cpu_rate_;
+  double sync_s_ = 0;       // the serial exchange (the CPU's share up), measured
+  double wait_s_;           // the CPU's wait for the GPU's share to come down
+  double probe_cost_s_;     // what a probe must win back within four gathers
   bool cpu_measured_ = false, gpu_measured_ = false;
   bool warm_ = false;  // a gather has run (the first is a warm-up)
   double split_step_s_ = 0, alone_step_s_ = 0;  // measured whole steps; 0 until one is
