@@ -551,6 +551,38 @@ TEST(SplitModel, DoesNotProbeACpuThatCannotPayForTheExchange) {
   EXPECT_EQ(cheap.choose(), 60u);
 }
 
+// Before the CPU is measured, even a cut the linear model favours waits
+// for the probe's rule: the CPU must be able to repay the probe.
+TEST(SplitModel, SplitsNothingUnmeasuredThatCouldNotRepayAProbe) {
+  const std::vector<eid_t> offsets = ten_in_edges_each();  // 11000 units
+  // Alone 3.67 ms; a wait of 3 ms: a page of the CPU's ends at 3.11 ms, so
+  // the model would cut at 99, but at twice its rate the CPU saves 0.27 ms
+  // a gather against a probe of 0.75 ms a gather.
+  SplitModel m(offsets.data(), 1000, 100, 1e6, 0.003);
+  observe_alone_at(m, 3e6);
+  EXPECT_LT(m.predicted_s(99), m.predicted_s(100));
+  EXPECT_EQ(m.choose(), m.pages());
+}
+
+// Back on the accelerator alone, a split must beat it by the switch's cost
+// (a probe's), so that noise does not flip the choice every gather.
+TEST(SplitModel, SwitchesBackToSplittingOnlyPastItsCost) {
+  const std::vector<eid_t> offsets = ten_in_edges_each();
+  SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0004);  // a switch costs 0.1 ms
+  observe_alone_at(m, 11000 / 0.0033);  // alone 3.3 ms
+  for (int step = 0; step < 2; ++step) {
+    const uint64_t k = m.choose();
+    ASSERT_LT(k, m.pages());
+    m.observe_split_step(0.0034);
+    m.observe(k, m.work_before(k) / 4e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
+  }
+  EXPECT_EQ(m.choose(), m.pages()) << "alone 3.3 ms, split 3.4";
+  m.observe_alone_step(0.00345);  // alone now 3.405 ms: slower than the split by less than the switch
+  EXPECT_EQ(m.choose(), m.pages());
+  m.observe_alone_step(0.0038);  // 3.68 ms: past it
+  EXPECT_LT(m.choose(), m.pages());
+}
+
 // The exchange's copy down is left in flight and the CPU side waits for it
 // before its first page: its rate is measured without the wait, and the
 // predicted split starts the CPU after it, so the CPU takes less.

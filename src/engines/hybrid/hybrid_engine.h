@@ -321,7 +321,7 @@ class HybridEngine {
                    split.gpu_s * 1e3, split.cpu_s * 1e3, wait_s.value_or(0) * 1e3, exchange_s * 1e3, refresh_s * 1e3);
     model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s, wait_s);
     stats_.gathers++;
-    account(model, split, in_edges(0, cut), in_edges(cut, n_), exchange_s + refresh_s);
+    account(model, split, in_edges(0, cut), in_edges(cut, n_), exchange_s + refresh_s, wait_s.value_or(0));
     return gpu_r + cpu_r;
   }
 
@@ -411,15 +411,18 @@ class HybridEngine {
     return split;
   }
 
-  void account(const SplitModel& model, const Split& split, uint64_t edges_gpu, uint64_t edges_cpu, double exchange_s) {
+  // cpu_wait_s: the CPU side's wait for the last exchange's copy down, idle
+  // time within its cpu_s.
+  void account(const SplitModel& model, const Split& split, uint64_t edges_gpu, uint64_t edges_cpu, double exchange_s,
+               double cpu_wait_s = 0) {
     stats_.pages_gpu += split.met;
     stats_.pages_cpu += model.pages() - split.met;
     stats_.edges_gpu += edges_gpu;
     stats_.edges_cpu += edges_cpu;
     stats_.gpu_busy_s += split.gpu_s;
-    stats_.cpu_busy_s += split.cpu_s;
+    stats_.cpu_busy_s += split.cpu_s - cpu_wait_s;
     stats_.gpu_idle_s += std::max(0.0, split.cpu_s - split.gpu_s);
-    stats_.cpu_idle_s += std::max(0.0, split.gpu_s - split.cpu_s);
+    stats_.cpu_idle_s += std::max(0.0, split.gpu_s - split.cpu_s) + cpu_wait_s;
     stats_.exchange_s += exchange_s;
     stats_.last_cpu_share = 1 - model.work_before(split.met) / std::max(1.0, model.total_work());
     acc_.stats().edges_traversed += edges_cpu;

@@ -78,10 +78,21 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   const double cpu = 2 * cpu_rate_;
   const double alone = total_work() / gpu_rate_;
   const bool could_pay = (alone - wait_s_) * cpu / (cpu + gpu_rate_) > probe_cost_s_;
-  if (best == p && !cpu_measured_ && p > 1 && could_pay) best = p - std::max<uint64_t>(1, p / 16);
+  // No split at all before the CPU is measured unless it could: the linear
+  // model's best cut saved 0.17 ms of kron:25's 14 in GPU memory, and the
+  // probe cost 5 ms of mirrors and exchange (session 37).
+  if (!cpu_measured_) {
+    if (!could_pay || p <= 1) return p;
+    return best < p ? best : p - std::max<uint64_t>(1, p / 16);
+  }
   // A measured split step (one cut with both rates measured: the split
-  // after the probe or a later one) slower than the accelerator alone.
-  if (best < p && split_step_s_ > 0 && alone_step_s_ <= split_step_s_) return p;
+  // after the probe or a later one) slower than the accelerator alone; back
+  // from the accelerator alone, a split must also repay what the switch
+  // costs (the mirrors the GPU's steps left stale are copied down again),
+  // taken as the probe's cost, or noise flips the choice (kron:25 over
+  // subgraph: 34.0 ms split against 33.7 and then 35.8 alone).
+  const double switch_s = last_alone_ ? probe_cost_s_ : 0;
+  if (best < p && split_step_s_ > 0 && alone_step_s_ <= split_step_s_ + switch_s) return p;
   return best;
 }
 
@@ -94,6 +105,7 @@ void SplitModel::observe_split_step(double seconds) {
 
 void SplitModel::observe_alone_step(double seconds) {
   if (!std::exchange(warm_, true)) return;
+  last_alone_ = true;
   alone_step_s_ = alone_step_s_ > 0 ? blend(alone_step_s_, seconds) : seconds;
   if (seconds > 1e-5) {
     const double rate = total_work() / seconds;
@@ -104,6 +116,7 @@ void SplitModel::observe_alone_step(double seconds) {
 
 void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s, std::optional<double> wait_s) {
   warm_ = true;
+  last_alone_ = k == pages();
   const double gw = work_before(k), cw = total_work() - gw;
   if (wait_s) {
     wait_s_ = blend(wait_s_, *wait_s);

@@ -89,7 +89,8 @@ class SplitModel {
   double wait_s_;           // the CPU's wait for the GPU's share to come down
   double probe_cost_s_;     // what a probe must win back within four gathers
   bool cpu_measured_ = false, gpu_measured_ = false;
-  bool warm_ = false;  // a gather has run (the first is a warm-up)
+  bool warm_ = false;        // a gather has run (the first is a warm-up)
+  bool last_alone_ = false;  // the last gather ran on the accelerator alone
   double split_step_s_ = 0, alone_step_s_ = 0;  // measured whole steps; 0 until one is
 };
 
