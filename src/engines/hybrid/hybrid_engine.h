@@ -259,30 +259,7 @@ class HybridEngine {
       wrote(used);
       stats_.gpu_only_steps++;
       const double before = stats_.gpu_busy_s;
-      // While the model measures the accelerator alone, the CPU threads are
-      // idle: they make the mirrors a probe would need (pinned host memory,
-      // 17 ms for PageRank's two arrays on kron:25, which the H200's probe
-      // paid in its own gather before).
-      std::exception_ptr made_error;
-      std::thread make;
-      if (!model.accelerator_measured() && !options_.cpu_share)
-        make = std::thread([&] {
-          try {
-            acc_.enter_thread();
-            for (int id : used) make_mirror(map_.at(id));
-          } catch (...) {
-            made_error = std::current_exception();
-          }
-        });
-      double r = 0;
-      try {
-        r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
-      } catch (...) {
-        if (make.joinable()) make.join();
-        throw;
-      }
-      if (make.joinable()) make.join();
-      if (made_error) std::rethrow_exception(made_error);
+      const double r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
       model.observe_alone_step(stats_.gpu_busy_s - before);
       if (trace_)
         std::fprintf(stderr, "tg-hybrid gather GPU alone %.3f ms (predicted %.3f)\n", (stats_.gpu_busy_s - before) * 1e3,
@@ -292,11 +269,21 @@ class HybridEngine {
       stats_.last_cpu_share = 0;
       return r;
     }
-    // Bringing stale mirrors up to date (and making them, the first time) is
-    // not the exchange the model weighs: it happens once after GPU steps.
-    const double refresh_s = timed_seconds([&] { refresh_mirrors(used); });
-    refuse_foreign_pointers(op);
-    const G on_host = map_.relocate(op);
+    // The CPU side's preparation: its stale mirrors brought up to date (and
+    // made, the first time: pinned host memory, 17 ms for PageRank's two
+    // arrays on kron:25 on the H200) and the operator relocated to them. It
+    // is not the exchange the model weighs (it follows GPU steps only), and
+    // it runs on the CPU side before its first page, under the GPU's share:
+    // the GPU's gather only reads what it copies down, but for the array the
+    // gather writes, whose GPU range the exchange copies down again after.
+    double refresh_s = 0;
+    std::optional<G> on_host;
+    auto prepare = [&] {
+      if (on_host) return;
+      refresh_s = timed_seconds([&] { refresh_mirrors(used); });
+      refuse_foreign_pointers(op);
+      on_host.emplace(map_.relocate(op));
+    };
     double gpu_r = 0, cpu_r = 0;
     const auto step_start = std::chrono::steady_clock::now();
     std::optional<double> wait_s;  // the CPU's wait for the last exchange's copy down, if one was in flight
@@ -306,9 +293,13 @@ class HybridEngine {
         model, k, [&](uint64_t b, uint64_t e) { gpu_r += acc_.gather_apply_range(op, b, e); },
         [&](uint64_t b, uint64_t e) {
           if (wait_s && !std::exchange(waited, true)) wait_s = timed_seconds([&] { settle(); });
-          cpu_r += cpu_.gather_apply_range(on_host, b, e, threads_);
+          prepare();
+          cpu_r += cpu_.gather_apply_range(*on_host, b, e, threads_);
         });
-    settle();  // a CPU side that took no page
+    settle();   // a CPU side that took no page
+    prepare();  // the same: the exchange needs the mirrors
+    Split cpu_work = split;  // the CPU's time without its preparation
+    cpu_work.cpu_s = std::max(0.0, split.cpu_s - refresh_s);
     const uint64_t cut = model.vertex_at(split.met);
     const double exchange_s = timed_seconds([&] { exchange(written_by(op, used), cut); });
     model.observe_split_step(std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
@@ -319,9 +310,9 @@ class HybridEngine {
                    static_cast<unsigned long long>(split.met), static_cast<unsigned long long>(model.pages()),
                    static_cast<unsigned long long>(k), model.predicted_s(k) * 1e3, model.predicted_s(model.pages()) * 1e3,
                    split.gpu_s * 1e3, split.cpu_s * 1e3, wait_s.value_or(0) * 1e3, exchange_s * 1e3, refresh_s * 1e3);
-    model.observe(split.met, split.gpu_s, split.cpu_s, exchange_s, wait_s);
+    model.observe(split.met, split.gpu_s, cpu_work.cpu_s, exchange_s, wait_s);
     stats_.gathers++;
-    account(model, split, in_edges(0, cut), in_edges(cut, n_), exchange_s + refresh_s, wait_s.value_or(0));
+    account(model, cpu_work, in_edges(0, cut), in_edges(cut, n_), exchange_s + refresh_s, wait_s.value_or(0));
     return gpu_r + cpu_r;
   }
 
