@@ -65,7 +65,7 @@ class SplitModel {
   // accelerator's time is its share's work over a rate; on a streamed
   // placement most of it is not (kron:25 over subgraph on the H200: 33.5 ms
   // for 92% of the pages, 34 ms for all of them), so once both kinds of step
-  // are measured, the faster kind wins. Call observe_split_step before
+  // are measured (two split steps), the faster kind wins. Call observe_split_step before
   // observe(): a split step counts only if it was cut with both rates
   // measured already (the probe's is not).
   void observe_split_step(double seconds);
@@ -92,6 +92,7 @@ class SplitModel {
   bool warm_ = false;        // a gather has run (the first is a warm-up)
   bool last_alone_ = false;  // the last gather ran on the accelerator alone
   double split_step_s_ = 0, alone_step_s_ = 0;  // measured whole steps; 0 until one is
+  int split_steps_ = 0;                          // split steps measured
 };
 
 // A page count for n vertices: enough that a cut lands within 1/256 of the
