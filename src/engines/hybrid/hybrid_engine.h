@@ -109,7 +109,10 @@ class HybridEngine {
     friend class HybridEngine;
     void release() {
       if (engine_ != nullptr && id_ >= 0) {
-        engine_->settle();  // a download into its mirror may be in flight
+        try {
+          engine_->settle();  // a download into its mirror may be in flight
+        } catch (...) {       // a failed copy's error was the run's to report (this runs in destructors)
+        }
         engine_->map_.remove(id_);
       }
       engine_ = nullptr;
