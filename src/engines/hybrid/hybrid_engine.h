@@ -277,8 +277,8 @@ class HybridEngine {
     // arrays on kron:25 on the H200) and the operator relocated to them. It
     // is not the exchange the model weighs (it follows GPU steps only), and
     // it runs on the CPU side before its first page, under the GPU's share:
-    // the GPU's gather only reads what it copies down, but for the array the
-    // gather writes, whose GPU range the exchange copies down again after.
+    // the GPU's gather only reads the arrays it copies down, except the one
+    // the gather writes, whose GPU range the exchange copies down again.
     double refresh_s = 0;
     std::optional<G> on_host;
     auto prepare = [&] {
@@ -531,7 +531,10 @@ class HybridEngine {
       Mirror& m = map_.at(id);
       if (!m.synced || m.host_fresh) continue;
       settle();  // the copy below overwrites what a download may still be writing
-      make_mirror(m);
+      if (m.host == 0) {  // pinned on a GPU, so the exchange runs at the link's rate
+        m.buffer = acc_.host_buffer(m.bytes);
+        m.host = reinterpret_cast<uintptr_t>(m.buffer.get());
+      }
       acc_.copy(reinterpret_cast<void*>(m.host), reinterpret_cast<const void*>(m.primary), m.bytes,
                 CopyDirection::kToHost);
       stats_.refresh_bytes += m.bytes;
@@ -539,14 +542,6 @@ class HybridEngine {
       any = true;
     }
     if (any) acc_.finish_copies();
-  }
-
-  // A mirror's host memory, made once: pinned on a GPU, so the exchange runs
-  // at the link's rate.
-  void make_mirror(Mirror& m) {
-    if (!m.synced || m.host != 0) return;
-    m.buffer = acc_.host_buffer(m.bytes);
-    m.host = reinterpret_cast<uintptr_t>(m.buffer.get());
   }
 
   // After a split gather: each side's vertices to the other. The copy up

@@ -5,8 +5,8 @@
 // data to exchange afterwards is two contiguous copies.
 //
 // k comes from Garaph's cost model: alpha, the accelerator's rate over the
-// CPU's (Garaph, section 4). The first gather runs on the accelerator alone:
-// its time is what a split has to beat, and it measures the accelerator's
+// CPU's (Garaph, section 4). The first gathers run on the accelerator alone:
+// their time is what a split has to beat, and they measure the accelerator's
 // rate on this placement, which no constant guesses well (kron:25's gather
 // takes 14 ms in GPU memory, 34 ms over subgraph at a quarter budget and
 // 82 ms over zero-copy on the H200). The CPU's rate starts from an estimate
@@ -45,10 +45,10 @@ class SplitModel {
   double predicted_s(uint64_t k) const;
   // The cut with the least predicted time; a fixed CPU share of the work
   // (0..1) where one is given (tests, measurements). Before the
-  // accelerator is measured: P, the accelerator alone. While the CPU's rate is still the
-  // starting estimate, a cut that leaves the CPU nothing gives it a
-  // sixteenth instead, once, so that the estimate gets measured, unless even
-  // at twice that estimate the CPU could not save what the exchange costs.
+  // accelerator is measured: P, the accelerator alone. While the CPU's rate
+  // is still the starting estimate, no cut unless the CPU could repay a
+  // probe (split_model.cc), and then a cut that leaves the CPU nothing gives
+  // it a sixteenth instead, once, so that the estimate gets measured.
   uint64_t choose(std::optional<double> cpu_share = std::nullopt) const;
 
   // What a gather cut at k took on each side and for the serial exchange;
@@ -61,13 +61,13 @@ class SplitModel {
   // measure: it also loads what the placement keeps resident (subgraph's
   // resident partitions: kron:25 at a quarter budget moves 1 GB more in
   // it), so the first two run on the accelerator alone and the second
-  // counts. The rates above assume the
-  // accelerator's time is its share's work over a rate; on a streamed
-  // placement most of it is not (kron:25 over subgraph on the H200: 33.5 ms
-  // for 92% of the pages, 34 ms for all of them), so once both kinds of step
-  // are measured (two split steps), the faster kind wins. Call observe_split_step before
-  // observe(): a split step counts only if it was cut with both rates
-  // measured already (the probe's is not).
+  // counts. The rates above assume the accelerator's time is its share's
+  // work over a rate; on a streamed placement most of it is not (kron:25
+  // over subgraph on the H200: 33.5 ms for 92% of the pages, 34 ms for all
+  // of them), so once both kinds of step are measured (two split steps),
+  // the faster kind wins. Call observe_split_step before observe(): a split
+  // step counts only if it was cut with both rates measured already (the
+  // probe's is not).
   void observe_split_step(double seconds);
   void observe_alone_step(double seconds);
 
