@@ -11,11 +11,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include "engines/cpu/cpu_ordered.h"
 #include "engines/cpu/lookahead.h"
 #include "engines/cpu/parallel.h"
+#include "engines/cpu/segmented_in_edges.h"
 #include "engines/direction.h"
 #include "engines/engine.h"
 #include "graph/graph.h"
@@ -296,11 +299,22 @@ class CpuEngine {
     if (!can_pull())
       throw Error("this algorithm gathers over in-edges: the directed graph needs its CSC (BuildOptions::in_edges)");
     const Csr<V>& in = graph_.in_edges();
+    const int team = threads > 0 ? threads : omp_get_max_threads();
+    if constexpr (!G::needs_weights) {
+      // The whole graph's gather (not a hybrid share, which would pay a
+      // layout of every edge for a few of them) from cache-sized segments.
+      if (begin == 0 && end == n_ && segmented()) {
+        uint64_t edges = 0;
+        const double total =
+            traced("gather_apply segmented", [&] { return segments_->gather_apply_range(op, begin, end, team, scratch_, edges); });
+        stats_.edges_traversed += edges;
+        return total;
+      }
+    }
     const eid_t* offsets = in.offsets.data();
     const V* neighbors = in.neighbors.data();
     double total = 0;
     uint64_t edges = 0;
-    const int team = threads > 0 ? threads : omp_get_max_threads();
     // The in-lists of consecutive vertices lie end to end, so the sources a
     // few dozen edges ahead are known whatever the degrees: their state is
     // asked for early (prefetch_source), where the window of reads the core
@@ -334,7 +348,42 @@ class CpuEngine {
     return total;
   }
 
+  // Vertices a segment of the gather's sources (engines/cpu/segmented_in_edges.h);
+  // 0 never segments. By default half the last-level cache of 8-byte values.
+  void set_gather_segment_vertices(uint64_t vertices) {
+    segment_vertices_ = vertices;
+    segments_.reset();
+    segments_tried_ = false;
+  }
+  // How many segments the gathers read (0: the plain pull; none before the first).
+  uint64_t gather_segments() const { return segments_ ? segments_->num_segments() : 0; }
+
  private:
+  // Whether gathers read segments, building them on the first gather: where
+  // the sources span more than two segments (of half the last-level cache's
+  // bytes in 8-byte values: docs/PERF.md "The CPU's gather over source
+  // segments" has the machines where they won and lost), every list is sorted, and the
+  // copy of the in-edges fits in half the memory the system has free.
+  bool segmented() {
+    if (segments_tried_) return segments_.has_value();
+    segments_tried_ = true;
+    if (segment_vertices_ == kSegmentDefault) segment_vertices_ = default_segment_vertices();
+    if (segment_vertices_ == 0 || n_ <= 2 * std::bit_floor(segment_vertices_)) return false;  // as the layout rounds
+    const double most_bytes = static_cast<double>(graph_.num_edges()) * (2.0 * sizeof(V) + sizeof(eid_t));
+    const double free_bytes = static_cast<double>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+    if (most_bytes > free_bytes / 2) return false;
+    traced("segment in-edges", [&] { segments_ = SegmentedInEdges<V>::build(graph_.in_edges(), n_, segment_vertices_); });
+    if (trace_ && segments_)
+      std::fprintf(stderr, "tg-cpu gather segments %llu of %llu vertices, %.1f MiB\n",
+                   static_cast<unsigned long long>(segments_->num_segments()),
+                   static_cast<unsigned long long>(segments_->segment_vertices()), segments_->bytes() / 1048576.0);
+    return segments_.has_value();
+  }
+  static uint64_t default_segment_vertices() {
+    if (const char* env = std::getenv("TG_CPU_GATHER_SEGMENT")) return std::strtoull(env, nullptr, 10);
+    return last_level_cache_bytes() / 16;
+  }
+
   template <typename Op>
   Frontier edge_map_(const Frontier& f, const Op& op, EdgeMapOptions options) {
     // Finished before any edge is read: updates then see every frontier
@@ -611,6 +660,11 @@ class CpuEngine {
   RunStats stats_;
   bool trace_ = false;
   bool pulled_last_ = false;  // for the direction policy's hysteresis
+  static constexpr uint64_t kSegmentDefault = ~uint64_t{0};
+  uint64_t segment_vertices_ = kSegmentDefault;
+  bool segments_tried_ = false;
+  std::optional<SegmentedInEdges<V>> segments_;
+  Array<unsigned char> scratch_;  // the segmented gather's partial sums
 };
 
 }  // namespace tg
