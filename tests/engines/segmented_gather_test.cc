@@ -97,6 +97,16 @@ TEST(SegmentedInEdges, RefusesUnsortedLists) {
   EXPECT_TRUE(SegmentedInEdges<vid32_t>::build(in, 2, 1).has_value());
 }
 
+TEST(SegmentedInEdges, RefusesALayoutLargerThanItsBudget) {
+  Csr<vid32_t> in;
+  in.offsets = Array<eid_t>::from({0, 3, 3});
+  in.neighbors = Array<vid32_t>::from({0, 1, 1});  // two runs (12 bytes each) and three sources (4 bytes each)
+  EXPECT_FALSE(SegmentedInEdges<vid32_t>::build(in, 2, 1, 35).has_value());
+  const auto fits = SegmentedInEdges<vid32_t>::build(in, 2, 1, 36);
+  ASSERT_TRUE(fits.has_value());
+  EXPECT_EQ(fits->bytes(), 36u);
+}
+
 TEST(SegmentedGather, PageRankPassesItsVerifier) {
   for (const char* shape : {"kron_1", "urand_1", "big_star", "big_star_in"}) {
     const AnyGraph any = build_variant(find_shape(shape).edges, Orientation::kUndirected, false);

@@ -362,21 +362,22 @@ class CpuEngine {
   // Whether gathers read segments, building them on the first gather: where
   // the sources span more than two segments (of half the last-level cache's
   // bytes in 8-byte values: docs/PERF.md "The CPU's gather over source
-  // segments" has the machines where they won and lost), every list is sorted, and the
-  // copy of the in-edges fits in half the memory the system has free.
+  // segments" has the machines where they won and lost), every list is
+  // sorted, and the copy of the in-edges fits in half the available memory.
   bool segmented() {
     if (segments_tried_) return segments_.has_value();
     segments_tried_ = true;
     if (segment_vertices_ == kSegmentDefault) segment_vertices_ = default_segment_vertices();
     if (segment_vertices_ == 0 || n_ <= 2 * std::bit_floor(segment_vertices_)) return false;  // as the layout rounds
-    const double most_bytes = static_cast<double>(graph_.num_edges()) * (2.0 * sizeof(V) + sizeof(eid_t));
-    const double free_bytes = static_cast<double>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
-    if (most_bytes > free_bytes / 2) return false;
-    traced("segment in-edges", [&] { segments_ = SegmentedInEdges<V>::build(graph_.in_edges(), n_, segment_vertices_); });
+    traced("segment in-edges", [&] {
+      segments_ = SegmentedInEdges<V>::build(graph_.in_edges(), n_, segment_vertices_, available_memory_bytes() / 2);
+    });
     if (trace_ && segments_)
       std::fprintf(stderr, "tg-cpu gather segments %llu of %llu vertices, %.1f MiB\n",
                    static_cast<unsigned long long>(segments_->num_segments()),
                    static_cast<unsigned long long>(segments_->segment_vertices()), segments_->bytes() / 1048576.0);
+    else if (trace_)
+      std::fprintf(stderr, "tg-cpu gather not segmented (a list out of order, or too little memory free)\n");
     return segments_.has_value();
   }
   static uint64_t default_segment_vertices() {

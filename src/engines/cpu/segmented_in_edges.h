@@ -49,12 +49,28 @@ inline uint64_t last_level_cache_bytes() {
   return bytes > 0 ? static_cast<uint64_t>(bytes) : uint64_t{32} << 20;
 }
 
+// MemAvailable of /proc/meminfo (free memory and the page cache the kernel
+// can drop), else the free pages.
+inline uint64_t available_memory_bytes() {
+  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+    char line[256];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (!found && std::fgets(line, sizeof line, f) != nullptr) found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    std::fclose(f);
+    if (found) return static_cast<uint64_t>(kib) << 10;
+  }
+  return static_cast<uint64_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
 template <typename V>
 class SegmentedInEdges {
  public:
-  // nullopt where a list is not sorted ascending. `segment_vertices` is
-  // rounded down to a power of two (a shift per edge finds its segment).
-  static std::optional<SegmentedInEdges> build(const Csr<V>& in, uint64_t n, uint64_t segment_vertices) {
+  // nullopt where a list is not sorted ascending, or where the layout would
+  // take more than `max_bytes`. `segment_vertices` is rounded down to a power
+  // of two (a shift finds a source's segment).
+  static std::optional<SegmentedInEdges> build(const Csr<V>& in, uint64_t n, uint64_t segment_vertices,
+                                               uint64_t max_bytes = ~uint64_t{0}) {
     SegmentedInEdges s;
     s.n_ = n;
     s.shift_ = std::bit_width(std::max<uint64_t>(segment_vertices, 1)) - 1;
@@ -88,7 +104,8 @@ class SegmentedInEdges {
     }
     if (unsorted) return std::nullopt;
     // Each block's first run and edge in each segment.
-    s.segments_.resize(k);
+    std::vector<uint64_t> segment_runs(k), segment_edges(k);
+    uint64_t bytes = 0;
     for (uint64_t g = 0; g < k; ++g) {
       uint64_t r = 0, e = 0;
       for (uint64_t b = 0; b < blocks; ++b) {
@@ -96,6 +113,13 @@ class SegmentedInEdges {
         runs[b * k + g] = r, edges[b * k + g] = e;
         r += nr, e += ne;
       }
+      segment_runs[g] = r, segment_edges[g] = e;
+      bytes += r * (sizeof(V) + sizeof(eid_t)) + e * sizeof(V);
+    }
+    if (bytes > max_bytes) return std::nullopt;
+    s.segments_.resize(k);
+    for (uint64_t g = 0; g < k; ++g) {
+      const uint64_t r = segment_runs[g], e = segment_edges[g];
       s.segments_[g].dests = Array<V>::allocate(r);
       s.segments_[g].ends = Array<eid_t>::allocate(r);
       s.segments_[g].sources = Array<V>::allocate(e);
