@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -349,7 +350,7 @@ class CpuEngine {
   }
 
   // Vertices a segment of the gather's sources (engines/cpu/segmented_in_edges.h);
-  // 0 never segments. By default half the last-level cache of 8-byte values.
+  // 0 never segments (the default, below).
   void set_gather_segment_vertices(uint64_t vertices) {
     segment_vertices_ = vertices;
     segments_.reset();
@@ -360,9 +361,7 @@ class CpuEngine {
 
  private:
   // Whether gathers read segments, building them on the first gather: where
-  // the sources span more than two segments (of half the last-level cache's
-  // bytes in 8-byte values: docs/PERF.md "The CPU's gather over source
-  // segments" has the machines where they won and lost), every list is
+  // a width is set, the sources span more than two segments, every list is
   // sorted, and the copy of the in-edges fits in half the available memory.
   bool segmented() {
     if (segments_tried_) return segments_.has_value();
@@ -380,9 +379,17 @@ class CpuEngine {
       std::fprintf(stderr, "tg-cpu gather not segmented (a list out of order, or too little memory free)\n");
     return segments_.has_value();
   }
+  // Off unless TG_CPU_GATHER_SEGMENT names a width ("llc": half the
+  // last-level cache in 8-byte values). Measured (docs/PERF.md, "The CPU's
+  // gather over source segments"): 1.5-1.9x a PageRank iteration on an EPYC
+  // VM's 32 MiB L3 at kron:22-23, but 0.9x and worse on the H200 host's Xeon
+  // (one 300 MiB L3) at kron:25 and kron:27, where the plain pull's random
+  // reads of hubs hit the cache and the partial sums cost as much as the edges.
   static uint64_t default_segment_vertices() {
-    if (const char* env = std::getenv("TG_CPU_GATHER_SEGMENT")) return std::strtoull(env, nullptr, 10);
-    return last_level_cache_bytes() / 16;
+    const char* env = std::getenv("TG_CPU_GATHER_SEGMENT");
+    if (env == nullptr) return 0;
+    if (std::string(env) == "llc") return last_level_cache_bytes() / 16;
+    return std::strtoull(env, nullptr, 10);
   }
 
   template <typename Op>

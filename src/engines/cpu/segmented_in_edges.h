@@ -6,9 +6,11 @@
 // PageRank contributions) nearly every read is a cache line from memory for
 // 4-8 useful bytes. Segment s holds the edges whose sources lie in
 // [s*S, (s+1)*S), grouped by destination in ascending order; a gather walks
-// the segments in turn, so its random reads span S vertices (sized to half
-// the last-level cache) and hit it, and each destination's partial sum is
-// folded into an array in destination order, once a segment it has edges in.
+// the segments in turn, so its random reads span S vertices and hit the
+// cache, and each destination's partial sum is folded into an array in
+// destination order, once a segment it has edges in. Whether that pays
+// depends on the machine (CpuEngine's default_segment_vertices says where it
+// did and did not), so it is the user's choice.
 //
 // The layout holds every in-edge again (the plain CSC stays: other steps
 // and other engines read it) plus a destination and an end a segment-run.
