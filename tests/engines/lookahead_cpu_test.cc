@@ -164,6 +164,7 @@ TEST_P(Lookahead, GatherAsksOnlyForInNeighbours) {
   EngineOnGraph setup(GetParam(), kron_large(Orientation::kDirected));
   [[maybe_unused]] auto& [threads, any, graph, n, engine] = setup;
   Asked asked(n);
+  engine.set_gather_segment_vertices(0);  // the plain pull's look-ahead (a segmented gather asks for nothing)
   engine.gather_apply(GatherSpy{&asked});
   expect_asked_within(asked, listed(graph.in, every_vertex(n)));
 }

@@ -52,6 +52,7 @@
 #include "core/error.h"
 #include "engines/cpu/cpu_engine.h"
 #include "engines/engine.h"
+#include "engines/hybrid/buffer_pool.h"
 #include "engines/hybrid/forest_steps.h"
 #include "engines/hybrid/hybrid_options.h"
 #include "engines/hybrid/mirror_map.h"
@@ -172,6 +173,9 @@ class HybridEngine {
     return s;
   }
   const HybridStats& hybrid_stats() const { return stats_; }
+  // Mirrors' memory from (and back to) `pool`, which outlives the engine:
+  // the runs of a batch share it (buffer_pool.h).
+  void use_buffer_pool(BufferPool* pool) { pool_ = pool; }
 
   // ---- vertex arrays ----
   template <typename T>
@@ -532,7 +536,7 @@ class HybridEngine {
       if (!m.synced || m.host_fresh) continue;
       settle();  // the copy below overwrites what a download may still be writing
       if (m.host == 0) {  // pinned on a GPU, so the exchange runs at the link's rate
-        m.buffer = acc_.host_buffer(m.bytes);
+        m.buffer = pool_ ? pool_->take(m.bytes, [&] { return acc_.host_buffer(m.bytes); }) : acc_.host_buffer(m.bytes);
         m.host = reinterpret_cast<uintptr_t>(m.buffer.get());
       }
       acc_.copy(reinterpret_cast<void*>(m.host), reinterpret_cast<const void*>(m.primary), m.bytes,
@@ -609,6 +613,7 @@ class HybridEngine {
   bool trace_ = env_switch("TG_HYBRID_TRACE");
   int threads_ = 1;
   MirrorMap map_;
+  BufferPool* pool_ = nullptr;
   std::optional<SplitModel> models_[kStepKinds];
   std::vector<int> downloading_;  // mirrors whose download from the last exchange may be in flight
   HybridStats stats_;

@@ -21,13 +21,14 @@ namespace {
 // a CPU side, the in-memory CPU engine, or (`side`, --host-mem) the paged one.
 template <typename V>
 RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const RunRequest& request,
-                     const HybridOptions& hybrid, paged::PagedSide<V>* side) {
+                     const HybridOptions& hybrid, paged::PagedSide<V>* side, hybrid::BufferPool& mirrors) {
   RunOutput out;
   out.engine = EngineKind::kHybrid;
   out.placement = placed.placement();
   gpu::GpuAccelerator<V> acc(placed.view(), edge_reads(request));
   auto run = [&](auto& engine) {
     static_assert(Engine<std::decay_t<decltype(engine)>>);
+    engine.use_buffer_pool(&mirrors);
     const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
     acc.finish();
     out.stats = engine.stats();
@@ -59,6 +60,7 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
     reads = combine(reads, mine);
   }
   gpu::PlacedGraph<V> placed(graph, reads, options);
+  hybrid::BufferPool mirrors;  // pinned once for the batch's runs, released before the placement
   std::optional<paged::PagedSide<V>> side;
   if (cpu_plan && cpu_plan->paged && !requests.empty()) {
     PagingStats budget;
@@ -69,7 +71,7 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
   }
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
-    sink(i, run_placed(placed, graph, requests[i], hybrid, side ? &*side : nullptr));
+    sink(i, run_placed(placed, graph, requests[i], hybrid, side ? &*side : nullptr, mirrors));
   }
 }
 
