@@ -64,6 +64,8 @@ template <typename C>
 struct ScoreFromContribution {
   const C* contrib;
   const eid_t* offsets;
+  // engines/engine.h: only reads (the hybrid engine's mirror of contrib stays fresh).
+  std::array<const void*, 0> written() const { return {}; }
   template <typename V>
   TG_HD double operator()(V v) const {
     return score_of(contrib[v], offsets[v + 1] - offsets[v]);

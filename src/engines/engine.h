@@ -173,7 +173,9 @@ concept ScalesBucketWidth = requires(const E& e) {
 // apply writes, as pointers (an array of const void*). An engine that keeps
 // vertex data in two places (the hybrid engine) then exchanges only these
 // after a split gather; without the hint it exchanges every array the
-// operator points to. Arrays the hint leaves out must be only read.
+// operator points to. Arrays the hint leaves out must be only read. A
+// function given to vertex_map or vertex_sum may carry it too (an empty one:
+// it only reads), so that the other copy stays current.
 template <typename G>
 concept HasWritten = requires(const G& g) {
   { g.written() };
