@@ -546,9 +546,10 @@ TEST(SplitModel, ProbesTheCpuOnceBeforeLeavingItNothing) {
   EXPECT_EQ(m.choose(), m.pages());  // measured slow: nothing
 }
 
-// Whole steps decide: two split steps measured slower than the accelerator
-// alone (its second gather) send every later gather to the accelerator; one
-// does not (the loop's third split comes after one measured).
+// Whole steps decide: split steps measured slower than the accelerator
+// alone (its second gather) send every later gather to the accelerator, once
+// two of them count (cut with both rates measured, at a settled cut; the
+// probe's does not, nor, up to four, those whose cut still moved).
 TEST(SplitModel, ChoosesTheFasterOfMeasuredSplitAndAloneSteps) {
   const std::vector<eid_t> offsets = ten_in_edges_each();
   for (bool alone_faster : {true, false}) {
@@ -556,15 +557,38 @@ TEST(SplitModel, ChoosesTheFasterOfMeasuredSplitAndAloneSteps) {
     m.observe_alone_step(0.1);  // the warm-up
     EXPECT_EQ(m.choose(), m.pages());
     m.observe_alone_step(alone_faster ? 0.002 : 0.004);  // the linear model's GPU rate: 5.5e6 or 2.75e6
-    for (int step = 0; step < 3; ++step) {
+    for (int step = 0; step < 8; ++step) {
       const uint64_t k = m.choose();
+      if (alone_faster && k == m.pages()) break;  // decided
       ASSERT_LT(k, m.pages()) << "a CPU at a fifth or more of the GPU's rate and a free exchange split";
       // The probe (the CPU's rate not yet measured) is slow and does not count.
-      m.observe_split_step(step == 0 ? 1.0 : 0.003);
+      m.observe_split_step(k, step == 0 ? 1.0 : 0.003);
       m.observe(k, m.work_before(k) / 3e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
     }
     if (alone_faster) EXPECT_EQ(m.choose(), m.pages());
     else EXPECT_LT(m.choose(), m.pages());
+  }
+}
+
+// Split steps slower than the accelerator alone while the cut still moves
+// (kron:25 over subgraph: 243, then 239 pages, slower than alone; then
+// 236-238 and faster) do not decide; the same steps at a settled cut do.
+TEST(SplitModel, WholeStepsWaitForTheCutToSettle) {
+  const std::vector<eid_t> offsets = ten_in_edges_each();
+  for (bool moving : {true, false}) {
+    SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0);
+    observe_alone_at(m, 3e6);  // alone 3.67 ms
+    const uint64_t probe = m.choose();
+    ASSERT_LT(probe, m.pages());
+    m.observe_split_step(probe, 1.0);  // the probe: not a measure
+    m.observe(probe, m.work_before(probe) / 3e6, (m.total_work() - m.work_before(probe)) / 1e6, 0.0);
+    const uint64_t k = m.choose();
+    ASSERT_LT(k + 8, m.pages());
+    // Three steps at 4 ms: cuts 4 pages apart, or the same cut (the first of
+    // which moved from the probe's).
+    for (uint64_t at : {k + 8, k + 4, k}) m.observe_split_step(moving ? at : k, 0.004);
+    if (moving) EXPECT_LT(m.choose(), m.pages()) << "nothing measured at a settled cut yet";
+    else EXPECT_EQ(m.choose(), m.pages()) << "two settled steps slower than alone";
   }
 }
 
@@ -602,10 +626,9 @@ TEST(SplitModel, SwitchesBackToSplittingOnlyPastItsCost) {
   const std::vector<eid_t> offsets = ten_in_edges_each();
   SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0004);  // a switch costs 0.1 ms
   observe_alone_at(m, 11000 / 0.0033);  // alone 3.3 ms
-  for (int step = 0; step < 3; ++step) {
+  for (int step = 0; step < 8 && m.choose() < m.pages(); ++step) {
     const uint64_t k = m.choose();
-    ASSERT_LT(k, m.pages());
-    m.observe_split_step(0.0034);
+    m.observe_split_step(k, 0.0034);
     m.observe(k, m.work_before(k) / 4e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
   }
   EXPECT_EQ(m.choose(), m.pages()) << "alone 3.3 ms, split 3.4";

@@ -313,7 +313,8 @@ class HybridEngine {
     cpu_work.cpu_s = std::max(0.0, split.cpu_s - refresh_s);
     const uint64_t cut = model.vertex_at(split.met);
     const double exchange_s = timed_seconds([&] { exchange(written_by(op, used), cut); });
-    model.observe_split_step(std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
+    model.observe_split_step(split.met,
+                             std::chrono::duration<double>(std::chrono::steady_clock::now() - step_start).count());
     if (trace_)
       std::fprintf(stderr,
                    "tg-hybrid gather cut %llu of %llu pages (chose %llu, predicted %.3f ms, alone %.3f): GPU %.3f ms, CPU "

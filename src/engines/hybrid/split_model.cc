@@ -98,11 +98,18 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   return best;
 }
 
-void SplitModel::observe_split_step(double seconds) {
+void SplitModel::observe_split_step(uint64_t k, double seconds) {
   // Only steps cut once both rates were measured: the first, with its pages
   // handed out a bite at a time, is no measure of a split (kron:25 over
-  // subgraph: 83 ms against 36).
+  // subgraph: 83 ms against 36). And only once the cut has settled (within
+  // kSettledPages of the last split's), or after kUnsettledSteps that did
+  // not: kron:25 over subgraph cut at 249, 243, 239, then 236-238 pages, and
+  // its first two measured steps (34.07, 33.24 ms, 243 and 239 pages) sent it
+  // to the accelerator alone (33.63) where the settled cut took 32.4-33.6.
+  const uint64_t last = std::exchange(last_split_k_, k);
   if (!measured()) return;
+  const bool settled = last != kNoCut && k + kSettledPages >= last && k <= last + kSettledPages;
+  if (!settled && ++unsettled_steps_ <= kUnsettledSteps) return;
   split_step_s_ = split_steps_++ > 0 ? blend(split_step_s_, seconds) : seconds;
 }
 

@@ -66,9 +66,9 @@ class SplitModel {
   // over subgraph on the H200: 33.5 ms for 92% of the pages, 34 ms for all
   // of them), so once both kinds of step are measured (two split steps),
   // the faster kind wins. Call observe_split_step before observe(): a split
-  // step counts only if it was cut with both rates measured already (the
-  // probe's is not).
-  void observe_split_step(double seconds);
+  // step (cut at k) counts only if it was cut with both rates measured
+  // already (the probe's is not) and its cut has settled (split_model.cc).
+  void observe_split_step(uint64_t k, double seconds);
   void observe_alone_step(double seconds);
 
   // Both sides' rates measured (not the starting estimates any more).
@@ -93,6 +93,11 @@ class SplitModel {
   bool last_alone_ = false;  // the last gather ran on the accelerator alone
   double split_step_s_ = 0, alone_step_s_ = 0;  // measured whole steps; 0 until one is
   int split_steps_ = 0;                          // split steps measured
+  static constexpr uint64_t kNoCut = ~uint64_t{0};
+  static constexpr uint64_t kSettledPages = 2;  // of 256 by default
+  static constexpr int kUnsettledSteps = 4;
+  uint64_t last_split_k_ = kNoCut;  // the last split step's cut
+  int unsettled_steps_ = 0;         // measured split steps left out, their cut still moving
 };
 
 // A page count for n vertices: enough that a cut lands within 1/256 of the
