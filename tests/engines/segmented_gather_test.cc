@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <variant>
 #include <vector>
@@ -105,6 +106,33 @@ TEST(SegmentedInEdges, RefusesALayoutLargerThanItsBudget) {
   const auto fits = SegmentedInEdges<vid32_t>::build(in, 2, 1, 36);
   ASSERT_TRUE(fits.has_value());
   EXPECT_EQ(fits->bytes(), 36u);
+}
+
+// TG_CPU_GATHER_SEGMENT: a width, "llc", or refused in one line.
+TEST(SegmentedGather, ReadsItsWidthFromTheEnvironment) {
+  const AnyGraph any = build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false);
+  const auto& graph = std::get<Graph<vid32_t>>(any);
+  std::vector<uint64_t> out(graph.num_vertices);
+  auto segments_with = [&](const char* value) {
+    setenv("TG_CPU_GATHER_SEGMENT", value, 1);
+    CpuEngine<vid32_t> engine(graph);
+    engine.gather_apply(HashSum<vid32_t>{out.data()});
+    unsetenv("TG_CPU_GATHER_SEGMENT");
+    return engine.gather_segments();
+  };
+  EXPECT_EQ(segments_with("64"), (graph.num_vertices + 63) / 64);
+  EXPECT_EQ(segments_with("0"), 0u);
+  EXPECT_EQ(segments_with("llc"), 0u);  // a test graph is smaller than two segments of any cache
+  try {
+    segments_with("lots");
+    ADD_FAILURE() << "a width that is not a count was taken";
+  } catch (const Error& e) {
+    unsetenv("TG_CPU_GATHER_SEGMENT");
+    EXPECT_NE(std::string(e.what()).find("TG_CPU_GATHER_SEGMENT=lots"), std::string::npos) << e.what();
+  }
+  CpuEngine<vid32_t> unset(graph);
+  unset.gather_apply(HashSum<vid32_t>{out.data()});
+  EXPECT_EQ(unset.gather_segments(), 0u);  // off by default
 }
 
 TEST(SegmentedGather, PageRankPassesItsVerifier) {

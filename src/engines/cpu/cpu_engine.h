@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/array.h"
+#include "core/env_count.h"
 #include "core/error.h"
 #include "core/recycled_vector.h"
 #include "engines/cpu/cpu_ordered.h"
@@ -387,9 +388,8 @@ class CpuEngine {
   // reads of hubs hit the cache and the partial sums cost as much as the edges.
   static uint64_t default_segment_vertices() {
     const char* env = std::getenv("TG_CPU_GATHER_SEGMENT");
-    if (env == nullptr) return 0;
-    if (std::string(env) == "llc") return last_level_cache_bytes() / 16;
-    return std::strtoull(env, nullptr, 10);
+    if (env != nullptr && std::string(env) == "llc") return last_level_cache_bytes() / 16;
+    return env_count("TG_CPU_GATHER_SEGMENT");  // a value neither a count nor "llc" is refused in one line
   }
 
   template <typename Op>
