@@ -3,11 +3,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "core/env_switch.h"
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "graph/relabel.h"
 
 namespace tg {
@@ -34,17 +34,6 @@ uint64_t bytes_of(const AnyGraph& graph) {
         return bytes + 3 * g.num_vertices * sizeof(uint64_t);  // the order both ways and the degrees
       },
       graph);
-}
-
-// MemAvailable of /proc/meminfo in bytes; 0 where it cannot be read.
-uint64_t available_memory() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  uint64_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return 0;
 }
 
 }  // namespace

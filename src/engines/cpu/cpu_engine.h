@@ -9,6 +9,7 @@
 #pragma once
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
@@ -25,6 +26,7 @@
 #include "core/array.h"
 #include "core/env_count.h"
 #include "core/error.h"
+#include "core/host_memory.h"
 #include "core/recycled_vector.h"
 #include "engines/cpu/cpu_ordered.h"
 #include "engines/cpu/lookahead.h"
@@ -370,7 +372,10 @@ class CpuEngine {
     if (segment_vertices_ == kSegmentDefault) segment_vertices_ = default_segment_vertices();
     if (segment_vertices_ == 0 || n_ <= 2 * std::bit_floor(segment_vertices_)) return false;  // as the layout rounds
     traced("segment in-edges", [&] {
-      segments_ = SegmentedInEdges<V>::build(graph_.in_edges(), n_, segment_vertices_, available_memory_bytes() / 2);
+      uint64_t available = available_memory();
+      if (available == 0)  // no /proc/meminfo: the free pages
+        available = static_cast<uint64_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+      segments_ = SegmentedInEdges<V>::build(graph_.in_edges(), n_, segment_vertices_, available / 2);
     });
     if (trace_ && segments_)
       std::fprintf(stderr, "tg-cpu gather segments %llu of %llu vertices, %.1f MiB\n",

@@ -19,51 +19,17 @@
 #pragma once
 
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <cstdio>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "core/array.h"
 #include "graph/graph.h"
 
 namespace tg {
-
-// The last-level cache of the first CPU, as sysfs has it (the share a core
-// complex has: 32 MiB on an EPYC VM whose cpuid says 256); else sysconf's,
-// else 32 MiB.
-inline uint64_t last_level_cache_bytes() {
-  for (const char* level : {"index3", "index2"}) {
-    std::FILE* f = std::fopen((std::string("/sys/devices/system/cpu/cpu0/cache/") + level + "/size").c_str(), "r");
-    if (f == nullptr) continue;
-    unsigned long long size = 0;
-    char unit = 0;
-    const int got = std::fscanf(f, "%llu%c", &size, &unit);
-    std::fclose(f);
-    if (got >= 1 && size > 0) return size << (unit == 'K' ? 10 : unit == 'M' ? 20 : 0);
-  }
-  const long bytes = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  return bytes > 0 ? static_cast<uint64_t>(bytes) : uint64_t{32} << 20;
-}
-
-// MemAvailable of /proc/meminfo (free memory and the page cache the kernel
-// can drop), else the free pages.
-inline uint64_t available_memory_bytes() {
-  if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
-    char line[256];
-    unsigned long long kib = 0;
-    bool found = false;
-    while (!found && std::fgets(line, sizeof line, f) != nullptr) found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
-    std::fclose(f);
-    if (found) return static_cast<uint64_t>(kib) << 10;
-  }
-  return static_cast<uint64_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-}
 
 template <typename V>
 class SegmentedInEdges {
