@@ -678,11 +678,97 @@ TEST(SplitModel, FollowsTheMeasuredRatesAndDropsTheCpuWhenTheExchangeCostsMore) 
   EXPECT_EQ(m.choose(), m.pages());
 }
 
+// A batch's later run starts from the rates and steps the earlier ones
+// measured: after its warm-up on the accelerator alone, its next gather
+// takes the measured choice at once, with no gather to measure the
+// accelerator and no probe; it goes on splitting where the last run did.
+TEST(SplitModel, StartsALaterRunFromWhatTheFirstMeasured) {
+  const std::vector<eid_t> offsets = ten_in_edges_each();
+  for (bool alone_faster : {true, false}) {
+    SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0004);  // a switch (the probe) costs 0.1 ms
+    observe_alone_at(m, 3e6);                             // alone 3.67 ms
+    for (int step = 0; step < 8 && m.choose() < m.pages(); ++step) {
+      const uint64_t k = m.choose();
+      m.observe_split_step(k, step == 0 ? 1.0 : (alone_faster ? 0.004 : 0.003));
+      m.observe(k, m.work_before(k) / 3e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
+    }
+    const uint64_t decided = m.choose();
+    EXPECT_EQ(decided == m.pages(), alone_faster);
+    const double gpu_rate = m.gpu_rate();
+    m.start_run();
+    EXPECT_EQ(m.choose(), m.pages()) << "the run's warm-up";
+    m.observe_alone_step(1.0);  // not a measure
+    EXPECT_EQ(m.gpu_rate(), gpu_rate);
+    EXPECT_EQ(m.choose(), decided) << "no measuring gather, no probe";
+  }
+  // A split that wins by less than a switch's cost goes on splitting (as
+  // within a run), and a run that ended alone stays alone until alone steps
+  // are slower than the split by that cost.
+  SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0004);
+  observe_alone_at(m, 11000 / 0.0033);  // alone 3.3 ms
+  for (int step = 0; step < 8; ++step) {
+    const uint64_t k = m.choose();
+    ASSERT_LT(k, m.pages());
+    m.observe_split_step(k, step == 0 ? 1.0 : 0.00325);
+    m.observe(k, m.work_before(k) / 4e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
+  }
+  m.start_run();
+  m.observe_alone_step(1.0);
+  EXPECT_LT(m.choose(), m.pages()) << "split 3.25 ms against 3.3 alone and a 0.1 ms switch";
+  m.observe_alone_step(0.0033);  // a gather alone after all
+  m.start_run();
+  m.observe_alone_step(1.0);
+  EXPECT_EQ(m.choose(), m.pages());
+}
+
 }  // namespace
 }  // namespace tg::test
 
 namespace tg::test {
 namespace {
+// A batch's runs of one algorithm keep their split models (run_batch): a
+// later run, started from a model that sends nearly every page to the CPU,
+// splits from its second gather on, with mirrors it makes then, and gives
+// the accelerator's result exactly.
+TEST(HybridEngine, BatchRunsKeepTheirSplitModels) {
+  ThreadCount threads(2);
+  LoadOptions lo;
+  lo.build.in_edges = true;
+  AnyGraph graph = load_graph("kron:12", lo);
+  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  const RunOutput alone = run_hybrid(graph, r, share(0.0));
+  HybridOptions options = share(std::nullopt);
+  hybrid::SplitModels models;
+  {
+    const auto& g = std::get<Graph<vid32_t>>(graph);
+    SplitModel& m = models.of[hybrid::SplitModels::kGather].emplace(g.in_edges().offsets.data(), g.num_vertices,
+                                                                      options.pages, 1e15, 0.0);
+    m.observe_alone_step(1.0);
+    m.observe_alone_step(1.0);  // an accelerator far slower than the CPU
+    const uint64_t probe = m.choose();
+    ASSERT_LT(probe, m.pages());
+    m.observe(probe, 1.0, 1e-9, 0.0);
+    ASSERT_EQ(m.choose(), 0u);
+  }
+  const RunOutput split = std::visit(
+      [&](const auto& g) {
+        using V = typename std::decay_t<decltype(g)>::vertex_t;
+        CpuAccelerator<V> acc(g);
+        HybridEngine<CpuAccelerator<V>> engine(acc, g, options);
+        engine.keep_split_models(&models);
+        RunOutput out;
+        out.values = run_algorithm(engine, *r.algorithm, r.sources, r.options);
+        out.stats = engine.stats();
+        return out;
+      },
+      graph);
+  EXPECT_TRUE(split.values == alone.values);
+  EXPECT_EQ(split.stats.iterations, alone.stats.iterations);
+  ASSERT_TRUE(split.stats.hybrid);
+  EXPECT_EQ(split.stats.hybrid->gpu_only_steps, 1u) << "the warm-up only";
+  EXPECT_GT(split.stats.hybrid->edges_cpu, split.stats.hybrid->edges_gpu);
+}
+
 TEST(HybridEngine, KroneckerSplitCountsEveryGather) {
   LoadOptions lo;
   lo.build.in_edges = true;

@@ -1,7 +1,9 @@
 // The hybrid engine's entry point (engines/run.h): the GPU engine over any
 // one-GPU placement of the graph as the accelerator, the CPU threads over
 // the host graph beside it (hybrid_engine.h).
+#include <map>
 #include <optional>
+#include <string>
 #include <type_traits>
 
 #include "algorithms/registry.h"
@@ -21,7 +23,8 @@ namespace {
 // a CPU side, the in-memory CPU engine, or (`side`, --host-mem) the paged one.
 template <typename V>
 RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const RunRequest& request,
-                     const HybridOptions& hybrid, paged::PagedSide<V>* side, hybrid::BufferPool& mirrors) {
+                     const HybridOptions& hybrid, paged::PagedSide<V>* side, hybrid::BufferPool& mirrors,
+                     hybrid::SplitModels& models) {
   RunOutput out;
   out.engine = EngineKind::kHybrid;
   out.placement = placed.placement();
@@ -29,6 +32,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
   auto run = [&](auto& engine) {
     static_assert(Engine<std::decay_t<decltype(engine)>>);
     engine.use_buffer_pool(&mirrors);
+    engine.keep_split_models(&models);
     const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
     acc.finish();
     out.stats = engine.stats();
@@ -61,6 +65,7 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
   }
   gpu::PlacedGraph<V> placed(graph, reads, options);
   hybrid::BufferPool mirrors;  // pinned once for the batch's runs, released before the placement
+  std::map<std::string, hybrid::SplitModels> models;  // by algorithm: its later runs start from what the first measured
   std::optional<paged::PagedSide<V>> side;
   if (cpu_plan && cpu_plan->paged && !requests.empty()) {
     PagingStats budget;
@@ -71,7 +76,8 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
   }
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
-    sink(i, run_placed(placed, graph, requests[i], hybrid, side ? &*side : nullptr, mirrors));
+    sink(i, run_placed(placed, graph, requests[i], hybrid, side ? &*side : nullptr, mirrors,
+                       models[requests[i].algorithm->name()]));
   }
 }
 

@@ -62,8 +62,9 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
       if (std::fabs(work_before(k) - want) < std::fabs(work_before(best) - want)) best = k;
     return best;
   }
-  // The accelerator alone first (the CPU's mirrors are not even made).
-  if (!gpu_measured_) return p;
+  // The accelerator alone first (the CPU's mirrors are not even made), and
+  // for each run's warm-up.
+  if (!gpu_measured_ || !warm_) return p;
   uint64_t best = p;
   for (uint64_t k = 0; k < p; ++k)
     if (predicted_s(k) < predicted_s(best)) best = k;
@@ -123,6 +124,8 @@ void SplitModel::observe_alone_step(double seconds) {
     gpu_measured_ = true;
   }
 }
+
+void SplitModel::start_run() { warm_ = false; }
 
 void SplitModel::observe(uint64_t k, double gpu_s, double cpu_s, double sync_s, std::optional<double> wait_s) {
   warm_ = true;

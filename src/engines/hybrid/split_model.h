@@ -71,6 +71,21 @@ class SplitModel {
   void observe_split_step(uint64_t k, double seconds);
   void observe_alone_step(double seconds);
 
+  // A later run of the same algorithm on the same graph starts here, from
+  // what the earlier ones measured (the runs of a batch: bench's trials, a
+  // run per source): its first gather is a warm-up again, on the
+  // accelerator alone, and its next decides from the measured rates and
+  // steps, with neither the gather that measures the accelerator nor the
+  // probe; it goes on as the last run ended, splitting or alone (charging
+  // the switch to a split, as within a run, sent kron:25's later runs to the
+  // accelerator alone, 34.1 ms a gather, where its splits had taken 33.2-33.7
+  // with the new mirrors' refresh, 4.9 ms, to pay once a run). kron:25 over
+  // subgraph on the H200, where the CPU's work can slow the GPU's share as
+  // much as it takes off it, paid those gathers again in every run, and
+  // urand:25, where the split wins, a probe of 52-69 ms for 45-48 ms
+  // gathers.
+  void start_run();
+
   // Both sides' rates measured (not the starting estimates any more).
   bool measured() const { return gpu_measured_ && cpu_measured_; }
   bool accelerator_measured() const { return gpu_measured_; }
@@ -98,6 +113,15 @@ class SplitModel {
   static constexpr int kUnsettledSteps = 4;
   uint64_t last_split_k_ = kNoCut;  // the last split step's cut
   int unsettled_steps_ = 0;         // measured split steps left out, their cut still moving
+};
+
+// An algorithm's models, one per kind of split step (each has its own
+// rates: a gather's sum over in-edges, CC's links with their atomics over
+// out-edges), made by its first split step. A batch keeps them across the
+// algorithm's runs (SplitModel::start_run).
+struct SplitModels {
+  enum Kind { kGather, kForestPush, kKinds };
+  std::optional<SplitModel> of[kKinds];
 };
 
 // A page count for n vertices: enough that a cut lands within 1/256 of the
