@@ -146,17 +146,24 @@ TEST_P(HybridShapes, MatchesReference) {
   }
 }
 
+// A generated graph with its in-edges (the gathers read them), and a
+// PageRank request on it.
+AnyGraph with_in_edges(const char* spec) {
+  LoadOptions lo;
+  lo.build.in_edges = true;
+  return load_graph(spec, lo);
+}
+RunRequest pagerank_on(const AnyGraph& graph) { return prepare_request(graph, make_request(algorithm("pagerank"))); }
+
 // A split PageRank sums each vertex's in-list on one side, in list order, as
 // the accelerator alone does, so its results equal the accelerator's alone
 // bit for bit: a CPU side that read a contribution before its copy down was
 // waited for (the exchange leaves it in flight) would differ.
 TEST(HybridEngine, SplitPageRankEqualsTheAcceleratorAloneExactly) {
   ThreadCount threads(2);
-  LoadOptions lo;
-  lo.build.in_edges = true;
   for (const char* name : {"kron:12", "urand:12"}) {
-    AnyGraph graph = load_graph(name, lo);
-    RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+    AnyGraph graph = with_in_edges(name);
+    RunRequest r = pagerank_on(graph);
     const RunOutput alone = run_hybrid(graph, r, share(0.0));
     for (std::optional<double> s : {std::optional<double>(0.3), std::optional<double>(0.6), std::optional<double>()}) {
       const RunOutput split = run_hybrid(graph, r, share(s));
@@ -173,10 +180,8 @@ TEST(HybridEngine, SplitPageRankEqualsTheAcceleratorAloneExactly) {
 // refresh would differ from the accelerator alone.
 TEST(HybridEngine, BatchRunsReuseTheirMirrors) {
   ThreadCount threads(2);
-  LoadOptions lo;
-  lo.build.in_edges = true;
-  AnyGraph graph = load_graph("kron:12", lo);
-  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  AnyGraph graph = with_in_edges("kron:12");
+  RunRequest r = pagerank_on(graph);
   const RunOutput alone = run_hybrid(graph, r, share(0.0));
   hybrid::BufferPool pool;
   int made = 0;
@@ -732,10 +737,8 @@ namespace {
 // the accelerator's result exactly.
 TEST(HybridEngine, BatchRunsKeepTheirSplitModels) {
   ThreadCount threads(2);
-  LoadOptions lo;
-  lo.build.in_edges = true;
-  AnyGraph graph = load_graph("kron:12", lo);
-  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  AnyGraph graph = with_in_edges("kron:12");
+  RunRequest r = pagerank_on(graph);
   const RunOutput alone = run_hybrid(graph, r, share(0.0));
   HybridOptions options = share(std::nullopt);
   hybrid::SplitModels models;
@@ -770,10 +773,8 @@ TEST(HybridEngine, BatchRunsKeepTheirSplitModels) {
 }
 
 TEST(HybridEngine, KroneckerSplitCountsEveryGather) {
-  LoadOptions lo;
-  lo.build.in_edges = true;
-  AnyGraph graph = load_graph("kron:12", lo);
-  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  AnyGraph graph = with_in_edges("kron:12");
+  RunRequest r = pagerank_on(graph);
   HybridOptions h;
   h.cpu_share = 0.4;
   RunOutput out = run_hybrid(graph, r, h);
@@ -786,10 +787,8 @@ TEST(HybridEngine, KroneckerSplitCountsEveryGather) {
 // (the exchange of kron:14's 16384 ranks costs microseconds, far less than a
 // CPU thread could save), then whichever kind of step is measured faster.
 TEST(HybridEngine, ModelRunsTheAcceleratorAloneThenProbesTheCpu) {
-  LoadOptions lo;
-  lo.build.in_edges = true;
-  AnyGraph graph = load_graph("kron:14", lo);
-  RunRequest r = prepare_request(graph, make_request(algorithm("pagerank")));
+  AnyGraph graph = with_in_edges("kron:14");
+  RunRequest r = pagerank_on(graph);
   RunOutput out = run_hybrid(graph, r, HybridOptions{});
   ASSERT_TRUE(out.stats.hybrid);
   const HybridStats& h = *out.stats.hybrid;
