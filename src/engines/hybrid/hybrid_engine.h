@@ -39,11 +39,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <exception>
 #include <memory>
 #include <optional>
-#include <thread>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -56,8 +53,8 @@
 #include "engines/hybrid/forest_steps.h"
 #include "engines/hybrid/hybrid_options.h"
 #include "engines/hybrid/mirror_map.h"
-#include "engines/hybrid/page_queue.h"
 #include "engines/hybrid/split_model.h"
+#include "engines/hybrid/split_step.h"
 #include "graph/graph.h"
 
 namespace tg::hybrid {
@@ -272,11 +269,12 @@ class HybridEngine {
     if (k == model.pages()) {
       wrote(used);
       stats_.gpu_only_steps++;
-      const double before = stats_.gpu_busy_s;
-      const double r = timed(stats_.gpu_busy_s, [&] { return acc_.gather_apply_range(op, 0, n_); });
-      model.observe_alone_step(stats_.gpu_busy_s - before);
+      double r = 0;
+      const double alone_s = timed_seconds([&] { r = acc_.gather_apply_range(op, 0, n_); });
+      stats_.gpu_busy_s += alone_s;
+      model.observe_alone_step(alone_s);
       if (trace_)
-        std::fprintf(stderr, "tg-hybrid gather GPU alone %.3f ms (predicted %.3f)\n", (stats_.gpu_busy_s - before) * 1e3,
+        std::fprintf(stderr, "tg-hybrid gather GPU alone %.3f ms (predicted %.3f)\n", alone_s * 1e3,
                      model.predicted_s(model.pages()) * 1e3);
       stats_.pages_gpu += model.pages();
       stats_.edges_gpu += in_edges(0, n_);
@@ -306,7 +304,8 @@ class HybridEngine {
     if (!downloading_.empty()) wait_s = 0.0;
     bool waited = false;
     const Split split = run_split(
-        model, k, [&](uint64_t b, uint64_t e) { gpu_r += acc_.gather_apply_range(op, b, e); },
+        model, k, fixed_cut(model), [&] { acc_.enter_thread(); },
+        [&](uint64_t b, uint64_t e) { gpu_r += acc_.gather_apply_range(op, b, e); },
         [&](uint64_t b, uint64_t e) {
           if (wait_s && !std::exchange(waited, true)) wait_s = timed_seconds([&] { settle(); });
           prepare();
@@ -361,74 +360,10 @@ class HybridEngine {
     return *model;
   }
 
-  struct Split {
-    uint64_t met = 0;  // the accelerator had pages [0, met), the CPU [met, P)
-    double gpu_s = 0, cpu_s = 0;
-  };
-
-  // One split step over the model's pages: on_acc(begin, end) and
-  // on_cpu(begin, end) each run their side's share of a vertex range. With
-  // a fixed CPU share, or once the model has measured both sides, the
-  // accelerator takes pages [0, k) and the CPU the rest, in one call each
-  // (each extra call costs the GPU a launch and, on a streamed placement, a
-  // pipeline to refill and the partitions across the cut streamed twice: a
-  // PageRank iteration on kron:25 lost 10% to them on the H100, and the
-  // H200's first gather over subgraph took 62.6 ms for 90% of the pages
-  // handed out in shrinking bites, against 34 ms for all of them in one).
-  // While the CPU's rate is still its starting estimate (the probe), pages
-  // are handed out as each side frees up (page_queue.h): the accelerator
-  // takes the k pages the model gives it in one call, then, if the CPU has
-  // not finished, half of its predicted share of what is left, again and
-  // again, while the CPU threads take a few pages at a time from the back;
-  // so a CPU faster than its estimate takes more, and one slower leaves its
-  // pages to the accelerator.
-  template <typename OnAcc, typename OnCpu>
-  Split run_split(SplitModel& model, uint64_t k, OnAcc on_acc, OnCpu on_cpu) {
-    const uint64_t p = model.pages();
-    const bool fixed = options_.cpu_share.has_value() || model.measured();
-    PageQueue queue(p);
-    const double acc_share = std::clamp(static_cast<double>(k) / static_cast<double>(std::max<uint64_t>(p, 1)), 0.0, 1.0);
-    Split split;
-    std::exception_ptr acc_error;
-    std::thread acc_side;
-    if (k > 0)
-      acc_side = std::thread([&] {
-        try {
-          acc_.enter_thread();
-          split.gpu_s = timed_seconds([&] {
-            uint64_t want = k;
-            while (true) {
-              const auto [first, last] = queue.take_front(want);
-              if (first >= last) break;
-              on_acc(model.vertex_at(first), model.vertex_at(last));
-              if (fixed) break;
-              want = static_cast<uint64_t>(static_cast<double>(queue.left()) * acc_share / 2);
-            }
-          });
-        } catch (...) {
-          acc_error = std::current_exception();
-        }
-      });
-    std::exception_ptr cpu_error;
-    split.cpu_s = timed_seconds([&] {
-      try {
-        if (fixed) {
-          on_cpu(model.vertex_at(k), model.vertex_at(p));
-        } else {
-          const uint64_t bite = std::max<uint64_t>(1, p / 64);
-          for (auto [b, e] = queue.take_back(bite); b < e; std::tie(b, e) = queue.take_back(bite))
-            on_cpu(model.vertex_at(b), model.vertex_at(e));
-        }
-      } catch (...) {
-        cpu_error = std::current_exception();
-      }
-    });
-    if (acc_side.joinable()) acc_side.join();
-    if (acc_error) std::rethrow_exception(acc_error);
-    if (cpu_error) std::rethrow_exception(cpu_error);
-    split.met = fixed ? k : queue.met();
-    return split;
-  }
+  // The cut is the model's, one call a side, with a fixed CPU share or once
+  // both sides are measured; pages are handed out as each side frees up
+  // before (split_step.h).
+  bool fixed_cut(const SplitModel& model) const { return options_.cpu_share.has_value() || model.measured(); }
 
   // cpu_wait_s: the CPU side's wait for the last exchange's copy down, idle
   // time within its cpu_s.
@@ -486,17 +421,15 @@ class HybridEngine {
     if (k == model.pages()) {
       wrote(used);
       stats_.gpu_only_steps++;
-      timed(stats_.gpu_busy_s, [&] {
-        acc_.edge_map(acc_.all(), op, EdgeMapOptions{Direction::kPush, false});
-        return 0.0;
-      });
+      stats_.gpu_busy_s +=
+          timed_seconds([&] { acc_.edge_map(acc_.all(), op, EdgeMapOptions{Direction::kPush, false}); });
       return;
     }
     const double refresh_s = timed_seconds([&] { refresh_mirrors(used); });
     refuse_foreign_pointers(op);
     const Op on_host = map_.relocate(op);
     const Split split = run_split(
-        model, k,
+        model, k, fixed_cut(model), [&] { acc_.enter_thread(); },
         [&](uint64_t b, uint64_t e) {
           acc_.edge_map(acc_.filter(acc_.all(), VertexRange<V>{static_cast<V>(b), static_cast<V>(e)}), op,
                         EdgeMapOptions{Direction::kPush, false});
@@ -619,20 +552,6 @@ class HybridEngine {
     for (int id : ids)
       if (std::find(downloading_.begin(), downloading_.end(), id) != downloading_.end()) return true;
     return false;
-  }
-
-  template <typename F>
-  static double timed_seconds(F&& f) {
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-  template <typename F>
-  static double timed(double& sum, F&& f) {
-    auto t0 = std::chrono::steady_clock::now();
-    double r = f();
-    sum += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return r;
   }
 
   Acc& acc_;
