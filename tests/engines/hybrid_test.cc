@@ -626,7 +626,9 @@ TEST(SplitModel, SplitsNothingUnmeasuredThatCouldNotRepayAProbe) {
 }
 
 // Back on the accelerator alone, a split must beat it by the switch's cost
-// (a probe's), so that noise does not flip the choice every gather.
+// (a probe's), so that noise does not flip the choice every gather; and the
+// steps compare by the medians of their last few, so one slow step does not
+// flip it either.
 TEST(SplitModel, SwitchesBackToSplittingOnlyPastItsCost) {
   const std::vector<eid_t> offsets = ten_in_edges_each();
   SplitModel m(offsets.data(), 1000, 100, 1e6, 0.0004);  // a switch costs 0.1 ms
@@ -637,10 +639,31 @@ TEST(SplitModel, SwitchesBackToSplittingOnlyPastItsCost) {
     m.observe(k, m.work_before(k) / 4e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
   }
   EXPECT_EQ(m.choose(), m.pages()) << "alone 3.3 ms, split 3.4";
-  m.observe_alone_step(0.00345);  // alone now 3.405 ms: slower than the split by less than the switch
+  m.observe_alone_step(0.0033);
+  m.observe_alone_step(0.0045);  // one slow step among 3.3, 3.3: the median stays 3.3
   EXPECT_EQ(m.choose(), m.pages());
-  m.observe_alone_step(0.0038);  // 3.68 ms: past it
+  m.observe_alone_step(0.00345);  // median 3.375 ms: slower than the split by less than the switch
+  EXPECT_EQ(m.choose(), m.pages());
+  m.observe_alone_step(0.0038);  // the last five 3.3 3.3 4.5 3.45 3.8: median 3.45
+  EXPECT_EQ(m.choose(), m.pages());
+  m.observe_alone_step(0.0038);  // 3.3 4.5 3.45 3.8 3.8: median 3.8, past it
   EXPECT_LT(m.choose(), m.pages());
+}
+
+TEST(SplitModel, RecentStepsKeepTheMedianOfTheLastFive) {
+  hybrid::RecentSteps r;
+  EXPECT_EQ(r.median(), 0.0);
+  r.add(3);
+  EXPECT_EQ(r.median(), 3.0);
+  r.add(1);
+  EXPECT_EQ(r.median(), 2.0);
+  for (double s : {9.0, 2.0, 8.0}) r.add(s);  // 3 1 9 2 8
+  EXPECT_EQ(r.median(), 3.0);
+  r.add(7);  // the 3 goes: 1 9 2 8 7
+  EXPECT_EQ(r.size(), 5u);
+  EXPECT_EQ(r.median(), 7.0);
+  r.add(7);  // the 1 goes: 9 2 8 7 7
+  EXPECT_EQ(r.median(), 7.0);
 }
 
 // The exchange's copy down is left in flight and the CPU side waits for it

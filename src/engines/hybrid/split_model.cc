@@ -14,6 +14,23 @@ constexpr double kKeep = 0.3;
 double blend(double old, double measured) { return old * kKeep + measured * (1 - kKeep); }
 }  // namespace
 
+void RecentSteps::add(double seconds) {
+  if (last_.size() < kKept) {
+    last_.push_back(seconds);
+  } else {
+    last_[next_] = seconds;
+    next_ = (next_ + 1) % kKept;
+  }
+}
+
+double RecentSteps::median() const {
+  if (last_.empty()) return 0;
+  std::vector<double> v = last_;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
 uint64_t default_pages(uint64_t n) { return std::clamp<uint64_t>(n / 4096, std::min<uint64_t>(n, 64), 256); }
 
 SplitModel::SplitModel(const eid_t* in_offsets, uint64_t n, uint64_t pages, double cpu_rate, double exchange_s)
@@ -89,13 +106,14 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   // Measured split steps (cut with both rates measured: the splits after
   // the probe; two of them, for one is noise: urand:25 over subgraph split
   // at 47.4 ms once against 47.6 alone, and at 44-45 ms after) slower than
-  // the accelerator alone send the gather to it. Back from the accelerator
+  // the accelerator alone, by the medians of the last few of each kind,
+  // send the gather to it. Back from the accelerator
   // alone, a split must also repay what the switch costs (the mirrors the
   // GPU's steps left stale are copied down again), taken as the probe's
   // cost, or noise flips the choice (kron:25 over subgraph: 34.0 ms split
   // against 33.7 and then 35.8 alone).
   const double switch_s = last_alone_ ? probe_cost_s_ : 0;
-  if (best < p && split_steps_ >= 2 && alone_step_s_ <= split_step_s_ + switch_s) return p;
+  if (best < p && split_steps_ >= 2 && alone_steps_s_.median() <= split_steps_s_.median() + switch_s) return p;
   return best;
 }
 
@@ -111,13 +129,14 @@ void SplitModel::observe_split_step(uint64_t k, double seconds) {
   if (!measured()) return;
   const bool settled = last != kNoCut && k + kSettledPages >= last && k <= last + kSettledPages;
   if (!settled && ++unsettled_steps_ <= kUnsettledSteps) return;
-  split_step_s_ = split_steps_++ > 0 ? blend(split_step_s_, seconds) : seconds;
+  split_steps_++;
+  split_steps_s_.add(seconds);
 }
 
 void SplitModel::observe_alone_step(double seconds) {
   if (!std::exchange(warm_, true)) return;
   last_alone_ = true;
-  alone_step_s_ = alone_step_s_ > 0 ? blend(alone_step_s_, seconds) : seconds;
+  alone_steps_s_.add(seconds);
   if (seconds > 1e-5) {
     const double rate = total_work() / seconds;
     gpu_rate_ = gpu_measured_ ? blend(gpu_rate_, rate) : rate;

@@ -25,6 +25,23 @@
 
 namespace tg::hybrid {
 
+// The median of the last few whole steps of a kind: the choice between a
+// split and the accelerator alone follows it, so that one slow step does not
+// decide for the rest of a run (urand:25 over subgraph on the H200: a split
+// step of 48.7 ms among ones of 45.4-47.1, blended in at 70%, sent a run and
+// the batch's later ones to the accelerator alone, 47.6-48.3 ms a gather).
+class RecentSteps {
+ public:
+  void add(double seconds);
+  double median() const;  // 0 before any
+  size_t size() const { return last_.size(); }
+
+ private:
+  static constexpr size_t kKept = 5;
+  std::vector<double> last_;
+  size_t next_ = 0;  // where the next replaces the oldest, once kKept are in
+};
+
 class SplitModel {
  public:
   // in_offsets: n + 1 entries. cpu_rate: the CPU's starting estimate, in
@@ -106,8 +123,8 @@ class SplitModel {
   bool cpu_measured_ = false, gpu_measured_ = false;
   bool warm_ = false;        // a gather has run (the first is a warm-up)
   bool last_alone_ = false;  // the last gather ran on the accelerator alone
-  double split_step_s_ = 0, alone_step_s_ = 0;  // measured whole steps; 0 until one is
-  int split_steps_ = 0;                          // split steps measured
+  RecentSteps split_steps_s_, alone_steps_s_;  // measured whole steps
+  int split_steps_ = 0;                        // split steps measured
   static constexpr uint64_t kNoCut = ~uint64_t{0};
   static constexpr uint64_t kSettledPages = 2;  // of 256 by default
   static constexpr int kUnsettledSteps = 4;
