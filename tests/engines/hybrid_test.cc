@@ -639,6 +639,8 @@ TEST(SplitModel, SwitchesBackToSplittingOnlyPastItsCost) {
     m.observe(k, m.work_before(k) / 4e6, (m.total_work() - m.work_before(k)) / 1e6, 0.0);
   }
   EXPECT_EQ(m.choose(), m.pages()) << "alone 3.3 ms, split 3.4";
+  m.observe_alone_step(0.006);  // right after a split: its copy down in flight, no measure
+  EXPECT_EQ(m.choose(), m.pages());
   m.observe_alone_step(0.0033);
   m.observe_alone_step(0.0045);  // one slow step among 3.3, 3.3: the median stays 3.3
   EXPECT_EQ(m.choose(), m.pages());

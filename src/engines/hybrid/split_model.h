@@ -123,6 +123,7 @@ class SplitModel {
   bool cpu_measured_ = false, gpu_measured_ = false;
   bool warm_ = false;        // a gather has run (the first is a warm-up)
   bool last_alone_ = false;  // the last gather ran on the accelerator alone
+  bool after_split_ = false;  // the last gather was split
   RecentSteps split_steps_s_, alone_steps_s_;  // measured whole steps
   int split_steps_ = 0;                        // split steps measured
   static constexpr uint64_t kNoCut = ~uint64_t{0};
