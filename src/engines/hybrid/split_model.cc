@@ -107,11 +107,11 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   // the probe; two of them, for one is noise: urand:25 over subgraph split
   // at 47.4 ms once against 47.6 alone, and at 44-45 ms after) slower than
   // the accelerator alone, by the medians of the last few of each kind,
-  // send the gather to it. Back from the accelerator
-  // alone, a split must also repay what the switch costs (the mirrors the
-  // GPU's steps left stale are copied down again), taken as the probe's
-  // cost, or noise flips the choice (kron:25 over subgraph: 34.0 ms split
-  // against 33.7 and then 35.8 alone).
+  // send the gather to it. Back from the accelerator alone, a split must
+  // also repay what the switch costs (the mirrors the GPU's steps left
+  // stale are copied down again), taken as the probe's cost, or noise flips
+  // the choice (kron:25 over subgraph: 34.0 ms split against 33.7 and then
+  // 35.8 alone).
   const double switch_s = last_alone_ ? probe_cost_s_ : 0;
   if (best < p && split_steps_ >= 2 && alone_steps_s_.median() <= split_steps_s_.median() + switch_s) return p;
   return best;
