@@ -262,6 +262,7 @@ TEST(Cli, JsonRecordHasTheFieldsAUserNeeds) {
 }
 
 TEST(Cli, ConvertRoundTripGivesTheSameResults) {
+  TG_NEED_DATASET("wiki-Vote.el.gz");
   std::string tgb = ::testing::TempDir() + "/cli_wiki.tgb";
   std::string wiki = tg::test::dataset("wiki-Vote.el.gz");
   Result c = tiergraph("convert " + wiki + " " + tgb);
@@ -286,6 +287,7 @@ TEST(Cli, VerifyCommandAcceptsGoodAndRejectsBadResults) {
 }
 
 TEST(Cli, InfoDescribesTheGraph) {
+  TG_NEED_DATASET("karate.mtx");
   Result r = tiergraph("info " + tg::test::dataset("karate.mtx") + " --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);

@@ -23,6 +23,7 @@ TEST(Datasets, CompressedEdgeLists) {
       {"cnr-2000.el.gz", 3216152, 325557},
       {"uk-2007-05-100000.el.gz", 3050615, 100000},
   };
+  for (const ElCase& c : cases) TG_NEED_DATASET(c.file);
   for (const ElCase& c : cases) {
     EdgeList el = read_edge_list(test::dataset(c.file), false);
     EXPECT_EQ(el.num_edges(), c.edges) << c.file;
@@ -34,6 +35,7 @@ TEST(Datasets, CompressedEdgeLists) {
 }
 
 TEST(Datasets, WikiVoteFirstEdges) {
+  TG_NEED_DATASET("wiki-Vote.el.gz");
   EdgeList el = read_edge_list(test::dataset("wiki-Vote.el.gz"), false);
   ASSERT_GE(el.num_edges(), 2u);
   EXPECT_EQ(el.src[0], 30u);
@@ -43,6 +45,7 @@ TEST(Datasets, WikiVoteFirstEdges) {
 }
 
 TEST(Datasets, SlashdotHasSelfLoops) {
+  TG_NEED_DATASET("soc-Slashdot0902.el.gz");
   EdgeList el = read_edge_list(test::dataset("soc-Slashdot0902.el.gz"), false);
   uint64_t loops = 0;
   for (uint64_t i = 0; i < el.num_edges(); ++i) loops += el.src[i] == el.dst[i];
@@ -52,6 +55,7 @@ TEST(Datasets, SlashdotHasSelfLoops) {
 }
 
 TEST(Datasets, KarateMatrixMarket) {
+  TG_NEED_DATASET("karate.mtx");
   EdgeList el = read_matrix_market(test::dataset("karate.mtx"));
   EXPECT_EQ(el.num_edges(), 78u);
   EXPECT_EQ(el.num_vertices, 34u);
@@ -63,6 +67,7 @@ TEST(Datasets, KarateMatrixMarket) {
 }
 
 TEST(Datasets, Rome99Dimacs) {
+  TG_NEED_DATASET("rome99.gr");
   EdgeList el = read_dimacs(test::dataset("rome99.gr"));
   EXPECT_EQ(el.num_edges(), 8870u);
   EXPECT_EQ(el.num_vertices, 3353u);

@@ -35,6 +35,9 @@ TEST(FormatFromPath, ByExtensionAfterCompression) {
 }
 
 TEST(LoadGraph, Datasets) {
+  TG_NEED_DATASET("wiki-Vote.el.gz");
+  TG_NEED_DATASET("karate.mtx");
+  TG_NEED_DATASET("rome99.gr");
   LoadOptions options;
   AnyGraph wiki = load_graph(test::dataset("wiki-Vote.el.gz"), options);
   EXPECT_EQ(num_vertices(wiki), 8298u);

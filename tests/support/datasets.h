@@ -1,12 +1,24 @@
 // Where the tests find the real graphs of ../shared/datasets and the program.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 namespace tg::test {
 
 inline std::string dataset(const std::string& file) { return std::string(TG_DATASETS_DIR) + "/" + file; }
+
+// The real graphs are not in the repository (../shared/datasets beside the
+// checkout, or TG_DATASETS_DIR when configuring): a test that reads one is
+// skipped, naming the file, on a checkout without them, where the rest of
+// the suite still runs. Where they are (CI), it runs.
+#define TG_NEED_DATASET(file)                                                   \
+  if (!std::filesystem::exists(::tg::test::dataset(file)))                      \
+  GTEST_SKIP() << ::tg::test::dataset(file) << " is missing: the real graphs are not in the repository"
+
 // The program the end-to-end tests run: $TG_TIERGRAPH_BIN where set (the
 // GPU machines run prebuilt binaries from elsewhere: scripts/gpu-check.sh),
 // else the build's.
