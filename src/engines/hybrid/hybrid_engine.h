@@ -262,10 +262,11 @@ class HybridEngine {
     SplitModel& model = split_model(kGather);
     const uint64_t k = model.choose(options_.cpu_share);
     const std::vector<int> used = map_.used_by(op);
+    const std::vector<int> written = written_by(op, used);
     // The last split gather's download may still be in flight: the GPU
     // reads what it copies, so only a step writing that array waits here;
     // the CPU side waits before it reads the mirror (below).
-    if (writes_downloading(written_by(op, used))) settle();
+    if (writes_downloading(written)) settle();
     if (k == model.pages()) {
       wrote(used);
       stats_.gpu_only_steps++;
@@ -297,7 +298,6 @@ class HybridEngine {
       refuse_foreign_pointers(op);
       on_host.emplace(map_.relocate(op));
     };
-    const std::vector<int> written = written_by(op, used);
     double gpu_r = 0, cpu_r = 0;
     const auto step_start = std::chrono::steady_clock::now();
     std::optional<double> wait_s;  // the CPU's wait for the last exchange's copy down, if one was in flight
