@@ -78,10 +78,12 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
   }
   std::fprintf(out, "  time       %s\n", times.c_str());
   nlohmann::json j = to_json(graph, r);
-  std::fprintf(out, "  work       %llu iterations (%llu push, %llu pull), %s edges traversed, %.3f GTEPS\n",
+  const std::string notified =
+      s.notify_pull_steps > 0 ? ", " + std::to_string(s.notify_pull_steps) + " notify-pull" : std::string();
+  std::fprintf(out, "  work       %llu iterations (%llu push, %llu pull%s), %s edges traversed, %.3f GTEPS\n",
                static_cast<unsigned long long>(s.iterations), static_cast<unsigned long long>(s.push_steps),
-               static_cast<unsigned long long>(s.pull_steps), describe::count(s.edges_traversed).c_str(),
-               j["gteps"].get<double>());
+               static_cast<unsigned long long>(s.pull_steps), notified.c_str(),
+               describe::count(s.edges_traversed).c_str(), j["gteps"].get<double>());
   if (s.bytes_moved > 0)
     std::fprintf(out, "  transfer   %s moved across the link, %s of edges needed, I/O amplification %.2f\n",
                  human_bytes(s.bytes_moved).c_str(), human_bytes(s.bytes_needed).c_str(),

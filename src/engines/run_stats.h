@@ -200,6 +200,7 @@ struct RunStats {
   uint64_t bytes_needed = 0;     // bytes of the edges the algorithm needed
   uint64_t push_steps = 0;
   uint64_t pull_steps = 0;
+  uint64_t notify_pull_steps = 0;  // CPU: Garaph's notify-pull steps (engines/cpu/notify_pull.h)
   uint64_t link_requests = 0;    // zero-copy: distinct 128-byte lines per warp load
   std::optional<double> residual;  // iterative algorithms: the last change (pagerank)
   int threads = 0;                 // CPU engine: OpenMP threads

@@ -50,6 +50,7 @@ nlohmann::json to_json(const AnyGraph& graph, const RunReport& r) {
   j["iterations"] = s.iterations;
   j["push_steps"] = s.push_steps;
   j["pull_steps"] = s.pull_steps;
+  if (s.notify_pull_steps > 0) j["notify_pull_steps"] = s.notify_pull_steps;
   j["edges_traversed"] = s.edges_traversed;
   double compute = s.phase("compute");
   if (r.sources.size() == 1 && r.algorithm->traits.unreached_marks_reach) {

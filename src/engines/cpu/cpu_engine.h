@@ -30,6 +30,7 @@
 #include "core/recycled_vector.h"
 #include "engines/cpu/cpu_ordered.h"
 #include "engines/cpu/lookahead.h"
+#include "engines/cpu/notify_pull.h"
 #include "engines/cpu/parallel.h"
 #include "engines/cpu/segmented_in_edges.h"
 #include "engines/direction.h"
@@ -59,7 +60,12 @@ class CpuEngine {
     const char* trace = std::getenv("TG_CPU_TRACE");
     trace_ = trace != nullptr && trace[0] == '1';
     if (trace_) trace_memory();
+    sparse_step_ = sparse_step_from_env();
   }
+
+  // The step taken where the direction policy says push, for operators that
+  // may pull (engines/cpu/notify_pull.h).
+  void set_sparse_step(SparseStep step) { sparse_step_ = step; }
 
   uint64_t num_vertices() const { return n_; }
   RunStats& stats() { return stats_; }
@@ -244,10 +250,11 @@ class CpuEngine {
     if (!trace_) return edge_map_(f, op, options);
     // TG_CPU_TRACE=1: one line per step on stderr, to show where the time goes.
     const auto t0 = std::chrono::steady_clock::now();
-    const uint64_t edges0 = stats_.edges_traversed, pulls0 = stats_.pull_steps;
+    const uint64_t edges0 = stats_.edges_traversed, pulls0 = stats_.pull_steps, notifies0 = stats_.notify_pull_steps;
     Frontier out = edge_map_(f, op, options);
-    std::fprintf(stderr, "tg-cpu step %s in %-9llu -> out %-9llu edges %-11llu %.3f ms\n",
-                 stats_.pull_steps > pulls0 ? "pull" : "push", (unsigned long long)f.count,
+    std::fprintf(stderr, "tg-cpu step %-6s in %-9llu -> out %-9llu edges %-11llu %.3f ms\n",
+                 stats_.pull_steps > pulls0 ? "pull" : stats_.notify_pull_steps > notifies0 ? "notify" : "push",
+                 (unsigned long long)f.count,
                  (unsigned long long)out.count, (unsigned long long)(stats_.edges_traversed - edges0),
                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     return out;
@@ -403,18 +410,64 @@ class CpuEngine {
     // vertex's delta already moved into what it sends.
     if constexpr (HasBegin<Op, V>) vertex_map(f, [&op](V u) { op.begin(u); });
     StepShape shape{f.count, 0, graph_.num_edges(), n_, can_pull(), pulled_last_};
+    // Notify-pull needs the in-edges, and an operator the caller lets pull.
+    const bool notifies = sparse_step_ != SparseStep::kPush && options.direction == Direction::kAuto && can_pull();
     // The degree sum is needed only where the policy weighs it.
-    if (needs_frontier_edges(options.direction, shape))
+    if (needs_frontier_edges(options.direction, shape) || (notifies && sparse_step_ == SparseStep::kGaraph))
       shape.frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
-    pulled_last_ = choose_pull(options.direction, shape);
+    if (notifies && sparse_step_ == SparseStep::kGaraph)
+      pulled_last_ = f.kind == Frontier::Kind::kAll || garaph_pulls(shape.frontier_edges, shape.total_edges);
+    else
+      pulled_last_ = choose_pull(options.direction, shape);
     if (pulled_last_) {
       stats_.pull_steps++;
       if (f.kind == Frontier::Kind::kAll) return pull_step<true>(nullptr, op, options.output);
       const Frontier members = to_dense(f);
       return pull_step<false>(members.bits.data(), op, options.output);
     }
+    if (notifies) return notify_pull_step(f, op, options.output);
     stats_.push_steps++;
     return push_step(f, op, options.output);
+  }
+
+  // Garaph's notify-pull (engines/cpu/notify_pull.h): the frontier's
+  // out-neighbours that the operator still wants are found by a push of the
+  // notification (its flags remove repeats), then each pulls from the
+  // frontier's members among its in-neighbours, bitmap `member_`.
+  template <typename Op>
+  Frontier notify_pull_step(const Frontier& f, const Op& op, bool want_output) {
+    if (f.kind == Frontier::Kind::kAll) {  // every vertex notified: a pull
+      stats_.pull_steps++;
+      return pull_step<true>(nullptr, op, want_output);
+    }
+    stats_.notify_pull_steps++;
+    const Frontier notified = push_step(f, Notify<Op, V>{op}, true);
+    const uint64_t* member = f.bits.data();
+    if (f.kind == Frontier::Kind::kSparse) member = mark_members(f, true);
+    Frontier out;
+    out.list = pull_candidates(graph_.in_edges(), notified.list.data(), notified.count, member, op, want_output,
+                               stats_.edges_traversed);
+    out.count = out.list.size();
+    if (f.kind == Frontier::Kind::kSparse) mark_members(f, false);
+    return out;
+  }
+
+  // Sets (or clears again) the bits of a sparse frontier's members in a
+  // bitmap kept zero between steps, so a step of a few vertices does not pay
+  // for a fresh n-bit map.
+  const uint64_t* mark_members(const Frontier& f, bool set) {
+    const uint64_t words = (n_ + 63) / 64;
+    if (members_.size() != words) members_.assign(words, 0);
+    uint64_t* bits = members_.data();
+#pragma omp parallel for schedule(static) if (f.list.size() >= kSerialBelow)
+    for (uint64_t i = 0; i < f.list.size(); ++i) {
+      const uint64_t bit = uint64_t{1} << (f.list[i] % 64);
+      if (set)
+        __atomic_fetch_or(&bits[f.list[i] / 64], bit, __ATOMIC_RELAXED);
+      else
+        __atomic_fetch_and(&bits[f.list[i] / 64], ~bit, __ATOMIC_RELAXED);
+    }
+    return bits;
   }
 
   template <typename Op>
@@ -673,6 +726,8 @@ class CpuEngine {
   RunStats stats_;
   bool trace_ = false;
   bool pulled_last_ = false;  // for the direction policy's hysteresis
+  SparseStep sparse_step_ = SparseStep::kPush;
+  RecycledVector<uint64_t> members_;  // notify-pull's frontier bitmap, zero between steps
   static constexpr uint64_t kSegmentDefault = ~uint64_t{0};
   uint64_t segment_vertices_ = kSegmentDefault;
   bool segments_tried_ = false;
