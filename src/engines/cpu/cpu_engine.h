@@ -431,9 +431,9 @@ class CpuEngine {
   }
 
   // Garaph's notify-pull (engines/cpu/notify_pull.h): the frontier's
-  // out-neighbours that the operator still wants are found by a push of the
-  // notification (its flags remove repeats), then each pulls from the
-  // frontier's members among its in-neighbours, bitmap `member_`.
+  // out-neighbours that the operator still wants are marked by a push of the
+  // notification into a bitmap, then the pull step visits only those, each
+  // reading its in-neighbours that are frontier members (bitmap `member`).
   template <typename Op>
   Frontier notify_pull_step(const Frontier& f, const Op& op, bool want_output) {
     if (f.kind == Frontier::Kind::kAll) {  // every vertex notified: a pull
@@ -441,13 +441,12 @@ class CpuEngine {
       return pull_step<true>(nullptr, op, want_output);
     }
     stats_.notify_pull_steps++;
-    const Frontier notified = push_step(f, Notify<Op, V>{op}, true);
+    const uint64_t words = (n_ + 63) / 64;
+    if (notified_.size() != words) notified_.assign(words, 0);  // zero between steps: the pull clears it
+    push_step(f, Notify<Op, V>{op, notified_.data()}, false);
     const uint64_t* member = f.bits.data();
     if (f.kind == Frontier::Kind::kSparse) member = mark_members(f, true);
-    Frontier out;
-    out.list = pull_candidates(graph_.in_edges(), notified.list.data(), notified.count, member, op, want_output,
-                               stats_.edges_traversed);
-    out.count = out.list.size();
+    Frontier out = pull_step<false>(member, op, want_output, notified_.data());
     if (f.kind == Frontier::Kind::kSparse) mark_members(f, false);
     return out;
   }
@@ -532,9 +531,11 @@ class CpuEngine {
   // where through a shared one every write to a vertex array might change
   // them and each edge reloads them.
   // The frontier is the bitmap `member`, or every vertex (kAllMembers: no
-  // bitmap read per edge, as CC's sampling pulls).
+  // bitmap read per edge, as CC's sampling pulls). `only`, where given, is a
+  // bitmap of the vertices to pull (notify-pull's notified), each word
+  // cleared once read; the others are left as they are.
   template <bool kAllMembers, typename Op>
-  Frontier pull_step(const uint64_t* member, const Op& shared_op, bool want_output) {
+  Frontier pull_step(const uint64_t* member, const Op& shared_op, bool want_output, uint64_t* only = nullptr) {
     const Csr<V>& in = graph_.in_edges();
     const eid_t* off = in.offsets.data();
     const V* nbr = in.neighbors.data();
@@ -550,27 +551,42 @@ class CpuEngine {
     {
       const Op op = shared_op;
       const eid_t limit = pull_limit(op);
+      // v's in-neighbours in the frontier, until cond turns false; true
+      // where any update changed v.
+      auto pull_vertex = [&](uint64_t v) {
+        if (!op.cond(static_cast<V>(v))) return false;
+        const eid_t b = off[v], e_end = pull_end(b, off[v + 1], limit);
+        bool changed = false;
+        eid_t e = b;
+        for (; e < e_end; ++e) {
+          if constexpr (PrefetchesSources<Op, V>)
+            if (e + lookahead::kEdges < e_end) op.prefetch_source(nbr[e + lookahead::kEdges]);
+          const V u = nbr[e];
+          if (!kAllMembers && !((member[u / 64] >> (u % 64)) & 1)) continue;
+          changed |= op.update(u, static_cast<V>(v), weight_of<Op>(in, e));
+          if (!op.cond(static_cast<V>(v))) {
+            ++e;
+            break;
+          }
+        }
+        edges += e - b;
+        return changed;
+      };
 #pragma omp for schedule(dynamic, 16) nowait
       for (uint64_t w = 0; w < words; ++w) {
         uint64_t word = 0;
-        const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
-        for (uint64_t v = w * 64; v < end; ++v) {
-          if constexpr (PrefetchesSources<Op, V>) prefetch_pull_ahead(op, v, off, nbr, limit);
-          if (!op.cond(static_cast<V>(v))) continue;
-          const eid_t b = off[v], e_end = pull_end(b, off[v + 1], limit);
-          eid_t e = b;
-          for (; e < e_end; ++e) {
-            if constexpr (PrefetchesSources<Op, V>)
-              if (e + lookahead::kEdges < e_end) op.prefetch_source(nbr[e + lookahead::kEdges]);
-            const V u = nbr[e];
-            if (!kAllMembers && !((member[u / 64] >> (u % 64)) & 1)) continue;
-            if (op.update(u, static_cast<V>(v), weight_of<Op>(in, e))) word |= uint64_t{1} << (v % 64);
-            if (!op.cond(static_cast<V>(v))) {
-              ++e;
-              break;
-            }
+        if (only == nullptr) {
+          const uint64_t end = std::min<uint64_t>(n_, (w + 1) * 64);
+          for (uint64_t v = w * 64; v < end; ++v) {
+            if constexpr (PrefetchesSources<Op, V>) prefetch_pull_ahead(op, v, off, nbr, limit);
+            if (pull_vertex(v)) word |= uint64_t{1} << (v % 64);
           }
-          edges += e - b;
+        } else if (only[w] != 0) {
+          for (uint64_t todo = only[w]; todo != 0; todo &= todo - 1) {
+            const uint64_t v = w * 64 + std::countr_zero(todo);
+            if (pull_vertex(v)) word |= uint64_t{1} << (v % 64);
+          }
+          only[w] = 0;
         }
         if (want_output) {
           out_bits[w] = word;
@@ -727,7 +743,8 @@ class CpuEngine {
   bool trace_ = false;
   bool pulled_last_ = false;  // for the direction policy's hysteresis
   SparseStep sparse_step_ = SparseStep::kPush;
-  RecycledVector<uint64_t> members_;  // notify-pull's frontier bitmap, zero between steps
+  RecycledVector<uint64_t> members_;   // notify-pull's frontier bitmap, zero between steps
+  RecycledVector<uint64_t> notified_;  // notify-pull's notified vertices, zero between steps
   static constexpr uint64_t kSegmentDefault = ~uint64_t{0};
   uint64_t segment_vertices_ = kSegmentDefault;
   bool segments_tried_ = false;
