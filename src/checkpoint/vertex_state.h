@@ -19,6 +19,7 @@
 
 #include "algorithms/algorithm.h"
 #include "checkpoint/checkpoint.h"
+#include "core/env_count.h"
 #include "core/error.h"
 #include "engines/engine.h"
 
@@ -125,7 +126,7 @@ void save_vertex_arrays(Engine& engine, const AlgorithmOptions& options, int ite
       }
       options.checkpoint->save(iteration, scalars, state);
     }
-    if (const char* kill_at = std::getenv("TG_CHECKPOINT_KILL_AFTER"); kill_at && std::atoi(kill_at) == iteration)
+    if (const uint64_t kill_at = env_count("TG_CHECKPOINT_KILL_AFTER"); kill_at > 0 && kill_at == uint64_t(iteration))
       std::raise(SIGKILL);
   }
 }

@@ -14,10 +14,11 @@
 
 #include <cstddef>
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 #include <new>
 #include <vector>
+
+#include "core/env_count.h"
 
 namespace tg {
 
@@ -82,8 +83,7 @@ class BlockCache {
 
  private:
   BlockCache() {
-    const char* env = std::getenv("TG_ARRAY_CACHE");
-    enabled_ = env == nullptr || std::strcmp(env, "0") != 0;
+    enabled_ = env_count("TG_ARRAY_CACHE", 1) != 0;
   }
   struct Block {
     void* data;

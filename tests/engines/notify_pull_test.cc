@@ -107,9 +107,10 @@ TEST(NotifyPullSteps, ABadValueIsRefused) {
     bfs_from(graph, 0);
     ADD_FAILURE() << "TG_CPU_SPARSE=sometimes was taken";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("TG_CPU_SPARSE: 'sometimes' is not push, notify-pull or garaph"),
+    EXPECT_NE(std::string(e.what()).find("TG_CPU_SPARSE=sometimes: not push, notify-pull or garaph"),
               std::string::npos)
         << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
   }
 }
 

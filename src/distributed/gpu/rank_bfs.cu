@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "core/env_count.h"
+#include "core/error.h"
 #include "distributed/degree_separation.h"
 #include "distributed/gpu/nccl_check.h"
 #include "distributed/gpu/queue_exchange.h"
@@ -48,8 +50,7 @@ RankBfs::RankBfs(const RankGraph& graph, ncclComm_t comm, bool symmetric, std::s
     TG_CUDA(cudaMemset(reached_bits_.data(), 0, reached_bits_.size() * sizeof(uint32_t)));
   }
   normal_words_ = (DegreeSeparation::slots_on_rank(graph.num_vertices, p, 0) + 31) / 32;  // rank 0 has the most slots
-  const char* tail = std::getenv("TG_MGPU_TAIL_LEVELS");
-  tail_levels_ = tail == nullptr || std::string(tail) != "0";
+  tail_levels_ = env_count("TG_MGPU_TAIL_LEVELS", 1) != 0;
   if (symmetric) {  // zeroed once: a rank with fewer slots than rank 0 never writes its segment's last word
     visited_normal_bits_ = DeviceArray<uint32_t>::allocate(static_cast<uint64_t>(p) * normal_words_);
     TG_CUDA(cudaMemset(visited_normal_bits_.data(), 0, visited_normal_bits_.size() * sizeof(uint32_t)));
@@ -234,6 +235,8 @@ bool RankBfs::no_rank_reached_delegates() const {
 bool RankBfs::choose_normals_pull(const NormalFrontierSize& f) {
   constexpr uint64_t kAlpha = 15, kBeta = 18, kEdgesPerFrontierBit = 128;
   const char* forced = std::getenv("TG_MGPU_NORMALS_PULL");
+  if (forced != nullptr && *forced != '\0' && std::string(forced) != "always" && std::string(forced) != "never")
+    throw Error(std::string("TG_MGPU_NORMALS_PULL=") + forced + ": not always or never", ErrorKind::kUsage);
   bool pull = false;
   if (!symmetric_ || push_only_ || f.vertices == 0) pull = false;
   else if (forced != nullptr && std::string(forced) == "always") pull = true;

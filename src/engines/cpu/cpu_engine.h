@@ -6,6 +6,8 @@
 // policy of engines/direction.h; it pulls wherever the graph has in-edges.
 // Push splits the frontier's edges into equal ranges, so one vertex of degree
 // one million is spread over all threads instead of stalling one of them.
+// TG_CPU_SPARSE=notify-pull|garaph takes Garaph's notify-pull steps in place
+// of pushes (engines/cpu/notify_pull.h; slower than push where measured).
 #pragma once
 
 #include <omp.h>
@@ -25,6 +27,7 @@
 
 #include "core/array.h"
 #include "core/env_count.h"
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "core/host_memory.h"
 #include "core/recycled_vector.h"
@@ -57,15 +60,10 @@ class CpuEngine {
   };
 
   explicit CpuEngine(const Graph<V>& graph) : graph_(graph), n_(graph.num_vertices) {
-    const char* trace = std::getenv("TG_CPU_TRACE");
-    trace_ = trace != nullptr && trace[0] == '1';
+    trace_ = env_switch("TG_CPU_TRACE");
     if (trace_) trace_memory();
-    sparse_step_ = sparse_step_from_env();
+    sparse_step_ = sparse_step_from_env();  // the step taken where the policy says push
   }
-
-  // The step taken where the direction policy says push, for operators that
-  // may pull (engines/cpu/notify_pull.h).
-  void set_sparse_step(SparseStep step) { sparse_step_ = step; }
 
   uint64_t num_vertices() const { return n_; }
   RunStats& stats() { return stats_; }

@@ -34,7 +34,7 @@ inline SparseStep sparse_step_from_env() {
   if (env == nullptr || *env == 0 || std::string(env) == "push") return SparseStep::kPush;
   if (std::string(env) == "notify-pull") return SparseStep::kNotifyPull;
   if (std::string(env) == "garaph") return SparseStep::kGaraph;
-  throw Error("TG_CPU_SPARSE: '" + std::string(env) + "' is not push, notify-pull or garaph");
+  throw Error("TG_CPU_SPARSE=" + std::string(env) + ": not push, notify-pull or garaph", ErrorKind::kUsage);
 }
 
 // Garaph's switch between its two modes: pull once the frontier's out-edges

@@ -21,6 +21,8 @@
 #include <variant>
 #include <vector>
 
+#include "core/env_count.h"
+#include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/direction.h"
 #include "engines/engine.h"
@@ -47,8 +49,7 @@ class GpuEngine {
   GpuEngine(const DeviceGraph<V>& graph, const EdgeReads& reads)
       : g_(graph), n_(graph.n), frontiers_(graph.n, graph.sms), source_(make_source(graph, reads, frontiers_)) {
     TG_CUDA(cudaEventCreate(&results_ready_));
-    const char* trace = std::getenv("TG_GPU_TRACE");
-    trace_ = trace != nullptr && trace[0] == '1';
+    trace_ = env_switch("TG_GPU_TRACE");
     // Pull from |E| / 40 on where the lists are in GPU memory and start with
     // their hubs: a bottom-up step then finds most parents in a list's first
     // entries. kron:25 hubs first on the H100, 64 roots: 2.43-2.44 ms against
@@ -59,13 +60,12 @@ class GpuEngine {
     const bool in_gpu_memory =
         (graph.access == Access::kDevice || graph.access == Access::kUvm) && !graph.streamed.enabled;
     if (in_gpu_memory && graph.numbered_by_degree) pull_divisor_ = 40;
-    if (const char* d = std::getenv("TG_PULL_DIVISOR"))
-      pull_divisor_ = std::max<uint64_t>(1, std::strtoull(d, nullptr, 10));
+    pull_divisor_ = std::max<uint64_t>(1, env_count("TG_PULL_DIVISOR", pull_divisor_));
     // In GPU memory a pull must also read fewer probes than the push's edges
     // cost (engines/direction.h, pull_pays_in_memory); TG_PUSH_EDGE_COST=0
     // leaves Ligra's rule alone, for experiments.
     if (in_gpu_memory) push_edge_cost_ = kGpuPushEdgeCost;
-    if (const char* c = std::getenv("TG_PUSH_EDGE_COST")) push_edge_cost_ = std::max(0.0, std::strtod(c, nullptr));
+    push_edge_cost_ = std::max(0.0, env_number("TG_PUSH_EDGE_COST", push_edge_cost_));
     // Over a link a pull is weighed by the degrees' classes (pull_link_bytes).
     in_degree_classes_ = g_.in_degrees.classes();
   }

@@ -15,6 +15,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "core/block_cache.h"
+#include "core/env_switch.h"
 #include "engines/gpu/cuda_util.h"
 #include "graph/packed_lists.h"
 
@@ -164,10 +165,7 @@ unsigned grid(uint64_t threads) {
 }  // namespace
 
 bool gpu_packing_asked() {
-  static const bool asked = [] {
-    const char* e = std::getenv("TG_GPU_PACK");
-    return e != nullptr && e[0] == '1';
-  }();
+  static const bool asked = env_switch("TG_GPU_PACK");
   return asked;
 }
 

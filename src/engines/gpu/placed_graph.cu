@@ -414,7 +414,7 @@ T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
       // pinned memory (memory-mapped files, for instance).
       void* h = const_cast<T*>(host);
       cudaError_t e = cudaErrorNotSupported;
-      static const bool pin_files = std::getenv("TG_GPU_PIN_FILES") != nullptr;  // for measuring only
+      static const bool pin_files = env_switch("TG_GPU_PIN_FILES");  // for measuring only
       if (pin_files || !file_backed(host)) {
         e = cudaHostRegister(h, bytes, cudaHostRegisterMapped | cudaHostRegisterReadOnly);
         if (e != cudaSuccess) {
