@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Exit codes: 0 success; 1 any other failure (no usable GPU, CUDA error, out of memory, writing output);\n"
              "2 usage (a bad or missing option or value, or a malformed TG_* environment variable); 3 bad input data\n"
-             "(a malformed or unfit graph or results file); 4 verification failed (run --verify, verify, bench).\n"
+             "(a malformed or unfit graph, results or profile file); 4 verification failed (run --verify, verify, bench).\n"
              "Environment: TG_PROFILE (the planner's machine profile), TG_CPU_TRACE=1 / TG_GPU_TRACE=1 /\n"
              "TG_HYBRID_TRACE=1 (a line a step on stderr); the rest in docs/ENVIRONMENT.md.");
   app.set_version_flag("--version", std::string("tiergraph ") + tg::kVersion);

@@ -14,26 +14,29 @@ namespace {
 constexpr const char* kFormat = "tiergraph-profile/1";
 
 double field_rate(const nlohmann::json& j, const std::string& path, const std::string& name) {
-  if (!j.contains(name)) throw Error(path + ": field \"" + name + "\" is missing");
+  if (!j.contains(name)) throw Error(path + ": field \"" + name + "\" is missing", ErrorKind::kInput);
   const auto& v = j.at(name);
-  if (!v.is_number()) throw Error(path + ": field \"" + name + "\" is not a number");
+  if (!v.is_number()) throw Error(path + ": field \"" + name + "\" is not a number", ErrorKind::kInput);
   const double x = v.get<double>();
-  if (!(x > 0) || !std::isfinite(x)) throw Error(path + ": field \"" + name + "\" must be a positive number, not " + v.dump());
+  if (!(x > 0) || !std::isfinite(x))
+    throw Error(path + ": field \"" + name + "\" must be a positive number, not " + v.dump(), ErrorKind::kInput);
   return x;
 }
 
 FootprintRates field_footprints(const nlohmann::json& j, const std::string& path, const std::string& name) {
   if (!j.contains(name) || !j.at(name).is_array() || j.at(name).empty())
-    throw Error(path + ": field \"" + name + "\" must be a list of [footprint bytes, rate] pairs");
+    throw Error(path + ": field \"" + name + "\" must be a list of [footprint bytes, rate] pairs", ErrorKind::kInput);
   FootprintRates r;
   for (size_t i = 0; i < j.at(name).size(); ++i) {
     const auto& p = j.at(name)[i];
     const std::string where = path + ": field \"" + name + "[" + std::to_string(i) + "]\"";
     if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number())
-      throw Error(where + " must be a pair [footprint bytes, rate]");
+      throw Error(where + " must be a pair [footprint bytes, rate]", ErrorKind::kInput);
     const double f = p[0].get<double>(), rate = p[1].get<double>();
-    if (!(f > 0) || !(rate > 0) || !std::isfinite(f) || !std::isfinite(rate)) throw Error(where + " must hold positive numbers");
-    if (!r.points.empty() && f <= r.points.back().first) throw Error(where + ": footprints must increase");
+    if (!(f > 0) || !(rate > 0) || !std::isfinite(f) || !std::isfinite(rate))
+      throw Error(where + " must hold positive numbers", ErrorKind::kInput);
+    if (!r.points.empty() && f <= r.points.back().first)
+      throw Error(where + ": footprints must increase", ErrorKind::kInput);
     r.points.emplace_back(f, rate);
   }
   return r;
@@ -102,15 +105,16 @@ nlohmann::json to_json(const MachineProfile& p) {
 
 MachineProfile read_profile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the profile (run tiergraph calibrate to make one)");
+  if (!in) throw Error(path + ": cannot open the profile (run tiergraph calibrate to make one)", ErrorKind::kInput);
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw Error(path + ": not a JSON profile (" + std::string(e.what()) + ")");
+    throw Error(path + ": not a JSON profile (" + std::string(e.what()) + ")", ErrorKind::kInput);
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
-    throw Error(path + ": field \"format\" is not \"" + std::string(kFormat) + "\" (a profile of tiergraph calibrate?)");
+    throw Error(path + ": field \"format\" is not \"" + std::string(kFormat) + "\" (a profile of tiergraph calibrate?)",
+                ErrorKind::kInput);
   MachineProfile p;
   p.source = path;
   p.gpu = j.value("gpu", std::string());

@@ -28,6 +28,7 @@ void expect_error_with(const std::string& path, const std::string& part) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kInput) << e.what();  // exit code 3, as a bad graph file
   }
 }
 
@@ -333,7 +334,7 @@ TEST(PlanCommand, ABadProfileIsOneLine) {
   const std::string path = temp_path("broken.json");
   std::ofstream(path) << "{";
   const test::ProgramResult r = run_tiergraph("plan bfs --graph kron:8 --profile " + path);
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 3);
   EXPECT_EQ(test::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
 }
