@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "cli/choices.h"
 #include "cli/commands.h"
@@ -47,9 +49,15 @@ void apply_vertex_order(AnyGraph& graph, const ConvertOptions& o) {
 
 // The output's format by its name: tiergraph's .tgb, or GAP's .sg / .wsg (to
 // run GAP's kernels on the same graph, gap_writer.cc).
+// A name no reader knows (out.unknown) is refused here too, as usage: it is
+// the name asked for, not a file read.
 FileFormat output_format(const std::string& path) {
-  const FileFormat f = format_from_path(path);
-  if (f == FileFormat::kBinary || f == FileFormat::kGapSg || f == FileFormat::kGapWsg) return f;
+  std::optional<FileFormat> f;
+  try {
+    f = format_from_path(path);
+  } catch (const Error&) {
+  }
+  if (f == FileFormat::kBinary || f == FileFormat::kGapSg || f == FileFormat::kGapWsg) return *f;
   throw usage_error(path + ": can write tiergraph's binary format (FILE.tgb) or GAP's serialized graph (FILE.sg, "
                     "FILE.wsg with weights); name the output so");
 }

@@ -194,7 +194,7 @@ void add_run_command(CLI::App& app) {
                   "Save the run's state into FOLDER every --checkpoint-every iterations (CPU, GPU and hybrid engines; docs/CHECKPOINTS.md)");
   cmd->add_option("--checkpoint-every", o->checkpoint_every, "Iterations between checkpoints")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1 << 30));
   cmd->add_option("--resume", o->resume,
                   "Continue a killed run from FOLDER's last checkpoint (and go on saving there); the results equal "
                   "an uninterrupted run's");

@@ -90,7 +90,9 @@ TEST(Checkpoint, RunsThatCannotCheckpointAreRefused) {
   const std::string dir = fresh_dir("refused");
   expect_exit(run_tiergraph(kRun + "--accumulative --checkpoint " + dir), 2, "--accumulative");
   expect_exit(run_tiergraph(kRun + "--checkpoint " + dir + " --resume " + dir + "x"), 2, "give one folder");
-  expect_exit(run_tiergraph(kRun + "--checkpoint " + dir + " --checkpoint-every 0"), 2, "checkpoint-every");
+  // The bound is a count a user can read, not a double's largest value.
+  expect_exit(run_tiergraph(kRun + "--checkpoint " + dir + " --checkpoint-every 0"), 2,
+              "--checkpoint-every: Value 0 not in range 1 to 1073741824");
 }
 
 }  // namespace

@@ -83,6 +83,7 @@ TEST(Cli, WritesGapFiles) {
   ASSERT_EQ(tiergraph("generate kron:6 " + plain + " -q").exit_code, 0);
   expect_exit(tiergraph("convert " + plain + " " + tg::test::temp_path("cli_gap_x.wsg")), 2, "the graph has none");
   expect_exit(tiergraph("generate kron:6 " + tg::test::temp_path("cli_gap_x.el")), 2, "FILE.sg");
+  expect_exit(tiergraph("generate kron:6 " + tg::test::temp_path("cli_gap_x.unknown")), 2, "FILE.sg");  // no reader's name either
   const std::string frac = write_temp("cli_gap_frac.wel", "0 1 1.5\n1 2 2\n");
   expect_exit(tiergraph("convert " + frac + " " + tg::test::temp_path("cli_gap_frac.wsg")), 2, "integer weights");
 }
