@@ -15,6 +15,7 @@
 #include "api/graph_access.h"
 #include "core/error.h"
 #include "core/named_choice.h"
+#include "core/types.h"
 #include "engines/engine_choice.h"
 #include "engines/vertex_order.h"
 #include "graph/builder.h"
@@ -87,7 +88,9 @@ tg::Sources internal_sources(const tg::AnyGraph& graph, const tg::AlgorithmInfo&
 class ThreadCount {
  public:
   explicit ThreadCount(int threads) : previous_(omp_get_max_threads()), set_(threads > 0) {
-    if (threads < 0) throw tg::usage_error("threads " + std::to_string(threads) + ": must be 0 (all) or more");
+    if (threads < 0 || threads > tg::kMaxThreads)
+      throw tg::usage_error("threads " + std::to_string(threads) + ": must be 0 (all cores) to " +
+                            std::to_string(tg::kMaxThreads));
     if (set_) omp_set_num_threads(threads);
   }
   ~ThreadCount() {

@@ -17,6 +17,7 @@
 #include "cli/run_setup.h"
 #include "cli/sizes.h"
 #include "core/error.h"
+#include "core/types.h"
 
 namespace tg::cli {
 
@@ -211,7 +212,7 @@ void add_bench_command(CLI::App& app) {
                 "Run as one rank of `mpirun -np N tiergraph bench ...` (GPU placements; a process per GPU, each "
                 "building only its part of each graph; rank 0 writes the results; docs/DISTRIBUTED.md)")
       ->excludes(gpus);
-  cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
+  cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
   cmd->add_option("--delta", o->algo.delta, "SSSP and SSWP: bucket width (default: from the edge weights)");

@@ -9,6 +9,7 @@
 #include "cli/choices.h"
 #include "cli/sizes.h"
 #include "core/error.h"
+#include "core/types.h"
 #include "graph/source_picker.h"
 
 namespace tg::cli {
@@ -32,7 +33,7 @@ void EngineOptions::add_to(CLI::App& command) {
   add_packed_lists_choice(command, gpu.packed_lists);
   add_source_blocks(command, gpu.source_blocks);
   add_gather_layout_choice(command, gpu.gather_layout);
-  command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096));
+  command.add_option("-t,--threads", threads, "CPU threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
   command
       .add_option_function<double>(
           "--cpu-share", [this](const double& share) { hybrid.cpu_share = share; },

@@ -27,4 +27,9 @@ using weight_t = float;
 
 constexpr uint64_t kVid32Limit = uint64_t{1} << 31;
 
+// The most CPU threads a run may ask for (--threads, the library's and the
+// Python module's threads): the library took 100000 and the process died
+// making OpenMP's team.
+constexpr int kMaxThreads = 4096;
+
 }  // namespace tg

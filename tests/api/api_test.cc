@@ -225,6 +225,8 @@ TEST(Api, ErrorsComeBackWithTheirKind) {
   o = cpu();
   o.threads = -1;
   EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o.threads = 100000;  // once a crash making OpenMP's team
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
   o = cpu();
   o.gpus = 2;  // several GPUs need the GPU engine
   EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);

@@ -96,6 +96,9 @@ class ModuleTest(unittest.TestCase):
             tiergraph.run("cc", g, cc_method="union-find")
         with self.assertRaises(ValueError):
             tiergraph.run("pagerank", g, pr_contributions="half")
+        for threads in (-1, 100000):  # 100000 once crashed making OpenMP's team
+            with self.assertRaises(ValueError):
+                tiergraph.run("cc", g, engine="cpu", threads=threads)
 
     def test_bfs_matches_a_python_bfs(self):
         n = 200
