@@ -50,7 +50,7 @@ Renumbering renumber(const AnyGraph& graph, VertexOrder order) {
                   "--vertex-order: the renumbered copy needs about %.1f GB beside the graph, and %.1f GB of memory are "
                   "available (renumber it once with `tiergraph convert IN OUT.tgb --vertex-order degree`)",
                   static_cast<double>(need) / 1e9, static_cast<double>(have) / 1e9);
-    throw Error(buf);
+    throw Error(buf, ErrorKind::kOutOfMemory);
   }
   Renumbering r;
   r.old_of = degree_order(graph);

@@ -421,7 +421,7 @@ static void check_fits_in_memory(uint64_t n, uint64_t m, bool directed, bool wei
                   "has %.1f GB of RAM",
                   name.empty() ? "graph" : name.c_str(), need / 1e9, static_cast<unsigned long long>(n),
                   static_cast<unsigned long long>(m), ram / 1e9);
-    throw Error(buf);
+    throw Error(buf, ErrorKind::kOutOfMemory);  // Python's MemoryError; the program's exit 1
   }
 }
 

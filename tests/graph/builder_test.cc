@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -115,6 +116,19 @@ TEST(Builder, SimplifyDropsSelfLoopsAndDuplicates) {
   EXPECT_EQ(num_edges(loops), 0u);
   EXPECT_EQ(g32(loops).out.neighbors.size(), 0u);
   EXPECT_EQ(g32(loops).out.offsets.to_vector(), (std::vector<eid_t>{0, 0, 0, 0}));
+}
+
+// An id far past the others asks for more offsets than the machine has: one
+// line naming the size, as out of memory (Python's MemoryError), before any
+// of it is allocated.
+TEST(Builder, AGraphLargerThanMemoryIsRefusedAsOutOfMemory) {
+  try {
+    build_graph(make_edges(uint64_t{1} << 40, {{0, 1}, {1, (uint64_t{1} << 40) - 1}}), {});
+    ADD_FAILURE() << "a graph of 2^40 vertices was built";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kOutOfMemory) << e.what();
+    EXPECT_NE(std::string(e.what()).find("GB of RAM"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Builder, SingleVertex) {

@@ -218,10 +218,16 @@ class ModuleTest(unittest.TestCase):
             (ValueError, lambda: tiergraph.from_edges([[0]], [[1]])),
             (ValueError, lambda: tiergraph.from_edges([0], [1], weights=[1, 2])),
             (ValueError, lambda: tiergraph.from_edges([0], [1], weights=[1.0], random_weights="1:5")),
+            # an id that asks for more offsets than the machine has: MemoryError, with the numbers
+            (MemoryError, lambda: tiergraph.from_edges([0], [2**40], num_vertices=2**40 + 1)),
         ]
         for kind, call in cases:
             with self.assertRaises(kind):
                 call()
+        empty = tiergraph.from_edges(np.zeros(0, np.int64), np.zeros(0, np.int64))
+        with self.assertRaises(ValueError) as e:
+            tiergraph.run("bfs", empty, source=0)
+        self.assertIn("the graph has no vertices", str(e.exception))
 
     def test_torch_tensors_cross_without_a_copy(self):
         try:
