@@ -3,6 +3,7 @@
 // to its descriptor's prepare().
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "core/error.h"
 #include "engines/run.h"
@@ -38,13 +39,13 @@ void check_sources(const Graph<V>& graph, const RunRequest& request) {
   if (request.sources.empty()) throw usage_error(a.name() + " needs a source");
   if (a.traits.sources == SourceUse::kOne && request.sources.size() > 1)
     throw usage_error(a.name() + " takes one source, not " + std::to_string(request.sources.size()));
+  const std::string has = graph.num_vertices == 0
+                              ? std::string("no vertices")
+                              : std::to_string(graph.num_vertices) + " vertices (ids " + std::to_string(graph.id_base) +
+                                    ".." + std::to_string(graph.num_vertices - 1 + graph.id_base) + ")";
   for (uint64_t s : request.sources)
-    if (graph.num_vertices == 0)
-      throw usage_error("--source " + std::to_string(s + graph.id_base) + " is out of range: the graph has no vertices");
-    else if (s >= graph.num_vertices)
-      throw usage_error("--source " + std::to_string(s + graph.id_base) + " is out of range: the graph has " +
-                        std::to_string(graph.num_vertices) + " vertices (ids " + std::to_string(graph.id_base) + ".." +
-                        std::to_string(graph.num_vertices - 1 + graph.id_base) + ")");
+    if (s >= graph.num_vertices)
+      throw usage_error("--source " + std::to_string(s + graph.id_base) + " is out of range: the graph has " + has);
 }
 
 }  // namespace

@@ -410,10 +410,11 @@ class CpuEngine {
     StepShape shape{f.count, 0, graph_.num_edges(), n_, can_pull(), pulled_last_};
     // Notify-pull needs the in-edges, and an operator the caller lets pull.
     const bool notifies = sparse_step_ != SparseStep::kPush && options.direction == Direction::kAuto && can_pull();
+    const bool garaph_switch = notifies && sparse_step_ == SparseStep::kGaraph;
     // The degree sum is needed only where the policy weighs it.
-    if (needs_frontier_edges(options.direction, shape) || (notifies && sparse_step_ == SparseStep::kGaraph))
+    if (needs_frontier_edges(options.direction, shape) || garaph_switch)
       shape.frontier_edges = f.kind == Frontier::Kind::kAll ? graph_.num_edges() : out_degree_sum(f);
-    if (notifies && sparse_step_ == SparseStep::kGaraph)
+    if (garaph_switch)
       pulled_last_ = f.kind == Frontier::Kind::kAll || garaph_pulls(shape.frontier_edges, shape.total_edges);
     else
       pulled_last_ = choose_pull(options.direction, shape);

@@ -61,7 +61,6 @@ struct Notify {
     if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0) __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
     return false;
   }
-  bool update(V u, V v, weight_t w) const { return update_atomic(u, v, w); }
   void prefetch(V v) const { prefetch_state(op, v); }
 };
 

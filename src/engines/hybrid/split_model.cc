@@ -113,7 +113,7 @@ uint64_t SplitModel::choose(std::optional<double> cpu_share) const {
   // the choice (kron:25 over subgraph: 34.0 ms split against 33.7 and then
   // 35.8 alone).
   const double switch_s = last_alone_ ? probe_cost_s_ : 0;
-  if (best < p && split_steps_ >= 2 && alone_steps_s_.median() <= split_steps_s_.median() + switch_s) return p;
+  if (best < p && split_steps_s_.size() >= 2 && alone_steps_s_.median() <= split_steps_s_.median() + switch_s) return p;
   return best;
 }
 
@@ -129,7 +129,6 @@ void SplitModel::observe_split_step(uint64_t k, double seconds) {
   if (!measured()) return;
   const bool settled = last != kNoCut && k + kSettledPages >= last && k <= last + kSettledPages;
   if (!settled && ++unsettled_steps_ <= kUnsettledSteps) return;
-  split_steps_++;
   split_steps_s_.add(seconds);
 }
 

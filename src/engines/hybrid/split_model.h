@@ -125,7 +125,6 @@ class SplitModel {
   bool last_alone_ = false;  // the last gather ran on the accelerator alone
   bool after_split_ = false;  // the last gather was split
   RecentSteps split_steps_s_, alone_steps_s_;  // measured whole steps
-  int split_steps_ = 0;                        // split steps measured
   static constexpr uint64_t kNoCut = ~uint64_t{0};
   static constexpr uint64_t kSettledPages = 2;  // of 256 by default
   static constexpr int kUnsettledSteps = 4;
