@@ -1,5 +1,6 @@
 // Writes the generated part of the fuzz seed corpus: .tgb and GAP files of
-// small graphs, and gzip/zstd/xz copies of the committed text seeds.
+// small graphs, gzip/zstd/xz copies of the committed text seeds, the
+// built-in machine profile, and a checkpoint of fuzz_checkpoint's key.
 //   make_seeds OUT_DIR COMMITTED_CORPUS_DIR
 #include <lzma.h>
 #include <zlib.h>
@@ -14,7 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/checkpoint.h"
 #include "formats/readers.h"
+#include "fuzz_checkpoint_key.h"
+#include "planner/machine_profile.h"
 
 namespace fs = std::filesystem;
 
@@ -132,6 +136,11 @@ int main(int argc, char** argv) {
   write(out / "gap" / "undirected.wsg", gap(u32));
   u32.out.weights = {};
   write(out / "gap" / "undirected.sg", gap(u32));
+
+  tg::planner::write_profile(tg::planner::builtin_profile(), (out / "profile" / "builtin.json").string());
+
+  const tg::Checkpointer saving((out / "checkpoint").string(), 1, false, tg::fuzz::checkpoint_seed_key());
+  saving.save(4, {0.25, 1e-5}, std::vector<uint8_t>(tg::fuzz::kCheckpointSeedStateBytes, 0x3f));
 
   for (const char* target : {"edge_list", "weighted_edge_list", "matrix_market", "dimacs"}) {
     if (!fs::exists(committed / target)) continue;

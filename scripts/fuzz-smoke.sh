@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${FUZZ_SECONDS:-20}"
-targets="${FUZZ_TARGETS:-edge_list weighted_edge_list matrix_market dimacs binary gap}"
+targets="${FUZZ_TARGETS:-edge_list weighted_edge_list matrix_market dimacs binary gap profile checkpoint}"
 jobs="${FUZZ_JOBS:-2}"
 
 mkdir -p "$build"
@@ -30,7 +30,7 @@ seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
 "$build/fuzz/fuzz_make_seeds" "$seeds" "$root/fuzz/corpus"
 
-declare -A max_len=([binary]=65536 [gap]=8192)
+declare -A max_len=([binary]=65536 [gap]=8192 [checkpoint]=8192)
 failed=()
 for t in $targets; do
   work="$build/fuzz-corpus/$t"

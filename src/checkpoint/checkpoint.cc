@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "core/error.h"
 #include "formats/checksum.h"
@@ -25,10 +26,12 @@ void put_string(std::vector<uint8_t>& out, const std::string& s) {
   out.insert(out.end(), s.begin(), s.end());
 }
 
-// Reads the fields back in order; any read past the end is a torn file.
+// Reads the fields back in order, up to `end` (the checksum after it is no
+// field); any read past it is a torn file.
 class Reader {
  public:
-  Reader(const std::vector<uint8_t>& bytes, const std::string& path) : bytes_(bytes), path_(path) {}
+  Reader(const std::vector<uint8_t>& bytes, size_t end, const std::string& path)
+      : bytes_(bytes), end_(end), path_(path) {}
   uint64_t u64(const char* field) {
     need(8, field);
     uint64_t v = 0;
@@ -53,9 +56,10 @@ class Reader {
 
  private:
   void need(uint64_t n, const char* field) {
-    if (n > bytes_.size() - at_) throw input_error(path_, std::string("truncated at ") + field);
+    if (n > end_ - at_) throw input_error(path_, std::string("truncated at ") + field);
   }
   const std::vector<uint8_t>& bytes_;
+  size_t end_;
   std::string path_;
   size_t at_ = 0;
 };
@@ -134,7 +138,7 @@ std::optional<SavedState> Checkpointer::load(uint64_t state_bytes) const {
   for (int i = 0; i < 8; ++i) stored |= uint64_t{bytes[bytes.size() - 8 + i]} << (8 * i);
   if (formats::xxh64(bytes.data(), bytes.size() - 8) != stored)
     throw input_error(path_, "checksum mismatch: the checkpoint is corrupt");
-  Reader r(bytes, path_);
+  Reader r(bytes, bytes.size() - 8, path_);
   r.bytes(8, "magic");
   const std::string algorithm = r.string("algorithm"), options = r.string("options");
   const uint64_t n = r.u64("vertices"), m = r.u64("edges"), hash = r.u64("graph hash");
@@ -147,7 +151,10 @@ std::optional<SavedState> Checkpointer::load(uint64_t state_bytes) const {
   if (options != key_.options)
     throw input_error(path_, "a checkpoint with other options (" + options + "; this run: " + key_.options + ")");
   SavedState s;
-  s.iteration = static_cast<int>(r.u64("iteration"));
+  const uint64_t iteration = r.u64("iteration");
+  if (iteration == 0 || iteration > static_cast<uint64_t>(std::numeric_limits<int>::max()))  // saves are at 1 or more
+    throw input_error(path_, "iteration " + std::to_string(iteration) + " is not plausible");
+  s.iteration = static_cast<int>(iteration);
   const uint64_t count = r.u64("scalar count");
   if (count > 64) throw input_error(path_, "scalar count " + std::to_string(count) + " is not plausible");
   for (uint64_t i = 0; i < count; ++i) {

@@ -133,6 +133,14 @@ VertexValues read_results(const std::string& path, const AlgorithmInfo& algorith
       (*ids)[v] = x - base;
       continue;
     }
+    if (auto* ints = std::get_if<ResultVector<int32_t>>(&values)) {  // depths: "2.5" or 1e30 is no depth
+      int32_t x = 0;
+      auto q = std::from_chars(token.data(), token.data() + token.size(), x);
+      if (q.ec != std::errc() || q.ptr != token.data() + token.size())
+        throw input_error(path, line_no, "expected an integer from -2147483648 to 2147483647, found '" + token + "'");
+      (*ints)[v] = x;
+      continue;
+    }
     double x;
     if (token == "inf") {
       x = INFINITY;

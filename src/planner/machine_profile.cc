@@ -4,8 +4,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "core/error.h"
+#include "core/types.h"
 
 namespace tg::planner {
 
@@ -40,6 +42,25 @@ FootprintRates field_footprints(const nlohmann::json& j, const std::string& path
     r.points.emplace_back(f, rate);
   }
   return r;
+}
+
+// The descriptive fields (what the profile was measured on) may be absent,
+// but a present one has its type: nlohmann's own conversions would wrap -5
+// to 2^64 - 5 or end the run with its exception's text.
+std::string field_text(const nlohmann::json& j, const std::string& path, const std::string& name) {
+  if (!j.contains(name)) return {};
+  if (!j.at(name).is_string()) throw Error(path + ": field \"" + name + "\" is not a string", ErrorKind::kInput);
+  return j.at(name).get<std::string>();
+}
+
+uint64_t field_count(const nlohmann::json& j, const std::string& path, const std::string& name, uint64_t max) {
+  if (!j.contains(name)) return 0;
+  const auto& v = j.at(name);
+  if (!v.is_number_unsigned() || v.get<uint64_t>() > max)
+    throw Error(path + ": field \"" + name + "\" must be a whole number from 0 to " + std::to_string(max) + ", not " +
+                    v.dump(),
+                ErrorKind::kInput);
+  return v.get<uint64_t>();
 }
 
 }  // namespace
@@ -117,9 +138,9 @@ MachineProfile read_profile(const std::string& path) {
                 ErrorKind::kInput);
   MachineProfile p;
   p.source = path;
-  p.gpu = j.value("gpu", std::string());
-  p.gpu_memory_bytes = j.value("gpu_memory_bytes", uint64_t{0});
-  p.cpu_threads = j.value("cpu_threads", 0);
+  p.gpu = field_text(j, path, "gpu");
+  p.gpu_memory_bytes = field_count(j, path, "gpu_memory_bytes", std::numeric_limits<uint64_t>::max());
+  p.cpu_threads = static_cast<int>(field_count(j, path, "cpu_threads", kMaxThreads));
   p.link_copy = field_rate(j, path, "link_copy");
   p.pageable_copy = field_rate(j, path, "pageable_copy");
   p.host_register = field_rate(j, path, "host_register");

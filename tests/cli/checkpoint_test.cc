@@ -15,6 +15,9 @@
 #include <random>
 #include <string>
 
+#include "checkpoint/checkpoint.h"
+#include "core/error.h"
+#include "formats/checksum.h"
 #include "support/checkpoint_runs.h"
 #include "support/run_program.h"
 
@@ -84,6 +87,52 @@ TEST(Checkpoint, ACheckpointOfAnotherRunIsRefused) {
   expect_exit(run_tiergraph(kRun + "--resume " + dir), 3, "checksum");
   std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes.substr(0, 12);
   expect_exit(run_tiergraph(kRun + "--resume " + dir), 3, "checkpoint");
+}
+
+// Behind a matching checksum (a file made by hand, not torn), each field is
+// still checked: the reader stops at the first one out of bounds.
+TEST(Checkpoint, EveryFieldBehindTheChecksumIsChecked) {
+  const std::string dir = fresh_dir("fields");
+  const tg::CheckpointKey key{"pagerank", "tol=1e-10", 10, 20, 30};
+  const tg::Checkpointer saving(dir, 1, false, key), resuming(dir, 1, true, key);
+  const std::vector<uint8_t> state(40, 7);
+  saving.save(3, {0.5}, state);
+  const std::string file = dir + "/checkpoint.tgc";
+  const std::string good = tg::test::read_text_file(file);
+  ASSERT_EQ(resuming.load(40)->iteration, 3);
+  // Offsets of the u64 fields after the magic and the two strings.
+  const size_t iteration_at = 8 + 8 + key.algorithm.size() + 8 + key.options.size() + 3 * 8;
+  const size_t count_at = iteration_at + 8, state_bytes_at = count_at + 16;
+  auto rewrite = [&](size_t at, uint64_t value) {
+    std::string bytes = good;
+    for (int i = 0; i < 8; ++i) bytes[at + i] = static_cast<char>(value >> (8 * i));
+    const uint64_t sum = tg::formats::xxh64(bytes.data(), bytes.size() - 8);
+    for (int i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<char>(sum >> (8 * i));
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  };
+  auto expect_refused = [&](const std::string& fragment) {
+    try {
+      resuming.load(tg::Checkpointer::kAnySize);
+      ADD_FAILURE() << "no error; expected " << fragment;
+    } catch (const tg::Error& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+      EXPECT_EQ(e.kind(), tg::ErrorKind::kInput) << e.what();
+    }
+  };
+  rewrite(iteration_at, uint64_t{1} << 40);  // read as an int, it was a negative iteration
+  expect_refused("iteration 1099511627776 is not plausible");
+  rewrite(iteration_at, 0);
+  expect_refused("iteration 0 is not plausible");
+  rewrite(count_at, ~uint64_t{0});
+  expect_refused("scalar count");
+  rewrite(state_bytes_at, 41);
+  expect_refused("truncated at state");
+  rewrite(state_bytes_at, 39);
+  expect_refused("bytes after the state");
+  rewrite(8, uint64_t{1} << 62);  // the algorithm's name as long as no file
+  expect_refused("truncated at algorithm");
+  rewrite(iteration_at, 3);
+  EXPECT_EQ(resuming.load(40)->scalars, std::vector<double>{0.5});
 }
 
 TEST(Checkpoint, RunsThatCannotCheckpointAreRefused) {

@@ -285,6 +285,12 @@ TEST(Cli, VerifyCommandAcceptsGoodAndRejectsBadResults) {
   EXPECT_NE(fail.exit_code, 0);
   std::string truncated = write_temp("cli_verify_short.txt", "0 0\n1 1\n");
   expect_one_line_error(tiergraph("verify bfs --graph " + g + " --results " + truncated), "cli_verify_short.txt");
+  // A depth is an integer: 2.5 was read as 2 (and passed), 1e30 past int32's range as its smallest value.
+  for (const char* depth : {"2.5", "1e30", "3000000000", "nan", "two"}) {
+    std::string odd = write_temp("cli_verify_odd.txt", std::string("0 0\n1 1\n2 ") + depth + "\n3 -1\n4 -1\n");
+    expect_exit(tiergraph("verify bfs --graph " + g + " --results " + odd + " --source 0"), 3,
+                std::string("cli_verify_odd.txt:3: expected an integer from -2147483648 to 2147483647, found '") + depth + "'");
+  }
 }
 
 TEST(Cli, InfoDescribesTheGraph) {

@@ -80,6 +80,24 @@ TEST(Profile, BadFilesAreRefusedNamingTheField) {
   j["device_forest_links"] = {{1e6, 0}};
   write(j.dump());
   expect_error_with(path, "device_forest_links[0]\" must hold positive numbers");
+  // The descriptive fields may be absent, but not of another type or sign.
+  j = to_json(builtin_profile());
+  j["gpu"] = 5;
+  write(j.dump());
+  expect_error_with(path, "\"gpu\" is not a string");
+  j = to_json(builtin_profile());
+  j["gpu_memory_bytes"] = -5;
+  write(j.dump());
+  expect_error_with(path, "\"gpu_memory_bytes\" must be a whole number from 0 to");
+  j = to_json(builtin_profile());
+  j["cpu_threads"] = 1e12;
+  write(j.dump());
+  expect_error_with(path, "\"cpu_threads\" must be a whole number from 0 to 4096, not 1000000000000.0");
+  j = to_json(builtin_profile());
+  j.erase("gpu");
+  j.erase("cpu_threads");
+  write(j.dump());
+  EXPECT_EQ(read_profile(path).cpu_threads, 0);
 }
 
 TEST(Profile, FootprintRatesInterpolateInLogSpaceAndHoldAtTheEnds) {
