@@ -254,6 +254,10 @@ template <typename Engine, typename C>
 int resume_pagerank(Engine& engine, const AlgorithmOptions& options, C* contrib, double& change, double& mass) {
   const std::optional<SavedState> saved = resume_vertex_data(engine, options, contrib, 2, "PageRank");
   if (!saved) return 0;
+  // The uninterrupted run would have stopped at max_iters: a later state is not its.
+  if (saved->iteration > options.max_iters)
+    throw input_error(options.checkpoint->path(), "a checkpoint at iteration " + std::to_string(saved->iteration) +
+                                                      ", past --max-iters " + std::to_string(options.max_iters));
   change = saved->scalars[0];
   mass = saved->scalars[1];
   engine.stats().iterations += saved->iteration;  // the run's count, as if never interrupted

@@ -12,6 +12,8 @@
 
 #include "core/error.h"
 #include "formats/checksum.h"
+#include "formats/input_file.h"
+#include "formats/output_file.h"
 
 namespace tg {
 namespace {
@@ -114,6 +116,7 @@ void Checkpointer::save(int iteration, const std::vector<double>& scalars, std::
   put_u64(out, state.size());
   out.insert(out.end(), state.begin(), state.end());
   put_u64(out, formats::xxh64(out.data(), out.size()));
+  if (formats::is_special_file(path_)) throw Error("checkpoint " + path_ + ": not a regular file");
   const std::string tmp = path_ + ".tmp";
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
@@ -129,8 +132,11 @@ void Checkpointer::save(int iteration, const std::vector<double>& scalars, std::
 
 std::optional<SavedState> Checkpointer::load(uint64_t state_bytes) const {
   if (!resume_) return std::nullopt;
+  std::error_code e;
+  if (!std::filesystem::exists(path_, e)) return std::nullopt;  // killed before its first checkpoint: start over
+  formats::check_input_file(path_, "a checkpoint file");
   std::ifstream f(path_, std::ios::binary);
-  if (!f) return std::nullopt;  // killed before its first checkpoint: start from the beginning
+  if (!f) throw input_error(path_, std::string("cannot open (") + std::strerror(errno) + ")");
   const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (bytes.size() < 16 || std::memcmp(bytes.data(), kMagic, 8) != 0)
     throw input_error(path_, "not a tiergraph checkpoint");

@@ -2,6 +2,7 @@
 // (bench_runner), the per-cell means (bench_summary), the files and table
 // (bench_writers) and the charts (bench_chart).
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 
 #include "cli/bench_chart.h"
@@ -18,6 +19,8 @@
 #include "cli/sizes.h"
 #include "core/error.h"
 #include "core/types.h"
+#include "formats/input_file.h"
+#include "generators/generators.h"
 
 namespace tg::cli {
 
@@ -64,6 +67,23 @@ void add_once(std::vector<T>& list, T item) {
   if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
+// What would fail only after every cell ran, and lose their results: a
+// graph file that is missing, a generator spec that does not parse, an
+// output prefix in no folder or naming one.
+void check_before_running(const std::vector<std::string>& graphs, const GraphOptions& options,
+                          const std::string& output) {
+  for (const std::string& g : graphs) {
+    if (is_generator_spec(g)) parse_generator_spec(g, options.edge_factor, options.seed);
+    else formats::check_input_file(g, "a graph file");
+  }
+  const std::filesystem::path prefix(output);
+  if (prefix.filename().empty() || std::filesystem::is_directory(prefix))
+    throw usage_error("-o " + output + ": give a file name prefix (bench writes PREFIX.csv and PREFIX.json)");
+  const std::filesystem::path folder = prefix.has_parent_path() ? prefix.parent_path() : ".";
+  if (!std::filesystem::is_directory(folder))
+    throw usage_error("-o " + output + ": no folder " + folder.string() + " to write into");
+}
+
 void bench(const BenchOptions& o, const std::string& command_line) {
   BenchPlan plan;
   plan.graphs = o.graphs;
@@ -108,6 +128,9 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   check_vertex_order(o.vertex_order, o.distributed, plan.host_mem.has_value(), false);
   const BenchPlacement* baseline =
       o.baseline.empty() ? default_baseline(plan.placements) : find_bench_placement(o.baseline);
+  if (std::find(plan.placements.begin(), plan.placements.end(), baseline) == plan.placements.end())
+    throw usage_error("--baseline " + o.baseline + " is not among the placements run (-p)");
+  check_before_running(plan.graphs, o.graph, o.output);
   apply_threads(o.threads);
 
   const BenchResult result = run_bench(plan, stderr);
@@ -127,18 +150,6 @@ void bench(const BenchOptions& o, const std::string& command_line) {
     throw verification_error("bench: some results failed verification (see " + o.output + ".csv)");
   if (o.distributed) finish_distributed();
 }
-
-// A vertex id as typed: CLI11 would read "-1" into an unsigned as 2^64 - 1.
-class VertexIdValidator : public CLI::Validator {
- public:
-  VertexIdValidator() {
-    name_ = "VERTEX";
-    func_ = [](std::string& text) -> std::string {
-      if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return std::string();
-      return "'" + text + "' is not a vertex id";
-    };
-  }
-};
 
 std::string algorithms_help() {
   std::string help = "Comma-separated algorithms (default: all):";
@@ -161,7 +172,7 @@ void add_bench_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "bench", "Run algorithms x graphs x placements (x sources), verify each, write CSV and JSON, draw the charts");
   cmd->add_option("graphs", o->graphs, "Graphs: files or generator specs (kron:SCALE, urand:SCALE)");
-  o->graph.add_to(*cmd, false);
+  o->graph.add_to(*cmd, GraphOptions::GraphFlag::kOptional);
   cmd->add_option("-a,--algorithms", o->algorithms, algorithms_help())
       ->delimiter(',')
       ->check(CLI::IsMember(algorithm_names_and_aliases()));
@@ -179,9 +190,11 @@ void add_bench_command(CLI::App& app) {
                                 "Comma-separated source vertices (the file's numbering) for every source-based "
                                 "algorithm, instead of random ones: to compare with another tool's runs")
                     ->delimiter(',')
-                    ->check(VertexIdValidator());
+                    ->check(WholeNumberValidator("a vertex id"));
   random->excludes(fixed);
-  cmd->add_option("--source-seed", o->source_seed, "Seed for picking the random sources")->capture_default_str();
+  cmd->add_option("--source-seed", o->source_seed, "Seed for picking the random sources")
+      ->capture_default_str()
+      ->check(WholeNumberValidator());
   cmd->add_option("--trials", o->trials,
                   "Runs of each algorithm from each source, one after the other in this process; the cell means "
                   "take them all (GAP's -n)")
@@ -196,7 +209,7 @@ void add_bench_command(CLI::App& app) {
   add_gather_layout_choice(*cmd, o->gather_layout);
   cmd->add_option("--stream-threshold", o->stream_threshold,
                   "GPU, subgraph placements: stream the partitions when active edges exceed this fraction of all")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(FractionValidator())
       ->capture_default_str();
   cmd->add_option("--profile", o->profile,
                   "auto: the machine profile the planner reads (tiergraph calibrate; default: $TG_PROFILE, else "

@@ -106,6 +106,8 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
         if (!first) first = r;
         for (int t = 0; t < plan.trials; ++t) requests.push_back(r);
       } catch (const Error& e) {
+        // Options no run can take (--tolerance nan): the command's error, before any cell ran.
+        if (e.kind() == ErrorKind::kUsage) throw;
         BenchRow row;
         row.graph = spec;
         row.algorithm = a;

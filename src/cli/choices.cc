@@ -1,5 +1,8 @@
 #include "cli/choices.h"
 
+#include <charconv>
+#include <cstdint>
+
 #include "cli/sizes.h"
 #include "core/error.h"
 
@@ -49,6 +52,26 @@ SizeValidator::SizeValidator() {
       return "'" + text + "' is not a size (examples: 4G, 512M, 1.5GiB, 1000000)";
     }
     return std::string();
+  };
+}
+
+WholeNumberValidator::WholeNumberValidator(const std::string& what) {
+  name_ = "N";
+  func_ = [what](std::string& text) -> std::string {
+    uint64_t x = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (!text.empty() && text[0] != '-' && r.ec == std::errc() && r.ptr == text.data() + text.size()) return {};
+    return "'" + text + "' is not " + what;
+  };
+}
+
+FractionValidator::FractionValidator() {
+  name_ = "FRACTION";
+  func_ = [](std::string& text) -> std::string {
+    double x = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
+    if (r.ec == std::errc() && r.ptr == text.data() + text.size() && x >= 0 && x <= 1) return {};
+    return "'" + text + "' is not a fraction from 0 to 1";
   };
 }
 

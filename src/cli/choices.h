@@ -51,4 +51,19 @@ class SizeValidator : public CLI::Validator {
   SizeValidator();
 };
 
+// A whole number as typed, 0 to 2^64 - 1 (seeds, vertex ids, thresholds):
+// CLI11 reads "-1" into an unsigned as 2^64 - 1 and saturates past it.
+// `what` names it in the message ("a vertex id").
+class WholeNumberValidator : public CLI::Validator {
+ public:
+  explicit WholeNumberValidator(const std::string& what = "a whole number from 0 to 18446744073709551615");
+};
+
+// A fraction from 0 to 1: CLI::Range lets NaN through (no comparison with
+// it is false).
+class FractionValidator : public CLI::Validator {
+ public:
+  FractionValidator();
+};
+
 }  // namespace tg::cli

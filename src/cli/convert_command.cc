@@ -43,8 +43,8 @@ void apply_vertex_order(AnyGraph& graph, const ConvertOptions& o) {
   if (!f) throw Error(o.order_out + ": cannot open for writing");
   for (uint64_t old_id : order)
     if (std::fprintf(f.get(), "%llu\n", static_cast<unsigned long long>(old_id + base)) < 0)
-      throw Error(o.order_out + ": write failed");
-  if (std::fclose(f.release()) != 0) throw Error(o.order_out + ": write failed");
+      throw Error(o.order_out + ": write failed: " + std::strerror(errno));
+  if (std::fclose(f.release()) != 0) throw Error(o.order_out + ": write failed: " + std::strerror(errno));
 }
 
 // The output's format by its name: tiergraph's .tgb, or GAP's .sg / .wsg (to
@@ -76,6 +76,10 @@ void convert(const ConvertOptions& o) {
   if (o.vertex_order != VertexOrder::kAsLoaded)
     std::snprintf(renumbered, sizeof renumbered, "renumber %.2f s, ", std::chrono::duration<double>(t2 - t1).count());
   const int id_bytes = format == FileFormat::kBinary ? vertex_id_bytes(graph) : 4;
+  // GAP's .sg of a weighted graph is its unweighted copy (for GAP's BFS or CC): said, as it is not a full copy.
+  if (format == FileFormat::kGapSg && std::visit([](const auto& g) { return g.weighted(); }, graph))
+    std::fprintf(stderr, "note: %s holds no weights: the graph's are left out (FILE.wsg keeps them)\n",
+                 o.output.c_str());
   std::printf("wrote %s: %llu vertices, %llu edges, %s, %d-byte ids (load %.2f s, %swrite %.2f s)\n", o.output.c_str(),
               static_cast<unsigned long long>(num_vertices(graph)), static_cast<unsigned long long>(num_edges(graph)),
               std::visit([](const auto& g) { return g.directed; }, graph) ? "directed" : "undirected",
@@ -88,7 +92,7 @@ constexpr const char* kOutputHelp =
     "Output file: FILE.tgb (tiergraph's), or GAP's FILE.sg / FILE.wsg (weights as int32; ids from 0)";
 
 void add_common(CLI::App* cmd, const std::shared_ptr<ConvertOptions>& o) {
-  o->graph.add_to(*cmd, false);
+  o->graph.add_to(*cmd, GraphOptions::GraphFlag::kNone);
   cmd->add_flag("--in-edges", o->in_edges, "Also store the in-edges (CSC) of a directed graph");
   add_choice(*cmd, "--vertex-order", o->vertex_order, vertex_order_choices(),
              "Store the graph renumbered this way (new ids from 0; the per-vertex arrays' hot entries then share "

@@ -22,8 +22,11 @@ struct GraphOptions {
   uint64_t seed = 27491095;
   bool quiet = false;
 
-  // Registers --graph (positional name `positional` if not empty), --undirected, ...
-  void add_to(CLI::App& command, bool graph_required = true);
+  // Registers -g/--graph (kRequired, kOptional: bench's graphs may also be
+  // positional; kNone: the command takes the graph as its positional
+  // argument alone, so that two graphs cannot be named), --undirected, ...
+  enum class GraphFlag { kRequired, kOptional, kNone };
+  void add_to(CLI::App& command, GraphFlag flag = GraphFlag::kRequired);
   LoadOptions load_options(bool in_edges) const;
 };
 

@@ -63,7 +63,7 @@ void add_info_command(CLI::App& app) {
   auto o = std::make_shared<InfoOptions>();
   CLI::App* cmd = app.add_subcommand("info", "Show a graph's size, id width and degree distribution");
   cmd->add_option("input", o->graph.graph, "Graph file or generator spec")->required();
-  o->graph.add_to(*cmd, false);
+  o->graph.add_to(*cmd, GraphOptions::GraphFlag::kNone);
   cmd->add_flag("--json", o->json, "Print one JSON record");
   cmd->callback([o]() { info(*o); });
 }

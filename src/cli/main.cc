@@ -1,8 +1,10 @@
 // tiergraph: graph analytics on GPUs for graphs larger than GPU memory.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -40,6 +42,37 @@ void start_again_for_several_gpus(int argc, char** argv) {
   execv("/proc/self/exe", argv);
 }
 
+// An empty argument ("--tolerance ''", "--output=", or an empty file name)
+// is never what was meant: CLI11 would read it as 0 or as not given.
+void refuse_empty_arguments(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    if (arg.empty())
+      throw tg::usage_error(i > 1 ? std::string("an empty value after ") + argv[i - 1] : "an empty subcommand");
+    if (arg.starts_with("--") && eq == arg.size() - 1) throw tg::usage_error("an empty value in " + arg);
+  }
+}
+
+// A first argument that names no subcommand, where CLI11 says only that
+// one is required.
+void refuse_unknown_subcommand(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  std::string names;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (sub->get_name() == argv[1]) return;
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  throw tg::usage_error(std::string("unknown subcommand '") + argv[1] + "' (one of: " + names + ")");
+}
+
+// What the command printed (a --json record, a table) is its result: a
+// standard output that cannot take it (a full disk) is a failure.
+void flush_standard_output() {
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw tg::Error(std::string("standard output: cannot write: ") + std::strerror(errno));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,7 +95,10 @@ int main(int argc, char** argv) {
   tg::cli::add_plan_command(app);
   tg::cli::add_calibrate_command(app);
   try {
+    refuse_empty_arguments(argc, argv);
+    refuse_unknown_subcommand(app, argc, argv);
     app.parse(argc, argv);
+    flush_standard_output();
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

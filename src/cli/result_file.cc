@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "core/error.h"
+#include "formats/input_file.h"
+#include "formats/output_file.h"
 
 namespace tg::cli {
 
@@ -42,14 +44,21 @@ struct FileCloser {
 void write_results(const std::string& path, const AlgorithmInfo& algorithm, const VertexValues& values, int id_base) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory, not a file to write");
-  const std::string tmp = path + ".tmp";
+  // A regular file is written beside the target and renamed into place; a
+  // link, device or FIFO (/dev/stdout, a pipe) through itself, as renaming
+  // would replace it.
+  const bool direct = formats::is_special_file(path);
+  const std::string tmp = direct ? path : path + ".tmp";
+  auto remove_tmp = [&]() {
+    if (!direct) std::remove(tmp.c_str());
+  };
   std::unique_ptr<FILE, FileCloser> file(std::fopen(tmp.c_str(), "wb"));
   if (!file) throw Error(path + ": cannot write: " + std::strerror(errno));
   std::vector<char> buffer(1 << 20);
   size_t used = 0;
   auto flush = [&]() {
     if (used && std::fwrite(buffer.data(), 1, used, file.get()) != used) {
-      std::remove(tmp.c_str());
+      remove_tmp();
       throw Error(path + ": write failed: " + std::strerror(errno));
     }
     used = 0;
@@ -79,10 +88,10 @@ void write_results(const std::string& path, const AlgorithmInfo& algorithm, cons
       values);
   flush();
   if (std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0) {
-    std::remove(tmp.c_str());
+    remove_tmp();
     throw Error(path + ": write failed: " + std::strerror(errno));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (!direct && std::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     std::remove(tmp.c_str());
     throw Error(path + ": cannot rename " + tmp + ": " + why);
@@ -90,6 +99,7 @@ void write_results(const std::string& path, const AlgorithmInfo& algorithm, cons
 }
 
 VertexValues read_results(const std::string& path, const AlgorithmInfo& algorithm, uint64_t n, int id_base) {
+  formats::check_input_file(path, "a results file");
   std::ifstream in(path);
   if (!in) throw input_error(path, std::string("cannot open: ") + std::strerror(errno));
   VertexValues values;

@@ -25,7 +25,7 @@ void EngineOptions::add_to(CLI::App& command) {
       .add_option("--stream-threshold", gpu.stream_threshold,
                   "GPU, subgraph: stream the partitions when active edges exceed this fraction of all")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(FractionValidator());
   add_choice(command, "--gather", gpu.gather, gather_way_choices(), "GPU, subgraph: who gathers the active lists");
   command.add_option("--gpu-mem", gpu_mem, "GPU: device-memory budget, e.g. 4G (default: free memory minus a margin)")
       ->check(SizeValidator());
@@ -39,7 +39,7 @@ void EngineOptions::add_to(CLI::App& command) {
           "--cpu-share", [this](const double& share) { hybrid.cpu_share = share; },
           "hybrid: the CPU threads' fixed share of each gather's work, 0 to 1 (default: the cost model's, corrected "
           "after every gather)")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(FractionValidator());
   command.add_option("--profile", gpu.profile,
                      "GPU, --placement auto: the machine profile of tiergraph calibrate (default: $TG_PROFILE, else "
                      "~/.config/tiergraph/profile.json where it exists, else built-in H100 figures)");
@@ -74,6 +74,7 @@ void add_delegate_threshold(CLI::App& command, CLI::Option* gpus, std::optional<
           "--delegate-threshold", [&threshold](const uint64_t& th) { threshold = th; },
           "--gpus: vertices of out-degree above this are delegates, on every GPU (default: the paper's rule, 64 at "
           "scale 30, x sqrt(2) per scale; for BFS alone, that times the GPUs, times twice the GPUs with --push-only)")
+      ->check(WholeNumberValidator())
       ->needs(gpus);
 }
 
@@ -122,7 +123,7 @@ void SourceOptions::add_to(CLI::App& command, bool with_count) {
                                   "bc: sum over this many random sources with out-edges, picked as bench picks them")
                    ->check(CLI::Range(1, 1 << 20));
   one->excludes(many);
-  command.add_option("--source-seed", seed, "Seed for picking --sources")->capture_default_str();
+  command.add_option("--source-seed", seed, "Seed for picking --sources")->capture_default_str()->check(WholeNumberValidator());
 }
 
 Sources SourceOptions::resolve(const AnyGraph& graph, const AlgorithmInfo& algorithm) const {

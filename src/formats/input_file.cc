@@ -21,14 +21,14 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-int open_input_file(const std::string& path, uint64_t* size) {
+int open_input_file(const std::string& path, uint64_t* size, const char* what) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) {
     if (errno == ENOENT || errno == ENOTDIR) throw input_error(path, "no such file");
     if (errno == EACCES) throw input_error(path, "permission denied");
     throw input_error(path, std::string("cannot open (") + std::strerror(errno) + ")");
   }
-  if (S_ISDIR(st.st_mode)) throw input_error(path, "is a directory, expected a graph file");
+  if (S_ISDIR(st.st_mode)) throw input_error(path, std::string("is a directory, expected ") + what);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == EACCES) throw input_error(path, "permission denied");
@@ -40,6 +40,11 @@ int open_input_file(const std::string& path, uint64_t* size) {
   }
   *size = static_cast<uint64_t>(st.st_size);
   return fd;
+}
+
+void check_input_file(const std::string& path, const char* what) {
+  uint64_t size = 0;
+  ::close(open_input_file(path, &size, what));
 }
 
 int read_all(int fd, void* buffer, uint64_t bytes, uint64_t offset) {

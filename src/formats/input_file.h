@@ -16,9 +16,13 @@ namespace tg::formats {
 std::string base_name(const std::string& path);
 
 // Opens PATH read-only and returns the descriptor and the file size. Errors:
-// "PATH: no such file", "PATH: is a directory", "PATH: permission denied",
-// "PATH: not a regular file", "PATH: cannot open (REASON)".
-int open_input_file(const std::string& path, uint64_t* size);
+// "PATH: no such file", "PATH: is a directory, expected WHAT", "PATH:
+// permission denied", "PATH: not a regular file", "PATH: cannot open (REASON)".
+int open_input_file(const std::string& path, uint64_t* size, const char* what = "a graph file");
+// The same checks where the caller reads PATH by itself (a results file, a
+// profile, a checkpoint): a directory, or a device or FIFO that never ends
+// (/dev/zero), is refused before anything is read.
+void check_input_file(const std::string& path, const char* what);
 
 // Closes a descriptor from open_input_file when the reader leaves, by any path.
 struct ScopedFd {

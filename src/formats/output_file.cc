@@ -1,6 +1,7 @@
 #include "formats/output_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -12,8 +13,14 @@
 
 namespace tg::formats {
 
+bool is_special_file(const std::string& path) {
+  struct stat st;
+  return ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 OutputFile::OutputFile(const std::string& path, uint64_t total_bytes, bool progress)
     : path_(path), tmp_(path + ".tmp"), meter_(progress, "writing " + base_name(path), total_bytes, "") {
+  if (is_special_file(path)) throw Error(failure("not a regular file but a link, device or FIFO (a graph file is written beside the target and renamed into place)"));
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error(failure(std::strerror(errno)));
 }

@@ -1,7 +1,8 @@
 // Writing a file so that a failure never leaves a partial one under the
 // target's name: the bytes go to PATH.tmp, which is synced and renamed into
 // place by commit(); a writer dropped before commit() removes it. Every
-// error is "cannot write PATH: REASON".
+// error is "cannot write PATH: REASON". A target that is a link, a device or
+// a FIFO is refused (is_special_file).
 #pragma once
 
 #include <cstdint>
@@ -10,6 +11,13 @@
 #include "formats/progress.h"
 
 namespace tg::formats {
+
+// Whether PATH, as named (a link is not followed), exists and is neither a
+// regular file nor a directory: a symbolic link (/dev/stdout), a device
+// (/dev/full), a FIFO. A file written beside it and renamed into place would
+// replace the link or the device itself, so writers write through such a
+// target (text results) or refuse it (graph files, checkpoints, profiles).
+bool is_special_file(const std::string& path);
 
 class OutputFile {
  public:

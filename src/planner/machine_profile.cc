@@ -2,12 +2,15 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 
 #include "core/error.h"
 #include "core/types.h"
+#include "formats/input_file.h"
+#include "formats/output_file.h"
 
 namespace tg::planner {
 
@@ -125,13 +128,20 @@ nlohmann::json to_json(const MachineProfile& p) {
 }
 
 MachineProfile read_profile(const std::string& path) {
+  std::error_code e;
+  if (!std::filesystem::exists(path, e))
+    throw Error(path + ": cannot open the profile (run tiergraph calibrate to make one)", ErrorKind::kInput);
+  formats::check_input_file(path, "a machine profile");
   std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the profile (run tiergraph calibrate to make one)", ErrorKind::kInput);
+  if (!in) throw Error(path + ": cannot open the profile (" + std::strerror(errno) + ")", ErrorKind::kInput);
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw Error(path + ": not a JSON profile (" + std::string(e.what()) + ")", ErrorKind::kInput);
+    // nlohmann's text starts with its own tag ("[json.exception.parse_error.101] "): the reader needs the rest.
+    std::string why = e.what();
+    if (why.starts_with("[json.exception.") && why.find("] ") != std::string::npos) why.erase(0, why.find("] ") + 2);
+    throw Error(path + ": not a JSON profile (" + why + ")", ErrorKind::kInput);
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormat)
     throw Error(path + ": field \"format\" is not \"" + std::string(kFormat) + "\" (a profile of tiergraph calibrate?)",
@@ -158,6 +168,7 @@ void write_profile(const MachineProfile& profile, const std::string& path) {
   const std::filesystem::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
+  if (formats::is_special_file(path)) throw Error("cannot write the profile " + path + ": not a regular file");
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp);

@@ -79,6 +79,8 @@ TEST(Checkpoint, ACheckpointOfAnotherRunIsRefused) {
               3, "another graph");
   expect_exit(run_tiergraph("run pagerank --graph kron:12 --engine cpu --tolerance 1e-9 --resume " + dir), 3,
               "other options");
+  // Saved at iteration 4 or later: a run that would have stopped at 3 cannot go on from there.
+  expect_exit(run_tiergraph(kRun + "--max-iters 3 --resume " + dir), 3, ", past --max-iters 3");
   // One byte flipped in the middle, then the file cut short.
   const std::string file = dir + "/checkpoint.tgc";
   std::string bytes = tg::test::read_text_file(file);
