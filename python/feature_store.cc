@@ -15,9 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include "arguments.h"
 #include "dlpack_capsule.h"
-#include "use_gpu.h"
 #include "tiergraph/features.h"
+#include "use_gpu.h"
 
 namespace py = pybind11;
 
@@ -61,6 +62,18 @@ struct PyFeatureStore {
     }
   }
 };
+
+}  // namespace
+}  // namespace tiergraph_python
+
+namespace pybind11::detail {
+template <>
+class type_caster<tiergraph_python::PyFeatureStore>
+    : public tiergraph_python::ConstructedOnly<tiergraph_python::PyFeatureStore> {};
+}  // namespace pybind11::detail
+
+namespace tiergraph_python {
+namespace {
 
 // The features as a 2-D, C-contiguous NumPy array of a plain number type
 // sharing the caller's memory.
@@ -139,9 +152,7 @@ std::optional<std::vector<int>> peer_list(const py::object& peers) {
   for (const py::handle item : peers) {
     // ints and NumPy's integers (they have __index__; floats and strings do not)
     if (py::isinstance<py::bool_>(item) || !py::hasattr(item, "__index__")) refuse(wrong);
-    const auto value = py::cast<long long>(item.attr("__index__")());
-    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) refuse(wrong);
-    list.push_back(static_cast<int>(value));
+    list.push_back(whole<int>(item, "peers[" + std::to_string(list.size()) + "]"));
   }
   return list;
 }
@@ -168,7 +179,7 @@ tiergraph::FeatureStoreOptions store_options(double gpu_fraction, double peer_fr
   o.peer_fraction = peer_fraction;
   o.peers = peer_list(peers);
   o.score = score;
-  o.device = py::cast<int>(device);
+  o.device = whole<int>(device, "device", 0, 1024);
   o.where = where_from_use_gpu(use_gpu);
   o.sm_fraction = sm_fraction;
   o.cpu_share = cpu_share_from(cpu_share);
@@ -373,12 +384,10 @@ void bind_feature_store(py::module_& m) {
              s->owner = features;
              s->rows = feature_rows(features, s->bfloat16);
              s->cols = static_cast<int64_t>(s->rows.shape(1));
-             const tiergraph::Graph* g = graph.is_none() ? nullptr : &py::cast<const tiergraph::Graph&>(graph);
+             const tiergraph::Graph* g = optional_graph(graph);
              for (auto [name, fraction] : {std::pair{"gpu_fraction", gpu_fraction}, {"peer_fraction", peer_fraction}})
                if (!(fraction >= 0.0 && fraction <= 1.0))
                  refuse(name + (" " + std::string(py::str(py::float_(fraction)))) + " is outside [0, 1]");
-             if (py::isinstance<py::bool_>(device) || !py::isinstance<py::int_>(device))
-               refuse("device must be a GPU index (an int), not " + std::string(py::repr(device)));
              const tiergraph::FeatureStoreOptions o =
                  store_options(gpu_fraction, peer_fraction, peers, score, device, use_gpu, sm_fraction, train_ids,
                                cpu_share);

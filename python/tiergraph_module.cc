@@ -7,21 +7,27 @@
 // weights) a tiergraph.InputError (also a ValueError), GPU memory too short
 // for a feature tier or a sampler a MemoryError (the numbers in its message),
 // anything else (no usable GPU) a RuntimeError. Arguments of the wrong type
-// are pybind11's TypeError.
+// are a TypeError; integers out of their range a ValueError (arguments.h).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "arguments.h"
 #include "tiergraph/tiergraph.h"
 #include "use_gpu.h"
 
 namespace py = pybind11;
+using tiergraph_python::optional_whole;
+using tiergraph_python::whole;
+using tiergraph_python::whole_list;
 
 namespace tiergraph_python {
 void bind_feature_store(py::module_& m);  // feature_store.cc
@@ -214,10 +220,13 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "generate",
-      [](const std::string& spec, std::optional<std::string> weights, int edge_factor, uint64_t seed, bool ids64,
-         bool lists_by_weight) {
+      [](const std::string& spec, std::optional<std::string> weights, py::object edge_factor, py::object seed,
+         bool ids64, bool lists_by_weight) {
+        const tiergraph::LoadOptions o = load_options(false, false, weights, ids64,
+                                                      whole<int>(edge_factor, "edge_factor", 1, 1 << 20),
+                                                      whole<uint64_t>(seed, "seed"), lists_by_weight);
         py::gil_scoped_release release;
-        return tiergraph::load(spec, load_options(false, false, weights, ids64, edge_factor, seed, lists_by_weight));
+        return tiergraph::load(spec, o);
       },
       py::arg("spec"), py::kw_only(), py::arg("weights") = py::none(), py::arg("edge_factor") = 16,
       py::arg("seed") = 27491095, py::arg("ids64") = false, py::arg("lists_by_weight") = false,
@@ -225,8 +234,9 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "from_edges",
-      [](py::object src_in, py::object dst_in, py::object weights_in, uint64_t num_vertices, bool undirected,
+      [](py::object src_in, py::object dst_in, py::object weights_in, py::object num_vertices_in, bool undirected,
          bool simplify, std::optional<std::string> random_weights, bool ids64, bool lists_by_weight) {
+        const uint64_t num_vertices = whole<uint64_t>(num_vertices_in, "num_vertices");
         py::object asarray = py::module_::import("numpy").attr("asarray");
         std::optional<py::array> weights;
         if (!weights_in.is_none()) weights = py::array(asarray(weights_in));
@@ -236,10 +246,18 @@ PYBIND11_MODULE(tiergraph, m) {
                                  tiergraph::ErrorKind::kUsage);
         py::array_t<float, py::array::c_style | py::array::forcecast> w;
         if (weights) {
-          w = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(*weights);
-          if (!w || w.ndim() != 1 || w.size() != s.size())
+          // Read as double first: NumPy's cast would turn 1e40 into inf with a warning, where a file's reader
+          // refuses it.
+          const auto wide = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(*weights);
+          if (!wide || wide.ndim() != 1 || wide.size() != s.size())
             throw tiergraph::Error("weights must be one number per edge (" + std::to_string(s.size()) + ")",
                                    tiergraph::ErrorKind::kUsage);
+          for (py::ssize_t i = 0; i < wide.size(); ++i)
+            if (std::isfinite(wide.data()[i]) && std::fabs(wide.data()[i]) > std::numeric_limits<float>::max())
+              throw tiergraph::Error("weights[" + std::to_string(i) + "] = " + std::string(py::repr(py::float_(wide.data()[i]))) +
+                                         " is out of the range of a 4-byte float",
+                                     tiergraph::ErrorKind::kUsage);
+          w = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(wide);
         }
         tiergraph::LoadOptions o =
             load_options(undirected, simplify, random_weights, ids64, 16, 27491095, lists_by_weight);
@@ -259,8 +277,9 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "tier_scores",
-      [](const tiergraph::Graph& graph, const std::string& score, py::object train_ids_in, int iterations,
+      [](const tiergraph::Graph& graph, const std::string& score, py::object train_ids_in, py::object iterations_in,
          double damping) {
+        const int iterations = whole<int>(iterations_in, "iterations", 0, std::numeric_limits<int>::max());
         std::vector<uint64_t> train;
         if (!train_ids_in.is_none()) {
           auto t = vertex_ids(train_ids_in, "train_ids");
@@ -283,6 +302,9 @@ PYBIND11_MODULE(tiergraph, m) {
       [](py::array_t<double, py::array::c_style | py::array::forcecast> scores) {
         if (scores.ndim() != 1)
           throw tiergraph::Error("scores must be one-dimensional", tiergraph::ErrorKind::kUsage);
+        for (py::ssize_t i = 0; i < scores.size(); ++i)  // NaN has no rank: it was placed first, as the hottest
+          if (std::isnan(scores.data()[i]))
+            throw tiergraph::Error("scores[" + std::to_string(i) + "] is NaN", tiergraph::ErrorKind::kUsage);
         return as_int64(tiergraph::order_by_score(std::vector<double>(scores.data(), scores.data() + scores.size())));
       },
       py::arg("scores"), "Vertex ids by descending score, ties by ascending id (int64): hot rows first.");
@@ -300,9 +322,9 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "sample_neighbors",
-      [](const tiergraph::Graph& graph, py::object seeds_in, std::vector<int> fanouts, bool replace, uint64_t seed) {
+      [](const tiergraph::Graph& graph, py::object seeds_in, py::object fanouts, bool replace, py::object seed) {
         auto seeds = vertex_ids(seeds_in, "seeds");
-        tiergraph::SampleOptions o{std::move(fanouts), replace, seed};
+        tiergraph::SampleOptions o{whole_list<int>(fanouts, "fanouts"), replace, whole<uint64_t>(seed, "seed")};
         std::vector<tiergraph::SampledHop> hops;
         {
           py::gil_scoped_release release;
@@ -323,15 +345,15 @@ PYBIND11_MODULE(tiergraph, m) {
       "Samples per-layer blocks for GNN mini-batches: sampler.sample(seeds) returns one dict per hop, as "
       "sample_neighbors does, drawn on a GPU where there is one (the same draws as on the CPU); each call draws "
       "anew, reproducibly for `seed`.")
-      .def(py::init([](const tiergraph::Graph& graph, std::vector<int> fanouts, bool replace, uint64_t seed,
-                       py::object use_gpu, bool zero_copy, int device) {
+      .def(py::init([](const tiergraph::Graph& graph, py::object fanouts, bool replace, py::object seed,
+                       py::object use_gpu, bool zero_copy, py::object device) {
              tiergraph::SamplerOptions o;
-             o.fanouts = std::move(fanouts);
+             o.fanouts = whole_list<int>(fanouts, "fanouts");
              o.replace = replace;
-             o.seed = seed;
+             o.seed = whole<uint64_t>(seed, "seed");
              o.where = tiergraph_python::where_from_use_gpu(use_gpu);
              o.zero_copy = zero_copy;
-             o.device = device;
+             o.device = whole<int>(device, "device", 0, 1024);
              py::gil_scoped_release release;
              return std::make_unique<tiergraph::NeighborSampler>(graph, o);
            }),
@@ -341,7 +363,8 @@ PYBIND11_MODULE(tiergraph, m) {
            "host memory in place instead of copying them into GPU memory.")
       .def(
           "sample",
-          [](tiergraph::NeighborSampler& s, py::object seeds_in, std::optional<uint64_t> seed, bool cuda) {
+          [](tiergraph::NeighborSampler& s, py::object seeds_in, py::object seed_in, bool cuda) {
+            const std::optional<uint64_t> seed = optional_whole<uint64_t>(seed_in, "seed");
             auto seeds = vertex_ids(seeds_in, "seeds");
             if (cuda) return cuda_hop_dicts(s, seeds, seed);
             std::vector<tiergraph::SampledHop> hops;
@@ -370,30 +393,32 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "run",
-      [](const std::string& algorithm, const tiergraph::Graph& graph, std::optional<uint64_t> source,
-         std::optional<std::vector<uint64_t>> sources, const std::string& engine, const std::string& placement,
-         int threads, bool verify, double tolerance, int max_iters, double damping, double delta,
-         uint64_t gpu_memory_budget, int device, int gpus, bool push_only, const std::string& vertex_order,
-         const std::string& cc_method, const std::string& pr_contributions) {
-        if (source && sources) throw tiergraph::Error("give source or sources, not both", tiergraph::ErrorKind::kUsage);
+      [](const std::string& algorithm, const tiergraph::Graph& graph, py::object source, py::object sources,
+         const std::string& engine, const std::string& placement, py::object threads, bool verify, double tolerance,
+         py::object max_iters, double damping, double delta, py::object gpu_memory_budget, py::object device,
+         py::object gpus, bool push_only, const std::string& vertex_order, const std::string& cc_method,
+         const std::string& pr_contributions) {
+        if (!source.is_none() && !sources.is_none())
+          throw tiergraph::Error("give source or sources, not both", tiergraph::ErrorKind::kUsage);
+        constexpr int kIntMax = std::numeric_limits<int>::max();
         tiergraph::RunOptions o;
         o.engine = engine;
         o.placement = placement;
-        o.threads = threads;
+        o.threads = whole<int>(threads, "threads", 0, kIntMax);
         o.verify = verify;
         o.tolerance = tolerance;
-        o.max_iters = max_iters;
+        o.max_iters = whole<int>(max_iters, "max_iters", 1, kIntMax);
         o.damping = damping;
         o.delta = delta;
-        o.gpu_memory_budget = gpu_memory_budget;
-        o.device = device;
-        o.gpus = gpus;
+        o.gpu_memory_budget = whole<uint64_t>(gpu_memory_budget, "gpu_memory_budget");
+        o.device = whole<int>(device, "device", 0, 1024);
+        o.gpus = whole<int>(gpus, "gpus", 0, 1024);
         o.push_only = push_only;
         o.vertex_order = vertex_order;
         o.cc_method = cc_method;
         o.pagerank_contributions = pr_contributions;
-        if (source) o.sources = {*source};
-        if (sources) o.sources = *sources;
+        if (!source.is_none()) o.sources = {whole<uint64_t>(source, "source")};
+        if (!sources.is_none()) o.sources = whole_list<uint64_t>(sources, "sources");
         tiergraph::Result r;
         {
           py::gil_scoped_release release;

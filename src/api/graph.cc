@@ -103,6 +103,8 @@ Graph from_edges(const uint64_t* src, const uint64_t* dst, size_t num_edges, con
     e.num_vertices = num_vertices;
     if (num_vertices == 0 && num_edges > 0) {  // the largest id + 1 (the builder checks ids against a given count)
       const uint64_t largest = std::max(*std::max_element(src, src + num_edges), *std::max_element(dst, dst + num_edges));
+      if (largest >= (uint64_t{1} << 48))  // largest + 1 vertices, which wrapped to 0 at 2^64 - 1
+        throw tg::input_error(name, "vertex id " + std::to_string(largest) + " is more than tiergraph supports (ids below 2^48)");
       e.num_vertices = largest + 1;
     }
     auto impl = std::make_shared<Graph::Impl>();

@@ -379,11 +379,12 @@ void validate(const EdgeList& edges) {
   if (first_bad != m) {
     const uint64_t base = static_cast<uint64_t>(edges.id_base);
     uint64_t bad = s[first_bad] >= n ? s[first_bad] : d[first_bad];
-    throw input_error(who, "edge " + std::to_string(first_bad + 1) + " (" + std::to_string(s[first_bad] + base) + " -> " +
+    throw input_error(who, "edges[" + std::to_string(first_bad) + "] (" + std::to_string(s[first_bad] + base) + " -> " +
                                std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
                                " is out of range (the graph has " + std::to_string(n) + " vertices)");
   }
-  // The readers refuse NaN; this catches edge lists made in code. A NaN would
+  // Edges are named by their index in the arrays (edges made in code: a
+  // file's readers name its lines). The readers refuse NaN; this catches edge lists made in code. A NaN would
   // also break the strict weak order of the (neighbor, weight) sort.
   if (!edges.weights.empty()) {
     const weight_t* w = edges.weights.data();
@@ -393,7 +394,7 @@ void validate(const EdgeList& edges) {
       if (std::isnan(w[e])) first_nan = std::min(first_nan, e);
     if (first_nan != m) {
       const uint64_t base = static_cast<uint64_t>(edges.id_base);
-      throw input_error(who, "edge " + std::to_string(first_nan + 1) + " (" + std::to_string(s[first_nan] + base) +
+      throw input_error(who, "edges[" + std::to_string(first_nan) + "] (" + std::to_string(s[first_nan] + base) +
                                  " -> " + std::to_string(d[first_nan] + base) + "): the weight is NaN");
     }
   }

@@ -238,7 +238,7 @@ TEST(Builder, NanWeightThrowsInfIsKept) {
     ADD_FAILURE() << "accepted a NaN weight";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kInput) << e.what();
-    EXPECT_NE(std::string(e.what()).find("test: edge 2 (1 -> 2): the weight is NaN"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("test: edges[1] (1 -> 2): the weight is NaN"), std::string::npos) << e.what();
   }
   AnyGraph g = build_graph(make_edges(3, {{0, 1}, {0, 1}, {1, 2}}, {inf, 4.0f, inf}), {.simplify = true});
   const auto& out = std::get<Graph<vid32_t>>(g).out;

@@ -469,8 +469,13 @@ class FeatureStoreRefusalsTest(unittest.TestCase):
         self.refused(lambda: tiergraph.FeatureStore(f, score="pagerank"), "score 'pagerank' is not a tier score")
         small = tiergraph.from_edges([0], [1])
         self.refused(lambda: tiergraph.FeatureStore(f, small, gpu_fraction=0.5), "the graph has 2 vertices")
-        self.refused(lambda: tiergraph.FeatureStore(f, device=-1), "device -1")
-        self.refused(lambda: tiergraph.FeatureStore(f, device="cuda"), "device must be a GPU index")
+        self.refused(lambda: tiergraph.FeatureStore(f, device=-1), "device must be an integer from 0 to 1024, not -1")
+        with self.assertRaisesRegex(TypeError, "device must be an integer, not str"):
+            tiergraph.FeatureStore(f, device="cuda")
+        with self.assertRaisesRegex(TypeError, "graph must be a tiergraph.Graph or None, not str"):
+            tiergraph.FeatureStore(f, graph="kron:8")  # was pybind11's "Unable to cast Python instance"
+        self.refused(lambda: tiergraph.FeatureStore(f, peer_fraction=0.5, peers=[2**70]),
+                     "peers[0] must be an integer from")
         self.refused(lambda: tiergraph.FeatureStore(f, sm_fraction=0.0), "sm_fraction")
         for share in (1.5, -0.1, float("nan")):
             self.refused(lambda: tiergraph.FeatureStore(f, cpu_share=share), "cpu_share")

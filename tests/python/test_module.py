@@ -265,6 +265,68 @@ class ModuleTest(unittest.TestCase):
             self.assertNotIn("\n", str(caught.exception).strip() if kind is not TypeError else "")
         self.assertTrue(issubclass(tiergraph.InputError, ValueError))
 
+    def test_integer_arguments_are_checked_by_name_in_one_line(self):
+        # pybind11's own conversion raised a TypeError listing the whole signature for -1 or 2**64,
+        # and took True as 1.
+        g = tiergraph.generate("kron:6")
+        cases = [
+            (ValueError, "source must be an integer from 0 to 18446744073709551615, not -1",
+             lambda: tiergraph.run("bfs", g, source=-1)),
+            (ValueError, "sources[1] must be an integer from 0", lambda: tiergraph.run("bc", g, sources=[0, -1])),
+            (ValueError, "sources is empty", lambda: tiergraph.run("bc", g, sources=[])),
+            (ValueError, "source must be an integer from 0 to 18446744073709551615, not 18446744073709551616",
+             lambda: tiergraph.run("bfs", g, source=2**64)),
+            (TypeError, "source must be an integer, not bool", lambda: tiergraph.run("bfs", g, source=True)),
+            (ValueError, "threads must be an integer", lambda: tiergraph.run("bfs", g, threads=2**40)),
+            (ValueError, "max_iters must be an integer from 1", lambda: tiergraph.run("pagerank", g, max_iters=0)),
+            (ValueError, "gpu_memory_budget must be", lambda: tiergraph.run("bfs", g, gpu_memory_budget=-1)),
+            (ValueError, "seed must be an integer from 0", lambda: tiergraph.generate("kron:6", seed=-1)),
+            (ValueError, "edge_factor must be an integer from 1 to 1048576",
+             lambda: tiergraph.generate("kron:6", edge_factor=10**12)),
+            (ValueError, "num_vertices must be", lambda: tiergraph.from_edges([0], [1], num_vertices=-1)),
+            (ValueError, "fanouts[0] must be an integer", lambda: tiergraph.sample_neighbors(g, [0], [2**31])),
+            (ValueError, "fanouts is empty", lambda: tiergraph.sample_neighbors(g, [0], [])),
+            (ValueError, "seed must be", lambda: tiergraph.NeighborSampler(g, [5], seed=-1)),
+            (ValueError, "seed must be", lambda: tiergraph.NeighborSampler(g, [5]).sample([0], seed=-1)),
+            (ValueError, "iterations must be", lambda: tiergraph.tier_scores(g, iterations=2**40)),
+        ]
+        for kind, message, call in cases:
+            with self.assertRaises(kind) as caught:
+                call()
+            self.assertIn(message, str(caught.exception))
+            self.assertNotIn("\n", str(caught.exception))
+        # NumPy's integers are integers.
+        _, stats = tiergraph.run("bfs", g, source=np.int64(3), engine="cpu")
+        self.assertEqual(stats["sources"], [3])
+
+    def test_objects_made_by_new_alone_are_refused_not_crashed_on(self):
+        # Cls.__new__(Cls) makes an object that holds no C++ one: using it crashed the interpreter.
+        for make, use in [
+            (lambda: tiergraph.Graph.__new__(tiergraph.Graph), lambda x: x.num_vertices),
+            (lambda: tiergraph.Graph.__new__(tiergraph.Graph), repr),
+            (lambda: tiergraph.Graph.__new__(tiergraph.Graph), lambda x: tiergraph.run("bfs", x, engine="cpu")),
+            (lambda: tiergraph.NeighborSampler.__new__(tiergraph.NeighborSampler), lambda x: x.sample([0])),
+            (lambda: tiergraph.FeatureStore.__new__(tiergraph.FeatureStore), lambda x: x[[0]]),
+            (lambda: tiergraph.FeatureStore.__new__(tiergraph.FeatureStore), repr),
+        ]:
+            with self.assertRaises(TypeError) as caught:
+                use(make())
+            self.assertIn("was made by __new__ alone and holds nothing", str(caught.exception))
+
+    def test_values_numpy_would_change_are_refused(self):
+        with self.assertRaises(ValueError) as caught:  # NumPy's cast to float32 made it inf
+            tiergraph.from_edges([0, 1], [1, 0], weights=[1e40, 1.0])
+        self.assertIn("weights[0] = 1e+40 is out of the range of a 4-byte float", str(caught.exception))
+        with self.assertRaises(tiergraph.InputError) as caught:  # largest id + 1 wrapped to 0 vertices
+            tiergraph.from_edges(np.array([2**64 - 1], np.uint64), np.array([0], np.uint64))
+        self.assertIn("vertex id 18446744073709551615 is more than tiergraph supports", str(caught.exception))
+        with self.assertRaises(tiergraph.InputError) as caught:  # edges named by their index
+            tiergraph.from_edges([0, 1], [1, 0], weights=[float("nan"), 1.0])
+        self.assertIn("edges[0] (0 -> 1): the weight is NaN", str(caught.exception))
+        with self.assertRaises(ValueError) as caught:  # NaN was ranked hottest
+            tiergraph.order_by_score(np.array([1.0, float("nan"), 2.0]))
+        self.assertIn("scores[1] is NaN", str(caught.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

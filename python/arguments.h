@@ -1,0 +1,97 @@
+// Integer, graph and object arguments as Python gives them. pybind11's own
+// conversion of an int parameter refuses -1 (into an unsigned) or 2**64 with
+// a TypeError that lists the function's whole signature, takes True as 1,
+// and casting an object to a Graph fails with "Unable to cast Python instance
+// to C++ type"; these raise one line naming the argument: a TypeError for
+// what is no integer (a bool, a float, a string) or no graph, a ValueError for
+// an integer out of range.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tiergraph/tiergraph.h"
+
+namespace tiergraph_python {
+
+inline std::string type_name(pybind11::handle x) {
+  return pybind11::str(pybind11::type::handle_of(x).attr("__name__"));
+}
+
+// An int, or anything with __index__ (NumPy's integers), but not a bool.
+template <typename T>
+T whole(pybind11::handle x, const std::string& name, T lo = std::numeric_limits<T>::min(),
+        T hi = std::numeric_limits<T>::max()) {
+  if (PyBool_Check(x.ptr()) || !PyIndex_Check(x.ptr()))
+    throw pybind11::type_error(name + " must be an integer, not " + type_name(x));
+  const auto i = pybind11::reinterpret_steal<pybind11::int_>(PyNumber_Index(x.ptr()));
+  if (!i) throw pybind11::error_already_set();
+  if (i < pybind11::int_(lo) || i > pybind11::int_(hi))
+    throw pybind11::value_error(name + " must be an integer from " + std::to_string(lo) + " to " +
+                                std::to_string(hi) + ", not " + std::string(pybind11::repr(i)));
+  return i.cast<T>();
+}
+
+template <typename T>
+std::optional<T> optional_whole(pybind11::handle x, const std::string& name, T lo = std::numeric_limits<T>::min(),
+                                T hi = std::numeric_limits<T>::max()) {
+  if (x.is_none()) return std::nullopt;
+  return whole<T>(x, name, lo, hi);
+}
+
+// A list (or any iterable but a string) of such integers, not empty.
+template <typename T>
+std::vector<T> whole_list(pybind11::handle x, const std::string& name, T lo = std::numeric_limits<T>::min(),
+                          T hi = std::numeric_limits<T>::max()) {
+  if (pybind11::isinstance<pybind11::str>(x) || !pybind11::isinstance<pybind11::iterable>(x))
+    throw pybind11::type_error(name + " must be a list of integers, not " + type_name(x));
+  std::vector<T> list;
+  for (const pybind11::handle item : x) list.push_back(whole<T>(item, name + "[" + std::to_string(list.size()) + "]", lo, hi));
+  if (list.empty()) throw pybind11::value_error(name + " is empty");
+  return list;
+}
+
+// The caster of a bound class whose objects only its factories make: an
+// object made by Cls.__new__(Cls) alone holds no C++ object, and any method
+// or function handed one crashed the interpreter; this caster refuses it.
+template <typename T>
+class ConstructedOnly : public pybind11::detail::type_caster_base<T> {
+ public:
+  bool load(pybind11::handle src, bool convert) {
+    if (!pybind11::detail::type_caster_base<T>::load(src, convert)) return false;
+    if (src.is_none() || !pybind11::isinstance<T>(src)) return true;
+    auto* inst = reinterpret_cast<pybind11::detail::instance*>(src.ptr());
+    if (!inst->get_value_and_holder(pybind11::detail::get_type_info(typeid(T))).holder_constructed())
+      throw pybind11::type_error("this tiergraph." + type_name(src) +
+                                 " was made by __new__ alone and holds nothing (make one with its constructor or "
+                                 "tiergraph.load / generate / from_edges)");
+    return true;
+  }
+};
+
+}  // namespace tiergraph_python
+
+namespace pybind11::detail {
+template <>
+class type_caster<tiergraph::Graph> : public tiergraph_python::ConstructedOnly<tiergraph::Graph> {};
+template <>
+class type_caster<tiergraph::NeighborSampler> : public tiergraph_python::ConstructedOnly<tiergraph::NeighborSampler> {};
+}  // namespace pybind11::detail
+
+namespace tiergraph_python {
+
+// graph= of FeatureStore, which also takes None: a string or another object
+// is a TypeError naming it.
+inline const tiergraph::Graph* optional_graph(pybind11::handle x, const std::string& name = "graph") {
+  if (x.is_none()) return nullptr;
+  if (!pybind11::isinstance<tiergraph::Graph>(x))
+    throw pybind11::type_error(name + " must be a tiergraph.Graph or None, not " + type_name(x));
+  return pybind11::cast<const tiergraph::Graph*>(x);
+}
+
+}  // namespace tiergraph_python
