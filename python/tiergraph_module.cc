@@ -207,8 +207,16 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "load",
-      [](const std::string& path, bool undirected, bool simplify, std::optional<std::string> weights, bool ids64,
+      [](py::object path_in, bool undirected, bool simplify, std::optional<std::string> weights, bool ids64,
          bool lists_by_weight) {
+        // A str or os.PathLike (pathlib.Path), as open() takes; a NUL would cut the name short.
+        const py::object fspath = py::module_::import("os").attr("fspath");
+        const py::object given = py::isinstance<py::str>(path_in) ? path_in : fspath(path_in);
+        if (!py::isinstance<py::str>(given))
+          throw py::type_error("path must be a str or os.PathLike naming a file, not " +
+                               tiergraph_python::type_name(path_in));
+        const std::string path = given.cast<std::string>();
+        if (path.find('\0') != std::string::npos) throw py::value_error("path: embedded null character");
         py::gil_scoped_release release;
         return tiergraph::load(path, load_options(undirected, simplify, weights, ids64, 16, 27491095, lists_by_weight));
       },

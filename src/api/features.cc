@@ -106,6 +106,13 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
     if (!score)
       throw tg::usage_error("score '" + o.score + "' is not a tier score (degree, reverse-pagerank, "
                             "weighted-reverse-pagerank)");
+    // train_ids weigh a graph's scores: without a graph they would be dropped unread, and an id past the
+    // rows is a mistake whether or not this store's fractions ask for scores.
+    if (!o.train_ids.empty() && graph == nullptr)
+      throw tg::usage_error("train_ids weigh the graph's tier scores: give the graph too");
+    for (uint64_t t : o.train_ids)
+      if (t >= num_rows)
+        throw tg::usage_error("train id " + std::to_string(t) + " is not a row (" + std::to_string(num_rows) + " rows)");
     if (o.where != "auto" && o.where != "gpu" && o.where != "cpu")
       throw tg::usage_error("where '" + o.where + "' is not auto, gpu or cpu");
     if (o.device < 0) throw tg::usage_error("device " + std::to_string(o.device) + " is negative");

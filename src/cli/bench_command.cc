@@ -228,7 +228,7 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("-t,--threads", o->threads, "CPU threads (default: all cores)")->check(CLI::Range(1, kMaxThreads));
   cmd->add_option("--tolerance", o->algo.tolerance, "PageRank tolerance")->capture_default_str();
   cmd->add_option("--max-iters", o->algo.max_iters, "PageRank: at most this many iterations")->capture_default_str();
-  cmd->add_option("--delta", o->algo.delta, "SSSP and SSWP: bucket width (default: from the edge weights)");
+  cmd->add_option("--delta", o->algo.delta, "SSSP and SSWP: bucket width (0 or default: from the edge weights)");
   add_push_only(*cmd, o->algo.push_only);
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");
   add_choice(*cmd, "--pr-contributions", o->algo.contributions, contributions_choices(),

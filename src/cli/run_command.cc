@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -77,6 +78,10 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
   // What changes the result: a checkpoint made with other values is refused.
   const std::string options = algorithm.checkpoint_options(request.options, request.sources);
   const std::string& dir = o.resume.empty() ? o.checkpoint : o.resume;
+  // A run killed before its first checkpoint resumes from the beginning; so does a mistyped folder, which
+  // would lose a long run's progress without a word.
+  if (!o.resume.empty() && !std::filesystem::exists(std::filesystem::path(dir) / "checkpoint.tgc") && !o.graph.quiet)
+    std::fprintf(stderr, "note: --resume %s: no checkpoint there yet, starting from the beginning\n", dir.c_str());
   return std::make_unique<Checkpointer>(dir, o.checkpoint_every, !o.resume.empty(),
                                         checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
 }
@@ -184,7 +189,7 @@ void add_run_command(CLI::App& app) {
                 "Run the order-independent forms: pagerank and ssnsp push deltas, bfs relaxes depths (--async "
                 "implies it)");
   cmd->add_option("--delta", o->algo.delta,
-                  "SSSP and SSWP: bucket width (default: from the edge weights: their mean on the GPU, a quarter "
+                  "SSSP and SSWP: bucket width (0 or default: from the edge weights: their mean on the GPU, a quarter "
                   "of it for SSSP on the subgraph placement, half the mean over the average degree on the CPU)");
   add_push_only(*cmd, o->algo.push_only);
   add_choice(*cmd, "--cc-method", o->algo.cc_method, cc_method_choices(), "CC: how components are linked");

@@ -180,6 +180,8 @@ GeneratorSpec parse_generator_spec(const std::string& text, int edge_factor, uin
     std::string_view f = fields[i];
     size_t eq = f.find('=');
     std::string_view key = f.substr(0, eq);
+    for (size_t j = 2; j < i; ++j)  // ef=4:ef=8 took the last; which was meant is not ours to guess
+      if (fields[j].substr(0, fields[j].find('=')) == key) throw fail("'" + std::string(key) + "' is given twice");
     std::string_view value = eq == std::string_view::npos ? std::string_view() : f.substr(eq + 1);
     uint64_t x = 0;
     if (key == "ef") {

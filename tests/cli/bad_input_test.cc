@@ -119,6 +119,19 @@ TEST(CliBadInput, BenchRefusesBeforeRunningWhatWouldFailAfter) {
               "--baseline device is not among the placements run");
 }
 
+TEST(CliBadInput, ResumingFromAFolderWithNoCheckpointSaysSo) {
+  // A mistyped folder started the run over without a word.
+  const std::string dir = tg::test::temp_path("no-checkpoint-here");
+  const auto r = run_tiergraph("run pagerank --graph kron:6 --engine cpu --resume " + dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: --resume " + dir + ": no checkpoint there yet, starting from the beginning"),
+            std::string::npos)
+      << r.err;
+  // Once one is there, resuming says nothing.
+  EXPECT_EQ(run_tiergraph("run pagerank --graph kron:6 --engine cpu --checkpoint-every 1 --resume " + dir).err.find("note:"),
+            std::string::npos);
+}
+
 TEST(CliBadInput, GapsUnweightedFormOfAWeightedGraphSaysWhatItLeavesOut) {
   const auto r = run_tiergraph("generate kron:6 --weights 1:5 " + tg::test::temp_path("w.sg"));
   ASSERT_EQ(r.exit_code, 0) << r.err;

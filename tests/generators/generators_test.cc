@@ -66,7 +66,8 @@ TEST(GeneratorSpec, RejectsBadSpecsNamingTheField) {
                  Case{"rmat:10", "generator"}, Case{"kron:10:ef=0", "ef"}, Case{"kron:10:ef=", "ef"},
                  Case{"kron:10:ef=abc", "ef"}, Case{"kron:10:ef=-2", "ef"}, Case{"kron:10:seed=x", "seed"},
                  Case{"kron:10:seed=-1", "seed"}, Case{"kron:10:foo=1", "foo"}, Case{"kron:10:", "option"},
-                 Case{"urand:10:ef", "ef"}}) {
+                 Case{"urand:10:ef", "ef"}, Case{"kron:8:ef=4:ef=8", "'ef' is given twice"},
+                 Case{"kron:8:seed=1:ef=4:seed=1", "'seed' is given twice"}}) {
     try {
       parse_generator_spec(c.text);
       ADD_FAILURE() << "accepted " << c.text;

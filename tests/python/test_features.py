@@ -476,6 +476,9 @@ class FeatureStoreRefusalsTest(unittest.TestCase):
             tiergraph.FeatureStore(f, graph="kron:8")  # was pybind11's "Unable to cast Python instance"
         self.refused(lambda: tiergraph.FeatureStore(f, peer_fraction=0.5, peers=[2**70]),
                      "peers[0] must be an integer from")
+        self.refused(lambda: tiergraph.FeatureStore(f, train_ids=[0]), "train_ids weigh the graph's tier scores")
+        self.refused(lambda: tiergraph.FeatureStore(np.zeros((2, 3), np.float32), small, train_ids=[2]),
+                     "train id 2 is not a row (2 rows)")  # checked with no GPU fraction too
         self.refused(lambda: tiergraph.FeatureStore(f, sm_fraction=0.0), "sm_fraction")
         for share in (1.5, -0.1, float("nan")):
             self.refused(lambda: tiergraph.FeatureStore(f, cpu_share=share), "cpu_share")

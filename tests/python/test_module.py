@@ -299,6 +299,15 @@ class ModuleTest(unittest.TestCase):
         _, stats = tiergraph.run("bfs", g, source=np.int64(3), engine="cpu")
         self.assertEqual(stats["sources"], [3])
 
+    def test_load_takes_a_path_as_open_does(self):
+        import pathlib
+        name = self.graph_file([("0", "1"), ("1", "2")])
+        self.assertEqual(tiergraph.load(pathlib.Path(name)).num_vertices, 3)
+        with self.assertRaisesRegex(ValueError, "embedded null character"):
+            tiergraph.load(name + "\0x")
+        with self.assertRaisesRegex(TypeError, "path must be a str or os.PathLike"):
+            tiergraph.load(b"bytes.el")
+
     def test_objects_made_by_new_alone_are_refused_not_crashed_on(self):
         # Cls.__new__(Cls) makes an object that holds no C++ one: using it crashed the interpreter.
         for make, use in [
