@@ -84,9 +84,14 @@ tiergraph::LoadOptions load_options(bool undirected, bool simplify, const std::o
 // a copy where they are unsigned 64-bit already: one-dimensional integers,
 // none negative.
 py::array_t<uint64_t, py::array::c_style | py::array::forcecast> vertex_ids(py::object given, const char* what) {
+  if (given.is_none()) throw py::type_error(std::string(what) + " must be vertex ids (an array or a list), not None");
   py::array a = py::module_::import("numpy").attr("asarray")(given);
   if (a.ndim() != 1) throw tiergraph::Error(std::string(what) + " must be one-dimensional", tiergraph::ErrorKind::kUsage);
   const char kind = a.dtype().kind();
+  if (kind == 'O' && a.size() > 0)  // what NumPy keeps as Python objects: ints past 64 bits, or mixed types
+    throw tiergraph::Error(std::string(what) + " must hold integers below 2^64, not objects (" +
+                               std::string(py::repr(a[py::int_(0)])) + ", ...)",
+                           tiergraph::ErrorKind::kUsage);
   if (kind != 'i' && kind != 'u' && a.size() > 0)
     throw tiergraph::Error(std::string(what) + " must hold integers, not " + std::string(py::str(a.dtype())),
                            tiergraph::ErrorKind::kUsage);

@@ -47,9 +47,9 @@ SizeValidator::SizeValidator() {
   name_ = "SIZE";
   func_ = [](std::string& text) -> std::string {
     try {
-      if (parse_size(text, "size") == 0) return "must be larger than 0";
-    } catch (const Error&) {
-      return "'" + text + "' is not a size (examples: 4G, 512M, 1.5GiB, 1000000)";
+      if (parse_size(text, "") == 0) return "must be larger than 0";
+    } catch (const Error& e) {
+      return std::string(e.what()).substr(2);  // parse_size's message, less its empty option name and ": "
     }
     return std::string();
   };

@@ -22,9 +22,10 @@ uint64_t parse_size(const std::string& text, const std::string& option) {
   else if (unit == "G" || unit == "GB" || unit == "GIB") scale = 1024.0 * 1024 * 1024;
   else if (unit == "T" || unit == "TB" || unit == "TIB") scale = 1024.0 * 1024 * 1024 * 1024;
   else throw bad;
-  double bytes = number * scale;
-  if (!std::isfinite(bytes) || bytes < 0 || bytes > 1.8e19) throw bad;
-  return static_cast<uint64_t>(std::llround(bytes));
+  const double bytes = std::round(number * scale);
+  if (!std::isfinite(bytes) || bytes >= 18446744073709551616.0)  // 2^64; llround overflowed past 2^63
+    throw usage_error(option + ": '" + text + "' is too large (at most 16 EiB)");
+  return static_cast<uint64_t>(bytes);
 }
 
 }  // namespace tg::cli

@@ -48,6 +48,15 @@ TEST(CliBadInput, UnsignedValuesAndFractionsAreCheckedAsTyped) {
   EXPECT_EQ(run_tiergraph("run bfs --graph kron:8 --seed 18446744073709551615 -q").exit_code, 0);
 }
 
+TEST(CliBadInput, SizesPastTheirRangeAreTooLargeNotMalformed) {
+  expect_exit(run_tiergraph("run bfs --graph kron:8 --gpu-mem 1e30"), 2, "'1e30' is too large (at most 16 EiB)");
+  expect_exit(run_tiergraph("run bfs --graph kron:8 --gpu-mem 99999999999999999999"), 2, "is too large");
+  expect_exit(run_tiergraph("run bfs --graph kron:8 --gpu-mem lots"), 2, "'lots' is not a size");
+  const std::string g = tg::test::temp_path("sizes.tgb");
+  ASSERT_EQ(run_tiergraph("generate kron:8 " + g).exit_code, 0);
+  expect_exit(run_tiergraph("run bfs --graph " + g + " --engine cpu --host-mem 100"), 2, "--host-mem 100 B is too small");
+}
+
 TEST(CliBadInput, TheGraphIsNamedOnce) {
   expect_exit(run_tiergraph("info kron:9 -g kron:8"), 2, "-g");
   expect_exit(run_tiergraph("convert kron:9 " + tg::test::temp_path("once.tgb") + " --graph kron:8"), 2, "--graph");

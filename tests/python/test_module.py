@@ -218,6 +218,8 @@ class ModuleTest(unittest.TestCase):
             (ValueError, lambda: tiergraph.from_edges([[0]], [[1]])),
             (ValueError, lambda: tiergraph.from_edges([0], [1], weights=[1, 2])),
             (ValueError, lambda: tiergraph.from_edges([0], [1], weights=[1.0], random_weights="1:5")),
+            (ValueError, lambda: tiergraph.from_edges([10**30], [0])),  # NumPy's objects, past 64 bits
+            (TypeError, lambda: tiergraph.from_edges(None, None)),
             # an id that asks for more offsets than the machine has: MemoryError, with the numbers
             (MemoryError, lambda: tiergraph.from_edges([0], [2**40], num_vertices=2**40 + 1)),
         ]

@@ -16,10 +16,11 @@ namespace tg::paged {
 
 namespace {
 
-// "68.0 KiB", "1.50 MiB": as a size the option takes.
+// "100 B", "68.0 KiB", "1.50 MiB": as a size the option takes.
 std::string size_text(uint64_t bytes) {
   char text[64];
-  if (bytes < (uint64_t{1} << 20)) std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+  if (bytes < 1024) std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
+  else if (bytes < (uint64_t{1} << 20)) std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
   else std::snprintf(text, sizeof text, "%.2f MiB", double(bytes) / double(1 << 20));
   return text;
 }
