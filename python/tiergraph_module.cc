@@ -315,9 +315,6 @@ PYBIND11_MODULE(tiergraph, m) {
       [](py::array_t<double, py::array::c_style | py::array::forcecast> scores) {
         if (scores.ndim() != 1)
           throw tiergraph::Error("scores must be one-dimensional", tiergraph::ErrorKind::kUsage);
-        for (py::ssize_t i = 0; i < scores.size(); ++i)  // NaN has no rank: it was placed first, as the hottest
-          if (std::isnan(scores.data()[i]))
-            throw tiergraph::Error("scores[" + std::to_string(i) + "] is NaN", tiergraph::ErrorKind::kUsage);
         return as_int64(tiergraph::order_by_score(std::vector<double>(scores.data(), scores.data() + scores.size())));
       },
       py::arg("scores"), "Vertex ids by descending score, ties by ascending id (int64): hot rows first.");

@@ -63,8 +63,9 @@ class TIERGRAPH_API FeatureStore {
   // hottest first). Throws Error kUsage for a fraction outside [0, 1] or
   // fractions above 1 together, an unknown score or `where`, a graph of
   // another size, a device or peer that does not exist, a peer the device
-  // cannot read; kOther where="gpu" finds no usable GPU; kOutOfMemory where
-  // GPU memory is short.
+  // cannot read, train ids without a graph or past the rows, num_rows x
+  // row_bytes past 2^64, and any use of a moved-from store; kOther where="gpu"
+  // finds no usable GPU; kOutOfMemory where GPU memory is short.
   FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_bytes, const Graph* graph = nullptr,
                const FeatureStoreOptions& options = {});
   ~FeatureStore();
@@ -104,6 +105,7 @@ class TIERGRAPH_API FeatureStore {
 
  private:
   struct Impl;
+  Impl& impl() const;  // throws kUsage on a moved-from store
   std::unique_ptr<Impl> impl_;
 };
 

@@ -14,7 +14,8 @@
 namespace tiergraph {
 
 struct RunOptions {
-  std::string engine = "auto";      // "cpu", "gpu", or "auto": the GPU when one is usable, else the CPU
+  std::string engine = "auto";      // "cpu", "gpu", "hybrid" (GPU and CPU threads on each step, docs/HYBRID.md),
+                                    // or "auto": the GPU when one is usable, else the CPU
   std::string placement = "auto";   // GPU: auto, device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned,
                                     // subgraph, stream (docs/GPU.md); anything but auto needs a GPU
   uint64_t gpu_memory_budget = 0;   // GPU: bytes of device memory the run may use; 0: free memory minus a margin

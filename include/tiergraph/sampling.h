@@ -54,8 +54,8 @@ struct SamplerOptions {
 // The sampler a training loop keeps. Each sample() call draws anew: the k-th
 // call uses the k-th seed of a sequence derived from options.seed, so a run
 // is reproducible; or give the seed. Throws Error kUsage for bad fanouts or
-// `where` at construction, bad seeds per call; kOther where="gpu" finds no
-// usable GPU or its memory is short.
+// `where` at construction, bad seeds per call, and any use of a moved-from
+// sampler; kOther where="gpu" finds no usable GPU or its memory is short.
 // A hop left in GPU memory (NeighborSampler::sample_into): as SampledHop, with
 // the edges as one 2 x num_edges array, edge_src's row then edge_dst's.
 struct DeviceHop {

@@ -101,6 +101,9 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
                            const FeatureStoreOptions& o) {
   try {
     if (rows == nullptr && num_rows > 0 && row_bytes > 0) throw tg::usage_error("feature store: rows is null");
+    if (row_bytes > 0 && num_rows > UINT64_MAX / row_bytes)  // the matrix's size wrapped (2^62 rows of 4 bytes: 0)
+      throw tg::usage_error("feature store: " + std::to_string(num_rows) + " rows of " + std::to_string(row_bytes) +
+                            " bytes are more bytes than 2^64");
     tg::features::check_fractions({o.gpu_fraction, o.peer_fraction});
     const std::optional<tg::TierScore> score = tg::parse_tier_score(o.score);
     if (!score)
@@ -150,21 +153,35 @@ FeatureStore::~FeatureStore() = default;
 FeatureStore::FeatureStore(FeatureStore&&) noexcept = default;
 FeatureStore& FeatureStore::operator=(FeatureStore&&) noexcept = default;
 
-uint64_t FeatureStore::num_rows() const { return impl_->matrix.num_rows; }
-uint64_t FeatureStore::row_bytes() const { return impl_->matrix.row_bytes; }
-bool FeatureStore::on_gpu() const { return impl_->gpu != nullptr; }
-int FeatureStore::device() const { return impl_->gpu ? impl_->gpu->device() : -1; }
-std::vector<int> FeatureStore::peers() const { return impl_->peers; }
-std::string FeatureStore::description() const { return impl_->description; }
+FeatureStore::Impl& FeatureStore::impl() const { return live(impl_, "FeatureStore"); }
+
+uint64_t FeatureStore::num_rows() const { return impl().matrix.num_rows; }
+uint64_t FeatureStore::row_bytes() const { return impl().matrix.row_bytes; }
+bool FeatureStore::on_gpu() const { return impl().gpu != nullptr; }
+int FeatureStore::device() const { return impl().gpu ? impl().gpu->device() : -1; }
+std::vector<int> FeatureStore::peers() const { return impl().peers; }
+std::string FeatureStore::description() const { return impl().description; }
+
+namespace {
+
+// The GPU side of a store, for the gathers into GPU memory: a CPU store has
+// none, which is a usage error (as a CPU sampler's sample_into is).
+tg::features::GpuTiers& gpu_tiers(const std::unique_ptr<tg::features::GpuTiers>& gpu, const char* call) {
+  if (!gpu) throw tg::usage_error(std::string("feature store: ") + call + " needs a GPU store (this one gathers on the CPU)");
+  return *gpu;
+}
+
+}  // namespace
 
 void FeatureStore::gather(const int64_t* ids, size_t n, void* out) {
   try {
-    impl_->account(ids, n);
-    if (n > 0 && impl_->matrix.row_bytes > 0 && out == nullptr) throw tg::usage_error("feature store: out is null");
-    if (impl_->gpu) {
-      impl_->gpu->gather_to_host({ids, n}, out);
+    Impl& s = impl();
+    s.account(ids, n);
+    if (n > 0 && s.matrix.row_bytes > 0 && out == nullptr) throw tg::usage_error("feature store: out is null");
+    if (s.gpu) {
+      s.gpu->gather_to_host({ids, n}, out);
     } else {
-      const auto& m = impl_->matrix;
+      const auto& m = s.matrix;
       tg::features::gather_rows_cpu(static_cast<const uint8_t*>(m.data), m.row_bytes, m.stride_bytes, {ids, n},
                                     static_cast<uint8_t*>(out));
     }
@@ -175,9 +192,10 @@ void FeatureStore::gather(const int64_t* ids, size_t n, void* out) {
 
 std::shared_ptr<void> FeatureStore::gather_to_device(const int64_t* ids, size_t n) {
   try {
-    if (!impl_->gpu) throw tg::Error("feature store: gather_to_device needs a GPU store (this one gathers on the CPU)");
-    impl_->account(ids, n);
-    return impl_->gpu->gather({ids, n});
+    Impl& s = impl();
+    tg::features::GpuTiers& gpu = gpu_tiers(s.gpu, "gather_to_device");
+    s.account(ids, n);
+    return gpu.gather({ids, n});
   } catch (...) {
     rethrow_as_api_error();
   }
@@ -185,9 +203,10 @@ std::shared_ptr<void> FeatureStore::gather_to_device(const int64_t* ids, size_t 
 
 void FeatureStore::gather_into_device(const int64_t* ids, size_t n, void* out, uintptr_t stream) {
   try {
-    if (!impl_->gpu) throw tg::Error("feature store: gather_into_device needs a GPU store (this one gathers on the CPU)");
-    impl_->account(ids, n);
-    impl_->gpu->gather_into({ids, n}, out, stream);
+    Impl& s = impl();
+    tg::features::GpuTiers& gpu = gpu_tiers(s.gpu, "gather_into_device");
+    s.account(ids, n);
+    gpu.gather_into({ids, n}, out, stream);
   } catch (...) {
     rethrow_as_api_error();
   }
@@ -195,22 +214,25 @@ void FeatureStore::gather_into_device(const int64_t* ids, size_t n, void* out, u
 
 void FeatureStore::gather_on_device(const int64_t* device_ids, size_t n, void* out, uintptr_t stream) {
   try {
-    if (!impl_->gpu) throw tg::Error("feature store: gather_on_device needs a GPU store (this one gathers on the CPU)");
+    Impl& s = impl();
+    tg::features::GpuTiers& gpu = gpu_tiers(s.gpu, "gather_on_device");
     if (n > 0 && device_ids == nullptr) throw tg::usage_error("feature store: ids is null");
-    impl_->add(impl_->gpu->gather_into_from_device({device_ids, n}, out, stream));
+    s.add(gpu.gather_into_from_device({device_ids, n}, out, stream));
   } catch (...) {
     rethrow_as_api_error();
   }
 }
 
 FeatureStoreStats FeatureStore::stats() const {
-  std::lock_guard<std::mutex> lock(impl_->stats_mutex);
-  return impl_->stats;
+  Impl& s = impl();
+  std::lock_guard<std::mutex> lock(s.stats_mutex);
+  return s.stats;
 }
 
 void FeatureStore::reset_stats() {
-  std::lock_guard<std::mutex> lock(impl_->stats_mutex);
-  FeatureStoreStats& s = impl_->stats;
+  Impl& i = impl();
+  std::lock_guard<std::mutex> lock(i.stats_mutex);
+  FeatureStoreStats& s = i.stats;
   s.gpu_hits = s.peer_hits = s.host_hits = s.gpu_bytes = s.peer_bytes = s.host_bytes = s.gathers = 0;
 }
 

@@ -93,6 +93,10 @@ Graph from_edges(const uint64_t* src, const uint64_t* dst, size_t num_edges, con
   try {
     if (weights != nullptr && !options.random_weights.empty())
       throw tg::usage_error("give the edges' weights or random weights, not both");
+    // Arrays of 8-byte ids past 2^56 entries hold more bytes than any address space: a count that large
+    // wrapped the pointer arithmetic below.
+    if (num_edges > (size_t{1} << 56))
+      throw tg::usage_error("from_edges: " + std::to_string(num_edges) + " edges is more than arrays can hold");
     if (num_edges > 0 && (src == nullptr || dst == nullptr))
       throw tg::usage_error("from_edges: " + std::to_string(num_edges) + " edges but no source or destination array");
     tg::EdgeList e;

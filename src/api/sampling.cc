@@ -84,7 +84,7 @@ uint64_t NeighborSampler::Impl::next_seed() {
 }
 
 std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds) {
-  return sample(seeds, num_seeds, impl_->next_seed());
+  return sample(seeds, num_seeds, live(impl_, "NeighborSampler").next_seed());
 }
 
 std::vector<DeviceHop> NeighborSampler::sample_into(const uint64_t* seeds, size_t num_seeds,
@@ -93,7 +93,7 @@ std::vector<DeviceHop> NeighborSampler::sample_into(const uint64_t* seeds, size_
   try {
     if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error("sample_into: seeds is null");
     if (!allocate) throw tg::usage_error("sample_into: no allocator");
-    Impl& s = *impl_;
+    Impl& s = live(impl_, "NeighborSampler");
     if (!s.gpu) throw tg::usage_error("sample_into: this sampler runs on the CPU (its hops are in host memory)");
     const tg::SampleOptions o{s.options.fanouts, s.options.replace, seed ? *seed : s.next_seed()};
     const std::vector<uint64_t> given(seeds, seeds + num_seeds);
@@ -112,7 +112,7 @@ std::vector<DeviceHop> NeighborSampler::sample_into(const uint64_t* seeds, size_
 std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds, uint64_t seed) {
   try {
     if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error("sample: seeds is null");
-    Impl& s = *impl_;
+    Impl& s = live(impl_, "NeighborSampler");
     const tg::SampleOptions o{s.options.fanouts, s.options.replace, seed};
     std::vector<uint64_t> given(seeds, seeds + num_seeds);
     Graph::Impl* g = GraphAccess::impl(s.graph);
@@ -124,7 +124,7 @@ std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t nu
   }
 }
 
-bool NeighborSampler::on_gpu() const { return impl_->gpu != nullptr; }
-const SamplerOptions& NeighborSampler::options() const { return impl_->options; }
+bool NeighborSampler::on_gpu() const { return live(impl_, "NeighborSampler").gpu != nullptr; }
+const SamplerOptions& NeighborSampler::options() const { return live(impl_, "NeighborSampler").options; }
 
 }  // namespace tiergraph

@@ -28,6 +28,7 @@ ChosenEngine choose_engine(EngineChoice engine, const GpuOptions& gpu) {
     if (gpu.memory_budget != 0) throw usage_error("--gpu-mem needs --engine gpu");
     if (gpu.async) throw usage_error("--async needs --engine gpu and --placement subgraph or stream");
     if (gpu.gpus != 0) throw usage_error("--gpus needs --engine gpu (or auto)");
+    if (gpu.device != 0) throw usage_error("--device " + std::to_string(gpu.device) + " needs --engine gpu (or auto)");
     return choice;
   }
   std::string reason;

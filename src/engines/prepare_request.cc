@@ -46,6 +46,13 @@ void check_sources(const Graph<V>& graph, const RunRequest& request) {
   for (uint64_t s : request.sources)
     if (s >= graph.num_vertices)
       throw usage_error("--source " + std::to_string(s + graph.id_base) + " is out of range: the graph has " + has);
+  // A source given twice would count twice in a sum over sources (bc): as the sampler's seeds, refused.
+  if (request.sources.size() > 1) {
+    Sources sorted = request.sources;
+    std::sort(sorted.begin(), sorted.end());
+    if (auto twice = std::adjacent_find(sorted.begin(), sorted.end()); twice != sorted.end())
+      throw usage_error("--sources: vertex " + std::to_string(*twice + graph.id_base) + " is given twice");
+  }
 }
 
 }  // namespace

@@ -38,8 +38,8 @@ CpuShareSplit split_for_cpu(std::span<const int64_t> ids, double share, std::spa
 }
 
 void check_cpu_share(double share) {
-  if (std::isnan(share) || share > 1.0)
-    throw usage_error("cpu_share " + std::to_string(share) + " is above 1 (negative: balanced)");
+  if (std::isnan(share)) throw usage_error("cpu_share is NaN (a share in [0, 1]; negative: balanced)");
+  if (share > 1.0) throw usage_error("cpu_share " + std::to_string(share) + " is above 1 (negative: balanced)");
 }
 
 ShareBalance::ShareBalance(double share)

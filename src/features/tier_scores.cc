@@ -1,6 +1,7 @@
 #include "features/tier_scores.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <string>
 
@@ -78,8 +79,9 @@ std::optional<TierScore> parse_tier_score(std::string_view name) {
 std::vector<double> tier_scores(const AnyGraph& graph, const TierScoreOptions& options) {
   const uint64_t n = num_vertices(graph);
   if (options.iterations < 1) throw usage_error("tier scores: iterations " + std::to_string(options.iterations) + ": at least 1");
-  if (!(options.damping >= 0 && options.damping < 1))
-    throw usage_error("tier scores: damping " + std::to_string(options.damping) + " is outside [0, 1)");
+  // (0, 1) for every score: reverse PageRank runs the PageRank algorithm, which takes no 0 (every score equal).
+  if (!(options.damping > 0 && options.damping < 1))
+    throw usage_error("tier scores: damping " + std::to_string(options.damping) + " is outside (0, 1)");
   for (uint64_t t : options.train_ids)
     if (t >= n) throw usage_error("tier scores: train id " + std::to_string(t) + " is not a vertex");
   return std::visit(
@@ -96,6 +98,9 @@ std::vector<double> tier_scores(const AnyGraph& graph, const TierScoreOptions& o
 }
 
 std::vector<uint64_t> order_by_score(std::span<const double> scores) {
+  // NaN has no rank: with it the sort's order is not strict weak, and the output is no order at all.
+  for (size_t i = 0; i < scores.size(); ++i)
+    if (std::isnan(scores[i])) throw usage_error("order_by_score: scores[" + std::to_string(i) + "] is NaN");
   std::vector<uint64_t> order(scores.size());
   std::iota(order.begin(), order.end(), uint64_t{0});
   std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return scores[a] > scores[b]; });

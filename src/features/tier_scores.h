@@ -32,7 +32,7 @@ struct TierScoreOptions {
 // One score per vertex. Reverse PageRank runs the CPU engine's own PageRank on
 // the reversed graph (tolerance 1e-9). The graph must have its in-edges.
 // Throws a usage error for a train id that is not a vertex, iterations < 1,
-// or damping outside [0, 1).
+// or damping outside (0, 1).
 std::vector<double> tier_scores(const AnyGraph& graph, const TierScoreOptions& options);
 
 // Vertex ids by descending score, ties by ascending id: the order to relabel

@@ -233,6 +233,21 @@ TEST(Api, ErrorsComeBackWithTheirKind) {
   o = cpu();
   o.gpus = -1;
   EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }), ErrorKind::kUsage);
+  o = cpu();
+  o.device = 1;  // was ignored on the CPU, where the other GPU options are refused
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }, &message), ErrorKind::kUsage);
+  EXPECT_NE(message.find("--device 1 needs --engine gpu"), std::string::npos) << message;
+  // A source given twice counted twice in bc's sum.
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bc", g, cpu({2, 3, 2})); }, &message), ErrorKind::kUsage);
+  EXPECT_NE(message.find("vertex 2 is given twice"), std::string::npos) << message;
+  // NaN has no rank (the sort's output was no order); damping 0 is refused by both reverse PageRanks alike.
+  EXPECT_EQ(error_kind([&] { tiergraph::order_by_score({1.0, NAN, 3.0}); }, &message), ErrorKind::kUsage);
+  EXPECT_NE(message.find("scores[1] is NaN"), std::string::npos) << message;
+  for (const char* score : {"reverse-pagerank", "weighted-reverse-pagerank"})
+    EXPECT_EQ(error_kind([&] { tiergraph::tier_scores(g, score, {}, 5, 0.0); }), ErrorKind::kUsage) << score;
+  // A count past any array wrapped the pointer arithmetic (2^61 edges built a graph of none).
+  const uint64_t one = 1;
+  EXPECT_EQ(error_kind([&] { tiergraph::from_edges(&one, &one, size_t{1} << 61); }), ErrorKind::kUsage);
   if (!tiergraph::gpu_available()) {
     o = cpu();
     o.engine = "gpu";

@@ -151,6 +151,39 @@ TEST(ApiFeatureStore, RefusesBadArguments) {
   EXPECT_EQ(kind_of([&] { store.gather(&too_big, 1, out.data()); }), tiergraph::ErrorKind::kUsage);
   EXPECT_EQ(kind_of([&] { store.gather(&negative, 1, out.data()); }), tiergraph::ErrorKind::kUsage);
   EXPECT_EQ(store.stats().gathers, 0u);
+  // A CPU store has no GPU side to gather into: usage, as a CPU sampler's sample_into (was kOther).
+  const int64_t one = 1;
+  EXPECT_EQ(kind_of([&] { store.gather_to_device(&one, 1); }), tiergraph::ErrorKind::kUsage);
+  // A matrix whose size wraps past 2^64 (2^62 rows of 4 bytes: 0 bytes), train ids without a graph or past
+  // the rows.
+  EXPECT_EQ(kind_of([&] { tiergraph::FeatureStore(features.data(), uint64_t{1} << 62, 4, nullptr, on_cpu()); }),
+            tiergraph::ErrorKind::kUsage);
+  tiergraph::FeatureStoreOptions train = on_cpu();
+  train.train_ids = {3};
+  EXPECT_EQ(kind_of(make(train)), tiergraph::ErrorKind::kUsage);
+  const std::vector<uint64_t> ring_src = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, ring_dst = {1, 2, 3, 4, 5, 6, 7, 8, 9, 0};
+  tiergraph::Graph ring = tiergraph::from_edges(ring_src.data(), ring_dst.data(), 10, nullptr, 10);
+  train.train_ids = {10};
+  EXPECT_EQ(kind_of(make(train, &ring)), tiergraph::ErrorKind::kUsage);
+}
+
+// A moved-from store holds nothing: every use is a usage error (each dereferenced null).
+TEST(ApiFeatureStore, AMovedFromStoreIsRefused) {
+  std::vector<float> features(10 * 3, 1.0f);
+  tiergraph::FeatureStore store(features.data(), 10, 12, nullptr, on_cpu());
+  tiergraph::FeatureStore moved = std::move(store);
+  EXPECT_EQ(moved.num_rows(), 10u);
+  std::vector<float> out(3);
+  const int64_t id = 1;
+  EXPECT_EQ(kind_of([&] { store.gather(&id, 1, out.data()); }), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of([&] { store.stats(); }), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of([&] { store.reset_stats(); }), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of([&] { store.num_rows(); }), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of([&] { store.description(); }), tiergraph::ErrorKind::kUsage);
+  EXPECT_EQ(kind_of([&] { store.gather_to_device(&id, 1); }), tiergraph::ErrorKind::kUsage);
+  store = std::move(moved);  // and back: it works again
+  store.gather(&id, 1, out.data());
+  EXPECT_EQ(out[0], 1.0f);
 }
 
 }  // namespace

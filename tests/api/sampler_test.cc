@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -71,6 +73,20 @@ TEST(ApiSampler, Refusals) {
   tiergraph::NeighborSampler s(g, options("cpu"));
   const uint64_t bad = 1u << 20;
   EXPECT_THROW(s.sample(&bad, 1), tiergraph::Error);
+  // A moved-from sampler holds nothing: every use is a usage error (each dereferenced null).
+  tiergraph::NeighborSampler kept = std::move(s);
+  const uint64_t seed = 0;
+  EXPECT_EQ(kept.sample(&seed, 1).size(), options().fanouts.size());
+  for (const std::function<void()>& use : std::vector<std::function<void()>>{
+           [&] { s.sample(&seed, 1); }, [&] { s.sample(&seed, 1, 7); }, [&] { s.on_gpu(); }, [&] { s.options(); }}) {
+    try {
+      use();
+      ADD_FAILURE() << "a moved-from sampler was used";
+    } catch (const tiergraph::Error& e) {
+      EXPECT_EQ(e.kind(), tiergraph::ErrorKind::kUsage);
+      EXPECT_NE(std::string(e.what()).find("moved from"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
