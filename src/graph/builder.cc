@@ -418,7 +418,7 @@ static void check_fits_in_memory(uint64_t n, uint64_t m, bool directed, bool wei
   if (ram > 0 && need > ram) {
     char buf[320];
     std::snprintf(buf, sizeof buf,
-                  "%s: the graph needs about %.1f GB (%llu vertices, the largest id + 1; %llu edges) but this machine "
+                  "%s: the graph needs about %.1f GB (%llu vertices; %llu edges) but this machine "
                   "has %.1f GB of RAM",
                   name.empty() ? "graph" : name.c_str(), need / 1e9, static_cast<unsigned long long>(n),
                   static_cast<unsigned long long>(m), ram / 1e9);
