@@ -377,7 +377,7 @@ void bind_feature_store(py::module_& m) {
                              "Feature rows gathered by id: in place from host memory (zero-copy on a GPU), the "
                              "hottest gpu_fraction of rows from GPU memory, the next peer_fraction from the peer "
                              "GPUs' memories")
-      .def(py::init([](py::object features, py::object graph, double gpu_fraction, const std::string& score,
+      .def(py::init([](py::object features, py::object graph, double gpu_fraction, py::object score_in,
                        py::object device, py::object use_gpu, double sm_fraction, py::object train_ids,
                        double peer_fraction, py::object peers, py::object cpu_share) {
              auto s = std::make_unique<PyFeatureStore>();
@@ -385,6 +385,12 @@ void bind_feature_store(py::module_& m) {
              s->rows = feature_rows(features, s->bfloat16);
              s->cols = static_cast<int64_t>(s->rows.shape(1));
              const tiergraph::Graph* g = optional_graph(graph);
+             // A score ranks the graph's vertices: without a graph it was dropped unread.
+             if (!score_in.is_none() && g == nullptr)
+               refuse("score ranks a graph's vertices: give graph= too (without one the first rows are hot)");
+             if (!score_in.is_none() && !py::isinstance<py::str>(score_in))
+               throw py::type_error("score must be a str, not " + type_name(score_in));
+             const std::string score = score_in.is_none() ? "degree" : py::cast<std::string>(score_in);
              for (auto [name, fraction] : {std::pair{"gpu_fraction", gpu_fraction}, {"peer_fraction", peer_fraction}})
                if (!(fraction >= 0.0 && fraction <= 1.0))
                  refuse(name + (" " + std::string(py::str(py::float_(fraction)))) + " is outside [0, 1]");
@@ -401,7 +407,7 @@ void bind_feature_store(py::module_& m) {
              return s;
            }),
            py::arg("features"), py::arg("graph") = py::none(), py::arg("gpu_fraction") = 0.0,
-           py::arg("score") = "degree", py::arg("device") = 0, py::kw_only(), py::arg("use_gpu") = py::none(),
+           py::arg("score") = py::none(), py::arg("device") = 0, py::kw_only(), py::arg("use_gpu") = py::none(),
            py::arg("sm_fraction") = 1.0, py::arg("train_ids") = py::none(), py::arg("peer_fraction") = 0.0,
            py::arg("peers") = py::none(), py::arg("cpu_share") = 0.0,
            "features: 2-D C-contiguous NumPy array or CPU torch tensor (float, int, bfloat16 ...), read in place "

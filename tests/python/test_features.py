@@ -466,7 +466,10 @@ class FeatureStoreRefusalsTest(unittest.TestCase):
         f = self.features
         for fraction in (-0.1, 1.5, float("nan")):
             self.refused(lambda: tiergraph.FeatureStore(f, gpu_fraction=fraction), "gpu_fraction")
-        self.refused(lambda: tiergraph.FeatureStore(f, score="pagerank"), "score 'pagerank' is not a tier score")
+        ring = tiergraph.from_edges(np.arange(10), (np.arange(10) + 1) % 10)
+        self.refused(lambda: tiergraph.FeatureStore(f, ring, score="pagerank"), "score 'pagerank' is not a tier score")
+        # Without a graph a score has nothing to rank: it was dropped unread.
+        self.refused(lambda: tiergraph.FeatureStore(f, score="reverse-pagerank"), "score ranks a graph's vertices")
         small = tiergraph.from_edges([0], [1])
         self.refused(lambda: tiergraph.FeatureStore(f, small, gpu_fraction=0.5), "the graph has 2 vertices")
         self.refused(lambda: tiergraph.FeatureStore(f, device=-1), "device must be an integer from 0 to 1024, not -1")
