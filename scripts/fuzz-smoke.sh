@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${FUZZ_SECONDS:-20}"
-targets="${FUZZ_TARGETS:-edge_list weighted_edge_list matrix_market dimacs binary gap profile checkpoint}"
+targets="${FUZZ_TARGETS:-edge_list weighted_edge_list matrix_market dimacs binary gap profile checkpoint results}"
 jobs="${FUZZ_JOBS:-2}"
 
 mkdir -p "$build"
