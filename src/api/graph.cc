@@ -75,6 +75,7 @@ tg::BuildOptions build_options(const LoadOptions& options) {
 
 Graph load(const std::string& spec, const LoadOptions& options) {
   try {
+    if (spec.empty()) throw tg::usage_error("load: the path is empty");
     if (spec.find('\0') != std::string::npos) throw tg::usage_error("load: the path holds a NUL byte");
     tg::LoadOptions o;
     o.build = build_options(options);

@@ -2,7 +2,6 @@
 // (bench_runner), the per-cell means (bench_summary), the files and table
 // (bench_writers) and the charts (bench_chart).
 #include <algorithm>
-#include <filesystem>
 #include <memory>
 
 #include "cli/bench_chart.h"
@@ -15,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/graph_options.h"
 #include "cli/host_mem_option.h"
+#include "cli/output_path.h"
 #include "cli/run_setup.h"
 #include "cli/sizes.h"
 #include "core/error.h"
@@ -76,12 +76,7 @@ void check_before_running(const std::vector<std::string>& graphs, const GraphOpt
     if (is_generator_spec(g)) parse_generator_spec(g, options.edge_factor, options.seed);
     else formats::check_input_file(g, "a graph file");
   }
-  const std::filesystem::path prefix(output);
-  if (prefix.filename().empty() || std::filesystem::is_directory(prefix))
-    throw usage_error("-o " + output + ": give a file name prefix (bench writes PREFIX.csv and PREFIX.json)");
-  const std::filesystem::path folder = prefix.has_parent_path() ? prefix.parent_path() : ".";
-  if (!std::filesystem::is_directory(folder))
-    throw usage_error("-o " + output + ": no folder " + folder.string() + " to write into");
+  check_output_path(output, "-o", "a file name prefix (bench writes PREFIX.csv and PREFIX.json)");
 }
 
 void bench(const BenchOptions& o, const std::string& command_line) {

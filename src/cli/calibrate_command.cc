@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/output_path.h"
 #include "engines/run.h"
 #include "planner/calibrate.h"
 
@@ -19,6 +20,9 @@ struct CalibrateCommandOptions {
 };
 
 void calibrate(const CalibrateCommandOptions& o) {
+  // Checked before the measurements, which a bad path would otherwise throw away. The default
+  // folder (~/.config/tiergraph) is made when missing; a folder named by -o must exist.
+  if (!o.output.empty()) check_output_path(o.output, "-o", "the profile's file name");
   planner::MachineProfile profile = planner::builtin_profile();
   planner::CalibrateOptions options;
   options.device = o.device;

@@ -123,9 +123,14 @@ TEST(CliBadInput, BenchRefusesBeforeRunningWhatWouldFailAfter) {
   expect_exit(run_tiergraph("bench kron:8 -p cpu -a bfs -o /nonexistent-folder/b"), 2,
               "no folder /nonexistent-folder to write into");
   expect_exit(run_tiergraph("bench kron:8 -p cpu -a bfs -o " + tg::test::temp_path("") + "/"), 2,
-              "give a file name prefix");
+              "a folder; give a file name prefix");
   expect_exit(run_tiergraph("bench kron:8 -p cpu -a bfs --baseline device"), 2,
               "--baseline device is not among the placements run");
+  // calibrate too checks where it will write before it measures (it made any missing folders).
+  expect_exit(run_tiergraph("calibrate --quick -o /nonexistent-folder/p.json"), 2,
+              "no folder /nonexistent-folder to write into");
+  EXPECT_FALSE(std::filesystem::exists("/nonexistent-folder"));
+  expect_exit(run_tiergraph("calibrate --quick -o " + tg::test::temp_path("")), 2, "a folder; give the profile's file name");
 }
 
 TEST(CliBadInput, ResumingFromAFolderWithNoCheckpointSaysSo) {

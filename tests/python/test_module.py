@@ -309,6 +309,8 @@ class ModuleTest(unittest.TestCase):
             tiergraph.load(name + "\0x")
         with self.assertRaisesRegex(TypeError, "path must be a str or os.PathLike"):
             tiergraph.load(b"bytes.el")
+        with self.assertRaisesRegex(ValueError, "load: the path is empty"):
+            tiergraph.load("")
 
     def test_objects_made_by_new_alone_are_refused_not_crashed_on(self):
         # Cls.__new__(Cls) makes an object that holds no C++ one: using it crashed the interpreter.
