@@ -259,18 +259,21 @@ PYBIND11_MODULE(tiergraph, m) {
                                  tiergraph::ErrorKind::kUsage);
         py::array_t<float, py::array::c_style | py::array::forcecast> w;
         if (weights) {
-          // Read as double first: NumPy's cast would turn 1e40 into inf with a warning, where a file's reader
-          // refuses it.
-          const auto wide = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(*weights);
-          if (!wide || wide.ndim() != 1 || wide.size() != s.size())
+          w = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(*weights);
+          if (!w || w.ndim() != 1 || w.size() != s.size())
             throw tiergraph::Error("weights must be one number per edge (" + std::to_string(s.size()) + ")",
                                    tiergraph::ErrorKind::kUsage);
-          for (py::ssize_t i = 0; i < wide.size(); ++i)
-            if (std::isfinite(wide.data()[i]) && std::fabs(wide.data()[i]) > std::numeric_limits<float>::max())
-              throw tiergraph::Error("weights[" + std::to_string(i) + "] = " + std::string(py::repr(py::float_(wide.data()[i]))) +
-                                         " is out of the range of a 4-byte float",
-                                     tiergraph::ErrorKind::kUsage);
-          w = py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(wide);
+          // Only doubles exceed a float's range: NumPy's cast made 1e40 inf (with a warning), where a file's
+          // reader refuses it. A float64 array is read in place; nothing else is copied for this.
+          if (weights->dtype().kind() == 'f' && weights->dtype().itemsize() == 8) {
+            const auto wide = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(*weights);
+            for (py::ssize_t i = 0; i < wide.size(); ++i)
+              if (std::isfinite(wide.data()[i]) && std::fabs(wide.data()[i]) > std::numeric_limits<float>::max())
+                throw tiergraph::Error("weights[" + std::to_string(i) + "] = " +
+                                           std::string(py::repr(py::float_(wide.data()[i]))) +
+                                           " is out of the range of a 4-byte float",
+                                       tiergraph::ErrorKind::kUsage);
+          }
         }
         tiergraph::LoadOptions o =
             load_options(undirected, simplify, random_weights, ids64, 16, 27491095, lists_by_weight);
