@@ -58,9 +58,9 @@ SizeValidator::SizeValidator() {
 WholeNumberValidator::WholeNumberValidator(const std::string& what) {
   name_ = "N";
   func_ = [what](std::string& text) -> std::string {
-    uint64_t x = 0;
+    uint64_t x = 0;  // from_chars takes no sign for an unsigned type, and fails on empty text and past 2^64 - 1
     const auto r = std::from_chars(text.data(), text.data() + text.size(), x);
-    if (!text.empty() && text[0] != '-' && r.ec == std::errc() && r.ptr == text.data() + text.size()) return {};
+    if (r.ec == std::errc() && r.ptr == text.data() + text.size()) return {};
     return "'" + text + "' is not " + what;
   };
 }

@@ -1,8 +1,8 @@
 #include "cli/graph_options.h"
 
-#include "cli/choices.h"
-
 #include <unistd.h>
+
+#include "cli/choices.h"
 
 namespace tg::cli {
 

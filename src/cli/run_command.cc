@@ -78,12 +78,13 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
   // What changes the result: a checkpoint made with other values is refused.
   const std::string options = algorithm.checkpoint_options(request.options, request.sources);
   const std::string& dir = o.resume.empty() ? o.checkpoint : o.resume;
+  auto checkpointer = std::make_unique<Checkpointer>(
+      dir, o.checkpoint_every, !o.resume.empty(), checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
   // A run killed before its first checkpoint resumes from the beginning; so does a mistyped folder, which
   // would lose a long run's progress without a word.
-  if (!o.resume.empty() && !std::filesystem::exists(std::filesystem::path(dir) / "checkpoint.tgc") && !o.graph.quiet)
+  if (!o.resume.empty() && !std::filesystem::exists(checkpointer->path()) && !o.graph.quiet)
     std::fprintf(stderr, "note: --resume %s: no checkpoint there yet, starting from the beginning\n", dir.c_str());
-  return std::make_unique<Checkpointer>(dir, o.checkpoint_every, !o.resume.empty(),
-                                        checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
+  return checkpointer;
 }
 
 

@@ -383,8 +383,8 @@ void validate(const EdgeList& edges) {
                                std::to_string(d[first_bad] + base) + "): vertex id " + std::to_string(bad + base) +
                                " is out of range (the graph has " + std::to_string(n) + " vertices)");
   }
-  // Edges are named by their index in the arrays (edges made in code: a
-  // file's readers name its lines). The readers refuse NaN; this catches edge lists made in code. A NaN would
+  // The readers refuse NaN (naming the file's line); this catches edge
+  // lists made in code, named by their index in the arrays. A NaN would
   // also break the strict weak order of the (neighbor, weight) sort.
   if (!edges.weights.empty()) {
     const weight_t* w = edges.weights.data();
