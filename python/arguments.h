@@ -44,6 +44,19 @@ std::optional<T> optional_whole(pybind11::handle x, const std::string& name, T l
   return whole<T>(x, name, lo, hi);
 }
 
+// True or False (NumPy's bool too), nothing else: pybind11's bool took None
+// as False and any number by its truth (replace=None sampled without
+// replacement, verify=2 verified).
+inline bool flag(pybind11::handle x, const std::string& name) {
+  if (PyBool_Check(x.ptr())) return x.ptr() == Py_True;
+  if (type_name(x) == "bool_" || type_name(x) == "bool") {  // numpy.bool_ (numpy.bool since NumPy 2)
+    const int truth = PyObject_IsTrue(x.ptr());
+    if (truth < 0) throw pybind11::error_already_set();
+    return truth == 1;
+  }
+  throw pybind11::type_error(name + " must be True or False, not " + std::string(pybind11::repr(x)));
+}
+
 // A list (or any iterable but a string) of such integers, not empty.
 template <typename T>
 std::vector<T> whole_list(pybind11::handle x, const std::string& name, T lo = std::numeric_limits<T>::min(),

@@ -25,6 +25,7 @@
 #include "use_gpu.h"
 
 namespace py = pybind11;
+using tiergraph_python::flag;
 using tiergraph_python::optional_whole;
 using tiergraph_python::whole;
 using tiergraph_python::whole_list;
@@ -212,8 +213,8 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "load",
-      [](py::object path_in, bool undirected, bool simplify, std::optional<std::string> weights, bool ids64,
-         bool lists_by_weight) {
+      [](py::object path_in, py::object undirected, py::object simplify, std::optional<std::string> weights,
+         py::object ids64, py::object lists_by_weight) {
         // A str or os.PathLike (pathlib.Path), as open() takes; a NUL would cut the name short.
         const py::object fspath = py::module_::import("os").attr("fspath");
         const py::object given = py::isinstance<py::str>(path_in) ? path_in : fspath(path_in);
@@ -222,8 +223,11 @@ PYBIND11_MODULE(tiergraph, m) {
                                tiergraph_python::type_name(path_in));
         const std::string path = given.cast<std::string>();
         if (path.find('\0') != std::string::npos) throw py::value_error("path: embedded null character");
+        const tiergraph::LoadOptions o =
+            load_options(flag(undirected, "undirected"), flag(simplify, "simplify"), weights, flag(ids64, "ids64"), 16,
+                         27491095, flag(lists_by_weight, "lists_by_weight"));
         py::gil_scoped_release release;
-        return tiergraph::load(path, load_options(undirected, simplify, weights, ids64, 16, 27491095, lists_by_weight));
+        return tiergraph::load(path, o);
       },
       py::arg("path"), py::kw_only(), py::arg("undirected") = false, py::arg("simplify") = false,
       py::arg("weights") = py::none(), py::arg("ids64") = false, py::arg("lists_by_weight") = false,
@@ -234,10 +238,11 @@ PYBIND11_MODULE(tiergraph, m) {
   m.def(
       "generate",
       [](const std::string& spec, std::optional<std::string> weights, py::object edge_factor, py::object seed,
-         bool ids64, bool lists_by_weight) {
-        const tiergraph::LoadOptions o = load_options(false, false, weights, ids64,
+         py::object ids64, py::object lists_by_weight) {
+        const tiergraph::LoadOptions o = load_options(false, false, weights, flag(ids64, "ids64"),
                                                       whole<int>(edge_factor, "edge_factor", 1, 1 << 20),
-                                                      whole<uint64_t>(seed, "seed"), lists_by_weight);
+                                                      whole<uint64_t>(seed, "seed"),
+                                                      flag(lists_by_weight, "lists_by_weight"));
         py::gil_scoped_release release;
         return tiergraph::load(spec, o);
       },
@@ -247,8 +252,9 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "from_edges",
-      [](py::object src_in, py::object dst_in, py::object weights_in, py::object num_vertices_in, bool undirected,
-         bool simplify, std::optional<std::string> random_weights, bool ids64, bool lists_by_weight) {
+      [](py::object src_in, py::object dst_in, py::object weights_in, py::object num_vertices_in,
+         py::object undirected, py::object simplify, std::optional<std::string> random_weights, py::object ids64,
+         py::object lists_by_weight) {
         const uint64_t num_vertices = whole<uint64_t>(num_vertices_in, "num_vertices");
         py::object asarray = py::module_::import("numpy").attr("asarray");
         std::optional<py::array> weights;
@@ -276,7 +282,8 @@ PYBIND11_MODULE(tiergraph, m) {
           }
         }
         tiergraph::LoadOptions o =
-            load_options(undirected, simplify, random_weights, ids64, 16, 27491095, lists_by_weight);
+            load_options(flag(undirected, "undirected"), flag(simplify, "simplify"), random_weights, flag(ids64, "ids64"),
+                         16, 27491095, flag(lists_by_weight, "lists_by_weight"));
         const float* wp = weights ? w.data() : nullptr;
         py::gil_scoped_release release;
         return tiergraph::from_edges(s.data(), d.data(), static_cast<size_t>(s.size()), wp, num_vertices, o);
@@ -335,9 +342,10 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "sample_neighbors",
-      [](const tiergraph::Graph& graph, py::object seeds_in, py::object fanouts, bool replace, py::object seed) {
+      [](const tiergraph::Graph& graph, py::object seeds_in, py::object fanouts, py::object replace, py::object seed) {
         auto seeds = vertex_ids(seeds_in, "seeds");
-        tiergraph::SampleOptions o{whole_list<int>(fanouts, "fanouts"), replace, whole<uint64_t>(seed, "seed")};
+        tiergraph::SampleOptions o{whole_list<int>(fanouts, "fanouts"), flag(replace, "replace"),
+                                   whole<uint64_t>(seed, "seed")};
         std::vector<tiergraph::SampledHop> hops;
         {
           py::gil_scoped_release release;
@@ -358,14 +366,14 @@ PYBIND11_MODULE(tiergraph, m) {
       "Samples per-layer blocks for GNN mini-batches: sampler.sample(seeds) returns one dict per hop, as "
       "sample_neighbors does, drawn on a GPU where there is one (the same draws as on the CPU); each call draws "
       "anew, reproducibly for `seed`.")
-      .def(py::init([](const tiergraph::Graph& graph, py::object fanouts, bool replace, py::object seed,
-                       py::object use_gpu, bool zero_copy, py::object device) {
+      .def(py::init([](const tiergraph::Graph& graph, py::object fanouts, py::object replace, py::object seed,
+                       py::object use_gpu, py::object zero_copy, py::object device) {
              tiergraph::SamplerOptions o;
              o.fanouts = whole_list<int>(fanouts, "fanouts");
-             o.replace = replace;
+             o.replace = flag(replace, "replace");
              o.seed = whole<uint64_t>(seed, "seed");
              o.where = tiergraph_python::where_from_use_gpu(use_gpu);
-             o.zero_copy = zero_copy;
+             o.zero_copy = flag(zero_copy, "zero_copy");
              o.device = whole<int>(device, "device", 0, 1024);
              py::gil_scoped_release release;
              return std::make_unique<tiergraph::NeighborSampler>(graph, o);
@@ -376,10 +384,10 @@ PYBIND11_MODULE(tiergraph, m) {
            "host memory in place instead of copying them into GPU memory.")
       .def(
           "sample",
-          [](tiergraph::NeighborSampler& s, py::object seeds_in, py::object seed_in, bool cuda) {
+          [](tiergraph::NeighborSampler& s, py::object seeds_in, py::object seed_in, py::object cuda) {
             const std::optional<uint64_t> seed = optional_whole<uint64_t>(seed_in, "seed");
             auto seeds = vertex_ids(seeds_in, "seeds");
-            if (cuda) return cuda_hop_dicts(s, seeds, seed);
+            if (flag(cuda, "cuda")) return cuda_hop_dicts(s, seeds, seed);
             std::vector<tiergraph::SampledHop> hops;
             {
               py::gil_scoped_release release;
@@ -407,9 +415,9 @@ PYBIND11_MODULE(tiergraph, m) {
   m.def(
       "run",
       [](const std::string& algorithm, const tiergraph::Graph& graph, py::object source, py::object sources,
-         const std::string& engine, const std::string& placement, py::object threads, bool verify, double tolerance,
+         const std::string& engine, const std::string& placement, py::object threads, py::object verify, double tolerance,
          py::object max_iters, double damping, double delta, py::object gpu_memory_budget, py::object device,
-         py::object gpus, bool push_only, const std::string& vertex_order, const std::string& cc_method,
+         py::object gpus, py::object push_only, const std::string& vertex_order, const std::string& cc_method,
          const std::string& pr_contributions) {
         if (!source.is_none() && !sources.is_none())
           throw tiergraph::Error("give source or sources, not both", tiergraph::ErrorKind::kUsage);
@@ -418,7 +426,7 @@ PYBIND11_MODULE(tiergraph, m) {
         o.engine = engine;
         o.placement = placement;
         o.threads = whole<int>(threads, "threads", 0, kIntMax);
-        o.verify = verify;
+        o.verify = flag(verify, "verify");
         o.tolerance = tolerance;
         o.max_iters = whole<int>(max_iters, "max_iters", 1, kIntMax);
         o.damping = damping;
@@ -426,7 +434,7 @@ PYBIND11_MODULE(tiergraph, m) {
         o.gpu_memory_budget = whole<uint64_t>(gpu_memory_budget, "gpu_memory_budget");
         o.device = whole<int>(device, "device", 0, 1024);
         o.gpus = whole<int>(gpus, "gpus", 0, 1024);
-        o.push_only = push_only;
+        o.push_only = flag(push_only, "push_only");
         o.vertex_order = vertex_order;
         o.cc_method = cc_method;
         o.pagerank_contributions = pr_contributions;

@@ -301,6 +301,32 @@ class ModuleTest(unittest.TestCase):
         _, stats = tiergraph.run("bfs", g, source=np.int64(3), engine="cpu")
         self.assertEqual(stats["sources"], [3])
 
+    def test_switches_take_true_or_false_only(self):
+        # pybind11's bool took None as False and a number by its truth: replace=None sampled without replacement.
+        g = tiergraph.generate("kron:6")
+        name = self.graph_file([("0", "1"), ("1", "2")])
+        cases = [
+            ("replace must be True or False, not None", lambda: tiergraph.sample_neighbors(g, [0], [2], replace=None)),
+            ("replace must be True or False, not 1", lambda: tiergraph.NeighborSampler(g, [2], replace=1)),
+            ("zero_copy must be True or False, not 'yes'", lambda: tiergraph.NeighborSampler(g, [2], zero_copy="yes")),
+            ("cuda must be True or False, not 0", lambda: tiergraph.NeighborSampler(g, [2]).sample([0], cuda=0)),
+            ("verify must be True or False, not 2", lambda: tiergraph.run("bfs", g, source=0, verify=2)),
+            ("push_only must be True or False, not None", lambda: tiergraph.run("bfs", g, source=0, push_only=None)),
+            ("undirected must be True or False, not 1", lambda: tiergraph.load(name, undirected=1)),
+            ("ids64 must be True or False, not 0.0", lambda: tiergraph.generate("kron:6", ids64=0.0)),
+            ("simplify must be True or False, not None", lambda: tiergraph.from_edges([0], [1], simplify=None)),
+            ("lists_by_weight must be True or False, not []",
+             lambda: tiergraph.from_edges([0], [1], lists_by_weight=[])),
+        ]
+        for message, call in cases:
+            with self.assertRaises(TypeError) as caught:
+                call()
+            self.assertEqual(message, str(caught.exception))
+        # NumPy's bools are bools.
+        self.assertTrue(tiergraph.load(name, undirected=np.bool_(True)).num_edges == 4)
+        _, stats = tiergraph.run("bfs", g, source=0, engine="cpu", verify=np.bool_(True))
+        self.assertEqual(stats["sources"], [0])
+
     def test_load_takes_a_path_as_open_does(self):
         import pathlib
         name = self.graph_file([("0", "1"), ("1", "2")])
