@@ -44,6 +44,19 @@ std::optional<T> optional_whole(pybind11::handle x, const std::string& name, T l
   return whole<T>(x, name, lo, hi);
 }
 
+// A real number: a float, an int or anything with __float__ (NumPy's
+// floats), but not a bool (pybind11's double took True as 1.0) and not None
+// (pybind11 listed the whole signature).
+inline double real(pybind11::handle x, const std::string& name) {
+  const PyNumberMethods* number = Py_TYPE(x.ptr())->tp_as_number;
+  const bool numeric = PyFloat_Check(x.ptr()) || PyIndex_Check(x.ptr()) || (number && number->nb_float);
+  if (PyBool_Check(x.ptr()) || type_name(x) == "bool_" || !numeric)
+    throw pybind11::type_error(name + " must be a number, not " + std::string(pybind11::repr(x)));
+  const double value = PyFloat_AsDouble(x.ptr());
+  if (value == -1.0 && PyErr_Occurred()) throw pybind11::error_already_set();
+  return value;
+}
+
 // True or False (NumPy's bool too), nothing else: pybind11's bool took None
 // as False and any number by its truth (replace=None sampled without
 // replacement, verify=2 verified).

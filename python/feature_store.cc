@@ -165,7 +165,7 @@ double cpu_share_from(const py::object& given) {
   }
   if (py::isinstance<py::bool_>(given) || !(py::isinstance<py::float_>(given) || py::isinstance<py::int_>(given)))
     refuse("cpu_share must be a share in [0, 1] or 'auto', not " + std::string(py::repr(given)));
-  const double share = py::cast<double>(given);
+  const double share = real(given, "cpu_share");
   if (!(share >= 0.0 && share <= 1.0)) refuse("cpu_share " + std::string(py::repr(given)) + " is outside [0, 1]");
   return share;
 }
@@ -377,9 +377,12 @@ void bind_feature_store(py::module_& m) {
                              "Feature rows gathered by id: in place from host memory (zero-copy on a GPU), the "
                              "hottest gpu_fraction of rows from GPU memory, the next peer_fraction from the peer "
                              "GPUs' memories")
-      .def(py::init([](py::object features, py::object graph, double gpu_fraction, py::object score_in,
-                       py::object device, py::object use_gpu, double sm_fraction, py::object train_ids,
-                       double peer_fraction, py::object peers, py::object cpu_share) {
+      .def(py::init([](py::object features, py::object graph, py::object gpu_fraction_in,
+                       py::object score_in, py::object device, py::object use_gpu, py::object sm_fraction_in,
+                       py::object train_ids, py::object peer_fraction_in, py::object peers, py::object cpu_share) {
+             const double gpu_fraction = real(gpu_fraction_in, "gpu_fraction");
+             const double peer_fraction = real(peer_fraction_in, "peer_fraction");
+             const double sm_fraction = real(sm_fraction_in, "sm_fraction");
              auto s = std::make_unique<PyFeatureStore>();
              s->owner = features;
              s->rows = feature_rows(features, s->bfloat16);

@@ -27,6 +27,7 @@
 namespace py = pybind11;
 using tiergraph_python::flag;
 using tiergraph_python::optional_whole;
+using tiergraph_python::real;
 using tiergraph_python::whole;
 using tiergraph_python::whole_list;
 
@@ -301,8 +302,9 @@ PYBIND11_MODULE(tiergraph, m) {
   m.def(
       "tier_scores",
       [](const tiergraph::Graph& graph, const std::string& score, py::object train_ids_in, py::object iterations_in,
-         double damping) {
+         py::object damping_in) {
         const int iterations = whole<int>(iterations_in, "iterations", 0, std::numeric_limits<int>::max());
+        const double damping = real(damping_in, "damping");
         std::vector<uint64_t> train;
         if (!train_ids_in.is_none()) {
           auto t = vertex_ids(train_ids_in, "train_ids");
@@ -415,8 +417,8 @@ PYBIND11_MODULE(tiergraph, m) {
   m.def(
       "run",
       [](const std::string& algorithm, const tiergraph::Graph& graph, py::object source, py::object sources,
-         const std::string& engine, const std::string& placement, py::object threads, py::object verify, double tolerance,
-         py::object max_iters, double damping, double delta, py::object gpu_memory_budget, py::object device,
+         const std::string& engine, const std::string& placement, py::object threads, py::object verify,
+         py::object tolerance, py::object max_iters, py::object damping, py::object delta, py::object gpu_memory_budget, py::object device,
          py::object gpus, py::object push_only, const std::string& vertex_order, const std::string& cc_method,
          const std::string& pr_contributions) {
         if (!source.is_none() && !sources.is_none())
@@ -427,10 +429,10 @@ PYBIND11_MODULE(tiergraph, m) {
         o.placement = placement;
         o.threads = whole<int>(threads, "threads", 0, kIntMax);
         o.verify = flag(verify, "verify");
-        o.tolerance = tolerance;
+        o.tolerance = real(tolerance, "tolerance");
         o.max_iters = whole<int>(max_iters, "max_iters", 1, kIntMax);
-        o.damping = damping;
-        o.delta = delta;
+        o.damping = real(damping, "damping");
+        o.delta = real(delta, "delta");
         o.gpu_memory_budget = whole<uint64_t>(gpu_memory_budget, "gpu_memory_budget");
         o.device = whole<int>(device, "device", 0, 1024);
         o.gpus = whole<int>(gpus, "gpus", 0, 1024);

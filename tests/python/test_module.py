@@ -301,7 +301,7 @@ class ModuleTest(unittest.TestCase):
         _, stats = tiergraph.run("bfs", g, source=np.int64(3), engine="cpu")
         self.assertEqual(stats["sources"], [3])
 
-    def test_switches_take_true_or_false_only(self):
+    def test_switches_take_true_or_false_and_numbers_no_bools(self):
         # pybind11's bool took None as False and a number by its truth: replace=None sampled without replacement.
         g = tiergraph.generate("kron:6")
         name = self.graph_file([("0", "1"), ("1", "2")])
@@ -322,6 +322,25 @@ class ModuleTest(unittest.TestCase):
             with self.assertRaises(TypeError) as caught:
                 call()
             self.assertEqual(message, str(caught.exception))
+        # Numbers are numbers, not bools or None.
+        numbers = [
+            ("tolerance must be a number, not True", lambda: tiergraph.run("pagerank", g, tolerance=True)),
+            ("damping must be a number, not None", lambda: tiergraph.run("pagerank", g, damping=None)),
+            ("delta must be a number, not '1'", lambda: tiergraph.run("sssp", g, source=0, delta="1")),
+            ("damping must be a number, not False", lambda: tiergraph.tier_scores(g, damping=False)),
+            ("gpu_fraction must be a number, not True",
+             lambda: tiergraph.FeatureStore(np.zeros((64, 2), np.float32), gpu_fraction=True)),
+            ("sm_fraction must be a number, not None",
+             lambda: tiergraph.FeatureStore(np.zeros((64, 2), np.float32), sm_fraction=None)),
+            ("peer_fraction must be a number, not []",
+             lambda: tiergraph.FeatureStore(np.zeros((64, 2), np.float32), peer_fraction=[])),
+        ]
+        for message, call in numbers:
+            with self.assertRaises(TypeError) as caught:
+                call()
+            self.assertEqual(message, str(caught.exception))
+        _, stats = tiergraph.run("pagerank", g, engine="cpu", tolerance=np.float32(1e-3), damping=np.float16(0.5), max_iters=np.int32(50))
+        self.assertGreater(stats["iterations"], 0)
         # NumPy's bools are bools.
         self.assertTrue(tiergraph.load(name, undirected=np.bool_(True)).num_edges == 4)
         _, stats = tiergraph.run("bfs", g, source=0, engine="cpu", verify=np.bool_(True))
