@@ -11,10 +11,13 @@
 
 #include <omp.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
 #include "core/array.h"
+#include "core/env_switch.h"
 #include "engines/gpu/gpu_engine.cuh"
 #include "graph/huge_pages.h"
 #include "engines/hybrid/hybrid_engine.h"
@@ -53,13 +56,23 @@ class GpuAccelerator : public GpuEngine<V> {
       TG_CUDA(cudaMallocHost(&p, bytes > 0 ? bytes : 1));
       return std::shared_ptr<void>(p, [](void* q) { cudaFreeHost(q); });
     }
+    // The parts' times under TG_HYBRID_TRACE: a run's first split gather pays them (docs/HYBRID.md).
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
     auto array = std::make_shared<Array<unsigned char>>(allocate_huge<unsigned char>(bytes));
     unsigned char* p = array->data();
     const size_t size = array->size();
     constexpr size_t kChunk = size_t{1} << 21;
+    const auto t1 = Clock::now();
 #pragma omp parallel for schedule(static)
     for (size_t at = 0; at < size; at += kChunk) std::memset(p + at, 0, std::min(kChunk, size - at));
+    const auto t2 = Clock::now();
     TG_CUDA(cudaHostRegister(p, size, cudaHostRegisterDefault));
+    if (trace_) {
+      const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+      std::fprintf(stderr, "tg-hybrid mirror of %.1f MB: allocated %.3f ms, touched %.3f ms (%d threads), pinned %.3f ms\n",
+                   size / 1e6, ms(t0, t1), ms(t1, t2), omp_get_max_threads(), ms(t2, Clock::now()));
+    }
     return std::shared_ptr<void>(p, [array](void* q) { cudaHostUnregister(q); });
   }
   void enter_thread() { TG_CUDA(cudaSetDevice(device_)); }
@@ -75,6 +88,7 @@ class GpuAccelerator : public GpuEngine<V> {
 
  private:
   int device_ = 0;
+  bool trace_ = env_switch("TG_HYBRID_TRACE");
   cudaStream_t down_ = nullptr, up_ = nullptr;
 };
 
