@@ -23,6 +23,51 @@ inline std::string type_name(pybind11::handle x) {
   return pybind11::str(pybind11::type::handle_of(x).attr("__name__"));
 }
 
+// An argument taken as Python gave it and checked in the function's body by
+// the helpers below; its caster names in signatures (help(), stubs) the type
+// the argument must be, where a plain pybind11::object shows `object`.
+template <typename Type>
+struct Arg {
+  pybind11::object value;
+  operator pybind11::handle() const { return value; }
+  bool is_none() const { return value.is_none(); }
+};
+#define TG_PYTHON_ARG_TYPE(Name, text) \
+  struct Name##Type {                   \
+    static constexpr auto name = pybind11::detail::const_name(text); \
+  };                                    \
+  using Name = Arg<Name##Type>;
+TG_PYTHON_ARG_TYPE(Int, "int")
+TG_PYTHON_ARG_TYPE(OptionalInt, "Optional[int]")
+TG_PYTHON_ARG_TYPE(IntList, "List[int]")
+TG_PYTHON_ARG_TYPE(OptionalIntList, "Optional[List[int]]")
+TG_PYTHON_ARG_TYPE(Bool, "bool")
+TG_PYTHON_ARG_TYPE(OptionalBool, "Optional[bool]")
+TG_PYTHON_ARG_TYPE(Float, "float")
+TG_PYTHON_ARG_TYPE(FloatOrAuto, "Union[float, str]")
+TG_PYTHON_ARG_TYPE(OptionalStr, "Optional[str]")
+TG_PYTHON_ARG_TYPE(OptionalGraph, "Optional[tiergraph.Graph]")
+TG_PYTHON_ARG_TYPE(Path, "Union[str, os.PathLike]")
+TG_PYTHON_ARG_TYPE(Ids, "ArrayLike")
+TG_PYTHON_ARG_TYPE(OptionalIds, "Optional[ArrayLike]")
+TG_PYTHON_ARG_TYPE(Rows, "ArrayLike")
+#undef TG_PYTHON_ARG_TYPE
+
+}  // namespace tiergraph_python
+
+namespace pybind11::detail {
+template <typename Type>
+struct type_caster<tiergraph_python::Arg<Type>> {
+  PYBIND11_TYPE_CASTER(tiergraph_python::Arg<Type>, Type::name);
+  bool load(handle src, bool) {
+    value.value = reinterpret_borrow<object>(src);
+    return true;
+  }
+};
+}  // namespace pybind11::detail
+
+namespace tiergraph_python {
+
 // An int, or anything with __index__ (NumPy's integers), but not a bool.
 template <typename T>
 T whole(pybind11::handle x, const std::string& name, T lo = std::numeric_limits<T>::min(),

@@ -377,9 +377,10 @@ void bind_feature_store(py::module_& m) {
                              "Feature rows gathered by id: in place from host memory (zero-copy on a GPU), the "
                              "hottest gpu_fraction of rows from GPU memory, the next peer_fraction from the peer "
                              "GPUs' memories")
-      .def(py::init([](py::object features, py::object graph, py::object gpu_fraction_in,
-                       py::object score_in, py::object device, py::object use_gpu, py::object sm_fraction_in,
-                       py::object train_ids, py::object peer_fraction_in, py::object peers, py::object cpu_share) {
+      .def(py::init([](Rows features_arg, OptionalGraph graph, Float gpu_fraction_in, OptionalStr score_in, Int device,
+                       OptionalBool use_gpu, Float sm_fraction_in, OptionalIds train_ids, Float peer_fraction_in,
+                       OptionalIntList peers, FloatOrAuto cpu_share) {
+             const py::object features = features_arg.value;
              const double gpu_fraction = real(gpu_fraction_in, "gpu_fraction");
              const double peer_fraction = real(peer_fraction_in, "peer_fraction");
              const double sm_fraction = real(sm_fraction_in, "sm_fraction");
@@ -393,13 +394,13 @@ void bind_feature_store(py::module_& m) {
                refuse("score ranks a graph's vertices: give graph= too (without one the first rows are hot)");
              if (!score_in.is_none() && !py::isinstance<py::str>(score_in))
                throw py::type_error("score must be a str, not " + type_name(score_in));
-             const std::string score = score_in.is_none() ? "degree" : py::cast<std::string>(score_in);
+             const std::string score = score_in.is_none() ? "degree" : py::cast<std::string>(score_in.value);
              for (auto [name, fraction] : {std::pair{"gpu_fraction", gpu_fraction}, {"peer_fraction", peer_fraction}})
                if (!(fraction >= 0.0 && fraction <= 1.0))
                  refuse(name + (" " + std::string(py::str(py::float_(fraction)))) + " is outside [0, 1]");
              const tiergraph::FeatureStoreOptions o =
-                 store_options(gpu_fraction, peer_fraction, peers, score, device, use_gpu, sm_fraction, train_ids,
-                               cpu_share);
+                 store_options(gpu_fraction, peer_fraction, peers.value, score, device.value, use_gpu.value,
+                               sm_fraction, train_ids.value, cpu_share.value);
              const auto num_rows = static_cast<uint64_t>(s->rows.shape(0));
              const uint64_t row_bytes = static_cast<uint64_t>(s->cols) * s->rows.dtype().itemsize();
              const void* data = s->rows.data();

@@ -25,7 +25,16 @@
 #include "use_gpu.h"
 
 namespace py = pybind11;
+using tiergraph_python::Bool;
 using tiergraph_python::flag;
+using tiergraph_python::Float;
+using tiergraph_python::Ids;
+using tiergraph_python::Int;
+using tiergraph_python::IntList;
+using tiergraph_python::OptionalBool;
+using tiergraph_python::OptionalIds;
+using tiergraph_python::OptionalInt;
+using tiergraph_python::OptionalIntList;
 using tiergraph_python::optional_whole;
 using tiergraph_python::real;
 using tiergraph_python::whole;
@@ -214,8 +223,9 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "load",
-      [](py::object path_in, py::object undirected, py::object simplify, std::optional<std::string> weights,
-         py::object ids64, py::object lists_by_weight) {
+      [](tiergraph_python::Path path_arg, Bool undirected, Bool simplify, std::optional<std::string> weights, Bool ids64,
+         Bool lists_by_weight) {
+        const py::object path_in = path_arg.value;
         // A str or os.PathLike (pathlib.Path), as open() takes; a NUL would cut the name short.
         const py::object fspath = py::module_::import("os").attr("fspath");
         const py::object given = py::isinstance<py::str>(path_in) ? path_in : fspath(path_in);
@@ -238,8 +248,8 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "generate",
-      [](const std::string& spec, std::optional<std::string> weights, py::object edge_factor, py::object seed,
-         py::object ids64, py::object lists_by_weight) {
+      [](const std::string& spec, std::optional<std::string> weights, Int edge_factor, Int seed, Bool ids64,
+         Bool lists_by_weight) {
         const tiergraph::LoadOptions o = load_options(false, false, weights, flag(ids64, "ids64"),
                                                       whole<int>(edge_factor, "edge_factor", 1, 1 << 20),
                                                       whole<uint64_t>(seed, "seed"),
@@ -253,14 +263,13 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "from_edges",
-      [](py::object src_in, py::object dst_in, py::object weights_in, py::object num_vertices_in,
-         py::object undirected, py::object simplify, std::optional<std::string> random_weights, py::object ids64,
-         py::object lists_by_weight) {
+      [](Ids src_in, Ids dst_in, OptionalIds weights_in, Int num_vertices_in, Bool undirected, Bool simplify,
+         std::optional<std::string> random_weights, Bool ids64, Bool lists_by_weight) {
         const uint64_t num_vertices = whole<uint64_t>(num_vertices_in, "num_vertices");
         py::object asarray = py::module_::import("numpy").attr("asarray");
         std::optional<py::array> weights;
-        if (!weights_in.is_none()) weights = py::array(asarray(weights_in));
-        auto s = vertex_ids(src_in, "src"), d = vertex_ids(dst_in, "dst");
+        if (!weights_in.is_none()) weights = py::array(asarray(weights_in.value));
+        auto s = vertex_ids(src_in.value, "src"), d = vertex_ids(dst_in.value, "dst");
         if (s.size() != d.size())
           throw tiergraph::Error("src has " + std::to_string(s.size()) + " ids, dst " + std::to_string(d.size()),
                                  tiergraph::ErrorKind::kUsage);
@@ -301,13 +310,13 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "tier_scores",
-      [](const tiergraph::Graph& graph, const std::string& score, py::object train_ids_in, py::object iterations_in,
-         py::object damping_in) {
+      [](const tiergraph::Graph& graph, const std::string& score, OptionalIds train_ids_in, Int iterations_in,
+         Float damping_in) {
         const int iterations = whole<int>(iterations_in, "iterations", 0, std::numeric_limits<int>::max());
         const double damping = real(damping_in, "damping");
         std::vector<uint64_t> train;
         if (!train_ids_in.is_none()) {
-          auto t = vertex_ids(train_ids_in, "train_ids");
+          auto t = vertex_ids(train_ids_in.value, "train_ids");
           train.assign(t.data(), t.data() + t.size());
         }
         std::vector<double> scores;
@@ -333,8 +342,8 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "relabel",
-      [](const tiergraph::Graph& graph, py::object order_in) {
-        auto order = vertex_ids(order_in, "order");
+      [](const tiergraph::Graph& graph, Ids order_in) {
+        auto order = vertex_ids(order_in.value, "order");
         py::gil_scoped_release release;
         return tiergraph::relabel(graph, order.data(), static_cast<size_t>(order.size()));
       },
@@ -344,8 +353,8 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "sample_neighbors",
-      [](const tiergraph::Graph& graph, py::object seeds_in, py::object fanouts, py::object replace, py::object seed) {
-        auto seeds = vertex_ids(seeds_in, "seeds");
+      [](const tiergraph::Graph& graph, Ids seeds_in, IntList fanouts, Bool replace, Int seed) {
+        auto seeds = vertex_ids(seeds_in.value, "seeds");
         tiergraph::SampleOptions o{whole_list<int>(fanouts, "fanouts"), flag(replace, "replace"),
                                    whole<uint64_t>(seed, "seed")};
         std::vector<tiergraph::SampledHop> hops;
@@ -368,13 +377,13 @@ PYBIND11_MODULE(tiergraph, m) {
       "Samples per-layer blocks for GNN mini-batches: sampler.sample(seeds) returns one dict per hop, as "
       "sample_neighbors does, drawn on a GPU where there is one (the same draws as on the CPU); each call draws "
       "anew, reproducibly for `seed`.")
-      .def(py::init([](const tiergraph::Graph& graph, py::object fanouts, py::object replace, py::object seed,
-                       py::object use_gpu, py::object zero_copy, py::object device) {
+      .def(py::init([](const tiergraph::Graph& graph, IntList fanouts, Bool replace, Int seed, OptionalBool use_gpu,
+                       Bool zero_copy, Int device) {
              tiergraph::SamplerOptions o;
              o.fanouts = whole_list<int>(fanouts, "fanouts");
              o.replace = flag(replace, "replace");
              o.seed = whole<uint64_t>(seed, "seed");
-             o.where = tiergraph_python::where_from_use_gpu(use_gpu);
+             o.where = tiergraph_python::where_from_use_gpu(use_gpu.value);
              o.zero_copy = flag(zero_copy, "zero_copy");
              o.device = whole<int>(device, "device", 0, 1024);
              py::gil_scoped_release release;
@@ -386,9 +395,9 @@ PYBIND11_MODULE(tiergraph, m) {
            "host memory in place instead of copying them into GPU memory.")
       .def(
           "sample",
-          [](tiergraph::NeighborSampler& s, py::object seeds_in, py::object seed_in, py::object cuda) {
+          [](tiergraph::NeighborSampler& s, Ids seeds_in, OptionalInt seed_in, Bool cuda) {
             const std::optional<uint64_t> seed = optional_whole<uint64_t>(seed_in, "seed");
-            auto seeds = vertex_ids(seeds_in, "seeds");
+            auto seeds = vertex_ids(seeds_in.value, "seeds");
             if (flag(cuda, "cuda")) return cuda_hop_dicts(s, seeds, seed);
             std::vector<tiergraph::SampledHop> hops;
             {
@@ -416,10 +425,9 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "run",
-      [](const std::string& algorithm, const tiergraph::Graph& graph, py::object source, py::object sources,
-         const std::string& engine, const std::string& placement, py::object threads, py::object verify,
-         py::object tolerance, py::object max_iters, py::object damping, py::object delta, py::object gpu_memory_budget, py::object device,
-         py::object gpus, py::object push_only, const std::string& vertex_order, const std::string& cc_method,
+      [](const std::string& algorithm, const tiergraph::Graph& graph, OptionalInt source, OptionalIntList sources,
+         const std::string& engine, const std::string& placement, Int threads, Bool verify, Float tolerance, Int max_iters,
+         Float damping, Float delta, Int gpu_memory_budget, Int device, Int gpus, Bool push_only, const std::string& vertex_order, const std::string& cc_method,
          const std::string& pr_contributions) {
         if (!source.is_none() && !sources.is_none())
           throw tiergraph::Error("give source or sources, not both", tiergraph::ErrorKind::kUsage);

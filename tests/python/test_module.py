@@ -346,6 +346,18 @@ class ModuleTest(unittest.TestCase):
         _, stats = tiergraph.run("bfs", g, source=0, engine="cpu", verify=np.bool_(True))
         self.assertEqual(stats["sources"], [0])
 
+    def test_signatures_name_the_types_arguments_take(self):
+        # help() shows what each argument must be (pybind11 showed `object` for those checked in the body).
+        for function in [tiergraph.run, tiergraph.load, tiergraph.generate, tiergraph.from_edges,
+                         tiergraph.sample_neighbors, tiergraph.tier_scores, tiergraph.relabel,
+                         tiergraph.NeighborSampler.__init__, tiergraph.NeighborSampler.sample,
+                         tiergraph.FeatureStore.__init__]:
+            signature = next(line for line in function.__doc__.splitlines() if line.strip())
+            self.assertNotIn(": object", signature)
+        self.assertIn("verify: bool = False, tolerance: float = 1e-06, max_iters: int = 100", tiergraph.run.__doc__)
+        self.assertIn("source: Optional[int] = None, sources: Optional[List[int]] = None", tiergraph.run.__doc__)
+        self.assertIn("use_gpu: Optional[bool] = None", tiergraph.NeighborSampler.__init__.__doc__)
+
     def test_load_takes_a_path_as_open_does(self):
         import pathlib
         name = self.graph_file([("0", "1"), ("1", "2")])
