@@ -14,6 +14,7 @@
 #include "formats/checksum.h"
 #include "formats/input_file.h"
 #include "formats/output_file.h"
+#include "formats/pending_files.h"
 
 namespace tg {
 namespace {
@@ -118,6 +119,7 @@ void Checkpointer::save(int iteration, const std::vector<double>& scalars, std::
   put_u64(out, formats::xxh64(out.data(), out.size()));
   if (formats::is_special_file(path_)) throw Error("checkpoint " + path_ + ": not a regular file");
   const std::string tmp = path_ + ".tmp";
+  formats::PendingFile pending(tmp);  // removed unless renamed into place
   {
     std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
     f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
@@ -127,6 +129,7 @@ void Checkpointer::save(int iteration, const std::vector<double>& scalars, std::
   std::error_code e;
   std::filesystem::rename(tmp, path_, e);
   if (e) throw Error("checkpoint " + path_ + ": cannot replace the last one: " + e.message());
+  pending.done();
   fsync_path(dir_, O_RDONLY | O_DIRECTORY);
 }
 

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/gpu_ranks_wait_policy.h"
 #include "core/error.h"
+#include "formats/pending_files.h"
 #include "tiergraph/version.h"
 
 namespace {
@@ -77,6 +78,7 @@ void flush_standard_output() {
 
 int main(int argc, char** argv) {
   start_again_for_several_gpus(argc, argv);
+  tg::formats::remove_pending_files_on_signals();  // Ctrl-C leaves no PATH.tmp behind
   CLI::App app{"tiergraph: graph analytics (BFS, SSSP, CC, PageRank, SSWP, SSNSP, BC) on GPUs and CPUs,\n"
                "for graphs larger than GPU memory. Run 'tiergraph SUBCOMMAND --help' for details."};
   app.require_subcommand(1);

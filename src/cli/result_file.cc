@@ -7,12 +7,14 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include <sys/stat.h>
 
 #include "core/error.h"
 #include "formats/input_file.h"
 #include "formats/output_file.h"
+#include "formats/pending_files.h"
 
 namespace tg::cli {
 
@@ -49,18 +51,15 @@ void write_results(const std::string& path, const AlgorithmInfo& algorithm, cons
   // would replace it.
   const bool direct = formats::is_special_file(path);
   const std::string tmp = direct ? path : path + ".tmp";
-  auto remove_tmp = [&]() {
-    if (!direct) std::remove(tmp.c_str());
-  };
+  std::optional<formats::PendingFile> pending;  // removes tmp unless renamed into place
+  if (!direct) pending.emplace(tmp);
   std::unique_ptr<FILE, FileCloser> file(std::fopen(tmp.c_str(), "wb"));
   if (!file) throw Error(path + ": cannot write: " + std::strerror(errno));
   std::vector<char> buffer(1 << 20);
   size_t used = 0;
   auto flush = [&]() {
-    if (used && std::fwrite(buffer.data(), 1, used, file.get()) != used) {
-      remove_tmp();
+    if (used && std::fwrite(buffer.data(), 1, used, file.get()) != used)
       throw Error(path + ": write failed: " + std::strerror(errno));
-    }
     used = 0;
   };
   const bool counts = algorithm.traits.meaning == ValueMeaning::kCount;
@@ -87,15 +86,11 @@ void write_results(const std::string& path, const AlgorithmInfo& algorithm, cons
       },
       values);
   flush();
-  if (std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0) {
-    remove_tmp();
+  if (std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0)
     throw Error(path + ": write failed: " + std::strerror(errno));
-  }
-  if (!direct && std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(tmp.c_str());
-    throw Error(path + ": cannot rename " + tmp + ": " + why);
-  }
+  if (!direct && std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw Error(path + ": cannot rename " + tmp + ": " + std::strerror(errno));
+  if (pending) pending->done();
 }
 
 VertexValues read_results(const std::string& path, const AlgorithmInfo& algorithm, uint64_t n, int id_base) {

@@ -18,18 +18,24 @@ bool is_special_file(const std::string& path) {
   return ::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
+namespace {
+// PATH.tmp, refused (before anything is written or listed) where PATH is a link, device or FIFO.
+std::string beside(const std::string& path) {
+  if (is_special_file(path))
+    throw Error("cannot write " + path + ": not a regular file but a link, device or FIFO (a graph file is written "
+                "beside the target and renamed into place)");
+  return path + ".tmp";
+}
+}  // namespace
+
 OutputFile::OutputFile(const std::string& path, uint64_t total_bytes, bool progress)
-    : path_(path), tmp_(path + ".tmp"), meter_(progress, "writing " + base_name(path), total_bytes, "") {
-  if (is_special_file(path)) throw Error(failure("not a regular file but a link, device or FIFO (a graph file is written beside the target and renamed into place)"));
+    : path_(path), tmp_(beside(path)), pending_(tmp_), meter_(progress, "writing " + base_name(path), total_bytes, "") {
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw Error(failure(std::strerror(errno)));
 }
 
 OutputFile::~OutputFile() {
-  if (fd_ >= 0) {
-    ::close(fd_);
-    ::unlink(tmp_.c_str());
-  }
+  if (fd_ >= 0) ::close(fd_);  // then pending_ removes the file, unless renamed
 }
 
 void OutputFile::put(const void* data, uint64_t bytes, uint64_t offset) {
@@ -52,15 +58,9 @@ void OutputFile::commit(uint64_t file_bytes) {
   if (::fdatasync(fd_) != 0) throw Error(failure(std::strerror(errno)));
   const int fd = fd_;
   fd_ = -1;
-  if (::close(fd) != 0) {
-    ::unlink(tmp_.c_str());
-    throw Error(failure(std::strerror(errno)));
-  }
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp_.c_str());
-    throw Error(failure(std::strerror(e)));
-  }
+  if (::close(fd) != 0) throw Error(failure(std::strerror(errno)));
+  if (::rename(tmp_.c_str(), path_.c_str()) != 0) throw Error(failure(std::strerror(errno)));
+  pending_.done();
   meter_.finish();
 }
 

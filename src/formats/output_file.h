@@ -2,12 +2,14 @@
 // target's name: the bytes go to PATH.tmp, which is synced and renamed into
 // place by commit(); a writer dropped before commit() removes it. Every
 // error is "cannot write PATH: REASON". A target that is a link, a device or
-// a FIFO is refused (is_special_file).
+// a FIFO is refused (is_special_file). Stopped by a signal, the program
+// removes PATH.tmp (pending_files.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "formats/pending_files.h"
 #include "formats/progress.h"
 
 namespace tg::formats {
@@ -37,6 +39,7 @@ class OutputFile {
 
  private:
   std::string path_, tmp_;
+  PendingFile pending_;  // PATH.tmp, removed if a signal stops the program
   int fd_ = -1;
   uint64_t written_ = 0;
   ProgressMeter meter_;

@@ -11,6 +11,7 @@
 #include "core/types.h"
 #include "formats/input_file.h"
 #include "formats/output_file.h"
+#include "formats/pending_files.h"
 
 namespace tg::planner {
 
@@ -170,6 +171,7 @@ void write_profile(const MachineProfile& profile, const std::string& path) {
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
   if (formats::is_special_file(path)) throw Error("cannot write the profile " + path + ": not a regular file");
   const std::string tmp = path + ".tmp";
+  formats::PendingFile pending(tmp);  // removed unless renamed into place
   {
     std::ofstream out(tmp);
     out << to_json(profile).dump(2) << "\n";
@@ -177,6 +179,7 @@ void write_profile(const MachineProfile& profile, const std::string& path) {
   }
   std::filesystem::rename(tmp, target, ec);
   if (ec) throw Error("cannot write the profile " + path + " (" + ec.message() + ")");
+  pending.done();
 }
 
 std::string default_profile_path() {
