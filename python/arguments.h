@@ -45,7 +45,9 @@ TG_PYTHON_ARG_TYPE(Bool, "bool")
 TG_PYTHON_ARG_TYPE(OptionalBool, "Optional[bool]")
 TG_PYTHON_ARG_TYPE(Float, "float")
 TG_PYTHON_ARG_TYPE(FloatOrAuto, "Union[float, str]")
+TG_PYTHON_ARG_TYPE(Str, "str")
 TG_PYTHON_ARG_TYPE(OptionalStr, "Optional[str]")
+TG_PYTHON_ARG_TYPE(GraphArg, "tiergraph.Graph")
 TG_PYTHON_ARG_TYPE(OptionalGraph, "Optional[tiergraph.Graph]")
 TG_PYTHON_ARG_TYPE(Path, "Union[str, os.PathLike]")
 TG_PYTHON_ARG_TYPE(Ids, "ArrayLike")
@@ -100,6 +102,17 @@ inline double real(pybind11::handle x, const std::string& name) {
   const double value = PyFloat_AsDouble(x.ptr());
   if (value == -1.0 && PyErr_Occurred()) throw pybind11::error_already_set();
   return value;
+}
+
+// A str, or None where optional.
+inline std::string text(pybind11::handle x, const std::string& name) {
+  if (!PyUnicode_Check(x.ptr())) throw pybind11::type_error(name + " must be a str, not " + type_name(x));
+  return pybind11::cast<std::string>(x);
+}
+inline std::optional<std::string> optional_text(pybind11::handle x, const std::string& name) {
+  if (x.is_none()) return std::nullopt;
+  if (!PyUnicode_Check(x.ptr())) throw pybind11::type_error(name + " must be a str or None, not " + type_name(x));
+  return pybind11::cast<std::string>(x);
 }
 
 // True or False (NumPy's bool too), nothing else: pybind11's bool took None
@@ -163,6 +176,14 @@ inline const tiergraph::Graph* optional_graph(pybind11::handle x, const std::str
   if (!pybind11::isinstance<tiergraph::Graph>(x))
     throw pybind11::type_error(name + " must be a tiergraph.Graph or None, not " + type_name(x));
   return pybind11::cast<const tiergraph::Graph*>(x);
+}
+
+// A graph argument: a TypeError naming it for anything else (None included).
+// The graph lives as long as the argument's object.
+inline const tiergraph::Graph& graph_of(pybind11::handle x, const std::string& name = "graph") {
+  if (!pybind11::isinstance<tiergraph::Graph>(x))
+    throw pybind11::type_error(name + " must be a tiergraph.Graph, not " + type_name(x));
+  return pybind11::cast<const tiergraph::Graph&>(x);
 }
 
 }  // namespace tiergraph_python

@@ -26,6 +26,12 @@
 
 namespace py = pybind11;
 using tiergraph_python::Bool;
+using tiergraph_python::GraphArg;
+using tiergraph_python::OptionalStr;
+using tiergraph_python::Str;
+using tiergraph_python::graph_of;
+using tiergraph_python::optional_text;
+using tiergraph_python::text;
 using tiergraph_python::flag;
 using tiergraph_python::Float;
 using tiergraph_python::Ids;
@@ -223,7 +229,7 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "load",
-      [](tiergraph_python::Path path_arg, Bool undirected, Bool simplify, std::optional<std::string> weights, Bool ids64,
+      [](tiergraph_python::Path path_arg, Bool undirected, Bool simplify, OptionalStr weights, Bool ids64,
          Bool lists_by_weight) {
         const py::object path_in = path_arg.value;
         // A str or os.PathLike (pathlib.Path), as open() takes; a NUL would cut the name short.
@@ -235,8 +241,8 @@ PYBIND11_MODULE(tiergraph, m) {
         const std::string path = given.cast<std::string>();
         if (path.find('\0') != std::string::npos) throw py::value_error("path: embedded null character");
         const tiergraph::LoadOptions o =
-            load_options(flag(undirected, "undirected"), flag(simplify, "simplify"), weights, flag(ids64, "ids64"), 16,
-                         27491095, flag(lists_by_weight, "lists_by_weight"));
+            load_options(flag(undirected, "undirected"), flag(simplify, "simplify"), optional_text(weights, "weights"),
+                         flag(ids64, "ids64"), 16, 27491095, flag(lists_by_weight, "lists_by_weight"));
         py::gil_scoped_release release;
         return tiergraph::load(path, o);
       },
@@ -248,14 +254,15 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "generate",
-      [](const std::string& spec, std::optional<std::string> weights, Int edge_factor, Int seed, Bool ids64,
-         Bool lists_by_weight) {
-        const tiergraph::LoadOptions o = load_options(false, false, weights, flag(ids64, "ids64"),
+      [](Str spec, OptionalStr weights, Int edge_factor, Int seed, Bool ids64, Bool lists_by_weight) {
+        const std::string name = text(spec, "spec");
+        const tiergraph::LoadOptions o = load_options(false, false, optional_text(weights, "weights"),
+                                                      flag(ids64, "ids64"),
                                                       whole<int>(edge_factor, "edge_factor", 1, 1 << 20),
                                                       whole<uint64_t>(seed, "seed"),
                                                       flag(lists_by_weight, "lists_by_weight"));
         py::gil_scoped_release release;
-        return tiergraph::load(spec, o);
+        return tiergraph::load(name, o);
       },
       py::arg("spec"), py::kw_only(), py::arg("weights") = py::none(), py::arg("edge_factor") = 16,
       py::arg("seed") = 27491095, py::arg("ids64") = false, py::arg("lists_by_weight") = false,
@@ -264,7 +271,7 @@ PYBIND11_MODULE(tiergraph, m) {
   m.def(
       "from_edges",
       [](Ids src_in, Ids dst_in, OptionalIds weights_in, Int num_vertices_in, Bool undirected, Bool simplify,
-         std::optional<std::string> random_weights, Bool ids64, Bool lists_by_weight) {
+         OptionalStr random_weights, Bool ids64, Bool lists_by_weight) {
         const uint64_t num_vertices = whole<uint64_t>(num_vertices_in, "num_vertices");
         py::object asarray = py::module_::import("numpy").attr("asarray");
         std::optional<py::array> weights;
@@ -292,8 +299,9 @@ PYBIND11_MODULE(tiergraph, m) {
           }
         }
         tiergraph::LoadOptions o =
-            load_options(flag(undirected, "undirected"), flag(simplify, "simplify"), random_weights, flag(ids64, "ids64"),
-                         16, 27491095, flag(lists_by_weight, "lists_by_weight"));
+            load_options(flag(undirected, "undirected"), flag(simplify, "simplify"),
+                         optional_text(random_weights, "random_weights"), flag(ids64, "ids64"), 16, 27491095,
+                         flag(lists_by_weight, "lists_by_weight"));
         const float* wp = weights ? w.data() : nullptr;
         py::gil_scoped_release release;
         return tiergraph::from_edges(s.data(), d.data(), static_cast<size_t>(s.size()), wp, num_vertices, o);
@@ -310,8 +318,9 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "tier_scores",
-      [](const tiergraph::Graph& graph, const std::string& score, OptionalIds train_ids_in, Int iterations_in,
-         Float damping_in) {
+      [](GraphArg graph_in, Str score_in, OptionalIds train_ids_in, Int iterations_in, Float damping_in) {
+        const tiergraph::Graph& graph = graph_of(graph_in);
+        const std::string score = text(score_in, "score");
         const int iterations = whole<int>(iterations_in, "iterations", 0, std::numeric_limits<int>::max());
         const double damping = real(damping_in, "damping");
         std::vector<uint64_t> train;
@@ -342,7 +351,8 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "relabel",
-      [](const tiergraph::Graph& graph, Ids order_in) {
+      [](GraphArg graph_in, Ids order_in) {
+        const tiergraph::Graph& graph = graph_of(graph_in);
         auto order = vertex_ids(order_in.value, "order");
         py::gil_scoped_release release;
         return tiergraph::relabel(graph, order.data(), static_cast<size_t>(order.size()));
@@ -353,7 +363,8 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "sample_neighbors",
-      [](const tiergraph::Graph& graph, Ids seeds_in, IntList fanouts, Bool replace, Int seed) {
+      [](GraphArg graph_in, Ids seeds_in, IntList fanouts, Bool replace, Int seed) {
+        const tiergraph::Graph& graph = graph_of(graph_in);
         auto seeds = vertex_ids(seeds_in.value, "seeds");
         tiergraph::SampleOptions o{whole_list<int>(fanouts, "fanouts"), flag(replace, "replace"),
                                    whole<uint64_t>(seed, "seed")};
@@ -377,8 +388,9 @@ PYBIND11_MODULE(tiergraph, m) {
       "Samples per-layer blocks for GNN mini-batches: sampler.sample(seeds) returns one dict per hop, as "
       "sample_neighbors does, drawn on a GPU where there is one (the same draws as on the CPU); each call draws "
       "anew, reproducibly for `seed`.")
-      .def(py::init([](const tiergraph::Graph& graph, IntList fanouts, Bool replace, Int seed, OptionalBool use_gpu,
+      .def(py::init([](GraphArg graph_in, IntList fanouts, Bool replace, Int seed, OptionalBool use_gpu,
                        Bool zero_copy, Int device) {
+             const tiergraph::Graph& graph = graph_of(graph_in);
              tiergraph::SamplerOptions o;
              o.fanouts = whole_list<int>(fanouts, "fanouts");
              o.replace = flag(replace, "replace");
@@ -425,16 +437,17 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "run",
-      [](const std::string& algorithm, const tiergraph::Graph& graph, OptionalInt source, OptionalIntList sources,
-         const std::string& engine, const std::string& placement, Int threads, Bool verify, Float tolerance, Int max_iters,
-         Float damping, Float delta, Int gpu_memory_budget, Int device, Int gpus, Bool push_only, const std::string& vertex_order, const std::string& cc_method,
-         const std::string& pr_contributions) {
+      [](Str algorithm_in, GraphArg graph_in, OptionalInt source, OptionalIntList sources, Str engine, Str placement,
+         Int threads, Bool verify, Float tolerance, Int max_iters, Float damping, Float delta, Int gpu_memory_budget,
+         Int device, Int gpus, Bool push_only, Str vertex_order, Str cc_method, Str pr_contributions) {
+        const std::string algorithm = text(algorithm_in, "algorithm");
+        const tiergraph::Graph& graph = graph_of(graph_in);
         if (!source.is_none() && !sources.is_none())
           throw tiergraph::Error("give source or sources, not both", tiergraph::ErrorKind::kUsage);
         constexpr int kIntMax = std::numeric_limits<int>::max();
         tiergraph::RunOptions o;
-        o.engine = engine;
-        o.placement = placement;
+        o.engine = text(engine, "engine");
+        o.placement = text(placement, "placement");
         o.threads = whole<int>(threads, "threads", 0, kIntMax);
         o.verify = flag(verify, "verify");
         o.tolerance = real(tolerance, "tolerance");
@@ -445,9 +458,9 @@ PYBIND11_MODULE(tiergraph, m) {
         o.device = whole<int>(device, "device", 0, 1024);
         o.gpus = whole<int>(gpus, "gpus", 0, 1024);
         o.push_only = flag(push_only, "push_only");
-        o.vertex_order = vertex_order;
-        o.cc_method = cc_method;
-        o.pagerank_contributions = pr_contributions;
+        o.vertex_order = text(vertex_order, "vertex_order");
+        o.cc_method = text(cc_method, "cc_method");
+        o.pagerank_contributions = text(pr_contributions, "pr_contributions");
         if (!source.is_none()) o.sources = {whole<uint64_t>(source, "source")};
         if (!sources.is_none()) o.sources = whole_list<uint64_t>(sources, "sources");
         tiergraph::Result r;

@@ -322,6 +322,20 @@ class ModuleTest(unittest.TestCase):
             with self.assertRaises(TypeError) as caught:
                 call()
             self.assertEqual(message, str(caught.exception))
+        # Graphs and strings are named too (pybind11 listed the whole signature).
+        named = [
+            ("graph must be a tiergraph.Graph, not NoneType", lambda: tiergraph.run("bfs", None, source=0)),
+            ("graph must be a tiergraph.Graph, not str", lambda: tiergraph.tier_scores("kron:6")),
+            ("graph must be a tiergraph.Graph, not list", lambda: tiergraph.NeighborSampler([], [2])),
+            ("algorithm must be a str, not NoneType", lambda: tiergraph.run(None, g)),
+            ("engine must be a str, not NoneType", lambda: tiergraph.run("bfs", g, source=0, engine=None)),
+            ("spec must be a str, not int", lambda: tiergraph.generate(6)),
+            ("weights must be a str or None, not int", lambda: tiergraph.generate("kron:6", weights=5)),
+        ]
+        for message, call in named:
+            with self.assertRaises(TypeError) as caught:
+                call()
+            self.assertEqual(message, str(caught.exception))
         # Numbers are numbers, not bools or None.
         numbers = [
             ("tolerance must be a number, not True", lambda: tiergraph.run("pagerank", g, tolerance=True)),
