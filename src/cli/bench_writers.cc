@@ -2,11 +2,10 @@
 
 #include <omp.h>
 
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "formats/text_output.h"
 #include "tiergraph/version.h"
 
 namespace tg::cli {
@@ -26,14 +25,6 @@ std::string fmt(const char* f, double x) {
   return buf;
 }
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f) throw Error(path + ": cannot write");
-  f << text;
-  f.close();
-  if (!f) throw Error(path + ": cannot write");
-}
-
 }  // namespace
 
 std::string placement_name(const BenchPlacement* placement) { return placement ? placement->name : "*"; }
@@ -51,7 +42,7 @@ void write_bench_csv(const std::string& path, const BenchResult& result) {
            (r.bytes_needed ? fmt("%.4f", double(r.bytes_moved) / double(r.bytes_needed)) : std::string()) + ',' +
            csv_escape(r.verified()) + ',' + csv_escape(r.error) + '\n';
   }
-  write_text(path, out);
+  formats::write_text_file(path, out);
 }
 
 void write_bench_json(const std::string& path, const BenchPlan& plan, const BenchResult& result,
@@ -115,7 +106,7 @@ void write_bench_json(const std::string& path, const BenchPlan& plan, const Benc
                           {"speedup_over_baseline", c.speedup.value_or(0.0)},
                           {"error", c.error}});
   }
-  write_text(path, j.dump(1) + '\n');
+  formats::write_text_file(path, j.dump(1) + '\n');
 }
 
 void print_bench_table(std::FILE* out, const BenchSummary& summary) {

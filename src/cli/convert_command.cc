@@ -3,7 +3,6 @@
 // loads at the speed of the disk.
 #include <chrono>
 #include <cstdio>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -13,6 +12,7 @@
 #include "core/error.h"
 #include "engines/vertex_order.h"
 #include "formats/readers.h"
+#include "formats/text_output.h"
 #include "graph/relabel.h"
 
 namespace tg::cli {
@@ -39,12 +39,18 @@ void apply_vertex_order(AnyGraph& graph, const ConvertOptions& o) {
   const uint64_t base = static_cast<uint64_t>(std::visit([](const auto& g) { return g.id_base; }, graph));
   graph = relabel(graph, order);
   if (o.order_out.empty()) return;
-  std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(o.order_out.c_str(), "w"), std::fclose);
-  if (!f) throw Error(o.order_out + ": cannot open for writing");
-  for (uint64_t old_id : order)
-    if (std::fprintf(f.get(), "%llu\n", static_cast<unsigned long long>(old_id + base)) < 0)
-      throw Error(o.order_out + ": write failed: " + std::strerror(errno));
-  if (std::fclose(f.release()) != 0) throw Error(o.order_out + ": write failed: " + std::strerror(errno));
+  formats::TextOutput out(o.order_out);
+  std::string lines;
+  for (uint64_t old_id : order) {
+    lines += std::to_string(old_id + base);
+    lines += '\n';
+    if (lines.size() >= (size_t{1} << 20)) {
+      out.write(lines);
+      lines.clear();
+    }
+  }
+  out.write(lines);
+  out.commit();
 }
 
 // The output's format by its name: tiergraph's .tgb, or GAP's .sg / .wsg (to

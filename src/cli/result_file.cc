@@ -6,15 +6,11 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <memory>
-#include <optional>
-
-#include <sys/stat.h>
+#include <string_view>
 
 #include "core/error.h"
 #include "formats/input_file.h"
-#include "formats/output_file.h"
-#include "formats/pending_files.h"
+#include "formats/text_output.h"
 
 namespace tg::cli {
 
@@ -35,31 +31,14 @@ char* format_real(char* p, char* end, F x, bool integer_when_exact) {
   return std::to_chars(p, end, x).ptr;  // shortest text that reads back exactly
 }
 
-struct FileCloser {
-  void operator()(FILE* f) const {
-    if (f) std::fclose(f);
-  }
-};
-
 }  // namespace
 
 void write_results(const std::string& path, const AlgorithmInfo& algorithm, const VertexValues& values, int id_base) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory, not a file to write");
-  // A regular file is written beside the target and renamed into place; a
-  // link, device or FIFO (/dev/stdout, a pipe) through itself, as renaming
-  // would replace it.
-  const bool direct = formats::is_special_file(path);
-  const std::string tmp = direct ? path : path + ".tmp";
-  std::optional<formats::PendingFile> pending;  // removes tmp unless renamed into place
-  if (!direct) pending.emplace(tmp);
-  std::unique_ptr<FILE, FileCloser> file(std::fopen(tmp.c_str(), "wb"));
-  if (!file) throw Error(path + ": cannot write: " + std::strerror(errno));
+  formats::TextOutput file(path);  // beside the target, renamed into place (or through /dev/stdout, a pipe)
   std::vector<char> buffer(1 << 20);
   size_t used = 0;
   auto flush = [&]() {
-    if (used && std::fwrite(buffer.data(), 1, used, file.get()) != used)
-      throw Error(path + ": write failed: " + std::strerror(errno));
+    file.write(std::string_view(buffer.data(), used));
     used = 0;
   };
   const bool counts = algorithm.traits.meaning == ValueMeaning::kCount;
@@ -86,11 +65,7 @@ void write_results(const std::string& path, const AlgorithmInfo& algorithm, cons
       },
       values);
   flush();
-  if (std::fflush(file.get()) != 0 || std::fclose(file.release()) != 0)
-    throw Error(path + ": write failed: " + std::strerror(errno));
-  if (!direct && std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw Error(path + ": cannot rename " + tmp + ": " + std::strerror(errno));
-  if (pending) pending->done();
+  file.commit();
 }
 
 VertexValues read_results(const std::string& path, const AlgorithmInfo& algorithm, uint64_t n, int id_base) {
