@@ -19,16 +19,17 @@ suites="${SAN_SUITES:-formats graph generators algorithms engines cli api distri
 jobs="${SAN_JOBS:-2}"
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 
+mkdir -p "$build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTG_CUDA=OFF -DTG_PYTHON=OFF \
   -DTG_BENCHMARKS=OFF -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >"$build.configure.log" 2>&1 || {
-  cat "$build.configure.log"
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >"$build/configure.log" 2>&1 || {
+  cat "$build/configure.log"
   exit 1
 }
 targets=(tiergraph)
 for s in $suites; do targets+=("tg_${s}_tests"); done
-ninja -C "$build" -j "$jobs" "${targets[@]}" >"$build.build.log" 2>&1 || {
-  tail -30 "$build.build.log"
+ninja -C "$build" -j "$jobs" "${targets[@]}" >"$build/build.log" 2>&1 || {
+  tail -30 "$build/build.log"
   exit 1
 }
 
