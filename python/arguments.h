@@ -23,6 +23,14 @@ inline std::string type_name(pybind11::handle x) {
   return pybind11::str(pybind11::type::handle_of(x).attr("__name__"));
 }
 
+// What a message shows of a wrong value: its repr where short and on one
+// line, else its type's name (an array's repr runs over many lines).
+inline std::string shown(pybind11::handle x) {
+  const std::string r = pybind11::repr(x);
+  if (r.size() <= 60 && r.find('\n') == std::string::npos) return r;
+  return "a " + type_name(x);
+}
+
 // An argument taken as Python gave it and checked in the function's body by
 // the helpers below; its caster names in signatures (help(), stubs) the type
 // the argument must be, where a plain pybind11::object shows `object`.
@@ -98,7 +106,7 @@ inline double real(pybind11::handle x, const std::string& name) {
   const PyNumberMethods* number = Py_TYPE(x.ptr())->tp_as_number;
   const bool numeric = PyFloat_Check(x.ptr()) || PyIndex_Check(x.ptr()) || (number && number->nb_float);
   if (PyBool_Check(x.ptr()) || type_name(x) == "bool_" || !numeric)
-    throw pybind11::type_error(name + " must be a number, not " + std::string(pybind11::repr(x)));
+    throw pybind11::type_error(name + " must be a number, not " + shown(x));
   const double value = PyFloat_AsDouble(x.ptr());
   if (value == -1.0 && PyErr_Occurred()) throw pybind11::error_already_set();
   return value;
@@ -125,7 +133,7 @@ inline bool flag(pybind11::handle x, const std::string& name) {
     if (truth < 0) throw pybind11::error_already_set();
     return truth == 1;
   }
-  throw pybind11::type_error(name + " must be True or False, not " + std::string(pybind11::repr(x)));
+  throw pybind11::type_error(name + " must be True or False, not " + shown(x));
 }
 
 // A list (or any iterable but a string) of such integers, not empty.

@@ -146,7 +146,7 @@ std::optional<py::object> device_ids(const PyFeatureStore& s, const py::object& 
 // peers: None (every other GPU the store's can read) or GPU indices.
 std::optional<std::vector<int>> peer_list(const py::object& peers) {
   if (peers.is_none()) return std::nullopt;
-  const std::string wrong = "peers must be None or a list of GPU indices (ints), not " + std::string(py::repr(peers));
+  const std::string wrong = "peers must be None or a list of GPU indices (ints), not " + shown(peers);
   if (py::isinstance<py::str>(peers) || !py::isinstance<py::iterable>(peers)) refuse(wrong);
   std::vector<int> list;
   for (const py::handle item : peers) {
@@ -161,12 +161,12 @@ std::optional<std::vector<int>> peer_list(const py::object& peers) {
 double cpu_share_from(const py::object& given) {
   if (py::isinstance<py::str>(given)) {
     if (py::cast<std::string>(given) == "auto") return -1.0;
-    refuse("cpu_share " + std::string(py::repr(given)) + " is neither a share in [0, 1] nor 'auto'");
+    refuse("cpu_share " + shown(given) + " is neither a share in [0, 1] nor 'auto'");
   }
   if (py::isinstance<py::bool_>(given) || !(py::isinstance<py::float_>(given) || py::isinstance<py::int_>(given)))
-    refuse("cpu_share must be a share in [0, 1] or 'auto', not " + std::string(py::repr(given)));
+    refuse("cpu_share must be a share in [0, 1] or 'auto', not " + shown(given));
   const double share = real(given, "cpu_share");
-  if (!(share >= 0.0 && share <= 1.0)) refuse("cpu_share " + std::string(py::repr(given)) + " is outside [0, 1]");
+  if (!(share >= 0.0 && share <= 1.0)) refuse("cpu_share " + shown(given) + " is outside [0, 1]");
   return share;
 }
 

@@ -342,8 +342,12 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "order_by_score",
-      [](py::array_t<double, py::array::c_style | py::array::forcecast> scores) {
-        if (scores.ndim() != 1)
+      [](tiergraph_python::Rows scores_in) {
+        // Anything NumPy reads as numbers (lists, arrays, CPU tensors), as float64.
+        const py::object as_doubles =
+            py::module_::import("numpy").attr("ascontiguousarray")(scores_in.value, py::arg("dtype") = "float64");
+        const auto scores = py::array_t<double, py::array::c_style>::ensure(as_doubles);
+        if (!scores || scores.ndim() != 1)
           throw tiergraph::Error("scores must be one-dimensional", tiergraph::ErrorKind::kUsage);
         return as_int64(tiergraph::order_by_score(std::vector<double>(scores.data(), scores.data() + scores.size())));
       },

@@ -167,5 +167,30 @@ TEST(Sampler, BadOptionsAreRefusedInOneLine) {
   EXPECT_NE(refusal({1, 0, 1}, SampleOptions{{2}, false, 0}).find("seed 1 is given twice"), std::string::npos);
 }
 
+TEST(Sampler, AHopPastTheHostsMemoryIsRefusedNotAttempted) {
+  // With replacement every destination draws the whole fanout: 2^31 - 1 from each of 100 leaves' in-edges is
+  // 2 x 10^11 edges, terabytes; the sampler allocated them and the kernel killed the process.
+  EdgeList cycle;
+  cycle.num_vertices = 100;
+  for (uint64_t v = 0; v < 100; ++v) {
+    cycle.src.push_back(v);
+    cycle.dst.push_back((v + 1) % 100);
+  }
+  BuildOptions b;
+  b.in_edges = true;
+  const AnyGraph graph = build_graph(std::move(cycle), b);
+  std::vector<uint64_t> seeds(100);
+  for (uint64_t v = 0; v < 100; ++v) seeds[v] = v;
+  try {
+    sample_neighbors(graph, seeds, SampleOptions{{2147483647}, true, 0});
+    FAIL() << "drew 2 x 10^11 edges";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kOutOfMemory);
+    EXPECT_NE(std::string(e.what()).find("hop 0 would draw 214748364700 edges"), std::string::npos) << e.what();
+  }
+  // Without replacement the same fanout takes each list once: one edge a destination.
+  EXPECT_EQ(sample_neighbors(graph, seeds, SampleOptions{{2147483647}, false, 0})[0].edge_src.size(), 100u);
+}
+
 }  // namespace
 }  // namespace tg::test
