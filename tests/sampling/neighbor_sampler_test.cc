@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "graph/builder.h"
+#include "sampling/draws.h"
 #include "sampling/neighbor_sampler.h"
 #include "support/shapes.h"
 
@@ -146,6 +147,28 @@ TEST(Sampler, DrawsAreUniform) {
       EXPECT_LT(hits[leaf], 270) << "leaf " << leaf << (replace ? " with" : " without") << " replacement";
     }
   }
+}
+
+TEST(Sampler, LargeFanoutsWithoutReplacementAreDistinctAndUniform) {
+  // Past 256 draws from a list not much longer, selection sampling in one pass replaces Floyd's quadratic draws.
+  const AnyGraph graph = in_star(1000);
+  ASSERT_TRUE(sampling::select_in_one_pass(1000, 400));
+  ASSERT_FALSE(sampling::select_in_one_pass(1000, 256));
+  std::vector<int> hits(1001, 0);
+  for (uint64_t s = 0; s < 500; ++s) {
+    const SampledHop hop = sample_neighbors(graph, {0}, SampleOptions{{400}, false, s})[0];
+    ASSERT_EQ(hop.edge_src.size(), 400u);
+    std::set<uint64_t> leaves;
+    for (uint64_t i : hop.edge_src) leaves.insert(hop.src_nodes[i]);
+    ASSERT_EQ(leaves.size(), 400u) << "seed " << s << ": an in-edge taken twice";
+    for (uint64_t leaf : leaves) ++hits[leaf];
+  }
+  // Each leaf is taken with probability 0.4: 200 of 500 times, standard deviation 11.
+  for (uint64_t leaf = 1; leaf <= 1000; ++leaf) {
+    EXPECT_GT(hits[leaf], 140) << "leaf " << leaf;
+    EXPECT_LT(hits[leaf], 260) << "leaf " << leaf;
+  }
+  check_sample(graph, {0}, SampleOptions{{999}, false, 7}, "999 of 1000");
 }
 
 TEST(Sampler, BadOptionsAreRefusedInOneLine) {
