@@ -1,10 +1,10 @@
-// Integer, graph and object arguments as Python gives them. pybind11's own
-// conversion of an int parameter refuses -1 (into an unsigned) or 2**64 with
-// a TypeError that lists the function's whole signature, takes True as 1,
-// and casting an object to a Graph fails with "Unable to cast Python instance
-// to C++ type"; these raise one line naming the argument: a TypeError for
-// what is no integer (a bool, a float, a string) or no graph, a ValueError for
-// an integer out of range.
+// Arguments as Python gives them, checked by name. pybind11's own conversion
+// of an int parameter refuses -1 (into an unsigned) or 2**64 with a TypeError
+// that lists the function's whole signature, takes True as 1 (and None as
+// False for a bool, True as 1.0 for a double), and casting an object to a
+// Graph fails with "Unable to cast Python instance to C++ type"; these raise
+// one line naming the argument: a TypeError for a value of the wrong type, a
+// ValueError for an integer out of range.
 #pragma once
 
 #include <pybind11/pybind11.h>
