@@ -58,9 +58,8 @@ TG_PYTHON_ARG_TYPE(OptionalStr, "Optional[str]")
 TG_PYTHON_ARG_TYPE(GraphArg, "tiergraph.Graph")
 TG_PYTHON_ARG_TYPE(OptionalGraph, "Optional[tiergraph.Graph]")
 TG_PYTHON_ARG_TYPE(Path, "Union[str, os.PathLike]")
-TG_PYTHON_ARG_TYPE(Ids, "ArrayLike")
-TG_PYTHON_ARG_TYPE(OptionalIds, "Optional[ArrayLike]")
-TG_PYTHON_ARG_TYPE(Rows, "ArrayLike")
+TG_PYTHON_ARG_TYPE(ArrayLike, "ArrayLike")  // ids, weights, scores, feature rows: what NumPy reads
+TG_PYTHON_ARG_TYPE(OptionalArrayLike, "Optional[ArrayLike]")
 #undef TG_PYTHON_ARG_TYPE
 
 }  // namespace tiergraph_python

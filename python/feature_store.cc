@@ -377,9 +377,9 @@ void bind_feature_store(py::module_& m) {
                              "Feature rows gathered by id: in place from host memory (zero-copy on a GPU), the "
                              "hottest gpu_fraction of rows from GPU memory, the next peer_fraction from the peer "
                              "GPUs' memories")
-      .def(py::init([](Rows features_arg, OptionalGraph graph, Float gpu_fraction_in, OptionalStr score_in, Int device,
-                       OptionalBool use_gpu, Float sm_fraction_in, OptionalIds train_ids, Float peer_fraction_in,
-                       OptionalIntList peers, FloatOrAuto cpu_share) {
+      .def(py::init([](ArrayLike features_arg, OptionalGraph graph, Float gpu_fraction_in, OptionalStr score_in,
+                       Int device, OptionalBool use_gpu, Float sm_fraction_in, OptionalArrayLike train_ids,
+                       Float peer_fraction_in, OptionalIntList peers, FloatOrAuto cpu_share) {
              const py::object features = features_arg.value;
              const double gpu_fraction = real(gpu_fraction_in, "gpu_fraction");
              const double peer_fraction = real(peer_fraction_in, "peer_fraction");
@@ -392,9 +392,7 @@ void bind_feature_store(py::module_& m) {
              // A score ranks the graph's vertices: without a graph it was dropped unread.
              if (!score_in.is_none() && g == nullptr)
                refuse("score ranks a graph's vertices: give graph= too (without one the first rows are hot)");
-             if (!score_in.is_none() && !py::isinstance<py::str>(score_in))
-               throw py::type_error("score must be a str, not " + type_name(score_in));
-             const std::string score = score_in.is_none() ? "degree" : py::cast<std::string>(score_in.value);
+             const std::string score = score_in.is_none() ? "degree" : text(score_in, "score");
              for (auto [name, fraction] : {std::pair{"gpu_fraction", gpu_fraction}, {"peer_fraction", peer_fraction}})
                if (!(fraction >= 0.0 && fraction <= 1.0))
                  refuse(name + (" " + std::string(py::str(py::float_(fraction)))) + " is outside [0, 1]");

@@ -25,24 +25,24 @@
 #include "use_gpu.h"
 
 namespace py = pybind11;
+using tiergraph_python::ArrayLike;
 using tiergraph_python::Bool;
-using tiergraph_python::GraphArg;
-using tiergraph_python::OptionalStr;
-using tiergraph_python::Str;
-using tiergraph_python::graph_of;
-using tiergraph_python::optional_text;
-using tiergraph_python::text;
 using tiergraph_python::flag;
 using tiergraph_python::Float;
-using tiergraph_python::Ids;
+using tiergraph_python::graph_of;
+using tiergraph_python::GraphArg;
 using tiergraph_python::Int;
 using tiergraph_python::IntList;
+using tiergraph_python::optional_text;
+using tiergraph_python::optional_whole;
+using tiergraph_python::OptionalArrayLike;
 using tiergraph_python::OptionalBool;
-using tiergraph_python::OptionalIds;
 using tiergraph_python::OptionalInt;
 using tiergraph_python::OptionalIntList;
-using tiergraph_python::optional_whole;
+using tiergraph_python::OptionalStr;
 using tiergraph_python::real;
+using tiergraph_python::Str;
+using tiergraph_python::text;
 using tiergraph_python::whole;
 using tiergraph_python::whole_list;
 
@@ -270,8 +270,8 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "from_edges",
-      [](Ids src_in, Ids dst_in, OptionalIds weights_in, Int num_vertices_in, Bool undirected, Bool simplify,
-         OptionalStr random_weights, Bool ids64, Bool lists_by_weight) {
+      [](ArrayLike src_in, ArrayLike dst_in, OptionalArrayLike weights_in, Int num_vertices_in, Bool undirected,
+         Bool simplify, OptionalStr random_weights, Bool ids64, Bool lists_by_weight) {
         const uint64_t num_vertices = whole<uint64_t>(num_vertices_in, "num_vertices");
         py::object asarray = py::module_::import("numpy").attr("asarray");
         std::optional<py::array> weights;
@@ -318,7 +318,7 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "tier_scores",
-      [](GraphArg graph_in, Str score_in, OptionalIds train_ids_in, Int iterations_in, Float damping_in) {
+      [](GraphArg graph_in, Str score_in, OptionalArrayLike train_ids_in, Int iterations_in, Float damping_in) {
         const tiergraph::Graph& graph = graph_of(graph_in);
         const std::string score = text(score_in, "score");
         const int iterations = whole<int>(iterations_in, "iterations", 0, std::numeric_limits<int>::max());
@@ -342,7 +342,7 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "order_by_score",
-      [](tiergraph_python::Rows scores_in) {
+      [](ArrayLike scores_in) {
         // Anything NumPy reads as numbers (lists, arrays, CPU tensors), as float64.
         const py::object as_doubles =
             py::module_::import("numpy").attr("ascontiguousarray")(scores_in.value, py::arg("dtype") = "float64");
@@ -355,7 +355,7 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "relabel",
-      [](GraphArg graph_in, Ids order_in) {
+      [](GraphArg graph_in, ArrayLike order_in) {
         const tiergraph::Graph& graph = graph_of(graph_in);
         auto order = vertex_ids(order_in.value, "order");
         py::gil_scoped_release release;
@@ -367,7 +367,7 @@ PYBIND11_MODULE(tiergraph, m) {
 
   m.def(
       "sample_neighbors",
-      [](GraphArg graph_in, Ids seeds_in, IntList fanouts, Bool replace, Int seed) {
+      [](GraphArg graph_in, ArrayLike seeds_in, IntList fanouts, Bool replace, Int seed) {
         const tiergraph::Graph& graph = graph_of(graph_in);
         auto seeds = vertex_ids(seeds_in.value, "seeds");
         tiergraph::SampleOptions o{whole_list<int>(fanouts, "fanouts"), flag(replace, "replace"),
@@ -411,7 +411,7 @@ PYBIND11_MODULE(tiergraph, m) {
            "host memory in place instead of copying them into GPU memory.")
       .def(
           "sample",
-          [](tiergraph::NeighborSampler& s, Ids seeds_in, OptionalInt seed_in, Bool cuda) {
+          [](tiergraph::NeighborSampler& s, ArrayLike seeds_in, OptionalInt seed_in, Bool cuda) {
             const std::optional<uint64_t> seed = optional_whole<uint64_t>(seed_in, "seed");
             auto seeds = vertex_ids(seeds_in.value, "seeds");
             if (flag(cuda, "cuda")) return cuda_hop_dicts(s, seeds, seed);
