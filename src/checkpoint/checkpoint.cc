@@ -14,7 +14,6 @@
 #include "formats/checksum.h"
 #include "formats/input_file.h"
 #include "formats/output_file.h"
-#include "formats/pending_files.h"
 
 namespace tg {
 namespace {
@@ -118,18 +117,11 @@ void Checkpointer::save(int iteration, const std::vector<double>& scalars, std::
   out.insert(out.end(), state.begin(), state.end());
   put_u64(out, formats::xxh64(out.data(), out.size()));
   if (formats::is_special_file(path_)) throw Error("checkpoint " + path_ + ": not a regular file");
-  const std::string tmp = path_ + ".tmp";
-  formats::PendingFile pending(tmp);  // removed unless renamed into place
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    f.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size()));
-    if (!f.flush()) throw Error("checkpoint " + tmp + ": cannot be written: " + std::strerror(errno));
-  }
-  fsync_path(tmp, O_RDONLY);
-  std::error_code e;
-  std::filesystem::rename(tmp, path_, e);
-  if (e) throw Error("checkpoint " + path_ + ": cannot replace the last one: " + e.message());
-  pending.done();
+  // Beside the last one, synced and renamed over it; a second run writing the
+  // same folder at once is refused (beside_file.h).
+  formats::OutputFile file(path_, out.size(), /*progress=*/false);
+  file.put(out.data(), out.size(), 0);
+  file.commit(out.size());
   fsync_path(dir_, O_RDONLY | O_DIRECTORY);
 }
 

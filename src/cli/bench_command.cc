@@ -128,14 +128,22 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   check_before_running(plan.graphs, o.graph, o.output);
   apply_threads(o.threads);
 
-  const BenchResult result = run_bench(plan, stderr);
-  if (o.distributed && distributed_rank() != 0) {
+  const bool reports = !o.distributed || distributed_rank() == 0;  // rank 0 reports for all
+  auto write_files = [&](const BenchResult& result, const BenchSummary& summary, bool complete) {
+    write_bench_csv(o.output + ".csv", result);
+    write_bench_json(o.output + ".json", plan, result, summary, command_line, complete);
+  };
+  // The files so far after each placement: an hour of cells is not lost to a
+  // Ctrl-C or a later graph's failure (each write replaces the last by a rename).
+  const BenchResult result = run_bench(plan, stderr, [&](const BenchResult& so_far) {
+    if (reports) write_files(so_far, summarize(so_far.rows, baseline), false);
+  });
+  if (!reports) {
     finish_distributed();
-    return;  // rank 0 reports for all
+    return;
   }
   const BenchSummary summary = summarize(result.rows, baseline);
-  write_bench_csv(o.output + ".csv", result);
-  write_bench_json(o.output + ".json", plan, result, summary, command_line);
+  write_files(result, summary, true);
   print_bench_table(stdout, summary);
   std::printf("wrote %s.csv, %s.json (speedup over %s; GTEPS: harmonic mean of the runs', as Graph500; GB/s: bytes of edges needed / compute time)\n",
               o.output.c_str(), o.output.c_str(), placement_name(baseline).c_str());
@@ -234,7 +242,9 @@ void add_bench_command(CLI::App& app) {
                   "in host memory, reading the edges that do not fit from the file in pages (docs/HOST-MEM.md)")
       ->check(SizeValidator());
   cmd->add_option("-o,--output", o->output,
-                  "Prefix of the files written: PREFIX.csv, PREFIX.json, PREFIX.png, PREFIX.svg")
+                  "Prefix of the files written: PREFIX.csv, PREFIX.json (rewritten after each placement, so a bench "
+                  "cut short keeps its finished cells; the JSON's \"complete\" is true once all ran), PREFIX.png, "
+                  "PREFIX.svg")
       ->capture_default_str();
   cmd->add_flag("--no-chart", o->no_chart,
                 "Do not run scripts/bench-chart.py (PREFIX.png, PREFIX.svg) at the end");

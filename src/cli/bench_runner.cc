@@ -188,7 +188,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
 
 }  // namespace
 
-BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
+BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress& progress) {
   const bool any_weights = std::any_of(plan.algorithms.begin(), plan.algorithms.end(),
                                        [](const AlgorithmInfo* a) { return a->needs_weights(); });
   const bool any_in = std::any_of(plan.algorithms.begin(), plan.algorithms.end(), [&](const AlgorithmInfo* a) {
@@ -269,8 +269,8 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log) {
         result.rows.resize(rows_before);
         std::fprintf(log, "bench: %s on %s: %s\n", spec.c_str(), placement->name.c_str(), e.what());
         for (const RunRequest& r : requests) result.rows.push_back(failed_row(spec, placement, r, graph, e.what()));
-        continue;
       }
+      if (progress) progress(result);
     }
   }
   return result;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,8 +71,13 @@ struct BenchResult {
   std::string gpu;  // the name of the GPU that ran, if any
 };
 
+// Called with the rows so far each time a placement has run (or been refused)
+// on a graph: bench rewrites its files then, so that a bench cut short (Ctrl-C,
+// a failure on a later graph) keeps the cells it finished.
+using BenchProgress = std::function<void(const BenchResult&)>;
+
 // Progress and refusals go to `log`, one line each. Throws a usage error for
 // a fixed source outside a graph, before that graph runs.
-BenchResult run_bench(const BenchPlan& plan, std::FILE* log);
+BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress& progress = {});
 
 }  // namespace tg::cli

@@ -46,11 +46,12 @@ void write_bench_csv(const std::string& path, const BenchResult& result) {
 }
 
 void write_bench_json(const std::string& path, const BenchPlan& plan, const BenchResult& result,
-                      const BenchSummary& summary, const std::string& command_line) {
+                      const BenchSummary& summary, const std::string& command_line, bool complete) {
   nlohmann::json j;
   j["tool"] = "tiergraph bench";
   j["version"] = kVersion;
   j["command"] = command_line;
+  j["complete"] = complete;
   j["gpu"] = result.gpu;
   j["baseline"] = placement_name(summary.baseline);
   j["threads"] = omp_get_max_threads();

@@ -12,8 +12,10 @@
 namespace tg::cli {
 
 void write_bench_csv(const std::string& path, const BenchResult& result);
+// `complete` is false while the matrix is still running (bench rewrites both
+// files after each placement): the JSON says so, for readers of a cut-short bench.
 void write_bench_json(const std::string& path, const BenchPlan& plan, const BenchResult& result,
-                      const BenchSummary& summary, const std::string& command_line);
+                      const BenchSummary& summary, const std::string& command_line, bool complete);
 void print_bench_table(std::FILE* out, const BenchSummary& summary);
 
 // "*" for a row refused before any placement.

@@ -19,30 +19,23 @@ bool is_special_file(const std::string& path) {
 }
 
 namespace {
-// PATH.tmp, refused (before anything is written or listed) where PATH is a link, device or FIFO.
-std::string beside(const std::string& path) {
+// The target, refused (before anything is written or listed) where it is a link, device or FIFO.
+const std::string& not_special(const std::string& path) {
   if (is_special_file(path))
-    throw Error("cannot write " + path + ": not a regular file but a link, device or FIFO (a graph file is written "
+    throw Error("cannot write " + path + ": not a regular file but a link, device or FIFO (the file is written "
                 "beside the target and renamed into place)");
-  return path + ".tmp";
+  return path;
 }
 }  // namespace
 
 OutputFile::OutputFile(const std::string& path, uint64_t total_bytes, bool progress)
-    : path_(path), tmp_(beside(path)), pending_(tmp_), meter_(progress, "writing " + base_name(path), total_bytes, "") {
-  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw Error(failure(std::strerror(errno)));
-}
-
-OutputFile::~OutputFile() {
-  if (fd_ >= 0) ::close(fd_);  // then pending_ removes the file, unless renamed
-}
+    : path_(path), file_(not_special(path)), meter_(progress, "writing " + base_name(path), total_bytes, "") {}
 
 void OutputFile::put(const void* data, uint64_t bytes, uint64_t offset) {
   const char* c = static_cast<const char*>(data);
   while (bytes > 0) {
     const size_t piece = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{64} << 20));
-    const ssize_t w = ::pwrite(fd_, c, piece, static_cast<off_t>(offset));
+    const ssize_t w = ::pwrite(file_.fd(), c, piece, static_cast<off_t>(offset));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) throw Error(failure(std::strerror(w < 0 ? errno : EIO)));
     c += w;
@@ -54,13 +47,8 @@ void OutputFile::put(const void* data, uint64_t bytes, uint64_t offset) {
 }
 
 void OutputFile::commit(uint64_t file_bytes) {
-  if (::ftruncate(fd_, static_cast<off_t>(file_bytes)) != 0) throw Error(failure(std::strerror(errno)));
-  if (::fdatasync(fd_) != 0) throw Error(failure(std::strerror(errno)));
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0) throw Error(failure(std::strerror(errno)));
-  if (::rename(tmp_.c_str(), path_.c_str()) != 0) throw Error(failure(std::strerror(errno)));
-  pending_.done();
+  if (::ftruncate(file_.fd(), static_cast<off_t>(file_bytes)) != 0) throw Error(failure(std::strerror(errno)));
+  file_.rename_into_place(/*sync=*/true);
   meter_.finish();
 }
 

@@ -2,14 +2,15 @@
 // target's name: the bytes go to PATH.tmp, which is synced and renamed into
 // place by commit(); a writer dropped before commit() removes it. Every
 // error is "cannot write PATH: REASON". A target that is a link, a device or
-// a FIFO is refused (is_special_file). Stopped by a signal, the program
-// removes PATH.tmp (pending_files.h).
+// a FIFO is refused (is_special_file), and so is a second writer of the same
+// target while the first writes (beside_file.h). Stopped by a signal, the
+// program removes PATH.tmp (pending_files.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "formats/pending_files.h"
+#include "formats/beside_file.h"
 #include "formats/progress.h"
 
 namespace tg::formats {
@@ -25,7 +26,7 @@ class OutputFile {
  public:
   // `total_bytes` for the progress line (`progress`: show one on stderr).
   OutputFile(const std::string& path, uint64_t total_bytes, bool progress);
-  ~OutputFile();
+  ~OutputFile() = default;  // not committed: PATH.tmp is removed
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
@@ -38,9 +39,8 @@ class OutputFile {
   std::string failure(const std::string& why) const { return "cannot write " + path_ + ": " + why; }
 
  private:
-  std::string path_, tmp_;
-  PendingFile pending_;  // PATH.tmp, removed if a signal stops the program
-  int fd_ = -1;
+  std::string path_;
+  BesideFile file_;  // PATH.tmp, removed unless renamed (or a signal stops the program)
   uint64_t written_ = 0;
   ProgressMeter meter_;
 };

@@ -1,6 +1,8 @@
 #include "formats/text_output.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -10,34 +12,53 @@
 
 namespace tg::formats {
 
+namespace {
+constexpr size_t kFlushBytes = size_t{1} << 20;
+}
+
 TextOutput::TextOutput(const std::string& path) : path_(path) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw Error(path + ": is a directory, not a file to write");
-  const bool direct = is_special_file(path);
-  tmp_ = direct ? path : path + ".tmp";
-  if (!direct) pending_.emplace(tmp_);
-  file_ = std::fopen(tmp_.c_str(), "wb");
-  if (file_ == nullptr) throw Error(path + ": cannot write: " + std::strerror(errno));
+  if (!is_special_file(path)) {
+    beside_.emplace(path);
+    return;
+  }
+  direct_fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (direct_fd_ < 0) throw Error(path + ": cannot write: " + std::strerror(errno));
 }
 
 TextOutput::~TextOutput() {
-  if (file_ != nullptr) std::fclose(file_);  // then pending_ removes tmp_
+  if (direct_fd_ >= 0) ::close(direct_fd_);  // beside_ removes PATH.tmp unless renamed
+}
+
+void TextOutput::flush() {
+  const int fd = beside_ ? beside_->fd() : direct_fd_;
+  const char* p = buffer_.data();
+  size_t left = buffer_.size();
+  while (left > 0) {
+    const ssize_t w = ::write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw Error(path_ + ": write failed: " + std::strerror(w < 0 ? errno : EIO));
+    p += w;
+    left -= static_cast<size_t>(w);
+  }
+  buffer_.clear();
 }
 
 void TextOutput::write(std::string_view text) {
-  if (!text.empty() && std::fwrite(text.data(), 1, text.size(), file_) != text.size())
-    throw Error(path_ + ": write failed: " + std::strerror(errno));
+  buffer_.append(text);
+  if (buffer_.size() >= kFlushBytes) flush();
 }
 
 void TextOutput::commit() {
-  const bool flushed = std::fflush(file_) == 0;
-  std::FILE* f = file_;
-  file_ = nullptr;
-  if (std::fclose(f) != 0 || !flushed) throw Error(path_ + ": write failed: " + std::strerror(errno));
-  if (!pending_) return;  // written in place
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-    throw Error(path_ + ": cannot rename " + tmp_ + ": " + std::strerror(errno));
-  pending_->done();
+  flush();
+  if (beside_) {
+    beside_->rename_into_place(/*sync=*/false);
+    return;
+  }
+  const int fd = direct_fd_;
+  direct_fd_ = -1;
+  if (::close(fd) != 0) throw Error(path_ + ": write failed: " + std::strerror(errno));
 }
 
 void write_text_file(const std::string& path, std::string_view text) {

@@ -1,17 +1,18 @@
 // A text file (results, bench tables, a vertex order) written beside its
 // target and renamed into place when complete, so that a failure or a signal
 // leaves neither a partial file under the target's name nor PATH.tmp
-// (pending_files.h); or straight through a link, device or FIFO (/dev/stdout,
-// a pipe), which renaming would replace (is_special_file). Errors are
-// "PATH: cannot write: REASON" and "PATH: write failed: REASON".
+// (beside_file.h: a second writer of the same target is refused while the
+// first writes); or straight through a link, device or FIFO (/dev/stdout, a
+// pipe), which renaming would replace (is_special_file). Errors are
+// "cannot write PATH: REASON" (beside it), "PATH: cannot write: REASON" (in
+// place) and "PATH: write failed: REASON".
 #pragma once
 
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "formats/pending_files.h"
+#include "formats/beside_file.h"
 
 namespace tg::formats {
 
@@ -23,13 +24,16 @@ class TextOutput {
   TextOutput& operator=(const TextOutput&) = delete;
 
   void write(std::string_view text);
-  // Flushes, closes and renames the file into place.
+  // Writes what is buffered and renames the file into place (or closes it).
   void commit();
 
  private:
-  std::string path_, tmp_;
-  std::optional<PendingFile> pending_;  // tmp_, removed unless renamed; none when written in place
-  std::FILE* file_ = nullptr;
+  void flush();
+
+  std::string path_;
+  std::optional<BesideFile> beside_;  // PATH.tmp; none when written in place
+  int direct_fd_ = -1;                // the link, device or FIFO written in place
+  std::string buffer_;
 };
 
 // The whole of `text` to `path`, as above.

@@ -11,7 +11,6 @@
 #include "core/types.h"
 #include "formats/input_file.h"
 #include "formats/output_file.h"
-#include "formats/pending_files.h"
 
 namespace tg::planner {
 
@@ -170,16 +169,10 @@ void write_profile(const MachineProfile& profile, const std::string& path) {
   std::error_code ec;
   if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ec);
   if (formats::is_special_file(path)) throw Error("cannot write the profile " + path + ": not a regular file");
-  const std::string tmp = path + ".tmp";
-  formats::PendingFile pending(tmp);  // removed unless renamed into place
-  {
-    std::ofstream out(tmp);
-    out << to_json(profile).dump(2) << "\n";
-    if (!out) throw Error("cannot write the profile " + path);
-  }
-  std::filesystem::rename(tmp, target, ec);
-  if (ec) throw Error("cannot write the profile " + path + " (" + ec.message() + ")");
-  pending.done();
+  const std::string text = to_json(profile).dump(2) + "\n";
+  formats::OutputFile file(path, text.size(), /*progress=*/false);  // beside, renamed into place
+  file.put(text.data(), text.size(), 0);
+  file.commit(text.size());
 }
 
 std::string default_profile_path() {

@@ -227,4 +227,34 @@ TEST(BenchChart, BenchDrawsTheChartsOrSaysWhyNot) {
   }
 }
 
+// A bench that stops part way keeps what it finished: the files are rewritten
+// after each placement. Here the second graph is refused (source 9 is past its
+// four vertices) after the first ran.
+TEST(Bench, ABenchCutShortKeepsTheCellsItFinished) {
+  const std::string out = prefix("bench_cut_short");
+  const std::string bigger = write_temp_file("bench_ten.el", "0 1\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n7 8\n8 9\n9 0\n");
+  std::filesystem::remove(out + ".csv");
+  std::filesystem::remove(out + ".json");
+  auto r = run_tiergraph("bench " + bigger + " " + tiny_graph() + " -a bfs,cc -p cpu --sources 9 --no-chart -o " +
+                         out);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--sources 9"), std::string::npos) << r.err;
+  const std::vector<CsvRow> rows = read_csv(out + ".csv");
+  ASSERT_EQ(rows.size(), 2u);
+  for (const CsvRow& row : rows) {
+    EXPECT_EQ(row.at("graph"), bigger);
+    EXPECT_EQ(row.at("source"), row.at("algorithm") == "bfs" ? "9" : "");
+    EXPECT_EQ(row.at("verified"), "ok");
+  }
+  auto j = nlohmann::json::parse(read_text_file(out + ".json"));
+  EXPECT_EQ(j["complete"], false);
+  EXPECT_EQ(j["cells"].size(), 2u);
+  EXPECT_FALSE(std::filesystem::exists(out + ".csv.tmp"));
+  EXPECT_FALSE(std::filesystem::exists(out + ".json.tmp"));
+
+  auto whole = run_tiergraph("bench " + bigger + " -a bfs -p cpu --sources 9 --no-chart -o " + out);
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(nlohmann::json::parse(read_text_file(out + ".json"))["complete"], true);
+}
+
 }  // namespace

@@ -1,0 +1,73 @@
+#include "formats/beside_file.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace tg::formats {
+
+namespace {
+
+bool same_file(int fd, const std::string& path) {
+  struct stat open_one, named_one;
+  return ::fstat(fd, &open_one) == 0 && ::stat(path.c_str(), &named_one) == 0 &&
+         open_one.st_dev == named_one.st_dev && open_one.st_ino == named_one.st_ino;
+}
+
+}  // namespace
+
+std::string BesideFile::failure(const std::string& why) const { return "cannot write " + target_ + ": " + why; }
+
+BesideFile::BesideFile(const std::string& target) : target_(target), tmp_(target + ".tmp") {
+  for (;;) {
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error(failure(std::strerror(errno)));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      const int e = errno;
+      if (e != EWOULDBLOCK && e != EINTR && e != ENOLCK && e != EOPNOTSUPP && e != EINVAL) {
+        ::close(fd_);
+        throw Error(failure(std::strerror(e)));
+      }
+      if (e == EWOULDBLOCK || e == EINTR) {
+        ::close(fd_);
+        fd_ = -1;
+        throw Error(failure("another process is writing it (" + tmp_ + " is locked)"));
+      }
+      break;  // a file system without locks: written as before, unguarded
+    }
+    // Locked; but the file may have been renamed into place or removed by
+    // its last writer between our open and our lock: then claim it anew.
+    if (same_file(fd_, tmp_)) break;
+    ::close(fd_);
+  }
+  pending_.emplace(tmp_);
+  if (::ftruncate(fd_, 0) != 0) {
+    const int e = errno;
+    pending_.reset();
+    ::close(fd_);
+    throw Error(failure(std::strerror(e)));
+  }
+}
+
+BesideFile::~BesideFile() {
+  pending_.reset();  // removes tmp_ unless renamed
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void BesideFile::rename_into_place(bool sync) {
+  if (sync && ::fdatasync(fd_) != 0) throw Error(failure(std::strerror(errno)));
+  if (::rename(tmp_.c_str(), target_.c_str()) != 0) throw Error(failure(std::strerror(errno)));
+  pending_->done();
+  pending_.reset();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) throw Error(failure(std::strerror(errno)));
+}
+
+}  // namespace tg::formats
