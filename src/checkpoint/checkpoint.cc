@@ -1,6 +1,7 @@
 #include "checkpoint/checkpoint.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -97,6 +98,21 @@ Checkpointer::Checkpointer(std::string dir, int every, bool resume, CheckpointKe
   if (e || !std::filesystem::is_directory(dir_))
     throw Error("checkpoint folder " + dir_ + " cannot be made: " + (e ? e.message() : "not a folder"));
   path_ = (std::filesystem::path(dir_) / "checkpoint.tgc").string();
+}
+
+void Checkpointer::lock_folder() {
+  const int fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // the first save names the problem
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const int e = errno;
+    ::close(fd);
+    if (e == EWOULDBLOCK) throw Error("checkpoint folder " + dir_ + " is in use by another run (it is locked)");
+    return;  // no locks here (ENOLCK, EOPNOTSUPP): unguarded
+  }
+  folder_lock_ = std::shared_ptr<void>(new int(fd), [](void* p) {
+    ::close(*static_cast<int*>(p));
+    delete static_cast<int*>(p);
+  });
 }
 
 void Checkpointer::save(int iteration, const std::vector<double>& scalars, std::span<const uint8_t> state) const {

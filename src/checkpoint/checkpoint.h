@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -66,8 +67,15 @@ class Checkpointer {
     c.resume_ = false;
     return c;
   }
+  // Keeps other processes out of the folder while this checkpointer (or a
+  // copy) lives: a second run given the same folder is refused at its start
+  // ("... is in use by another run"), where both wrote one checkpoint file.
+  // The program takes it for a run; a file system without locks is not
+  // guarded.
+  void lock_folder();
 
  private:
+  std::shared_ptr<void> folder_lock_;  // the folder's descriptor, flock'ed; closed with the last copy
   std::string dir_, path_;
   int every_;
   bool resume_;

@@ -80,6 +80,7 @@ std::unique_ptr<Checkpointer> make_checkpointer(const RunCommandOptions& o, cons
   const std::string& dir = o.resume.empty() ? o.checkpoint : o.resume;
   auto checkpointer = std::make_unique<Checkpointer>(
       dir, o.checkpoint_every, !o.resume.empty(), checkpoint_key(graph, algorithm.name(), options, algorithm.needs_weights()));
+  checkpointer->lock_folder();
   // A run killed before its first checkpoint resumes from the beginning; so does a mistyped folder, which
   // would lose a long run's progress without a word.
   if (!o.resume.empty() && !std::filesystem::exists(checkpointer->path()) && !o.graph.quiet)

@@ -146,4 +146,28 @@ TEST(Checkpoint, RunsThatCannotCheckpointAreRefused) {
               "--checkpoint-every: Value 0 not in range 1 to 1073741824");
 }
 
+// Two runs given one folder wrote one checkpoint file; the second is refused
+// at its start while the first holds the folder, and gets in once it is gone.
+TEST(Checkpoint, AFolderInUseByAnotherRunIsRefused) {
+  const std::string dir = fresh_dir("in_use");
+  const tg::CheckpointKey key{"pagerank", "", 1, 1, 1};
+  {
+    tg::Checkpointer first(dir, 1, false, key);
+    first.lock_folder();
+    const tg::Checkpointer copy = first.without_resume();  // copies share the lock
+    tg::Checkpointer second(dir, 1, false, key);
+    try {
+      second.lock_folder();
+      ADD_FAILURE() << "a second checkpointer locked " << dir;
+    } catch (const tg::Error& e) {
+      EXPECT_EQ(std::string(e.what()), "checkpoint folder " + dir + " is in use by another run (it is locked)");
+    }
+    const auto refused = run_tiergraph(kRun + "--checkpoint " + dir);
+    expect_exit(refused, 1, "is in use by another run");
+    EXPECT_FALSE(std::filesystem::exists(dir + "/checkpoint.tgc"));
+  }
+  iterations_of(run_tiergraph(kRun + "--checkpoint " + dir + " --json"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/checkpoint.tgc"));
+}
+
 }  // namespace
