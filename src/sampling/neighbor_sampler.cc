@@ -67,20 +67,9 @@ void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t
   }
 }
 
-// A fanout with replacement draws that many edges a destination whatever its
-// degree: asked for 2^31 - 1 of them, the sampler allocated past the host's
-// memory and the kernel killed the process. A hop's arrays (the drawn ids,
-// their destinations and local ids, the numbering's scratch) take about
-// kBytesPerEdge a drawn edge.
-void check_hop_fits(int hop, uint64_t edges) {
-  constexpr uint64_t kBytesPerEdge = 48;
-  const uint64_t have = available_memory();
-  if (have > 0 && edges > have / kBytesPerEdge)
-    throw out_of_memory_error("sample_neighbors: hop " + std::to_string(hop) + " would draw " + std::to_string(edges) +
-                              " edges, about " + std::to_string(edges / (1 << 20) * kBytesPerEdge) +
-                              " MiB, more than the host's available memory (" + std::to_string(have >> 20) +
-                              " MiB): lower the fanouts or the seeds");
-}
+// A hop's arrays (the drawn ids, their destinations and local ids, the
+// numbering's scratch) take about this many bytes a drawn edge.
+constexpr uint64_t kHopBytesPerEdge = 48;
 
 template <typename V>
 std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t>& seeds, const SampleOptions& o) {
@@ -99,7 +88,9 @@ std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t
       first_edge[i + 1] = sampling::draws_for(in.offsets[v + 1] - in.offsets[v], o.fanouts[hop], o.replace);
     }
     for (int64_t i = 0; i < n; ++i) first_edge[i + 1] += first_edge[i];
-    check_hop_fits(hop, first_edge[n]);
+    const uint64_t edges = first_edge[n];
+    check_hop_fits_host("sample_neighbors", hop, edges,
+                        edges > UINT64_MAX / kHopBytesPerEdge ? UINT64_MAX : edges * kHopBytesPerEdge);
     std::vector<uint64_t> edge_node(first_edge[n]);
     h.edge_dst.resize(first_edge[n]);
 #pragma omp parallel for schedule(dynamic, 64)
@@ -121,6 +112,15 @@ std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t
 }
 
 }  // namespace
+
+void check_hop_fits_host(const std::string& who, int hop, uint64_t edges, uint64_t bytes) {
+  const uint64_t have = available_memory();
+  if (have > 0 && bytes > have)
+    throw out_of_memory_error(who + ": hop " + std::to_string(hop) + " would draw " + std::to_string(edges) +
+                              " edges, about " + std::to_string(bytes >> 20) +
+                              " MiB in host memory, more than the host's available memory (" +
+                              std::to_string(have >> 20) + " MiB): lower the fanouts or the seeds");
+}
 
 void check_sample_request(uint64_t n, const std::vector<uint64_t>& seeds, const SampleOptions& options) {
   if (options.fanouts.empty()) throw usage_error("sample_neighbors: give at least one fanout (for example 25,15)");

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "graph/graph.h"
@@ -42,5 +43,11 @@ std::vector<SampledHop> sample_neighbors(const AnyGraph& graph, const std::vecto
 
 // The checks above, for a graph of n vertices (the GPU sampler makes them too).
 void check_sample_request(uint64_t n, const std::vector<uint64_t>& seeds, const SampleOptions& options);
+
+// Refuses (kOutOfMemory, naming the hop, its edges and the bytes) a hop whose
+// arrays in host memory would take more than the host's available memory,
+// before any is allocated: a fanout of 2^31 - 1 with replacement allocated
+// until the kernel killed the process. `who` begins the message.
+void check_hop_fits_host(const std::string& who, int hop, uint64_t edges, uint64_t bytes);
 
 }  // namespace tg

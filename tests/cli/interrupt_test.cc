@@ -10,6 +10,8 @@
 #include <string>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "support/datasets.h"
 #include "support/run_program.h"
 
@@ -55,6 +57,55 @@ TEST(CliInterrupt, CtrlCWhileWritingAGraphLeavesNoPartialFile) {
   EXPECT_EQ(WTERMSIG(status), SIGINT);
   EXPECT_FALSE(fs::exists(partial)) << "the partial graph was left behind";
   EXPECT_FALSE(fs::exists(target));
+}
+
+// Ctrl-C in the middle of a bench: the cells of the placements that finished
+// stay in PREFIX.csv and PREFIX.json (it wrote both only at the end, so an
+// interrupted bench kept nothing), the JSON says it is not complete, and no
+// PREFIX.*.tmp is left.
+TEST(CliInterrupt, CtrlCDuringABenchKeepsTheFinishedCells) {
+  const std::string prefix = tg::test::temp_path("interrupted-bench");
+  for (const char* suffix : {".csv", ".json", ".csv.tmp", ".json.tmp"}) fs::remove(prefix + suffix);
+  const std::string binary = tg::test::tiergraph_binary();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    // A small graph, then one that takes seconds: the signal comes while the second runs.
+    ::execl(binary.c_str(), binary.c_str(), "bench", "kron:8", "kron:17", "-a", "bfs,pagerank", "-p", "cpu", "-n",
+            "64", "--threads", "2", "--no-chart", "-o", prefix.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  bool seen = false;
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (fs::exists(prefix + ".json")) {
+      seen = true;
+      ::kill(pid, SIGINT);
+      break;
+    }
+    if (::waitpid(pid, &status, WNOHANG) == pid) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (!seen) {
+    if (::waitpid(pid, &status, WNOHANG) == 0) ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    FAIL() << "no PREFIX.json appeared while the bench ran";
+  }
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  if (WIFEXITED(status)) GTEST_SKIP() << "the bench finished before the signal (exit " << WEXITSTATUS(status) << ")";
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGINT);
+  const auto j = nlohmann::json::parse(tg::test::read_text_file(prefix + ".json"));
+  EXPECT_EQ(j["complete"], false);
+  ASSERT_FALSE(j["cells"].empty());
+  for (const auto& cell : j["cells"]) {
+    EXPECT_EQ(cell["graph"], "kron:8");
+    EXPECT_EQ(cell["verified"], cell["runs"]);
+  }
+  EXPECT_GT(tg::test::count_lines(tg::test::read_text_file(prefix + ".csv")), 1);
+  EXPECT_FALSE(fs::exists(prefix + ".csv.tmp"));
+  EXPECT_FALSE(fs::exists(prefix + ".json.tmp"));
 }
 
 }  // namespace

@@ -18,10 +18,13 @@
 
 namespace tg::gpu {
 
+// An allocation that failed (cudaMalloc, cudaHostAlloc) is kOutOfMemory: a
+// MemoryError in Python, where it was a RuntimeError like any CUDA fault.
 [[noreturn]] inline void throw_cuda_error(cudaError_t e, const char* what, const char* file, int line) {
   const char* slash = std::strrchr(file, '/');
   throw Error(std::string("CUDA error: ") + cudaGetErrorString(e) + " (" + what + ", " + (slash ? slash + 1 : file) +
-              ":" + std::to_string(line) + ")");
+                  ":" + std::to_string(line) + ")",
+              e == cudaErrorMemoryAllocation ? ErrorKind::kOutOfMemory : ErrorKind::kOther);
 }
 
 // Every CUDA call goes through TG_CUDA; every kernel launch is followed by

@@ -311,10 +311,14 @@ struct GpuNeighborSampler::Impl {
     } memory{*this};
     std::vector<SampledHop> hops;
     std::vector<uint64_t> dst_host = seeds;
-    sample_hops<V>(dst, n, o, memory, [&](int, const DeviceHop& d) {
+    sample_hops<V>(dst, n, o, memory, [&](int hop, const DeviceHop& d) {
+      // Its words twice over in host memory (the pinned staging, then the
+      // hop's arrays), refused before either is had past the host's memory.
+      const uint64_t words = d.num_src + 2 * d.num_edges;
+      check_hop_fits_host("sample_neighbors on the GPU", hop, d.num_edges, 2 * words * sizeof(uint64_t));
       // The sources and both halves of the edge index in two copies and one
       // wait (a wait per output was three a hop).
-      uint64_t* at = staging.reserve(d.num_src + 2 * d.num_edges);
+      uint64_t* at = staging.reserve(words);
       if (d.num_src > 0)
         TG_CUDA(cudaMemcpyAsync(at, d.src_nodes, d.num_src * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
       if (d.num_edges > 0)
