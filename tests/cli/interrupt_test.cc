@@ -7,8 +7,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,34 +21,42 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TEST(CliInterrupt, CtrlCWhileWritingAGraphLeavesNoPartialFile) {
-  const std::string target = tg::test::temp_path("interrupted.tgb"), partial = target + ".tmp";
+// Runs the program with `args`, sends SIGINT once `path` exists, and returns
+// its wait status; nullopt where it ended before `path` was seen.
+std::optional<int> interrupt_once_exists(const std::vector<std::string>& args, const std::string& path) {
   const std::string binary = tg::test::tiergraph_binary();
+  std::vector<char*> argv{const_cast<char*>(binary.c_str())};
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   const pid_t pid = ::fork();
   if (pid == 0) {
-    ::execl(binary.c_str(), binary.c_str(), "generate", "kron:20", target.c_str(), "-q", static_cast<char*>(nullptr));
+    ::execv(binary.c_str(), argv.data());
     ::_exit(127);
   }
-  ASSERT_GT(pid, 0);
-  // Wait for the write to start, then interrupt it.
-  bool writing = false;
+  if (pid < 0) return std::nullopt;
   int status = 0;
+  bool seen = false;
   const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (std::chrono::steady_clock::now() < give_up) {
-    if (fs::exists(partial)) {
-      writing = true;
+    if (fs::exists(path)) {
+      seen = true;
       ::kill(pid, SIGINT);
       break;
     }
-    if (::waitpid(pid, &status, WNOHANG) == pid) break;  // done before we saw it
+    if (::waitpid(pid, &status, WNOHANG) == pid) return std::nullopt;  // done before we saw it
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
-  if (!writing) {
-    if (::waitpid(pid, &status, WNOHANG) == 0) ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    GTEST_SKIP() << "the graph was written before its partial file was seen";
-  }
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  if (!seen) ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return seen ? std::optional<int>(status) : std::nullopt;
+}
+
+TEST(CliInterrupt, CtrlCWhileWritingAGraphLeavesNoPartialFile) {
+  const std::string target = tg::test::temp_path("interrupted.tgb"), partial = target + ".tmp";
+  // Interrupted once the write has started.
+  const std::optional<int> stopped = interrupt_once_exists({"generate", "kron:20", target, "-q"}, partial);
+  if (!stopped) GTEST_SKIP() << "the graph was written before its partial file was seen";
+  const int status = *stopped;
   if (WIFEXITED(status)) {
     // The signal came after the rename: then the whole graph is there.
     EXPECT_TRUE(fs::exists(target));
@@ -66,33 +76,13 @@ TEST(CliInterrupt, CtrlCWhileWritingAGraphLeavesNoPartialFile) {
 TEST(CliInterrupt, CtrlCDuringABenchKeepsTheFinishedCells) {
   const std::string prefix = tg::test::temp_path("interrupted-bench");
   for (const char* suffix : {".csv", ".json", ".csv.tmp", ".json.tmp"}) fs::remove(prefix + suffix);
-  const std::string binary = tg::test::tiergraph_binary();
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    // A small graph, then one that takes seconds: the signal comes while the second runs.
-    ::execl(binary.c_str(), binary.c_str(), "bench", "kron:8", "kron:17", "-a", "bfs,pagerank", "-p", "cpu", "-n",
-            "64", "--threads", "2", "--no-chart", "-o", prefix.c_str(), static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ASSERT_GT(pid, 0);
-  int status = 0;
-  bool seen = false;
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (std::chrono::steady_clock::now() < give_up) {
-    if (fs::exists(prefix + ".json")) {
-      seen = true;
-      ::kill(pid, SIGINT);
-      break;
-    }
-    if (::waitpid(pid, &status, WNOHANG) == pid) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  if (!seen) {
-    if (::waitpid(pid, &status, WNOHANG) == 0) ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-    FAIL() << "no PREFIX.json appeared while the bench ran";
-  }
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  // A small graph, then one that takes seconds: the signal comes while the second runs.
+  const std::optional<int> stopped =
+      interrupt_once_exists({"bench", "kron:8", "kron:17", "-a", "bfs,pagerank", "-p", "cpu", "-n", "64", "--threads",
+                             "2", "--no-chart", "-o", prefix},
+                            prefix + ".json");
+  ASSERT_TRUE(stopped) << "the bench ended before PREFIX.json appeared";
+  const int status = *stopped;
   if (WIFEXITED(status)) GTEST_SKIP() << "the bench finished before the signal (exit " << WEXITSTATUS(status) << ")";
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGINT);
