@@ -393,7 +393,7 @@ PYBIND11_MODULE(tiergraph, m) {
       "sample_neighbors does, drawn on a GPU where there is one (the same draws as on the CPU); each call draws "
       "anew, reproducibly for `seed`.")
       .def(py::init([](GraphArg graph_in, IntList fanouts, Bool replace, Int seed, OptionalBool use_gpu,
-                       Bool zero_copy, Int device) {
+                       Bool zero_copy, Int device, OptionalIntList edge_devices) {
              const tiergraph::Graph& graph = graph_of(graph_in);
              tiergraph::SamplerOptions o;
              o.fanouts = whole_list<int>(fanouts, "fanouts");
@@ -402,13 +402,16 @@ PYBIND11_MODULE(tiergraph, m) {
              o.where = tiergraph_python::where_from_use_gpu(use_gpu.value);
              o.zero_copy = flag(zero_copy, "zero_copy");
              o.device = whole<int>(device, "device", 0, 1024);
+             if (!edge_devices.is_none()) o.edge_devices = whole_list<int>(edge_devices, "edge_devices");
              py::gil_scoped_release release;
              return std::make_unique<tiergraph::NeighborSampler>(graph, o);
            }),
            py::arg("graph"), py::arg("fanouts"), py::kw_only(), py::arg("replace") = false, py::arg("seed") = 0,
            py::arg("use_gpu") = py::none(), py::arg("zero_copy") = false, py::arg("device") = 0,
+           py::arg("edge_devices") = py::none(),
            "use_gpu: None (a GPU where usable), True, False. zero_copy: on a GPU, read the graph's in-edges from "
-           "host memory in place instead of copying them into GPU memory.")
+           "host memory in place instead of copying them into GPU memory. edge_devices: on a GPU, split the "
+           "in-edges over these GPUs' memories (up to 8, read over the peer link; not with zero_copy).")
       .def(
           "sample",
           [](tiergraph::NeighborSampler& s, ArrayLike seeds_in, OptionalInt seed_in, Bool cuda) {

@@ -3,6 +3,8 @@
 //   cpu              the CPU sampler (sampling/neighbor_sampler.h), all OpenMP threads
 //   gpu_in_memory    the GPU sampler with the in-edges copied into GPU memory
 //   gpu_zero_copy    the GPU sampler reading the in-edges from host memory in place
+//   gpu_split        with TG_BENCH_EDGE_DEVICES=0,1 (say): the in-edges in pieces over
+//                    those GPUs' memories, GPU 0 sampling over the peer link
 //   *_device_out     the same, the hops left in GPU memory (sample_into, as
 //                    sampler.sample(seeds, cuda=True) does) from an arena
 //                    reused every batch, as torch's caching allocator would
@@ -34,6 +36,7 @@ using bench::env_u64;
 struct Setup {
   AnyGraph graph;
   std::vector<int> fanouts;
+  std::vector<int> edge_devices;  // gpu_split's pieces
   std::vector<uint64_t> with_in_edges;  // the vertices seeds are drawn from
   uint64_t batch = env_u64("TG_BENCH_BATCH", 1024);
   Setup() {
@@ -44,6 +47,10 @@ struct Setup {
     const char* f = std::getenv("TG_BENCH_FANOUTS");
     std::stringstream list(f != nullptr && *f != '\0' ? f : "25,10");
     for (std::string item; std::getline(list, item, ',');) fanouts.push_back(std::stoi(item));
+    if (const char* d = std::getenv("TG_BENCH_EDGE_DEVICES"); d != nullptr && *d != '\0') {
+      std::stringstream devices(d);
+      for (std::string item; std::getline(devices, item, ',');) edge_devices.push_back(std::stoi(item));
+    }
     std::visit(
         [&](const auto& g) {
           const auto& in = g.in_edges();
@@ -70,13 +77,16 @@ Setup& setup() {
   return s;
 }
 
-enum class Where { kCpu, kGpuInMemory, kGpuZeroCopy };
+enum class Where { kCpu, kGpuInMemory, kGpuZeroCopy, kGpuSplit };
 
 void Sample(benchmark::State& state, Where where) {
   Setup& s = setup();
   std::unique_ptr<GpuNeighborSampler> gpu;
   try {
-    if (where != Where::kCpu) gpu = std::make_unique<GpuNeighborSampler>(s.graph, GpuSamplerOptions{0, where == Where::kGpuZeroCopy});
+    if (where != Where::kCpu)
+      gpu = std::make_unique<GpuNeighborSampler>(
+          s.graph, GpuSamplerOptions{0, where == Where::kGpuZeroCopy,
+                                     where == Where::kGpuSplit ? s.edge_devices : std::vector<int>{}});
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
     return;
@@ -109,6 +119,9 @@ void bench::register_benchmarks() {
       ->UseRealTime();
   benchmark::RegisterBenchmark("gpu_zero_copy", [](benchmark::State& st) { Sample(st, Where::kGpuZeroCopy); })
       ->UseRealTime();
+  if (const char* d = std::getenv("TG_BENCH_EDGE_DEVICES"); d != nullptr && *d != '\0')
+    benchmark::RegisterBenchmark("gpu_split", [](benchmark::State& st) { Sample(st, Where::kGpuSplit); })
+        ->UseRealTime();
 }
 
 }  // namespace tg

@@ -49,6 +49,11 @@ struct SamplerOptions {
   std::string where = "auto";  // "auto" (a GPU where usable), "gpu" (required), "cpu"
   bool zero_copy = false;      // GPU: read the in-edges from host memory in place instead of copying them
   int device = 0;              // which GPU
+  // GPU: the in-edges split in pieces over these GPUs' memories, read by
+  // `device` over the peer link (at most 8; a GPU named twice holds two
+  // pieces); empty: all on `device`. Not with zero_copy. The CPU sampler
+  // checks the list and ignores it.
+  std::vector<int> edge_devices;
 };
 
 // The sampler a training loop keeps. Each sample() call draws anew: the k-th

@@ -9,6 +9,7 @@
 #include "api/api_errors.h"
 #include "api/graph_access.h"
 #include "core/error.h"
+#include "sampling/edge_pieces.h"
 #include "sampling/gpu_sampler.h"
 #include "sampling/neighbor_sampler.h"
 
@@ -57,6 +58,7 @@ NeighborSampler::NeighborSampler(const Graph& graph, const SamplerOptions& optio
       throw tg::usage_error("where '" + options.where + "' is not auto, gpu or cpu");
     if (options.device < 0) throw tg::usage_error("device " + std::to_string(options.device) + " is negative");
     tg::check_sample_request(0, {}, {options.fanouts, options.replace, options.seed});
+    tg::sampling::check_edge_devices(options.edge_devices, options.zero_copy);
     auto impl = std::make_unique<Impl>();
     impl->graph = graph;
     impl->options = options;
@@ -64,8 +66,8 @@ NeighborSampler::NeighborSampler(const Graph& graph, const SamplerOptions& optio
     std::string why;
     if (options.where == "gpu" || (options.where == "auto" && tg::gpu_sampler_available(&why))) {
       std::shared_lock lock(g->mutex);
-      impl->gpu = std::make_unique<tg::GpuNeighborSampler>(g->graph, tg::GpuSamplerOptions{options.device,
-                                                                                            options.zero_copy});
+      impl->gpu = std::make_unique<tg::GpuNeighborSampler>(
+          g->graph, tg::GpuSamplerOptions{options.device, options.zero_copy, options.edge_devices});
     }
     impl_ = std::move(impl);
   } catch (...) {

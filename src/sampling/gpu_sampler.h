@@ -1,6 +1,7 @@
 // Neighbour sampling on a GPU (issue 11, part 3): the same draws as the CPU
 // sampler (sampling/draws.h), so the same hops for the same seed, with the
-// graph's in-edges read from GPU memory or, where they do not fit, from host
+// graph's in-edges read from GPU memory, from the memories of several GPUs
+// over the peer link (edge_devices), or, where they do not fit, from host
 // memory in place by zero-copy. Per hop: a kernel counts each destination's
 // draws, a scan places them, a kernel draws (Floyd's algorithm per node, as
 // on the CPU), and the new sources are numbered in order of first draw with
@@ -24,6 +25,14 @@ namespace tg {
 struct GpuSamplerOptions {
   int device = 0;
   bool zero_copy = false;  // in-edges read from host memory (registered in place), not copied to the GPU
+  // The in-edges split over GPUs (sampling/edge_pieces.h): piece k, about
+  // 1/P of the entries cut at list boundaries, in the memory of
+  // edge_devices[k], read by `device` over the peer link (each must be
+  // readable from it: cudaDeviceCanAccessPeer). `device` itself may be one of
+  // them, and a GPU named twice holds two pieces (the split's path on one
+  // GPU). The offsets and the sampler's arrays stay on `device`. Empty: the
+  // whole in-edges on `device` (or in host memory with zero_copy).
+  std::vector<int> edge_devices;
 };
 
 // A hop in GPU memory (GpuNeighborSampler::sample_into): the destinations,
@@ -65,7 +74,8 @@ class GpuNeighborSampler {
   std::vector<DeviceHop> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
                                      const DeviceAllocator& allocate, uintptr_t consumer);
 
-  // Bytes of GPU memory the placed graph takes (0 for zero-copy).
+  // Bytes of GPU memory the placed graph takes, over every GPU that holds a
+  // piece (0 for zero-copy).
   uint64_t graph_bytes_on_gpu() const;
 
  private:

@@ -45,6 +45,13 @@ TEST(ApiSampler, SequencesAndSeeds) {
                      tiergraph::sample_neighbors(g, seeds.data(), seeds.size(), direct)))
         << where;
   }
+  // The in-edges in three pieces (on one GPU where there is one; the CPU
+  // sampler ignores the split): the same draws.
+  tiergraph::SamplerOptions split = options();
+  split.edge_devices = {0, 0, 0};
+  tiergraph::NeighborSampler pieces(g, split), whole(g, options("cpu"));
+  EXPECT_TRUE(same(pieces.sample(seeds.data(), seeds.size()), whole.sample(seeds.data(), seeds.size())));
+  EXPECT_TRUE(same(pieces.sample(seeds.data(), seeds.size(), 11), whole.sample(seeds.data(), seeds.size(), 11)));
   std::string why;
   EXPECT_EQ(tiergraph::NeighborSampler(g, options()).on_gpu(), tiergraph::gpu_available(&why));
   EXPECT_FALSE(tiergraph::NeighborSampler(g, options("cpu")).on_gpu());
@@ -70,6 +77,18 @@ TEST(ApiSampler, Refusals) {
   o = options();
   o.device = -1;
   EXPECT_EQ(kind(o), tiergraph::ErrorKind::kUsage);
+  // edge_devices are checked wherever the sampler runs: a negative GPU, more
+  // than eight pieces, the split beside zero_copy.
+  for (const char* where : {"auto", "cpu"}) {
+    o = options(where);
+    o.edge_devices = {0, -1};
+    EXPECT_EQ(kind(o), tiergraph::ErrorKind::kUsage) << where;
+    o.edge_devices = std::vector<int>(9, 0);
+    EXPECT_EQ(kind(o), tiergraph::ErrorKind::kUsage) << where;
+    o.edge_devices = {0};
+    o.zero_copy = true;
+    EXPECT_EQ(kind(o), tiergraph::ErrorKind::kUsage) << where;
+  }
   tiergraph::NeighborSampler s(g, options("cpu"));
   const uint64_t bad = 1u << 20;
   EXPECT_THROW(s.sample(&bad, 1), tiergraph::Error);

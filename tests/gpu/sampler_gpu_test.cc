@@ -1,6 +1,7 @@
 // The GPU sampler (sampling/gpu_sampler.h) against the CPU one: on every
 // test shape, directed and undirected, 32- and 64-bit ids, the graph in GPU
-// memory and read from host memory by zero-copy, with and without
+// memory, read from host memory by zero-copy and split in pieces (over one
+// GPU, and two where there are), with and without
 // replacement, one to three hops (fanout -1 included), the hops must be
 // identical, local numbering included; a batch crossing the numbering's
 // 2^32 limit is not reached here, bad seeds are refused as on the CPU.
@@ -85,14 +86,20 @@ TEST(GpuSampler, SameHopsAsTheCpuOnEveryShape) {
         if (ids64 && shape.name.find("kron") == std::string::npos && shape.name != "path") continue;
         const AnyGraph graph = build_variant(shape.edges, orientation, ids64);
         const uint64_t n = num_vertices(graph);
-        for (bool zero_copy : {false, true}) {
-          GpuNeighborSampler sampler(graph, {0, zero_copy});
+        // In GPU memory, by zero-copy, and split in three pieces (on this one GPU: the split's path).
+        for (const GpuSamplerOptions& placed :
+             {GpuSamplerOptions{0, false, {}}, GpuSamplerOptions{0, true, {}}, GpuSamplerOptions{0, false, {0, 0, 0}}}) {
+          const bool zero_copy = placed.zero_copy;
+          GpuNeighborSampler sampler(graph, placed);
           for (const auto& fanouts : fanout_sets)
             for (bool replace : {false, true}) {
               const SampleOptions o{fanouts, replace, 1234u + static_cast<uint64_t>(checked)};
               const std::vector<uint64_t> seeds = random_seeds(n, 64, o.seed);
               const std::string what = shape.name + " " + orientation_name(orientation) + (ids64 ? " ids64" : "") +
-                                       (zero_copy ? " zero-copy" : " in GPU memory") + (replace ? " replace" : "") +
+                                       (zero_copy                      ? " zero-copy"
+                                        : placed.edge_devices.empty() ? " in GPU memory"
+                                                                      : " in three pieces") +
+                                       (replace ? " replace" : "") +
                                        ", " + std::to_string(fanouts.size()) + " hops, first fanout " +
                                        std::to_string(fanouts[0]);
               const std::vector<SampledHop> cpu = sample_neighbors(graph, seeds, o);
@@ -103,7 +110,43 @@ TEST(GpuSampler, SameHopsAsTheCpuOnEveryShape) {
         }
       }
   cudaStreamDestroy(theirs);
-  EXPECT_GT(checked, 500);
+  EXPECT_GT(checked, 750);
+}
+
+// The in-edges over two GPUs, read by the first over the peer link (and the
+// second's view of a split it holds part of): the CPU's hops.
+TEST(GpuSampler, InEdgesSplitOverTwoGpus) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  int count = 0, readable = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  if (count < 2) GTEST_SKIP() << "one GPU";
+  ASSERT_EQ(cudaDeviceCanAccessPeer(&readable, 0, 1), cudaSuccess);
+  if (!readable) GTEST_SKIP() << "GPU 0 cannot read GPU 1";
+  const AnyGraph graph = build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false);
+  const std::vector<uint64_t> seeds = random_seeds(num_vertices(graph), 256, 3);
+  for (const GpuSamplerOptions& placed : {GpuSamplerOptions{0, false, {0, 1}}, GpuSamplerOptions{0, false, {1, 0, 1}},
+                                          GpuSamplerOptions{1, false, {0, 1}}}) {
+    GpuNeighborSampler sampler(graph, placed);
+    for (const SampleOptions& o : {SampleOptions{{5, 3}, false, 9}, SampleOptions{{-1}, false, 9},
+                                   SampleOptions{{4, 4}, true, 10}})
+      expect_same(sample_neighbors(graph, seeds, o), sampler.sample(seeds, o),
+                  "device " + std::to_string(placed.device) + ", " + std::to_string(placed.edge_devices.size()) +
+                      " pieces");
+  }
+}
+
+// A GPU that is not there, named among the pieces: one line naming it.
+TEST(GpuSampler, AMissingPieceHolderIsRefused) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  const AnyGraph graph = build_variant(find_shape("path").edges, Orientation::kUndirected, false);
+  try {
+    GpuNeighborSampler sampler(graph, GpuSamplerOptions{0, false, {0, count}});
+    FAIL() << "a piece on GPU " << count << " of " << count;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("edge_devices: "), std::string::npos) << e.what();
+  }
 }
 
 TEST(GpuSampler, RefusesWhatTheCpuRefuses) {

@@ -46,7 +46,7 @@ class RandomArguments(unittest.TestCase):
             "relabel": (tiergraph.relabel, ["graph", "order"], []),
             "order_by_score": (tiergraph.order_by_score, ["scores"], []),
             "NeighborSampler": (tiergraph.NeighborSampler, ["graph", "fanouts"],
-                                ["replace", "seed", "use_gpu", "zero_copy", "device"]),
+                                ["replace", "seed", "use_gpu", "zero_copy", "device", "edge_devices"]),
             "FeatureStore": (tiergraph.FeatureStore, ["features"],
                              ["graph", "gpu_fraction", "score", "device", "use_gpu", "sm_fraction", "train_ids",
                               "peer_fraction", "peers", "cpu_share"]),

@@ -105,6 +105,22 @@ class SamplingTest(unittest.TestCase):
             np.testing.assert_array_equal(hg["edge_index"], hc["edge_index"])
             np.testing.assert_array_equal(hg["src_nodes"], hc["src_nodes"])
 
+    def test_in_edges_split_over_gpus_draw_the_same(self):
+        # Three pieces on GPU 0 where there is one (the CPU sampler checks the list and ignores it).
+        seeds = [5, 17, 123]
+        split = tiergraph.NeighborSampler(self.g, [3, 2], seed=4, edge_devices=[0, 0, 0])
+        cpu = tiergraph.sample_neighbors(self.g, seeds, [3, 2], seed=9)
+        for hs, hc in zip(split.sample(seeds, seed=9), cpu):
+            np.testing.assert_array_equal(hs["edge_index"], hc["edge_index"])
+            np.testing.assert_array_equal(hs["src_nodes"], hc["src_nodes"])
+        for bad, message in (([0, -1], "device -1 is negative"), ([0] * 9, "9 pieces, at most 8")):
+            with self.assertRaisesRegex(ValueError, message):
+                tiergraph.NeighborSampler(self.g, [2], use_gpu=False, edge_devices=bad)
+        with self.assertRaisesRegex(ValueError, "not both"):
+            tiergraph.NeighborSampler(self.g, [2], zero_copy=True, edge_devices=[0])
+        with self.assertRaisesRegex(TypeError, "edge_devices"):
+            tiergraph.NeighborSampler(self.g, [2], edge_devices="01")
+
     def test_cuda_hops_need_a_gpu_sampler(self):
         sampler = tiergraph.NeighborSampler(self.g, [2], use_gpu=False)
         with self.assertRaisesRegex(ValueError, "cuda=True needs a sampler on a GPU"):

@@ -14,7 +14,9 @@
 #include "engines/gpu/placed_graph.h"  // gpu::init_cuda
 #include "engines/gpu/side_stream.h"
 #include "features/gpu/feature_gather.h"  // RegisteredHostRows
+#include "features/peer_devices.h"
 #include "sampling/draws.h"
+#include "sampling/edge_pieces.h"
 
 namespace tg {
 namespace {
@@ -26,10 +28,21 @@ unsigned blocks(uint64_t items) {
   return static_cast<unsigned>(std::clamp<uint64_t>(gpu::div_up(items, kBlock), 1, 65535u * 16));
 }
 
+// The in-edges as the kernels read them: the offsets, and the neighbour
+// array in pieces (one, unless split over GPUs: sampling/edge_pieces.h).
 template <typename V>
 struct InEdges {
   const eid_t* offsets = nullptr;
-  const V* neighbors = nullptr;
+  int pieces = 1;
+  uint64_t first_vertex[sampling::kMaxEdgePieces] = {};  // piece k: the lists of first_vertex[k] on
+  eid_t first_edge[sampling::kMaxEdgePieces] = {};       // its first entry's index in the whole array
+  const V* piece[sampling::kMaxEdgePieces] = {};
+  // Vertex v's in-list, whose first entry is entry `begin` of the whole array.
+  __device__ const V* list(uint64_t v, eid_t begin) const {
+    int k = 0;
+    while (k + 1 < pieces && v >= first_vertex[k + 1]) ++k;
+    return piece[k] + (begin - first_edge[k]);
+  }
 };
 
 #define TG_GRID_STRIDE(i, n) \
@@ -71,8 +84,9 @@ __global__ void draw_edges(InEdges<V> g, Destinations d, const uint64_t* first, 
     const uint64_t i = d.index(j), v = d.sorted[j], begin = g.offsets[v], degree = g.offsets[v + 1] - begin;
     uint64_t* picked = edge_node + first[i];
     const uint64_t m = sampling::choose_positions(degree, fanout, replace, seed, hop, v, picked);
+    const V* list = m > 0 ? g.list(v, begin) : nullptr;
     for (uint64_t j = 0; j < m; ++j) {
-      picked[j] = static_cast<uint64_t>(g.neighbors[begin + picked[j]]);
+      picked[j] = static_cast<uint64_t>(list[picked[j]]);
       edge_dst[first[i] + j] = i;
     }
   }
@@ -87,8 +101,9 @@ __global__ void copy_whole_lists(InEdges<V> g, Destinations d, const uint64_t* f
   const uint64_t lane = threadIdx.x % 32, warps = uint64_t{gridDim.x} * blockDim.x / 32;
   for (uint64_t j = (blockIdx.x * uint64_t{blockDim.x} + threadIdx.x) / 32; j < d.count; j += warps) {
     const uint64_t i = d.index(j), v = d.sorted[j], begin = g.offsets[v], degree = g.offsets[v + 1] - begin;
+    const V* list = g.list(v, begin);
     for (uint64_t k = lane; k < degree; k += 32) {
-      edge_node[first[i] + k] = static_cast<uint64_t>(g.neighbors[begin + k]);
+      edge_node[first[i] + k] = static_cast<uint64_t>(list[k]);
       edge_dst[first[i] + k] = i;
     }
   }
@@ -167,12 +182,15 @@ struct GpuNeighborSampler::Impl {
   const AnyGraph* graph = nullptr;
   int device = 0;
   uint64_t num_vertices = 0;
-  // The in-edges: copied into GPU memory, or registered in place.
+  // The in-edges: copied into GPU memory (the neighbours in one piece, or in
+  // pieces over several GPUs), or registered in place.
   Buffer<eid_t> offsets_copy;
-  Buffer<uint8_t> neighbors_copy;
+  std::vector<std::shared_ptr<uint8_t>> piece_copies;
   std::unique_ptr<features::RegisteredHostRows> offsets_host, neighbors_host;
   const eid_t* offsets = nullptr;
-  const void* neighbors = nullptr;
+  std::vector<const void*> pieces;          // where each piece's entries are read
+  std::vector<uint64_t> piece_first_vertex;  // piece k holds the lists of piece_first_vertex[k] on
+  std::vector<eid_t> piece_first_edge;       // ... from this entry of the whole array
   uint64_t bytes_on_gpu = 0;
   bool zero_copy = false;
 
@@ -223,6 +241,19 @@ struct GpuNeighborSampler::Impl {
     return std::visit([&](const auto& g) { return run(typename std::decay_t<decltype(g)>::vertex_t{}); }, *graph);
   }
 
+  template <typename V>
+  InEdges<V> in_edges() const {
+    InEdges<V> g;
+    g.offsets = offsets;
+    g.pieces = static_cast<int>(pieces.size());
+    for (size_t k = 0; k < pieces.size(); ++k) {
+      g.first_vertex[k] = piece_first_vertex[k];
+      g.first_edge[k] = piece_first_edge[k];
+      g.piece[k] = static_cast<const V*>(pieces[k]);
+    }
+    return g;
+  }
+
   // The hops from the seeds (dst, n: in GPU memory), each hop's outputs where
   // `memory` says: memory.edges(hop, count) gives 2 x count words (edge_src,
   // then edge_dst), memory.sources(hop, count) the hop's src_nodes, which
@@ -230,7 +261,7 @@ struct GpuNeighborSampler::Impl {
   // done(hop, DeviceHop) with the hop's pointers and counts.
   template <typename V, typename Memory, typename Done>
   void sample_hops(const uint64_t* dst, uint64_t n, const SampleOptions& o, Memory& memory, Done done) {
-    const InEdges<V> g{offsets, static_cast<const V*>(neighbors)};
+    const InEdges<V> g = in_edges<V>();
     for (int hop = 0; hop < static_cast<int>(o.fanouts.size()); ++hop) {
       uint64_t edges = 0;
       Destinations destinations{};
@@ -362,11 +393,45 @@ struct GpuNeighborSampler::Impl {
   }
 };
 
+namespace {
+
+bool can_read(int device, int peer) {
+  int yes = 0;
+  TG_CUDA(cudaDeviceCanAccessPeer(&yes, device, peer));
+  return yes != 0;
+}
+
+// The GPUs holding pieces other than `device`, each once: checked to exist
+// and to be readable from `device`, then opened to its reads.
+void open_piece_holders(int device, const std::vector<int>& edge_devices) {
+  std::vector<int> others;
+  for (int d : edge_devices) {
+    if (d == device || std::find(others.begin(), others.end(), d) != others.end()) continue;
+    gpu::check_device_exists(d, "edge_devices: ");
+    if (!can_read(device, d))
+      throw usage_error("edge_devices: device " + std::to_string(d) + " cannot be read by device " +
+                        std::to_string(device) + " (cudaDeviceCanAccessPeer: no NVLink or PCIe peer path)");
+    others.push_back(d);
+  }
+  features::enable_peer_access(device, others);
+}
+
+uint64_t free_memory(int device) {
+  gpu::DeviceScope scope(device);
+  size_t free_bytes = 0, total_bytes = 0;
+  TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes;
+}
+
+}  // namespace
+
 GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOptions& options)
     : impl_(std::make_unique<Impl>()) {
+  sampling::check_edge_devices(options.edge_devices, options.zero_copy);
   std::string why;
   if (!gpu::init_cuda(0, &why)) throw Error("no usable GPU for sampling: " + why);
   gpu::check_device_exists(options.device);
+  open_piece_holders(options.device, options.edge_devices);
   Impl& s = *impl_;
   s.graph = &graph;
   s.device = options.device;
@@ -382,33 +447,58 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
         const auto& in = g.in_edges();
         s.num_vertices = g.num_vertices;
         const uint64_t offsets_bytes = (s.num_vertices + 1) * sizeof(eid_t);
-        const uint64_t neighbor_bytes = in.num_edges() * sizeof(V);
         const uint64_t first_seen_bytes = s.num_vertices * sizeof(uint32_t);
-        size_t free_bytes = 0, total_bytes = 0;
-        TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-        const uint64_t needed = first_seen_bytes + (options.zero_copy ? 0 : offsets_bytes + neighbor_bytes);
-        if (needed > free_bytes)
-          throw out_of_memory_error("the GPU sampler needs " + std::to_string(needed) + " bytes of GPU memory, " +
-                      std::to_string(free_bytes) + " are free" +
-                      (options.zero_copy ? std::string() : ": sample with the graph in host memory (zero_copy)"));
+        // The pieces: one (the whole array) unless split over GPUs.
+        const std::vector<int> holders =
+            options.edge_devices.empty() ? std::vector<int>{s.device} : options.edge_devices;
+        const std::vector<uint64_t> bounds =
+            sampling::cut_lists({in.offsets.data(), s.num_vertices + 1}, static_cast<int>(holders.size()));
+        std::vector<uint64_t> piece_bytes(holders.size());
+        for (size_t k = 0; k < holders.size(); ++k) {
+          s.piece_first_vertex.push_back(bounds[k]);
+          s.piece_first_edge.push_back(in.offsets[bounds[k]]);
+          piece_bytes[k] = (in.offsets[bounds[k + 1]] - in.offsets[bounds[k]]) * sizeof(V);
+        }
+        // Each GPU's share against its free memory, before anything is copied.
+        for (size_t k = 0; k < holders.size(); ++k) {
+          const int d = holders[k];
+          if (std::find(holders.begin(), holders.begin() + static_cast<std::ptrdiff_t>(k), d) !=
+              holders.begin() + static_cast<std::ptrdiff_t>(k))
+            continue;  // counted with its first piece
+          uint64_t needed = d == s.device ? first_seen_bytes + (options.zero_copy ? 0 : offsets_bytes) : 0;
+          if (!options.zero_copy)
+            for (size_t j = k; j < holders.size(); ++j) needed += holders[j] == d ? piece_bytes[j] : 0;
+          const uint64_t free_bytes = free_memory(d);
+          if (needed > free_bytes)
+            throw out_of_memory_error(
+                "the GPU sampler needs " + std::to_string(needed) + " bytes of GPU memory" +
+                (options.edge_devices.empty() ? std::string() : " on device " + std::to_string(d)) + ", " +
+                std::to_string(free_bytes) + " are free" +
+                (options.zero_copy ? std::string()
+                                   : ": sample with the graph in host memory (zero_copy), or split it over more GPUs "
+                                     "(edge_devices)"));
+        }
         if (options.zero_copy) {
           s.offsets_host = std::make_unique<features::RegisteredHostRows>(in.offsets.data(), s.num_vertices + 1,
                                                                           sizeof(eid_t), sizeof(eid_t));
           s.offsets = reinterpret_cast<const eid_t*>(s.offsets_host->table().rows);
-          if (in.num_edges() > 0) {
+          if (in.num_edges() > 0)
             s.neighbors_host =
                 std::make_unique<features::RegisteredHostRows>(in.neighbors.data(), in.num_edges(), sizeof(V), sizeof(V));
-            s.neighbors = s.neighbors_host->table().rows;
-          }
+          s.pieces.push_back(s.neighbors_host ? s.neighbors_host->table().rows : nullptr);
         } else {
           eid_t* offsets = s.offsets_copy.reserve(s.num_vertices + 1);
           TG_CUDA(cudaMemcpy(offsets, in.offsets.data(), offsets_bytes, cudaMemcpyHostToDevice));
           s.offsets = offsets;
-          uint8_t* neighbors = s.neighbors_copy.reserve(neighbor_bytes);
-          if (neighbor_bytes > 0)
-            TG_CUDA(cudaMemcpy(neighbors, in.neighbors.data(), neighbor_bytes, cudaMemcpyHostToDevice));
-          s.neighbors = neighbors;
-          s.bytes_on_gpu = offsets_bytes + neighbor_bytes;
+          for (size_t k = 0; k < holders.size(); ++k) {
+            gpu::DeviceScope holder(holders[k]);
+            s.piece_copies.push_back(device_memory<uint8_t>(std::max<uint64_t>(piece_bytes[k], 1)));
+            if (piece_bytes[k] > 0)
+              TG_CUDA(cudaMemcpy(s.piece_copies.back().get(), in.neighbors.data() + s.piece_first_edge[k],
+                                 piece_bytes[k], cudaMemcpyHostToDevice));
+            s.pieces.push_back(s.piece_copies.back().get());
+          }
+          s.bytes_on_gpu = offsets_bytes + in.num_edges() * sizeof(V);
         }
         uint32_t* first_seen = s.first_seen.reserve(s.num_vertices);
         TG_CUDA(cudaMemset(first_seen, 0xFF, std::max<uint64_t>(first_seen_bytes, 1)));
