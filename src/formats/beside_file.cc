@@ -28,18 +28,16 @@ BesideFile::BesideFile(const std::string& target) : target_(target), tmp_(target
   for (;;) {
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) throw Error(failure(std::strerror(errno)));
-    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      const int e = errno;
-      if (e != EWOULDBLOCK && e != EINTR && e != ENOLCK && e != EOPNOTSUPP && e != EINVAL) {
-        ::close(fd_);
-        throw Error(failure(std::strerror(e)));
-      }
-      if (e == EWOULDBLOCK || e == EINTR) {
-        ::close(fd_);
-        fd_ = -1;
-        throw Error(failure("another process is writing it (" + tmp_ + " is locked)"));
-      }
-      break;  // a file system without locks: written as before, unguarded
+    int e = 0;
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && (e = errno) == EINTR) e = 0;
+    if (e == EWOULDBLOCK) {
+      ::close(fd_);
+      throw Error(failure("another process is writing it (" + tmp_ + " is locked)"));
+    }
+    if (e == ENOLCK || e == EOPNOTSUPP || e == EINVAL) break;  // a file system without locks: unguarded
+    if (e != 0) {
+      ::close(fd_);
+      throw Error(failure(std::strerror(e)));
     }
     // Locked; but the file may have been renamed into place or removed by
     // its last writer between our open and our lock: then claim it anew.
