@@ -121,6 +121,7 @@ struct PageRankOutput {
   ResultVector<double> score;
   int iterations = 0;
   double last_change = 0;
+  bool converged = false;  // the tolerance was met (false: stopped by --max-iters or the push form's step cap)
 };
 
 // Delta push: begin(u) moves u's pending into its score and into send[u],
@@ -306,6 +307,7 @@ PageRankOutput pagerank_pull(Engine& engine, const AlgorithmOptions& options) {
     checkpoint_pagerank(engine, options, out.iterations, contrib, change, mass);
     done = converged();
   }
+  out.converged = done;
   const double total = engine.vertex_sum(ScoreFromContribution<C>{contrib, offsets});
   out.last_change = total > 0 ? change / total : change;
   auto score_array = engine.template make_array<double>(0.0);
@@ -364,7 +366,10 @@ PageRankOutput pagerank_accumulative(Engine& engine, const AlgorithmOptions& opt
     spread = dangling;
     shift = 0;
     const double residual = engine.vertex_sum(SpreadPending{pending, share});
-    if (residual < n * eps) break;
+    if (residual < n * eps) {
+      out.converged = true;
+      break;
+    }
     // Every vertex over eps is taken in the next step. Within a step, an
     // update re-activates its target (which an asynchronous engine's inner
     // iterations follow) only above the mean residual: iterating a loaded
@@ -372,7 +377,10 @@ PageRankOutput pagerank_accumulative(Engine& engine, const AlgorithmOptions& opt
     // little of the residual, since few of a unit's edges stay inside it.
     push.eps = std::max(eps, residual / n);
     frontier = engine.filter(engine.all(), PendingAtLeast{pending, eps});
-    if (engine.size(frontier) == 0) break;  // (rounding only: |pending|_1 >= n * eps)
+    if (engine.size(frontier) == 0) {  // (rounding only: |pending|_1 >= n * eps)
+      out.converged = true;
+      break;
+    }
   }
   out.iterations = static_cast<int>(steps);
   out.last_change = engine.vertex_sum(FlushPending{score, pending});
@@ -427,6 +435,9 @@ struct PageRank {
   static ResultVector<value_t> run(Engine& engine, const Sources&, const AlgorithmOptions& options) {
     PageRankOutput out = pagerank(engine, options);
     engine.stats().residual = out.last_change;
+    engine.stats().converged = out.converged;
+    if (!out.converged && !options.accumulative && pagerank_contributions_float(options))
+      engine.stats().advice = "float contributions stall near 1e-7 in L1: --pr-contributions double";
     return std::move(out.score);
   }
   static Verification verify(const AnyGraph& graph, const Sources&, std::span<const value_t> score,

@@ -84,6 +84,12 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                static_cast<unsigned long long>(s.iterations), static_cast<unsigned long long>(s.push_steps),
                static_cast<unsigned long long>(s.pull_steps), notified.c_str(),
                describe::count(s.edges_traversed).c_str(), j["gteps"].get<double>());
+  if (s.converged && !*s.converged)
+    std::fprintf(out,
+                 "  note       not converged: stopped after %llu iterations (--max-iters) with the L1 change at %.3g, "
+                 "above --tolerance%s%s\n",
+                 static_cast<unsigned long long>(s.iterations), s.residual.value_or(0.0), s.advice.empty() ? "" : "; ",
+                 s.advice.c_str());
   if (s.bytes_moved > 0)
     std::fprintf(out, "  transfer   %s moved across the link, %s of edges needed, I/O amplification %.2f\n",
                  human_bytes(s.bytes_moved).c_str(), human_bytes(s.bytes_needed).c_str(),

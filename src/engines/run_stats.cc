@@ -38,6 +38,8 @@ nlohmann::json details_json(const RunStats& s) {
   nlohmann::json j = nlohmann::json::object();
   if (s.threads > 0) j["threads"] = s.threads;
   if (s.residual) j["residual"] = *s.residual;
+  if (s.converged) j["converged"] = *s.converged;
+  if (!s.advice.empty()) j["advice"] = s.advice;
   if (s.gpu) {
     const GpuPlacementStats& g = *s.gpu;
     j["gpu"] = g.gpu;

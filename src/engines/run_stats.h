@@ -203,6 +203,8 @@ struct RunStats {
   uint64_t notify_pull_steps = 0;  // CPU: Garaph's notify-pull steps (engines/cpu/notify_pull.h)
   uint64_t link_requests = 0;    // zero-copy: distinct 128-byte lines per warp load
   std::optional<double> residual;  // iterative algorithms: the last change (pagerank)
+  std::optional<bool> converged;   // iterative algorithms: the tolerance met (false: stopped at --max-iters)
+  std::string advice;              // the algorithm's hint where it did not converge
   int threads = 0;                 // CPU engine: OpenMP threads
   std::optional<GpuPlacementStats> gpu;
   std::optional<StreamStats> stream;  // subgraph / stream placements

@@ -146,6 +146,9 @@ template Csr<uint32_t> light_sublists(const Csr<uint32_t>&, uint64_t, weight_t);
 template Csr<uint64_t> light_sublists(const Csr<uint64_t>&, uint64_t, weight_t);
 
 void order_lists_by_weight(AnyGraph& graph, const std::string& what) {
+  // No edges, no lists to order (and no weights: --weights on a graph that
+  // --simplify emptied gives none; it ran without --lists-by-weight).
+  if (num_edges(graph) == 0) return;
   if (!std::visit([](const auto& g) { return g.weighted(); }, graph))
     throw usage_error(what + ": --lists-by-weight needs edge weights (a weighted file, or --weights LOW:HIGH)");
   order_lists_by_weight(graph);

@@ -45,6 +45,30 @@ INSTANTIATE_TEST_SUITE_P(PageRank, PageRankContributions,
                            return std::string(info.param == Contributions::kFloat ? "float" : "double");
                          });
 
+// A run stopped by --max-iters says so (the report's "not converged" note),
+// in both forms; one that met its tolerance says that.
+TEST(PageRankConvergence, ARunStoppedByMaxItersIsMarkedNotConverged) {
+  const AnyGraph graph = build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false);
+  for (bool accumulative : {false, true}) {
+    SCOPED_TRACE(accumulative ? "push form" : "pull form");
+    RunRequest request;
+    request.algorithm = &algorithm("pagerank");
+    request.options.accumulative = accumulative;
+    const RunOutput converged = run_on_cpu(graph, request);
+    ASSERT_TRUE(converged.stats.converged.has_value());
+    EXPECT_TRUE(*converged.stats.converged);
+    EXPECT_TRUE(converged.stats.advice.empty());
+    request.options.tolerance = 0;  // until the cap: --max-iters, or the push form's 100 steps an iteration
+    request.options.max_iters = 2;
+    const RunOutput cut = run_on_cpu(graph, request);
+    ASSERT_TRUE(cut.stats.converged.has_value());
+    EXPECT_FALSE(*cut.stats.converged);
+    EXPECT_TRUE(cut.stats.advice.empty()) << "double contributions: nothing to advise";
+    request.options.contributions = Contributions::kFloat;
+    EXPECT_EQ(run_on_cpu(graph, request).stats.advice.empty(), accumulative) << "float contributions: a hint";
+  }
+}
+
 TEST(PageRankContributionsAuto, FloatOnlyWhereTheToleranceAllowsIt) {
   AlgorithmOptions o;
   EXPECT_TRUE(pagerank_contributions_float(o)) << "the default tolerance, 1e-6";

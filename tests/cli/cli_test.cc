@@ -53,6 +53,33 @@ TEST(Cli, ListsByWeight) {
               "cannot reorder a mapped file");
 }
 
+// A graph that --simplify leaves without edges has no lists to order: run as
+// without --lists-by-weight (it was refused as "needs edge weights" although
+// --weights was given).
+TEST(Cli, ListsByWeightOnAGraphWithoutEdgesRuns) {
+  const std::string loop = tg::test::write_temp_file("one_loop.el", "0 0\n");
+  const Result r =
+      tiergraph("run sswp --graph " + loop + " --simplify --weights 1:9 --lists-by-weight --source 0 --verify -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// PageRank stopped by --max-iters before its tolerance says so, in the
+// summary (with the float contributions' hint) and as "converged" in the JSON.
+TEST(Cli, PageRankSaysWhenItDidNotConverge) {
+  const Result cut = tiergraph("run pagerank --graph kron:8 --engine cpu --tolerance 1e-10 --max-iters 3 "
+                               "--pr-contributions float -q");
+  ASSERT_EQ(cut.exit_code, 0) << cut.err;
+  EXPECT_NE(cut.out.find("not converged: stopped after 3 iterations (--max-iters)"), std::string::npos) << cut.out;
+  EXPECT_NE(cut.out.find("--pr-contributions double"), std::string::npos) << cut.out;
+  const Result json = tiergraph("run pagerank --graph kron:8 --engine cpu --tolerance 1e-10 --max-iters 3 --json -q");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["details"]["converged"], false);
+  const Result met = tiergraph("run pagerank --graph kron:8 --engine cpu --json -q");
+  ASSERT_EQ(met.exit_code, 0) << met.err;
+  EXPECT_EQ(nlohmann::json::parse(met.out)["details"]["converged"], true);
+  EXPECT_EQ(tiergraph("run pagerank --graph kron:8 --engine cpu -q").out.find("not converged"), std::string::npos);
+}
+
 // --vertex-order degree (engines/vertex_order.h): run writes the same result
 // file as the run on the graph's own ids, in its 1-based ids too (a DIMACS
 // file), and reports the renumbering's time; bench's rows name the same
