@@ -12,6 +12,7 @@
 
 #include "algorithms/pagerank.h"
 #include "engines/cpu/cpu_engine.h"
+#include "graph/builder.h"
 #include "support/shapes.h"
 
 namespace tg::test {
@@ -77,6 +78,26 @@ TEST_P(SegmentedGather, EqualsThePlainPull) {
 
 INSTANTIATE_TEST_SUITE_P(All, SegmentedGather, ::testing::ValuesIn(shape_names()),
                          [](const auto& info) { return info.param; });
+
+// A width far below the graph's size makes at most 256 segments (each one a
+// pass of every gather), with the same sums.
+TEST(SegmentedGatherWidth, TinyWidthsAreRaisedToAtMost256Segments) {
+  EdgeList path;
+  path.num_vertices = 20000;
+  for (uint64_t v = 0; v + 1 < path.num_vertices; ++v) {
+    path.src.push_back(v);
+    path.dst.push_back((v * 7919 + 13) % path.num_vertices);
+  }
+  BuildOptions b;
+  b.in_edges = true;
+  const AnyGraph any = build_graph(std::move(path), b);
+  const auto& graph = std::get<Graph<vid32_t>>(any);
+  const Gathered plain = gather_with(graph, 0), tiny = gather_with(graph, 4);
+  EXPECT_GT(tiny.segments, 64u);
+  EXPECT_LE(tiny.segments, 256u);
+  EXPECT_EQ(tiny.out, plain.out);
+  EXPECT_EQ(tiny.total, plain.total);
+}
 
 TEST(SegmentedInEdges, HoldsEveryEdgeOnceInItsSourcesSegment) {
   const AnyGraph any = build_variant(find_shape("kron_2").edges, Orientation::kDirected, false);

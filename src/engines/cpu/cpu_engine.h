@@ -375,7 +375,14 @@ class CpuEngine {
     if (segments_tried_) return segments_.has_value();
     segments_tried_ = true;
     if (segment_vertices_ == kSegmentDefault) segment_vertices_ = default_segment_vertices();
-    if (segment_vertices_ == 0 || n_ <= 2 * std::bit_floor(segment_vertices_)) return false;  // as the layout rounds
+    if (segment_vertices_ == 0) return false;
+    // Each segment is a pass of every gather (a parallel loop and its
+    // barrier): a width of 4 on 18 K vertices made 4540 of them, and a
+    // PageRank to 1e-8 ran for minutes. Widths that help are millions of
+    // vertices, a few dozen segments.
+    segment_vertices_ =  // a power of two, as the layout rounds widths down
+        std::max(segment_vertices_, std::bit_ceil((n_ + kMaxGatherSegments - 1) / kMaxGatherSegments));
+    if (n_ <= 2 * std::bit_floor(segment_vertices_)) return false;  // as the layout rounds
     traced("segment in-edges", [&] {
       uint64_t available = available_memory();
       if (available == 0)  // no /proc/meminfo: the free pages
@@ -746,6 +753,7 @@ class CpuEngine {
   RecycledVector<uint64_t> notified_;  // notify-pull's notified vertices, zero between steps
   static constexpr uint64_t kSegmentDefault = ~uint64_t{0};
   uint64_t segment_vertices_ = kSegmentDefault;
+  static constexpr uint64_t kMaxGatherSegments = 256;
   bool segments_tried_ = false;
   std::optional<SegmentedInEdges<V>> segments_;
   Array<unsigned char> scratch_;  // the segmented gather's partial sums
