@@ -26,6 +26,7 @@
 
 #include "algorithms/algorithm.h"
 #include "algorithms/describe.h"
+#include "algorithms/pagerank_precision.h"
 #include "checkpoint/vertex_state.h"
 #include "core/atomics.h"
 #include "core/error.h"
@@ -390,13 +391,6 @@ PageRankOutput pagerank_accumulative(Engine& engine, const AlgorithmOptions& opt
   return out;
 }
 
-// Contributions::kAuto: float where the tolerance is 1e-6 or coarser (see
-// pagerank_pull), double for finer ones and for 0 (run to max_iters, as
-// close as the arithmetic gets).
-inline bool pagerank_contributions_float(const AlgorithmOptions& options) {
-  if (options.contributions == Contributions::kAuto) return options.tolerance >= 1e-6;
-  return options.contributions == Contributions::kFloat;
-}
 
 template <typename Engine>
 PageRankOutput pagerank(Engine& engine, const AlgorithmOptions& options) {

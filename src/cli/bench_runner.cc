@@ -121,6 +121,30 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
   return requests;
 }
 
+// The requests one algorithm at a time (its consecutive runs), each group
+// through run_group(group, done), which counts in `done` the runs it has
+// consumed: a refusal (an Error: a budget under what this algorithm needs)
+// fails that group's runs not yet done, and the other algorithms go on.
+template <typename RunGroup>
+void by_algorithm(const std::string& spec, const AnyGraph& graph, const BenchPlacement& placement,
+                  const std::vector<RunRequest>& requests, std::vector<BenchRow>& rows, std::FILE* log,
+                  RunGroup run_group) {
+  for (size_t i = 0; i < requests.size();) {
+    size_t j = i;
+    while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
+    const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
+    size_t done = 0;
+    try {
+      run_group(group, done);
+    } catch (const Error& e) {
+      for (size_t k = done; k < group.size(); ++k) rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
+      std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
+                   placement.name.c_str(), e.what());
+    }
+    i = j;
+  }
+}
+
 // The runs of one placement, in the order of `requests`; each output goes to
 // consume(request, output) as soon as it is there and is dropped after (a
 // bench of many sources and trials holds one result at a time: on the CPU a
@@ -131,11 +155,16 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
                       const BenchPlacement& placement, const std::vector<RunRequest>& requests,
                       std::vector<BenchRow>& rows, std::FILE* log, Consume consume) {
   if (placement.engine == EngineKind::kCpu) {
-    for (const RunRequest& r : requests) {
-      RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
-                                    : run_on_cpu(graph, r);
-      consume(r, out);
-    }
+    // --host-mem: a budget one algorithm's arrays pass (weights beside the
+    // edges) refused that algorithm only; it wiped the others' finished rows.
+    by_algorithm(spec, graph, placement, requests, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
+      for (const RunRequest& r : group) {
+        RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
+                                      : run_on_cpu(graph, r);
+        consume(r, out);
+        ++done;
+      }
+    });
     return;
   }
   std::string reason;
@@ -164,26 +193,15 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   // edges, say) is that algorithm's rows alone. auto: the planner chooses
   // per algorithm (planner/planner.h), and each row records its plan.
   const planner::MachineProfile profile = planned ? planner::find_profile(options.profile) : planner::MachineProfile{};
-  for (size_t i = 0; i < requests.size();) {
-    size_t j = i;
-    while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
-    const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
+  by_algorithm(spec, graph, placement, requests, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
     auto plan = std::make_shared<planner::Plan>();
-    size_t done = 0;  // a refusal fails the runs not yet done
-    try {
-      run_batch_on_gpu(graph, group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options,
-                       [&](size_t k, RunOutput&& out) {
-                         if (planned && !plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
-                         consume(group[k], out);
-                         done = k + 1;
-                       });
-    } catch (const Error& e) {
-      for (size_t k = done; k < group.size(); ++k) rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
-      std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
-                   placement.name.c_str(), e.what());
-    }
-    i = j;
-  }
+    run_batch_on_gpu(graph, group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options,
+                     [&](size_t k, RunOutput&& out) {
+                       if (planned && !plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
+                       consume(group[k], out);
+                       done = k + 1;
+                     });
+  });
 }
 
 }  // namespace

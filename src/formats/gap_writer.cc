@@ -55,7 +55,7 @@ void write_gap(const Graph<V>& g, const std::string& path, bool weighted, bool p
   if (n > static_cast<uint64_t>(std::numeric_limits<int32_t>::max()))
     throw usage_error("cannot write " + path + ": " + std::to_string(n) +
                       " vertices do not fit GAP's int32 node ids (at most 2147483647)");
-  if (weighted && !g.weighted())
+  if (weighted && !g.weighted() && m > 0)  // without edges there are no weights to hold (a weighted file --simplify emptied)
     throw usage_error("cannot write " + path + ": a .wsg file holds weights and the graph has none (.sg is GAP's "
                       "unweighted form; generators take --weights LO:HI)");
   if (g.directed && !g.in.built())

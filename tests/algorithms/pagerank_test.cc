@@ -69,6 +69,20 @@ TEST(PageRankConvergence, ARunStoppedByMaxItersIsMarkedNotConverged) {
   }
 }
 
+// A damping near 0 leaves the verifier's bound (10 d tolerance) below what
+// float contributions round to (about 2^-24 a score): the runs at damping
+// 0.001 and 0.002 failed their own --verify. Float and double both pass.
+TEST(PageRankConvergence, TinyDampingVerifiesInEitherPrecision) {
+  const AnyGraph graph = build_variant(find_shape("kron_large").edges, Orientation::kDirected, false);
+  for (double damping : {1e-6, 0.001, 0.002})
+    for (Contributions c : {Contributions::kAuto, Contributions::kFloat, Contributions::kDouble}) {
+      AlgorithmOptions options;
+      options.damping = damping;
+      options.contributions = c;
+      EXPECT_TRUE(runs_correctly(run_on_cpu, algorithm("pagerank"), graph, {}, options)) << damping;
+    }
+}
+
 TEST(PageRankContributionsAuto, FloatOnlyWhereTheToleranceAllowsIt) {
   AlgorithmOptions o;
   EXPECT_TRUE(pagerank_contributions_float(o)) << "the default tolerance, 1e-6";

@@ -257,4 +257,29 @@ TEST(Bench, ABenchCutShortKeepsTheCellsItFinished) {
   EXPECT_EQ(nlohmann::json::parse(read_text_file(out + ".json"))["complete"], true);
 }
 
+// --host-mem too small for one algorithm's arrays (sssp reads the weights
+// beside the edges) refuses that algorithm's cells only: the others run and
+// keep their verified rows (the refusal wiped every cell of the placement).
+TEST(Bench, AHostMemRefusalIsTheAlgorithmsAlone) {
+  const std::string graph = temp_path("bench_host_mem.tgb");
+  ASSERT_EQ(run_tiergraph("generate urand:12 " + graph + " --edge-factor 1 --weights 1:1 -q").exit_code, 0);
+  for (const std::string algorithms : {"bfs,sssp", "sssp,bfs"}) {
+    const std::string out = prefix("bench_host_mem");
+    auto r = run_tiergraph("bench " + graph + " -a " + algorithms + " -p cpu -n 2 --no-chart -o " + out +
+                           " --host-mem 64K");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto j = nlohmann::json::parse(read_text_file(out + ".json"));
+    ASSERT_EQ(j["cells"].size(), 2u) << algorithms;
+    for (const auto& c : j["cells"]) {
+      if (c["algorithm"] == "bfs") {
+        EXPECT_EQ(c["verified"], 2) << algorithms;
+        EXPECT_EQ(c["failed"], 0) << algorithms;
+      } else {
+        EXPECT_EQ(c["failed"], 2) << algorithms;
+        EXPECT_NE(c["error"].get<std::string>().find("too small"), std::string::npos) << c["error"];
+      }
+    }
+  }
+}
+
 }  // namespace

@@ -53,14 +53,21 @@ TEST(Cli, ListsByWeight) {
               "cannot reorder a mapped file");
 }
 
-// A graph that --simplify leaves without edges has no lists to order: run as
-// without --lists-by-weight (it was refused as "needs edge weights" although
-// --weights was given).
-TEST(Cli, ListsByWeightOnAGraphWithoutEdgesRuns) {
+// A weighted graph that --simplify leaves without edges (only self loops)
+// holds no weights: --lists-by-weight has no lists to order and runs as
+// without it, and it converts to an edgeless .wsg. Both were refused as
+// unweighted although the file or --weights gave weights.
+TEST(Cli, AWeightedGraphSimplifiedToNoEdgesRunsAndConverts) {
   const std::string loop = tg::test::write_temp_file("one_loop.el", "0 0\n");
   const Result r =
       tiergraph("run sswp --graph " + loop + " --simplify --weights 1:9 --lists-by-weight --source 0 --verify -q");
   EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string weighted_loop = tg::test::write_temp_file("one_loop.wel", "0 0 5\n");
+  const std::string wsg = tg::test::temp_path("one_loop.wsg");
+  const Result converted = tiergraph("convert " + weighted_loop + " " + wsg + " --simplify -q");
+  ASSERT_EQ(converted.exit_code, 0) << converted.err;
+  const Result run = tiergraph("run sssp --graph " + wsg + " --verify -q");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
 }
 
 // PageRank stopped by --max-iters before its tolerance says so, in the
