@@ -39,17 +39,11 @@ void apply_vertex_order(AnyGraph& graph, const ConvertOptions& o) {
   const uint64_t base = static_cast<uint64_t>(std::visit([](const auto& g) { return g.id_base; }, graph));
   graph = relabel(graph, order);
   if (o.order_out.empty()) return;
-  formats::TextOutput out(o.order_out);
-  std::string lines;
+  formats::TextOutput out(o.order_out);  // buffered: a line at a time
   for (uint64_t old_id : order) {
-    lines += std::to_string(old_id + base);
-    lines += '\n';
-    if (lines.size() >= (size_t{1} << 20)) {
-      out.write(lines);
-      lines.clear();
-    }
+    out.write(std::to_string(old_id + base));
+    out.write("\n");
   }
-  out.write(lines);
   out.commit();
 }
 

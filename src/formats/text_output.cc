@@ -31,21 +31,29 @@ TextOutput::~TextOutput() {
   if (direct_fd_ >= 0) ::close(direct_fd_);  // beside_ removes PATH.tmp unless renamed
 }
 
-void TextOutput::flush() {
+void TextOutput::write_through(std::string_view text) {
   const int fd = beside_ ? beside_->fd() : direct_fd_;
-  const char* p = buffer_.data();
-  size_t left = buffer_.size();
-  while (left > 0) {
-    const ssize_t w = ::write(fd, p, left);
+  while (!text.empty()) {
+    const ssize_t w = ::write(fd, text.data(), text.size());
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) throw Error(path_ + ": write failed: " + std::strerror(w < 0 ? errno : EIO));
-    p += w;
-    left -= static_cast<size_t>(w);
+    text.remove_prefix(static_cast<size_t>(w));
   }
+}
+
+void TextOutput::flush() {
+  write_through(buffer_);
   buffer_.clear();
 }
 
 void TextOutput::write(std::string_view text) {
+  // Small pieces gather in the buffer; a large one (a caller's own buffer of
+  // formatted lines) goes straight to the file rather than through a copy.
+  if (text.size() >= kFlushBytes) {
+    flush();
+    write_through(text);
+    return;
+  }
   buffer_.append(text);
   if (buffer_.size() >= kFlushBytes) flush();
 }

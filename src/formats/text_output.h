@@ -23,12 +23,14 @@ class TextOutput {
   TextOutput(const TextOutput&) = delete;
   TextOutput& operator=(const TextOutput&) = delete;
 
+  // Buffered: lines may come one at a time.
   void write(std::string_view text);
   // Writes what is buffered and renames the file into place (or closes it).
   void commit();
 
  private:
   void flush();
+  void write_through(std::string_view text);
 
   std::string path_;
   std::optional<BesideFile> beside_;  // PATH.tmp; none when written in place
