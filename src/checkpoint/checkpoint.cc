@@ -1,7 +1,6 @@
 #include "checkpoint/checkpoint.h"
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +13,7 @@
 #include "core/error.h"
 #include "formats/checksum.h"
 #include "formats/input_file.h"
+#include "formats/beside_file.h"
 #include "formats/output_file.h"
 
 namespace tg {
@@ -103,11 +103,12 @@ Checkpointer::Checkpointer(std::string dir, int every, bool resume, CheckpointKe
 void Checkpointer::lock_folder() {
   const int fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return;  // the first save names the problem
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    const int e = errno;
+  const formats::LockResult lock = formats::try_lock_exclusive(fd).result;
+  if (lock != formats::LockResult::kHeld) {
     ::close(fd);
-    if (e == EWOULDBLOCK) throw Error("checkpoint folder " + dir_ + " is in use by another run (it is locked)");
-    return;  // no locks here (ENOLCK, EOPNOTSUPP): unguarded
+    if (lock == formats::LockResult::kBusy)
+      throw Error("checkpoint folder " + dir_ + " is in use by another run (it is locked)");
+    return;  // no locks here: unguarded
   }
   folder_lock_ = std::shared_ptr<void>(new int(fd), [](void* p) {
     ::close(*static_cast<int*>(p));

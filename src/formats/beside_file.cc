@@ -22,22 +22,32 @@ bool same_file(int fd, const std::string& path) {
 
 }  // namespace
 
+TryLock try_lock_exclusive(int fd) {
+  for (;;) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return {LockResult::kHeld};
+    const int e = errno;
+    if (e == EINTR) continue;
+    if (e == EWOULDBLOCK) return {LockResult::kBusy, e};
+    if (e == ENOLCK || e == EOPNOTSUPP || e == EINVAL) return {LockResult::kNoLocks, e};
+    return {LockResult::kFailed, e};
+  }
+}
+
 std::string BesideFile::failure(const std::string& why) const { return "cannot write " + target_ + ": " + why; }
 
 BesideFile::BesideFile(const std::string& target) : target_(target), tmp_(target + ".tmp") {
   for (;;) {
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) throw Error(failure(std::strerror(errno)));
-    int e = 0;
-    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0 && (e = errno) == EINTR) e = 0;
-    if (e == EWOULDBLOCK) {
+    const TryLock lock = try_lock_exclusive(fd_);
+    if (lock.result == LockResult::kBusy) {
       ::close(fd_);
       throw Error(failure("another process is writing it (" + tmp_ + " is locked)"));
     }
-    if (e == ENOLCK || e == EOPNOTSUPP || e == EINVAL) break;  // a file system without locks: unguarded
-    if (e != 0) {
+    if (lock.result == LockResult::kNoLocks) break;  // unguarded
+    if (lock.result == LockResult::kFailed) {
       ::close(fd_);
-      throw Error(failure(std::strerror(e)));
+      throw Error(failure(std::strerror(lock.error)));
     }
     // Locked; but the file may have been renamed into place or removed by
     // its last writer between our open and our lock: then claim it anew.

@@ -15,6 +15,16 @@
 
 namespace tg::formats {
 
+// flock(LOCK_EX | LOCK_NB) on fd, retried when a signal interrupts it.
+// kNoLocks: the file system has none (ENOLCK, EOPNOTSUPP, EINVAL), so the
+// file goes unguarded; kFailed: `error` (an errno) says why.
+enum class LockResult { kHeld, kBusy, kNoLocks, kFailed };
+struct TryLock {
+  LockResult result;
+  int error = 0;
+};
+TryLock try_lock_exclusive(int fd);
+
 class BesideFile {
  public:
   // Opens, locks and empties TARGET.tmp; errors are "cannot write TARGET: ...".
@@ -26,7 +36,6 @@ class BesideFile {
   BesideFile& operator=(const BesideFile&) = delete;
 
   int fd() const { return fd_; }
-  const std::string& path() const { return tmp_; }
 
   // Syncs the data if asked, renames the file over the target while still
   // locked, then closes it. Throws Error naming the target.
