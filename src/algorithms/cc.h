@@ -9,8 +9,11 @@
 // largest component holds 645 K of 1 M vertices and nearly every edge, so
 // most edges are never read. Skipping the largest component needs every
 // edge to be seen from its other end: edges stored both ways (symmetric
-// graphs), or the in-edges to pull; an engine that cannot pull (no in-edges,
-// a streamed GPU placement) links every edge once instead.
+// graphs), or the in-edges to pull. An engine that cannot pull (a streamed
+// GPU placement) runs the same form as pushes where the graph is symmetric
+// (a vertex's out-list is its in-list): the sample pushes each list's first
+// two entries, and the vertices outside the largest component push their
+// whole lists. A directed graph without in-edges links every edge once.
 //
 // Shiloach-Vishkin style [Shiloach and Vishkin 1982; Soman et al. 2010]:
 // every edge (u, v), in either direction, hooks the larger of the labels of u
@@ -76,11 +79,13 @@ struct CcLink {
   TG_HD V* forest() const { return label; }
 };
 
-// Afforest's sampling as a pull: every vertex links its first `k` listed
-// neighbours. The pull_limit hint stops the pull there on every engine that
-// honours it (all of ours); one that read on would link more edges, which
-// changes no label, only the time. It replaced a per-vertex count of the
-// neighbours seen (an int32 per vertex made, read and written every run).
+// Afforest's sampling: every vertex links its first `k` listed neighbours,
+// by a pull, or by a push on a symmetric graph (the link is the same either
+// way round). The list_limit hint stops the step there where the engine
+// honours it (every pull, the GPU's pushes); one that read on would link
+// more edges, which changes no label, only the time. It replaced a
+// per-vertex count of the neighbours seen (an int32 per vertex made, read
+// and written every run).
 template <typename V>
 struct CcSampleLink {
   static constexpr bool needs_weights = false;
@@ -88,7 +93,7 @@ struct CcSampleLink {
   int32_t k;
 
   TG_HD bool cond(V) const { return true; }
-  TG_HD int32_t pull_limit() const { return k; }
+  TG_HD int32_t list_limit() const { return k; }
   void prefetch_source(V u) const { link.prefetch_source(u); }
   TG_HD bool update(V u, V v, weight_t w) const {
     link.update_atomic(u, v, w);
@@ -161,16 +166,19 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
   engine.vertex_map(all, CcInit<V>{label});
   const uint64_t n = engine.num_vertices();
   const EdgeMapOptions push{Direction::kPush, false};
-  enum Form { kHookRounds, kLinkAll, kSampled };
+  // (The values are saved in checkpoints.)
+  enum Form { kHookRounds, kLinkAll, kSampled, kSampledPushes };
   const Form form = options.cc_method == CcMethod::kShiloachVishkin ? kHookRounds
                     : engine.can_pull()                             ? kSampled
+                    : engine.symmetric()                            ? kSampledPushes
                                                                     : kLinkAll;
   int done = 0;  // iterations done: a resumed run's saved ones
   bool finished = n == 0;
   if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, label, 2, "cc")) {
     if (saved->scalars[0] != static_cast<double>(form))
       throw input_error(options.checkpoint->path(),
-                        "a checkpoint of another form of cc (one run could pull, the other not: in-edges differ)");
+                        "a checkpoint of another form of cc (the two runs' engines or placements read the edges "
+                        "differently: one pulls, the other not)");
     done = saved->iteration;
     finished = saved->scalars[1] != 0;
     engine.stats().iterations += done;
@@ -188,8 +196,8 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
       saved_after(round, finished);
     }
   } else if (form == kLinkAll) {
-    // Sampling reads each list's first neighbours by pulling; an engine that
-    // cannot pull (no in-edges, or a streamed placement) links every edge once.
+    // A directed graph on an engine that cannot pull: no edge is seen from
+    // its other end, so the largest component cannot be skipped.
     engine.edge_map(all, CcLink<V>{label}, push);
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
@@ -203,9 +211,10 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     //    urand:25 (477 against 432), where the second round's links contend
     //    for the roots of a few huge trees. On the 2-core VM it was 10%
     //    slower on kron:23.
+    const bool pushes = form == kSampledPushes;
     if (done < 1) {
       engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, 2},
-                      EdgeMapOptions{Direction::kPull, false});
+                      EdgeMapOptions{pushes ? Direction::kPush : Direction::kPull, false});
       engine.stats().iterations++;
       engine.vertex_map(all, CcCompress<V>{label});
       saved_after(1, false);
@@ -218,10 +227,12 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     //    both ways (one pass over the labels, as Afforest's loop); otherwise
     //    a push over the out-edges of the vertices outside it first adds the
     //    edges into the tree.
+    //    Pushed, on a symmetric graph, as the same lists from the same
+    //    vertices (less the pull's stop once a vertex joins the tree).
     const CcLink<V> outside{label, true, c};
-    if (!engine.symmetric())
+    if (!engine.symmetric() || pushes)
       engine.edge_map(engine.filter(all, OutsideWithEdges<V>{label, c, engine.out_offsets()}), CcLink<V>{label}, push);
-    engine.edge_map(all, outside, EdgeMapOptions{Direction::kPull, false});
+    if (!pushes) engine.edge_map(all, outside, EdgeMapOptions{Direction::kPull, false});
     engine.stats().iterations++;
     engine.vertex_map(all, CcCompress<V>{label});
     saved_after(2, true);

@@ -107,19 +107,21 @@ TG_HD bool claims_once(const Op& op) {
   else return false;
 }
 
-// The optional pull_limit hint of an edge-map operator: a pull step may read
-// only the first pull_limit() entries of each in-list (CC's sampling links a
-// vertex's first two neighbours). An engine that ignores it reads on, so the
-// operator must stay correct when it sees more edges (it only costs time);
-// engines that honour it spare the operator a per-vertex count of the edges
-// it has seen. Without the hint, no limit.
+// The optional list_limit hint of an edge-map operator: a step may read only
+// the first list_limit() entries of each list (CC's sampling links a vertex's
+// first two neighbours). Pulls honour it on every engine; pushes on the GPU's
+// first pass (a list a GPU push defers to its chunk pass, longer than a chunk,
+// is read whole, as are lists on the CPU engines' pushes). An engine that
+// ignores it reads on, so the operator must stay correct when it sees more
+// edges (it only costs time); engines that honour it spare the operator a
+// per-vertex count of the edges it has seen. Without the hint, no limit.
 template <typename Op>
-TG_HD eid_t pull_limit(const Op& op) {
-  if constexpr (requires { op.pull_limit(); }) return static_cast<eid_t>(op.pull_limit());
+TG_HD eid_t list_limit(const Op& op) {
+  if constexpr (requires { op.list_limit(); }) return static_cast<eid_t>(op.list_limit());
   else return ~eid_t{0};
 }
-// Where a pull stops reading the in-list [begin, end) under that limit.
-TG_HD eid_t pull_end(eid_t begin, eid_t end, eid_t limit) { return end - begin > limit ? begin + limit : end; }
+// Where a step stops reading the list [begin, end) under that limit.
+TG_HD eid_t list_end(eid_t begin, eid_t end, eid_t limit) { return end - begin > limit ? begin + limit : end; }
 
 // The optional band() hint of an edge-map operator: it needs only edges of
 // weight in [from, below), and relaxing others does no harm (only work), so

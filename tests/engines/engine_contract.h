@@ -121,7 +121,7 @@ struct Reach {
 };
 
 // Counts the in-neighbours a pull hands to update (and a hash of them) under
-// the pull_limit hint: cond stays true, so only the limit stops the pull.
+// the list_limit hint: cond stays true, so only the limit stops the pull.
 template <typename V>
 struct FirstInNeighbours {
   static constexpr bool needs_weights = false;
@@ -129,7 +129,7 @@ struct FirstInNeighbours {
   uint64_t* hash_sum;
   int32_t limit;
   TG_HD bool cond(V) const { return true; }
-  TG_HD int32_t pull_limit() const { return limit; }
+  TG_HD int32_t list_limit() const { return limit; }
   TG_HD bool update(V u, V v, weight_t) const {
     atomic_add(&count[v], int32_t{1});
     atomic_add(&hash_sum[v], mix64(static_cast<uint64_t>(u)));
@@ -397,7 +397,7 @@ TYPED_TEST_P(EngineContract, PushPullAndAutoReachTheSameSet) {
     }
 }
 
-// A pull under the pull_limit hint reads the first `limit` entries of each
+// A pull under the list_limit hint reads the first `limit` entries of each
 // in-list and no more: updates for the frontier's members among them, and
 // those entries counted as read.
 TYPED_TEST_P(EngineContract, PullLimitReadsOnlyTheFirstEntries) {

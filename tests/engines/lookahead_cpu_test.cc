@@ -61,7 +61,7 @@ struct PullSpy {
   Asked* asked;
   int32_t limit;
   bool cond(V) const { return true; }
-  int32_t pull_limit() const { return limit; }
+  int32_t list_limit() const { return limit; }
   bool update(V, V, weight_t) const { return false; }
   bool update_atomic(V, V, weight_t) const { return false; }
   void prefetch_source(V u) const { asked->record(u); }

@@ -129,9 +129,11 @@ TEST(HybridGpu, SubgraphStreamsOnlyTheGpuShare) {
 }
 
 // CC's links split between the GPU and the CPU threads (forest steps,
-// docs/HYBRID.md) at a fixed share: the push of every edge on subgraph,
-// which cannot pull; where the placement can pull, the sampled form runs on
-// the GPU alone, as it does whenever the model chooses.
+// docs/HYBRID.md) at a fixed share: the push of every edge, CC's form on a
+// directed graph over subgraph (which cannot pull). On a symmetric graph
+// every placement samples (subgraph by pushes of the lists' heads) and then
+// links the edges outside the largest component: no step from every vertex
+// that a share would split, so the GPU runs them alone.
 TEST(HybridGpu, KroneckerCcSplitsItsLinks) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   AnyGraph graph = load_graph("kron:16", LoadOptions{});
@@ -142,15 +144,22 @@ TEST(HybridGpu, KroneckerCcSplitsItsLinks) {
       EXPECT_TRUE(agrees(*r.algorithm, out.values, cpu_result(graph, r, "kron:16")));
       EXPECT_TRUE(passes_verifier(*r.algorithm, graph, r.sources, out.values, r.options));
       ASSERT_TRUE(out.stats.hybrid);
-      const HybridStats& h = *out.stats.hybrid;
       SCOPED_TRACE(std::string(name_of(p)) + ": " + details_json(out.stats).dump());
-      if (share) {
-        const bool split = p == Placement::kSubgraph;
-        EXPECT_EQ(h.forest_steps, split ? 1u : 0u);
-        EXPECT_EQ(h.edges_cpu > 0, split);
-        EXPECT_EQ(out.stats.iterations, split ? 1u : 2u);  // link every edge / sample, then the rest
-      }
+      EXPECT_EQ(out.stats.hybrid->forest_steps, 0u);
+      EXPECT_EQ(out.stats.iterations, 2u);  // the sample, then the rest
     }
+  for (const std::string& shape : {"kron_large", "urand_1"}) {
+    AnyGraph directed = gpu_graph(shape, algorithm("cc"), Orientation::kDirected, false);
+    RunRequest d = prepare_request(directed, make_request(algorithm("cc")));
+    RunOutput out = run_on_hybrid(directed, d, placed(Placement::kSubgraph), HybridOptions{.cpu_share = 0.4});
+    SCOPED_TRACE(shape + ": " + details_json(out.stats).dump());
+    EXPECT_TRUE(agrees(*d.algorithm, out.values, cpu_result(directed, d, "hybrid cc, directed " + shape)));
+    EXPECT_TRUE(passes_verifier(*d.algorithm, directed, d.sources, out.values, d.options));
+    ASSERT_TRUE(out.stats.hybrid);
+    EXPECT_EQ(out.stats.hybrid->forest_steps, 1u);
+    EXPECT_GT(out.stats.hybrid->edges_cpu, 0u);
+    EXPECT_EQ(out.stats.iterations, 1u);  // every edge linked once
+  }
 }
 
 TEST(HybridGpu, RefusesAsyncAndSeveralGpus) {

@@ -556,12 +556,12 @@ class CpuEngine {
 #pragma omp parallel reduction(+ : count, edges)
     {
       const Op op = shared_op;
-      const eid_t limit = pull_limit(op);
+      const eid_t limit = list_limit(op);
       // v's in-neighbours in the frontier, until cond turns false; true
       // where any update changed v.
       auto pull_vertex = [&](uint64_t v) {
         if (!op.cond(static_cast<V>(v))) return false;
-        const eid_t b = off[v], e_end = pull_end(b, off[v + 1], limit);
+        const eid_t b = off[v], e_end = list_end(b, off[v + 1], limit);
         bool changed = false;
         eid_t e = b;
         for (; e < e_end; ++e) {
@@ -617,7 +617,7 @@ class CpuEngine {
     if (later < n_ && op.cond(static_cast<V>(later))) __builtin_prefetch(nbr + off[later]);
     if (soon >= n_ || !op.cond(static_cast<V>(soon))) return;
     const eid_t b = off[soon];
-    const eid_t e_end = pull_end(b, off[soon + 1], std::min(limit, lookahead::kEdges));
+    const eid_t e_end = list_end(b, off[soon + 1], std::min(limit, lookahead::kEdges));
     for (eid_t e = b; e < e_end; ++e) op.prefetch_source(nbr[e]);
   }
 

@@ -343,12 +343,12 @@ class PagedCpuEngine {
 #pragma omp parallel reduction(+ : window_edges) if (window_work(w) >= kSerialBelow)
       {
         const Op op = shared_op;
-        const eid_t limit = pull_limit(op);
+        const eid_t limit = list_limit(op);
 #pragma omp for schedule(dynamic, 256) nowait
         for (uint64_t v = w.first; v < w.last; ++v) {
           const V to = static_cast<V>(v);
           if (!op.cond(to)) continue;
-          const eid_t begin = std::max(off[v], w.begin), end = std::min(pull_end(off[v], off[v + 1], limit), w.end);
+          const eid_t begin = std::max(off[v], w.begin), end = std::min(list_end(off[v], off[v + 1], limit), w.end);
           if (begin >= end) continue;
           eid_t e = begin;
           for (; e < end; ++e) {

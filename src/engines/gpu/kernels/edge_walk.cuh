@@ -19,10 +19,19 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include "engines/engine.h"
 #include "engines/gpu/kernels/list_read.cuh"
 
 namespace tg::gpu {
 namespace kernels {
+
+// Where a step stops reading the list [b, e): its end, or sooner under the
+// operator's list_limit hint (engines/engine.h; without the hint the limit
+// is the largest eid_t and the comparison folds away).
+template <typename Op>
+__device__ inline int64_t limited_end(const Op& op, int64_t b, int64_t e) {
+  return static_cast<int64_t>(list_end(static_cast<eid_t>(b), static_cast<eid_t>(e), list_limit(op)));
+}
 
 // Entries of its own in-list a lane tries before the warp takes over, in
 // device memory (zero-copy: the heads the edge cache holds, pull.cuh).

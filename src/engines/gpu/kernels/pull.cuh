@@ -12,14 +12,6 @@ namespace kernels {
 
 __device__ inline bool member(const uint32_t* bits, uint64_t v) { return (bits[v >> 5] >> (v & 31)) & 1u; }
 
-// Where the pull stops reading the in-list [b, e): its end, or sooner under
-// the operator's pull_limit hint (engines/engine.h; without the hint the
-// limit is the largest eid_t and the comparison folds away).
-template <typename Op>
-__device__ inline int64_t pull_stop(const Op& op, int64_t b, int64_t e) {
-  return static_cast<int64_t>(pull_end(static_cast<eid_t>(b), static_cast<eid_t>(e), pull_limit(op)));
-}
-
 // A warp owns 32 consecutive vertices (one output word). Each lane asks
 // cond() for its vertex and first probes the head of its own in-list; then
 // the warp walks the rest of each list still open in turn, 32 entries at a
@@ -49,9 +41,9 @@ __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op)
     if (active) {
       const V v = static_cast<V>(mine);
       begin = resume = static_cast<int64_t>(a.csr.offsets[mine]);
-      // The cache is looked up by the whole list; the pull may stop sooner (pull_limit).
+      // The cache is looked up by the whole list; the pull may stop sooner (list_limit).
       const int64_t end = static_cast<int64_t>(a.csr.offsets[mine + 1]);
-      int64_t e = pull_stop(op, begin, end);
+      int64_t e = limited_end(op, begin, end);
       if (probe > 0) {
         const ListRead<V> head = list_read<A>(a.csr, v, begin, end, false);
         const int64_t stop = begin + probe < e ? begin + probe : e;
@@ -83,7 +75,7 @@ __global__ void __launch_bounds__(kBlock) pull_warp_kernel(PullArgs<V> a, Op op)
       // on the line that holds b, not the list's first entry.
       const int64_t b = __shfl_sync(kFull, resume, j);
       const int64_t first = __shfl_sync(kFull, begin, j), end = static_cast<int64_t>(a.csr.offsets[v + 1]);
-      const int64_t e = pull_stop(op, first, end);
+      const int64_t e = limited_end(op, first, end);
       const ListRead<V> list = list_read<A>(a.csr, v, first, end);
       int64_t last_read = b - 1;
       bool open = true;
@@ -147,7 +139,7 @@ __global__ void __launch_bounds__(kBlock) pull_naive_kernel(PullArgs<V> a, Op op
     if (mine < a.n && op.cond(static_cast<V>(mine))) {
       V v = static_cast<V>(mine);
       const int64_t b = static_cast<int64_t>(a.csr.offsets[v]), end = static_cast<int64_t>(a.csr.offsets[v + 1]);
-      const int64_t e = pull_stop(op, b, end);
+      const int64_t e = limited_end(op, b, end);
       const ListRead<V> list = list_read<Access::kNaive>(a.csr, v, b, end);
       int64_t k = b;
       for (; k < e; ++k) {

@@ -197,7 +197,8 @@ __global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op)
   Tally t;
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.count; i += warps) {
     V u = a.frontier ? a.frontier[i] : static_cast<V>(i);
-    int64_t b = static_cast<int64_t>(a.csr.offsets[u]), e = static_cast<int64_t>(a.csr.offsets[u + 1]);
+    const int64_t b = static_cast<int64_t>(a.csr.offsets[u]);
+    const int64_t e = limited_end(op, b, static_cast<int64_t>(a.csr.offsets[u + 1]));
     if (b == e) continue;
     int64_t s = walk_start<A, Op::needs_weights>(a.csr, b);
     if (e - s > kChunkEntries) {
@@ -209,20 +210,22 @@ __global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op)
   flush(t, a.counters);
 }
 
-// Entry i of a step's frontier, taken by one lane, and its list's bounds
-// [b, e) (an empty list past the frontier's end).
+// Entry i of a step's frontier, taken by one lane, and the bounds [b, e) of
+// what the step reads of its list (an empty list past the frontier's end).
 template <typename V>
 struct LaneList {
   V u = 0;
   int64_t b = 0, e = 0;
 };
-template <typename V>
-__device__ inline LaneList<V> lane_list(const PushArgs<V>& a, uint64_t i) {
+// An operator without hints: lane_list's whole lists.
+struct WholeLists {};
+template <typename V, typename Op>
+__device__ inline LaneList<V> lane_list(const PushArgs<V>& a, const Op& op, uint64_t i) {
   LaneList<V> l;
   if (i < a.count) {
     l.u = a.frontier ? a.frontier[i] : static_cast<V>(i);
     l.b = static_cast<int64_t>(a.csr.offsets[l.u]);
-    l.e = static_cast<int64_t>(a.csr.offsets[l.u + 1]);
+    l.e = limited_end(op, l.b, static_cast<int64_t>(a.csr.offsets[l.u + 1]));
   }
   return l;
 }
@@ -246,7 +249,7 @@ __global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op)
   Tally t;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.count;
        base += stride) {
-    const auto [u, b, e] = lane_list(a, base + lane);
+    const auto [u, b, e] = lane_list(a, op, base + lane);
     const int count = lane_lists && e - b <= kThreadEntries ? static_cast<int>(e - b) : 0;
     V ids[kThreadEntries];
     weight_t ws[kThreadEntries];
@@ -298,7 +301,7 @@ __global__ void __launch_bounds__(kBlock) push_naive_kernel(PushArgs<V> a, Op op
   Tally t;
   for (uint64_t base = (static_cast<uint64_t>(blockIdx.x) * blockDim.x) + (threadIdx.x & ~31u); base < a.count;
        base += stride) {
-    const auto [u, b, e] = lane_list(a, base + lane);
+    const auto [u, b, e] = lane_list(a, op, base + lane);
     const ListRead<V> list = list_read<Access::kNaive>(a.csr, u, b, e);
     if (e > b) {
       t.edges += e - b;

@@ -56,7 +56,8 @@ __global__ void __launch_bounds__(kBlock) push_packed_lane_kernel(PackedPushArgs
   Tally t;
   for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.count;
        base += stride) {
-    const auto [u, b, e] = lane_list<V>(a, base + lane);
+    // Whole lists: a packed list's weights lie past its gaps by its whole degree.
+    const auto [u, b, e] = lane_list<V>(a, WholeLists{}, base + lane);
     const uint64_t degree = static_cast<uint64_t>(e - b);
     const int count = degree <= static_cast<uint64_t>(kPackedBlock) ? static_cast<int>(degree) : 0;
     const uint32_t* list = count > 0 ? a.words + a.word_offsets[u] : nullptr;

@@ -25,6 +25,7 @@
 
 #include "core/env_count.h"
 #include "core/error.h"
+#include "engines/engine.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/frontier.cuh"
 #include "engines/gpu/kernels/step_args.h"
@@ -190,7 +191,11 @@ class StreamedSource {
     if constexpr (HasWeightBand<Op>)
       light = light_below_ > 0 && !every && op.band().from <= 0 && op.band().below <= light_below_;
     bool stream_it = true;
-    if (light && reads_light_in_place<Op>()) {
+    if (reads_heads_in_place(op)) {
+      rec.choice.transfer = subgraph::Transfer::kZeroCopy;
+      rec.choice.reason = "the first " + std::to_string(list_limit(op)) + " entries of each list: read in place";
+      stream_it = false;
+    } else if (light && reads_light_in_place<Op>()) {
       rec.choice.transfer = subgraph::Transfer::kResident;
       rec.choice.reason = "a light band: the light lists, read where they lie in GPU memory";
       stream_it = false;
@@ -403,6 +408,17 @@ class StreamedSource {
   bool reads_in_place(const PushInput<V>& in) const {
     return zero_copy_below_ > 0 && !opt_.async && in.frontier_edges < zero_copy_below_ &&
            g_.out.view.neighbors != nullptr && (!weights_ || g_.out.view.weights != nullptr);
+  }
+
+  // A push that reads only the first few entries of each list (the
+  // list_limit hint of CC's sampling, engines/engine.h) reads them in place
+  // over zero-copy, a sector or two a list: a SubCSR or a partition would
+  // copy whole lists across the link to use their heads.
+  static constexpr eid_t kHeadsInPlace = 32;
+  template <typename Op>
+  bool reads_heads_in_place(const Op& op) const {
+    return list_limit(op) <= kHeadsInPlace && !opt_.async && g_.out.view.neighbors != nullptr &&
+           (!weights_ || g_.out.view.weights != nullptr);
   }
 
   template <typename Op>
