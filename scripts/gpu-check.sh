@@ -58,6 +58,7 @@ if [ "${GPU_CHECK_PREBUILT:-0}" = 1 ]; then
   chmod +x /tmp/tg-bin/*
   # Shared libraries the binaries need and the machine lacks (libxxhash.so.0), staged beside them.
   [ -d .data/lib ] && export LD_LIBRARY_PATH="$root/.data/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export LD_LIBRARY_PATH="/tmp/tg-bin:$LD_LIBRARY_PATH"  # libtiergraph.so.0, where staged
   bin=/tmp/tg-bin/tiergraph
   export TG_TIERGRAPH_BIN=$bin  # the end-to-end tests run this program (tests/support/datasets.h)
   tests=/tmp/tg-bin/tg_gpu_tests

@@ -30,6 +30,14 @@ stage "$build/tests/tg_gpu_tests" tg_gpu_tests
 # The host-pages probe (benchmarks/engines/host_pages_probe.cu): gpu-check unpacks it to /tmp/tg-bin beside the others.
 [ -x "$build/benchmarks/tg_host_pages_probe" ] && stage "$build/benchmarks/tg_host_pages_probe" tg_host_pages_probe
 for extra in "$@"; do stage "${extra%%=*}" "${extra#*=}"; done
+# The library's shared object, for staged programs that link it (tg_api_tests; session 44's stopped at
+# "libtiergraph.so.0: cannot open"): unpacked beside them, where gpu-check's LD_LIBRARY_PATH looks.
+for extra in "$@"; do
+  if ldd "${extra%%=*}" 2>/dev/null | grep -q "libtiergraph.so.0 => $PWD/$build/"; then
+    stage "$build/src/libtiergraph.so.0" libtiergraph.so.0
+    break
+  fi
+done
 # Debian's libraries the programs link that the GPU machines lack (carry .data/lib with them).
 mkdir -p .data/lib
 for lib in libxxhash.so.0 libbenchmark.so.1debian; do
