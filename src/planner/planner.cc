@@ -25,6 +25,14 @@ std::string gb(double bytes) {
 
 bool pulls_on(Placement p) { return !is_streamed(p); }
 
+// CC's sampled form runs on the streamed placements too where the graph is
+// symmetric (algorithms/cc.h, since session 44): by pushes, the sample's
+// heads read in place over the link (no edge cache there), then the lists
+// outside the largest component.
+bool samples_by_pushes(const RunRequest& request, const GraphFacts& g) {
+  return request.algorithm->name() == "cc" && request.options.cc_method == CcMethod::kSampled && !g.directed;
+}
+
 struct Shape {
   double entry_bytes;  // per edge entry read
   double edge_bytes;   // all edge bytes placed
@@ -212,6 +220,14 @@ Work with_light_split(Work w, const GraphFacts& g, uint64_t budget, bool* split)
   return w;
 }
 
+// The streamed placements' edge buffers' least size (subgraph_plan.cc: a few buffers of 64 edges).
+void refuse_below_buffers(Candidate& c, uint64_t budget, const Shape& s) {
+  if (double(budget) < 16 * 64 * s.entry_bytes) {
+    c.fits = false;
+    c.why_not = "a budget below the edge buffers' minimum";
+  }
+}
+
 // subgraph and stream: steps that read most lists copy the partitions that
 // do not stay resident within the budget, at the copy rate, while the kernels
 // work on the ones already there (copies and kernels overlap: the slower of
@@ -253,11 +269,7 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
   if (w.forest_links > 0 && p.device_links.points.empty())
     c.basis += "; links taken as ten random reads (the profile has no link rate: run tiergraph calibrate again)";
   c.setup_s = s.edge_bytes / p.host_register;
-  // The edge buffers' least size (subgraph_plan.cc: a few buffers of 64 edges).
-  if (double(budget) < 16 * 64 * s.entry_bytes) {
-    c.fits = false;
-    c.why_not = "a budget below the edge buffers' minimum";
-  }
+  refuse_below_buffers(c, budget, s);
   return c;
 }
 
@@ -307,6 +319,17 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   if (reads.out_edges != Need::kNo && g.id_bytes == 4 && g.vertices <= kPackedMaxVertices)
     streamed.pushed_link_entry_bytes = g.packed_out_entry_bytes(footprint.weights);
   for (Placement p : {Placement::kSubgraph, Placement::kStream}) {
+    if (samples_by_pushes(request, g)) {
+      // As zero-copy reads the same entries without a cache. Not yet checked
+      // against a measured run (docs/PLANNER.md).
+      Candidate c = zero_copy_candidate(estimate_work(request, g, true, true, 0), s, profile, nullptr);
+      c.placement = p;
+      c.basis = "CC sampled by pushes: each list's first entries read in place over the link, then the lists "
+                "outside the largest component";
+      refuse_below_buffers(c, budget, s);
+      plan.candidates.push_back(c);
+      continue;
+    }
     Work w = estimate_work(request, g, pulls_on(p));
     bool split = false;
     if (p == Placement::kSubgraph) w = with_light_split(with_narrow_buckets(w), g, budget, &split);

@@ -27,6 +27,9 @@ struct Tally {
   int predictions = 0, within = 0, cells = 0, best_chosen = 0;
 };
 
+// The date in a record's name (h200-2026-12-04: 2026-12-04).
+std::string recorded_on(const std::string& name) { return name.substr(name.find('-') + 1); }
+
 // Plans every cell of `name` again with the profile `profile_name` (the
 // records' own by default) and prints each prediction over the measured time.
 Tally replan(const std::string& name, std::string profile_name = "") {
@@ -59,8 +62,13 @@ Tally replan(const std::string& name, std::string profile_name = "") {
                       l.entries_past_heads);
     }
     std::string line = cell.at("bench").get<std::string>() + " " + algorithm + ": " + std::string(name_of(plan.choice));
+    // CC on subgraph and stream linked every edge until session 44, which
+    // samples by pushes there on symmetric graphs: such cells recorded
+    // before it measured another form, which the model no longer predicts.
+    const bool cc_of_another_form = algorithm == "cc" && !graph.directed && recorded_on(name) < "2026-12-05";
     for (const Candidate& c : plan.candidates) {
       const std::string placement(name_of(c.placement));
+      if (cc_of_another_form && is_streamed(c.placement)) continue;
       // auto's runs where they took this placement: a bench prepares a fixed
       // placement once for all its algorithms (SSSP's weights placed too, and
       // over zero-copy cached beside the ids), auto once for each, as planned.
@@ -112,7 +120,10 @@ void expect_records(const std::string& name, int within, int cells = 32, int pre
 // Session 34: the subgraph placement's pushes under its loads (the slower of
 // the two, as the engine runs them since session 32) put urand:25's BFS on
 // subgraph, measured before, at 0.63: 56.
-TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-11-28", 56); }
+// Session 44: the streamed placements' CC cells (measured linking every
+// edge, a form they no longer run on these symmetric graphs) left out: 64 ->
+// 56 predictions, 5 of the 8 within 25%: 51.
+TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-11-28", 51, 32, 56); }
 
 // The same on the H200 of 2026-12-02, a machine the model was not fitted on
 // (docs/gpu-check/2026-12-02a, b; docs/PLANNER.md); urand:24's in-memory BFS
@@ -135,7 +146,9 @@ TEST(PlanRecords, H100KronAndUrandAtScales24And25) { expect_records("h100-2026-1
 // in-memory PageRank cells out (0.71: measured with the warp-a-list gather);
 // the subgraph placement's pushes under its loads (since session 32) took
 // urand:25's BFS on subgraph, measured before them, out (0.74): 59.
-TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-12-02", 59); }
+// Session 44: the streamed CC cells left out (as above): 64 -> 56
+// predictions, 7 of the 8 within: 52.
+TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-12-02", 52, 32, 56); }
 
 // SSSP at a quarter budget on the H200 measured again with the subgraph
 // placement's out-lists packed, weights as bytes (session 27), then with the
@@ -163,8 +176,10 @@ TEST(PlanRecords, H200KronAndUrandAtScales24And25) { expect_records("h200-2026-1
 // (1.69, 1.39: its links run faster than on the other graphs, as in the
 // records above), urand:24's BFS over zero-copy (1.27), urand:25's CC over
 // zero-copy (1.25).
+// Session 44: its six streamed CC cells left out (urand:24's two misses
+// among them): 56 -> 50 predictions, 47 within.
 TEST(PlanRecords, H200AtScale24OnTheEngineOfSession34) {
-  expect_records("h200-2026-12-03", 51, 32, 56, "h200-2026-12-02");
+  expect_records("h200-2026-12-03", 47, 32, 50, "h200-2026-12-02");
 }
 
 // BFS and CC again on the same graphs with the engine of session 35, 16
@@ -175,8 +190,11 @@ TEST(PlanRecords, H200AtScale24OnTheEngineOfSession34) {
 // stay: kron:25's BFS over zero-copy (0.66 of 6.04 ms: its sources split into
 // runs of 3-4 ms and runs of 5-12 ms, docs/PLANNER.md) and urand:24's CC on
 // subgraph (1.40).
+// Session 44: the six streamed CC cells left out, urand:24's CC on subgraph
+// (1.40) among them: 28 -> 22 predictions, 21 within; kron:25's BFS over
+// zero-copy stays the one miss.
 TEST(PlanRecords, H200BfsAndCcWithMoreSources) {
-  expect_records("h200-2026-12-04", 26, 16, 28, "h200-2026-12-02");
+  expect_records("h200-2026-12-04", 21, 16, 22, "h200-2026-12-02");
 }
 
 TEST(PlanRecords, H200SsspOverPackedOutLists) {

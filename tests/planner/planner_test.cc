@@ -220,35 +220,37 @@ TEST(Plan, TheEdgeCacheServesZeroCopyReads) {
 }
 
 // CC's links at the profile's measured link rate where it has one: linking
-// every edge (stream, which cannot pull) at a slow rate costs the edges over
-// that rate, and without a rate ten random reads a link, as before.
+// every edge (stream, which cannot pull, on a directed graph) at a slow rate
+// costs the edges over that rate, and without a rate ten random reads a
+// link, as before. A symmetric graph samples on stream too, by pushes.
 TEST(Plan, CcLinksTakeTheProfilesLinkRate) {
   const uint64_t quarter = 1047218294, room = uint64_t{70} << 30;
-  auto stream_s = [&](const MachineProfile& p) {
-    const Plan plan = make_plan(kron25(), request_for("cc"), quarter, room, p);
+  GraphFacts directed = kron25();
+  directed.directed = true;  // no sampled form where the placement cannot pull
+  auto stream_of = [&](const GraphFacts& g, const MachineProfile& p) {
+    const Plan plan = make_plan(g, request_for("cc"), quarter, room, p);
     for (const Candidate& c : plan.candidates)
-      if (c.placement == Placement::kStream) return c.compute_s;
+      if (c.placement == Placement::kStream) return c;
     ADD_FAILURE() << "no stream candidate";
-    return 0.0;
+    return Candidate{};
   };
   MachineProfile p = builtin_profile();
-  const double as_reads = stream_s(p);
-  const Plan old_profile = make_plan(kron25(), request_for("cc"), quarter, room, p);
-  EXPECT_NE(old_profile.candidates.back().basis.find("no link rate"), std::string::npos)
-      << old_profile.candidates.back().basis;
+  const double as_reads = stream_of(directed, p).compute_s;
+  EXPECT_NE(stream_of(directed, p).basis.find("no link rate"), std::string::npos) << stream_of(directed, p).basis;
   p.device_links.points = {{1e6, 1e8}, {1e10, 1e8}};  // 10 s for kron:25's edges
-  const double slow = stream_s(p);
+  const double slow = stream_of(directed, p).compute_s;
   p.device_links.points = {{1e6, 2e8}, {1e10, 2e8}};
-  const double faster = stream_s(p);
+  const double faster = stream_of(directed, p).compute_s;
   EXPECT_NEAR(slow - faster, 1047218294 / (2e8 * kGraphLinksOverCalibrated), 0.05)
       << "half the rate, the edges' links at it";
   EXPECT_GT(slow, 10 / kGraphLinksOverCalibrated);
   EXPECT_LT(as_reads, 2) << "ten random reads a link at the built-in H100's rates";
-  EXPECT_EQ(make_plan(kron25(), request_for("cc"), quarter, room, p).candidates.back().basis.find("no link rate"),
-            std::string::npos);
-  GraphFacts directed = kron25();
-  directed.directed = true;  // no sampled form: every edge linked, whatever the placement
+  EXPECT_EQ(stream_of(directed, p).basis.find("no link rate"), std::string::npos);
   EXPECT_EQ(make_plan(directed, request_for("cc"), quarter, room, p).work.forest_links, 1047218294);
+  // Symmetric: the sample's heads and the lists outside the largest component, no link of every edge.
+  const Candidate sampled = stream_of(kron25(), p);
+  EXPECT_NE(sampled.basis.find("sampled by pushes"), std::string::npos) << sampled.basis;
+  EXPECT_LT(sampled.compute_s * 10, faster);
 }
 
 // A graph of 2^scale vertices, all of degree 32, as its facts.
