@@ -197,15 +197,16 @@ __global__ void __launch_bounds__(kBlock) push_warp_kernel(PushArgs<V> a, Op op)
   Tally t;
   for (uint64_t i = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; i < a.count; i += warps) {
     V u = a.frontier ? a.frontier[i] : static_cast<V>(i);
-    const int64_t b = static_cast<int64_t>(a.csr.offsets[u]);
-    const int64_t e = limited_end(op, b, static_cast<int64_t>(a.csr.offsets[u + 1]));
+    const int64_t b = static_cast<int64_t>(a.csr.offsets[u]), end = static_cast<int64_t>(a.csr.offsets[u + 1]);
+    const int64_t e = limited_end(op, b, end);
     if (b == e) continue;
     int64_t s = walk_start<A, Op::needs_weights>(a.csr, b);
     if (e - s > kChunkEntries) {
       defer_to_chunks(a, u, lane);
       continue;
     }
-    push_walk<A>(a, op, u, b, e, s, list_read<A>(a.csr, u, b, e), lane, t);
+    // The cache is looked up by the whole list, as the pull does; the walk may stop sooner (list_limit).
+    push_walk<A>(a, op, u, b, e, s, list_read<A>(a.csr, u, b, end), lane, t);
   }
   flush(t, a.counters);
 }
