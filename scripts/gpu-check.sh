@@ -14,6 +14,9 @@
 #   GPU_CHECK_SHARDS=N       test processes side by side, each a gtest shard (default 1: see below)
 #   GPU_CHECK_SHARD_GPUS=1   shard i sees only GPU i mod (GPUs present): on a machine of several GPUs the
 #                            shards then run on GPUs of their own instead of sharing one by time slices
+#   GPU_CHECK_PART=K/N       only part K (0-based) of N of the tests, as gtest shards in one process: the whole
+#                            suite (477 tests, about 650 s on the H100 in session 44) passes one call's 600 s, so
+#                            run GPU_CHECK_PART=0/2 and 1/2 in two calls (with GPU_CHECK_SHARDS=1)
 #   GPU_CHECK_EXTRA="..."    extra commands run after the benchmark (bash -c), output to $OUT/extra.log, whose
 #                            last GPU_CHECK_EXTRA_TAIL (40) lines end the summary
 #   GPU_CHECK_PREBUILT=1     use .data/bin/{tiergraph,tg_gpu_tests,tg_gpu_subgraph_device_tests}[.xz] built elsewhere
@@ -89,11 +92,20 @@ if [ "${GPU_CHECK_TESTS:-1}" != 0 ]; then
   # slices, and a test of many small synchronised steps then waits a slice
   # per step (4 shards on the H100: 22 s per BFS placement test, not 1 s).
   shards=${GPU_CHECK_SHARDS:-1}
+  part_index=0 part_count=1
+  if [ -n "${GPU_CHECK_PART:-}" ]; then
+    part_index=${GPU_CHECK_PART%/*} part_count=${GPU_CHECK_PART#*/}
+    if ! [[ "$part_index" =~ ^[0-9]+$ && "$part_count" =~ ^[1-9][0-9]*$ ]] || [ "$part_index" -ge "$part_count" ] || [ "$shards" != 1 ]; then
+      note "GPU_CHECK_PART must be K/N with 0 <= K < N, and GPU_CHECK_SHARDS 1 (got '$GPU_CHECK_PART', $shards)"
+      exit 2
+    fi
+    note "tests: part $part_index of $part_count"
+  fi
   pids=()
   ngpus=$(nvidia-smi -L 2>/dev/null | wc -l)
   for i in $(seq 0 $((shards - 1))); do
     if [ "${GPU_CHECK_SHARD_GPUS:-0}" = 1 ] && [ "$ngpus" -gt 0 ]; then export CUDA_VISIBLE_DEVICES=$((i % ngpus)); fi
-    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i OMP_NUM_THREADS=$(( $(nproc) / shards > 0 ? $(nproc) / shards : 1 )) \
+    GTEST_TOTAL_SHARDS=$((shards * part_count)) GTEST_SHARD_INDEX=$((i + part_index)) OMP_NUM_THREADS=$(( $(nproc) / shards > 0 ? $(nproc) / shards : 1 )) \
       "$tests" --gtest_filter="${GPU_CHECK_FILTER:-*}" >"$out/gpu_tests.$i.log" 2>&1 &
     pids+=($!)
   done
