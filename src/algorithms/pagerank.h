@@ -391,7 +391,6 @@ PageRankOutput pagerank_accumulative(Engine& engine, const AlgorithmOptions& opt
   return out;
 }
 
-
 template <typename Engine>
 PageRankOutput pagerank(Engine& engine, const AlgorithmOptions& options) {
   if (engine.num_vertices() == 0) return PageRankOutput{};
@@ -430,7 +429,7 @@ struct PageRank {
     PageRankOutput out = pagerank(engine, options);
     engine.stats().residual = out.last_change;
     engine.stats().converged = out.converged;
-    if (!out.converged && !options.accumulative && pagerank_contributions_float(options))
+    if (!out.converged && pagerank_sends_floats(options))
       engine.stats().advice = "float contributions stall near 1e-7 in L1: --pr-contributions double";
     return std::move(out.score);
   }

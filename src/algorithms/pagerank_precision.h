@@ -15,4 +15,10 @@ inline bool pagerank_contributions_float(const AlgorithmOptions& options) {
   return options.contributions == Contributions::kFloat;
 }
 
+// Whether a run with these options sends floats: the pull form with float
+// contributions (the push form keeps doubles whatever they say).
+inline bool pagerank_sends_floats(const AlgorithmOptions& options) {
+  return !options.accumulative && pagerank_contributions_float(options);
+}
+
 }  // namespace tg

@@ -53,7 +53,7 @@ Verification check_pagerank(const Graph<V>& g, std::span<const double> score, co
   // Scores sent in single precision come back rounded to 2^-24 of each, up
   // to about 2^-23 in L1 whatever the damping: at damping 0.001 the bound
   // below was 1.1e-8 and a float run's rounding alone 1.8-2.6e-8.
-  const double rounding = pagerank_contributions_float(options) && !options.accumulative ? 0x1p-22 : 1e-9;
+  const double rounding = pagerank_sends_floats(options) ? 0x1p-22 : 1e-9;
   const double bound = 10 * d * last_change + rounding;
   if (!(residual <= bound)) {
     uint64_t worst = 0;
