@@ -36,25 +36,35 @@ TryLock try_lock_exclusive(int fd) {
 std::string BesideFile::failure(const std::string& why) const { return "cannot write " + target_ + ": " + why; }
 
 BesideFile::BesideFile(const std::string& target) : target_(target), tmp_(target + ".tmp") {
+  // Listed before the open that may create it: a signal right after that open
+  // (the moment a Ctrl-C in a test aims at) found it not yet listed, and left
+  // it. A file this writer does not get is unlisted again, not removed (a
+  // signal in the moment before it finds another writer's lock would remove
+  // that one's file: two writers of one target and a signal, the rarer race).
+  pending_.emplace(tmp_);
+  auto refuse = [&](const std::string& why) {
+    pending_->done();
+    pending_.reset();
+    return Error(failure(why));
+  };
   for (;;) {
     fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw Error(failure(std::strerror(errno)));
+    if (fd_ < 0) throw refuse(std::strerror(errno));
     const TryLock lock = try_lock_exclusive(fd_);
     if (lock.result == LockResult::kBusy) {
       ::close(fd_);
-      throw Error(failure("another process is writing it (" + tmp_ + " is locked)"));
+      throw refuse("another process is writing it (" + tmp_ + " is locked)");
     }
     if (lock.result == LockResult::kNoLocks) break;  // unguarded
     if (lock.result == LockResult::kFailed) {
       ::close(fd_);
-      throw Error(failure(std::strerror(lock.error)));
+      throw refuse(std::strerror(lock.error));
     }
     // Locked; but the file may have been renamed into place or removed by
     // its last writer between our open and our lock: then claim it anew.
     if (same_file(fd_, tmp_)) break;
     ::close(fd_);
   }
-  pending_.emplace(tmp_);
   if (::ftruncate(fd_, 0) != 0) {
     const int e = errno;
     pending_.reset();

@@ -46,7 +46,7 @@ class BesideFile {
 
   std::string target_, tmp_;
   int fd_ = -1;
-  std::optional<PendingFile> pending_;  // listed once claimed: a refused writer removes nothing
+  std::optional<PendingFile> pending_;  // listed from before the open: a refused writer unlists it, removes nothing
 };
 
 }  // namespace tg::formats
