@@ -26,9 +26,8 @@ std::string gb(double bytes) {
 bool pulls_on(Placement p) { return !is_streamed(p); }
 
 // CC's sampled form runs on the streamed placements too where the graph is
-// symmetric (algorithms/cc.h, since session 44): by pushes, the sample's
-// heads read in place over the link (no edge cache there), then the lists
-// outside the largest component.
+// symmetric (algorithms/cc.h, since session 44): by pushes
+// (pushed_sample_candidate).
 bool samples_by_pushes(const RunRequest& request, const GraphFacts& g) {
   return request.algorithm->name() == "cc" && request.options.cc_method == CcMethod::kSampled && !g.directed;
 }
@@ -273,6 +272,39 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
   return c;
 }
 
+// CC sampled by pushes on the streamed placements (algorithms/cc.h,
+// samples_by_pushes): the sample pushes each list's first two entries (its
+// heads), then the vertices outside the largest component push their lists.
+// Both placements read the heads in place, a request a list (kron:25 and
+// urand:25 on the H100: 1.09 and 1.12 sectors a list, 3.3 and 3.7 ns a list,
+// about a line's time; docs/SUBWAY.md). The lists pushed after are few and
+// short: the subgraph placement reads them in place too (a small round),
+// where the stream placement streams their partitions, which lie all over a
+// graph with small components (kron:25: 11 K vertices outside the largest
+// with edges cost a whole pass, 78 ms); where every vertex has edges (urand)
+// none are taken to lie outside.
+constexpr double kSectorsAHead = 1.1;
+Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shape& s, uint64_t budget,
+                                  const MachineProfile& p) {
+  const GraphFacts& g = *s.graph;
+  Candidate c;
+  c.placement = placement;
+  const double lists = double(g.vertices_with_edges);
+  c.link_bytes = kSectorsAHead * lists * kSector;
+  c.compute_s = kSectorsAHead * lists * kLine / p.zero_copy_lines;
+  c.basis = "CC sampled by pushes: each list's first entries read in place over the link";
+  if (placement == Placement::kStream && g.vertices_with_edges < g.vertices) {
+    const double resident = std::min(s.edge_bytes, double(budget) / 2);
+    c.link_bytes += s.edge_bytes - resident;
+    c.compute_s += (s.edge_bytes - resident) / p.link_copy;
+    c.basis += ", then a pass over the partitions for the lists outside the largest component";
+  }
+  c.compute_s += vertex_time(w, s, p) + w.steps * p.step_overhead_s;
+  c.setup_s = s.edge_bytes / p.host_register;
+  refuse_below_buffers(c, budget, s);
+  return c;
+}
+
 }  // namespace
 
 const Candidate* Plan::chosen() const {
@@ -320,14 +352,7 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
     streamed.pushed_link_entry_bytes = g.packed_out_entry_bytes(footprint.weights);
   for (Placement p : {Placement::kSubgraph, Placement::kStream}) {
     if (samples_by_pushes(request, g)) {
-      // As zero-copy reads the same entries without a cache. Not yet checked
-      // against a measured run (docs/PLANNER.md).
-      Candidate c = zero_copy_candidate(estimate_work(request, g, true, true, 0), s, profile, nullptr);
-      c.placement = p;
-      c.basis = "CC sampled by pushes: each list's first entries read in place over the link, then the lists "
-                "outside the largest component";
-      refuse_below_buffers(c, budget, s);
-      plan.candidates.push_back(c);
+      plan.candidates.push_back(pushed_sample_candidate(p, estimate_work(request, g, true, true, 0), s, budget, profile));
       continue;
     }
     Work w = estimate_work(request, g, pulls_on(p));

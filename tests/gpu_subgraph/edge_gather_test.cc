@@ -113,6 +113,36 @@ TEST(GatherEdgesCpu, RandomShapesAndChunkSizes) {
   }
 }
 
+// Sub-offsets of each list's first `limit` entries (the builder's SubCSR of
+// CC's sampled heads, SubcsrBuilder::build_from_list): the gather copies
+// those entries from the start of each list.
+TEST(GatherEdgesCpu, HeadsOfEachListFromLimitedSubOffsets) {
+  std::mt19937_64 rng(22);
+  for (int trial = 0; trial < 40; ++trial) {
+    const uint64_t n = 1 + rng() % 400;
+    auto g = csr_with_degrees<uint32_t>(skewed_degrees(n, rng(), trial % 4 == 0 ? 3000 : 0, rng() % n));
+    auto active = random_active<uint32_t>(n, (rng() % 101) / 100.0, rng());
+    const eid_t limit = 1 + rng() % 3;
+    std::vector<eid_t> sub{0};
+    std::vector<uint32_t> want_n;
+    std::vector<weight_t> want_w;
+    for (uint32_t v : active) {
+      for (eid_t k = g.offsets[v]; k < g.offsets[v + 1] && k < g.offsets[v] + limit; ++k) {
+        want_n.push_back(g.neighbors[k]);
+        want_w.push_back(g.weights[k]);
+      }
+      sub.push_back(want_n.size());
+    }
+    std::vector<uint32_t> got_n(want_n.size());
+    std::vector<weight_t> got_w(want_w.size());
+    gather_edges_cpu<uint32_t>(g.offsets.data(), g.neighbors.data(), g.weights.data(), active, sub, 0, sub.back(),
+                               got_n.data(), got_w.data(), 1 + rng() % 300);
+    SCOPED_TRACE("trial " + std::to_string(trial) + ", limit " + std::to_string(limit));
+    EXPECT_EQ(got_n, want_n);
+    EXPECT_EQ(got_w, want_w);
+  }
+}
+
 TEST(GatherEdgesCpu, PiecesConcatenateToTheSubcsr) {
   // An oversized SubCSR, cut into pieces of a small buffer, gathered piece by
   // piece into a buffer of exactly that capacity.

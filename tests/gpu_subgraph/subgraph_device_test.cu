@@ -132,8 +132,8 @@ struct Reader {
 };
 
 template <typename V>
-Triples expected(const TestCsr<V>& g, const std::vector<V>& active, bool weights) {
-  Triples t = active_edge_triples<V>(g, active);
+Triples expected(const TestCsr<V>& g, const std::vector<V>& active, bool weights, eid_t limit = ~eid_t{0}) {
+  Triples t = active_edge_triples<V>(g, active, limit);
   if (!weights)
     for (auto& x : t) std::get<2>(x) = -1.0f;
   std::sort(t.begin(), t.end());
@@ -148,11 +148,12 @@ V* to_device(const std::vector<V>& list) {
   return d;
 }
 
-// Builds the SubCSR of `active` (as an unsorted list, or as a bitmap), loads
-// every piece the given way, and reads each back as the push kernel would.
+// Builds the SubCSR of `active` (as an unsorted list, or as a bitmap; of
+// each list's first `limit` entries, as a list), loads every piece the given
+// way, and reads each back as the push kernel would.
 template <typename V>
 void check_subcsr(const TestCsr<V>& g, const std::vector<V>& active, uint64_t capacity_edges, bool weights,
-                  GatherWay way, bool as_bitmap, uint32_t slots = 2) {
+                  GatherWay way, bool as_bitmap, uint32_t slots = 2, eid_t limit = SubcsrBuilder<V>::kWholeList) {
   Placed<V> placed(g);
   SubcsrConfig cfg;
   cfg.weights = weights;
@@ -175,10 +176,12 @@ void check_subcsr(const TestCsr<V>& g, const std::vector<V>& active, uint64_t ca
     std::vector<V> shuffled = active;
     std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(99));
     V* d = to_device(shuffled);
-    shape = builder.build_from_list(d, shuffled.size(), false);
+    shape = builder.build_from_list(d, shuffled.size(), false, false, limit);
     cudaFree(d);
   }
-  auto sub = sub_offsets_of<V>(g.offsets, active);
+  std::vector<eid_t> sub{0};
+  for (V v : active) sub.push_back(sub.back() + std::min(g.degree(v), limit));
+  if (limit == SubcsrBuilder<V>::kWholeList) EXPECT_EQ(sub, sub_offsets_of<V>(g.offsets, active));
   EXPECT_EQ(shape.active_vertices, active.size());
   EXPECT_EQ(shape.active_edges, sub.back());
   const std::vector<EdgeRange> want_pieces = plan_pieces(sub, capacity_edges);
@@ -192,7 +195,7 @@ void check_subcsr(const TestCsr<V>& g, const std::vector<V>& active, uint64_t ca
     reader.read(piece.csr, piece.frontier, piece.count);
   }
   EXPECT_EQ(bytes, sub.back() * entry.bytes());
-  EXPECT_EQ(reader.take(weights), expected(g, active, weights));
+  EXPECT_EQ(reader.take(weights), expected(g, active, weights, limit));
 }
 
 class SubcsrDevice : public ::testing::TestWithParam<std::tuple<GatherWay, bool, bool>> {};
@@ -218,6 +221,22 @@ TEST_P(SubcsrDevice, EdgesOfEveryRange) {
   std::vector<uint32_t> every(alternating.size());
   for (uint32_t v = 0; v < every.size(); ++v) every[v] = v;
   check_subcsr<uint32_t>(a, every, 128, weights, way, bitmap);
+}
+
+// CC's sample: a SubCSR of each list's first entries only (its heads).
+TEST_P(SubcsrDevice, HeadsOfEveryList) {
+  TG_SKIP_WITHOUT_GPU();
+  auto [way, bitmap, weights] = GetParam();
+  if (bitmap) GTEST_SKIP() << "heads are built from lists";
+  auto g = csr_with_degrees<uint32_t>(skewed_degrees(700, 3, 1000, 350));
+  std::vector<uint32_t> all(700);
+  for (uint32_t v = 0; v < 700; ++v) all[v] = v;
+  for (eid_t limit : {1, 2, 32}) {
+    SCOPED_TRACE("limit " + std::to_string(limit));
+    check_subcsr<uint32_t>(g, all, 128, weights, way, false, 2, limit);
+    check_subcsr<uint32_t>(g, random_active<uint32_t>(700, 0.3, 8), 64, weights, way, false, 2, limit);
+  }
+  check_subcsr<uint32_t>(g, all, 128, weights, way, false, 2);
 }
 
 TEST_P(SubcsrDevice, LastPieceExactlyFull) {

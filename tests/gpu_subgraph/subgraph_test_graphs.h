@@ -83,10 +83,14 @@ void brute_subcsr(const TestCsr<V>& g, std::span<const V> active, std::vector<V>
 
 // Every (source, neighbour, weight) of the active vertices, sorted.
 template <typename V>
-std::vector<std::tuple<uint64_t, uint64_t, float>> active_edge_triples(const TestCsr<V>& g, std::span<const V> active) {
+// (source, neighbour, weight) of every entry of the active lists (of each
+// list's first `limit` entries), sorted.
+std::vector<std::tuple<uint64_t, uint64_t, float>> active_edge_triples(const TestCsr<V>& g, std::span<const V> active,
+                                                                       eid_t limit = ~eid_t{0}) {
   std::vector<std::tuple<uint64_t, uint64_t, float>> out;
   for (V u : active)
-    for (eid_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k) out.emplace_back(u, g.neighbors[k], g.weights[k]);
+    for (eid_t k = g.offsets[u]; k < g.offsets[u + 1] && k - g.offsets[u] < limit; ++k)
+      out.emplace_back(u, g.neighbors[k], g.weights[k]);
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -197,6 +197,16 @@ TEST(PlanRecords, H200BfsAndCcWithMoreSources) {
   expect_records("h200-2026-12-04", 21, 16, 22, "h200-2026-12-02");
 }
 
+// CC sampled by pushes on the streamed placements, its heads read in place
+// (session 44's form, measured in session 45), on the H100: kron and urand at
+// scales 24 and 25, a quarter budget, four runs each
+// (docs/gpu-check/2026-12-05-h100-session45.txt, call 1; urand's JSON did not
+// come back, so its cells take the bench logs' means beside the graphs'
+// facts from the H200's records of the same graphs). Every prediction
+// within 25% (0.88-1.19): stream's whole pass for kron's small components
+// included, urand's none.
+TEST(PlanRecords, H100CcSampledByPushes) { expect_records("h100-2026-12-05", 12, 4, 12); }
+
 TEST(PlanRecords, H200SsspOverPackedOutLists) {
   const std::string dir = std::string(TG_TESTS_DIR) + "/planner/data/";
   const MachineProfile profile = read_profile(dir + "h200-2026-12-02.profile.json");

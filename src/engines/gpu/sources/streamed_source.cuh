@@ -191,7 +191,13 @@ class StreamedSource {
     if constexpr (HasWeightBand<Op>)
       light = light_below_ > 0 && !every && op.band().from <= 0 && op.band().below <= light_below_;
     bool stream_it = true;
-    if (reads_heads_in_place(op)) {
+    eid_t heads = subgraph::SubcsrBuilder<V>::kWholeList;  // a SubCSR of each list's first entries
+    if (pushes_heads(op) && gathers_heads()) {
+      heads = list_limit(op);
+      rec.choice.transfer = subgraph::Transfer::kSubgraphCpuGather;
+      rec.choice.reason = "the first " + std::to_string(heads) + " entries of each list: gathered by the CPU";
+      stream_it = false;
+    } else if (pushes_heads(op)) {
       rec.choice.transfer = subgraph::Transfer::kZeroCopy;
       rec.choice.reason = "the first " + std::to_string(list_limit(op)) + " entries of each list: read in place";
       stream_it = false;
@@ -243,7 +249,7 @@ class StreamedSource {
     if (rec.choice.transfer == subgraph::Transfer::kZeroCopy) push_in_place(in, a, op, rec, out_count, edges);
     else if (rec.choice.transfer == subgraph::Transfer::kResident) push_light_in_place(in, a, op, rec, out_count, edges);
     else if (stream_it) stream_units(in, every, rec, run_unit);
-    else subgraph_units(in, async, rec, run_unit, light);
+    else subgraph_units(in, async, rec, run_unit, light, heads);
     rec.compute_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     StepOutcome o;
     o.out_count = in.want_output ? out_count : 0;
@@ -411,15 +417,22 @@ class StreamedSource {
   }
 
   // A push that reads only the first few entries of each list (the
-  // list_limit hint of CC's sampling, engines/engine.h) reads them in place
-  // over zero-copy, a sector or two a list: a SubCSR or a partition would
-  // copy whole lists across the link to use their heads.
-  static constexpr eid_t kHeadsInPlace = 32;
+  // list_limit hint of CC's sampling, engines/engine.h): a partition, or a
+  // SubCSR of whole lists, would copy whole lists across the link to use
+  // their heads. Both placements read them in place over zero-copy, a
+  // sector or two a list (the H100: kron:25's 30 M heads in 56 ms, urand:25's
+  // 67 M in 126, at 10-11 GB/s). With TG_HEADS_GATHER=1 the subgraph
+  // placement's CPU threads gather them into a SubCSR instead, which crosses
+  // the link whole: not yet measured on a GPU (on the development VM a heads
+  // gather of 32-entry lists took 63% of a whole-list gather: each list
+  // still costs its line).
+  static constexpr eid_t kHeadsOnly = 32;
   template <typename Op>
-  bool reads_heads_in_place(const Op& op) const {
-    return list_limit(op) <= kHeadsInPlace && !opt_.async && g_.out.view.neighbors != nullptr &&
+  bool pushes_heads(const Op& op) const {
+    return list_limit(op) <= kHeadsOnly && !opt_.async && g_.out.view.neighbors != nullptr &&
            (!weights_ || g_.out.view.weights != nullptr);
   }
+  bool gathers_heads() const { return builder_ && opt_.gather != GatherWay::kGpu && heads_gather_; }
 
   template <typename Op>
   void push_in_place(const PushInput<V>& in, PushArgs<V> a, const Op& op, subgraph::IterationRecord& rec,
@@ -508,8 +521,8 @@ class StreamedSource {
   // The SubCSR of the active lists (or of their light lists), piece by piece.
   template <typename RunUnit>
   void subgraph_units(const PushInput<V>& in, bool async, subgraph::IterationRecord& rec, RunUnit& run_unit,
-                      bool light) {
-    subgraph::SubcsrShape shape = builder_->build_from_list(in.frontier, in.count, false, light);
+                      bool light, eid_t heads = subgraph::SubcsrBuilder<V>::kWholeList) {
+    subgraph::SubcsrShape shape = builder_->build_from_list(in.frontier, in.count, false, light, heads);
     rec.generate_s = shape.generate_s;
     // A graph without edges has no mapped edge array: the CPU way (which copies nothing).
     const GatherWay way =
@@ -541,8 +554,9 @@ class StreamedSource {
       stats_.d2h_bytes += p.bytes_to_host;
       ++(p.packed ? stats_.packed_pieces : stats_.plain_pieces);
       // The GPU way's rate in the bytes its estimate counts: plain bytes, or packed ones over the link.
-      // Light rounds apart: their short lists (resident, or a request a list) say nothing of a whole list's cost.
-      if (!light) {
+      // Light rounds and heads apart: their short lists (resident, or a request a list) say nothing of a whole
+      // list's cost.
+      if (!light && heads == subgraph::SubcsrBuilder<V>::kWholeList) {
         if (way == GatherWay::kGpu) meters_.gpu_gather.add(double(p.packed ? p.link_bytes : p.bytes_to_device), p.gather_s);
         else meters_.cpu_gather.add(double(p.bytes_to_device), p.gather_s);
         if (p.packed) {
@@ -663,6 +677,7 @@ class StreamedSource {
   weight_t light_below_ = 0;       // the builder takes the light lists for a band below this (0: none)
   uint64_t zero_copy_below_ = env_count("TG_SUBGRAPH_IN_PLACE_BELOW");  // reads_in_place
   bool light_in_place_ = env_count("TG_LIGHT_IN_PLACE", 1) != 0;       // reads_light_in_place
+  bool heads_gather_ = env_count("TG_HEADS_GATHER", 0) != 0;          // gathers_heads
   uint64_t packed_link_ = 0, packed_plain_ = 0;  // the packed pieces so far: lines over the link, plain bytes
   DeviceArray<V> warp_queue_;      // packed gathers: the lists longer than a thread's
   subgraph::ChoiceParams params_;

@@ -194,6 +194,7 @@ template <typename V>
 SubcsrShape SubcsrBuilder<V>::build_from_bitmap(const uint32_t* bits) {
   const double start = now_s();
   src_ = main_;
+  limit_ = kWholeList;
   count_ = 0;
   if (src_.n > 0) {
     V* out = active_.data();
@@ -211,10 +212,12 @@ SubcsrShape SubcsrBuilder<V>::build_from_bitmap(const uint32_t* bits) {
 }
 
 template <typename V>
-SubcsrShape SubcsrBuilder<V>::build_from_list(const V* list, uint64_t count, bool sorted, bool light) {
+SubcsrShape SubcsrBuilder<V>::build_from_list(const V* list, uint64_t count, bool sorted, bool light, eid_t limit) {
   const double start = now_s();
   if (light && !has_light_) throw Error("subgraph builder: a build of light lists, and none were given");
+  if (limit == 0) throw Error("subgraph builder: a build of lists limited to 0 entries");
   src_ = light ? light_ : main_;
+  limit_ = limit;
   if (count > src_.n)
     throw Error("subgraph builder: " + std::to_string(count) + " active vertices in a graph of " +
                 std::to_string(src_.n));
@@ -240,8 +243,8 @@ SubcsrShape SubcsrBuilder<V>::finish_build(double start) {
   pieces_.clear();
   total_ = 0;
   if (count_ > 0) {
-    auto degrees = thrust::make_transform_iterator(thrust::counting_iterator<uint64_t>(0),
-                                                   kernels::ActiveDegree<V>{active_.data(), src_.offsets_device, count_});
+    auto degrees = thrust::make_transform_iterator(
+        thrust::counting_iterator<uint64_t>(0), kernels::ActiveDegree<V>{active_.data(), src_.offsets_device, count_, limit_});
     eid_t* sub = sub_.data();
     const uint64_t items = count_ + 1;
     gpu::run_cub(pool_, [&](void* tmp, size_t& bytes) {
@@ -250,7 +253,7 @@ SubcsrShape SubcsrBuilder<V>::finish_build(double start) {
     kernels::scatter_sub_offsets<V><<<blocks_for(count_, device_sms()), kernels::kThreads>>>(active_.data(), sub, count_,
                                                                                              full_.data());
     TG_CUDA_CHECK_LAUNCH();
-    if (psub_.size() > 0) {
+    if (psub_.size() > 0 && limit_ == kWholeList) {
       // The same scan over the packed lists' words.
       auto words = thrust::make_transform_iterator(
           thrust::counting_iterator<uint64_t>(0), kernels::ActiveDegree<V>{active_.data(), src_.packed_offsets_device, count_});
@@ -437,7 +440,7 @@ bool SubcsrBuilder<V>::load_packed(const EdgeRange& p, uint32_t slot) {
   if constexpr (sizeof(V) != sizeof(uint32_t)) {
     return false;
   } else {
-    if (src_.packed_words_mapped == nullptr || p.split || p.edges() == 0) return false;
+    if (src_.packed_words_mapped == nullptr || p.split || p.edges() == 0 || limit_ != kWholeList) return false;
     eid_t ends[2];
     TG_CUDA(cudaMemcpy(&ends[0], psub_.data() + p.first, sizeof(eid_t), cudaMemcpyDeviceToHost));
     TG_CUDA(cudaMemcpy(&ends[1], psub_.data() + p.last, sizeof(eid_t), cudaMemcpyDeviceToHost));

@@ -113,7 +113,11 @@ class SubcsrBuilder {
   // ...or as a list of distinct vertices (sorted: copied; else radix-sorted);
   // `light`: the SubCSR of their light lists (set_light_lists) in place of
   // their lists. The pieces then load from the lists the last build read.
-  SubcsrShape build_from_list(const V* list, uint64_t count, bool sorted, bool light = false);
+  // `limit`: each list's first `limit` entries only (CC's sample pushes two
+  // of each); such a SubCSR's pieces load plain, not packed.
+  SubcsrShape build_from_list(const V* list, uint64_t count, bool sorted, bool light = false,
+                              eid_t limit = kWholeList);
+  static constexpr eid_t kWholeList = ~eid_t{0};
 
   // A second set of lists of the same vertices, the light lists (the
   // entries of weight under some bound; DeviceGraph::light), packed with
@@ -199,6 +203,7 @@ class SubcsrBuilder {
   std::vector<V*> stage_n_;               // pinned, one per slot
   std::vector<weight_t*> stage_w_;
   uint64_t count_ = 0;
+  eid_t limit_ = kWholeList;  // the last build's entries a list (build_from_list)
   eid_t total_ = 0;
   bool host_active_valid_ = false;
   bool host_sub_valid_ = false;

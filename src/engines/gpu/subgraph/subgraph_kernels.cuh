@@ -30,10 +30,12 @@ struct ActiveDegree {
   const V* active;
   const eid_t* offsets;
   uint64_t count;
+  eid_t limit = ~eid_t{0};  // a list's first entries only (SubcsrBuilder::build_from_list)
   __host__ __device__ eid_t operator()(uint64_t i) const {
     if (i >= count) return 0;
     V v = active[i];
-    return offsets[v + 1] - offsets[v];
+    const eid_t d = offsets[v + 1] - offsets[v];
+    return d < limit ? d : limit;
   }
 };
 
