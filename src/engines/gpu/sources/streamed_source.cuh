@@ -432,7 +432,9 @@ class StreamedSource {
     return list_limit(op) <= kHeadsOnly && !opt_.async && g_.out.view.neighbors != nullptr &&
            (!weights_ || g_.out.view.weights != nullptr);
   }
-  bool gathers_heads() const { return builder_ && opt_.gather != GatherWay::kGpu && heads_gather_; }
+  // Whatever way gathers the placement's whole lists (the GPU's, by default,
+  // reads them in place too): the CPU's staging is allocated at its first use.
+  bool gathers_heads() const { return builder_ && heads_gather_; }
 
   template <typename Op>
   void push_in_place(const PushInput<V>& in, PushArgs<V> a, const Op& op, subgraph::IterationRecord& rec,
