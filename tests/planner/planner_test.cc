@@ -253,6 +253,38 @@ TEST(Plan, CcLinksTakeTheProfilesLinkRate) {
   EXPECT_LT(sampled.compute_s * 10, faster);
 }
 
+// CC sampled by pushes on a symmetric graph (pushed_sample_candidate): both
+// streamed placements read a line's time for each list with edges; stream
+// adds a pass over its partitions that are not resident where some vertices
+// have no edges (small components likely, their lists in every partition),
+// and none where every vertex has edges; subgraph reads those lists in place.
+TEST(Plan, CcSampledByPushesStreamsAPassWhereSmallComponentsMayLie) {
+  const uint64_t quarter = 1047218294, room = uint64_t{70} << 30;
+  const MachineProfile p = builtin_profile();
+  auto candidate = [&](const GraphFacts& g, Placement placement) {
+    const Plan plan = make_plan(g, request_for("cc"), quarter, room, p);
+    for (const Candidate& c : plan.candidates)
+      if (c.placement == placement) return c;
+    ADD_FAILURE() << "no candidate " << name_of(placement);
+    return Candidate{};
+  };
+  const GraphFacts with_isolated = kron25();  // 17 M of 33.5 M vertices with edges
+  GraphFacts every_vertex = kron25();
+  every_vertex.vertices_with_edges = every_vertex.vertices;
+  const double edge_bytes = 4.0 * 1047218294, resident = quarter / 2.0;
+  const Candidate stream_pass = candidate(with_isolated, Placement::kStream);
+  const Candidate stream_none = candidate(every_vertex, Placement::kStream);
+  const Candidate sub_isolated = candidate(with_isolated, Placement::kSubgraph);
+  EXPECT_NE(stream_pass.basis.find("a pass over the partitions"), std::string::npos) << stream_pass.basis;
+  EXPECT_EQ(stream_none.basis.find("a pass over the partitions"), std::string::npos) << stream_none.basis;
+  EXPECT_EQ(sub_isolated.basis.find("a pass over the partitions"), std::string::npos) << sub_isolated.basis;
+  EXPECT_NEAR(stream_pass.link_bytes - sub_isolated.link_bytes, edge_bytes - resident, 1.0);
+  EXPECT_NEAR(stream_pass.compute_s - sub_isolated.compute_s, (edge_bytes - resident) / p.link_copy, 1e-9);
+  // The heads' requests follow the lists with edges, and so do their link bytes.
+  EXPECT_NEAR(stream_none.link_bytes / sub_isolated.link_bytes, double(every_vertex.vertices) / 17'000'000, 1e-9);
+  EXPECT_TRUE(stream_pass.fits && sub_isolated.fits);
+}
+
 // A graph of 2^scale vertices, all of degree 32, as its facts.
 GraphFacts uniform_degrees(int scale) {
   GraphFacts g;
