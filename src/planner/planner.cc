@@ -232,10 +232,13 @@ void refuse_below_buffers(Candidate& c, uint64_t budget, const Shape& s) {
 // work on the ones already there (copies and kernels overlap: the slower of
 // the two); sparse steps first gather the active lists (a zero-copy kernel)
 // into GPU memory, then read them there. Either way the kernels read GPU memory.
+// The edge bytes a streamed placement keeps resident: half the budget.
+double resident_bytes(const Shape& s, uint64_t budget) { return std::min(s.edge_bytes, double(budget) / 2); }
+
 Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s, uint64_t budget, const MachineProfile& p) {
   Candidate c;
   c.placement = placement;
-  const double resident = std::min(s.edge_bytes, double(budget) / 2);  // half the budget for resident partitions
+  const double resident = resident_bytes(s, budget);
   c.hbm_bytes = w.entries * s.entry_bytes;
   const double on_gpu = on_gpu_time(c.hbm_bytes, w, s, p);
   if (w.dense || placement == Placement::kStream) {
@@ -294,7 +297,7 @@ Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shap
   c.compute_s = kSectorsAHead * lists * kLine / p.zero_copy_lines;
   c.basis = "CC sampled by pushes: each list's first entries read in place over the link";
   if (placement == Placement::kStream && g.vertices_with_edges < g.vertices) {
-    const double resident = std::min(s.edge_bytes, double(budget) / 2);
+    const double resident = resident_bytes(s, budget);
     c.link_bytes += s.edge_bytes - resident;
     c.compute_s += (s.edge_bytes - resident) / p.link_copy;
     c.basis += ", then a pass over the partitions for the lists outside the largest component";
