@@ -54,8 +54,14 @@ def main():
             # time is the one of the configuration the planner predicted.
             auto_plan = next((r["details"]["plan"] for r in runs if r["algorithm"] == algorithm
                               and r["placement"] == "auto" and "plan" in r["details"]), {})
+            # The streamed placements' heads cache as their runs held it (bench places them once for all its
+            # algorithms: CC's heads beside the others' reads).
+            streamed_heads = max((r["details"].get("edge_cache", {}).get("heads", 0) for r in runs
+                                  if r["algorithm"] == algorithm
+                                  and (r["placement"].startswith("subgraph") or r["placement"] == "stream")), default=0)
             cells.append({"bench": bench_path.rsplit("/", 1)[-1], "algorithm": algorithm, "budget_bytes": budget,
                           "room_bytes": room, "graph": plan["graph"], "zero_copy_cache": plan["zero_copy_cache"],
+                          "streamed_heads": streamed_heads,
                           "auto_placement": auto_plan.get("choice"), "measured_ms": measured})
     # One cell a line; the profile beside it, as calibrate wrote it (OUT.profile.json).
     with open(out_path, "w") as f:

@@ -136,11 +136,16 @@ enum class Need { kNo, kIfFree, kIfPresent, kYes };
 // weight under it in rounds of their own (a weight band split, SSSP's light
 // edges), so a placement that copies lists may keep those entries apart as
 // lists of their own (the subgraph placement's light lists).
+// `pushed_heads`, where above 0: on an engine that cannot pull, the run
+// pushes each out-list's first `pushed_heads` entries alone (CC's sample on
+// a symmetric graph), so a streamed placement may keep them in GPU memory
+// (engines/gpu_footprint.h, streamed_heads_cache).
 struct EdgeReads {
   Need out_edges = Need::kYes;
   Need in_edges = Need::kNo;
   bool weights = false;
   weight_t light_below = 0;
+  int pushed_heads = 0;
 };
 
 // What several runs read together (one placement of the graph serves them all).
@@ -148,7 +153,8 @@ struct EdgeReads {
 inline EdgeReads combine(const EdgeReads& a, const EdgeReads& b) {
   auto most = [](Need x, Need y) { return static_cast<int>(x) > static_cast<int>(y) ? x : y; };
   return {most(a.out_edges, b.out_edges), most(a.in_edges, b.in_edges), a.weights || b.weights,
-          a.light_below > b.light_below ? a.light_below : b.light_below};
+          a.light_below > b.light_below ? a.light_below : b.light_below,
+          a.pushed_heads > b.pushed_heads ? a.pushed_heads : b.pushed_heads};
 }
 
 // A run's verdict from an algorithm's verifier (see verifier.h).

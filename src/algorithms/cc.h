@@ -86,6 +86,9 @@ struct CcLink {
 // more edges, which changes no label, only the time. It replaced a
 // per-vertex count of the neighbours seen (an int32 per vertex made, read
 // and written every run).
+// The neighbours each vertex links in the sample.
+constexpr int32_t kCcSampleHeads = 2;
+
 template <typename V>
 struct CcSampleLink {
   static constexpr bool needs_weights = false;
@@ -213,7 +216,7 @@ ResultVector<uint64_t> cc(Engine& engine, const AlgorithmOptions& options) {
     //    slower on kron:23.
     const bool pushes = form == kSampledPushes;
     if (done < 1) {
-      engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, 2},
+      engine.edge_map(all, CcSampleLink<V>{CcLink<V>{label}, kCcSampleHeads},
                       EdgeMapOptions{pushes ? Direction::kPush : Direction::kPull, false});
       engine.stats().iterations++;
       engine.vertex_map(all, CcCompress<V>{label});
@@ -254,9 +257,12 @@ struct Cc {
   // The sampled form pulls where the in-edges cost nothing: a symmetric
   // graph's are its out-edges, which a GPU placement then holds once for
   // both. A directed graph's CSC is not built for it: linking every edge
-  // once costs less than building it.
+  // once costs less than building it. Where it samples by pushes (an
+  // engine that cannot pull, a symmetric graph) it pushes each list's first
+  // kCcSampleHeads entries alone.
   static EdgeReads reads(const AlgorithmOptions& options) {
-    return {Need::kYes, options.cc_method == CcMethod::kShiloachVishkin ? Need::kNo : Need::kIfFree, false};
+    const bool sampled = options.cc_method != CcMethod::kShiloachVishkin;
+    return {Need::kYes, sampled ? Need::kIfFree : Need::kNo, false, 0, sampled ? kCcSampleHeads : 0};
   }
   template <typename V>
   using operators = OperatorList<CcHook<V>, CcLink<V>, CcSampleLink<V>>;

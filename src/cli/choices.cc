@@ -11,7 +11,8 @@ namespace tg::cli {
 CLI::Option* add_edge_cache_choice(CLI::App& command, EdgeCacheMode& target) {
   return add_choice(command, "--edge-cache", target, edge_cache_choices(),
                     "GPU, zero-copy placements: keep part of the edges in the GPU memory the budget (--gpu-mem) "
-                    "leaves unused (docs/GPU.md, \"The resident edge cache\")");
+                    "leaves unused; subgraph and stream: keep each list's first entries there where a run pushes "
+                    "them alone (cc's sample) (docs/GPU.md, \"The resident edge cache\")");
 }
 
 CLI::Option* add_packed_lists_choice(CLI::App& command, PackedListsMode& target) {

@@ -101,7 +101,8 @@ void plan(const PlanOptions& o) {
     return plan_gpus(o, algorithm, graph, per_gpu);
   }
   const EdgeCachePlan cache = planner::zero_copy_cache_plan(graph, request, budget, room, o.edge_cache);
-  const planner::Plan p = planner::make_plan(facts, request, budget, room, profile, &cache);
+  const planner::Plan p = planner::make_plan(facts, request, budget, room, profile, &cache,
+                                             planner::streamed_heads_cache(facts, request, budget, room, o.edge_cache));
   if (o.json) std::printf("%s\n", planner::to_json(p).dump().c_str());
   else std::printf("%s", planner::describe(p).c_str());
 }

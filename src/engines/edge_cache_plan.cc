@@ -69,7 +69,7 @@ EdgeCachePlan plan_edge_cache(const EdgeCacheRequest& r) {
   }
 
   // Everything fits: a copy of every list, no heads, no lookup.
-  if (plan.total_entries * r.entry_bytes <= r.budget) {
+  if (r.whole_lists && plan.total_entries * r.entry_bytes <= r.budget) {
     for (size_t c = 0; c < csrs; ++c) {
       CachedLists& l = plan.lists[c];
       l.all = degrees[c].lists > 0;
@@ -83,13 +83,14 @@ EdgeCachePlan plan_edge_cache(const EdgeCacheRequest& r) {
     return plan;
   }
 
-  // 1. Heads: as many first entries of every in-list as fit, at most 4 and
-  //    at most the longest in-list.
+  // 1. Heads: as many first entries of every in-list as fit, at most
+  //    max_heads (4) and at most the longest in-list.
   uint64_t left = r.budget;
   if (r.heads_of >= 0) {
     const uint64_t plane = vertices_of(r.csrs[r.heads_of]) * r.entry_bytes;
     const uint64_t longest = degrees[r.heads_of].longest;
-    plan.heads = static_cast<int>(std::min<uint64_t>({kMaxCachedHeads, longest, plane > 0 ? left / plane : 0}));
+    plan.heads = static_cast<int>(std::min<uint64_t>(
+        {static_cast<uint64_t>(std::clamp(r.max_heads, 0, kMaxCachedHeads)), longest, plane > 0 ? left / plane : 0}));
     plan.head_bytes = plan.heads * plane;
     left -= plan.head_bytes;
   }
@@ -100,7 +101,7 @@ EdgeCachePlan plan_edge_cache(const EdgeCacheRequest& r) {
   uint64_t lookups = 0;
   for (size_t c = 0; c < csrs; ++c)
     if (degrees[c].lists > 0) lookups += cache_lookup_bytes(vertices_of(r.csrs[c]), 0);
-  const bool any_lists = left > lookups;
+  const bool any_lists = r.whole_lists && left > lookups;
   if (any_lists) {
     left -= lookups;
     counts.longest_first([&](uint64_t d, uint64_t& count) {

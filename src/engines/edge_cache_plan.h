@@ -43,6 +43,10 @@ struct EdgeCacheRequest {
   // which pulls read), or none where it is -1.
   std::vector<std::span<const eid_t>> csrs;
   int heads_of = -1;
+  int max_heads = kMaxCachedHeads;
+  // false: heads alone, never whole lists (a streamed placement's heads
+  // cache, engines/gpu_footprint.h: streamed_heads_cache).
+  bool whole_lists = true;
 };
 
 // The whole lists cached from one CSR.

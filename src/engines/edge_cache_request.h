@@ -23,4 +23,19 @@ EdgeCacheRequest edge_cache_request(const Graph<V>& graph, const GpuFootprint& f
   return request;
 }
 
+// A streamed placement's heads cache (engines/gpu_footprint.h:
+// streamed_heads_cache): the first `heads` entries of every out-list (a
+// symmetric graph's, so its in-lists too), no whole lists.
+template <typename V>
+EdgeCacheRequest heads_cache_request(const Graph<V>& graph, const GpuFootprint& footprint, int heads) {
+  EdgeCacheRequest request;
+  request.budget = heads_cache_bytes(size_of(graph), footprint, heads);
+  request.entry_bytes = footprint.entry_bytes;
+  request.csrs.emplace_back(graph.out.offsets.data(), graph.out.offsets.size());
+  request.heads_of = 0;
+  request.max_heads = heads;
+  request.whole_lists = false;
+  return request;
+}
+
 }  // namespace tg

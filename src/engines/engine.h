@@ -116,8 +116,10 @@ TG_HD bool claims_once(const Op& op) {
 // edges (it only costs time); engines that honour it spare the operator a
 // per-vertex count of the edges it has seen. Without the hint, no limit.
 template <typename Op>
+constexpr bool kHasListLimit = requires(const Op& op) { op.list_limit(); };
+template <typename Op>
 TG_HD eid_t list_limit(const Op& op) {
-  if constexpr (requires { op.list_limit(); }) return static_cast<eid_t>(op.list_limit());
+  if constexpr (kHasListLimit<Op>) return static_cast<eid_t>(op.list_limit());
   else return ~eid_t{0};
 }
 // Where a step stops reading the list [begin, end) under that limit.

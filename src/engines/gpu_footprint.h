@@ -60,4 +60,25 @@ GpuFootprint gpu_footprint(const GraphSize& graph, const EdgeReads& reads, bool 
 // needs; no other placement has a cache.
 uint64_t edge_cache_budget(Placement placement, EdgeCacheMode mode, uint64_t budget, uint64_t room);
 
+// The share of a streamed placement's budget, in percent, that its heads
+// cache may take (streamed_heads_cache); the edge buffers do with the rest.
+// Half: kron:25 and urand:25's two heads a list take 268 MB, a quarter of
+// their quarter budget.
+constexpr uint64_t kHeadsCacheBudgetPercent = 50;
+
+// The first entries of each list that a streamed placement (subgraph,
+// stream) keeps in GPU memory for a run that pushes them alone
+// (EdgeReads::pushed_heads: CC's sample on a symmetric graph), which its
+// pushes then read from there instead of a request a list over the link
+// (engines/gpu/sources/streamed_source.cuh). EdgeReads::pushed_heads where
+// their planes (vertices x heads x entry bytes) fit kHeadsCacheBudgetPercent
+// of the budget within `room`, else 0: fewer heads would save nothing, since
+// the rest of each list's first entries would still cost a request a list.
+// 0 with --edge-cache off or on a directed graph (the engine also builds
+// none where the edges stay in a file, --host-mem).
+int streamed_heads_cache(const GraphSize& graph, const EdgeReads& reads, const GpuFootprint& footprint,
+                         EdgeCacheMode mode, uint64_t budget, uint64_t room);
+// The bytes of that cache: vertices x heads x entry bytes.
+uint64_t heads_cache_bytes(const GraphSize& graph, const GpuFootprint& footprint, int heads);
+
 }  // namespace tg

@@ -12,6 +12,11 @@ namespace tg::planner {
 namespace {
 
 constexpr double kLine = 128;   // bytes of a zero-copy request
+// How much faster than a simpler placement a later candidate must be
+// predicted to be chosen (make_plan): CC sampled by pushes from the streamed
+// placements' heads cache and zero-copy's from its own were predicted within
+// 1% of each other on kron:25 (11.5 and 11.6 ms), the streamed one unmeasured.
+constexpr double kChoiceMargin = 0.05;
 constexpr double kSector = 32;  // the least a request moves
 // Bytes a vertex a round of the subgraph placement's sparse steps pass over
 // in GPU memory (streamed_candidate).
@@ -286,16 +291,31 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
 // graph with small components (kron:25: 11 K vertices outside the largest
 // with edges cost a whole pass, 78 ms); where every vertex has edges (urand)
 // none are taken to lie outside.
+// With `heads` cached (engines/gpu_footprint.h: streamed_heads_cache) the
+// sample reads them from GPU memory, the planes in order, and the cache is
+// filled once when the graph is placed, a request a list; the edge buffers
+// do without its bytes.
 constexpr double kSectorsAHead = 1.1;
-Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shape& s, uint64_t budget,
+Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shape& s, uint64_t budget, int heads,
                                   const MachineProfile& p) {
   const GraphFacts& g = *s.graph;
   Candidate c;
   c.placement = placement;
   const double lists = double(g.vertices_with_edges);
-  c.link_bytes = kSectorsAHead * lists * kSector;
-  c.compute_s = kSectorsAHead * lists * kLine / p.zero_copy_lines;
-  c.basis = "CC sampled by pushes: each list's first entries read in place over the link";
+  const double head_reads_s = kSectorsAHead * lists * kLine / p.zero_copy_lines;
+  if (heads > 0) {
+    const double cache = s.vertices * heads * s.entry_bytes;  // heads_cache_bytes
+    c.hbm_bytes = cache;
+    c.compute_s = cache / p.device_read;
+    c.setup_s = head_reads_s;
+    budget -= std::min<uint64_t>(budget, uint64_t(cache));
+    c.basis = "CC sampled by pushes: each list's first " + std::to_string(heads) + " entries read from the heads cache (" +
+              gb(cache) + ") in GPU memory";
+  } else {
+    c.link_bytes = kSectorsAHead * lists * kSector;
+    c.compute_s = head_reads_s;
+    c.basis = "CC sampled by pushes: each list's first entries read in place over the link";
+  }
   if (placement == Placement::kStream && g.vertices_with_edges < g.vertices) {
     const double resident = resident_bytes(s, budget);
     c.link_bytes += s.edge_bytes - resident;
@@ -303,7 +323,7 @@ Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shap
     c.basis += ", then a pass over the partitions for the lists outside the largest component";
   }
   c.compute_s += vertex_time(w, s, p) + w.steps * p.step_overhead_s;
-  c.setup_s = s.edge_bytes / p.host_register;
+  c.setup_s += s.edge_bytes / p.host_register;
   refuse_below_buffers(c, budget, s);
   return c;
 }
@@ -317,7 +337,7 @@ const Candidate* Plan::chosen() const {
 }
 
 Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, uint64_t room,
-               const MachineProfile& profile, const EdgeCachePlan* zero_copy_cache) {
+               const MachineProfile& profile, const EdgeCachePlan* zero_copy_cache, int streamed_heads) {
   Plan plan;
   plan.algorithm = request.algorithm->name();
   const GpuFootprint footprint = gpu_footprint(g, edge_reads(request), false);
@@ -332,6 +352,7 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   plan.work = estimate_work(request, g, pulls_on(Placement::kDevice));
   plan.cached_vertex_reads = cached_vertex_reads(plan.work, s, profile);
   plan.graph = g;
+  plan.streamed_heads = streamed_heads;
   if (zero_copy_cache != nullptr) {
     plan.zero_copy_cache = *zero_copy_cache;
     for (CachedLists& l : plan.zero_copy_cache.lists) l.vertices.clear();
@@ -355,7 +376,8 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
     streamed.pushed_link_entry_bytes = g.packed_out_entry_bytes(footprint.weights);
   for (Placement p : {Placement::kSubgraph, Placement::kStream}) {
     if (samples_by_pushes(request, g)) {
-      plan.candidates.push_back(pushed_sample_candidate(p, estimate_work(request, g, true, true, 0), s, budget, profile));
+      plan.candidates.push_back(
+          pushed_sample_candidate(p, estimate_work(request, g, true, true, 0), s, budget, streamed_heads, profile));
       continue;
     }
     Work w = estimate_work(request, g, pulls_on(p));
@@ -366,9 +388,13 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
     if (streamed.edge_bytes < s.edge_bytes)
       plan.candidates.back().basis += "; the in-lists packed: " + gb(streamed.edge_bytes) + " of " + gb(s.edge_bytes);
   }
+  // The candidates come simplest first (device, zero-copy, subgraph,
+  // stream: each later one builds or copies more a step); a later one is
+  // chosen only where predicted kChoiceMargin faster, since predictions
+  // closer than that cannot tell the placements apart.
   const Candidate* best = nullptr;
   for (const Candidate& c : plan.candidates)
-    if (c.fits && (best == nullptr || c.compute_s < best->compute_s)) best = &c;
+    if (c.fits && (best == nullptr || c.compute_s < best->compute_s * (1 - kChoiceMargin))) best = &c;
   plan.choice = best != nullptr ? best->placement : Placement::kZeroCopyAligned;
   const Candidate& dev = plan.candidates.front();
   plan.reason = dev.fits ? "the edges fit the budget" : dev.why_not;
@@ -415,6 +441,7 @@ nlohmann::json to_json(const Plan& plan) {
                      {"packed_in_bytes", plan.graph.packed_in_bytes},
                      {"packed_out_bytes", plan.graph.packed_out_bytes},
                      {"byte_weights", plan.graph.byte_weights}}},
+          {"streamed_heads", plan.streamed_heads},
           {"zero_copy_cache", {{"heads", cache.heads},
                                {"bytes", cache.bytes},
                                {"cached_entries", cache.cached_entries},
@@ -439,6 +466,8 @@ GraphFacts graph_facts_from_json(const nlohmann::json& plan) {
   g.byte_weights = j.value("byte_weights", false);
   return g;
 }
+
+int streamed_heads_from_json(const nlohmann::json& plan) { return plan.value("streamed_heads", 0); }
 
 EdgeCachePlan zero_copy_cache_from_json(const nlohmann::json& plan) {
   const nlohmann::json& j = plan.at("zero_copy_cache");
@@ -489,6 +518,12 @@ EdgeCachePlan zero_copy_cache_plan(const AnyGraph& graph, const RunRequest& requ
       graph);
 }
 
+int streamed_heads_cache(const GraphFacts& g, const RunRequest& request, uint64_t budget, uint64_t room,
+                         EdgeCacheMode mode) {
+  const EdgeReads reads = edge_reads(request);
+  return tg::streamed_heads_cache(g, reads, gpu_footprint(g, reads, true), mode, budget, room);
+}
+
 // The graph is read again when the engine calls choose_auto, inside the run
 // of this graph (the options do not outlive it).
 GpuOptions with_planner(const AnyGraph& graph, const RunRequest& request, GpuOptions options,
@@ -498,7 +533,8 @@ GpuOptions with_planner(const AnyGraph& graph, const RunRequest& request, GpuOpt
   const EdgeCacheMode mode = options.edge_cache;
   options.choose_auto = [&graph, facts, request, profile, plan, mode](const AutoPlacementContext& context) {
     const EdgeCachePlan cache = zero_copy_cache_plan(graph, request, context.budget_bytes, context.room_bytes, mode);
-    *plan = make_plan(facts, request, context.budget_bytes, context.room_bytes, profile, &cache);
+    *plan = make_plan(facts, request, context.budget_bytes, context.room_bytes, profile, &cache,
+                      streamed_heads_cache(facts, request, context.budget_bytes, context.room_bytes, mode));
     return plan->choice;
   };
   return options;

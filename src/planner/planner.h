@@ -48,6 +48,7 @@ struct Plan {
   // placement's edge cache (its lists' vertices left out).
   GraphFacts graph;
   EdgeCachePlan zero_copy_cache;
+  int streamed_heads = 0;  // the streamed placements' heads cache (streamed_heads_cache)
 
   const Candidate* chosen() const;
 };
@@ -55,20 +56,28 @@ struct Plan {
 // `room`: the device memory left for edges beside the vertex data (the budget
 // is min(budget, room) for the placements that hold all edges).
 // `zero_copy_cache`: the resident edge cache a zero-copy placement would hold
-// (zero_copy_cache_plan), or none.
+// (zero_copy_cache_plan), or none; `streamed_heads`: the first entries of
+// each list the streamed placements would keep in GPU memory
+// (streamed_heads_cache), or 0.
 Plan make_plan(const GraphFacts& graph, const RunRequest& request, uint64_t budget, uint64_t room,
-               const MachineProfile& profile, const EdgeCachePlan* zero_copy_cache = nullptr);
+               const MachineProfile& profile, const EdgeCachePlan* zero_copy_cache = nullptr, int streamed_heads = 0);
 
 // The cache the GPU engine's zero-copy placement would build for `request`
 // with this budget and free memory: the engine's own request and plan.
 EdgeCachePlan zero_copy_cache_plan(const AnyGraph& graph, const RunRequest& request, uint64_t budget, uint64_t room,
                                    EdgeCacheMode mode);
 
+// The heads the GPU engine's streamed placements would cache for `request`
+// (engines/gpu_footprint.h): the engine's own rule.
+int streamed_heads_cache(const GraphFacts& graph, const RunRequest& request, uint64_t budget, uint64_t room,
+                         EdgeCacheMode mode);
+
 nlohmann::json to_json(const Plan& plan);
-// The graph's facts and the edge cache of a plan's JSON ("graph",
-// "zero_copy_cache"), as make_plan takes them.
+// The graph's facts and the edge caches of a plan's JSON ("graph",
+// "zero_copy_cache", "streamed_heads"), as make_plan takes them.
 GraphFacts graph_facts_from_json(const nlohmann::json& plan);
 EdgeCachePlan zero_copy_cache_from_json(const nlohmann::json& plan);
+int streamed_heads_from_json(const nlohmann::json& plan);  // 0 in records made before the cache
 std::string describe(const Plan& plan);  // a few lines and a table, for `tiergraph plan`
 
 // GPU options whose auto placement is the planner's choice, made when the

@@ -129,6 +129,33 @@ TEST(EdgeCachePlan, HeadsAreFourWhenTheyFitAndFewerOtherwise) {
   expect_consistent(p, r);
 }
 
+// A streamed placement's heads cache (engines/gpu_footprint.h:
+// streamed_heads_cache): heads alone, at most max_heads, never whole lists,
+// even where every list would fit the budget.
+TEST(EdgeCachePlan, HeadsAloneWhereWholeListsAreNotWanted) {
+  const std::vector<std::vector<eid_t>> g = {offsets_of({9, 1, 0, 3, 2})};  // 15 entries, a plane of 20 bytes
+  for (uint64_t budget : {uint64_t{40}, uint64_t{1} << 30}) {
+    EdgeCacheRequest r = request(budget, g, 0);
+    r.whole_lists = false;
+    r.max_heads = 2;
+    const EdgeCachePlan p = plan_edge_cache(r);
+    EXPECT_EQ(p.heads, 2) << budget;
+    EXPECT_EQ(p.head_bytes, 40u);
+    EXPECT_EQ(p.lists_cached(), 0u);
+    EXPECT_FALSE(p.lists[0].all);
+    EXPECT_EQ(p.bytes, 40u);
+    EXPECT_EQ(p.cached_entries, 2u + 1 + 0 + 2 + 2);
+    expect_consistent(p, r);
+  }
+  EdgeCacheRequest r = request(39, g, 0);  // short of two planes: one
+  r.whole_lists = false;
+  r.max_heads = 2;
+  EXPECT_EQ(plan_edge_cache(r).heads, 1);
+  r.max_heads = 9;  // never past kMaxCachedHeads
+  r.budget = 1 << 20;
+  EXPECT_EQ(plan_edge_cache(r).heads, kMaxCachedHeads);
+}
+
 TEST(EdgeCachePlan, NoHeadsWithoutInEdges) {
   const std::vector<std::vector<eid_t>> g = {offsets_of({50, 3, 3, 3, 3, 3})};
   const EdgeCacheRequest r = request(cache_lookup_bytes(6, 1) + 50 * 4, g, -1);

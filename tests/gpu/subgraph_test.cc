@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include "algorithms/cc.h"
 #include "core/error.h"
 #include "formats/load_graph.h"
 #include "graph/builder.h"
@@ -137,9 +138,26 @@ void check(const AnyGraph& graph, const std::vector<RunRequest>& requests, const
       return r.choice.transfer == subgraph::Transfer::kResident;
     });
     if (light_in_place) EXPECT_TRUE(st.gpu->light_lists.has_value() && st.gpu->light_lists->resident);
-    if (!v.async && !resident && !packed && !packed_push && !light_in_place) EXPECT_GE(st.bytes_moved, st.bytes_needed);
     // CC's sample pushes the first entries of each list (a step of its own,
-    // not streamed).
+    // not streamed), from the heads cache in GPU memory where the placement
+    // holds one: a batch with CC's sample on an undirected graph, not
+    // --async, whose heads fit half the budget (always the default's).
+    const std::optional<EdgeCacheStats>& cache = st.gpu->edge_cache;
+    const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
+    const bool cc_pushes_heads = !directed && !v.async && std::any_of(requests.begin(), requests.end(), [](const auto& r) {
+      return r.algorithm->reads(r.options).pushed_heads > 0;
+    });
+    if (cache) {
+      EXPECT_TRUE(cc_pushes_heads);
+      EXPECT_EQ(cache->heads, kCcSampleHeads);
+      EXPECT_EQ(cache->lists, 0u);
+      EXPECT_EQ(cache->bytes % (num_vertices(graph) * kCcSampleHeads), 0u);
+    }
+    if (cc_pushes_heads && budget == 0) EXPECT_TRUE(cache.has_value());
+    const bool heads_cached = cache && cache->heads > 0;
+    if (!v.async && !resident && !packed && !packed_push && !light_in_place &&
+        !(heads_cached && requests[i].algorithm->name() == "cc"))
+      EXPECT_GE(st.bytes_moved, st.bytes_needed);
     uint64_t copied = 0, inner = 0, units = 0, streamed = 0, streamed_bytes = 0, heads = 0;
     for (const subgraph::IterationRecord& r : s.iterations) {
       copied += r.bytes_copied;
@@ -150,8 +168,9 @@ void check(const AnyGraph& graph, const std::vector<RunRequest>& requests, const
       const bool of_heads = pushes_heads(r);
       heads += of_heads;
       if (of_heads) EXPECT_EQ(requests[i].algorithm->name(), "cc");
-      if (of_heads && std::getenv("TG_HEADS_GATHER") == nullptr)
+      if (of_heads && (std::getenv("TG_HEADS_GATHER") == nullptr || heads_cached))
         EXPECT_EQ(r.choice.transfer, subgraph::Transfer::kZeroCopy) << v.name;
+      if (of_heads && heads_cached) EXPECT_EQ(r.bytes_copied, 0u) << "the heads come from the cache: " << r.choice.reason;
       // Pushes and load waits are parts of the round, timed inside it; a
       // streamed round times neither.
       EXPECT_LE(r.push_s + r.load_wait_s, r.compute_s * 1.001 + 1e-6);
@@ -529,6 +548,50 @@ TEST(SubwayAccounting, SubgraphMovesLessThanPtOnSparseFrontiers) {
   EXPECT_GT(pt, 0u);
   EXPECT_LE(opt, pt);
   EXPECT_LT(sub, pt);
+}
+
+// CC's sample by pushes on the streamed placements reads each list's first
+// two entries from the heads cache in GPU memory where two planes fit half
+// the budget (engines/gpu_footprint.h: streamed_heads_cache): no bytes over
+// the link for that step, the CPU's labels; with --edge-cache off, or a
+// budget they do not fit half of, over the link in place as before.
+TEST(SubwayHeadsCache, CcSampleReadsTheHeadsFromGpuMemory) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  AnyGraph g = load_graph("kron:14", LoadOptions{});
+  ASSERT_FALSE(std::visit([](const auto& x) { return x.directed; }, g));
+  const RunRequest cc = prepare_request(g, make_request(algorithm("cc"), {}));
+  const uint64_t n = num_vertices(g), heads_bytes = n * 2 * 4;
+  const uint64_t quarter = num_edges(g) * 4 / 4;
+  ASSERT_LE(heads_bytes, quarter / 2);
+  for (size_t variant : {size_t{0}, size_t{1}, size_t{5}}) {  // subgraph GPU and CPU way, stream PT-Opt
+    const Variant& v = variants()[variant];
+    for (const auto& [budget, cache, cached] : {std::tuple{quarter, EdgeCacheMode::kAuto, true},
+                                                std::tuple{quarter, EdgeCacheMode::kOff, false},
+                                                std::tuple{2 * heads_bytes - 64, EdgeCacheMode::kAuto, false}}) {
+      SCOPED_TRACE(v.name + ", budget " + std::to_string(budget) + (cached ? ", cached" : ", not cached"));
+      GpuOptions o = options_of(v, budget);
+      o.edge_cache = cache;
+      const RunOutput out = run_on_gpu(g, cc, o);
+      expect_as_on_cpu(g, {cc}, std::vector<RunOutput>{out}, "kron:14 cc");
+      const std::optional<EdgeCacheStats>& c = out.stats.gpu->edge_cache;
+      ASSERT_EQ(c.has_value(), cached);
+      if (cached) {
+        EXPECT_EQ(c->heads, 2);
+        EXPECT_EQ(c->bytes, heads_bytes);
+        EXPECT_EQ(c->lists, 0u);
+        EXPECT_GT(out.stats.cache_bytes_read, 0u);
+      }
+      int heads_steps = 0;
+      for (const subgraph::IterationRecord& r : out.stats.stream->iterations) {
+        if (!pushes_heads(r)) continue;
+        heads_steps++;
+        EXPECT_EQ(r.choice.reason.find("heads cache") != std::string::npos, cached) << r.choice.reason;
+        if (cached) EXPECT_EQ(r.bytes_copied, 0u);
+        else EXPECT_GT(r.bytes_copied, 0u);
+      }
+      EXPECT_EQ(heads_steps, 1);
+    }
+  }
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ Tally replan(const std::string& name, std::string profile_name = "") {
     if (algorithm == "sssp") request.options.delta = cell.value("sssp_delta", 128.0);
     const GraphFacts graph = graph_facts_from_json(cell);
     const EdgeCachePlan cache = zero_copy_cache_from_json(cell);
-    const Plan plan = make_plan(graph, request, cell.at("budget_bytes"), cell.at("room_bytes"), profile, &cache);
+    const Plan plan = make_plan(graph, request, cell.at("budget_bytes"), cell.at("room_bytes"), profile, &cache,
+                                streamed_heads_from_json(cell));
     const nlohmann::json& measured = cell.at("measured_ms");
     // TG_DESCRIBE_CELL=plan_kron_25_q.json:bfs prints that cell's whole plan (its terms and basis).
     const char* describe_cell = std::getenv("TG_DESCRIBE_CELL");

@@ -285,6 +285,60 @@ TEST(Plan, CcSampledByPushesStreamsAPassWhereSmallComponentsMayLie) {
   EXPECT_TRUE(stream_pass.fits && sub_isolated.fits);
 }
 
+// With the streamed placements' heads cache (engines/gpu_footprint.h) the
+// sample reads its heads from GPU memory: nothing over the link for them,
+// the cache filled once at placement (a request a list, in the setup), and
+// stream's pass over the partitions with the cache's bytes less resident.
+TEST(Plan, CcSampledByPushesFromTheHeadsCache) {
+  const uint64_t quarter = 1047218294, room = uint64_t{70} << 30;
+  const MachineProfile p = builtin_profile();
+  const GraphFacts g = kron25();
+  const RunRequest cc = request_for("cc");
+  EXPECT_EQ(streamed_heads_cache(g, cc, quarter, room, EdgeCacheMode::kAuto), 2);
+  EXPECT_EQ(streamed_heads_cache(g, cc, quarter, room, EdgeCacheMode::kOff), 0);
+  EXPECT_EQ(streamed_heads_cache(g, request_for("bfs"), quarter, room, EdgeCacheMode::kAuto), 0);
+  EXPECT_EQ(streamed_heads_cache(g, cc, quarter / 4, room, EdgeCacheMode::kAuto), 0);  // 268 MB over half of 262
+  const Plan without = make_plan(g, cc, quarter, room, p);
+  const Plan with = make_plan(g, cc, quarter, room, p, nullptr, 2);
+  EXPECT_EQ(to_json(with).at("streamed_heads"), 2);
+  EXPECT_EQ(streamed_heads_from_json(to_json(with)), 2);
+  EXPECT_EQ(streamed_heads_from_json(to_json(without)), 0);
+  auto of = [](const Plan& plan, Placement placement) {
+    for (const Candidate& c : plan.candidates)
+      if (c.placement == placement) return c;
+    ADD_FAILURE() << "no candidate " << name_of(placement);
+    return Candidate{};
+  };
+  const double cache = double(g.vertices) * 2 * 4, edge_bytes = 4.0 * 1047218294;
+  const Candidate sub = of(with, Placement::kSubgraph), sub_link = of(without, Placement::kSubgraph);
+  EXPECT_EQ(sub.link_bytes, 0);
+  EXPECT_EQ(sub.hbm_bytes, cache);
+  EXPECT_NE(sub.basis.find("heads cache"), std::string::npos) << sub.basis;
+  EXPECT_LT(sub.compute_s, sub_link.compute_s);
+  EXPECT_GT(sub.setup_s, sub_link.setup_s);  // the cache's fill
+  // Stream: the pass copies what is not resident in the budget left beside the cache.
+  const Candidate stream = of(with, Placement::kStream);
+  EXPECT_NEAR(stream.link_bytes, edge_bytes - (quarter - cache) / 2, 1.0);
+  EXPECT_TRUE(sub.fits && stream.fits);
+  // Zero-copy reads the sample from its own cache (as the H100's records
+  // hold it: four heads a list and the longest lists in the quarter budget):
+  // the two predictions within kChoiceMargin of each other, the simpler
+  // placement is chosen.
+  EdgeCachePlan zero_copy_cache;
+  zero_copy_cache.heads = 4;
+  zero_copy_cache.total_entries = 1047218294;
+  zero_copy_cache.lists.push_back(CachedLists{.count = 2000, .entries = 40'000'000});
+  zero_copy_cache.cached_entries = 4 * 17'000'000 + 40'000'000;
+  zero_copy_cache.bytes = quarter;
+  const Plan both = make_plan(g, cc, quarter, room, p, &zero_copy_cache, 2);
+  const Candidate zc = of(both, Placement::kZeroCopyAligned);
+  ASSERT_EQ(of(both, Placement::kSubgraph).compute_s, sub.compute_s);
+  std::printf("kron:25 cc, quarter budget: zero-copy %.2f ms, subgraph from the heads cache %.2f\n", 1e3 * zc.compute_s,
+              1e3 * sub.compute_s);
+  EXPECT_NEAR(sub.compute_s / zc.compute_s, 1.0, 0.05);
+  EXPECT_EQ(both.choice, Placement::kZeroCopyAligned) << both.reason;
+}
+
 // A graph of 2^scale vertices, all of degree 32, as its facts.
 GraphFacts uniform_degrees(int scale) {
   GraphFacts g;

@@ -198,7 +198,18 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
   place_csr(graph.out, view_.out, footprint.out_edges, footprint.weights, formats::kOutNeighbors, formats::kOutWeights);
   if (footprint.directed_in)
     place_csr(graph.in, view_.in, true, footprint.weights, formats::kInNeighbors, formats::kInWeights);
-  place_edge_cache(graph, footprint, edge_cache_budget(placement_, options.edge_cache, budget, room), options.edge_cache);
+  if (is_zero_copy(placement_)) {
+    place_edge_cache(graph, edge_cache_request(graph, footprint, edge_cache_budget(placement_, options.edge_cache, budget, room)),
+                     options.edge_cache);
+  } else if (view_.streamed.enabled && !view_.streamed.async && view_.out.view.neighbors != nullptr) {
+    // CC's sample by pushes reads each list's first entries from GPU memory,
+    // not a request a list over the link; the edge buffers do without them.
+    // (--async pushes whole lists: no cache.)
+    if (const int heads = streamed_heads_cache(size_of(graph), reads, footprint, options.edge_cache, budget, room)) {
+      place_edge_cache(graph, heads_cache_request(graph, footprint, heads), options.edge_cache);
+      view_.streamed.budget -= stats_.edge_cache->bytes;
+    }
+  }
   if (footprint.in_edges && !graph.directed) view_.in = view_.out;  // its cache too
   if constexpr (sizeof(V) == 4) {
     // A streamed placement copies lists over the link every iteration: packed, fewer bytes. Its
@@ -485,23 +496,22 @@ void PlacedGraph<V>::place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighb
   }
 }
 
-// The cache's request (engines/edge_cache_request.h), and the placed CSRs
-// beside it in the same order.
+// The cache of a request (engines/edge_cache_request.h), built from the
+// placed CSRs it names, in its order.
 template <typename V>
-void PlacedGraph<V>::place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget,
-                                      EdgeCacheMode mode) {
-  if (!is_zero_copy(placement_)) return;
+void PlacedGraph<V>::place_edge_cache(const Graph<V>& graph, const EdgeCacheRequest& request, EdgeCacheMode mode) {
   EdgeCacheStats& st = stats_.edge_cache.emplace();
   st.mode = name_of(mode);
-  st.budget_bytes = budget;
-  const EdgeCacheRequest request = edge_cache_request(graph, footprint, budget);
+  st.budget_bytes = request.budget;
+  // The placed CSRs in the request's order.
   std::vector<CacheableCsr<V>> csrs;
-  auto offer = [&](const Csr<V>& csr, PlacedCsr<V>& placed) {
+  for (const std::span<const eid_t> offsets : request.csrs) {
+    const bool out = offsets.data() == graph.out.offsets.data();
+    const Csr<V>& csr = out ? graph.out : graph.in;
+    PlacedCsr<V>& placed = out ? view_.out : view_.in;
     csrs.push_back({csr.offsets.data(), static_cast<const V*>(host_of(placed.view.neighbors)),
                     static_cast<const weight_t*>(host_of(placed.view.weights)), &placed});
-  };
-  if (footprint.out_edges) offer(graph.out, view_.out);
-  if (footprint.directed_in) offer(graph.in, view_.in);
+  }
   const EdgeCachePlan plan = plan_edge_cache(request);
   if (plan.bytes > 0) build_edge_cache(plan, request.heads_of, csrs, view_.n, device_allocs_);
   st.bytes = plan.bytes;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "algorithms/algorithm.h"
+#include "engines/edge_cache_plan.h"
 #include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/gather_shards.h"
 #include "engines/gpu/source_blocks.h"
@@ -139,7 +140,9 @@ class PlacedGraph {
  private:
   void place_csr(const Csr<V>& csr, PlacedCsr<V>& out, bool neighbors, bool weights, int file_neighbors,
                  int file_weights);
-  void place_edge_cache(const Graph<V>& graph, const GpuFootprint& footprint, uint64_t budget, EdgeCacheMode mode);
+  // The resident edge cache of `request` (engines/edge_cache_request.h): a
+  // zero-copy placement's, or a streamed placement's heads cache.
+  void place_edge_cache(const Graph<V>& graph, const EdgeCacheRequest& request, EdgeCacheMode mode);
   // `offsets`: the lists' packed offsets where already counted (packed_offsets), else empty.
   PackedListsStats place_packed_lists(const Csr<V>& csr, PlacedCsr<V>& out, bool with_weights,
                                       std::vector<eid_t> offsets = {});

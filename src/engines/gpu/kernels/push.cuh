@@ -277,6 +277,43 @@ __global__ void __launch_bounds__(kBlock) push_lane_kernel(PushArgs<V> a, Op op)
   flush(t, a.counters);
 }
 
+// A limited push (the operator's list_limit hint, CC's sample) whose limit
+// the resident heads hold (EdgeCacheView::heads, list_read.cuh): a lane per
+// frontier vertex reads its list's first entries from the head planes, entry
+// j of 32 consecutive vertices in one line of plane j, as a pull probes its
+// heads; nothing crosses the link. A warp a list (push_warp_kernel) would
+// spend a warp's turn on one or two entries. Loops stay warp-uniform for the
+// output's appends.
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) push_heads_kernel(PushArgs<V> a, Op op) {
+  constexpr bool kW = Op::needs_weights;
+  const int lane = threadIdx.x & 31;
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  const EdgeCacheView<V>& c = a.csr.cache;
+  Tally t;
+  for (uint64_t base = static_cast<uint64_t>(blockIdx.x) * blockDim.x + (threadIdx.x & ~31u); base < a.count;
+       base += stride) {
+    const auto [u, b, e] = lane_list(a, op, base + lane);
+    const int count = static_cast<int>(e - b);  // at most c.heads (push_step's check)
+    for (int j = 0; j < c.heads; ++j) {
+      if (!__any_sync(kFull, j < count)) break;
+      bool joined = false;
+      V v = 0;
+      if (j < count) {
+        const uint64_t at = static_cast<uint64_t>(j) * c.plane + u;
+        v = c.head_ids[at];
+        weight_t w = 1.0f;
+        if constexpr (kW) w = c.head_weights[at];
+        joined = op.cond(v) && op.update_atomic(u, v, w);
+      }
+      if (a.want_output) emit(a, joined, v, lane, t);
+    }
+    t.edges += count;
+    t.cache_bytes += static_cast<unsigned long long>(count) * (sizeof(V) + (kW ? sizeof(weight_t) : 0));
+  }
+  flush(t, a.counters);
+}
+
 // One warp per chunk of a long list.
 template <Access A, typename V, typename Op>
 __global__ void __launch_bounds__(kBlock)
@@ -340,8 +377,16 @@ StepCounters push_step(const PushArgs<V>& a, const Op& op) {
       c = first_pass(a.count, kBlock, a.sms, a.counters,
                      [&](unsigned blocks) { push_lane_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
     } else {
-      c = first_pass(a.count, kWarpsPerBlock, a.sms, a.counters,
-                     [&](unsigned blocks) { push_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
+      bool from_heads = false;  // every entry the step reads lies in the cached heads
+      if constexpr (A == Access::kAligned && kHasListLimit<Op>) {
+        from_heads = list_limit(op) <= static_cast<eid_t>(a.csr.cache.heads);
+        if (from_heads)
+          c = first_pass(a.count, kBlock, a.sms, a.counters,
+                         [&](unsigned blocks) { push_heads_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
+      }
+      if (!from_heads)
+        c = first_pass(a.count, kWarpsPerBlock, a.sms, a.counters,
+                       [&](unsigned blocks) { push_warp_kernel<A, V, Op><<<blocks, kBlock>>>(a, op); });
     }
     if (c.big_count > 0) {
       const uint64_t nb = c.big_count;

@@ -50,7 +50,7 @@ struct StepOutcome {
   uint64_t out_count = 0;      // vertices in the output set
   uint64_t edges = 0;          // edge entries read
   uint64_t bytes_moved = 0;    // across the host-GPU link
-  uint64_t cache_bytes = 0;    // read from the resident edge cache in GPU memory (zero-copy)
+  uint64_t cache_bytes = 0;    // read from the resident edge cache in GPU memory (zero-copy; streamed: its heads cache)
   uint64_t link_requests = 0;  // zero-copy: distinct 128-byte lines per warp load
 };
 

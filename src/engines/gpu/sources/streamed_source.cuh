@@ -192,14 +192,16 @@ class StreamedSource {
       light = light_below_ > 0 && !every && op.band().from <= 0 && op.band().below <= light_below_;
     bool stream_it = true;
     eid_t heads = subgraph::SubcsrBuilder<V>::kWholeList;  // a SubCSR of each list's first entries
-    if (pushes_heads(op) && gathers_heads()) {
+    if (pushes_heads(op)) {
+      // From the heads cache in GPU memory where the placement holds them
+      // (engines/gpu_footprint.h: streamed_heads_cache), else over the link
+      // in place, or gathered into a SubCSR by the CPU (TG_HEADS_GATHER=1).
       heads = list_limit(op);
-      rec.choice.transfer = subgraph::Transfer::kSubgraphCpuGather;
-      rec.choice.reason = "the first " + std::to_string(heads) + " entries of each list: gathered by the CPU";
-      stream_it = false;
-    } else if (pushes_heads(op)) {
-      rec.choice.transfer = subgraph::Transfer::kZeroCopy;
-      rec.choice.reason = "the first " + std::to_string(list_limit(op)) + " entries of each list: read in place";
+      const bool cached = g_.out.view.cache.heads >= heads;
+      const bool gathered = !cached && gathers_heads();
+      rec.choice.transfer = gathered ? subgraph::Transfer::kSubgraphCpuGather : subgraph::Transfer::kZeroCopy;
+      rec.choice.reason = "the first " + std::to_string(heads) + " entries of each list: " +
+                          (cached ? "read from the heads cache in GPU memory" : gathered ? "gathered by the CPU" : "read in place");
       stream_it = false;
     } else if (light && reads_light_in_place<Op>()) {
       rec.choice.transfer = subgraph::Transfer::kResident;
@@ -226,7 +228,7 @@ class StreamedSource {
       rec.choice.reason = "placement stream";
     }
 
-    uint64_t out_count = 0, edges = 0;
+    uint64_t out_count = 0, edges = 0, cache_bytes = 0;
     // Runs the kernel on one loaded unit (and, with --async, to local convergence).
     auto run_unit = [&](const CsrView<V>& csr, const V* frontier, uint64_t count, subgraph::UnitMembers members) {
       rec.units++;
@@ -246,7 +248,7 @@ class StreamedSource {
       rec.inner_iterations++;
     };
 
-    if (rec.choice.transfer == subgraph::Transfer::kZeroCopy) push_in_place(in, a, op, rec, out_count, edges);
+    if (rec.choice.transfer == subgraph::Transfer::kZeroCopy) push_in_place(in, a, op, rec, out_count, edges, cache_bytes);
     else if (rec.choice.transfer == subgraph::Transfer::kResident) push_light_in_place(in, a, op, rec, out_count, edges);
     else if (stream_it) stream_units(in, every, rec, run_unit);
     else subgraph_units(in, async, rec, run_unit, light, heads);
@@ -255,6 +257,7 @@ class StreamedSource {
     o.out_count = in.want_output ? out_count : 0;
     o.edges = edges;
     o.bytes_moved = rec.bytes_copied;
+    o.cache_bytes = cache_bytes;
     stats_.iterations.push_back(std::move(rec));
     return o;
   }
@@ -438,7 +441,7 @@ class StreamedSource {
 
   template <typename Op>
   void push_in_place(const PushInput<V>& in, PushArgs<V> a, const Op& op, subgraph::IterationRecord& rec,
-                     uint64_t& out_count, uint64_t& edges) {
+                     uint64_t& out_count, uint64_t& edges, uint64_t& cache_bytes) {
     const auto pushed = std::chrono::steady_clock::now();
     a.csr = g_.out.view;
     a.frontier = in.frontier;
@@ -447,6 +450,7 @@ class StreamedSource {
     const StepCounters c = push_step<Access::kAligned>(a, whole_lists(op));
     edges += c.edges;
     out_count = c.out_count;
+    cache_bytes += c.cache_bytes;  // the heads cache's, where the placement holds one
     rec.units = 1;
     rec.inner_iterations = 1;
     rec.bytes_copied = c.sectors * 32;  // the 32-byte sectors its loads asked for over the link
