@@ -149,12 +149,30 @@ struct EdgeReads {
 };
 
 // What several runs read together (one placement of the graph serves them all).
-// Light lists under the widest band serve every narrower one.
+// Light lists under the widest band serve every narrower one; heads pushed
+// alone, the most any run pushes (batch_reads keeps them only where every
+// run pushes them).
 inline EdgeReads combine(const EdgeReads& a, const EdgeReads& b) {
   auto most = [](Need x, Need y) { return static_cast<int>(x) > static_cast<int>(y) ? x : y; };
   return {most(a.out_edges, b.out_edges), most(a.in_edges, b.in_edges), a.weights || b.weights,
           a.light_below > b.light_below ? a.light_below : b.light_below,
           a.pushed_heads > b.pushed_heads ? a.pushed_heads : b.pushed_heads};
+}
+
+// What a batch of runs on one placement reads: every run's reads combined,
+// with heads pushed alone only where every run pushes them, since a
+// streamed placement's cache of them takes GPU memory from the edge buffers
+// that the other runs need (SSSP's light lists on urand:25 would no longer
+// fit their share of the budget beside CC's heads).
+inline EdgeReads batch_reads(const std::vector<EdgeReads>& runs) {
+  EdgeReads all{Need::kNo, Need::kNo, false};
+  bool every_run_pushes_heads = !runs.empty();
+  for (const EdgeReads& r : runs) {
+    all = combine(all, r);
+    every_run_pushes_heads = every_run_pushes_heads && r.pushed_heads > 0;
+  }
+  if (!every_run_pushes_heads) all.pushed_heads = 0;
+  return all;
 }
 
 // A run's verdict from an algorithm's verifier (see verifier.h).

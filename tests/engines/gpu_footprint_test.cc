@@ -51,13 +51,29 @@ TEST(StreamedHeadsCache, NoneWhereNoRunPushesHeadsAlone) {
 }
 
 TEST(StreamedHeadsCache, WeightsPlacedBesideTheIdsAreCachedToo) {
-  // A batch with SSSP beside CC places weights: each head holds one.
+  // Weights placed beside the ids (SSSP's reads combined with CC's): each head holds one.
   GraphSize g = kron25();
   g.weighted = true;
   const EdgeReads both = combine(cc_reads(), EdgeReads{Need::kYes, Need::kNo, true});
   EXPECT_EQ(both.pushed_heads, 2);
   const GpuFootprint f = gpu_footprint(g, both, true);
   EXPECT_EQ(heads_cache_bytes(g, f, 2), g.vertices * 2 * (4 + sizeof(weight_t)));
+}
+
+// A batch's placement caches the heads only where every run pushes them
+// alone: beside another run the cache would take its edge buffers.
+TEST(StreamedHeadsCache, ABatchKeepsTheHeadsOnlyWhereEveryRunPushesThem) {
+  const EdgeReads sssp{Need::kYes, Need::kNo, true, 32};
+  EXPECT_EQ(batch_reads({cc_reads(), cc_reads()}).pushed_heads, 2);
+  EXPECT_EQ(batch_reads({cc_reads()}).pushed_heads, 2);
+  const EdgeReads mixed = batch_reads({cc_reads(), sssp});
+  EXPECT_EQ(mixed.pushed_heads, 0);
+  EXPECT_TRUE(mixed.weights);  // the rest combined as before
+  EXPECT_EQ(mixed.light_below, 32);
+  EXPECT_EQ(mixed.in_edges, Need::kIfFree);
+  EXPECT_EQ(batch_reads({sssp, cc_reads()}).pushed_heads, 0);
+  EXPECT_EQ(batch_reads({}).pushed_heads, 0);
+  EXPECT_EQ(combine(cc_reads(), sssp).pushed_heads, 2);  // combine alone: the most any run pushes
 }
 
 }  // namespace

@@ -140,11 +140,12 @@ void check(const AnyGraph& graph, const std::vector<RunRequest>& requests, const
     if (light_in_place) EXPECT_TRUE(st.gpu->light_lists.has_value() && st.gpu->light_lists->resident);
     // CC's sample pushes the first entries of each list (a step of its own,
     // not streamed), from the heads cache in GPU memory where the placement
-    // holds one: a batch with CC's sample on an undirected graph, not
-    // --async, whose heads fit half the budget (always the default's).
+    // holds one: a batch of CC's sample alone (batch_reads) on an undirected
+    // graph, not --async, whose heads fit half the budget (always the
+    // default's).
     const std::optional<EdgeCacheStats>& cache = st.gpu->edge_cache;
     const bool directed = std::visit([](const auto& g) { return g.directed; }, graph);
-    const bool cc_pushes_heads = !directed && !v.async && std::any_of(requests.begin(), requests.end(), [](const auto& r) {
+    const bool cc_pushes_heads = !directed && !v.async && std::all_of(requests.begin(), requests.end(), [](const auto& r) {
       return r.algorithm->reads(r.options).pushed_heads > 0;
     });
     if (cache) {

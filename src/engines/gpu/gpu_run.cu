@@ -46,13 +46,13 @@ template <typename V>
 void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& given, const GpuOptions& options,
                const OutputSink& sink) {
   std::vector<RunRequest> requests;
-  EdgeReads reads{Need::kNo, Need::kNo, false};
+  std::vector<EdgeReads> reads;
   for (const RunRequest& r : given) {
     requests.push_back(with_forms_of(r, options));
     check_request(graph, requests.back());
-    reads = combine(reads, edge_reads(requests.back()));
+    reads.push_back(edge_reads(requests.back()));
   }
-  gpu::PlacedGraph<V> placed(graph, reads, options);
+  gpu::PlacedGraph<V> placed(graph, batch_reads(reads), options);
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
     sink(i, run_placed(placed, requests[i]));

@@ -56,13 +56,13 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
                const HybridOptions& hybrid, const std::optional<paged::HostMemPlan>& cpu_plan, const OutputSink& sink) {
   if (options.async) throw usage_error("--engine hybrid: --async is for the GPU engine's subgraph and stream placements");
   if (options.gpus != 0) throw usage_error("--engine hybrid runs on one GPU; --gpus needs --engine gpu");
-  EdgeReads reads{Need::kNo, Need::kNo, false};
+  std::vector<EdgeReads> each;
   for (const RunRequest& r : requests) {
-    const EdgeReads mine = edge_reads(r);
-    if (mine.in_edges == Need::kYes && !graph.has_in_edges())
+    each.push_back(edge_reads(r));
+    if (each.back().in_edges == Need::kYes && !graph.has_in_edges())
       throw Error(r.algorithm->name() + " needs the in-edges (CSC) of this directed graph, and they were not built");
-    reads = combine(reads, mine);
   }
+  const EdgeReads reads = batch_reads(each);
   gpu::PlacedGraph<V> placed(graph, reads, options);
   hybrid::BufferPool mirrors;  // pinned once for the batch's runs, released before the placement
   std::map<std::string, hybrid::SplitModels> models;  // by algorithm: its later runs start from what the first measured
@@ -91,8 +91,9 @@ void run_batch_on_hybrid(const AnyGraph& any, const std::vector<RunRequest>& req
   GpuOptions gpu = options;
   std::optional<paged::HostMemPlan> cpu_plan;
   if (!options.edge_file.empty()) {
-    EdgeReads reads{Need::kNo, Need::kNo, false};
-    for (const RunRequest& r : requests) reads = combine(reads, edge_reads(r));
+    std::vector<EdgeReads> each;
+    for (const RunRequest& r : requests) each.push_back(edge_reads(r));
+    const EdgeReads reads = batch_reads(each);
     gpu.host_mem_budget = options.host_mem_budget / 2;
     try {
       cpu_plan = paged::plan_host_memory(any, reads, options.host_mem_budget - gpu.host_mem_budget);
