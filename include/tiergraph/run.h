@@ -19,6 +19,10 @@ struct RunOptions {
   std::string placement = "auto";   // GPU: auto, device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned,
                                     // subgraph, stream (docs/GPU.md); anything but auto needs a GPU
   uint64_t gpu_memory_budget = 0;   // GPU: bytes of device memory the run may use; 0: free memory minus a margin
+  // GPU: "auto" keeps part of the edges in the GPU memory the budget leaves (zero-copy placements: heads and the
+  // longest lists; subgraph and stream: each list's first entries where cc samples by pushes), "off" none
+  // (docs/GPU.md, "The resident edge cache"); the command line's --edge-cache.
+  std::string edge_cache = "auto";
   int device = 0;                   // GPU: device index
   int gpus = 0;                     // several GPUs: split the graph over GPUs 0..gpus-1 (bfs, cc, pagerank, sssp; docs/DISTRIBUTED.md)
   int threads = 0;                  // CPU: OpenMP threads for this run; 0: OpenMP's default

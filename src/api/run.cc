@@ -39,6 +39,14 @@ const tg::AlgorithmInfo& algorithm_named(const std::string& name) {
   return *a;
 }
 
+// The value named `name` among `choices`, or a usage error naming the
+// option `field` and the names it takes.
+template <typename E>
+E choice_named(const std::vector<tg::NamedChoice<E>>& choices, const std::string& name, const char* field) {
+  if (auto value = tg::choice_value(choices, name)) return *value;
+  throw tg::usage_error("unknown " + std::string(field) + " '" + name + "' (" + tg::names_of(choices) + ")");
+}
+
 tg::GpuOptions gpu_options(const RunOptions& o) {
   tg::GpuOptions gpu;
   auto placement = tg::parse_placement(o.placement);
@@ -46,6 +54,7 @@ tg::GpuOptions gpu_options(const RunOptions& o) {
     throw tg::usage_error("unknown placement '" + o.placement + "' (" + tg::names_of(tg::placement_choices()) + ")");
   gpu.placement = *placement;
   gpu.memory_budget = o.gpu_memory_budget;
+  gpu.edge_cache = choice_named(tg::edge_cache_choices(), o.edge_cache, "edge_cache");
   if (o.device < 0) throw tg::usage_error("device " + std::to_string(o.device) + ": must be 0 or more");
   gpu.device = o.device;
   if (o.gpus < 0) throw tg::usage_error("gpus " + std::to_string(o.gpus) + ": must be 0 or more");
@@ -58,14 +67,6 @@ tg::EngineChoice engine_named(const std::string& name) {
   auto e = tg::parse_engine_choice(name);
   if (!e) throw tg::usage_error("unknown engine '" + name + "' (" + tg::names_of(tg::engine_choices()) + ")");
   return *e;
-}
-
-// The value named `name` among `choices`, or a usage error naming the
-// option `field` and the names it takes.
-template <typename E>
-E choice_named(const std::vector<tg::NamedChoice<E>>& choices, const std::string& name, const char* field) {
-  if (auto value = tg::choice_value(choices, name)) return *value;
-  throw tg::usage_error("unknown " + std::string(field) + " '" + name + "' (" + tg::names_of(choices) + ")");
 }
 
 // The sources in internal ids. An id below id_base wraps around to a huge

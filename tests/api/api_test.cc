@@ -325,9 +325,10 @@ TEST(Api, VertexOrderKeepsTheGraphsNumbering) {
   }
 }
 
-// The command line's --cc-method and --pr-contributions, by name: both CC
-// methods give the same labels, both contribution types verify and agree
-// within the tolerance, and an unknown name is a usage error naming it.
+// The command line's --cc-method, --pr-contributions and --edge-cache, by
+// name: both CC methods give the same labels, both contribution types verify
+// and agree within the tolerance, and an unknown name is a usage error
+// naming it.
 TEST(Api, CcMethodAndPageRankContributionsByName) {
   const std::string path = ::testing::TempDir() + "/api_methods.gr";
   std::ofstream(path) << "p sp 6 5\na 1 2 5\na 2 3 7\na 3 1 1\na 4 5 2\na 6 6 4\n";
@@ -351,11 +352,16 @@ TEST(Api, CcMethodAndPageRankContributionsByName) {
   }
   ASSERT_EQ(scores[0].size(), scores[1].size());
   for (size_t v = 0; v < scores[0].size(); ++v) EXPECT_NEAR(scores[0][v], scores[1][v], 1e-5) << v;
+  // The GPU's edge cache by name too (the CPU engine has none: the same labels).
+  o.edge_cache = "off";
+  EXPECT_EQ(tiergraph::run("cc", g, o).values, sampled.values);
+  o.edge_cache = "auto";
   for (const auto& [field, value] : {std::pair<std::string, std::string>{"cc_method", "union-find"},
-                                     std::pair<std::string, std::string>{"pagerank_contributions", "half"}}) {
+                                     std::pair<std::string, std::string>{"pagerank_contributions", "half"},
+                                     std::pair<std::string, std::string>{"edge_cache", "sometimes"}}) {
     tiergraph::RunOptions bad;
     bad.engine = "cpu";
-    (field == "cc_method" ? bad.cc_method : bad.pagerank_contributions) = value;
+    (field == "cc_method" ? bad.cc_method : field == "edge_cache" ? bad.edge_cache : bad.pagerank_contributions) = value;
     try {
       tiergraph::run(field == "cc_method" ? "cc" : "pagerank", g, bad);
       ADD_FAILURE() << "an unknown " << field << " was accepted";

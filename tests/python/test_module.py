@@ -96,6 +96,10 @@ class ModuleTest(unittest.TestCase):
             tiergraph.run("cc", g, cc_method="union-find")
         with self.assertRaises(ValueError):
             tiergraph.run("pagerank", g, pr_contributions="half")
+        off, _ = tiergraph.run("cc", g, edge_cache="off")  # the GPU's cache: the same labels wherever it runs
+        self.assertEqual(off.tolist(), sampled.tolist())
+        with self.assertRaises(ValueError):
+            tiergraph.run("cc", g, edge_cache="sometimes")
         for threads in (-1, 100000):  # 100000 once crashed making OpenMP's team
             with self.assertRaises(ValueError):
                 tiergraph.run("cc", g, engine="cpu", threads=threads)
