@@ -84,11 +84,13 @@ EdgeCachePlan plan_edge_cache(const EdgeCacheRequest& r) {
   }
 
   // 1. Heads: as many first entries of every in-list as fit, at most
-  //    max_heads (4) and at most the longest in-list.
+  //    max_heads (4) and at most the longest in-list. Heads alone
+  //    (!whole_lists) are the entries a run pushes, max_heads, whatever the
+  //    longest list: the pushes then find every entry they read among them.
   uint64_t left = r.budget;
   if (r.heads_of >= 0) {
     const uint64_t plane = vertices_of(r.csrs[r.heads_of]) * r.entry_bytes;
-    const uint64_t longest = degrees[r.heads_of].longest;
+    const uint64_t longest = r.whole_lists ? degrees[r.heads_of].longest : kMaxCachedHeads;
     plan.heads = static_cast<int>(std::min<uint64_t>(
         {static_cast<uint64_t>(std::clamp(r.max_heads, 0, kMaxCachedHeads)), longest, plane > 0 ? left / plane : 0}));
     plan.head_bytes = plan.heads * plane;

@@ -154,6 +154,16 @@ TEST(EdgeCachePlan, HeadsAloneWhereWholeListsAreNotWanted) {
   r.max_heads = 9;  // never past kMaxCachedHeads
   r.budget = 1 << 20;
   EXPECT_EQ(plan_edge_cache(r).heads, kMaxCachedHeads);
+  // Lists no longer than one entry: still the heads asked for, so that a
+  // push of two finds all it reads among them (each list whole in the first).
+  const std::vector<std::vector<eid_t>> short_lists = {offsets_of({1, 1, 0, 1})};
+  EdgeCacheRequest s = request(1 << 20, short_lists, 0);
+  s.whole_lists = false;
+  s.max_heads = 2;
+  const EdgeCachePlan p = plan_edge_cache(s);
+  EXPECT_EQ(p.heads, 2);
+  EXPECT_EQ(p.cached_entries, 3u);
+  expect_consistent(p, s);
 }
 
 TEST(EdgeCachePlan, NoHeadsWithoutInEdges) {
