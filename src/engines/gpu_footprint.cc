@@ -38,8 +38,9 @@ uint64_t heads_cache_bytes(const GraphSize& g, const GpuFootprint& f, int heads)
 int streamed_heads_cache(const GraphSize& g, const EdgeReads& reads, const GpuFootprint& f, EdgeCacheMode mode,
                          uint64_t budget, uint64_t room) {
   if (mode == EdgeCacheMode::kOff || reads.pushed_heads <= 0 || g.directed || !f.out_edges || g.edges == 0) return 0;
-  const uint64_t share = (budget < room ? budget : room) / 100 * kHeadsCacheBudgetPercent;
-  return heads_cache_bytes(g, f, reads.pushed_heads) <= share ? reads.pushed_heads : 0;
+  const uint64_t usable = budget < room ? budget : room, bytes = heads_cache_bytes(g, f, reads.pushed_heads);
+  const bool fits = bytes <= usable / 100 * kHeadsCacheBudgetPercent && usable - bytes >= kHeadsCacheLeavesAtLeast;
+  return fits ? reads.pushed_heads : 0;
 }
 
 }  // namespace tg

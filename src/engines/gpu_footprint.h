@@ -65,6 +65,11 @@ uint64_t edge_cache_budget(Placement placement, EdgeCacheMode mode, uint64_t bud
 // Half: kron:25 and urand:25's two heads a list take 268 MB, a quarter of
 // their quarter budget.
 constexpr uint64_t kHeadsCacheBudgetPercent = 50;
+// And it leaves the edge buffers at least this: their least is a few KiB (8
+// slots of 64 entries of up to 12 bytes, twice where a run pushes and
+// gathers: subgraph_plan.cc's size_buffers), which the tests' smallest
+// budgets sit just above.
+constexpr uint64_t kHeadsCacheLeavesAtLeast = uint64_t{32} << 10;
 
 // The first entries of each list that a streamed placement (subgraph,
 // stream) keeps in GPU memory for a run that pushes them alone
@@ -72,7 +77,8 @@ constexpr uint64_t kHeadsCacheBudgetPercent = 50;
 // pushes then read from there instead of a request a list over the link
 // (engines/gpu/sources/streamed_source.cuh). EdgeReads::pushed_heads where
 // their planes (vertices x heads x entry bytes) fit kHeadsCacheBudgetPercent
-// of the budget within `room`, else 0: fewer heads would save nothing, since
+// of the budget within `room` (and leave kHeadsCacheLeavesAtLeast), else 0:
+// fewer heads would save nothing, since
 // the rest of each list's first entries would still cost a request a list.
 // 0 with --edge-cache off or on a directed graph (the engine also builds
 // none where the edges stay in a file, --host-mem).

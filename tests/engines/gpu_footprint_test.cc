@@ -31,6 +31,13 @@ TEST(StreamedHeadsCache, TwoHeadsAListWhereTheyFitHalfTheBudget) {
   const uint64_t least = heads_bytes * 100 / kHeadsCacheBudgetPercent;
   EXPECT_EQ(streamed_heads_cache(g, cc_reads(), f, EdgeCacheMode::kAuto, least + 100, room), 2);
   EXPECT_EQ(streamed_heads_cache(g, cc_reads(), f, EdgeCacheMode::kAuto, least - 1000, room), 0);
+  // A small graph's heads within half of a small budget: none where the
+  // buffers would keep less than kHeadsCacheLeavesAtLeast.
+  GraphSize small = g;
+  small.vertices = 1000;  // 8000 bytes of heads
+  small.edges = 20000;
+  EXPECT_EQ(streamed_heads_cache(small, cc_reads(), f, EdgeCacheMode::kAuto, 16000, room), 0);
+  EXPECT_EQ(streamed_heads_cache(small, cc_reads(), f, EdgeCacheMode::kAuto, 8000 + kHeadsCacheLeavesAtLeast, room), 2);
   // The room bounds it as the budget does.
   EXPECT_EQ(streamed_heads_cache(g, cc_reads(), f, EdgeCacheMode::kAuto, quarter, least - 1000), 0);
 }
