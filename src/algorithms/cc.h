@@ -79,6 +79,9 @@ struct CcLink {
   TG_HD V* forest() const { return label; }
 };
 
+// The neighbours each vertex links in the sample.
+constexpr int32_t kCcSampleHeads = 2;
+
 // Afforest's sampling: every vertex links its first `k` listed neighbours,
 // by a pull, or by a push on a symmetric graph (the link is the same either
 // way round). The list_limit hint stops the step there where the engine
@@ -86,9 +89,6 @@ struct CcLink {
 // more edges, which changes no label, only the time. It replaced a
 // per-vertex count of the neighbours seen (an int32 per vertex made, read
 // and written every run).
-// The neighbours each vertex links in the sample.
-constexpr int32_t kCcSampleHeads = 2;
-
 template <typename V>
 struct CcSampleLink {
   static constexpr bool needs_weights = false;
