@@ -12,15 +12,15 @@ namespace tg::planner {
 namespace {
 
 constexpr double kLine = 128;   // bytes of a zero-copy request
+constexpr double kSector = 32;  // the least a request moves
+// Bytes a vertex a round of the subgraph placement's sparse steps pass over
+// in GPU memory (streamed_candidate).
+constexpr double kRoundBytesPerVertex = 40;
 // How much faster than a simpler placement a later candidate must be
 // predicted to be chosen (make_plan): CC sampled by pushes from the streamed
 // placements' heads cache and zero-copy's from its own were predicted within
 // 1% of each other on kron:25 (11.5 and 11.6 ms), the streamed one unmeasured.
 constexpr double kChoiceMargin = 0.05;
-constexpr double kSector = 32;  // the least a request moves
-// Bytes a vertex a round of the subgraph placement's sparse steps pass over
-// in GPU memory (streamed_candidate).
-constexpr double kRoundBytesPerVertex = 40;
 
 std::string gb(double bytes) {
   char t[32];
@@ -297,18 +297,18 @@ Candidate streamed_candidate(Placement placement, const Work& w, const Shape& s,
 // do without its bytes.
 constexpr double kSectorsAHead = 1.1;
 Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shape& s, uint64_t budget, int heads,
-                                  const MachineProfile& p) {
+                                  uint64_t heads_bytes, const MachineProfile& p) {
   const GraphFacts& g = *s.graph;
   Candidate c;
   c.placement = placement;
   const double lists = double(g.vertices_with_edges);
   const double head_reads_s = kSectorsAHead * lists * kLine / p.zero_copy_lines;
   if (heads > 0) {
-    const double cache = s.vertices * heads * s.entry_bytes;  // heads_cache_bytes
+    const double cache = double(heads_bytes);
     c.hbm_bytes = cache;
     c.compute_s = cache / p.device_read;
     c.setup_s = head_reads_s;
-    budget -= std::min<uint64_t>(budget, uint64_t(cache));
+    budget -= std::min(budget, heads_bytes);
     c.basis = "CC sampled by pushes: each list's first " + std::to_string(heads) + " entries read from the heads cache (" +
               gb(cache) + ") in GPU memory";
   } else {
@@ -376,8 +376,9 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
     streamed.pushed_link_entry_bytes = g.packed_out_entry_bytes(footprint.weights);
   for (Placement p : {Placement::kSubgraph, Placement::kStream}) {
     if (samples_by_pushes(request, g)) {
-      plan.candidates.push_back(
-          pushed_sample_candidate(p, estimate_work(request, g, true, true, 0), s, budget, streamed_heads, profile));
+      plan.candidates.push_back(pushed_sample_candidate(p, estimate_work(request, g, true, true, 0), s, budget,
+                                                        streamed_heads,
+                                                        heads_cache_bytes(g, footprint, streamed_heads), profile));
       continue;
     }
     Work w = estimate_work(request, g, pulls_on(p));
