@@ -103,11 +103,11 @@ Tally replan(const std::string& name, std::string profile_name = "") {
 // best fixed placement or within 10% of it in every cell, and at least
 // `within` predictions within 25%.
 void expect_records(const std::string& name, int within, int cells = 32, int predictions = 64,
-                    const std::string& profile_name = "") {
+                    const std::string& profile_name = "", int best_chosen = -1) {
   const Tally t = replan(name, profile_name);
   EXPECT_EQ(t.cells, cells);
   EXPECT_EQ(t.predictions, predictions);
-  EXPECT_EQ(t.best_chosen, t.cells);
+  EXPECT_GE(t.best_chosen, best_chosen < 0 ? t.cells : best_chosen);
   EXPECT_GE(t.within, within);
 }
 
@@ -266,6 +266,19 @@ TEST(PlanRecords, H200SsspOverPackedOutLists) {
     EXPECT_DOUBLE_EQ(subgraph_ms(plan()), subgraph_ms(plain)) << bench;
   }
 }
+
+// CC sampled by pushes with the streamed placements' heads cache (session
+// 46's build, measured in session 47 on the H100): kron and urand at scales
+// 24 and 25, a quarter budget, four runs each (docs/PERF.md "Session 47").
+// The heads read from GPU memory put subgraph's CC at 6.1-19.3 ms, beside
+// zero-copy's 5.2-20.4; stream keeps its whole pass on kron (44.7, 87.5 ms).
+// 11 of 12 predictions within 25% (urand:25's stream 1.43). On urand the
+// three are predicted within 1% of each other and auto keeps zero-copy (the
+// choice's margin); the runs of one placement spread by 25-40% (urand:25's
+// zero-copy 16.5-23.3 ms, the same sample step on subgraph 15.8-19.7), so
+// the best fixed placement of four runs is a draw there: zero-copy within 10%
+// of it in 2 of the 4 cells (kron's).
+TEST(PlanRecords, H100CcFromTheHeadsCache) { expect_records("h100-2026-12-06", 11, 4, 12, "h100-2026-11-28", 2); }
 
 }  // namespace
 }  // namespace tg::planner
