@@ -24,8 +24,9 @@ struct BenchPlacement {
   std::string help;
 
   GpuOptions gpu_options(GpuOptions base) const;
-  // subgraph and stream: each algorithm gets its own placement of the graph.
-  bool streamed() const { return engine == EngineKind::kGpu && is_streamed(placement); }
+  // subgraph and stream (the GPU engine's, or the hybrid's GPU side): each
+  // algorithm gets its own placement of the graph.
+  bool streamed() const { return engine != EngineKind::kCpu && is_streamed(placement); }
   // Reads its edges from a .tgb file under --host-mem: the CPU engine, or one
   // GPU's stream placement (the GPU engine's, or the hybrid's accelerator).
   bool reads_file() const { return engine == EngineKind::kCpu || (placement == Placement::kStream && !async); }

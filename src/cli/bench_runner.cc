@@ -178,29 +178,32 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
     run_distributed_batch(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
     return;
   }
-  if (placement.engine == EngineKind::kHybrid) {
-    run_batch_on_hybrid(graph, requests, options, HybridOptions{},
-                        [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
-    return;
-  }
-  const bool planned = placement.placement == Placement::kAuto;
+  const bool hybrid = placement.engine == EngineKind::kHybrid;
+  const bool planned = !hybrid && placement.placement == Placement::kAuto;
+  auto run_batch = [&](const std::vector<RunRequest>& batch, const GpuOptions& o, const OutputSink& sink) {
+    if (hybrid) run_batch_on_hybrid(graph, batch, o, HybridOptions{}, sink);
+    else run_batch_on_gpu(graph, batch, o, sink);
+  };
   if (!placement.streamed() && !planned) {
-    run_batch_on_gpu(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
+    run_batch(requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
     return;
   }
-  // subgraph / stream: one algorithm at a time (its sources share the
-  // placement), so that a refusal (a budget under the minimum for weighted
-  // edges, say) is that algorithm's rows alone. auto: the planner chooses
-  // per algorithm (planner/planner.h), and each row records its plan.
+  // subgraph / stream, the GPU engine's or the hybrid's GPU side: one
+  // algorithm at a time (its sources share the placement), so that a refusal
+  // (a budget under the minimum for weighted edges, say) is that algorithm's
+  // rows alone, and what the placement keeps in GPU memory is that
+  // algorithm's (CC's heads cache, which a batch keeps only where every run
+  // pushes heads: algorithms/algorithm.h, batch_reads). auto: the planner
+  // chooses per algorithm (planner/planner.h), and each row records its plan.
   const planner::MachineProfile profile = planned ? planner::find_profile(options.profile) : planner::MachineProfile{};
   by_algorithm(spec, graph, placement, requests, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
     auto plan = std::make_shared<planner::Plan>();
-    run_batch_on_gpu(graph, group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options,
-                     [&](size_t k, RunOutput&& out) {
-                       if (planned && !plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
-                       consume(group[k], out);
-                       done = k + 1;
-                     });
+    run_batch(group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options,
+              [&](size_t k, RunOutput&& out) {
+                if (planned && !plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
+                consume(group[k], out);
+                done = k + 1;
+              });
   });
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engines/run.h"
 #include "support/run_program.h"
 
 namespace {
@@ -279,6 +280,24 @@ TEST(Bench, AHostMemRefusalIsTheAlgorithmsAlone) {
         EXPECT_NE(c["error"].get<std::string>().find("too small"), std::string::npos) << c["error"];
       }
     }
+  }
+}
+
+// Without a GPU, bench's hybrid over subgraph, which places the graph for
+// each algorithm apart (tests/gpu/bench_gpu_test.cc runs it on a GPU), makes
+// a row of each algorithm's refusal and exits 0.
+TEST(Bench, TheHybridOverSubgraphRefusesEachAlgorithmWithoutAGpu) {
+  std::string why;
+  if (tg::gpu_available(&why)) GTEST_SKIP() << "a GPU is present (tests/gpu/bench_gpu_test.cc)";
+  const std::string out = prefix("bench_hybrid_groups");
+  auto r = run_tiergraph("bench kron:10 -a pagerank,cc -p hybrid-subgraph,cpu -n 1 --threads 2 --no-chart -o " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_text_file(out + ".json"));
+  ASSERT_EQ(j["runs"].size(), 4u) << r.err;
+  for (const nlohmann::json& run : j["runs"]) {
+    SCOPED_TRACE(run.dump());
+    if (run["placement"] == "cpu") EXPECT_EQ(run["verified"].get<std::string>(), "ok");
+    else EXPECT_NE(run.dump().find("no usable GPU"), std::string::npos);
   }
 }
 
