@@ -18,6 +18,17 @@ import subprocess
 import sys
 
 
+def sssp_delta(command):
+    """The --delta a bench command line names (--delta X or --delta=X), 0 where it names none."""
+    words = command.split()
+    for i, w in enumerate(words):
+        if w == "--delta" and i + 1 < len(words):
+            return float(words[i + 1])
+        if w.startswith("--delta="):
+            return float(w.split("=", 1)[1])
+    return 0.0
+
+
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__.strip().splitlines()[2].strip())
@@ -29,7 +40,8 @@ def main():
     cells = []
     for bench_path in sys.argv[4:]:
         with open(bench_path) as f:
-            runs = [r for r in json.load(f)["runs"] if r.get("compute_s") is not None]
+            bench = json.load(f)
+        runs = [r for r in bench["runs"] if r.get("compute_s") is not None]
         times = collections.defaultdict(list)
         for r in runs:
             ms = r["compute_s"] * 1e3
@@ -59,10 +71,15 @@ def main():
             streamed_heads = max((r["details"].get("edge_cache", {}).get("heads", 0) for r in runs
                                   if r["algorithm"] == algorithm
                                   and (r["placement"].startswith("subgraph") or r["placement"] == "stream")), default=0)
-            cells.append({"bench": bench_path.rsplit("/", 1)[-1], "algorithm": algorithm, "budget_bytes": budget,
-                          "room_bytes": room, "graph": plan["graph"], "zero_copy_cache": plan["zero_copy_cache"],
-                          "streamed_heads": streamed_heads,
-                          "auto_placement": auto_plan.get("choice"), "measured_ms": measured})
+            cell = {"bench": bench_path.rsplit("/", 1)[-1], "algorithm": algorithm, "budget_bytes": budget,
+                    "room_bytes": room, "graph": plan["graph"], "zero_copy_cache": plan["zero_copy_cache"],
+                    "streamed_heads": streamed_heads,
+                    "auto_placement": auto_plan.get("choice"), "measured_ms": measured}
+            # SSSP's bucket width as the bench ran it: its --delta, else 0 (the engine's own, which the subgraph
+            # placement narrows and splits over light lists). The test takes records without it as run at 128.
+            if algorithm == "sssp":
+                cell["sssp_delta"] = sssp_delta(bench["command"])
+            cells.append(cell)
     # One cell a line; the profile beside it, as calibrate wrote it (OUT.profile.json).
     with open(out_path, "w") as f:
         f.write('{"cells": [\n' + ",\n".join(json.dumps(c) for c in cells) + "\n]}\n")

@@ -280,5 +280,17 @@ TEST(PlanRecords, H200SsspOverPackedOutLists) {
 // of it in 2 of the 4 cells (kron's).
 TEST(PlanRecords, H100CcFromTheHeadsCache) { expect_records("h100-2026-12-06", 11, 4, 12, "h100-2026-11-28", 2); }
 
+// Every algorithm at a quarter budget on kron:25 and urand:25 again on the
+// H100 with the engine of session 47 (docs/gpu-check/2026-12-06-h100-session48,
+// docs/PERF.md "Session 48"): BFS from 16 sources, CC four runs alone, SSSP and
+// PageRank from 2; SSSP at the engine's own width (the subgraph placement's
+// split over light lists: 5.5-7.0 GB moved, predicted within 8%). The misses:
+// kron:25's BFS over zero-copy (0.61, as on the H200), urand:25's CC on
+// subgraph and stream (1.30: a placement's four runs spread 21-37%). Auto's urand:25 CC
+// is zero-copy's 19.5 ms against stream's 17.7 (1.10): 7 of 8 cells.
+TEST(PlanRecords, H100QuarterBudgetOnTodaysEngine) {
+  expect_records("h100-2026-12-06b", 21, 8, 24, "h100-2026-11-28", 7);
+}
+
 }  // namespace
 }  // namespace tg::planner
