@@ -94,7 +94,7 @@ double on_gpu_time(double hbm_bytes, const Work& w, const Shape& s, const Machin
 // read in address order (PageRank over zero-copy moved 11% (kron:25) and 22%
 // (urand:25) more than its entries, about 32 bytes a list).
 double zero_copy_bytes(const Work& w, const Shape& s) {
-  return w.entries * s.entry_bytes + w.lists * (w.dense ? kSector : kLine / 2);
+  return w.entries * s.entry_bytes + w.lists * (w.dense || w.sector_a_list ? kSector : kLine / 2);
 }
 
 // At the line rate, each request a line's time: the link is bound by the
@@ -108,7 +108,7 @@ double zero_copy_bytes(const Work& w, const Shape& s) {
 // is not applied. Lists that lie side by side share their lines
 // (Work::lists_side_by_side).
 double zero_copy_time(const Work& w, const Shape& s, const MachineProfile& p) {
-  const double per_list = w.dense ? kSector : w.lists_side_by_side ? kLine / 2 : kLine;
+  const double per_list = w.dense || w.sector_a_list ? kSector : w.lists_side_by_side ? kLine / 2 : kLine;
   return (w.entries * s.entry_bytes + w.lists * per_list) / p.zero_copy_lines;
 }
 
@@ -142,12 +142,20 @@ double whole_list_share(const EdgeCachePlan& cache) {
   return std::min(1.0, in_lists / double(cache.total_entries));
 }
 
+// The lists a cache holds whole (the highest-degree ones), of every CSR placed.
+double whole_lists_cached(const EdgeCachePlan* cache) {
+  double count = 0;
+  if (cache != nullptr)
+    for (const CachedLists& l : cache->lists) count += double(l.count);
+  return count;
+}
+
 double cached_entries(const Work& w, const EdgeCachePlan& cache) {
   if (cache.total_entries == 0) return 0;
   const double list_share = whole_list_share(cache);
   const double H = cache.heads;
-  // Known: what is read past the heads crosses unless its list is cached whole.
-  if (w.entries_past_heads >= 0) return w.entries - w.entries_past_heads * (1 - list_share);
+  // Known: what is read past the heads, outside the lists cached whole, crosses.
+  if (w.entries_past_heads >= 0) return w.entries - w.entries_past_heads;
   // The share of a probe's entries past the head.
   const double probe_tail = w.probe_length > 0 ? std::max(0.0, w.probe_length - H) / w.probe_length : 1 / (1 + H);
   const double probes_served = w.probe_entries * (1 - probe_tail * (1 - list_share));
@@ -165,7 +173,7 @@ Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfil
   over_link.entries = w.entries - served;
   if (w.entries_past_heads >= 0 && cache != nullptr && cache->total_entries > 0) {
     // Known: the lists read past the heads and not cached whole.
-    over_link.lists = w.lists_past_heads * (1 - whole_list_share(*cache));
+    over_link.lists = w.lists_past_heads;
   } else if (w.entries > 0) {
     over_link.lists = w.lists * over_link.entries / w.entries;
   }
@@ -362,10 +370,12 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   // engine's do, unless its edge cache holds every list: then its reads are
   // the device placement's, and so is its prediction (the device is chosen).
   const bool zero_copy_over_link = zero_copy_cache == nullptr || zero_copy_cache->cached_fraction() < 1;
-  plan.candidates.push_back(
-      zero_copy_candidate(estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link,
-                                        zero_copy_cache != nullptr ? zero_copy_cache->heads : 0),
-                          s, profile, zero_copy_cache));
+  const Work zero_copy_work =
+      estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link,
+                    zero_copy_cache != nullptr ? zero_copy_cache->heads : 0, whole_lists_cached(zero_copy_cache));
+  plan.candidates.push_back(zero_copy_candidate(zero_copy_work, s, profile, zero_copy_cache));
+  // Its own work where it differs (BFS over the link: the mean of drawn sources).
+  if (zero_copy_work.basis != plan.work.basis) plan.candidates.back().basis += "; " + zero_copy_work.basis;
   // A gather's in-lists cross the link packed where they pack (GpuOptions::packed_lists auto).
   const EdgeReads reads = edge_reads(request);
   Shape streamed = s;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <random>
 #include <string>
 #include <type_traits>
 
@@ -115,21 +116,33 @@ std::vector<DegreeClass> degree_classes(const GraphFacts& g) {
   return classes;
 }
 
-}  // namespace
+// A BFS's levels from `frontier` (vertices by degree class, highest degree
+// first; the rest of each class in `unvisited`), as the engines' direction
+// policy takes them. Each end of a level's frontier edges meets an edge end
+// at random (the configuration model). With `draws`, a level of fewer than
+// kDrawnFrontierEdges edges draws each far end's class by its share of the
+// entries, a new vertex where it lands on an unvisited one, as one source's
+// run goes; larger levels, and all of them without `draws`, take the
+// expectation: a vertex of degree d is reached with probability
+// 1 - exp(-d x edges / m). Entries and lists read past the first
+// `link_heads` of each list are counted apart, leaving out the `whole_lists`
+// of highest degree that a cache holds whole.
+constexpr double kDrawnFrontierEdges = 1024;
 
-std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, int link_heads) {
-  const std::vector<DegreeClass> classes = degree_classes(g);
+std::vector<BfsLevel> bfs_levels_from(const GraphFacts& g, const std::vector<DegreeClass>& classes,
+                                      std::vector<double> frontier, std::vector<double> unvisited, bool over_link,
+                                      int link_heads, double whole_lists, std::mt19937_64* draws) {
   const double m = double(g.edges);
-  double with_edges = 0;
-  for (const DegreeClass& c : classes) with_edges += c.vertices;
-  std::vector<BfsLevel> levels;
-  if (classes.empty() || m == 0) return levels;
-  // The source: a vertex with edges at random, as bench draws them.
-  std::vector<double> frontier(classes.size()), unvisited(classes.size());
+  std::vector<double> uncached(classes.size()), end_shares(classes.size());
+  double above = 0;
   for (size_t i = 0; i < classes.size(); ++i) {
-    frontier[i] = classes[i].vertices / with_edges;
-    unvisited[i] = classes[i].vertices - frontier[i];
+    uncached[i] = 1 - std::clamp((whole_lists - above) / classes[i].vertices, 0.0, 1.0);
+    above += classes[i].vertices;
+    end_shares[i] = classes[i].vertices * classes[i].degree;
   }
+  std::discrete_distribution<size_t> far_end(end_shares.begin(), end_shares.end());
+  std::uniform_real_distribution<double> uniform(0, 1);
+  std::vector<BfsLevel> levels;
   bool pulled = false;
   for (int level = 0; level < 1000; ++level) {
     double vertices = 0, edges = 0;
@@ -162,17 +175,15 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, i
     BfsLevel l;
     l.pull = choose_pull(Direction::kAuto, shape);
     l.frontier = vertices;
-    // Each end of the frontier's edges meets an edge end at random: a vertex
-    // of degree d is reached with probability 1 - exp(-d x edges / m). A
-    // pull's vertex reads its list until a frontier neighbour: of the share q
-    // of edge ends in the frontier, (1 - (1 - q)^d) / q entries.
+    // A pull's vertex reads its list until a frontier neighbour: of the share
+    // q of edge ends in the frontier, (1 - (1 - q)^d) / q entries.
     const double q = std::min(1.0, edges / m);
     const double H = link_heads;
     for (size_t i = 0; i < classes.size(); ++i) {
       const double d = classes[i].degree;
       if (!l.pull && d > H) {  // a push reads its frontier's lists past the heads
-        l.lists_past_heads += frontier[i];
-        l.entries_past_heads += frontier[i] * (d - H);
+        l.lists_past_heads += frontier[i] * uncached[i];
+        l.entries_past_heads += frontier[i] * uncached[i] * (d - H);
       }
       if (l.pull) {
         l.entries += unvisited[i] * (q > 0 ? std::min(d, (1 - std::pow(1 - q, d)) / q) : d);
@@ -180,13 +191,27 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, i
         // Probe k is read where the k - 1 before it missed: past H heads,
         // the list is read on in (1 - q)^H of cases, ((1 - q)^H - (1 - q)^d) / q entries.
         if (d > H) {
-          l.lists_past_heads += unvisited[i] * std::pow(1 - q, H);
+          l.lists_past_heads += unvisited[i] * uncached[i] * std::pow(1 - q, H);
           l.entries_past_heads +=
-              unvisited[i] * (q > 0 ? (std::pow(1 - q, H) - std::pow(1 - q, d)) / q : d - H);
+              unvisited[i] * uncached[i] * (q > 0 ? (std::pow(1 - q, H) - std::pow(1 - q, d)) / q : d - H);
         }
       }
-      frontier[i] = unvisited[i] * (1 - std::exp(-d * edges / m));
-      unvisited[i] -= frontier[i];
+    }
+    if (draws != nullptr && edges < kDrawnFrontierEdges) {
+      std::vector<double> next(classes.size());
+      for (long e = std::lround(edges); e > 0; --e) {
+        const size_t j = far_end(*draws);
+        if (unvisited[j] >= 1 && uniform(*draws) * classes[j].vertices < unvisited[j]) {
+          next[j] += 1;
+          unvisited[j] -= 1;
+        }
+      }
+      frontier = std::move(next);
+    } else {
+      for (size_t i = 0; i < classes.size(); ++i) {
+        frontier[i] = unvisited[i] * (1 - std::exp(-classes[i].degree * edges / m));
+        unvisited[i] -= frontier[i];
+      }
     }
     if (!l.pull) {
       l.entries = edges;
@@ -196,6 +221,41 @@ std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, i
     pulled = l.pull;
   }
   return levels;
+}
+
+}  // namespace
+
+std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, int link_heads, double whole_lists) {
+  const std::vector<DegreeClass> classes = degree_classes(g);
+  if (classes.empty() || g.edges == 0) return {};
+  double with_edges = 0;
+  for (const DegreeClass& c : classes) with_edges += c.vertices;
+  // The source: a vertex with edges at random, as bench draws them, spread over the classes.
+  std::vector<double> frontier(classes.size()), unvisited(classes.size());
+  for (size_t i = 0; i < classes.size(); ++i) {
+    frontier[i] = classes[i].vertices / with_edges;
+    unvisited[i] = classes[i].vertices - frontier[i];
+  }
+  return bfs_levels_from(g, classes, frontier, unvisited, over_link, link_heads, whole_lists, nullptr);
+}
+
+std::vector<std::vector<BfsLevel>> drawn_bfs_levels(const GraphFacts& g, bool over_link, int link_heads,
+                                                    double whole_lists, int sources) {
+  const std::vector<DegreeClass> classes = degree_classes(g);
+  std::vector<std::vector<BfsLevel>> runs;
+  if (classes.empty() || g.edges == 0) return runs;
+  std::vector<double> counts(classes.size());
+  for (size_t i = 0; i < classes.size(); ++i) counts[i] = classes[i].vertices;
+  std::discrete_distribution<size_t> source_class(counts.begin(), counts.end());
+  std::mt19937_64 draws(kBfsDrawSeed);
+  for (int s = 0; s < sources; ++s) {
+    std::vector<double> frontier(classes.size()), unvisited = counts;
+    const size_t i = source_class(draws);
+    frontier[i] = 1;
+    unvisited[i] -= 1;
+    runs.push_back(bfs_levels_from(g, classes, frontier, unvisited, over_link, link_heads, whole_lists, &draws));
+  }
+  return runs;
 }
 
 namespace {
@@ -214,29 +274,44 @@ namespace {
 // on urand:25 it pushes there and pulls a level later (0.05).
 constexpr double kStepsPerBfsLevel = 24;
 
-Work direction_optimizing_bfs(const std::vector<BfsLevel>& levels, const GraphFacts& g, int link_heads) {
+Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, const GraphFacts& g, int link_heads) {
   Work w;
-  double pushed = 0, probed = 0;
+  double pushed = 0, probed = 0, levels = 0;
   w.entries_past_heads = 0;
-  for (const BfsLevel& l : levels) {
-    w.entries += l.entries;
-    w.lists += l.lists;
-    (l.pull ? probed : pushed) += l.entries;
-    w.entries_past_heads += l.entries_past_heads;
-    w.lists_past_heads += l.lists_past_heads;
+  for (const std::vector<BfsLevel>& run : runs) {
+    levels += double(run.size());
+    for (const BfsLevel& l : run) {
+      w.entries += l.entries;
+      w.lists += l.lists;
+      (l.pull ? probed : pushed) += l.entries;
+      w.entries_past_heads += l.entries_past_heads;
+      w.lists_past_heads += l.lists_past_heads;
+    }
   }
+  // A run's work: the runs' mean.
+  const double count = double(std::max<size_t>(1, runs.size()));
+  w.entries /= count;
+  w.lists /= count;
+  w.entries_past_heads /= count;
+  w.lists_past_heads /= count;
+  pushed /= count;
+  probed /= count;
   w.vertex_reads = 2 * pushed;
   w.value_bytes = 4;
   w.frontier_probes = 2 * probed;
   w.probe_entries = probed;
   // The pulls walk the lists in address order; past a cache's heads the few
-  // they read on lie apart, each a request of its own.
+  // they read on lie apart, each a request of its own, but a short one: the
+  // traced runs over zero-copy moved 46-76 bytes a request, entries included
+  // (kron:24, kron:25 and urand:24 on the H200, docs/PERF.md "Session 48").
   w.dense = link_heads == 0;
-  w.rounds = double(levels.size());
+  w.sector_a_list = true;
+  w.rounds = levels / count;
   w.steps = kStepsPerBfsLevel * w.rounds;
-  char t[160];
-  std::snprintf(t, sizeof t, "direction-optimizing: %zu levels expected, %.2f of the entries pushed and %.2f probed",
-                levels.size(), pushed / std::max(1.0, double(g.edges)), probed / std::max(1.0, double(g.edges)));
+  char t[200];
+  std::snprintf(t, sizeof t, "direction-optimizing: %.1f levels expected%s, %.2f of the entries pushed and %.2f probed",
+                w.rounds, runs.size() > 1 ? (" (the mean of " + std::to_string(runs.size()) + " drawn sources)").c_str() : "",
+                pushed / std::max(1.0, double(g.edges)), probed / std::max(1.0, double(g.edges)));
   w.basis = t;
   return w;
 }
@@ -258,7 +333,8 @@ double typical_hops(const GraphFacts& g) {
 
 }  // namespace
 
-Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull, bool over_link, int link_heads) {
+Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull, bool over_link, int link_heads,
+                   double whole_lists) {
   const std::string name = request.algorithm->name();
   const AlgorithmOptions& o = request.options;
   const double m = double(g.edges), n = double(std::max<uint64_t>(1, g.vertices_with_edges));
@@ -284,9 +360,19 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // and urand:25 (0.13-0.16), hubs or not (docs/PERF.md, the cache table's
     // link bytes), and the probes test a bitmap of the frontier.
     const bool direction_optimizing = undirected_pull && name == "bfs";
-    const std::vector<BfsLevel> levels =
-        direction_optimizing ? expected_bfs_levels(g, over_link, link_heads) : std::vector<BfsLevel>{};
-    if (!levels.empty()) return direction_optimizing_bfs(levels, g, link_heads);
+    // Over a link, the mean of runs from drawn sources: on kron a run that
+    // meets a hub early pulls its big level from millions of vertices, one
+    // that does not pulls it from a few thousand or pushes it from the hubs,
+    // and these read different lists past the cached heads (the one expected
+    // trajectory read 0.6-0.66 of kron:25's measured time on both machines).
+    // In GPU memory the one trajectory, on which its level costs were fitted
+    // (0.83-1.11 of the 16-source records; drawn, kron:24 1.25).
+    if (direction_optimizing) {
+      const std::vector<std::vector<BfsLevel>> runs =
+          over_link ? drawn_bfs_levels(g, true, link_heads, whole_lists, kBfsDrawnSources)
+                    : std::vector<std::vector<BfsLevel>>{expected_bfs_levels(g, false)};
+      if (!runs.empty() && !runs.front().empty()) return direction_optimizing_bfs(runs, g, link_heads);
+    }
     const double share = direction_optimizing ? 0.2 : 1.0;
     w.entries = m * share * passes * sources;
     w.lists = n * passes * sources;

@@ -78,7 +78,8 @@ struct Work {
   double probe_length = 0;
   double frontier_probes = 0;  // reads of a bitmap of the frontier (bottom-up probes): a footprint of vertices / 8 bytes
   // Where known (the expected BFS levels with a cache's H head entries a
-  // list): the entries read past the heads, and the lists so read.
+  // list): the entries read past the heads, and the lists so read, in the
+  // lists the cache does not hold whole.
   double entries_past_heads = -1;  // < 0: unknown
   double lists_past_heads = 0;
   bool dense = false;       // every step reads (nearly) all lists, in address order
@@ -86,6 +87,9 @@ struct Work {
   // (a push-only BFS's big levels), side by side: half a line a list start
   // over the link rather than a request of its own.
   bool lists_side_by_side = false;
+  // Each list read over the link a short request of its own, about a sector
+  // (BFS's levels: the pulls read on a few entries past the cached heads).
+  bool sector_a_list = false;
   double per = 1;           // the run's repeated unit (PageRank's iterations): predictions are also given per unit
   const char* per_name = "run";
   std::string basis;
@@ -111,9 +115,10 @@ constexpr double kGraphLinksOverCalibrated = 1.35;
 // `can_pull`: the placement pulls (bottom-up BFS, CC's sampled form on an
 // undirected graph); subgraph and stream push only. `over_link`: its pulls
 // read lists over the link (engines/direction.h weighs their bytes).
-// `link_heads`: the head entries of every list a cache holds in GPU memory.
+// `link_heads`: the head entries of every list a cache holds in GPU memory;
+// `whole_lists`: the lists of highest degree it holds whole.
 Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_pull, bool over_link = false,
-                   int link_heads = 0);
+                   int link_heads = 0, double whole_lists = 0);
 
 // A level of a direction-optimizing BFS as expected from the degrees, edges
 // at random between them (the configuration model), each level's direction
@@ -126,6 +131,19 @@ struct BfsLevel {
   // The lists and entries read past the first `link_heads` of each list.
   double lists_past_heads = 0, entries_past_heads = 0;
 };
-std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& graph, bool over_link, int link_heads = 0);
+// The entries and lists past the heads leave out the `whole_lists` of
+// highest degree, which a cache holds whole.
+std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& graph, bool over_link, int link_heads = 0,
+                                          double whole_lists = 0);
+// The levels of `sources` runs from sources drawn as bench draws them (a
+// vertex with edges at random), each small level's far ends drawn one by
+// one, with a fixed seed (a plan is the same every time). One expected
+// trajectory (above) spreads the source over the degree classes before the
+// engine chooses each level's direction, which a run from a hub and a run
+// from a leaf make differently; their mean does not.
+constexpr int kBfsDrawnSources = 256;
+constexpr uint64_t kBfsDrawSeed = 0x7467706c616e;
+std::vector<std::vector<BfsLevel>> drawn_bfs_levels(const GraphFacts& graph, bool over_link, int link_heads,
+                                                    double whole_lists, int sources);
 
 }  // namespace tg::planner

@@ -398,6 +398,72 @@ TEST(Plan, ExpectedBfsLevelsTakeTheEnginesDirections) {
   EXPECT_TRUE(expected_bfs_levels(GraphFacts{}, false).empty());
 }
 
+// A skewed graph as its facts: 2^scale vertices, half of the entries in the
+// lists of the 1,024 of highest degree, the rest at degree 16.
+GraphFacts hub_degrees(int scale) {
+  GraphFacts g = uniform_degrees(scale);
+  g.edges = 32 * g.vertices;
+  g.top_degree_shares = {{1024, 0.5}, {double(g.vertices), 1.0}};
+  return g;
+}
+
+// Runs from drawn sources: one a source, each from a single vertex, the same
+// every time (the plan must not change between calls); a small graph's
+// levels draw their far ends, so the runs differ from one another.
+TEST(Plan, DrawnBfsSourcesAreFixedAndSingle) {
+  const GraphFacts g = hub_degrees(16);
+  const auto a = drawn_bfs_levels(g, true, 2, 0, 64), b = drawn_bfs_levels(g, true, 2, 0, 64);
+  ASSERT_EQ(a.size(), 64u);
+  size_t differ = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    ASSERT_FALSE(a[i].empty());
+    EXPECT_DOUBLE_EQ(a[i].front().frontier, 1);
+    ASSERT_EQ(a[i].size(), b[i].size());
+    for (size_t l = 0; l < a[i].size(); ++l) EXPECT_DOUBLE_EQ(a[i][l].entries, b[i][l].entries);
+    differ += a[i].size() != a[0].size() || a[i][1].frontier != a[0][1].frontier;
+  }
+  EXPECT_GT(differ, 0u);
+  EXPECT_TRUE(drawn_bfs_levels(GraphFacts{}, true, 2, 0, 8).empty());
+}
+
+// Lists a cache holds whole are read from it: with every list held whole
+// nothing is read past the heads; with the hubs' lists held, less.
+TEST(Plan, BfsLevelsLeaveTheListsCachedWholeOutOfThePastHeads) {
+  const GraphFacts g = hub_degrees(20);
+  auto past_heads = [&](double whole_lists) {
+    double entries = 0;
+    for (const BfsLevel& l : expected_bfs_levels(g, true, 2, whole_lists)) entries += l.entries_past_heads;
+    return entries;
+  };
+  EXPECT_GT(past_heads(0), 0);
+  EXPECT_LT(past_heads(1024), past_heads(0));
+  EXPECT_DOUBLE_EQ(past_heads(double(g.vertices)), 0);
+}
+
+// Over a link, BFS's work is the mean of drawn sources' runs, and each list
+// it reads past a cache's heads moves a sector: the zero-copy candidate's
+// link bytes are its entries past the heads and a sector a list.
+TEST(Plan, ZeroCopyBfsReadsASectorAListPastTheHeads) {
+  const GraphFacts g = hub_degrees(20);
+  const RunRequest r = request_for("bfs");
+  const Work w = estimate_work(r, g, true, true, 2, 0);
+  EXPECT_TRUE(w.sector_a_list);
+  EXPECT_NE(w.basis.find("drawn sources"), std::string::npos) << w.basis;
+  EXPECT_GT(w.entries_past_heads, 0);
+  EdgeCachePlan cache;
+  cache.heads = 2;
+  cache.total_entries = g.edges;
+  cache.cached_entries = 2 * g.vertices;
+  cache.lists.push_back(CachedLists{});
+  const Plan plan = make_plan(g, r, g.edges, uint64_t{70} << 30, builtin_profile(), &cache);
+  const Candidate& zc = plan.candidates[1];
+  ASSERT_EQ(zc.placement, Placement::kZeroCopyAligned);
+  const Work over = estimate_work(r, g, true, true, 2, 0);
+  EXPECT_NEAR(zc.link_bytes, over.entries_past_heads * 4 + over.lists_past_heads * 32, 1e-6 * zc.link_bytes);
+  // In GPU memory, the one expected trajectory.
+  EXPECT_EQ(estimate_work(r, g, true).basis.find("drawn"), std::string::npos);
+}
+
 TEST(PlanCommand, TheEdgeCacheChangesTheZeroCopyPrediction) {
   auto zero_copy_link = [](const std::string& mode) {
     const test::ProgramResult r = run_tiergraph("plan cc --graph kron:12 --gpu-mem 64K --json --edge-cache " + mode);
