@@ -370,7 +370,7 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     if (direction_optimizing) {
       const std::vector<std::vector<BfsLevel>> runs =
           over_link ? drawn_bfs_levels(g, true, link_heads, whole_lists, kBfsDrawnSources)
-                    : std::vector<std::vector<BfsLevel>>{expected_bfs_levels(g, false)};
+                    : std::vector<std::vector<BfsLevel>>{expected_bfs_levels(g, false, link_heads, whole_lists)};
       if (!runs.empty() && !runs.front().empty()) return direction_optimizing_bfs(runs, g, link_heads);
     }
     const double share = direction_optimizing ? 0.2 : 1.0;

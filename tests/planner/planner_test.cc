@@ -464,6 +464,23 @@ TEST(Plan, ZeroCopyBfsReadsASectorAListPastTheHeads) {
   EXPECT_EQ(estimate_work(r, g, true).basis.find("drawn"), std::string::npos);
 }
 
+// A zero-copy cache that holds every list: BFS reads nothing over the link.
+TEST(Plan, ZeroCopyBfsWithEveryListCachedReadsNothingOverTheLink) {
+  const GraphFacts g = hub_degrees(20);
+  EdgeCachePlan cache;
+  cache.total_entries = cache.cached_entries = g.edges;
+  CachedLists all;
+  all.all = true;
+  all.count = g.vertices_with_edges;
+  all.entries = g.edges;
+  cache.lists.push_back(all);
+  const Plan plan = make_plan(g, request_for("bfs"), g.edges, uint64_t{70} << 30, builtin_profile(), &cache);
+  const Candidate& zc = plan.candidates[1];
+  ASSERT_EQ(zc.placement, Placement::kZeroCopyAligned);
+  EXPECT_DOUBLE_EQ(zc.link_bytes, 0);
+  EXPECT_GT(zc.hbm_bytes, 0);
+}
+
 TEST(PlanCommand, TheEdgeCacheChangesTheZeroCopyPrediction) {
   auto zero_copy_link = [](const std::string& mode) {
     const test::ProgramResult r = run_tiergraph("plan cc --graph kron:12 --gpu-mem 64K --json --edge-cache " + mode);
