@@ -29,57 +29,72 @@ def sssp_delta(command):
     return 0.0
 
 
+def cells_of(bench_path, tg, profile_path):
+    """The cells of one bench record: one per algorithm, each placement's mean time."""
+    with open(bench_path) as f:
+        bench = json.load(f)
+    runs = [r for r in bench["runs"] if r.get("compute_s") is not None]
+    if not runs:
+        raise ValueError("no timed runs")
+    times = collections.defaultdict(list)
+    for r in runs:
+        ms = r["compute_s"] * 1e3
+        if r["algorithm"] == "pagerank":
+            ms /= r["iterations"]
+        times[(r["algorithm"], r["placement"])].append(ms)
+    details = runs[0]["details"]
+    budget = details["budget_bytes"]
+    # The room the engine found for edges: the GPU's free memory less its vertex data.
+    room = details["gpu_free_bytes"] - details["vertex_bytes_estimate"]
+    cells = []
+    for algorithm in dict.fromkeys(r["algorithm"] for r in runs):
+        # The plan auto's run recorded, where it holds the graph's facts; else planned here again.
+        plan = next((r["details"]["plan"] for r in runs if r["algorithm"] == algorithm and r["placement"] == "auto"
+                     and "graph" in r["details"].get("plan", {})), None)
+        if plan is None:
+            plan = json.loads(subprocess.run(
+                [tg, "plan", algorithm, "--graph", runs[0]["graph"], "--gpu-mem", str(budget), "--profile",
+                 profile_path, "--json"], check=True, capture_output=True, text=True).stdout)
+        measured = {p: sum(v) / len(v) for (a, p), v in times.items() if a == algorithm}
+        # The placement auto's runs took. A bench prepares a fixed placement once for all its algorithms
+        # (SSSP's weights placed too, and over zero-copy cached beside the ids), auto once for each: auto's
+        # time is the one of the configuration the planner predicted.
+        auto_plan = next((r["details"]["plan"] for r in runs if r["algorithm"] == algorithm
+                          and r["placement"] == "auto" and "plan" in r["details"]), {})
+        # The streamed placements' heads cache as their runs held it (bench places them once for all its
+        # algorithms: CC's heads beside the others' reads).
+        streamed_heads = max((r["details"].get("edge_cache", {}).get("heads", 0) for r in runs
+                              if r["algorithm"] == algorithm
+                              and (r["placement"].startswith("subgraph") or r["placement"] == "stream")), default=0)
+        cell = {"bench": bench_path.rsplit("/", 1)[-1], "algorithm": algorithm, "budget_bytes": budget,
+                "room_bytes": room, "graph": plan["graph"], "zero_copy_cache": plan["zero_copy_cache"],
+                "streamed_heads": streamed_heads,
+                "auto_placement": auto_plan.get("choice"), "measured_ms": measured}
+        # SSSP's bucket width as the bench ran it: its --delta, else 0 (the engine's own, which the subgraph
+        # placement narrows and splits over light lists). The test takes records without it as run at 128.
+        if algorithm == "sssp":
+            cell["sssp_delta"] = sssp_delta(bench["command"])
+        cells.append(cell)
+    return cells
+
+
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__.strip().splitlines()[2].strip())
     tg, profile_path, out_path = sys.argv[1:4]
     if not out_path.endswith(".json"):
         sys.exit(f"{out_path}: the records' name must end in .json")
-    with open(profile_path) as f:
-        profile = json.load(f)
+    try:
+        with open(profile_path) as f:
+            profile = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"{profile_path}: not a profile ({e})")
     cells = []
     for bench_path in sys.argv[4:]:
-        with open(bench_path) as f:
-            bench = json.load(f)
-        runs = [r for r in bench["runs"] if r.get("compute_s") is not None]
-        times = collections.defaultdict(list)
-        for r in runs:
-            ms = r["compute_s"] * 1e3
-            if r["algorithm"] == "pagerank":
-                ms /= r["iterations"]
-            times[(r["algorithm"], r["placement"])].append(ms)
-        details = runs[0]["details"]
-        budget = details["budget_bytes"]
-        # The room the engine found for edges: the GPU's free memory less its vertex data.
-        room = details["gpu_free_bytes"] - details["vertex_bytes_estimate"]
-        for algorithm in dict.fromkeys(r["algorithm"] for r in runs):
-            # The plan auto's run recorded, where it holds the graph's facts; else planned here again.
-            plan = next((r["details"]["plan"] for r in runs if r["algorithm"] == algorithm and r["placement"] == "auto"
-                         and "graph" in r["details"].get("plan", {})), None)
-            if plan is None:
-                plan = json.loads(subprocess.run(
-                    [tg, "plan", algorithm, "--graph", runs[0]["graph"], "--gpu-mem", str(budget), "--profile",
-                     profile_path, "--json"], check=True, capture_output=True, text=True).stdout)
-            measured = {p: sum(v) / len(v) for (a, p), v in times.items() if a == algorithm}
-            # The placement auto's runs took. A bench prepares a fixed placement once for all its algorithms
-            # (SSSP's weights placed too, and over zero-copy cached beside the ids), auto once for each: auto's
-            # time is the one of the configuration the planner predicted.
-            auto_plan = next((r["details"]["plan"] for r in runs if r["algorithm"] == algorithm
-                              and r["placement"] == "auto" and "plan" in r["details"]), {})
-            # The streamed placements' heads cache as their runs held it (bench places them once for all its
-            # algorithms: CC's heads beside the others' reads).
-            streamed_heads = max((r["details"].get("edge_cache", {}).get("heads", 0) for r in runs
-                                  if r["algorithm"] == algorithm
-                                  and (r["placement"].startswith("subgraph") or r["placement"] == "stream")), default=0)
-            cell = {"bench": bench_path.rsplit("/", 1)[-1], "algorithm": algorithm, "budget_bytes": budget,
-                    "room_bytes": room, "graph": plan["graph"], "zero_copy_cache": plan["zero_copy_cache"],
-                    "streamed_heads": streamed_heads,
-                    "auto_placement": auto_plan.get("choice"), "measured_ms": measured}
-            # SSSP's bucket width as the bench ran it: its --delta, else 0 (the engine's own, which the subgraph
-            # placement narrows and splits over light lists). The test takes records without it as run at 128.
-            if algorithm == "sssp":
-                cell["sssp_delta"] = sssp_delta(bench["command"])
-            cells.append(cell)
+        try:
+            cells += cells_of(bench_path, tg, profile_path)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, subprocess.CalledProcessError) as e:
+            sys.exit(f"{bench_path}: not a bench record this script can read ({type(e).__name__}: {e})")
     # One cell a line; the profile beside it, as calibrate wrote it (OUT.profile.json).
     with open(out_path, "w") as f:
         f.write('{"cells": [\n' + ",\n".join(json.dumps(c) for c in cells) + "\n]}\n")

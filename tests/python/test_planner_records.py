@@ -58,5 +58,21 @@ class PlannerRecordsTest(unittest.TestCase):
         self.assertEqual(self.cells("tiergraph bench g.tgb -a sssp --delta=32 -p auto")["sssp"]["sssp_delta"], 32.0)
 
 
+class PlannerRecordsBadInputTest(unittest.TestCase):
+    def test_a_file_that_is_not_a_bench_record(self):
+        with tempfile.TemporaryDirectory() as d:
+            profile = pathlib.Path(d) / "p.json"
+            profile.write_text("{}")
+            for text in ["not json", "{}", '{"runs": []}', '{"runs": [{"compute_s": 1}]}', "[1, 2]"]:
+                b = pathlib.Path(d) / "b.json"
+                b.write_text(text)
+                r = subprocess.run([sys.executable, str(SCRIPT), "tg", str(profile), str(pathlib.Path(d) / "o.json"),
+                                    str(b)], capture_output=True, text=True)
+                self.assertEqual(r.returncode, 1, text)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertIn("b.json: not a bench record", r.stderr)
+                self.assertFalse((pathlib.Path(d) / "o.json").exists())
+
+
 if __name__ == "__main__":
     unittest.main()
