@@ -142,14 +142,6 @@ double whole_list_share(const EdgeCachePlan& cache) {
   return std::min(1.0, in_lists / double(cache.total_entries));
 }
 
-// The lists a cache holds whole (the highest-degree ones), of every CSR placed.
-double whole_lists_cached(const EdgeCachePlan* cache) {
-  double count = 0;
-  if (cache != nullptr)
-    for (const CachedLists& l : cache->lists) count += double(l.count);
-  return count;
-}
-
 double cached_entries(const Work& w, const EdgeCachePlan& cache) {
   if (cache.total_entries == 0) return 0;
   const double list_share = whole_list_share(cache);
@@ -372,7 +364,8 @@ Plan make_plan(const GraphFacts& g, const RunRequest& request, uint64_t budget, 
   const bool zero_copy_over_link = zero_copy_cache == nullptr || zero_copy_cache->cached_fraction() < 1;
   const Work zero_copy_work =
       estimate_work(request, g, pulls_on(Placement::kZeroCopyAligned), zero_copy_over_link,
-                    zero_copy_cache != nullptr ? zero_copy_cache->heads : 0, whole_lists_cached(zero_copy_cache));
+                    zero_copy_cache != nullptr ? zero_copy_cache->heads : 0,
+                    zero_copy_cache != nullptr ? double(zero_copy_cache->lists_cached()) : 0);
   plan.candidates.push_back(zero_copy_candidate(zero_copy_work, s, profile, zero_copy_cache));
   // Its own work where it differs (BFS over the link: the mean of drawn sources).
   if (zero_copy_work.basis != plan.work.basis) plan.candidates.back().basis += "; " + zero_copy_work.basis;

@@ -58,10 +58,8 @@ Tally replan(const std::string& name, std::string profile_name = "") {
       std::printf("%s\n", describe(plan).c_str());
       // The one expected trajectory's levels over zero-copy with its cache's
       // heads and whole lists (the plan's work is the mean of drawn sources).
-      double whole_lists = 0;
-      for (const CachedLists& l : cache.lists) whole_lists += double(l.count);
       if (algorithm == "bfs")
-        for (const BfsLevel& l : expected_bfs_levels(graph, true, cache.heads, whole_lists))
+        for (const BfsLevel& l : expected_bfs_levels(graph, true, cache.heads, double(cache.lists_cached())))
           std::printf("level %s frontier %10.0f entries %12.0f lists %10.0f past heads: lists %10.0f entries %12.0f\n",
                       l.pull ? "pull" : "push", l.frontier, l.entries, l.lists, l.lists_past_heads,
                       l.entries_past_heads);
