@@ -312,5 +312,14 @@ TEST(PlanRecords, H100QuarterBudgetOnTodaysEngine) {
 // others 9.5-10.2, as stream's 9.2-10.5 (the medians 9.98 and 9.99).
 TEST(PlanRecords, H200AtScale24OnTodaysEngine) { expect_records("h200-2026-12-06", 23, 8, 24, "h200-2026-12-02", 7); }
 
+// The same on the H100 (session 49, call 4; docs/gpu-check/2026-12-06-h100-
+// session49): 24 of 24 within 25%, on a host whose own calibrate matched the
+// profile of 2026-11-28. The choice misses on urand:24's CC (zero-copy 11.9 ms
+// against stream's 9.8), where the three placements run the same sample step
+// and its runs spread 13-20 ms on urand:25 (docs/PERF.md, "Session 49").
+// The first host of that morning read scattered zero-copy half as fast (SSSP
+// 436 ms against 219 here): records from it are not kept.
+TEST(PlanRecords, H100AtScale24OnTodaysEngine) { expect_records("h100-2026-12-06c", 24, 8, 24, "h100-2026-11-28", 7); }
+
 }  // namespace
 }  // namespace tg::planner
