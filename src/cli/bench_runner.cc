@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "engines/paged/host_mem.h"
 #include "generators/generators.h"
+#include "planner/calibrate.h"
 #include "planner/planner.h"
 
 namespace tg::cli {
@@ -196,10 +197,16 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   // pushes heads: algorithms/algorithm.h, batch_reads). auto: the planner
   // chooses per algorithm (planner/planner.h), and each row records its plan.
   const planner::MachineProfile profile = planned ? planner::find_profile(options.profile) : planner::MachineProfile{};
+  const planner::GpuIdentity gpu = planned ? planner::gpu_identity(options.device) : planner::GpuIdentity{};
+  bool noted_profile = false;  // once a graph
   by_algorithm(spec, graph, placement, requests, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
     auto plan = std::make_shared<planner::Plan>();
-    run_batch(group, planned ? planner::with_planner(graph, group[0], options, profile, plan) : options,
+    run_batch(group, planned ? planner::with_planner(graph, group[0], options, profile, gpu, plan) : options,
               [&](size_t k, RunOutput&& out) {
+                if (planned && !plan->profile_note.empty() && log && !noted_profile) {
+                  std::fprintf(log, "bench: note: %s\n", plan->profile_note.c_str());
+                  noted_profile = true;
+                }
                 if (planned && !plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
                 consume(group[k], out);
                 done = k + 1;

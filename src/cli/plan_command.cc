@@ -18,6 +18,7 @@
 #include "distributed/partition_summary.h"
 #include "distributed/rank_memory.h"
 #include "engines/gpu_footprint.h"
+#include "planner/calibrate.h"
 #include "planner/planner.h"
 
 namespace tg::cli {
@@ -101,8 +102,9 @@ void plan(const PlanOptions& o) {
     return plan_gpus(o, algorithm, graph, per_gpu);
   }
   const EdgeCachePlan cache = planner::zero_copy_cache_plan(graph, request, budget, room, o.edge_cache);
-  const planner::Plan p = planner::make_plan(facts, request, budget, room, profile, &cache,
-                                             planner::streamed_heads_cache(facts, request, budget, room, o.edge_cache));
+  planner::Plan p = planner::make_plan(facts, request, budget, room, profile, &cache,
+                                       planner::streamed_heads_cache(facts, request, budget, room, o.edge_cache));
+  p.profile_note = planner::profile_note(profile, planner::gpu_identity(0));  // none without a GPU
   if (o.json) std::printf("%s\n", planner::to_json(p).dump().c_str());
   else std::printf("%s", planner::describe(p).c_str());
 }

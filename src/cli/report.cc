@@ -70,6 +70,8 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
   if (r.sources.size() > 1) engine += ", " + std::to_string(r.sources.size()) + " sources";
   std::fprintf(out, "  engine     %s\n", engine.c_str());
   if (!r.engine_note.empty()) std::fprintf(out, "  note       %s\n", r.engine_note.c_str());
+  if (s.plan.contains("profile_note"))
+    std::fprintf(out, "  note       %s\n", s.plan["profile_note"].get<std::string>().c_str());
   std::string times;
   for (const auto& [name, seconds] : s.phases_s) {
     char buf[64];

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "planner/calibrate.h"
 #include "planner/planner.h"
 
 namespace tg {
@@ -18,8 +19,9 @@ RunOutput run_on_engine(const AnyGraph& graph, const RunRequest& request, const 
   if (gpu.placement != Placement::kAuto || gpu.gpus > 0 || gpu.choose_auto) return run_on_gpu(graph, request, gpu);
   // placement auto: the planner chooses, once the engine knows the budget.
   auto plan = std::make_shared<planner::Plan>();
-  RunOutput out =
-      run_on_gpu(graph, request, planner::with_planner(graph, request, gpu, planner::find_profile(gpu.profile), plan));
+  RunOutput out = run_on_gpu(graph, request,
+                             planner::with_planner(graph, request, gpu, planner::find_profile(gpu.profile),
+                                                   planner::gpu_identity(gpu.device), plan));
   if (!plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
   return out;
 }

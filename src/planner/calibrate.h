@@ -21,4 +21,8 @@ struct CalibrateOptions {
 void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options);
 void calibrate_cpu(MachineProfile& profile, const CalibrateOptions& options);
 
+// GPU `device`'s name and UUID ("GPU-" and 32 hex digits, as nvidia-smi
+// prints it); empty where there is no usable GPU or no CUDA in this build.
+GpuIdentity gpu_identity(int device);
+
 }  // namespace tg::planner

@@ -9,4 +9,6 @@ void calibrate_gpu(MachineProfile&, const CalibrateOptions&) {
   throw Error("this tiergraph was built without CUDA (no nvcc at build time)");
 }
 
+GpuIdentity gpu_identity(int) { return {}; }
+
 }  // namespace tg::planner

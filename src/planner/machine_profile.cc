@@ -124,6 +124,7 @@ nlohmann::json to_json(const MachineProfile& p) {
                       {"step_overhead_s", p.step_overhead_s},
                       {"cpu_gather", p.cpu_gather}};
   if (!p.device_links.points.empty()) j["device_forest_links"] = points(p.device_links);
+  if (!p.gpu_uuid.empty()) j["gpu_uuid"] = p.gpu_uuid;
   return j;
 }
 
@@ -149,6 +150,7 @@ MachineProfile read_profile(const std::string& path) {
   MachineProfile p;
   p.source = path;
   p.gpu = field_text(j, path, "gpu");
+  p.gpu_uuid = field_text(j, path, "gpu_uuid");
   p.gpu_memory_bytes = field_count(j, path, "gpu_memory_bytes", std::numeric_limits<uint64_t>::max());
   p.cpu_threads = static_cast<int>(field_count(j, path, "cpu_threads", kMaxThreads));
   p.link_copy = field_rate(j, path, "link_copy");
@@ -180,6 +182,19 @@ std::string default_profile_path() {
     return std::string(xdg) + "/tiergraph/profile.json";
   const char* home = std::getenv("HOME");
   return std::string(home != nullptr ? home : ".") + "/.config/tiergraph/profile.json";
+}
+
+std::string profile_note(const MachineProfile& profile, const GpuIdentity& gpu) {
+  const bool built_in = profile.source.starts_with("built-in");
+  if (built_in || profile.gpu.empty() || gpu.name.empty()) return "";
+  std::string other;
+  if (profile.gpu != gpu.name) other = profile.gpu + ", this run's GPU is " + gpu.name;
+  else if (!profile.gpu_uuid.empty() && !gpu.uuid.empty() && profile.gpu_uuid != gpu.uuid)
+    other = profile.gpu_uuid + ", this run's GPU is " + gpu.uuid;
+  if (other.empty()) return "";
+  return "the profile " + profile.source + " was measured on " + other +
+         " (rates differ between hosts of one GPU model, scattered zero-copy reads up to 2x): run tiergraph "
+         "calibrate here for this machine's predictions";
 }
 
 MachineProfile find_profile(const std::string& path_option) {

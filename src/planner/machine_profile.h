@@ -23,6 +23,11 @@ struct FootprintRates {
 struct MachineProfile {
   std::string source;  // "built-in (...)" or the file it was read from
   std::string gpu;     // device name; empty: measured without a GPU
+  // The measured GPU's UUID as nvidia-smi prints it ("GPU-..."); empty in
+  // profiles made before calibrate recorded it. Two hosts with the same GPU
+  // model can differ 2x in scattered zero-copy reads (docs/PERF.md, session
+  // 49), so a run on another GPU is told to calibrate (profile_note).
+  std::string gpu_uuid;
   uint64_t gpu_memory_bytes = 0;
   int cpu_threads = 0;
 
@@ -54,6 +59,16 @@ MachineProfile builtin_profile();
 MachineProfile read_profile(const std::string& path);
 void write_profile(const MachineProfile& profile, const std::string& path);
 nlohmann::json to_json(const MachineProfile& profile);
+
+// What a run on the GPU named `gpu` (its device name and UUID, as
+// gpu_identity gives them) should know of `profile`: that it was measured on
+// another GPU, or on another model, and where to calibrate; empty where the
+// profile names the same GPU or cannot tell (no UUID recorded, built-in).
+struct GpuIdentity {
+  std::string name;
+  std::string uuid;
+};
+std::string profile_note(const MachineProfile& profile, const GpuIdentity& gpu);
 
 // The profile a run uses: --profile PATH where given (errors as read_profile),
 // else $TG_PROFILE, else the default path where a file exists there, else the

@@ -420,38 +420,40 @@ nlohmann::json to_json(const Plan& plan) {
   const EdgeCachePlan& cache = plan.zero_copy_cache;
   nlohmann::json lists = nlohmann::json::array();
   for (const CachedLists& l : cache.lists) lists.push_back({{"all", l.all}, {"count", l.count}, {"entries", l.entries}});
-  return {{"choice", name_of(plan.choice)},
-          {"reason", plan.reason},
-          {"algorithm", plan.algorithm},
-          {"edge_bytes", plan.edge_bytes},
-          {"budget_bytes", plan.budget_bytes},
-          {"profile", plan.profile},
-          {"work", {{"entries", plan.work.entries},
-                    {"lists", plan.work.lists},
-                    {"vertex_reads", plan.work.vertex_reads},
-                    {"forest_links", plan.work.forest_links},
-                    {"steps", plan.work.steps},
-                    {"cached_vertex_reads", plan.cached_vertex_reads},
-                    {"basis", plan.work.basis}}},
-          {"candidates", cands},
-          {"graph", {{"vertices", plan.graph.vertices},
-                     {"edges", plan.graph.edges},
-                     {"id_bytes", plan.graph.id_bytes},
-                     {"directed", plan.graph.directed},
-                     {"in_edges", plan.graph.in_edges},
-                     {"weighted", plan.graph.weighted},
-                     {"vertices_with_edges", plan.graph.vertices_with_edges},
-                     {"top_degree_shares", plan.graph.top_degree_shares},
-                     {"packed_in_bytes", plan.graph.packed_in_bytes},
-                     {"packed_out_bytes", plan.graph.packed_out_bytes},
-                     {"byte_weights", plan.graph.byte_weights}}},
-          {"streamed_heads", plan.streamed_heads},
-          {"zero_copy_cache", {{"heads", cache.heads},
-                               {"bytes", cache.bytes},
-                               {"cached_entries", cache.cached_entries},
-                               {"total_entries", cache.total_entries},
-                               {"lists", lists}}},
-          {"per_iteration", "subgraph chooses per iteration between its SubCSR and streaming partitions"}};
+  nlohmann::json j = {{"choice", name_of(plan.choice)},
+                     {"reason", plan.reason},
+                     {"algorithm", plan.algorithm},
+                     {"edge_bytes", plan.edge_bytes},
+                     {"budget_bytes", plan.budget_bytes},
+                     {"profile", plan.profile},
+                     {"work", {{"entries", plan.work.entries},
+                               {"lists", plan.work.lists},
+                               {"vertex_reads", plan.work.vertex_reads},
+                               {"forest_links", plan.work.forest_links},
+                               {"steps", plan.work.steps},
+                               {"cached_vertex_reads", plan.cached_vertex_reads},
+                               {"basis", plan.work.basis}}},
+                     {"candidates", cands},
+                     {"graph", {{"vertices", plan.graph.vertices},
+                                {"edges", plan.graph.edges},
+                                {"id_bytes", plan.graph.id_bytes},
+                                {"directed", plan.graph.directed},
+                                {"in_edges", plan.graph.in_edges},
+                                {"weighted", plan.graph.weighted},
+                                {"vertices_with_edges", plan.graph.vertices_with_edges},
+                                {"top_degree_shares", plan.graph.top_degree_shares},
+                                {"packed_in_bytes", plan.graph.packed_in_bytes},
+                                {"packed_out_bytes", plan.graph.packed_out_bytes},
+                                {"byte_weights", plan.graph.byte_weights}}},
+                     {"streamed_heads", plan.streamed_heads},
+                     {"zero_copy_cache", {{"heads", cache.heads},
+                                          {"bytes", cache.bytes},
+                                          {"cached_entries", cache.cached_entries},
+                                          {"total_entries", cache.total_entries},
+                                          {"lists", lists}}},
+                     {"per_iteration", "subgraph chooses per iteration between its SubCSR and streaming partitions"}};
+  if (!plan.profile_note.empty()) j["profile_note"] = plan.profile_note;
+  return j;
 }
 
 GraphFacts graph_facts_from_json(const nlohmann::json& plan) {
@@ -495,6 +497,7 @@ std::string describe(const Plan& plan) {
   std::snprintf(line, sizeof line, "edges      %s placed, budget %s\nwork       %s\nprofile    %s\n", gb(double(plan.edge_bytes)).c_str(),
                 gb(double(plan.budget_bytes)).c_str(), plan.work.basis.c_str(), plan.profile.c_str());
   out += line;
+  if (!plan.profile_note.empty()) out += "note       " + plan.profile_note + "\n";
   const bool per = plan.work.per > 1;
   std::snprintf(line, sizeof line, "%-18s %12s %14s %10s %10s  %s\n", "placement", "compute ms",
                 per ? (std::string("ms/") + plan.work.per_name).c_str() : "", "setup s", "link GB", "basis");
@@ -531,14 +534,16 @@ int streamed_heads_cache(const GraphFacts& g, const RunRequest& request, uint64_
 // The graph is read again when the engine calls choose_auto, inside the run
 // of this graph (the options do not outlive it).
 GpuOptions with_planner(const AnyGraph& graph, const RunRequest& request, GpuOptions options,
-                        const MachineProfile& profile, std::shared_ptr<Plan> plan) {
+                        const MachineProfile& profile, const GpuIdentity& gpu, std::shared_ptr<Plan> plan) {
   if (options.placement != Placement::kAuto) return options;
   const GraphFacts facts = facts_of(graph);
   const EdgeCacheMode mode = options.edge_cache;
-  options.choose_auto = [&graph, facts, request, profile, plan, mode](const AutoPlacementContext& context) {
+  const std::string note = profile_note(profile, gpu);
+  options.choose_auto = [&graph, facts, request, profile, note, plan, mode](const AutoPlacementContext& context) {
     const EdgeCachePlan cache = zero_copy_cache_plan(graph, request, context.budget_bytes, context.room_bytes, mode);
     *plan = make_plan(facts, request, context.budget_bytes, context.room_bytes, profile, &cache,
                       streamed_heads_cache(facts, request, context.budget_bytes, context.room_bytes, mode));
+    plan->profile_note = note;
     return plan->choice;
   };
   return options;

@@ -41,6 +41,7 @@ struct Plan {
   uint64_t edge_bytes = 0;  // of the edge arrays the run reads
   uint64_t budget_bytes = 0;
   std::string profile;  // where the rates came from
+  std::string profile_note;  // where the profile was measured on another GPU (machine_profile.h, profile_note)
   std::vector<Candidate> candidates;
   // What the predictions were made from besides the profile, recorded in the
   // JSON so that a plan can be made again without the graph (tests/planner's
@@ -82,8 +83,9 @@ std::string describe(const Plan& plan);  // a few lines and a table, for `tiergr
 
 // GPU options whose auto placement is the planner's choice, made when the
 // engine has measured the budget and the free memory; the plan lands in
-// *plan (for the run's record). Other placements are returned unchanged.
+// *plan (for the run's record), with a note where `profile` was measured on
+// another GPU than `gpu`, the run's. Other placements are returned unchanged.
 GpuOptions with_planner(const AnyGraph& graph, const RunRequest& request, GpuOptions options,
-                        const MachineProfile& profile, std::shared_ptr<Plan> plan);
+                        const MachineProfile& profile, const GpuIdentity& gpu, std::shared_ptr<Plan> plan);
 
 }  // namespace tg::planner

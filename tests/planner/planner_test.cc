@@ -46,6 +46,11 @@ TEST(Profile, WrittenAndReadBack) {
   EXPECT_EQ(q.device_random.points, p.device_random.points);
   EXPECT_EQ(q.gpu, p.gpu);
   EXPECT_EQ(q.source, path);
+  EXPECT_EQ(q.gpu_uuid, "");  // the built-in profile names no UUID, and its file none
+  EXPECT_FALSE(to_json(p).contains("gpu_uuid"));
+  p.gpu_uuid = "GPU-68209a72-223a-f111-8746-e4d6c9be2a9c";
+  write_profile(p, path);
+  EXPECT_EQ(read_profile(path).gpu_uuid, p.gpu_uuid);
   // The forest links' rates, measured by later calibrates, go with the
   // profile where there; a profile without them reads with none.
   EXPECT_TRUE(q.device_links.points.empty());
@@ -71,6 +76,7 @@ TEST(Profile, BadFilesAreRefusedNamingTheField) {
       {"device_forest_links", {{1e6, 0}}, "device_forest_links[0]\" must hold positive numbers"},
       // The descriptive fields may be absent, but not of another type or sign.
       {"gpu", 5, "\"gpu\" is not a string"},
+      {"gpu_uuid", false, "\"gpu_uuid\" is not a string"},
       {"gpu_memory_bytes", -5, "\"gpu_memory_bytes\" must be a whole number from 0 to"},
       {"cpu_threads", 1e12, "\"cpu_threads\" must be a whole number from 0 to 4096, not 1000000000000.0"},
   };
@@ -86,6 +92,39 @@ TEST(Profile, BadFilesAreRefusedNamingTheField) {
   j.erase("cpu_threads");
   write(j.dump());
   EXPECT_EQ(read_profile(path).cpu_threads, 0);
+}
+
+// A profile measured on another GPU is named in a note that says where to
+// calibrate; the same GPU, one that cannot be told apart (no UUID recorded,
+// no GPU seen) and the built-in figures say nothing.
+TEST(Profile, ANoteWhereTheRunsGpuIsNotTheProfiles) {
+  MachineProfile p = builtin_profile();
+  p.source = "/tmp/p.json";
+  p.gpu = "NVIDIA H100 80GB HBM3";
+  p.gpu_uuid = "GPU-aaaaaaaa-0000-0000-0000-000000000000";
+  const GpuIdentity same{p.gpu, p.gpu_uuid};
+  const GpuIdentity other_card{p.gpu, "GPU-bbbbbbbb-0000-0000-0000-000000000000"};
+  const GpuIdentity other_model{"NVIDIA H200", "GPU-cccccccc-0000-0000-0000-000000000000"};
+  EXPECT_EQ(profile_note(p, same), "");
+  EXPECT_EQ(profile_note(p, GpuIdentity{}), "");  // no GPU seen
+  const std::string card = profile_note(p, other_card);
+  for (const std::string part : {std::string("/tmp/p.json"), p.gpu_uuid, other_card.uuid, std::string("tiergraph calibrate")})
+    EXPECT_NE(card.find(part), std::string::npos) << part << " in " << card;
+  const std::string model = profile_note(p, other_model);
+  EXPECT_NE(model.find("NVIDIA H200"), std::string::npos) << model;
+  EXPECT_NE(model.find(p.gpu), std::string::npos) << model;
+  MachineProfile old = p;  // before calibrate recorded the UUID: only the model can differ
+  old.gpu_uuid.clear();
+  EXPECT_EQ(profile_note(old, other_card), "");
+  EXPECT_NE(profile_note(old, other_model), "");
+  EXPECT_EQ(profile_note(builtin_profile(), other_model), "");  // the built-in figures say so themselves
+  // The plan carries the note into its JSON and its text; without one, neither names it.
+  Plan plan;
+  EXPECT_FALSE(to_json(plan).contains("profile_note"));
+  EXPECT_EQ(describe(plan).find("note"), std::string::npos);
+  plan.profile_note = card;
+  EXPECT_EQ(to_json(plan)["profile_note"], card);
+  EXPECT_NE(describe(plan).find("note       " + card), std::string::npos);
 }
 
 TEST(Profile, FootprintRatesInterpolateInLogSpaceAndHoldAtTheEnds) {

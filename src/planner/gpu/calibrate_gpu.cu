@@ -113,6 +113,25 @@ std::string rate_text(const char* what, double rate, const char* unit) {
 
 }  // namespace
 
+GpuIdentity gpu_identity(int device) {
+  int count = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceCount(&count) != cudaSuccess || device < 0 || device >= count ||
+      cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    cudaGetLastError();  // a failed query is no error of the run's
+    return {};
+  }
+  const auto* b = reinterpret_cast<const unsigned char*>(prop.uuid.bytes);
+  std::string uuid = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) uuid += '-';
+    std::snprintf(hex, sizeof hex, "%02x", b[i]);
+    uuid += hex;
+  }
+  return {prop.name, uuid};
+}
+
 void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
   auto say = [&](const std::string& s) {
     if (options.progress) options.progress(s);
@@ -127,6 +146,7 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     throw Error("calibrate needs " + std::to_string((bytes >> 20) + 512) + " MiB of free GPU memory, " + prop.name +
                 " has " + std::to_string(free_bytes >> 20) + " MiB free");
   profile.gpu = prop.name;
+  profile.gpu_uuid = gpu_identity(options.device).uuid;
   profile.gpu_memory_bytes = total_bytes;
   const int sms = prop.multiProcessorCount;
   Events ev;
