@@ -447,7 +447,7 @@ PYBIND11_MODULE(tiergraph, m) {
       [](Str algorithm_in, GraphArg graph_in, OptionalInt source, OptionalIntList sources, Str engine, Str placement,
          Int threads, Bool verify, Float tolerance, Int max_iters, Float damping, Float delta, Int gpu_memory_budget,
          Int device, Int gpus, Bool push_only, Str vertex_order, Str cc_method, Str pr_contributions,
-         Str edge_cache) {
+         Str edge_cache, Str profile) {
         const std::string algorithm = text(algorithm_in, "algorithm");
         const tiergraph::Graph& graph = graph_of(graph_in);
         if (!source.is_none() && !sources.is_none())
@@ -470,6 +470,7 @@ PYBIND11_MODULE(tiergraph, m) {
         o.cc_method = text(cc_method, "cc_method");
         o.pagerank_contributions = text(pr_contributions, "pr_contributions");
         o.edge_cache = text(edge_cache, "edge_cache");
+        o.profile = text(profile, "profile");
         if (!source.is_none()) o.sources = {whole<uint64_t>(source, "source")};
         if (!sources.is_none()) o.sources = whole_list<uint64_t>(sources, "sources");
         tiergraph::Result r;
@@ -487,11 +488,14 @@ PYBIND11_MODULE(tiergraph, m) {
       py::arg("damping") = 0.85, py::arg("delta") = 0.0, py::arg("gpu_memory_budget") = 0, py::arg("device") = 0,
       py::arg("gpus") = 0, py::arg("push_only") = false, py::arg("vertex_order") = "as-loaded",
       py::arg("cc_method") = "sampled", py::arg("pr_contributions") = "auto", py::arg("edge_cache") = "auto",
+      py::arg("profile") = "",
       "Runs an algorithm; returns (values, stats): a NumPy array indexed by internal id (vertex id - "
       "graph.id_base) and the run's statistics as a dict. Sources are in the graph's own numbering. "
       "vertex_order='degree' runs on a copy renumbered hubs first (faster gathers and pushes on power-law graphs; "
       "the renumbering is stats['time_s']['renumber']); the values stay in the graph's numbering. "
       "cc_method: 'sampled' (Afforest) or 'sv' (Shiloach-Vishkin); pr_contributions: 'auto', 'float' or 'double' "
       "(the type PageRank's scores travel along edges in), as the command line's --cc-method and --pr-contributions. "
-      "edge_cache: 'auto' or 'off', the GPU's resident edge cache (the command line's --edge-cache).");
+      "edge_cache: 'auto' or 'off', the GPU's resident edge cache (the command line's --edge-cache). "
+      "profile: the machine profile placement='auto' plans with (a file of `tiergraph calibrate`, the command line's "
+      "--profile); '' for $TG_PROFILE, else ~/.config/tiergraph/profile.json, else built-in figures.");
 }

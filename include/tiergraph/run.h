@@ -23,6 +23,10 @@ struct RunOptions {
   // longest lists; subgraph and stream: each list's first entries where cc samples by pushes), "off" none
   // (docs/GPU.md, "The resident edge cache"); the command line's --edge-cache.
   std::string edge_cache = "auto";
+  // GPU, placement "auto": the machine profile the planner reads (a file of `tiergraph calibrate`); empty:
+  // $TG_PROFILE, else ~/.config/tiergraph/profile.json where it exists, else built-in figures; the command
+  // line's --profile (docs/PLANNER.md). One measured on another GPU is named in the plan's "profile_note".
+  std::string profile;
   int device = 0;                   // GPU: device index
   int gpus = 0;                     // several GPUs: split the graph over GPUs 0..gpus-1 (bfs, cc, pagerank, sssp; docs/DISTRIBUTED.md)
   int threads = 0;                  // CPU: OpenMP threads for this run; 0: OpenMP's default

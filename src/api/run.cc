@@ -55,6 +55,7 @@ tg::GpuOptions gpu_options(const RunOptions& o) {
   gpu.placement = *placement;
   gpu.memory_budget = o.gpu_memory_budget;
   gpu.edge_cache = choice_named(tg::edge_cache_choices(), o.edge_cache, "edge_cache");
+  gpu.profile = o.profile;
   if (o.device < 0) throw tg::usage_error("device " + std::to_string(o.device) + ": must be 0 or more");
   gpu.device = o.device;
   if (o.gpus < 0) throw tg::usage_error("gpus " + std::to_string(o.gpus) + ": must be 0 or more");

@@ -269,6 +269,24 @@ TEST(Api, ErrorsComeBackWithTheirKind) {
   EXPECT_EQ(error_kind([&] { tiergraph::load("kron:4", bad_weights); }), ErrorKind::kUsage);
 }
 
+// RunOptions::profile is the command line's --profile: read where
+// placement "auto" plans a GPU run (a profile that cannot be read is bad
+// input naming the file), and a CPU run plans nothing and reads none.
+TEST(Api, TheProfileIsReadWhereAutoPlansAGpuRun) {
+  const tiergraph::Graph g = tiergraph::load("kron:8");
+  tiergraph::RunOptions o;
+  o.profile = ::testing::TempDir() + "/api-no-such-profile.json";
+  if (!tiergraph::gpu_available()) {
+    EXPECT_EQ(tiergraph::run("bfs", g, o).engine, "cpu");
+    return;
+  }
+  std::string message;
+  EXPECT_EQ(error_kind([&] { tiergraph::run("bfs", g, o); }, &message), tiergraph::ErrorKind::kInput);
+  EXPECT_NE(message.find(o.profile), std::string::npos) << message;
+  o.placement = "device";  // a fixed placement plans nothing
+  EXPECT_EQ(tiergraph::run("bfs", g, o).placement, "device");
+}
+
 TEST(Api, OptionsByDesignatedInitializers) {
   tiergraph::Graph g = tiergraph::load("kron:6");
   tiergraph::Result r = tiergraph::run("bfs", g, {.engine = "cpu", .sources = {1}, .verify = true});

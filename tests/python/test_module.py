@@ -100,6 +100,19 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(off.tolist(), sampled.tolist())
         with self.assertRaises(ValueError):
             tiergraph.run("cc", g, edge_cache="sometimes")
+        # profile: read where placement="auto" plans a GPU run (a missing file an InputError naming it); a CPU run
+        # plans nothing and reads none, as the command line's --profile.
+        missing = os.path.join(tempfile.gettempdir(), "tiergraph-no-such-profile.json")
+        _, where = tiergraph.run("cc", g)
+        if where["engine"] == "cpu":
+            _, on_cpu = tiergraph.run("cc", g, profile=missing)
+            self.assertEqual(on_cpu["engine"], "cpu")
+        else:
+            with self.assertRaises(tiergraph.InputError) as caught:
+                tiergraph.run("cc", g, profile=missing)
+            self.assertIn(missing, str(caught.exception))
+        with self.assertRaises(TypeError):
+            tiergraph.run("cc", g, profile=5)
         for threads in (-1, 100000):  # 100000 once crashed making OpenMP's team
             with self.assertRaises(ValueError):
                 tiergraph.run("cc", g, engine="cpu", threads=threads)

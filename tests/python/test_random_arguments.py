@@ -36,7 +36,7 @@ class RandomArguments(unittest.TestCase):
             "run": (tiergraph.run, ["algorithm", "graph"],
                     ["source", "sources", "engine", "placement", "threads", "verify", "tolerance", "max_iters",
                      "damping", "delta", "gpu_memory_budget", "device", "gpus", "push_only", "vertex_order",
-                     "cc_method", "pr_contributions", "edge_cache"]),
+                     "cc_method", "pr_contributions", "edge_cache", "profile"]),
             "generate": (tiergraph.generate, ["spec"], ["weights", "edge_factor", "seed", "ids64", "lists_by_weight"]),
             "from_edges": (tiergraph.from_edges, ["src", "dst"],
                            ["weights", "num_vertices", "undirected", "simplify", "random_weights", "ids64",
