@@ -125,6 +125,8 @@ nlohmann::json to_json(const MachineProfile& p) {
                       {"cpu_gather", p.cpu_gather}};
   if (!p.device_links.points.empty()) j["device_forest_links"] = points(p.device_links);
   if (!p.gpu_uuid.empty()) j["gpu_uuid"] = p.gpu_uuid;
+  if (!p.zero_copy_random_in_place.points.empty())
+    j["zero_copy_random_lines_in_place"] = points(p.zero_copy_random_in_place);
   return j;
 }
 
@@ -158,6 +160,8 @@ MachineProfile read_profile(const std::string& path) {
   p.host_register = field_rate(j, path, "host_register");
   p.zero_copy_lines = field_rate(j, path, "zero_copy_lines");
   p.zero_copy_random = field_footprints(j, path, "zero_copy_random_lines");
+  if (j.contains("zero_copy_random_lines_in_place"))
+    p.zero_copy_random_in_place = field_footprints(j, path, "zero_copy_random_lines_in_place");
   p.device_read = field_rate(j, path, "device_read");
   p.device_random = field_footprints(j, path, "device_random_reads");
   p.step_overhead_s = field_rate(j, path, "step_overhead_s");

@@ -37,6 +37,13 @@ struct MachineProfile {
   double host_register = 0;    // cudaHostRegister in place (zero-copy and subgraph setup)
   double zero_copy_lines = 0;  // warp reads of whole 128-byte lines, in address order
   FootprintRates zero_copy_random;  // random 128-byte lines per second, by host footprint
+  // The same over memory pinned as the engine pins a graph's arrays (tg::Array
+  // storage, 2 MiB-aligned on huge pages where the kernel gives them,
+  // registered in place read-only: gpu/placed_graph.cu), at 1 and 4 GiB.
+  // Recorded to tell hosts apart (two lent H100s read scattered zero-copy 2x
+  // apart, docs/PERF.md session 49); the model does not read it yet. Empty in
+  // profiles made before it and in --quick ones.
+  FootprintRates zero_copy_random_in_place;
   // On the GPU.
   double device_read = 0;           // coalesced reads of device memory
   FootprintRates device_random;     // random 4-byte reads per second, by footprint (vertex values)

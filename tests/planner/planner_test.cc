@@ -57,6 +57,11 @@ TEST(Profile, WrittenAndReadBack) {
   p.device_links.points = {{16.8e6, 9e9}, {1.07e9, 3e9}};
   write_profile(p, path);
   EXPECT_EQ(read_profile(path).device_links.points, p.device_links.points);
+  // So do the random lines over memory pinned in place (calibrate without --quick, from 2026-12-06).
+  EXPECT_TRUE(read_profile(path).zero_copy_random_in_place.points.empty());
+  p.zero_copy_random_in_place.points = {{1.07e9, 1.1e8}, {4.29e9, 4.8e7}};
+  write_profile(p, path);
+  EXPECT_EQ(read_profile(path).zero_copy_random_in_place.points, p.zero_copy_random_in_place.points);
 }
 
 TEST(Profile, BadFilesAreRefusedNamingTheField) {
@@ -74,6 +79,8 @@ TEST(Profile, BadFilesAreRefusedNamingTheField) {
       {"cpu_gather", "fast", "\"cpu_gather\" is not a number"},
       {"zero_copy_random_lines", {{1e9, 1e8}, {1e6, 5e8}}, "zero_copy_random_lines[1]\": footprints must increase"},
       {"device_forest_links", {{1e6, 0}}, "device_forest_links[0]\" must hold positive numbers"},
+      {"zero_copy_random_lines_in_place", {{4e9, 1e8}, {1e9, 5e8}},
+       "zero_copy_random_lines_in_place[1]\": footprints must increase"},
       // The descriptive fields may be absent, but not of another type or sign.
       {"gpu", 5, "\"gpu\" is not a string"},
       {"gpu_uuid", false, "\"gpu_uuid\" is not a string"},

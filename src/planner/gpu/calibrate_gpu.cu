@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
+#include "core/array.h"
 #include "core/forest.h"
 #include "engines/gpu/cuda_util.h"
 #include "planner/calibrate.h"
@@ -193,17 +195,19 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     TG_CUDA_CHECK_LAUNCH();
   });
   say(rate_text("zero-copy, 128-byte lines in address order", profile.zero_copy_lines, "GB/s"));
-  // Random 128-byte lines over the first `footprint` bytes of `data`, a warp each.
-  auto random_lines = [&](const uint32_t* data, uint64_t footprint) {
+  // Random 128-byte lines over the first `footprint` bytes of `data`, a warp
+  // each, into `rates` (the profile's zero_copy_random unless named).
+  auto random_lines = [&](const uint32_t* data, uint64_t footprint, FootprintRates* rates = nullptr,
+                          const char* what = "zero-copy, random lines over ") {
     const int per_warp = 16;
     const uint64_t warps = uint64_t(sms) * 64;
     const double s = ev.best_seconds(3, [&] {
       read_random_lines<<<warps * 32 / 256, 256>>>(data, footprint / 128, per_warp, sink);
       TG_CUDA_CHECK_LAUNCH();
     });
-    profile.zero_copy_random.points.emplace_back(double(footprint), double(warps * per_warp) / s);
-    say(rate_text(("zero-copy, random lines over " + std::to_string(footprint >> 20) + " MiB").c_str(),
-                  double(warps * per_warp) / s, "M lines/s"));
+    (rates ? rates : &profile.zero_copy_random)->points.emplace_back(double(footprint), double(warps * per_warp) / s);
+    say(rate_text((what + std::to_string(footprint >> 20) + " MiB").c_str(), double(warps * per_warp) / s,
+                  "M lines/s"));
   };
   profile.zero_copy_random.points.clear();
   for (uint64_t footprint : {uint64_t{16} << 20, uint64_t{128} << 20, uint64_t{1} << 30})
@@ -221,6 +225,29 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     } else {
       cudaGetLastError();
       say("zero-copy over 4 GiB: no pinned memory for it, left out");
+    }
+    // The same reads over memory pinned as the engine pins a graph's arrays
+    // (gpu/placed_graph.cu: tg::Array storage registered in place,
+    // read-only), whose pages the host may back otherwise than
+    // cudaHostAlloc's.
+    profile.zero_copy_random_in_place.points.clear();
+    Array<uint32_t> in_place = Array<uint32_t>::allocate(big / sizeof(uint32_t));
+    std::memset(in_place.data(), 1, big);
+    cudaError_t e = cudaHostRegister(in_place.data(), big, cudaHostRegisterMapped | cudaHostRegisterReadOnly);
+    if (e != cudaSuccess) {
+      cudaGetLastError();
+      e = cudaHostRegister(in_place.data(), big, cudaHostRegisterMapped);
+    }
+    if (e == cudaSuccess) {
+      uint32_t* in_place_mapped = nullptr;
+      TG_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&in_place_mapped), in_place.data(), 0));
+      for (uint64_t footprint : {uint64_t{1} << 30, big})
+        random_lines(in_place_mapped, footprint, &profile.zero_copy_random_in_place,
+                     "zero-copy pinned in place as a graph, random lines over ");
+      TG_CUDA(cudaHostUnregister(in_place.data()));
+    } else {
+      cudaGetLastError();
+      say("zero-copy pinned in place: cudaHostRegister refused, left out");
     }
   }
 
