@@ -145,6 +145,7 @@ void bench(const BenchOptions& o, const std::string& command_line) {
   const BenchSummary summary = summarize(result.rows, baseline);
   write_files(result, summary, true);
   print_bench_table(stdout, summary);
+  print_plan_checks(stdout, summary);
   std::printf("wrote %s.csv, %s.json (speedup over %s; GTEPS: harmonic mean of the runs', as Graph500; GB/s: bytes of edges needed / compute time)\n",
               o.output.c_str(), o.output.c_str(), placement_name(baseline).c_str());
   std::fflush(stdout);

@@ -11,6 +11,26 @@ std::optional<double> BenchCell::io_amplification() const {
   return bytes_moved / bytes_needed;
 }
 
+namespace {
+
+// The compute time a row's plan (auto's, details.plan) predicted for the
+// placement it chose, and that placement; none where the row has no plan.
+std::optional<std::pair<std::string, double>> predicted(const BenchRow& r) {
+  if (!r.details.is_object() || !r.details.contains("plan")) return std::nullopt;
+  const nlohmann::json& plan = r.details["plan"];
+  if (!plan.contains("choice") || !plan.contains("candidates")) return std::nullopt;
+  for (const nlohmann::json& c : plan["candidates"]) {
+    if (c.value("placement", "") != plan["choice"]) continue;
+    const std::string chosen = plan["choice"].get<std::string>();
+    if (c.contains("predicted_per_iteration_s") && r.iterations > 0)
+      return std::pair{chosen, c["predicted_per_iteration_s"].get<double>() * double(r.iterations)};
+    if (c.contains("predicted_compute_s")) return std::pair{chosen, c["predicted_compute_s"].get<double>()};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 bool BenchSummary::verification_failed() const {
   for (const BenchCell& c : cells)
     if (c.verify_failed > 0) return true;
@@ -35,6 +55,11 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
   };
   std::vector<Rates> rates;
   std::vector<std::vector<double>> times;  // per cell, the runs' compute times
+  struct Predicted {
+    double sum_s = 0, measured_s = 0;
+    int runs = 0;
+  };
+  std::vector<Predicted> predictions;
   for (const BenchRow& r : rows) {
     if (r.placement == nullptr) continue;
     auto [it, added] = index.try_emplace(Key{r.graph, r.algorithm, r.placement}, summary.cells.size());
@@ -42,6 +67,7 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
       summary.cells.push_back(BenchCell{.graph = r.graph, .algorithm = r.algorithm, .placement = r.placement});
       rates.emplace_back();
       times.emplace_back();
+      predictions.emplace_back();
     }
     BenchCell& c = summary.cells[it->second];
     c.runs++;
@@ -59,11 +85,17 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
     }
     c.bytes_moved += r.bytes_moved;
     c.bytes_needed += r.bytes_needed;
+    if (const auto p = predicted(r)) {
+      c.chosen = p->first;
+      predictions[it->second].sum_s += p->second;
+      predictions[it->second].runs++;
+    }
     if (r.verification) (r.verification->ok ? c.verified : c.verify_failed)++;
   }
   for (size_t i = 0; i < summary.cells.size(); ++i) {
     BenchCell& c = summary.cells[i];
     if (rates[i].rated > 0) c.gteps_hmean = rates[i].rated / rates[i].inverse_sum;
+    if (predictions[i].runs > 0) c.predicted_s = predictions[i].sum_s / predictions[i].runs;
     if (c.succeeded() == 0) continue;
     c.compute_s /= c.succeeded();
     std::vector<double>& t = times[i];
@@ -83,6 +115,18 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
       c.speedup = base.compute_s / c.compute_s;
   }
   return summary;
+}
+
+void print_plan_checks(std::FILE* out, const BenchSummary& summary) {
+  for (const BenchCell& c : summary.cells) {
+    if (!c.predicted_s || c.succeeded() == 0 || c.compute_s <= 0) continue;
+    const double ratio = *c.predicted_s / c.compute_s;
+    std::fprintf(out, "plan: %s %s chose %s, predicted %.3f ms, measured %.3f (%.2f)%s\n", c.graph.c_str(),
+                 c.algorithm->name().c_str(), c.chosen.c_str(), *c.predicted_s * 1e3, c.compute_s * 1e3, ratio,
+                 ratio > 2 || ratio < 0.5 ? "; more than 2x apart: the profile may not describe this machine "
+                                            "(tiergraph calibrate)"
+                                          : "");
+  }
 }
 
 }  // namespace tg::cli

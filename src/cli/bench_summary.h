@@ -3,6 +3,7 @@
 // placement.
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ struct BenchCell {
   // slow (the several-GPU BFS's roots that waited for a core, docs/PERF.md).
   double min_compute_s = 0, median_compute_s = 0, max_compute_s = 0;
   std::optional<double> speedup;  // baseline's mean time / this mean time, where both ran
+  // auto: the placement its plan chose and the plan's predicted compute time
+  // for it (details.plan), a mean over the runs that carry a plan; an
+  // iteration's prediction (PageRank) taken at each run's own iterations, as
+  // the planner's records compare them (tests/planner).
+  std::string chosen;
+  std::optional<double> predicted_s;
   std::string error;              // the last refusal
 
   int succeeded() const { return runs - failed; }
@@ -44,5 +51,11 @@ const BenchPlacement* default_baseline(const std::vector<const BenchPlacement*>&
 
 // Rows refused before any placement have no cell.
 BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* baseline);
+
+// A line for each auto cell: the placement chosen, its predicted and measured
+// times and their ratio; where they are more than 2x apart, a word that the
+// profile may not describe the machine (two lent H100s read scattered
+// zero-copy 2x apart: docs/PERF.md, session 49).
+void print_plan_checks(std::FILE* out, const BenchSummary& summary);
 
 }  // namespace tg::cli

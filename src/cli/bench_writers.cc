@@ -106,6 +106,10 @@ void write_bench_json(const std::string& path, const BenchPlan& plan, const Benc
                           {"io_amplification", c.io_amplification().value_or(0.0)},
                           {"speedup_over_baseline", c.speedup.value_or(0.0)},
                           {"error", c.error}});
+    if (c.predicted_s) {
+      j["cells"].back()["plan_choice"] = c.chosen;
+      j["cells"].back()["predicted_compute_s"] = *c.predicted_s;
+    }
   }
   formats::write_text_file(path, j.dump(1) + '\n');
 }

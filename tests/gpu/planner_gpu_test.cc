@@ -89,6 +89,9 @@ TEST(PlannerGpu, AProfileFromAnotherGpuIsNoted) {
   const size_t at = bench.err.find("bench: note: " + note);
   EXPECT_NE(at, std::string::npos) << bench.err;
   EXPECT_EQ(bench.err.find("bench: note: ", at + 1), std::string::npos) << "once a graph: " << bench.err;
+  // Each auto cell's plan beside its measured mean (cli/bench_summary.h).
+  EXPECT_NE(bench.out.find("plan: kron:10 bfs chose "), std::string::npos) << bench.out;
+  EXPECT_NE(bench.out.find("plan: kron:10 cc chose "), std::string::npos) << bench.out;
 }
 
 }  // namespace
