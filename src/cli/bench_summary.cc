@@ -56,7 +56,7 @@ BenchSummary summarize(const std::vector<BenchRow>& rows, const BenchPlacement* 
   std::vector<Rates> rates;
   std::vector<std::vector<double>> times;  // per cell, the runs' compute times
   struct Predicted {
-    double sum_s = 0, measured_s = 0;
+    double sum_s = 0;
     int runs = 0;
   };
   std::vector<Predicted> predictions;
