@@ -113,6 +113,19 @@ std::string rate_text(const char* what, double rate, const char* unit) {
   return t;
 }
 
+// A device's UUID as nvidia-smi prints it: "GPU-" and 32 hex digits in five groups.
+std::string uuid_text(const cudaUUID_t& id) {
+  const auto* b = reinterpret_cast<const unsigned char*>(id.bytes);
+  std::string uuid = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) uuid += '-';
+    std::snprintf(hex, sizeof hex, "%02x", b[i]);
+    uuid += hex;
+  }
+  return uuid;
+}
+
 }  // namespace
 
 GpuIdentity gpu_identity(int device) {
@@ -123,15 +136,7 @@ GpuIdentity gpu_identity(int device) {
     cudaGetLastError();  // a failed query is no error of the run's
     return {};
   }
-  const auto* b = reinterpret_cast<const unsigned char*>(prop.uuid.bytes);
-  std::string uuid = "GPU-";
-  char hex[3];
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) uuid += '-';
-    std::snprintf(hex, sizeof hex, "%02x", b[i]);
-    uuid += hex;
-  }
-  return {prop.name, uuid};
+  return {prop.name, uuid_text(prop.uuid)};
 }
 
 void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
@@ -148,7 +153,7 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     throw Error("calibrate needs " + std::to_string((bytes >> 20) + 512) + " MiB of free GPU memory, " + prop.name +
                 " has " + std::to_string(free_bytes >> 20) + " MiB free");
   profile.gpu = prop.name;
-  profile.gpu_uuid = gpu_identity(options.device).uuid;
+  profile.gpu_uuid = uuid_text(prop.uuid);
   profile.gpu_memory_bytes = total_bytes;
   const int sms = prop.multiProcessorCount;
   Events ev;
