@@ -6,7 +6,6 @@
 // gather in one pass and still agree. Skipped without a GPU.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <string>
 #include <utility>
 #include <variant>
@@ -46,30 +45,6 @@ TEST(GpuSourceBlocks, PageRankMatchesCpuOnEveryShape) {
                                 EXPECT_EQ(out.stats.edges_traversed, out.stats.iterations * in_edges);
                               }
                             });
-}
-
-// TG_SOURCE_HOT_VERTICES=K (a knob being measured, source_blocks.cu): auto
-// gathers in two passes, the first K sources and the rest, whatever the L2;
-// the same scores as the CPU on every shape. A fixed --source-blocks is
-// untouched by it.
-TEST(GpuSourceBlocks, AHotFirstBlockOfKSourcesMatchesCpu) {
-  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
-  constexpr uint64_t kHot = 5;
-  ::setenv("TG_SOURCE_HOT_VERTICES", std::to_string(kHot).c_str(), 1);
-  pagerank_on_every_shape(blocked(0), ", the first 5 sources apart", [&](const RunOutput& out, const AnyGraph& graph) {
-    if (num_in_edges(graph) == 0 || out.stats.iterations == 0 || num_vertices(graph) <= kHot) return;
-    ASSERT_TRUE(out.stats.gpu && out.stats.gpu->source_blocks);
-    const SourceBlockStats& b = *out.stats.gpu->source_blocks;
-    EXPECT_EQ(b.blocks, 2) << b.note;
-    EXPECT_EQ(b.block_vertices, kHot) << b.note;
-    EXPECT_EQ(out.stats.edges_traversed, out.stats.iterations * num_in_edges(graph));
-  });
-  AnyGraph graph = gpu_graph("kron_large", algorithm("pagerank"), Orientation::kUndirected, false);
-  const RunRequest r = prepare_request(graph, make_request(algorithm("pagerank"), Sources{}, {}));
-  RunOutput fixed = run_on_gpu(graph, r, blocked(3));
-  ::unsetenv("TG_SOURCE_HOT_VERTICES");
-  ASSERT_TRUE(fixed.stats.gpu && fixed.stats.gpu->source_blocks);
-  EXPECT_EQ(fixed.stats.gpu->source_blocks->blocks, 3);
 }
 
 // The auto rule needs no GPU: a block's 4-byte values fill at most three

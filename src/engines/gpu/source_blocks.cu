@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <chrono>
 
-#include "core/env_count.h"
 #include "engines/gpu_footprint.h"
 
 namespace tg::gpu {
@@ -113,22 +112,13 @@ const SourceBlockLayout<V>* SourceBlocks<V>::layout(const CsrView<V>& in, uint64
   if (tried_) return layout_.get();
   tried_ = true;
   const auto t0 = std::chrono::steady_clock::now();
-  // TG_SOURCE_HOT_VERTICES=K (auto only; a knob being measured): two blocks,
-  // the first K sources and the rest. On a graph numbered hubs first the first
-  // K values (an L1's worth: K = 49152 is 192 KiB) are read by about 40% of the
-  // entries (kron:24); a pass over those entries alone keeps them in every
-  // SM's L1, where one pass loses them to the stream of colder values and
-  // reads them from the L2, whose random-read rate bounds the gather
-  // (docs/PERF.md, session 49). block_of's last block takes every id past it.
-  const uint64_t hot = requested_ == 0 ? env_count("TG_SOURCE_HOT_VERTICES") : 0;
-  const bool hot_split = hot > 0 && hot < n;
-  const int blocks = hot_split ? 2 : source_blocks_for(requested_, n, l2_bytes_);
+  const int blocks = source_blocks_for(requested_, n, l2_bytes_);
   stats_.blocks = 0;
   if (blocks < 2) {
     stats_.note = requested_ == 1 ? "off (--source-blocks 1)" : "the sources' values fit in 3/4 of the L2";
     return nullptr;
   }
-  const uint64_t block_vertices = hot_split ? hot : std::max<uint64_t>((n + blocks - 1) / blocks, 1);
+  const uint64_t block_vertices = std::max<uint64_t>((n + blocks - 1) / blocks, 1);
   const uint64_t bytes = m * sizeof(V) + (static_cast<uint64_t>(blocks) * n + 1) * sizeof(eid_t);
   size_t free_bytes = 0, total_bytes = 0;
   TG_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -153,7 +143,7 @@ const SourceBlockLayout<V>* SourceBlocks<V>::layout(const CsrView<V>& in, uint64
   eid_t* counts = l->offsets.data();
   const uint64_t items = static_cast<uint64_t>(blocks) * n + 1;
   run_cub(pool, [&](void* tmp, size_t& b) { return cub::DeviceScan::ExclusiveSum(tmp, b, counts, counts, items); });
-  if (requested_ == 0 && !hot_split) {  // auto: the sources crowded into the first block? (source_block_rule.h)
+  if (requested_ == 0) {  // auto: the sources crowded into the first block? (source_block_rule.h)
     eid_t first_block = 0;
     TG_CUDA(cudaMemcpy(&first_block, counts + n, sizeof first_block, cudaMemcpyDeviceToHost));
     if (crowded_in_first_block(first_block, m)) {
@@ -177,9 +167,7 @@ const SourceBlockLayout<V>* SourceBlocks<V>::layout(const CsrView<V>& in, uint64
   stats_.blocks = blocks;
   stats_.block_vertices = block_vertices;
   stats_.bytes = bytes;
-  stats_.note = requested_ >= 2 ? "--source-blocks"
-                : hot_split       ? "TG_SOURCE_HOT_VERTICES: the first " + std::to_string(hot) + " sources, then the rest"
-                                  : "auto: a block's values fill at most 3/4 of the L2";
+  stats_.note = requested_ >= 2 ? "--source-blocks" : "auto: a block's values fill at most 3/4 of the L2";
   layout_ = std::move(l);
   return layout_.get();
 }
