@@ -107,6 +107,9 @@ struct PageRankGather {
   // engines/engine.h: apply writes next_contrib only.
   std::array<const void*, 1> written() const { return {next_contrib}; }
   TG_HD acc_t gather(V u, V, weight_t) const { return contrib[u]; }
+  // engines/engine.h's GathersSourceValues: the value gather() reads.
+  TG_HD const C* source_values() const { return contrib; }
+  TG_HD acc_t from_value(C x, V, weight_t) const { return x; }
   void prefetch_source(V u) const { __builtin_prefetch(contrib + u); }
   TG_HD acc_t sum(acc_t a, acc_t b) const { return a + b; }
   TG_HD double apply(V v, acc_t total) const {

@@ -185,6 +185,18 @@ concept HasWritten = requires(const G& g) {
   { g.written() };
 };
 
+// The optional source_values hint of a gather operator: gather(u, v, w) is
+// from_value(source_values()[u], v, w), one value read per source, and the
+// values do not change during a gather. An engine may then read some
+// sources' values from a copy nearer its threads (the GPU engine holds the
+// first ids' values in a cluster's shared memory where the ids run hubs
+// first: kernels/gather.cuh, staged_values.h). Without it, gather() reads.
+template <typename G, typename V>
+concept GathersSourceValues = requires(const G& g, V v, weight_t w) {
+  { g.source_values() };
+  { g.from_value(g.source_values()[0], v, w) } -> std::same_as<typename G::acc_t>;
+};
+
 // The optional sums_by_addition hint of a gather operator (`static constexpr
 // bool sums_by_addition = true`): sum(a, b) is a + b on an arithmetic acc_t,
 // so a GPU may fold into shared memory with its atomic add instead of a

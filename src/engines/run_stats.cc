@@ -62,6 +62,7 @@ nlohmann::json details_json(const RunStats& s) {
                          {"cached_fraction", c.cached_fraction()},
                          {"bytes_read", s.cache_bytes_read}};
     }
+    if (g.staged_values > 0) j["staged_values"] = g.staged_values;
     if (g.source_blocks) {
       const SourceBlockStats& b = *g.source_blocks;
       j["source_blocks"] = {{"blocks", b.blocks},

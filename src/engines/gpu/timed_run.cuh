@@ -57,7 +57,9 @@ void add_placed_run(RunStats& stats, const Placed& placed, const GpuTimes& t) {
   stats.add_phase("compute", t.compute_s);
   stats.add_phase("copy back", t.copy_back_s);
   if (placed.placement() == Placement::kDevice) stats.bytes_moved += placed.transfer_bytes();
+  const uint64_t staged = stats.gpu ? stats.gpu->staged_values : 0;  // the edge source's own report
   stats.gpu = placed.stats();
+  stats.gpu->staged_values = staged;
 }
 
 }  // namespace tg::gpu

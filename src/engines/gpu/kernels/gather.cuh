@@ -5,11 +5,25 @@
 // access_*.cu files only.
 #pragma once
 
+#include <cooperative_groups.h>
+
+#include <string>
+#include <type_traits>
+#include <utility>
+
 #include "core/env_count.h"
+#include "core/error.h"
+#include "engines/engine.h"
 #include "engines/gpu/kernels/edge_walk.cuh"
+#include "engines/gpu/staged_values.h"
 
 namespace tg::gpu {
 namespace kernels {
+
+// Warp-widths of entries a lane loads before their values in the staged
+// passes: one block an SM leaves half the threads of the plain passes, so
+// each keeps more reads in flight (the probe: 1.24x with 4, none with 1).
+constexpr int kStagedUnroll = 4;
 
 template <typename Op, typename T>
 __device__ inline T warp_combine(const Op& op, T x) {
@@ -68,19 +82,28 @@ __device__ inline double finish_gather(const GatherArgs<V>& a, const Op& op, V v
 }
 
 // Sum of gather() over entries [lo, hi) of v's list, loaded from `start`, in
-// every lane.
-template <Access A, typename V, typename Op>
+// every lane; kUnroll warp-widths of ids loaded before their values, so that
+// a lane has that many values in flight (the staged passes: kStagedUnroll).
+template <Access A, int kUnroll = 1, typename V, typename Op>
 __device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const Op& op, V v, int64_t lo, int64_t hi,
                                                  int64_t start, const ListRead<V>& list, int lane, Tally& t) {
   constexpr bool kW = Op::needs_weights;
   typename Op::acc_t acc = op.zero();
-  for (int64_t base = start; base < hi; base += kWarp) {
-    int64_t k = base + lane;
-    if (k >= lo && k < hi) {
-      weight_t w = 1.0f;
-      if constexpr (kW) w = weight_at<A>(a.csr, list, k);
-      acc = op.sum(acc, op.gather(gather_id<A>(a.csr, list, k), v, w));
+  for (int64_t base = start; base < hi; base += kWarp * kUnroll) {
+    V ids[kUnroll];
+    weight_t ws[kUnroll];
+    bool in[kUnroll];
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j) {
+      const int64_t k = base + j * kWarp + lane;
+      in[j] = k >= lo && k < hi;
+      ids[j] = in[j] ? gather_id<A>(a.csr, list, k) : V{0};
+      ws[j] = 1.0f;
+      if constexpr (kW) ws[j] = in[j] ? weight_at<A>(a.csr, list, k) : 1.0f;
     }
+#pragma unroll
+    for (int j = 0; j < kUnroll; ++j)
+      if (in[j]) acc = op.sum(acc, op.gather(ids[j], v, ws[j]));
   }
   if (lane == 0 && hi > lo) {
     t.edges += hi - lo;
@@ -100,7 +123,7 @@ __device__ inline typename Op::acc_t gather_walk(const GatherArgs<V>& a, const O
 // v's list [b, e) by the whole warp: past kChunkEntries deferred to the
 // chunked pass, else summed and finished; returns what it adds to lane 0's
 // residual (0 in the other lanes).
-template <Access A, typename V, typename Op>
+template <Access A, int kUnroll = 1, typename V, typename Op>
 __device__ inline double gather_list_by_warp(const GatherArgs<V>& a, const Op& op, V v, int64_t b, int64_t e, int lane,
                                              Tally& t) {
   const int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
@@ -108,7 +131,7 @@ __device__ inline double gather_list_by_warp(const GatherArgs<V>& a, const Op& o
     defer_to_chunks(a, v, lane);
     return 0;
   }
-  const typename Op::acc_t total = gather_walk<A>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
+  const typename Op::acc_t total = gather_walk<A, kUnroll>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
   return lane == 0 ? finish_gather(a, op, v, total) : 0;
 }
 
@@ -137,8 +160,8 @@ __global__ void __launch_bounds__(kBlock) gather_warp_kernel(GatherArgs<V> a, Op
 constexpr int kGroupLanes = 8;
 constexpr int64_t kGroupEntries = 32;
 
-template <typename V, typename Op>
-__global__ void __launch_bounds__(kBlock) gather_group_kernel(GatherArgs<V> a, Op op) {
+template <int kUnroll, typename V, typename Op>
+__device__ inline void gather_group_pass(const GatherArgs<V>& a, const Op& op) {
   constexpr int kGroups = kWarp / kGroupLanes;
   constexpr bool kW = Op::needs_weights;
   using acc_t = typename Op::acc_t;
@@ -157,10 +180,26 @@ __global__ void __launch_bounds__(kBlock) gather_group_kernel(GatherArgs<V> a, O
     acc_t acc = op.zero();
     if (short_list) {
       const ListRead<V> list = list_read<Access::kDevice>(a.csr, v, b, e);
-      for (int64_t k = b + in_group; k < e; k += kGroupLanes) {
-        weight_t w = 1.0f;
-        if constexpr (kW) w = weight_at<Access::kDevice>(a.csr, list, k);
-        acc = op.sum(acc, op.gather(gather_id<Access::kDevice>(a.csr, list, k), v, w));
+      if constexpr (kUnroll > 1) {  // a lane's entries (at most kPerLane): the ids first, then their values
+        constexpr int kPerLane = kGroupEntries / kGroupLanes;
+        V ids[kPerLane];
+        weight_t ws[kPerLane];
+#pragma unroll
+        for (int j = 0; j < kPerLane; ++j) {
+          const int64_t k = b + in_group + j * kGroupLanes;
+          ids[j] = k < e ? gather_id<Access::kDevice>(a.csr, list, k) : V{0};
+          ws[j] = 1.0f;
+          if constexpr (kW) ws[j] = k < e ? weight_at<Access::kDevice>(a.csr, list, k) : 1.0f;
+        }
+#pragma unroll
+        for (int j = 0; j < kPerLane; ++j)
+          if (b + in_group + j * kGroupLanes < e) acc = op.sum(acc, op.gather(ids[j], v, ws[j]));
+      } else {
+        for (int64_t k = b + in_group; k < e; k += kGroupLanes) {
+          weight_t w = 1.0f;
+          if constexpr (kW) w = weight_at<Access::kDevice>(a.csr, list, k);
+          acc = op.sum(acc, op.gather(gather_id<Access::kDevice>(a.csr, list, k), v, w));
+        }
       }
     }
     for (int o = kGroupLanes / 2; o > 0; o >>= 1) acc = op.sum(acc, __shfl_xor_sync(kFull, acc, o));
@@ -171,11 +210,16 @@ __global__ void __launch_bounds__(kBlock) gather_group_kernel(GatherArgs<V> a, O
     // The longer lists of the four, the whole warp each, in turn (the mask is the same in every lane).
     for_each_flagged_list(__ballot_sync(kFull, has && !short_list && in_group == 0), v, b, e,
                           [&](V u, int64_t ub, int64_t ue) {
-                            residual += gather_list_by_warp<Access::kDevice>(a, op, u, ub, ue, lane, t);
+                            residual += gather_list_by_warp<Access::kDevice, kUnroll>(a, op, u, ub, ue, lane, t);
                           });
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
+}
+
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_group_kernel(GatherArgs<V> a, Op op) {
+  gather_group_pass<1>(a, op);
 }
 
 // The thread pass's loop (gather_thread_kernel below, and packed_thread_kernel
@@ -240,19 +284,102 @@ __global__ void __launch_bounds__(kBlock) gather_thread_kernel(GatherArgs<V> a, 
 }
 
 // One warp per chunk of a long in-list: partial sums, combined below.
-template <Access A, typename V, typename Op>
-__global__ void __launch_bounds__(kBlock) gather_chunk_kernel(GatherArgs<V> a, Op op, const unsigned long long* prefix,
-                                                              uint64_t count, typename Op::acc_t* partial) {
+template <Access A, int kUnroll, typename V, typename Op>
+__device__ inline void gather_chunk_pass(const GatherArgs<V>& a, const Op& op, const unsigned long long* prefix,
+                                         uint64_t count, typename Op::acc_t* partial) {
   const int lane = threadIdx.x & 31;
   const uint64_t warps = (static_cast<uint64_t>(gridDim.x) * blockDim.x) >> 5;
   const unsigned long long total = prefix[count];
   Tally t;
   for (uint64_t c = (static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x) >> 5; c < total; c += warps) {
     const Chunk<V> k = chunk_at<A, Op::needs_weights>(a.csr, a.big_queue, prefix, count, c);
-    typename Op::acc_t sum = gather_walk<A>(a, op, k.v, k.lo, k.hi, k.start, k.list, lane, t);
+    typename Op::acc_t sum = gather_walk<A, kUnroll>(a, op, k.v, k.lo, k.hi, k.start, k.list, lane, t);
     if (lane == 0) partial[c] = sum;
   }
   flush(t, a.counters);
+}
+
+template <Access A, typename V, typename Op>
+__global__ void __launch_bounds__(kBlock) gather_chunk_kernel(GatherArgs<V> a, Op op, const unsigned long long* prefix,
+                                                              uint64_t count, typename Op::acc_t* partial) {
+  gather_chunk_pass<A, 1>(a, op, prefix, count, partial);
+}
+
+// ---- The passes with the first sources' values staged (staged_values.h) ----
+// A cluster of kStagedCluster blocks, one an SM, each holding
+// a.staged_per_block of the values of sources 0 .. kStagedCluster x
+// a.staged_per_block - 1 in its shared memory: on a graph numbered hubs
+// first, the values most read. Its warps read those from their own block's
+// shared memory or the partner's (distributed shared memory), the rest from
+// global memory, so fewer reads queue at the L2.
+
+// The operator with gather() reading staged values where it can.
+template <typename Op, typename V>
+struct StagedValuesOp : Op {
+  using value_t = std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<const Op&>().source_values())>>;
+  value_t* staged;  // this block's share
+  uint32_t per;     // values a block
+  __device__ typename Op::acc_t gather(V u, V v, weight_t w) const {
+    const bool near = static_cast<uint64_t>(u) < static_cast<uint64_t>(per) * kStagedCluster;
+    // One load from either memory (a generic address), not a branch between two loads.
+    const value_t* p =
+        near ? cooperative_groups::this_cluster().map_shared_rank(staged + static_cast<uint32_t>(u) % per,
+                                                                  static_cast<uint32_t>(u) / per)
+             : this->source_values() + u;
+    return this->from_value(*p, v, w);
+  }
+};
+
+// Each block copies its share, then waits for the cluster's.
+template <typename V, typename Op>
+__device__ inline StagedValuesOp<Op, V> stage_values(const GatherArgs<V>& a, const Op& op) {
+  using value_t = typename StagedValuesOp<Op, V>::value_t;
+  extern __shared__ __align__(16) unsigned char staged_bytes[];
+  value_t* staged = reinterpret_cast<value_t*>(staged_bytes);
+  const uint32_t per = a.staged_per_block;
+  const uint64_t first = static_cast<uint64_t>(cooperative_groups::this_cluster().block_rank()) * per;
+  for (uint32_t j = threadIdx.x; j < per; j += blockDim.x) staged[j] = op.source_values()[first + j];
+  cooperative_groups::this_cluster().sync();
+  return {op, staged, per};
+}
+
+template <Access A, typename V, typename Op>
+__global__ void __launch_bounds__(kStagedBlock) gather_chunk_staged_kernel(GatherArgs<V> a, Op op,
+                                                                           const unsigned long long* prefix,
+                                                                           uint64_t count, typename Op::acc_t* partial) {
+  gather_chunk_pass<A, kStagedUnroll>(a, stage_values(a, op), prefix, count, partial);
+  cooperative_groups::this_cluster().sync();  // no block leaves while its partner may read its values
+}
+
+template <typename V, typename Op>
+__global__ void __launch_bounds__(kStagedBlock) gather_group_staged_kernel(GatherArgs<V> a, Op op) {
+  gather_group_pass<kStagedUnroll>(a, stage_values(a, op));
+  cooperative_groups::this_cluster().sync();
+}
+
+// Starts a staged kernel: clusters of kStagedCluster blocks, as many as fit
+// at once (one block an SM), each block with `smem` bytes of values.
+template <typename... Params, typename... Args>
+void launch_staged(void (*kernel)(Params...), size_t smem, Args&&... args) {
+  TG_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = kStagedCluster;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(kStagedCluster);
+  config.blockDim = dim3(kStagedBlock);
+  config.dynamicSmemBytes = smem;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int clusters = 0;
+  TG_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  if (clusters < 1)
+    throw Error("GPU gather: no cluster of " + std::to_string(kStagedCluster) + " blocks with " +
+                std::to_string(smem >> 10) + " KiB of shared memory each fits this GPU (TG_STAGED_VALUES=0: none)");
+  config.gridDim = dim3(static_cast<unsigned>(clusters) * kStagedCluster);
+  TG_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
 }
 
 // A thread per long list: combines its chunks in order and applies.
@@ -334,6 +461,10 @@ template <Access A, typename V, typename Op>
 StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_out) {
   using namespace kernels;
   StepCounters c;
+  // An operator whose values the passes may stage (GatherArgs::staged_per_block).
+  constexpr bool kMayStage = A == Access::kDevice && GathersSourceValues<Op, V>;
+  size_t staged_bytes = 0;
+  if constexpr (kMayStage) staged_bytes = size_t{a.staged_per_block} * sizeof(*op.source_values());
   if constexpr (A == Access::kNaive) {
     c = first_pass(a.n, kBlock, a.sms, a.counters,
                    [&](unsigned blocks) { gather_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
@@ -352,7 +483,12 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
     if constexpr (A == Access::kDevice) {
       if (w.vertices != nullptr && !group_lists_off()) {
         c = first_pass(div_up(w.n, kWarp / kGroupLanes), kWarpsPerBlock, a.sms, a.counters,
-                       [&](unsigned blocks) { gather_group_kernel<V, Op><<<blocks, kBlock>>>(w, op); });
+                       [&](unsigned blocks) {
+                         if constexpr (kMayStage)
+                           if (staged_bytes > 0)
+                             return launch_staged(gather_group_staged_kernel<V, Op>, staged_bytes, w, op);
+                         gather_group_kernel<V, Op><<<blocks, kBlock>>>(w, op);
+                       });
         grouped = true;
       }
     }
@@ -363,6 +499,9 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
       const uint64_t nb = c.big_count;
       c = chunked_gather<A, Op::needs_weights>(a, op, nb, [&](unsigned blocks, const unsigned long long* prefix,
                                                               typename Op::acc_t* partial) {
+        if constexpr (kMayStage)
+          if (staged_bytes > 0)
+            return launch_staged(gather_chunk_staged_kernel<A, V, Op>, staged_bytes, a, op, prefix, nb, partial);
         gather_chunk_kernel<A, V, Op><<<blocks, kBlock>>>(a, op, prefix, nb, partial);
       });
     }

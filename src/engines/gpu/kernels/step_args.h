@@ -149,6 +149,11 @@ struct GatherArgs : StepArgs<V> {  // csr: in-edges
   // (capacity n); null: every list by a warp (the streamed placements).
   V* warp_queue = nullptr;
   const V* vertices = nullptr;  // the warp pass: its vertices (n of them) instead of first ..
+  // An operator with source_values (engines/engine.h), in GPU memory: the
+  // warp and chunked passes hold the values of sources 0 .. kStagedCluster x
+  // staged_per_block - 1 in their clusters' shared memory (staged_values.h);
+  // 0: every value from global memory.
+  uint32_t staged_per_block = 0;
 };
 
 // A gather over packed in-lists (graph/packed_lists.h), for the streamed

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/env_count.h"
 #include "core/env_switch.h"
 #include "core/error.h"
 #include "engines/gpu/cuda_util.h"
@@ -22,6 +23,7 @@
 #include "engines/gpu/placed_graph.h"
 #include "engines/gpu/source_blocks.h"
 #include "engines/gpu/sources/edge_source.h"
+#include "engines/gpu/staged_values.h"
 #include "engines/gpu/vertex_kernels.cuh"
 
 namespace tg::gpu {
@@ -33,6 +35,10 @@ class ResidentSource {
     counters_ = DeviceArray<StepCounters>::allocate(1);
     residual_ = DeviceArray<double>::allocate(1);
     big_ = DeviceArray<V>::allocate(g.n);
+    int device = 0, clusters = 0;
+    TG_CUDA(cudaGetDevice(&device));
+    TG_CUDA(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+    cluster_launch_ = clusters != 0;
   }
 
   bool can_pull() const { return g_.in.placed; }
@@ -72,6 +78,10 @@ class ResidentSource {
     a.n = end - begin;
     a.residual = residual_.data();
     a.warp_queue = warp_queue();
+    if constexpr (GathersSourceValues<G, V>) {
+      a.staged_per_block = staged_per_block(sizeof(*op.source_values()));
+      staged_values_ = std::max<uint64_t>(staged_values_, uint64_t{a.staged_per_block} * kStagedCluster);
+    }
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
     double r = 0;
     StepOutcome o = outcome(with_access([&]<Access A>() { return gather_step<A>(a, op, &r); }));
@@ -79,7 +89,11 @@ class ResidentSource {
     return o;
   }
 
-  void report(RunStats&) const {}
+  void report(RunStats& stats) const {
+    if (staged_values_ == 0) return;
+    if (!stats.gpu) stats.gpu.emplace();  // the placement's statistics join it after the run (timed_run.cuh)
+    stats.gpu->staged_values = staged_values_;
+  }
 
  private:
   // The gather in passes over the source blocks (source_blocks.h), each
@@ -147,6 +161,15 @@ class ResidentSource {
     return o;
   }
 
+  // GatherArgs::staged_per_block (staged_values.h); TG_STAGED_VALUES=N (values
+  // a cluster, 0 off) forces it in GPU memory.
+  uint32_t staged_per_block(uint64_t value_bytes) const {
+    constexpr uint64_t kUnset = ~uint64_t{0};
+    const uint64_t forced = env_count("TG_STAGED_VALUES", kUnset);
+    return staged_per_block_for(g_.access == Access::kDevice && cluster_launch_, g_.numbered_by_degree, g_.n, value_bytes,
+                                forced == kUnset ? -1 : static_cast<int64_t>(std::min<uint64_t>(forced, INT64_MAX)));
+  }
+
   // Gathers in GPU memory: the queue of lists too long for a thread
   // (kernels/gather.cuh). TG_GATHER_WARPS=1: every list by a warp, as
   // before the thread pass (for an A/B in one process's environment).
@@ -207,6 +230,8 @@ class ResidentSource {
   std::shared_ptr<void> partial_;  // gather by source blocks: an acc_t per vertex
   uint64_t partial_bytes_ = 0;
   std::shared_ptr<void> warp_queue_;  // gather in GPU memory: the lists longer than kThreadEntries
+  uint64_t staged_values_ = 0;        // the most sources' values a gather staged (staged_values.h)
+  bool cluster_launch_ = false;       // the GPU runs thread block clusters (compute capability 9.0 and up)
 };
 
 }  // namespace tg::gpu
