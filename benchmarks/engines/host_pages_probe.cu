@@ -33,24 +33,9 @@
 #include <string>
 #include <vector>
 
+#include "probe_common.cuh"
+
 namespace {
-
-#define CHECK(call)                                                                            \
-  do {                                                                                         \
-    cudaError_t e_ = (call);                                                                   \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-
-__device__ inline uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  return x ^ (x >> 33);
-}
 
 // A warp per line, four lines in flight per warp.
 __global__ void random_lines(const uint32_t* base, uint64_t lines, int per_warp, uint64_t seed, unsigned* sink) {

@@ -28,26 +28,11 @@
 #include <string>
 #include <vector>
 
+#include "probe_common.cuh"
+
 namespace cg = cooperative_groups;
 
-#define CK(x)                                                                               \
-  do {                                                                                      \
-    cudaError_t e = (x);                                                                    \
-    if (e != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "tg_staged_values_probe: %s: %s\n", #x, cudaGetErrorString(e)); \
-      std::exit(1);                                                                         \
-    }                                                                                       \
-  } while (0)
-
 namespace {
-
-__device__ inline uint64_t mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  return x ^ (x >> 33);
-}
 
 // Edge ends as GAP's generator draws them (A = 0.57, B = C = 0.19: a bit set
 // with p = B + D = 0.24), renamed by `rank` (hubs first).
@@ -136,8 +121,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   int sms = 0, clusters_ok = 0;
-  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  CK(cudaDeviceGetAttribute(&clusters_ok, cudaDevAttrClusterLaunch, 0));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  CHECK(cudaDeviceGetAttribute(&clusters_ok, cudaDevAttrClusterLaunch, 0));
   const uint32_t n = 1u << scale;
   std::vector<uint32_t> rank(n), start(scale + 2, 0);  // hubs first: by set bits, then by id
   for (uint32_t v = 0; v < n; ++v) start[__builtin_popcount(v) + 1]++;
@@ -145,32 +130,32 @@ int main(int argc, char** argv) {
   for (uint32_t v = 0; v < n; ++v) rank[v] = start[__builtin_popcount(v)]++;
   uint32_t *d_rank = nullptr, *d_ids = nullptr;
   float *d_values = nullptr, *d_out = nullptr;
-  CK(cudaMalloc(&d_rank, n * size_t{4}));
-  CK(cudaMemcpy(d_rank, rank.data(), n * size_t{4}, cudaMemcpyHostToDevice));
-  CK(cudaMalloc(&d_ids, m * 4));
-  CK(cudaMalloc(&d_values, n * size_t{4}));
-  CK(cudaMalloc(&d_out, size_t(sms) * 2048 * 4));
-  CK(cudaMemset(d_values, 0, n * size_t{4}));
+  CHECK(cudaMalloc(&d_rank, n * size_t{4}));
+  CHECK(cudaMemcpy(d_rank, rank.data(), n * size_t{4}, cudaMemcpyHostToDevice));
+  CHECK(cudaMalloc(&d_ids, m * 4));
+  CHECK(cudaMalloc(&d_values, n * size_t{4}));
+  CHECK(cudaMalloc(&d_out, size_t(sms) * 2048 * 4));
+  CHECK(cudaMemset(d_values, 0, n * size_t{4}));
   draw_kron<<<sms * 8, 256>>>(d_ids, m, d_rank, scale, 12345);
-  CK(cudaGetLastError());
+  CHECK(cudaGetLastError());
   std::vector<uint32_t> sample(std::min<size_t>(m, 1 << 20));
-  CK(cudaMemcpy(sample.data(), d_ids, sample.size() * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(sample.data(), d_ids, sample.size() * 4, cudaMemcpyDeviceToHost));
   cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
   auto rate = [&](auto launch) {  // best of three after a warm-up, in G values a second
     launch();
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
     float best = 1e30f;
     for (int t = 0; t < 3; ++t) {
-      CK(cudaEventRecord(e0));
+      CHECK(cudaEventRecord(e0));
       launch();
-      CK(cudaGetLastError());
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
+      CHECK(cudaGetLastError());
+      CHECK(cudaEventRecord(e1));
+      CHECK(cudaEventSynchronize(e1));
       float ms = 0;
-      CK(cudaEventElapsedTime(&ms, e0, e1));
+      CHECK(cudaEventElapsedTime(&ms, e0, e1));
       best = std::min(best, ms);
     }
     return m / (best * 1e6);
@@ -190,7 +175,7 @@ int main(int argc, char** argv) {
   using Kernel = void (*)(const uint32_t*, size_t, const float*, float*, uint32_t);
   const Kernel kernels[2][2] = {{gather_cluster<0, 1>, gather_cluster<0, 4>}, {gather_cluster<1, 1>, gather_cluster<1, 4>}};
   for (const auto& row : kernels)
-    for (Kernel k : row) CK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+    for (Kernel k : row) CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
   struct Shape { unsigned cluster; uint32_t per; };
   for (const Shape c : {Shape{1, 32768}, Shape{2, 16384}, Shape{2, 32768}, Shape{2, 49152}, Shape{4, 16384}}) {
     const uint32_t hot = c.cluster * c.per;
@@ -208,11 +193,11 @@ int main(int argc, char** argv) {
         config.attrs = &dims;
         config.numAttrs = 1;
         int clusters = 0;
-        CK(cudaOccupancyMaxActiveClusters(&clusters, kernels[pair][unroll], &config));
+        CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernels[pair][unroll], &config));
         if (clusters == 0) continue;
         config.gridDim = dim3(clusters * c.cluster);
         const double r = rate([&] {
-          CK(cudaLaunchKernelEx(&config, kernels[pair][unroll], static_cast<const uint32_t*>(d_ids), m,
+          CHECK(cudaLaunchKernelEx(&config, kernels[pair][unroll], static_cast<const uint32_t*>(d_ids), m,
                                 static_cast<const float*>(d_values), d_out, c.per));
         });
         std::printf("cluster %u x %3u KiB (hot %6u: %4.1f%% of reads), %3d clusters, %s, %d in flight: %.1f G/s\n",
