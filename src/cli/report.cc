@@ -111,6 +111,9 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
     else
       std::fprintf(out, "  sources    gathers in one pass: %s\n", b.note.c_str());
   }
+  if (s.gpu && s.gpu->staged_values > 0)
+    std::fprintf(out, "  staged     the first %llu sources' values read from shared memory by the gather's warp passes\n",
+                 static_cast<unsigned long long>(s.gpu->staged_values));
   if (s.gpu && s.gpu->gather_shards) {
     const ShardStats& h = *s.gpu->gather_shards;
     std::string by_r;

@@ -9,6 +9,7 @@
 #include "algorithms/algorithm.h"
 #include "cli/report.h"
 #include "engines/run.h"
+#include "engines/run_stats.h"
 #include "support/shapes.h"
 
 namespace tg::test {
@@ -65,6 +66,21 @@ TEST(RunSummary, SeveralGpusListTheirLevels) {
       << s;
   EXPECT_NE(s.find("0 frontier delegates, normals bottom-up\n"), std::string::npos) << s;
   EXPECT_EQ(s.find("  level 3 "), std::string::npos) << s;
+}
+
+// A GPU run whose gather staged the hubs' values (engines/gpu/staged_values.h)
+// says so in a line of its own and in the JSON details; one that staged none
+// says nothing.
+TEST(RunSummary, StagedValuesHaveALine) {
+  const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
+  RunReport r = bfs_report(graph);
+  r.output.stats.gpu.emplace();
+  EXPECT_EQ(summary_of(graph, r).find("  staged "), std::string::npos);
+  EXPECT_FALSE(details_json(r.output.stats).contains("staged_values"));
+  r.output.stats.gpu->staged_values = 65536;
+  const std::string s = summary_of(graph, r);
+  EXPECT_NE(s.find("  staged     the first 65536 sources' values read from shared memory"), std::string::npos) << s;
+  EXPECT_EQ(details_json(r.output.stats)["staged_values"], 65536);
 }
 
 TEST(RunSummary, ManyLevelsAreCut) {
