@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "engines/gpu/staged_values.h"
 #include "gpu/gpu_checks.h"
@@ -51,6 +52,27 @@ TEST(GpuStagedValues, PageRankMatchesCpuOnEveryShape) {
                               const uint64_t per = std::min<uint64_t>(std::atoi(forced) / 2, n / 2);
                               if (out.stats.iterations > 0) EXPECT_EQ(out.stats.gpu->staged_values, 2 * per);
                             });
+  }
+}
+
+// Double contributions (a tolerance finer than 1e-6) stage half as many
+// values a block, through the same kernels.
+TEST(GpuStagedValues, DoubleContributionsMatchCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  GpuOptions o;
+  o.placement = Placement::kDevice;
+  ForcedStaging env("1000");
+  const AlgorithmInfo& a = algorithm("pagerank");
+  AlgorithmOptions fine;
+  fine.tolerance = 1e-9;
+  for (const char* shape : {"big_star_in", "kron_large", "urand_1"}) {
+    SCOPED_TRACE(shape);
+    const AnyGraph graph = gpu_graph(shape, a, Orientation::kUndirected, false);
+    const std::vector<RunRequest> requests = gpu_requests(graph, a, 1, fine);
+    const std::vector<RunOutput> gpu = run_batch_on_gpu(graph, requests, o);
+    expect_as_on_cpu(graph, requests, gpu, shape);
+    ASSERT_TRUE(gpu.at(0).stats.gpu);
+    EXPECT_EQ(gpu[0].stats.gpu->staged_values, std::min<uint64_t>(1000, num_vertices(graph) / 2 * 2));
   }
 }
 
