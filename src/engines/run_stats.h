@@ -85,8 +85,9 @@ struct GpuPlacementStats {
   uint64_t zerocopy_copied_bytes = 0;  // edge bytes copied into pinned memory (file mappings are not pinned in place)
   std::optional<EdgeCacheStats> edge_cache;  // zero-copy placements
   std::optional<SourceBlockStats> source_blocks;  // device placement, once a gather asked for them
-  // Device placement: the first sources whose values the chunked gather
-  // stages in its clusters' shared memory (engines/gpu/staged_values.h), 0 none.
+  // Device placement: the first sources whose values the gather's warp and
+  // chunked passes stage in their clusters' shared memory
+  // (engines/gpu/staged_values.h), 0 none.
   uint64_t staged_values = 0;
   std::optional<ShardStats> gather_shards;         // device placement with --gather-layout shards, once built
   std::optional<PackedListsStats> packed_lists;    // subgraph / stream, where lists were packed
