@@ -57,12 +57,7 @@ const T* DeviceRankGraph::map(const Array<T>& a) {
   // Portable: the ranks of one process register from their own devices, and
   // whichever thread destroys the part unregisters.
   constexpr unsigned kFlags = cudaHostRegisterMapped | cudaHostRegisterPortable;
-  cudaError_t e = cudaHostRegister(host, a.bytes(), kFlags | cudaHostRegisterReadOnly);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    e = cudaHostRegister(host, a.bytes(), kFlags);
-  }
-  if (e == cudaSuccess) {
+  if (tg::gpu::register_mapped_read_only(host, a.bytes(), kFlags) == cudaSuccess) {
     registered_.push_back(host);
   } else {
     cudaGetLastError();

@@ -65,6 +65,17 @@ inline unsigned grid_for(uint64_t items, uint64_t per_block, int sms) {
   return static_cast<unsigned>(wanted < 1 ? 1 : wanted);
 }
 
+// Pins host memory in place for mapped (zero-copy) reads: read-only where the
+// driver allows it, else plainly (the read-only flag is not supported
+// everywhere); a refused first try's error is cleared. Returns the last
+// try's status: memory already registered is not tried twice.
+inline cudaError_t register_mapped_read_only(void* host, size_t bytes, unsigned flags = cudaHostRegisterMapped) {
+  const cudaError_t e = cudaHostRegister(host, bytes, flags | cudaHostRegisterReadOnly);
+  if (e == cudaSuccess || e == cudaErrorHostMemoryAlreadyRegistered) return e;
+  cudaGetLastError();
+  return cudaHostRegister(host, bytes, flags);
+}
+
 // Device memory from cudaMalloc, freed when the last copy goes away.
 template <typename T>
 class DeviceArray {

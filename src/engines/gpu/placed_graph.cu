@@ -426,13 +426,7 @@ T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
       void* h = const_cast<T*>(host);
       cudaError_t e = cudaErrorNotSupported;
       static const bool pin_files = env_switch("TG_GPU_PIN_FILES");  // for measuring only
-      if (pin_files || !file_backed(host)) {
-        e = cudaHostRegister(h, bytes, cudaHostRegisterMapped | cudaHostRegisterReadOnly);
-        if (e != cudaSuccess) {
-          cudaGetLastError();
-          e = cudaHostRegister(h, bytes, cudaHostRegisterMapped);
-        }
-      }
+      if (pin_files || !file_backed(host)) e = register_mapped_read_only(h, bytes);
       if (e == cudaSuccess) {
         registered_.push_back(h);
       } else {

@@ -210,11 +210,7 @@ RegisteredHostRows::RegisteredHostRows(const void* data, uint64_t num_rows, uint
     return;
   }
   cudaGetLastError();  // older runtimes report plain pageable memory as an error
-  cudaError_t e = cudaHostRegister(host_, bytes_, cudaHostRegisterMapped | cudaHostRegisterReadOnly);
-  if (e != cudaSuccess && e != cudaErrorHostMemoryAlreadyRegistered) {
-    cudaGetLastError();  // read-only registration is not everywhere (as placed_graph.cu)
-    e = cudaHostRegister(host_, bytes_, cudaHostRegisterMapped);
-  }
+  const cudaError_t e = gpu::register_mapped_read_only(host_, bytes_);
   void* device = nullptr;
   if (e == cudaSuccess) {
     if (const cudaError_t got = cudaHostGetDevicePointer(&device, host_, 0); got != cudaSuccess) {

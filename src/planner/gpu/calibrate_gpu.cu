@@ -238,12 +238,7 @@ void calibrate_gpu(MachineProfile& profile, const CalibrateOptions& options) {
     profile.zero_copy_random_in_place.points.clear();
     Array<uint32_t> in_place = Array<uint32_t>::allocate(big / sizeof(uint32_t));
     std::memset(in_place.data(), 1, big);
-    cudaError_t e = cudaHostRegister(in_place.data(), big, cudaHostRegisterMapped | cudaHostRegisterReadOnly);
-    if (e != cudaSuccess) {
-      cudaGetLastError();
-      e = cudaHostRegister(in_place.data(), big, cudaHostRegisterMapped);
-    }
-    if (e == cudaSuccess) {
+    if (gpu::register_mapped_read_only(in_place.data(), big) == cudaSuccess) {
       uint32_t* in_place_mapped = nullptr;
       TG_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&in_place_mapped), in_place.data(), 0));
       for (uint64_t footprint : {uint64_t{1} << 30, big})
