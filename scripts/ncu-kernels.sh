@@ -8,6 +8,8 @@
 #   NCU_ARGS       the tiergraph arguments (required); with --json the run's compute time is printed beside
 #   NCU_BIN=PATH   the tiergraph binary (default: gpu-check's prebuilt one, else build-device's)
 #   NCU_KERNELS    a regular expression: profile only the kernels it matches (ncu --kernel-name regex:...)
+#   NCU_FLAGS      more ncu flags, e.g. "--cache-control none --clock-control none": each kernel in the caches and
+#                  clocks the run leaves it (ncu flushes the caches before each kernel by default)
 #   NCU_METRICS    ncu's metrics (default: time, DRAM bytes read and written, L2 sectors); any beyond those four get a
 #                  column each: the mean over launches for rates (.pct, .ratio, .pct_of_peak...), else the sum in millions
 set -uo pipefail
@@ -22,7 +24,7 @@ metrics=$base${NCU_METRICS:+,$NCU_METRICS}
 filter=()
 [ -n "${NCU_KERNELS:-}" ] && filter=(--kernel-name "regex:$NCU_KERNELS")
 # shellcheck disable=SC2086
-ncu "${filter[@]}" --metrics "$metrics" --csv --print-units base --log-file "$out/ncu.log" "$bin" $NCU_ARGS >"$out/run.json" 2>"$out/run.err"
+ncu "${filter[@]}" ${NCU_FLAGS:-} --metrics "$metrics" --csv --print-units base --log-file "$out/ncu.log" "$bin" $NCU_ARGS >"$out/run.json" 2>"$out/run.err"
 rc=$?
 [ "$rc" = 0 ] || { echo "ncu-kernels.sh: rc $rc"; tail -3 "$out/run.err"; tail -3 "$out/ncu.log"; }
 python3 - "$out" <<'EOF'

@@ -25,6 +25,7 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "algorithms/algorithm.h"
@@ -507,6 +508,20 @@ TYPED_TEST_P(EngineContract, BeginRunsOncePerFrontierVertexBeforeUpdates) {
   }
 }
 
+// What InWeight gathers: each vertex's in-edge weights summed, and the sum of
+// all.
+template <typename V>
+std::pair<std::vector<double>, double> in_weight_sums(const Graph<V>& g) {
+  std::vector<double> sums(g.num_vertices, 0.0);
+  double total = 0;
+  for (uint64_t u = 0; u < g.num_vertices; ++u)
+    for (eid_t i = g.out.offsets[u]; i < g.out.offsets[u + 1]; ++i) {
+      sums[g.out.neighbors[i]] += g.out.weights[i];
+      total += g.out.weights[i];
+    }
+  return {sums, total};
+}
+
 TYPED_TEST_P(EngineContract, GatherApplySumsInEdges) {
   using V = typename TestFixture::V;
   for (const char* shape : {"kron_large", "big_star_in", "isolated"})
@@ -517,17 +532,57 @@ TYPED_TEST_P(EngineContract, GatherApplySumsInEdges) {
       auto& engine = inst.engine();
       auto sums = engine.template make_array<double>(-1.0);
       double total = engine.gather_apply(InWeight<V>{engine.data(sums)});
-      std::vector<double> want(g.num_vertices, 0.0);
-      double want_total = 0;
-      for (uint64_t u = 0; u < g.num_vertices; ++u)
-        for (eid_t i = g.out.offsets[u]; i < g.out.offsets[u + 1]; ++i) {
-          want[g.out.neighbors[i]] += g.out.weights[i];
-          want_total += g.out.weights[i];
-        }
+      const auto [want, want_total] = in_weight_sums(g);
       EXPECT_EQ(engine.to_host(sums), want);  // small integers: exact in any order
       EXPECT_EQ(total, want_total);
       EXPECT_EQ(engine.stats().edges_traversed, g.num_edges());
     }
+}
+
+// Vertex 0 sends to 1 .. 5000 and those to 1: one long out-list (0's) and
+// one long in-list (1's), longer than a GPU chunk (1024 entries). 10^4 edges:
+// the streamed placements' test budget (1.5 bytes an edge) must hold the
+// least buffers of a push and a gather at once.
+template <typename V>
+Graph<V> two_stars() {
+  EdgeList e;
+  e.num_vertices = 5001;
+  for (uint64_t v = 1; v <= 5000; ++v) {
+    e.src.push_back(0);
+    e.dst.push_back(v);
+    if (v > 1) {
+      e.src.push_back(v);
+      e.dst.push_back(1);
+    }
+  }
+  return std::get<Graph<V>>(build_variant(with_weights(e, WeightKind::kInteger, 3), Orientation::kDirected, sizeof(V) == 8));
+}
+
+// A gather repeated, and again after a push (which, on the GPU, fills the
+// queue where long lists wait: two_stars' push queues 0 where its gather
+// queued 1): each sums what the first did, so an engine that keeps a
+// gather's state for the next over the same vertices (the GPU's kept queues,
+// GatherQueues in engines/gpu/kernels/step_args.h) keeps only what still
+// holds.
+TYPED_TEST_P(EngineContract, GatherApplyRepeatsAcrossPushes) {
+  using V = typename TestFixture::V;
+  for (const char* shape : {"two_stars", "kron_large"}) {
+    SCOPED_TRACE(shape);
+    Graph<V> g = std::string(shape) == "two_stars" ? two_stars<V>() : shape_graph<V>(shape, Orientation::kUndirected, true);
+    typename TypeParam::Instance inst(g, EdgeReads{Need::kYes, Need::kYes, true});
+    auto& engine = inst.engine();
+    const auto [want, want_total] = in_weight_sums(g);
+    for (const bool push_before : {false, false, true, false}) {
+      SCOPED_TRACE(push_before ? "after a push" : "right after a gather");
+      if (push_before) {
+        auto reached = engine.template make_array<int32_t>(0);
+        engine.edge_map(engine.all(), Reach<V>{engine.data(reached)}, EdgeMapOptions{Direction::kPush, true});
+      }
+      auto sums = engine.template make_array<double>(-1.0);
+      EXPECT_EQ(engine.gather_apply(InWeight<V>{engine.data(sums)}), want_total);
+      EXPECT_EQ(engine.to_host(sums), want);  // small integers: exact in any order
+    }
+  }
 }
 
 // Test names from the factories' name(): "Gpu/EngineContract/device_v32.FrontiersAreSets".
@@ -598,6 +653,6 @@ TYPED_TEST_P(EngineContract, BucketsPopInKeyOrder) {
 REGISTER_TYPED_TEST_SUITE_P(EngineContract, FrontiersAreSets, SplitIsTheTwoFilters, SumsAndMinimum, PushPullAndAutoReachTheSameSet,
                             PullLimitReadsOnlyTheFirstEntries, WithoutOutputUpdatesStillRun, PullWithoutInEdgesIsAnError,
                             BeginRunsOncePerFrontierVertexBeforeUpdates, GatherApplySumsInEdges,
-                            BucketsPopInKeyOrder);
+                            GatherApplyRepeatsAcrossPushes, BucketsPopInKeyOrder);
 
 }  // namespace tg::test::contract

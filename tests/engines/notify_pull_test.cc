@@ -17,19 +17,11 @@
 #include "engines/run.h"
 #include "support/algorithm_checks.h"
 #include "support/shapes.h"
+#include "support/scoped_env.h"
 #include "support/thread_count.h"
 
 namespace tg::test {
 namespace {
-
-// TG_CPU_SPARSE set for a scope (run_on_cpu's engine reads it when made).
-class SparseStepEnv {
- public:
-  explicit SparseStepEnv(const char* value) { setenv("TG_CPU_SPARSE", value, 1); }
-  ~SparseStepEnv() { unsetenv("TG_CPU_SPARSE"); }
-  SparseStepEnv(const SparseStepEnv&) = delete;
-  SparseStepEnv& operator=(const SparseStepEnv&) = delete;
-};
 
 using Param = std::tuple<std::string, std::string>;  // shape, algorithm
 
@@ -49,7 +41,7 @@ TEST_P(NotifyPull, MatchesTheReference) {
       } else {
         runs.push_back({});
       }
-      const SparseStepEnv env(mode);
+      const ScopedEnv env("TG_CPU_SPARSE", mode);
       for (int threads : {1, 2}) {
         const ThreadCount scope(threads);
         for (const Sources& sources : runs)
@@ -76,7 +68,7 @@ TEST(NotifyPullSteps, ReplaceThePushes) {
   ASSERT_GT(pushed.stats.push_steps, 0u);
   EXPECT_EQ(pushed.stats.notify_pull_steps, 0u);
   {
-    const SparseStepEnv env("notify-pull");
+    const ScopedEnv env("TG_CPU_SPARSE", "notify-pull");
     const RunOutput notified = bfs_from(graph, hub);
     EXPECT_EQ(notified.stats.push_steps, 0u);
     EXPECT_EQ(notified.stats.notify_pull_steps, pushed.stats.push_steps);  // the same threshold
@@ -86,7 +78,7 @@ TEST(NotifyPullSteps, ReplaceThePushes) {
   {
     // Garaph pulls only once the frontier holds half the out-edges: a BFS of
     // this graph never gets there, where Ligra's threshold pulls.
-    const SparseStepEnv env("garaph");
+    const ScopedEnv env("TG_CPU_SPARSE", "garaph");
     const RunOutput garaph = bfs_from(graph, hub);
     EXPECT_EQ(garaph.stats.push_steps, 0u);
     EXPECT_GT(garaph.stats.notify_pull_steps, pushed.stats.push_steps);
@@ -102,7 +94,7 @@ TEST(NotifyPullSteps, GaraphPullsPastHalfTheEdges) {
 
 TEST(NotifyPullSteps, ABadValueIsRefused) {
   const AnyGraph graph = build_variant(find_shape("path").edges, Orientation::kUndirected, false);
-  const SparseStepEnv env("sometimes");
+  const ScopedEnv env("TG_CPU_SPARSE", "sometimes");
   try {
     bfs_from(graph, 0);
     ADD_FAILURE() << "TG_CPU_SPARSE=sometimes was taken";

@@ -12,6 +12,7 @@
 
 #include "engines/gpu/staged_values.h"
 #include "gpu/gpu_checks.h"
+#include "support/scoped_env.h"
 
 namespace tg::test::gpu {
 namespace {
@@ -31,12 +32,6 @@ TEST(GpuStagedValues, RuleStagesTheHubsValuesInGpuMemoryOnly) {
   EXPECT_EQ(staged_per_block_for(true, true, n, 4, 1 << 30), 32768u);  // at most a block's bytes
 }
 
-class ForcedStaging {
- public:
-  explicit ForcedStaging(const char* values) { setenv("TG_STAGED_VALUES", values, 1); }
-  ~ForcedStaging() { unsetenv("TG_STAGED_VALUES"); }
-};
-
 TEST(GpuStagedValues, PageRankMatchesCpuOnEveryShape) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   GpuOptions o;
@@ -44,7 +39,7 @@ TEST(GpuStagedValues, PageRankMatchesCpuOnEveryShape) {
   // 2: one value a block; 1000: more than the small shapes' vertices; 32768:
   // within a block's bytes for float and double contributions alike.
   for (const char* forced : {"2", "1000", "32768"}) {
-    ForcedStaging env(forced);
+    ScopedEnv env("TG_STAGED_VALUES", forced);
     pagerank_on_every_shape(o, std::string(", TG_STAGED_VALUES=") + forced,
                             [&](const RunOutput& out, const AnyGraph& graph) {
                               ASSERT_TRUE(out.stats.gpu);
@@ -61,7 +56,7 @@ TEST(GpuStagedValues, DoubleContributionsMatchCpu) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   GpuOptions o;
   o.placement = Placement::kDevice;
-  ForcedStaging env("1000");
+  ScopedEnv env("TG_STAGED_VALUES", "1000");
   const AlgorithmInfo& a = algorithm("pagerank");
   AlgorithmOptions fine;
   fine.tolerance = 1e-9;

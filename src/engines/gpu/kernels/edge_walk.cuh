@@ -143,6 +143,13 @@ __device__ inline Chunk<V> chunk_at(const CsrView<V>& csr, const V* big, const u
   return {v, s > b ? s : b, s + kChunkEntries < e ? s + kChunkEntries : e, s, list_read<A>(csr, v, b, e)};
 }
 
+// The step's counters so far, copied to the host (after the step's kernels).
+inline StepCounters read_counters(const StepCounters* counters) {
+  StepCounters c{};
+  TG_CUDA(cudaMemcpy(&c, counters, sizeof c, cudaMemcpyDeviceToHost));
+  return c;
+}
+
 // The first pass of a step over `items` work items (frontier entries,
 // vertices or bitmap words), `per_block` of them per block: `launch(blocks)`
 // starts the kernel. Returns the step's counters so far.
@@ -152,21 +159,10 @@ StepCounters first_pass(uint64_t items, uint64_t per_block, int sms, const StepC
     launch(grid_for(items, per_block, sms));
     TG_CUDA_CHECK_LAUNCH();
   }
-  StepCounters c{};
-  TG_CUDA(cudaMemcpy(&c, counters, sizeof c, cudaMemcpyDeviceToHost));
-  return c;
+  return read_counters(counters);
 }
 
-// The second pass over the nb long lists a first pass deferred to big: each
-// list's chunks numbered in order (prefix[i] = first chunk of big[i],
-// prefix[nb] = all chunks). The arrays come from the pool and live as long
-// as the plan.
-struct ChunkPlan {
-  std::shared_ptr<void> chunks, prefix;
-  unsigned long long total = 0;
-  const unsigned long long* starts() const { return static_cast<const unsigned long long*>(prefix.get()); }
-};
-
+// The chunk plan (step_args.h) of the nb long lists a first pass deferred to big.
 template <Access A, bool kWeights, typename V>
 ChunkPlan plan_chunks(const CsrView<V>& csr, const V* big, uint64_t nb, ScratchPool& pool) {
   ChunkPlan plan;

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "engines/engine.h"
 #include "engines/gpu/kernels/edge_walk.cuh"
+#include "engines/gpu/side_stream.h"
 #include "engines/gpu/staged_values.h"
 
 namespace tg::gpu {
@@ -128,7 +129,7 @@ __device__ inline double gather_list_by_warp(const GatherArgs<V>& a, const Op& o
                                              Tally& t) {
   const int64_t s = b < e ? walk_start<A, Op::needs_weights>(a.csr, b) : b;
   if (e - s > kChunkEntries) {
-    defer_to_chunks(a, v, lane);
+    if (!a.queues_kept) defer_to_chunks(a, v, lane);
     return 0;
   }
   const typename Op::acc_t total = gather_walk<A, kUnroll>(a, op, v, b, e, s, list_read<A>(a.csr, v, b, e), lane, t);
@@ -249,7 +250,7 @@ __device__ inline void thread_pass(const GatherArgs<V>& a, const Op& op, SumShor
         residual += finish_gather(a, op, v, acc);
       }
     }
-    warp_append(queue, v, a.warp_queue, &a.counters->warp_count, lane);
+    if (!a.queues_kept) warp_append(queue, v, a.warp_queue, &a.counters->warp_count, lane);
   }
   add_residual(a.residual, residual);
   flush(t, a.counters);
@@ -397,22 +398,18 @@ __global__ void gather_combine_kernel(GatherArgs<V> a, Op op, const unsigned lon
 }
 
 // The chunked pass over the nb long lists a warp pass deferred to
-// a.big_queue: `launch(blocks, prefix, partial)` starts the kernel that sums
-// each chunk into partial[chunk]; each list's chunks are then combined in
-// order and applied. Returns the step's counters.
-template <Access A, bool kWeights, typename V, typename Op, typename Launch>
-StepCounters chunked_gather(const GatherArgs<V>& a, const Op& op, uint64_t nb, Launch&& launch) {
+// a.big_queue, chunked as `plan` says: `launch(blocks, prefix, partial)`
+// starts the kernel that sums each chunk into partial[chunk]; each list's
+// chunks are then combined in order and applied.
+template <typename V, typename Op, typename Launch>
+void chunked_gather(const GatherArgs<V>& a, const Op& op, uint64_t nb, const ChunkPlan& plan, Launch&& launch) {
   using acc_t = typename Op::acc_t;
-  ChunkPlan plan = plan_chunks<A, kWeights>(a.csr, a.big_queue, nb, *a.pool);
   auto partial = a.pool->template get_n<acc_t>(plan.total);
   auto* partial_p = static_cast<acc_t*>(partial.get());
   launch(grid_for(plan.total, kWarpsPerBlock, a.sms), plan.starts(), partial_p);
   TG_CUDA_CHECK_LAUNCH();
   gather_combine_kernel<V, Op><<<div_up(nb, kBlock), kBlock>>>(a, op, plan.starts(), nb, partial_p);
   TG_CUDA_CHECK_LAUNCH();
-  StepCounters c;
-  TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
-  return c;
 }
 
 // Naive gather: a thread per vertex.
@@ -458,9 +455,10 @@ inline bool group_lists_off() {
 }
 
 template <Access A, typename V, typename Op>
-StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_out) {
+StepCounters gather_step(const GatherArgs<V>& args, const Op& op, double* residual_out) {
   using namespace kernels;
   StepCounters c;
+  GatherArgs<V> a = args;
   // An operator whose values the passes may stage (GatherArgs::staged_per_block).
   constexpr bool kMayStage = A == Access::kDevice && GathersSourceValues<Op, V>;
   size_t staged_bytes = 0;
@@ -469,42 +467,64 @@ StepCounters gather_step(const GatherArgs<V>& a, const Op& op, double* residual_
     c = first_pass(a.n, kBlock, a.sms, a.counters,
                    [&](unsigned blocks) { gather_naive_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
   } else {
+    // A gather over every vertex of a range in GPU memory may keep its queues
+    // for the next over the same range, or find the last one's (GatherQueues).
+    const bool keeps = A == Access::kDevice && a.queues != nullptr && a.warp_queue != nullptr && a.vertices == nullptr;
+    GatherQueues* kept = keeps && a.queues->hold(a.csr.offsets, a.first, a.n) ? a.queues : nullptr;
+    a.queues_kept = kept != nullptr;
+    const bool beside = kept != nullptr && a.beside != nullptr;
+    // A pass; its counters read back only where it fills a queue.
+    auto pass = [&](uint64_t items, uint64_t per_block, auto&& launch) {
+      if (!kept) return first_pass(items, per_block, a.sms, a.counters, launch);
+      if (items > 0) {
+        launch(grid_for(items, per_block, a.sms));
+        TG_CUDA_CHECK_LAUNCH();
+      }
+      return StepCounters{};
+    };
     // The warp pass: every list, or in GPU memory those the thread pass queued.
     GatherArgs<V> w = a;
     if constexpr (A == Access::kDevice) {
       if (a.warp_queue != nullptr) {
-        c = first_pass(a.n, kBlock, a.sms, a.counters,
-                       [&](unsigned blocks) { gather_thread_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
+        if (beside) a.beside->wait_for(nullptr);  // its thread pass, launched below, follows the steps before
+        else c = pass(a.n, kBlock, [&](unsigned blocks) { gather_thread_kernel<V, Op><<<blocks, kBlock>>>(a, op); });
         w.vertices = a.warp_queue;
-        w.n = c.warp_count;
+        w.n = kept ? kept->warp_count : c.warp_count;
       }
     }
     bool grouped = false;
     if constexpr (A == Access::kDevice) {
       if (w.vertices != nullptr && !group_lists_off()) {
-        c = first_pass(div_up(w.n, kWarp / kGroupLanes), kWarpsPerBlock, a.sms, a.counters,
-                       [&](unsigned blocks) {
-                         if constexpr (kMayStage)
-                           if (staged_bytes > 0)
-                             return launch_staged(gather_group_staged_kernel<V, Op>, staged_bytes, w, op);
-                         gather_group_kernel<V, Op><<<blocks, kBlock>>>(w, op);
-                       });
+        c = pass(div_up(w.n, kWarp / kGroupLanes), kWarpsPerBlock, [&](unsigned blocks) {
+          if constexpr (kMayStage)
+            if (staged_bytes > 0) return launch_staged(gather_group_staged_kernel<V, Op>, staged_bytes, w, op);
+          gather_group_kernel<V, Op><<<blocks, kBlock>>>(w, op);
+        });
         grouped = true;
       }
     }
     if (!grouped)
-      c = first_pass(w.n, kWarpsPerBlock, a.sms, a.counters,
-                     [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
-    if (c.big_count > 0) {
-      const uint64_t nb = c.big_count;
-      c = chunked_gather<A, Op::needs_weights>(a, op, nb, [&](unsigned blocks, const unsigned long long* prefix,
-                                                              typename Op::acc_t* partial) {
+      c = pass(w.n, kWarpsPerBlock,
+               [&](unsigned blocks) { gather_warp_kernel<A, V, Op><<<blocks, kBlock>>>(w, op); });
+    if (beside) {  // after the warp pass, whose clusters then find their SMs free
+      gather_thread_kernel<V, Op><<<grid_for(a.n, kBlock, a.sms), kBlock, 0, a.beside->get()>>>(a, op);
+      TG_CUDA_CHECK_LAUNCH();
+    }
+    const uint64_t nb = kept ? kept->big_count : c.big_count;
+    ChunkPlan plan;
+    if (nb > 0) {
+      plan = kept ? kept->chunks : plan_chunks<A, Op::needs_weights>(a.csr, a.big_queue, nb, *a.pool);
+      chunked_gather(a, op, nb, plan, [&](unsigned blocks, const unsigned long long* prefix,
+                                          typename Op::acc_t* partial) {
         if constexpr (kMayStage)
           if (staged_bytes > 0)
             return launch_staged(gather_chunk_staged_kernel<A, V, Op>, staged_bytes, a, op, prefix, nb, partial);
         gather_chunk_kernel<A, V, Op><<<blocks, kBlock>>>(a, op, prefix, nb, partial);
       });
     }
+    if (beside) a.beside->release_to(nullptr);
+    if (nb > 0 || kept) c = read_counters(a.counters);
+    if (keeps && !kept) *a.queues = GatherQueues{true, a.csr.offsets, a.first, a.n, w.n, nb, plan};
   }
   TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));
   return c;

@@ -121,10 +121,12 @@ StepCounters gather_packed_step(const PackedGatherArgs<V>& a, const Op& op, doub
   if (c.big_count > 0) {
     // The chunks of each list by its entries: the plain offsets, read as a device CSR's.
     const uint64_t nb = c.big_count;
-    c = chunked_gather<Access::kDevice, false>(a, op, nb, [&](unsigned blocks, const unsigned long long* prefix,
-                                                             typename Op::acc_t* partial) {
+    const ChunkPlan plan = plan_chunks<Access::kDevice, false>(a.csr, a.big_queue, nb, *a.pool);
+    chunked_gather(a, op, nb, plan, [&](unsigned blocks, const unsigned long long* prefix,
+                                        typename Op::acc_t* partial) {
       packed_chunk_kernel<V, Op><<<blocks, kBlock>>>(a, op, prefix, nb, partial);
     });
+    c = read_counters(a.counters);
   }
   TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));
   return c;

@@ -121,10 +121,11 @@ StepCounters gather_shards_step(const ShardGatherArgs<V>& a, const Op& op, doubl
     });
   }
   if (a.long_count > 0) {
-    c = chunked_gather<Access::kDevice, Op::needs_weights>(
-        a, op, a.long_count, [&](unsigned blocks, const unsigned long long* prefix, acc_t* partial) {
-          gather_chunk_kernel<Access::kDevice, V, Op><<<blocks, kBlock>>>(a, op, prefix, a.long_count, partial);
-        });
+    const ChunkPlan plan = plan_chunks<Access::kDevice, Op::needs_weights>(a.csr, a.big_queue, a.long_count, *a.pool);
+    chunked_gather(a, op, a.long_count, plan, [&](unsigned blocks, const unsigned long long* prefix, acc_t* partial) {
+      gather_chunk_kernel<Access::kDevice, V, Op><<<blocks, kBlock>>>(a, op, prefix, a.long_count, partial);
+    });
+    c = read_counters(a.counters);
   }
   TG_CUDA(cudaMemcpy(residual_out, a.residual, sizeof(double), cudaMemcpyDeviceToHost));
   return c;

@@ -394,7 +394,7 @@ StepCounters push_step(const PushArgs<V>& a, const Op& op) {
       push_chunk_kernel<A, V, Op><<<grid_for(plan.total, kWarpsPerBlock, a.sms), kBlock>>>(a, op, a.big_queue,
                                                                                             plan.starts(), nb);
       TG_CUDA_CHECK_LAUNCH();
-      TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+      c = read_counters(a.counters);
     }
     return c;
   }

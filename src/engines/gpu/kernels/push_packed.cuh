@@ -119,7 +119,7 @@ StepCounters push_packed_step(const PackedPushArgs<V>& a, const Op& op) {
     push_packed_chunk_kernel<V, Op>
         <<<grid_for(plan.total, kWarpsPerBlock, a.sms), kBlock>>>(a, op, plan.starts(), nb);
     TG_CUDA_CHECK_LAUNCH();
-    TG_CUDA(cudaMemcpy(&c, a.counters, sizeof c, cudaMemcpyDeviceToHost));
+    c = read_counters(a.counters);
   }
   return c;
 }

@@ -12,11 +12,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "core/types.h"
 #include "engines/gpu/cuda_util.h"
 
 namespace tg::gpu {
+
+class SideStream;  // side_stream.h
 
 // How the kernels reach the edge array.
 enum class Access {
@@ -135,6 +138,35 @@ struct PullArgs : StepArgs<V> {  // csr: in-edges
   uint32_t* out_bits = nullptr;       // every word is written
 };
 
+// The second pass over the nb long lists a first pass deferred to big_queue:
+// each list's chunks numbered in order (prefix[i] = first chunk of big[i],
+// prefix[nb] = all chunks; kernels/edge_walk.cuh's plan_chunks). The arrays
+// come from the pool and live as long as the plan.
+struct ChunkPlan {
+  std::shared_ptr<void> chunks, prefix;
+  unsigned long long total = 0;
+  const unsigned long long* starts() const { return static_cast<const unsigned long long*>(prefix.get()); }
+};
+
+// The queues a gather in GPU memory over every vertex of a range leaves
+// (kernels/gather.cuh): the lists longer than a thread's in the warp queue,
+// those longer than a warp's in big_queue with their chunk plan. Which list
+// goes where depends only on its length, so the edge source keeps them for
+// the next gather over the same range of the same CSR (PageRank's every
+// iteration), which then queues nothing and waits for no count: one read-back
+// a step where a fresh one takes four and a scan. The source forgets them
+// when another step may write its queues.
+struct GatherQueues {
+  bool known = false;
+  const void* offsets = nullptr;  // the CSR's (its identity)
+  uint64_t first = 0, n = 0;      // the range
+  uint64_t warp_count = 0;        // lists in the warp queue
+  uint64_t big_count = 0;         // lists in big_queue
+  ChunkPlan chunks;               // big_queue's
+  bool hold(const void* o, uint64_t f, uint64_t count) const { return known && offsets == o && first == f && n == count; }
+  void forget() { *this = GatherQueues{}; }
+};
+
 template <typename V>
 struct GatherArgs : StepArgs<V> {  // csr: in-edges
   uint64_t n = 0;  // vertices first .. first + n - 1
@@ -154,6 +186,15 @@ struct GatherArgs : StepArgs<V> {  // csr: in-edges
   // staged_per_block - 1 in their clusters' shared memory (staged_values.h);
   // 0: every value from global memory.
   uint32_t staged_per_block = 0;
+  // Host: where a full gather in GPU memory keeps its queues for the next
+  // over the same range (null: built each step, as every other caller does).
+  GatherQueues* queues = nullptr;
+  // Host: with the queues kept, the thread pass runs on this stream beside
+  // the warp passes (null: before them, on the default stream).
+  SideStream* beside = nullptr;
+  // Kernels: the queues are a previous gather's, so a pass skips the lists
+  // it would queue instead of queueing them again.
+  bool queues_kept = false;
 };
 
 // A gather over packed in-lists (graph/packed_lists.h), for the streamed

@@ -21,6 +21,7 @@
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/kernels/step_args.h"
 #include "engines/gpu/placed_graph.h"
+#include "engines/gpu/side_stream.h"
 #include "engines/gpu/source_blocks.h"
 #include "engines/gpu/sources/edge_source.h"
 #include "engines/gpu/staged_values.h"
@@ -35,9 +36,9 @@ class ResidentSource {
     counters_ = DeviceArray<StepCounters>::allocate(1);
     residual_ = DeviceArray<double>::allocate(1);
     big_ = DeviceArray<V>::allocate(g.n);
-    int device = 0, clusters = 0;
-    TG_CUDA(cudaGetDevice(&device));
-    TG_CUDA(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+    int clusters = 0;
+    TG_CUDA(cudaGetDevice(&device_));
+    TG_CUDA(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device_));
     cluster_launch_ = clusters != 0;
   }
 
@@ -47,6 +48,7 @@ class ResidentSource {
   template <typename Op>
   StepOutcome push(const PushInput<V>& in, const Op& op) {
     if (!g_.out.placed) throw Error("GPU engine: a push step needs the graph's out-edges, which were not placed");
+    queues_.forget();  // it writes big_
     PushArgs<V> a = step_over<PushArgs<V>>(g_.out);
     a.frontier = in.frontier;
     a.count = in.count;
@@ -59,6 +61,7 @@ class ResidentSource {
   template <typename Op>
   StepOutcome pull(const PullInput<V>& in, const Op& op) {
     if (!can_pull()) throw Error("GPU engine: a pull step needs the graph's in-edges, which were not placed");
+    queues_.forget();  // it writes big_
     PullArgs<V> a = step_over<PullArgs<V>>(g_.in);
     a.n = g_.n;
     a.in_bits = in.in_bits;
@@ -78,6 +81,16 @@ class ResidentSource {
     a.n = end - begin;
     a.residual = residual_.data();
     a.warp_queue = warp_queue();
+    // Over the range the last gather covered, its queues are kept
+    // (GatherQueues) and the thread pass runs beside the warp passes: kron:25
+    // hubs first on the H100, 8.1 -> 7.5 ms a PageRank iteration (docs/PERF.md,
+    // session 51). TG_GATHER_KEEP_QUEUES=0: built every gather; TG_GATHER_
+    // THREADS_BESIDE=0: the thread pass first (both for comparison runs).
+    if (env_count("TG_GATHER_KEEP_QUEUES", 1) != 0) a.queues = &queues_;
+    if (g_.access == Access::kDevice && env_count("TG_GATHER_THREADS_BESIDE", 1) != 0) {
+      if (!beside_) beside_ = std::make_unique<SideStream>(device_);
+      a.beside = beside_.get();
+    }
     if constexpr (GathersSourceValues<G, V>) {
       a.staged_per_block = staged_per_block(sizeof(*op.source_values()));
       staged_values_ = std::max<uint64_t>(staged_values_, uint64_t{a.staged_per_block} * kStagedCluster);
@@ -106,6 +119,7 @@ class ResidentSource {
     if (partial_bytes_ < bytes) partial_ = pool_.get(partial_bytes_ = bytes);
     acc_t* partial = static_cast<acc_t*>(partial_.get());
     if (end <= begin) return StepOutcome{};
+    queues_.forget();  // its passes fill the queues
     vertex_kernels::fill<<<grid_for(end - begin, kBlock, g_.sms), kBlock>>>(partial + begin, end - begin, op.zero());
     TG_CUDA_CHECK_LAUNCH();
     StepOutcome o;
@@ -136,6 +150,7 @@ class ResidentSource {
   template <typename G>
   StepOutcome gather_by_shards(const G& op, double* residual, uint64_t begin, uint64_t end) {
     const ShardLayout<V>& l = g_.gather_shards->layout(g_.in.view, g_.n, g_.m, sizeof(typename G::acc_t), g_.sms);
+    queues_.forget();  // it writes big_
     ShardGatherArgs<V> a = step_over<ShardGatherArgs<V>>(g_.in);
     a.first = begin;
     a.n = end - begin;
@@ -230,8 +245,11 @@ class ResidentSource {
   std::shared_ptr<void> partial_;  // gather by source blocks: an acc_t per vertex
   uint64_t partial_bytes_ = 0;
   std::shared_ptr<void> warp_queue_;  // gather in GPU memory: the lists longer than kThreadEntries
+  GatherQueues queues_;               // the last full gather's warp_queue_ and big_, for the next over its range
   uint64_t staged_values_ = 0;        // the most sources' values a gather staged (staged_values.h)
   bool cluster_launch_ = false;       // the GPU runs thread block clusters (compute capability 9.0 and up)
+  int device_ = 0;
+  std::unique_ptr<SideStream> beside_;  // GatherArgs::beside; last, so it drains before the arrays go
 };
 
 }  // namespace tg::gpu
