@@ -48,12 +48,13 @@ struct Shape {
 // The share of vertex reads that a cache's worth of the hottest values serves:
 // as many as the profile's smallest footprint holds, by the sector (32 bytes),
 // not by the value, since the hubs lie apart in a graph not numbered by
-// degree. The reads follow the degrees (GraphFacts::share_of_top).
+// degree; by the value in one numbered hubs first, where they lie side by
+// side. The reads follow the degrees (GraphFacts::share_of_top).
 double cached_vertex_reads(const Work& w, const Shape& s, const MachineProfile& p) {
   const double footprint = s.vertices * w.value_bytes;
   const double cache_bytes = p.device_random.points.front().first;
   if (footprint <= cache_bytes) return 1.0;
-  const double values = cache_bytes / std::max(w.value_bytes, kSector);
+  const double values = cache_bytes / (s.graph->numbered_by_degree ? w.value_bytes : std::max(w.value_bytes, kSector));
   return w.follows_degrees ? s.graph->share_of_top(values) : values / s.vertices;
 }
 
@@ -61,8 +62,13 @@ double cached_vertex_reads(const Work& w, const Shape& s, const MachineProfile& 
 // at the smallest footprint's rate, the rest at the rate of the whole
 // array's footprint. On a skewed graph most reads are of hubs: kron:25
 // PageRank in GPU memory made 60 G vertex reads a second where urand:25 made
-// 29.5 (the profile at their footprint: 34).
-double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
+// 29.5 (the profile at their footprint: 34). `staged`: the lists lie in GPU
+// memory, where a gather serves the reads of its staged values (the hottest,
+// Work::staged_values) from shared memory, beside the rest: counted as free
+// (kron:24 and kron:25 hubs first on the H100, docs/PERF.md session 51; the
+// profile does not say whether its GPU runs clusters: every GPU profiled so
+// far, Hopper, does).
+double vertex_time(const Work& w, const Shape& s, const MachineProfile& p, bool staged = false) {
   const double probes = w.frontier_probes / p.device_random.at(s.vertices / 8);
   const bool links_measured = !p.device_links.points.empty();
   const double links =
@@ -72,6 +78,7 @@ double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
   const double reads = w.vertex_reads + (links_measured ? 0 : kReadsPerForestLink * w.forest_links);
   if (reads == 0) return probes + links;
   const double hot = cached_vertex_reads(w, s, p);
+  const double from_shared = staged && w.staged_values > 0 ? std::min(hot, s.graph->share_of_top(w.staged_values)) : 0;
   // The colder reads at the rate of their footprint, widened by what is read
   // at random beside them. PageRank's gather reads its values at that rate
   // too since its short lists are summed eight lanes a list (session 34:
@@ -79,14 +86,14 @@ double vertex_time(const Work& w, const Shape& s, const MachineProfile& p) {
   // warp-a-list gather took, when the model read its colder values at the
   // largest footprint's rate, which that gather had matched).
   const double cold_rate = p.device_random.at(s.vertices * w.value_bytes + w.beside_bytes);
-  return probes + links + reads * (hot / p.device_random.points.front().second + (1 - hot) / cold_rate);
+  return probes + links + reads * ((hot - from_shared) / p.device_random.points.front().second + (1 - hot) / cold_rate);
 }
 
 // Kernels reading `hbm_bytes` of edges from GPU memory and the work's vertex
 // values: the two add up, both passing through the L2, whose sector rate
 // bounds the kernels (ncu on PageRank in GPU memory, docs/PERF.md).
-double on_gpu_time(double hbm_bytes, const Work& w, const Shape& s, const MachineProfile& p) {
-  return hbm_bytes / p.device_read + vertex_time(w, s, p);
+double on_gpu_time(double hbm_bytes, const Work& w, const Shape& s, const MachineProfile& p, bool staged = false) {
+  return hbm_bytes / p.device_read + vertex_time(w, s, p, staged);
 }
 
 // The bytes zero-copy moves for `w`: its entries, and at each list's start
@@ -120,7 +127,7 @@ Candidate device_candidate(const Work& w, const Shape& s, uint64_t budget, uint6
     c.why_not = "the edges (" + gb(s.edge_bytes) + ") exceed the budget (" + gb(double(std::min(budget, room))) + ")";
   }
   c.hbm_bytes = w.entries * s.entry_bytes;
-  c.compute_s = on_gpu_time(c.hbm_bytes, w, s, p) + w.steps * p.step_overhead_s;
+  c.compute_s = on_gpu_time(c.hbm_bytes, w, s, p, true) + w.steps * p.step_overhead_s;
   c.setup_s = s.edge_bytes / p.pageable_copy;
   c.basis = "edges read from GPU memory; vertex reads at random";
   return c;
@@ -444,7 +451,8 @@ nlohmann::json to_json(const Plan& plan) {
                                 {"top_degree_shares", plan.graph.top_degree_shares},
                                 {"packed_in_bytes", plan.graph.packed_in_bytes},
                                 {"packed_out_bytes", plan.graph.packed_out_bytes},
-                                {"byte_weights", plan.graph.byte_weights}}},
+                                {"byte_weights", plan.graph.byte_weights},
+                                {"numbered_by_degree", plan.graph.numbered_by_degree}}},
                      {"streamed_heads", plan.streamed_heads},
                      {"zero_copy_cache", {{"heads", cache.heads},
                                           {"bytes", cache.bytes},
@@ -470,6 +478,7 @@ GraphFacts graph_facts_from_json(const nlohmann::json& plan) {
   g.packed_in_bytes = j.value("packed_in_bytes", uint64_t{0});  // records before packed lists: unknown
   g.packed_out_bytes = j.value("packed_out_bytes", uint64_t{0});
   g.byte_weights = j.value("byte_weights", false);
+  g.numbered_by_degree = j.value("numbered_by_degree", false);  // records before it: GAP's numbering
   return g;
 }
 

@@ -8,7 +8,10 @@
 #include <string>
 #include <type_traits>
 
+#include "algorithms/pagerank_precision.h"
+#include "engines/gpu/staged_values.h"
 #include "graph/packed_lists.h"
+#include "graph/relabel.h"
 
 namespace tg::planner {
 
@@ -70,6 +73,7 @@ GraphFacts facts_of(const AnyGraph& any) {
             ++vertices_of_degree[degree];
           }
           f.top_degree_shares = top_shares(vertices_of_degree, g.num_vertices);
+          f.numbered_by_degree = numbered_by_degree(g.out, g.num_vertices);
         }
         // Every 16th list: within a few percent of the whole on kron and urand.
         using V = typename std::decay_t<decltype(g)>::vertex_t;
@@ -350,6 +354,9 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     w.vertex_reads = m * w.per;
     w.steps = 2 * w.per;
     w.dense = true;
+    if (!o.accumulative && g.numbered_by_degree)
+      w.staged_values = double(gpu::kStagedCluster) *
+                        gpu::staged_per_block_for(true, true, g.vertices, pagerank_sends_floats(o) ? 4 : 8, -1);
     w.basis = "every in-edge once per iteration, " + std::to_string(int(w.per)) + " iterations assumed";
   } else if (name == "bfs" || name == "ssnsp" || name == "bc") {
     const double passes = name == "bfs" ? 1.0 : 2.0;  // ssnsp counts paths, bc adds its backward pass

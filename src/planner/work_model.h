@@ -42,6 +42,9 @@ struct GraphFacts : GraphSize {
   // The bytes a pushed entry crosses the link in on the subgraph placement
   // (packed, with byte weights where `weights`), or 0 where its lists cross plain.
   double packed_out_entry_bytes(bool weights) const;
+  // Ids by non-increasing out-degree (graph/relabel.h; convert --vertex-order
+  // degree): the hottest values lie side by side, at the front of an array.
+  bool numbered_by_degree = false;
 };
 GraphFacts facts_of(const AnyGraph& graph);
 
@@ -56,6 +59,10 @@ struct Work {
   // the values' cold reads are taken at.
   double beside_bytes = 0;
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
+  // A gather whose lists lie in GPU memory, over ids numbered hubs first,
+  // holds this many of the hottest values in its clusters' shared memory
+  // (engines/gpu/staged_values.h): their reads do not queue at the L2.
+  double staged_values = 0;
   double steps = 0;         // engine steps (each at the profile's step overhead)
   double rounds = 0;        // level-synchronous rounds (BFS's levels), where they differ from the steps
   double streamed_share = 0.5;  // of the partitions that are not resident, the share a round copies (stream)
