@@ -48,7 +48,6 @@ class ResidentSource {
   template <typename Op>
   StepOutcome push(const PushInput<V>& in, const Op& op) {
     if (!g_.out.placed) throw Error("GPU engine: a push step needs the graph's out-edges, which were not placed");
-    queues_.forget();  // it writes big_
     PushArgs<V> a = step_over<PushArgs<V>>(g_.out);
     a.frontier = in.frontier;
     a.count = in.count;
@@ -61,7 +60,6 @@ class ResidentSource {
   template <typename Op>
   StepOutcome pull(const PullInput<V>& in, const Op& op) {
     if (!can_pull()) throw Error("GPU engine: a pull step needs the graph's in-edges, which were not placed");
-    queues_.forget();  // it writes big_
     PullArgs<V> a = step_over<PullArgs<V>>(g_.in);
     a.n = g_.n;
     a.in_bits = in.in_bits;
@@ -76,7 +74,7 @@ class ResidentSource {
     if (g_.access == Access::kDevice && g_.source_blocks && !G::needs_weights)
       if (const SourceBlockLayout<V>* l = g_.source_blocks->layout(g_.in.view, g_.n, g_.m, pool_))
         return gather_by_blocks(*l, op, residual, begin, end);
-    GatherArgs<V> a = step_over<GatherArgs<V>>(g_.in);
+    GatherArgs<V> a = step_over<GatherArgs<V>>(g_.in, true);
     a.first = begin;
     a.n = end - begin;
     a.residual = residual_.data();
@@ -119,7 +117,6 @@ class ResidentSource {
     if (partial_bytes_ < bytes) partial_ = pool_.get(partial_bytes_ = bytes);
     acc_t* partial = static_cast<acc_t*>(partial_.get());
     if (end <= begin) return StepOutcome{};
-    queues_.forget();  // its passes fill the queues
     vertex_kernels::fill<<<grid_for(end - begin, kBlock, g_.sms), kBlock>>>(partial + begin, end - begin, op.zero());
     TG_CUDA_CHECK_LAUNCH();
     StepOutcome o;
@@ -150,7 +147,6 @@ class ResidentSource {
   template <typename G>
   StepOutcome gather_by_shards(const G& op, double* residual, uint64_t begin, uint64_t end) {
     const ShardLayout<V>& l = g_.gather_shards->layout(g_.in.view, g_.n, g_.m, sizeof(typename G::acc_t), g_.sms);
-    queues_.forget();  // it writes big_
     ShardGatherArgs<V> a = step_over<ShardGatherArgs<V>>(g_.in);
     a.first = begin;
     a.n = end - begin;
@@ -222,9 +218,12 @@ class ResidentSource {
     return o;
   }
 
-  // A step's arguments over one placed CSR, its counters zeroed.
+  // A step's arguments over one placed CSR, its counters zeroed. Every step
+  // but a full gather that may keep them (`keeps_queues`) may write the
+  // queues (big_, the warp queue), so the kept ones are forgotten.
   template <typename Args>
-  Args step_over(const PlacedCsr<V>& csr) {
+  Args step_over(const PlacedCsr<V>& csr, bool keeps_queues = false) {
+    if (!keeps_queues) queues_.forget();
     Args a;
     a.csr = csr.view;
     a.counters = counters_.data();
