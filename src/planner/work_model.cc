@@ -133,6 +133,23 @@ std::vector<DegreeClass> degree_classes(const GraphFacts& g) {
 // of highest degree that a cache holds whole.
 constexpr double kDrawnFrontierEdges = 1024;
 
+// The entries a pull reads of a list of `degree` sorted hubs first until a
+// frontier neighbour: its entries fall in the degree classes by their shares
+// of the edge ends (`end_shares` of `m`), highest degree first, and an entry
+// of class j is in the frontier with probability `in_frontier`[j]. On kron:25
+// in GPU memory (H100, four sources each) the pulls read 21-52 M entries hubs
+// first against 37-105 M in GAP's numbering (docs/PERF.md, session 52).
+double sorted_probes(double degree, const std::vector<double>& end_shares, const std::vector<double>& in_frontier,
+                     double m) {
+  double read = 0, missed = 1;  // missed: no frontier neighbour among the entries read so far
+  for (size_t j = 0; j < end_shares.size() && missed > 1e-12; ++j) {
+    const double entries = degree * end_shares[j] / m, f = std::clamp(in_frontier[j], 0.0, 1.0);
+    read += missed * (f > 0 ? (1 - std::pow(1 - f, entries)) / f : entries);
+    missed *= std::pow(1 - f, entries);
+  }
+  return std::min(degree, read);
+}
+
 std::vector<BfsLevel> bfs_levels_from(const GraphFacts& g, const std::vector<DegreeClass>& classes,
                                       std::vector<double> frontier, std::vector<double> unvisited, bool over_link,
                                       int link_heads, double whole_lists, std::mt19937_64* draws) {
@@ -180,9 +197,14 @@ std::vector<BfsLevel> bfs_levels_from(const GraphFacts& g, const std::vector<Deg
     l.pull = choose_pull(Direction::kAuto, shape);
     l.frontier = vertices;
     // A pull's vertex reads its list until a frontier neighbour: of the share
-    // q of edge ends in the frontier, (1 - (1 - q)^d) / q entries.
+    // q of edge ends in the frontier, (1 - (1 - q)^d) / q entries in a list
+    // in random order; in one sorted hubs first, class by class from the
+    // highest degree, each at its own share in the frontier (sorted_probes).
     const double q = std::min(1.0, edges / m);
     const double H = link_heads;
+    std::vector<double> in_frontier;
+    if (l.pull && g.numbered_by_degree)
+      for (size_t j = 0; j < classes.size(); ++j) in_frontier.push_back(frontier[j] / classes[j].vertices);
     for (size_t i = 0; i < classes.size(); ++i) {
       const double d = classes[i].degree;
       if (!l.pull && d > H) {  // a push reads its frontier's lists past the heads
@@ -190,7 +212,9 @@ std::vector<BfsLevel> bfs_levels_from(const GraphFacts& g, const std::vector<Deg
         l.entries_past_heads += frontier[i] * uncached[i] * (d - H);
       }
       if (l.pull) {
-        l.entries += unvisited[i] * (q > 0 ? std::min(d, (1 - std::pow(1 - q, d)) / q) : d);
+        l.entries += unvisited[i] * (!in_frontier.empty()  ? sorted_probes(d, end_shares, in_frontier, m)
+                                     : q > 0               ? std::min(d, (1 - std::pow(1 - q, d)) / q)
+                                                           : d);
         l.lists += unvisited[i];
         // Probe k is read where the k - 1 before it missed: past H heads,
         // the list is read on in (1 - q)^H of cases, ((1 - q)^H - (1 - q)^d) / q entries.
@@ -266,19 +290,25 @@ namespace {
 
 // A direction-optimizing BFS over its expected levels. Pushes read the
 // frontier's lists and test-and-set their targets' parents (two accesses an
-// entry, the parents' footprint); pulls read each unvisited vertex's list in
-// address order until a parent is found, each entry's id and a bit of the
-// frontier's bitmap (two accesses a probe). A level also takes a fixed time
-// of about 24 engine steps (the launches, the frontier's counts read back,
-// the passes that turn a bitmap into a queue): the H200's traced levels of a
-// few vertices took 0.14-0.3 ms, and kron:24, kron:25 and urand:24 in GPU
-// memory 0.28-0.31 ms a level beyond their reads (docs/gpu-check/2026-12-02c;
-// the profile's step is 12.4 us). On urand:24 Ligra's rule pulls at the
-// fourth level (1 M vertices, 0.39 of the entries probed: 180-246 M measured),
-// on urand:25 it pushes there and pulls a level later (0.05).
+// entry, the parents' footprint; in GPU memory, where nothing else bounds
+// them, an atomic's three: the engine's own price of a pushed edge in probes,
+// kGpuPushEdgeCost, and urand:25's traced pushes, 62-65 ps an entry); pulls
+// read each unvisited vertex's list in address order until a parent is found,
+// each entry's id and a bit of the frontier's bitmap (two accesses a probe).
+// A level also takes a fixed time (the launches, the frontier's counts read
+// back, the passes that turn a bitmap into a queue): in GPU memory 16 engine
+// steps at the profile's 12.4 us, as the H100 traced them (session 52:
+// levels of a few vertices 0.12-0.26 ms, a run's last 0.04; kron:24/25 in
+// both numberings and urand:25); over a link 24, fitted with the reads'
+// model there (the H200's traced levels of a few vertices took 0.14-0.3 ms,
+// docs/gpu-check/2026-12-02c). On urand:24 Ligra's rule pulls at the fourth
+// level (1 M vertices, 0.39 of the entries probed: 180-246 M measured), on
+// urand:25 it pushes there and pulls a level later (0.05).
 constexpr double kStepsPerBfsLevel = 24;
+constexpr double kStepsPerBfsLevelInMemory = 16;
 
-Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, const GraphFacts& g, int link_heads) {
+Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, const GraphFacts& g, int link_heads,
+                              bool over_link) {
   Work w;
   double pushed = 0, probed = 0, levels = 0;
   w.entries_past_heads = 0;
@@ -300,7 +330,7 @@ Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, co
   w.lists_past_heads /= count;
   pushed /= count;
   probed /= count;
-  w.vertex_reads = 2 * pushed;
+  w.vertex_reads = (over_link ? 2 : kGpuPushEdgeCost) * pushed;
   w.value_bytes = 4;
   w.frontier_probes = 2 * probed;
   w.probe_entries = probed;
@@ -311,7 +341,7 @@ Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, co
   w.dense = link_heads == 0;
   w.sector_a_list = true;
   w.rounds = levels / count;
-  w.steps = kStepsPerBfsLevel * w.rounds;
+  w.steps = (over_link ? kStepsPerBfsLevel : kStepsPerBfsLevelInMemory) * w.rounds;
   char t[200];
   std::snprintf(t, sizeof t, "direction-optimizing: %.1f levels expected%s, %.2f of the entries pushed and %.2f probed",
                 w.rounds, runs.size() > 1 ? (" (the mean of " + std::to_string(runs.size()) + " drawn sources)").c_str() : "",
@@ -372,13 +402,13 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // that does not pulls it from a few thousand or pushes it from the hubs,
     // and these read different lists past the cached heads (the one expected
     // trajectory read 0.6-0.66 of kron:25's measured time on both machines).
-    // In GPU memory the one trajectory, on which its level costs were fitted
-    // (0.83-1.11 of the 16-source records; drawn, kron:24 1.25).
+    // So in GPU memory: the one expected trajectory put kron:25's pulls at 29 M
+    // entries, the drawn ones at 55 M, and the H100's traced runs read 37-105
+    // M in GAP's numbering (docs/PERF.md, session 52).
     if (direction_optimizing) {
       const std::vector<std::vector<BfsLevel>> runs =
-          over_link ? drawn_bfs_levels(g, true, link_heads, whole_lists, kBfsDrawnSources)
-                    : std::vector<std::vector<BfsLevel>>{expected_bfs_levels(g, false, link_heads, whole_lists)};
-      if (!runs.empty() && !runs.front().empty()) return direction_optimizing_bfs(runs, g, link_heads);
+          drawn_bfs_levels(g, over_link, link_heads, whole_lists, kBfsDrawnSources);
+      if (!runs.empty() && !runs.front().empty()) return direction_optimizing_bfs(runs, g, link_heads, over_link);
     }
     const double share = direction_optimizing ? 0.2 : 1.0;
     w.entries = m * share * passes * sources;

@@ -506,8 +506,25 @@ TEST(Plan, ZeroCopyBfsReadsASectorAListPastTheHeads) {
   ASSERT_EQ(zc.placement, Placement::kZeroCopyAligned);
   const Work over = estimate_work(r, g, true, true, 2, 0);
   EXPECT_NEAR(zc.link_bytes, over.entries_past_heads * 4 + over.lists_past_heads * 32, 1e-6 * zc.link_bytes);
-  // In GPU memory, the one expected trajectory.
-  EXPECT_EQ(estimate_work(r, g, true).basis.find("drawn"), std::string::npos);
+  // In GPU memory drawn sources too, and a level's fixed cost is smaller
+  // there (kStepsPerBfsLevelInMemory against the link's).
+  const Work in_memory = estimate_work(r, g, true);
+  EXPECT_NE(in_memory.basis.find("drawn sources"), std::string::npos) << in_memory.basis;
+  EXPECT_LT(in_memory.steps / in_memory.rounds, over.steps / over.rounds);
+}
+
+// Lists sorted hubs first: a pull meets the frontier's hubs among a list's
+// first entries, so it reads fewer than in lists in random order (GAP's
+// numbering), on the same degrees and levels.
+TEST(Plan, BfsPullsReadFewerEntriesWhereIdsRunHubsFirst) {
+  GraphFacts g = hub_degrees(20);
+  const RunRequest r = request_for("bfs");
+  const Work random_order = estimate_work(r, g, true);
+  g.numbered_by_degree = true;
+  const Work hubs_first = estimate_work(r, g, true);
+  EXPECT_EQ(hubs_first.rounds, random_order.rounds);
+  EXPECT_GT(hubs_first.probe_entries, 0);
+  EXPECT_LT(hubs_first.probe_entries, 0.9 * random_order.probe_entries);
 }
 
 // A zero-copy cache that holds every list: BFS reads nothing over the link.
