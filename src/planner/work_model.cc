@@ -292,7 +292,7 @@ namespace {
 // frontier's lists and test-and-set their targets' parents (two accesses an
 // entry, the parents' footprint; in GPU memory, where nothing else bounds
 // them, an atomic's three: the engine's own price of a pushed edge in probes,
-// kGpuPushEdgeCost, and urand:25's traced pushes, 62-65 ps an entry); pulls
+// kGpuPushEdgeCost, and urand:25's traced pushes, 62-70 ps an entry); pulls
 // read each unvisited vertex's list in address order until a parent is found,
 // each entry's id and a bit of the frontier's bitmap (two accesses a probe).
 // A level also takes a fixed time (the launches, the frontier's counts read
@@ -402,7 +402,7 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // that does not pulls it from a few thousand or pushes it from the hubs,
     // and these read different lists past the cached heads (the one expected
     // trajectory read 0.6-0.66 of kron:25's measured time on both machines).
-    // So in GPU memory: the one expected trajectory put kron:25's pulls at 29 M
+    // So in GPU memory: the one expected trajectory put kron:25's pulls at 36 M
     // entries, the drawn ones at 55 M, and the H100's traced runs read 37-105
     // M in GAP's numbering (docs/PERF.md, session 52).
     if (direction_optimizing) {
