@@ -296,21 +296,27 @@ namespace {
 // read each unvisited vertex's list in address order until a parent is found,
 // each entry's id and a bit of the frontier's bitmap (two accesses a probe).
 // A level also takes a fixed time (the launches, the frontier's counts read
-// back, the passes that turn a bitmap into a queue): in GPU memory 16 engine
-// steps at the profile's 12.4 us, as the H100 traced them (session 52:
-// levels of a few vertices 0.12-0.26 ms, a run's last 0.04; kron:24/25 in
-// both numberings and urand:25); over a link 24, fitted with the reads'
-// model there (the H200's traced levels of a few vertices took 0.14-0.3 ms,
-// docs/gpu-check/2026-12-02c). On urand:24 Ligra's rule pulls at the fourth
-// level (1 M vertices, 0.39 of the entries probed: 180-246 M measured), on
-// urand:25 it pushes there and pulls a level later (0.05).
+// back, the passes that turn a bitmap into a queue), and in GPU memory a
+// pull a pass over every vertex (its parent, and an unvisited one's offsets)
+// besides: the H100 traced levels of a few vertices at 0.12-0.19 ms pushing
+// at scales 24 and 25 alike, 0.11-0.14 pulling at 24 and 0.19-0.25 at 25
+// (session 52, kron in both numberings and urand:25; a run's last level
+// 0.04), and kron:26 took 2.0-2.2 times kron:25's time. In GPU memory 14
+// steps at the profile's 12.4 us and 8 bytes a vertex a pull, fitted on the
+// H100's and H200's records at scales 24-26 (every in-memory BFS cell of
+// today's engine within 25%: 0.75-1.24); over a link 24 steps, fitted with
+// the reads' model there (the H200's traced levels of a few vertices took
+// 0.14-0.3 ms, docs/gpu-check/2026-12-02c). On urand:24 Ligra's rule pulls
+// at the fourth level (1 M vertices, 0.39 of the entries probed: 180-246 M
+// measured), on urand:25 it pushes there and pulls a level later (0.05).
 constexpr double kStepsPerBfsLevel = 24;
-constexpr double kStepsPerBfsLevelInMemory = 16;
+constexpr double kStepsPerBfsLevelInMemory = 14;
+constexpr double kPullPassBytesAVertex = 8;
 
 Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, const GraphFacts& g, int link_heads,
                               bool over_link) {
   Work w;
-  double pushed = 0, probed = 0, levels = 0;
+  double pushed = 0, probed = 0, levels = 0, pulls = 0;
   w.entries_past_heads = 0;
   for (const std::vector<BfsLevel>& run : runs) {
     levels += double(run.size());
@@ -318,6 +324,7 @@ Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, co
       w.entries += l.entries;
       w.lists += l.lists;
       (l.pull ? probed : pushed) += l.entries;
+      pulls += l.pull;
       w.entries_past_heads += l.entries_past_heads;
       w.lists_past_heads += l.lists_past_heads;
     }
@@ -342,6 +349,7 @@ Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, co
   w.sector_a_list = true;
   w.rounds = levels / count;
   w.steps = (over_link ? kStepsPerBfsLevel : kStepsPerBfsLevelInMemory) * w.rounds;
+  if (!over_link) w.vertex_pass_bytes = pulls / count * double(g.vertices) * kPullPassBytesAVertex;
   char t[200];
   std::snprintf(t, sizeof t, "direction-optimizing: %.1f levels expected%s, %.2f of the entries pushed and %.2f probed",
                 w.rounds, runs.size() > 1 ? (" (the mean of " + std::to_string(runs.size()) + " drawn sources)").c_str() : "",

@@ -84,6 +84,9 @@ struct Work {
   double probe_entries = 0;
   double probe_length = 0;
   double frontier_probes = 0;  // reads of a bitmap of the frontier (bottom-up probes): a footprint of vertices / 8 bytes
+  // Bytes read in address order over every vertex, in GPU memory (a pull's
+  // pass over each vertex's offsets and parent in BFS's bottom-up levels).
+  double vertex_pass_bytes = 0;
   // Where known (the expected BFS levels with a cache's H head entries a
   // list): the entries read past the heads, and the lists so read, in the
   // lists the cache does not hold whole.

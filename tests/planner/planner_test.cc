@@ -511,6 +511,9 @@ TEST(Plan, ZeroCopyBfsReadsASectorAListPastTheHeads) {
   const Work in_memory = estimate_work(r, g, true);
   EXPECT_NE(in_memory.basis.find("drawn sources"), std::string::npos) << in_memory.basis;
   EXPECT_LT(in_memory.steps / in_memory.rounds, over.steps / over.rounds);
+  // Its pulls pass over every vertex in GPU memory (counted there only).
+  EXPECT_GT(in_memory.vertex_pass_bytes, 0);
+  EXPECT_EQ(over.vertex_pass_bytes, 0);
 }
 
 // Lists sorted hubs first: a pull meets the frontier's hubs among a list's
