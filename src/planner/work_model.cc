@@ -133,23 +133,6 @@ std::vector<DegreeClass> degree_classes(const GraphFacts& g) {
 // of highest degree that a cache holds whole.
 constexpr double kDrawnFrontierEdges = 1024;
 
-// The entries a pull reads of a list of `degree` sorted hubs first until a
-// frontier neighbour: its entries fall in the degree classes by their shares
-// of the edge ends (`end_shares` of `m`), highest degree first, and an entry
-// of class j is in the frontier with probability `in_frontier`[j]. On kron:25
-// in GPU memory (H100, four sources each) the pulls read 21-52 M entries hubs
-// first against 37-105 M in GAP's numbering (docs/PERF.md, session 52).
-double sorted_probes(double degree, const std::vector<double>& end_shares, const std::vector<double>& in_frontier,
-                     double m) {
-  double read = 0, missed = 1;  // missed: no frontier neighbour among the entries read so far
-  for (size_t j = 0; j < end_shares.size() && missed > 1e-12; ++j) {
-    const double entries = degree * end_shares[j] / m, f = std::clamp(in_frontier[j], 0.0, 1.0);
-    read += missed * (f > 0 ? (1 - std::pow(1 - f, entries)) / f : entries);
-    missed *= std::pow(1 - f, entries);
-  }
-  return std::min(degree, read);
-}
-
 std::vector<BfsLevel> bfs_levels_from(const GraphFacts& g, const std::vector<DegreeClass>& classes,
                                       std::vector<double> frontier, std::vector<double> unvisited, bool over_link,
                                       int link_heads, double whole_lists, std::mt19937_64* draws) {
@@ -252,6 +235,20 @@ std::vector<BfsLevel> bfs_levels_from(const GraphFacts& g, const std::vector<Deg
 }
 
 }  // namespace
+
+// On kron:25 in GPU memory (H100, four sources each) the pulls read 21-52 M
+// entries hubs first against 37-105 M in GAP's numbering (docs/PERF.md,
+// session 52).
+double sorted_probes(double degree, const std::vector<double>& end_shares, const std::vector<double>& in_frontier,
+                     double m) {
+  double read = 0, missed = 1;  // missed: no frontier neighbour among the entries read so far
+  for (size_t j = 0; j < end_shares.size() && missed > 1e-12; ++j) {
+    const double entries = degree * end_shares[j] / m, f = std::clamp(in_frontier[j], 0.0, 1.0);
+    read += missed * (f > 0 ? (1 - std::pow(1 - f, entries)) / f : entries);
+    missed *= std::pow(1 - f, entries);
+  }
+  return std::min(degree, read);
+}
 
 std::vector<BfsLevel> expected_bfs_levels(const GraphFacts& g, bool over_link, int link_heads, double whole_lists) {
   const std::vector<DegreeClass> classes = degree_classes(g);

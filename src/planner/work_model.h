@@ -135,6 +135,13 @@ Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_
 // chosen by the engines' own policy (engines/direction.h): its frontier, and
 // the entries and lists it reads (a push: the frontier's lists; a pull: each
 // unvisited vertex's list up to its first frontier neighbour).
+// The entries a pull reads of a list of `degree` sorted hubs first until a
+// frontier neighbour: its entries fall in the degree classes by their shares
+// of the edge ends (`end_shares`, summing to `m`), highest degree first, and
+// an entry of class j is in the frontier with probability `in_frontier`[j].
+double sorted_probes(double degree, const std::vector<double>& end_shares, const std::vector<double>& in_frontier,
+                     double m);
+
 struct BfsLevel {
   bool pull = false;
   double frontier = 0, entries = 0, lists = 0;

@@ -516,6 +516,20 @@ TEST(Plan, ZeroCopyBfsReadsASectorAListPastTheHeads) {
   EXPECT_EQ(over.vertex_pass_bytes, 0);
 }
 
+// A sorted list read until a frontier neighbour: all of it where none is in
+// the frontier, its first entry where the hubs' class is, and fewer entries
+// than in random order where the frontier holds the hubs rather than the rest.
+TEST(Plan, SortedProbesReadUntilTheFirstFrontierClass) {
+  const std::vector<double> ends = {40, 60};  // the hubs' edge ends, then the rest's (m = 100)
+  EXPECT_NEAR(sorted_probes(10, ends, {0, 0}, 100), 10, 1e-9);
+  EXPECT_NEAR(sorted_probes(10, ends, {1, 0}, 100), 1, 1e-9);
+  EXPECT_NEAR(sorted_probes(10, ends, {0, 1}, 100), 4 + 1, 1e-9);  // past the 4 hub entries, one more
+  const double q = 0.4 * 0.5 + 0.6 * 0.05;                         // the frontier's share of edge ends
+  const double random_order = (1 - std::pow(1 - q, 10)) / q;
+  EXPECT_LT(sorted_probes(10, ends, {0.5, 0.05}, 100), 0.8 * random_order);
+  EXPECT_GT(sorted_probes(10, ends, {0.05, 0.5}, 100), random_order);
+}
+
 // Lists sorted hubs first: a pull meets the frontier's hubs among a list's
 // first entries, so it reads fewer than in lists in random order (GAP's
 // numbering), on the same degrees and levels.
