@@ -130,11 +130,6 @@ constexpr double kGraphLinksOverCalibrated = 1.35;
 Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_pull, bool over_link = false,
                    int link_heads = 0, double whole_lists = 0);
 
-// A level of a direction-optimizing BFS as expected from the degrees, edges
-// at random between them (the configuration model), each level's direction
-// chosen by the engines' own policy (engines/direction.h): its frontier, and
-// the entries and lists it reads (a push: the frontier's lists; a pull: each
-// unvisited vertex's list up to its first frontier neighbour).
 // The entries a pull reads of a list of `degree` sorted hubs first until a
 // frontier neighbour: its entries fall in the degree classes by their shares
 // of the edge ends (`end_shares`, summing to `m`), highest degree first, and
@@ -142,6 +137,11 @@ Work estimate_work(const RunRequest& request, const GraphFacts& graph, bool can_
 double sorted_probes(double degree, const std::vector<double>& end_shares, const std::vector<double>& in_frontier,
                      double m);
 
+// A level of a direction-optimizing BFS as expected from the degrees, edges
+// at random between them (the configuration model), each level's direction
+// chosen by the engines' own policy (engines/direction.h): its frontier, and
+// the entries and lists it reads (a push: the frontier's lists; a pull: each
+// unvisited vertex's list up to its first frontier neighbour).
 struct BfsLevel {
   bool pull = false;
   double frontier = 0, entries = 0, lists = 0;

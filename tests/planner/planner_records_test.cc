@@ -322,16 +322,17 @@ TEST(PlanRecords, H200AtScale24OnTodaysEngine) { expect_records("h200-2026-12-06
 TEST(PlanRecords, H100AtScale24OnTodaysEngine) { expect_records("h100-2026-12-06c", 24, 8, 24, "h100-2026-11-28", 7); }
 
 // The whole GPU on today's engine (session 51, docs/gpu-check/2026-12-06-h100-
-// session51): kron:24, kron:25 (each also numbered hubs first, convert
-// --vertex-order degree) and urand:24 with weights 1..255, BFS, CC, SSSP and
-// PageRank from 4 sources on device and auto. GAP's numbering: 11 of 12
-// within 25% (kron:24's CC 1.30, where auto's runs of the same placement took
-// 4.5 ms against device's 6.4). Hubs first, PageRank 1.05 and 1.21 since the
-// model counts the staged values and a cache's worth of hubs by the value
-// (1.99 and 2.21 before), CC 1.03 and 1.41 since its roots are taken for the
-// hubs there (2.72 and 3.67 before); the other misses are there too: BFS 1.33
-// and 1.45 (its pulls find a parent in a list's first entries, which the
-// model does not know), SSSP on kron:25 1.29.
+// session51; urand:25 from session 52): kron:24, kron:25 (each also numbered
+// hubs first, convert --vertex-order degree), urand:24 and urand:25 with
+// weights 1..255, BFS, CC, SSSP and PageRank from 4 sources on device and
+// auto. GAP's numbering: kron:24's CC 1.30 (auto's runs of the same
+// placement took 4.5 ms against device's 6.4), urand:25's SSSP 1.31. Hubs
+// first, PageRank 1.05 and 1.21 since the model counts the staged values and
+// a cache's worth of hubs by the value (1.99 and 2.21 before), CC 1.03 and
+// 1.41 since its roots are taken for the hubs there (2.72 and 3.67 before),
+// BFS 0.99 and 1.24 since session 52's traces (1.33 and 1.45 before: its
+// pulls find a parent among a sorted list's first entries, and a level's
+// fixed cost was too high), SSSP on kron:25 1.29.
 TEST(PlanRecords, H100WholeGpuOnTodaysEngine) { expect_records("h100-2026-12-06d", 20, 24, 24, "h100-2026-11-28"); }
 
 // kron:26 in both numberings at the whole GPU (session 52), recorded as an
