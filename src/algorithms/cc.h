@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -133,14 +134,14 @@ struct OutsideWithEdges {
 };
 
 // The label most of `samples` hashed vertices hold (the largest component,
-// most likely): engine.get on each, a few dozen reads.
+// most likely): a few dozen reads, read back at once.
 template <typename Engine>
 typename Engine::vertex_t most_frequent_label(Engine& engine, typename Engine::template array_t<typename Engine::vertex_t>& label,
                                               int samples) {
   using V = typename Engine::vertex_t;
-  std::vector<V> seen;
-  for (int i = 0; i < samples; ++i)
-    seen.push_back(engine.get(label, static_cast<V>(mix64(0x5eed + i) % engine.num_vertices())));
+  std::vector<V> at;
+  for (int i = 0; i < samples; ++i) at.push_back(static_cast<V>(mix64(0x5eed + i) % engine.num_vertices()));
+  std::vector<V> seen = engine.get_many(label, std::span<const V>(at));
   std::sort(seen.begin(), seen.end());
   V best = seen[0];
   size_t best_run = 0;

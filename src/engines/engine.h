@@ -37,7 +37,9 @@
 //    graph), so the out-edges are also the in-edges.
 //  - Arrays are made with a value for every vertex; data(a) is a pointer the
 //    operators may use (device memory on the GPU), get/set/to_host reach
-//    them from the driver; to_host<Out>(a) converts each value to Out, into
+//    them from the driver (get_many(a, vertices): the values at a few
+//    vertices, in their order, with one wait for all of them where get
+//    waits for each); to_host<Out>(a) converts each value to Out, into
 //    a ResultVector (core/recycled_vector.h: a std::vector that skips the
 //    zero-fill).
 //
@@ -50,6 +52,7 @@
 #include <concepts>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -289,6 +292,7 @@ concept Engine = requires(E& e, const E& ce, typename E::vertex_t v, const typen
   requires std::default_initializable<typename E::Frontier>;  // the empty frontier
   { e.template make_array<double>(0.0) } -> std::same_as<typename E::template array_t<double>>;
   { e.get(a, v) } -> std::same_as<double>;
+  { e.get_many(a, std::span<const typename E::vertex_t>{}) } -> std::same_as<std::vector<double>>;
   e.set(a, v, 1.0);
   { e.data(a) } -> std::same_as<double*>;
   { e.to_host(a) } -> std::same_as<ResultVector<double>>;

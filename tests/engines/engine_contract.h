@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <set>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -338,6 +339,12 @@ TYPED_TEST_P(EngineContract, SumsAndMinimum) {
   engine.set(values, 7, 4.0);
   EXPECT_EQ(engine.get(values, 7), 4.0);
   EXPECT_EQ(engine.get(values, 8), 2.5);
+  // In the order asked, repeats and the last vertex included.
+  engine.set(values, static_cast<V>(n - 1), -1.0);
+  const std::vector<V> at{8, 7, static_cast<V>(n - 1), 7};
+  EXPECT_EQ(engine.get_many(values, std::span<const V>(at)), (std::vector<double>{2.5, 4.0, -1.0, 4.0}));
+  EXPECT_TRUE(engine.get_many(values, std::span<const V>()).empty());
+  engine.set(values, static_cast<V>(n - 1), 2.5);
   const auto host = engine.to_host(values);
   ASSERT_EQ(host.size(), n);
   EXPECT_EQ(host[7], 4.0);

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <span>
 #include <vector>
 
 #include "core/array.h"
@@ -83,6 +84,13 @@ class CpuEngine {
   }
   template <typename T>
   T get(const Array<T>& a, V v) const { return a[v]; }
+  template <typename T>
+  std::vector<T> get_many(const Array<T>& a, std::span<const V> at) const {
+    std::vector<T> out;
+    out.reserve(at.size());
+    for (V v : at) out.push_back(a[v]);
+    return out;
+  }
   template <typename T>
   void set(Array<T>& a, V v, T x) { a[v] = x; }
   template <typename T>

@@ -17,6 +17,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <limits>
 #include <memory>
+#include <span>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -130,6 +131,21 @@ class GpuEngine {
     TG_CUDA(cudaMemcpy(&x, a.data() + v, sizeof(T), cudaMemcpyDeviceToHost));
     return x;
   }
+  // One wait for them all: CC's most_frequent_label took 64 gets, a wait of
+  // about 10 us each.
+  template <typename T>
+  std::vector<T> get_many(const DeviceArray<T>& a, std::span<const V> at) {
+    std::vector<T> out(at.size());
+    if (at.empty()) return out;
+    std::shared_ptr<void> ids = frontiers_.pool().template get_n<V>(at.size());
+    std::shared_ptr<void> values = frontiers_.pool().template get_n<T>(at.size());
+    TG_CUDA(cudaMemcpy(ids.get(), at.data(), at.size() * sizeof(V), cudaMemcpyHostToDevice));
+    vertex_kernels::values_at<<<grid_for(at.size(), kBlock, g_.sms), kBlock>>>(
+        a.data(), static_cast<const V*>(ids.get()), at.size(), static_cast<T*>(values.get()));
+    TG_CUDA_CHECK_LAUNCH();
+    TG_CUDA(cudaMemcpy(out.data(), values.get(), at.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    return out;
+  }
   template <typename T>
   void set(DeviceArray<T>& a, V v, T x) {
     TG_CUDA(cudaMemcpy(a.data() + v, &x, sizeof(T), cudaMemcpyHostToDevice));
@@ -183,13 +199,13 @@ class GpuEngine {
   template <typename F>
   void vertex_map(const Frontier& f, F fn) {
     if (f.count == 0) return;
-    if (f.kind == Frontier::Kind::kAll) {
-      vertex_kernels::map_all<V><<<grid_for(n_, kBlock, g_.sms), kBlock>>>(n_, fn);
-    } else {
-      Frontier s = frontiers_.to_sparse(f);
-      vertex_kernels::map_list<V><<<grid_for(s.count, kBlock, g_.sms), kBlock>>>(s.list(), s.count, fn);
-    }
-    TG_CUDA_CHECK_LAUNCH();
+    if (!trace_) return vertex_map_(f, fn);
+    TG_CUDA(cudaDeviceSynchronize());
+    auto t0 = std::chrono::steady_clock::now();
+    vertex_map_(f, fn);
+    TG_CUDA(cudaDeviceSynchronize());
+    std::fprintf(stderr, "tg-gpu vertex map of %-9llu %.3f ms\n", (unsigned long long)f.count,
+                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
 
   template <typename F>
@@ -258,11 +274,22 @@ class GpuEngine {
     return Source(std::in_place_type<ResidentSource<V>>, g, frontiers.pool());
   }
 
+  template <typename F>
+  void vertex_map_(const Frontier& f, F fn) {
+    if (f.kind == Frontier::Kind::kAll) {
+      vertex_kernels::map_all<V><<<grid_for(n_, kBlock, g_.sms), kBlock>>>(n_, fn);
+    } else {
+      Frontier s = frontiers_.to_sparse(f);
+      vertex_kernels::map_list<V><<<grid_for(s.count, kBlock, g_.sms), kBlock>>>(s.list(), s.count, fn);
+    }
+    TG_CUDA_CHECK_LAUNCH();
+  }
+
   template <typename Op>
   Frontier edge_map_(const Frontier& f, const Op& op, EdgeMapOptions options) {
     // Finished before any edge is read: updates then see every frontier
     // vertex's delta already moved into what it sends.
-    if constexpr (HasBegin<Op, V>) vertex_map(f, vertex_kernels::BeginOf<V, Op>{op});
+    if constexpr (HasBegin<Op, V>) vertex_map_(f, vertex_kernels::BeginOf<V, Op>{op});
     const bool over_link = g_.access != Access::kDevice && g_.access != Access::kUvm && !g_.streamed.enabled;
     StepShape shape{f.count, 0, g_.m, n_, can_pull(), pulled_last_, over_link, over_link ? g_.in.view.cache.heads : 0,
                     &in_degree_classes_, pull_divisor_, push_edge_cost_};

@@ -22,6 +22,12 @@ __global__ void fill(T* p, uint64_t n, T x) {
     p[i] = x;
 }
 
+template <typename V, typename T>
+__global__ void values_at(const T* a, const V* at, uint64_t k, T* out) {
+  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < k; i += uint64_t(gridDim.x) * blockDim.x)
+    out[i] = a[at[i]];
+}
+
 template <typename V, typename F>
 __global__ void map_all(uint64_t n, F f) {
   for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < n; i += uint64_t(gridDim.x) * blockDim.x)

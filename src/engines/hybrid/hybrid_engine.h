@@ -189,6 +189,8 @@ class HybridEngine {
   template <typename T>
   T get(const array_t<T>& a, V v) const { return acc_.get(a.primary, v); }
   template <typename T>
+  std::vector<T> get_many(const array_t<T>& a, std::span<const V> at) { return acc_.get_many(a.primary, at); }
+  template <typename T>
   void set(array_t<T>& a, V v, T x) {
     settle();
     acc_.set(a.primary, v, x);

@@ -92,6 +92,8 @@ class PagedCpuEngine {
   template <typename T>
   T get(const Array<T>& a, V v) const { return cpu_.get(a, v); }
   template <typename T>
+  std::vector<T> get_many(const Array<T>& a, std::span<const V> at) const { return cpu_.get_many(a, at); }
+  template <typename T>
   void set(Array<T>& a, V v, T x) { cpu_.set(a, v, x); }
   template <typename T>
   T* data(Array<T>& a) { return cpu_.data(a); }
