@@ -177,7 +177,7 @@ Candidate zero_copy_candidate(const Work& w, const Shape& s, const MachineProfil
     over_link.lists = w.lists * over_link.entries / w.entries;
   }
   c.link_bytes = zero_copy_bytes(over_link, s);
-  c.hbm_bytes = served * s.entry_bytes + w.vertex_pass_bytes;  // the passes over the vertices: set in GPU memory only
+  c.hbm_bytes = served * s.entry_bytes + w.vertex_pass_bytes;  // the passes over the vertices, where the work has them
   // The link's time and the vertex reads' add up: they did not overlap in
   // PageRank over zero-copy (kron:25 and urand:25 within 5% as a sum); the
   // cache's reads overlap the link.
@@ -329,7 +329,9 @@ Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shap
     c.compute_s += (s.edge_bytes - resident) / p.link_copy;
     c.basis += ", then a pass over the partitions for the lists outside the largest component";
   }
-  c.compute_s += vertex_time(w, s, p) + w.steps * p.step_overhead_s;
+  // The passes over every vertex, as where it pulls (work_model.cc).
+  c.hbm_bytes += w.vertex_pass_bytes;
+  c.compute_s += w.vertex_pass_bytes / p.device_read + vertex_time(w, s, p) + w.steps * p.step_overhead_s;
   c.setup_s += s.edge_bytes / p.host_register;
   refuse_below_buffers(c, budget, s);
   return c;

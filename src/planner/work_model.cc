@@ -309,6 +309,11 @@ namespace {
 constexpr double kStepsPerBfsLevel = 24;
 constexpr double kStepsPerBfsLevelInMemory = 14;
 constexpr double kPullPassBytesAVertex = 8;
+// CC's sampled form (estimate_work): reads a sample's link, bytes a vertex of
+// its passes over every vertex, and its fixed steps.
+constexpr double kReadsPerSampleLink = 7.5;
+constexpr double kCcPassBytesAVertex = 80;
+constexpr double kCcSampledSteps = 40;
 
 Work direction_optimizing_bfs(const std::vector<std::vector<BfsLevel>>& runs, const GraphFacts& g, int link_heads,
                               bool over_link) {
@@ -491,16 +496,18 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
                     : "each list read about twice (delta-stepping's re-relaxations)";
   } else if (name == "cc") {
     // Links meet at the roots, not at the hubs, so cached hubs do not speed
-    // them. In GPU memory on the H100 (tests/planner/data/h100-2026-11-28.json)
-    // the sampled form took 0.49-0.63 ns per vertex with edges (two links and
-    // a flattening each: 22 reads at the label array's 34-47 G a second are
-    // 0.47-0.65), and linking every edge once 0.26-0.46 ns an edge. Where the
-    // ids run hubs first the roots are the hubs (a tree's root is its least
-    // id), which lie side by side at the front of the labels: the reads then
-    // follow the degrees, as a gather's do (kron:24 and kron:25 hubs first in
-    // GPU memory, 2.0 and 3.0 ms, predicted 2.72 and 3.67 of that before, 1.03
-    // and 1.41 since: docs/PLANNER.md).
+    // them. In GPU memory on the H100 (tests/planner/data/h100-2026-11-28.json,
+    // an engine that read most_frequent_label's samples a wait each) the
+    // sampled form took 0.49-0.63 ns per vertex with edges (two links and a
+    // flattening each: 22 reads at the label array's 34-47 G a second are
+    // 0.47-0.65; refitted below), and linking every edge once 0.26-0.46 ns an
+    // edge. Where the ids run hubs first the roots are the hubs (a tree's
+    // root is its least id), which lie side by side at the front of the
+    // labels: the reads then follow the degrees, as a gather's do (kron:24
+    // and kron:25 hubs first in GPU memory, 2.0 and 3.0 ms, predicted 2.72
+    // and 3.67 of that before, 1.03 and 1.41 since: docs/PLANNER.md).
     w.follows_degrees = g.numbered_by_degree;
+    w.steps = 6;
     if (undirected_pull && o.cc_method == CcMethod::kSampled) {
       // Afforest: two sampling rounds read two entries of each list; the
       // final linking reads the lists outside the largest component.
@@ -515,8 +522,22 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
       w.probe_entries = w.entries;
       w.probe_length = 2;
       // Its links join a vertex to a neighbour while the trees are shallow:
-      // cheaper than linking every edge (calibrate's rate), about ten reads.
-      w.vertex_reads = (2 * kReadsPerForestLink + 2) * n;
+      // cheaper than linking every edge (calibrate's rate). Where the ids run
+      // hubs first a list's first entries are its least ids, the top hubs,
+      // whose labels (and roots) every link then reads: from the SMs' own
+      // caches, left out. Besides, every vertex a pass of each step (the
+      // labels set, the sample's pull with a sector of each list's head, two
+      // flattenings, the final pull), and a fixed part: traced on the H100 on
+      // the engine of session 53, hubs first the sample's pull took 0.67 ms
+      // beside 39 ps a vertex at scales 24, 25 and 26 (1.35, 1.97, 3.28 ms)
+      // and the rest 15-21 ps a vertex on kron and urand in both numberings
+      // (docs/PERF.md, session 53). 7.5 reads a link, 80 bytes a vertex and 40
+      // steps are fitted on that engine's CC records, a quarter budget and the
+      // whole GPU (tests/planner/data/h100-2026-12-06f.json: 19 of 19 within
+      // 25%, 0.85-1.22, where ten reads a link and no pass read 9 of 19).
+      w.vertex_reads = (2 * (g.numbered_by_degree ? 0 : kReadsPerSampleLink) + 2) * n;
+      w.vertex_pass_bytes = kCcPassBytesAVertex * double(g.vertices);
+      w.steps = kCcSampledSteps;
       // The sampled entries lie a sector apart, one or two a list, and the
       // links' reads share the caches with them: CC in GPU memory took
       // twice as long on urand:25 as on urand:24 (17.3-18.8 ms against
@@ -545,7 +566,6 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
       w.forest_links = m;
       w.basis = "every edge linked once (push only)";
     }
-    w.steps = 6;
     w.dense = true;
   } else {
     w.entries = m;

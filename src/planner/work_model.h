@@ -85,7 +85,8 @@ struct Work {
   double probe_length = 0;
   double frontier_probes = 0;  // reads of a bitmap of the frontier (bottom-up probes): a footprint of vertices / 8 bytes
   // Bytes read in address order over every vertex, in GPU memory (a pull's
-  // pass over each vertex's offsets and parent in BFS's bottom-up levels).
+  // pass over each vertex's offsets and parent in BFS's bottom-up levels
+  // where the lists lie in GPU memory; CC's passes on every placement).
   double vertex_pass_bytes = 0;
   // Where known (the expected BFS levels with a cache's H head entries a
   // list): the entries read past the heads, and the lists so read, in the
