@@ -53,7 +53,7 @@ struct Shape {
 double cached_vertex_reads(const Work& w, const Shape& s, const MachineProfile& p) {
   const double footprint = s.vertices * w.value_bytes;
   const double cache_bytes = p.device_random.points.front().first;
-  if (footprint <= cache_bytes) return 1.0;
+  if (footprint <= cache_bytes || w.reads_at_cache_rate) return 1.0;
   const double values = cache_bytes / (s.graph->numbered_by_degree ? w.value_bytes : std::max(w.value_bytes, kSector));
   return w.follows_degrees ? s.graph->share_of_top(values) : values / s.vertices;
 }

@@ -59,6 +59,9 @@ struct Work {
   // the values' cold reads are taken at.
   double beside_bytes = 0;
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
+  // Every vertex read at the rate of the profile's smallest footprint, the
+  // colder ones too (SSSP hubs first: work_model.cc).
+  bool reads_at_cache_rate = false;
   // A gather whose lists lie in GPU memory, over ids numbered hubs first,
   // holds this many of the hottest values in its clusters' shared memory
   // (engines/gpu/staged_values.h): their reads do not queue at the L2.
