@@ -461,10 +461,11 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // 17-19 ps a relaxation, the run's whole time (2.0-2.5 relaxations an
     // edge, 37-44 ms from 4 sources; session 53), where two accesses at the
     // profile's 16 MiB rate are 16.4 ps; GAP's numbering took 30-31 ps.
-    // A hub's list, sorted by id, meets its targets in address order, and hubs
-    // first most of them lie among the other hubs. The three records (kron:24-26
-    // hubs first, the whole GPU) read 1.05 / 1.29 / 1.39 with the colder reads
-    // at their footprint's rate, 0.97 / 1.04 / 0.99 so.
+    // Likely why, not measured apart: a hub's list, sorted by id, meets its
+    // targets in address order, most of them other hubs, side by side. The
+    // three records (kron:24-26 hubs first, the whole GPU) read 1.05 / 1.29 /
+    // 1.39 with the colder reads at their footprint's rate, 0.97 / 1.04 /
+    // 0.99 so.
     w.reads_at_cache_rate = g.numbered_by_degree;
     w.steps = 4 * bfs_levels(g);
     // Its rounds (the streamed placements copy the active partitions in

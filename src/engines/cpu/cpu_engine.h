@@ -21,9 +21,9 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
-#include <span>
 #include <vector>
 
 #include "core/array.h"
