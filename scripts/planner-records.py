@@ -11,6 +11,9 @@ record names) with the bench's budget and the profile, are kept with the mean me
 (PageRank per iteration, as scripts/plan-table.py compares them); the profile is copied beside OUT.json as
 OUT.profile.json. tests/planner/planner_records_test.cc plans
 every cell again from them with the current model and counts the predictions within 25%.
+
+Take records with `bench --warmup 1` (since session 53): without it each placement's first run pays one-time costs
+in its cell's mean, and the placement a bench runs first read 5-17% slower on the H100 (docs/PERF.md, "Session 53").
 """
 import collections
 import json

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -104,8 +105,10 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
       try {
         const RunRequest asked = make_request(*a, run, plan.algorithm_options);
         const RunRequest r = first ? prepare_request_like(graph, asked, *first) : prepare_request(graph, asked);
+        // The warm-ups lead the algorithm's requests (is_warmup).
+        const int runs = plan.trials + (first ? 0 : plan.warmup);
         if (!first) first = r;
-        for (int t = 0; t < plan.trials; ++t) requests.push_back(r);
+        for (int t = 0; t < runs; ++t) requests.push_back(r);
       } catch (const Error& e) {
         // Options no run can take (--tolerance nan): the command's error, before any cell ran.
         if (e.kind() == ErrorKind::kUsage) throw;
@@ -122,13 +125,21 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
   return requests;
 }
 
+// Whether requests[i] is a warm-up: one of the first `warmup` requests of its
+// algorithm (requests_for puts them there).
+bool is_warmup(const std::vector<RunRequest>& requests, size_t i, int warmup) {
+  int before = 0;
+  for (size_t j = 0; j < i; ++j) before += requests[j].algorithm == requests[i].algorithm;
+  return before < warmup;
+}
+
 // The requests one algorithm at a time (its consecutive runs), each group
 // through run_group(group, done), which counts in `done` the runs it has
 // consumed: a refusal (an Error: a budget under what this algorithm needs)
-// fails that group's runs not yet done, and the other algorithms go on.
+// fails that group's timed runs not yet done, and the other algorithms go on.
 template <typename RunGroup>
 void by_algorithm(const std::string& spec, const AnyGraph& graph, const BenchPlacement& placement,
-                  const std::vector<RunRequest>& requests, std::vector<BenchRow>& rows, std::FILE* log,
+                  const std::vector<RunRequest>& requests, int warmup, std::vector<BenchRow>& rows, std::FILE* log,
                   RunGroup run_group) {
   for (size_t i = 0; i < requests.size();) {
     size_t j = i;
@@ -138,7 +149,8 @@ void by_algorithm(const std::string& spec, const AnyGraph& graph, const BenchPla
     try {
       run_group(group, done);
     } catch (const Error& e) {
-      for (size_t k = done; k < group.size(); ++k) rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
+      for (size_t k = done; k < group.size(); ++k)
+        if (!is_warmup(group, k, warmup)) rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
       std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
                    placement.name.c_str(), e.what());
     }
@@ -158,7 +170,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   if (placement.engine == EngineKind::kCpu) {
     // --host-mem: a budget one algorithm's arrays pass (weights beside the
     // edges) refused that algorithm only; it wiped the others' finished rows.
-    by_algorithm(spec, graph, placement, requests, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
+    by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
       for (const RunRequest& r : group) {
         RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
                                       : run_on_cpu(graph, r);
@@ -199,7 +211,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   const planner::MachineProfile profile = planned ? planner::find_profile(options.profile) : planner::MachineProfile{};
   const planner::GpuIdentity gpu = planned ? planner::gpu_identity(options.device) : planner::GpuIdentity{};
   bool noted_profile = false;  // once a graph
-  by_algorithm(spec, graph, placement, requests, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
+  by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
     auto plan = std::make_shared<planner::Plan>();
     run_batch(group, planned ? planner::with_planner(graph, group[0], options, profile, gpu, plan) : options,
               [&](size_t k, RunOutput&& out) {
@@ -262,7 +274,13 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress
 
     for (const BenchPlacement* placement : plan.placements) {
       std::set<const AlgorithmInfo*> checked;
+      std::map<const AlgorithmInfo*, int> warmed;  // warm-ups consumed: each algorithm's first outputs
       auto consume = [&](const RunRequest& renumbered_request, RunOutput& out) {
+        if (warmed[renumbered_request.algorithm]++ < plan.warmup) {
+          std::fprintf(log, "bench: %s %s %s: warm-up, %.3f ms\n", spec.c_str(), renumbered_request.algorithm->name().c_str(),
+                       placement->name.c_str(), out.stats.phase("compute") * 1e3);
+          return;
+        }
         const RunRequest r = renumbered ? to_old_ids(renumbered_request, *renumbered) : renumbered_request;
         if (renumbered) to_old_ids(out, *r.algorithm, *renumbered);
         BenchRow row = measured_row(spec, placement, r, graph, out);
@@ -296,7 +314,9 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress
         // failed row per request, in place of any rows of this placement.
         result.rows.resize(rows_before);
         std::fprintf(log, "bench: %s on %s: %s\n", spec.c_str(), placement->name.c_str(), e.what());
-        for (const RunRequest& r : requests) result.rows.push_back(failed_row(spec, placement, r, graph, e.what()));
+        for (size_t i = 0; i < requests.size(); ++i)
+          if (!is_warmup(requests, i, plan.warmup))
+            result.rows.push_back(failed_row(spec, placement, requests[i], graph, e.what()));
       }
       if (progress) progress(result);
     }

@@ -41,6 +41,9 @@ struct BenchPlan {
   std::vector<const BenchPlacement*> placements;
   BenchSources sources;
   int trials = 1;  // runs of each request, one after the other
+  // Untimed runs of each algorithm's first request on each placement, before
+  // its timed ones (on the same placed graph), left out of the rows.
+  int warmup = 0;
   VerifyMode verify = VerifyMode::kAll;
   GpuOptions gpu;  // device, budget, stream threshold; each placement sets the rest
   AlgorithmOptions algorithm_options;

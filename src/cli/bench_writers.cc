@@ -65,6 +65,8 @@ void write_bench_json(const std::string& path, const BenchPlan& plan, const Benc
     j["sources"] = {{"random", plan.sources.random}, {"seed", plan.sources.seed}};
   else
     j["sources"] = {{"fixed", plan.sources.fixed}};
+  j["trials"] = plan.trials;
+  j["warmup"] = plan.warmup;
   j["runs"] = nlohmann::json::array();
   for (const BenchRow& r : result.rows) {
     nlohmann::json x = {{"graph", r.graph},

@@ -134,6 +134,37 @@ TEST(Bench, CpuRunsWriteRowsAndCellsAllVerified) {
   EXPECT_NE(r.out.find("mean ms  median ms"), std::string::npos) << r.out;
 }
 
+// --warmup N: N untimed runs of each algorithm before its timed ones, logged
+// and left out of the rows and cells; out of range, a usage error.
+TEST(Bench, WarmupRunsAreLoggedAndLeftOutOfTheRows) {
+  std::string out = prefix("bench_warmup");
+  auto r = run_tiergraph("bench " + tiny_graph() + " -a bfs,cc -p cpu -n 2 --trials 2 --warmup 3 -t 1 --no-chart -o " +
+                         out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<CsvRow> rows = read_csv(out + ".csv");
+  EXPECT_EQ(rows.size(), 6u);  // bfs: 2 sources x 2 trials; cc: 2 trials
+  for (const CsvRow& row : rows) EXPECT_EQ(row.at("verified"), "ok");
+  size_t warmups = 0;
+  for (size_t at = r.err.find(": warm-up, "); at != std::string::npos; at = r.err.find(": warm-up, ", at + 1)) ++warmups;
+  EXPECT_EQ(warmups, 6u) << r.err;  // 3 for each algorithm
+  auto j = nlohmann::json::parse(read_text_file(out + ".json"));
+  EXPECT_EQ(j["warmup"], 3);
+  EXPECT_EQ(j["trials"], 2);
+  EXPECT_EQ(j["runs"].size(), 6u);
+  for (const auto& c : j["cells"]) EXPECT_EQ(c["runs"], c["algorithm"] == "bfs" ? 4 : 2);
+  // A refused placement (without a GPU) or one that runs: its rows are the
+  // timed runs either way, the warm-ups in none.
+  auto both = run_tiergraph("bench " + tiny_graph() + " -a bfs,cc -p device,cpu -n 2 --warmup 2 --no-chart -o " + out +
+                            "_both");
+  ASSERT_EQ(both.exit_code, 0) << both.err;
+  auto jb = nlohmann::json::parse(read_text_file(out + "_both.json"));
+  EXPECT_EQ(jb["runs"].size(), 6u);
+  for (const auto& c : jb["cells"]) EXPECT_EQ(c["runs"], c["algorithm"] == "bfs" ? 2 : 1);
+  auto bad = run_tiergraph("bench " + tiny_graph() + " -a bfs -p cpu --warmup -1 --no-chart -o " + out + "_bad");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--warmup"), std::string::npos) << bad.err;
+}
+
 TEST(Bench, FixedSourcesRunExactlyThose) {
   std::string out = prefix("bench_fixed");
   auto r = run_tiergraph("bench " + tiny_graph() + " -a bfs,cc -p cpu --sources 1,2 --no-chart -o " + out);
