@@ -8,6 +8,7 @@
 # BFS, SSSP, CC and PageRank with $SOURCES random sources, writing
 # OUTDIR/bench-SPEC.{csv,json} (and .png/.svg where matplotlib is; else
 # scripts/bench-chart.py draws them here afterwards). Each step has a timeout.
+# WARMUP (default 1): bench's untimed runs of each algorithm a placement first.
 set -uo pipefail
 bin=$1 outdir=$2
 shift 2
@@ -27,6 +28,6 @@ for spec in "$@"; do
   done
   echo "== bench $spec"
   timeout "${BENCH_TIMEOUT:-300}" "$bin" bench "$file" -p "$placements" -a "$algos" -n "$sources" \
-    --verify "${VERIFY:-first}" -o "$outdir/bench-$name" 2>"$outdir/bench-$name.log"
+    --warmup "${WARMUP:-1}" --verify "${VERIFY:-first}" -o "$outdir/bench-$name" 2>"$outdir/bench-$name.log"
   echo "== bench $spec: rc $?"
 done
