@@ -76,7 +76,9 @@ double vertex_time(const Work& w, const Shape& s, const MachineProfile& p, bool 
           ? w.forest_links / (kGraphLinksOverCalibrated * p.device_links.at(s.vertices * s.graph->id_bytes))
           : 0;
   const double reads = w.vertex_reads + (links_measured ? 0 : kReadsPerForestLink * w.forest_links);
-  if (reads == 0) return probes + links;
+  const double cache_rate = p.device_random.points.front().second;
+  const double cached = w.cache_reads / cache_rate;
+  if (reads == 0) return probes + links + cached;
   const double hot = cached_vertex_reads(w, s, p);
   const double from_shared = staged && w.staged_values > 0 ? std::min(hot, s.graph->share_of_top(w.staged_values)) : 0;
   // The colder reads at the rate of their footprint, widened by what is read
@@ -86,7 +88,7 @@ double vertex_time(const Work& w, const Shape& s, const MachineProfile& p, bool 
   // warp-a-list gather took, when the model read its colder values at the
   // largest footprint's rate, which that gather had matched).
   const double cold_rate = p.device_random.at(s.vertices * w.value_bytes + w.beside_bytes);
-  return probes + links + reads * ((hot - from_shared) / p.device_random.points.front().second + (1 - hot) / cold_rate);
+  return probes + links + cached + reads * ((hot - from_shared) / cache_rate + (1 - hot) / cold_rate);
 }
 
 // Kernels reading `hbm_bytes` of edges from GPU memory and the work's vertex
@@ -203,6 +205,7 @@ Work with_narrow_buckets(Work w) {
   w.entries *= w.narrow_entries_share;
   w.lists *= w.narrow_entries_share;
   w.vertex_reads *= w.narrow_entries_share;
+  w.cache_reads *= w.narrow_entries_share;
   w.rounds *= w.narrow_rounds_share;
   w.steps *= w.narrow_rounds_share;
   return w;
@@ -227,6 +230,7 @@ Work with_light_split(Work w, const GraphFacts& g, uint64_t budget, bool* split)
   w.entries *= scale;
   w.lists *= scale;
   w.vertex_reads *= scale;
+  w.cache_reads *= scale;
   *split = true;
   return w;
 }
@@ -438,6 +442,7 @@ nlohmann::json to_json(const Plan& plan) {
                      {"work", {{"entries", plan.work.entries},
                                {"lists", plan.work.lists},
                                {"vertex_reads", plan.work.vertex_reads},
+                               {"cache_reads", plan.work.cache_reads},
                                {"forest_links", plan.work.forest_links},
                                {"steps", plan.work.steps},
                                {"cached_vertex_reads", plan.cached_vertex_reads},

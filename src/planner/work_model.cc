@@ -454,8 +454,14 @@ Work estimate_work(const RunRequest& request, const GraphFacts& g, bool can_pull
     // accesses a relaxed entry. In GPU memory on the H100 the generic loop
     // ran at one relaxation per 30 ps on kron and 48 on urand, at both
     // scales 24 and 25 (docs/gpu-check/2026-11-28h-planner), half the rate of
-    // one random read each.
-    w.vertex_reads = 2 * relaxed * m;
+    // one random read each. The atomic lands on the sector the read has just
+    // brought in: at the cache's rate (session 53: urand:25 in GPU memory
+    // relaxed 1.56-2.07 entries an edge at 48-56 ps, where two reads at its
+    // footprint's rate are 63 ps; its cells read 1.23-1.31 on both machines
+    // with both accesses at that rate, 1.04-1.09 so, and every SSSP cell of
+    // every record set is within 25%, 70 of 72 before).
+    w.vertex_reads = 1.5 * relaxed * m;
+    w.cache_reads = 0.5 * relaxed * m;
     // Hubs first every relaxation ran at the smallest footprint's rate, the
     // colder targets' too: in GPU memory on the H100 kron:25 hubs first took
     // 17-19 ps a relaxation, the run's whole time (2.0-2.5 relaxations an

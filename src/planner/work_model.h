@@ -62,6 +62,9 @@ struct Work {
   // Every vertex read at the rate of the profile's smallest footprint, the
   // colder ones too (SSSP hubs first: work_model.cc).
   bool reads_at_cache_rate = false;
+  // Accesses at the smallest footprint's rate whatever the footprint: a
+  // relaxation's atomic on the sector its read has just brought in.
+  double cache_reads = 0;
   // A gather whose lists lie in GPU memory, over ids numbered hubs first,
   // holds this many of the hottest values in its clusters' shared memory
   // (engines/gpu/staged_values.h): their reads do not queue at the L2.

@@ -557,6 +557,9 @@ TEST(Plan, SsspHubsFirstReadsAtTheCacheRate) {
   EXPECT_LT(random_order.cached_vertex_reads, 1.0);
   EXPECT_EQ(hubs_first.cached_vertex_reads, 1.0);
   EXPECT_EQ(hubs_first.work.vertex_reads, random_order.work.vertex_reads);
+  // A relaxation's atomic, on the sector its read brought in, at the cache's rate in both.
+  EXPECT_GT(random_order.work.cache_reads, 0);
+  EXPECT_EQ(hubs_first.work.cache_reads, random_order.work.cache_reads);
   EXPECT_EQ(hubs_first.work.entries, random_order.work.entries);
   ASSERT_EQ(hubs_first.choice, Placement::kDevice);
   EXPECT_LT(hubs_first.chosen()->compute_s, random_order.chosen()->compute_s);
