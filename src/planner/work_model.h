@@ -60,7 +60,8 @@ struct Work {
   double beside_bytes = 0;
   bool follows_degrees = true;  // the reads land on a vertex as often as its degree (the hubs' values cached)
   // Every vertex read at the rate of the profile's smallest footprint, the
-  // colder ones too (SSSP hubs first: work_model.cc).
+  // colder ones too (hubs first, SSSP's relaxations and PageRank's gathers:
+  // work_model.cc).
   bool reads_at_cache_rate = false;
   // Accesses at the smallest footprint's rate whatever the footprint: a
   // relaxation's atomic on the sector its read has just brought in.
