@@ -170,14 +170,15 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   if (placement.engine == EngineKind::kCpu) {
     // --host-mem: a budget one algorithm's arrays pass (weights beside the
     // edges) refused that algorithm only; it wiped the others' finished rows.
-    by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
+    auto run_group = [&](const std::vector<RunRequest>& group, size_t& done) {
       for (const RunRequest& r : group) {
         RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
                                       : run_on_cpu(graph, r);
         consume(r, out);
         ++done;
       }
-    });
+    };
+    by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, run_group);
     return;
   }
   std::string reason;
@@ -211,7 +212,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   const planner::MachineProfile profile = planned ? planner::find_profile(options.profile) : planner::MachineProfile{};
   const planner::GpuIdentity gpu = planned ? planner::gpu_identity(options.device) : planner::GpuIdentity{};
   bool noted_profile = false;  // once a graph
-  by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, [&](const std::vector<RunRequest>& group, size_t& done) {
+  auto run_group = [&](const std::vector<RunRequest>& group, size_t& done) {
     auto plan = std::make_shared<planner::Plan>();
     run_batch(group, planned ? planner::with_planner(graph, group[0], options, profile, gpu, plan) : options,
               [&](size_t k, RunOutput&& out) {
@@ -223,7 +224,8 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
                 consume(group[k], out);
                 done = k + 1;
               });
-  });
+  };
+  by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, run_group);
 }
 
 }  // namespace
@@ -277,8 +279,9 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress
       std::map<const AlgorithmInfo*, int> warmed;  // warm-ups consumed: each algorithm's first outputs
       auto consume = [&](const RunRequest& renumbered_request, RunOutput& out) {
         if (warmed[renumbered_request.algorithm]++ < plan.warmup) {
-          std::fprintf(log, "bench: %s %s %s: warm-up, %.3f ms\n", spec.c_str(), renumbered_request.algorithm->name().c_str(),
-                       placement->name.c_str(), out.stats.phase("compute") * 1e3);
+          std::fprintf(log, "bench: %s %s %s: warm-up, %.3f ms\n", spec.c_str(),
+                       renumbered_request.algorithm->name().c_str(), placement->name.c_str(),
+                       out.stats.phase("compute") * 1e3);
           return;
         }
         const RunRequest r = renumbered ? to_old_ids(renumbered_request, *renumbered) : renumbered_request;
