@@ -335,7 +335,7 @@ Candidate pushed_sample_candidate(Placement placement, const Work& w, const Shap
   }
   // The passes over every vertex, as where it pulls (work_model.cc).
   c.hbm_bytes += w.vertex_pass_bytes;
-  c.compute_s += w.vertex_pass_bytes / p.device_read + vertex_time(w, s, p) + w.steps * p.step_overhead_s;
+  c.compute_s += on_gpu_time(w.vertex_pass_bytes, w, s, p) + w.steps * p.step_overhead_s;
   c.setup_s += s.edge_bytes / p.host_register;
   refuse_below_buffers(c, budget, s);
   return c;
