@@ -200,12 +200,8 @@ class GpuEngine {
   void vertex_map(const Frontier& f, F fn) {
     if (f.count == 0) return;
     if (!trace_) return vertex_map_(f, fn);
-    TG_CUDA(cudaDeviceSynchronize());
-    auto t0 = std::chrono::steady_clock::now();
-    vertex_map_(f, fn);
-    TG_CUDA(cudaDeviceSynchronize());
-    std::fprintf(stderr, "tg-gpu vertex map of %-9llu %.3f ms\n", (unsigned long long)f.count,
-                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    const double ms = synced_ms([&] { vertex_map_(f, fn); });
+    std::fprintf(stderr, "tg-gpu vertex map of %-9llu %.3f ms\n", (unsigned long long)f.count, ms);
   }
 
   template <typename F>
@@ -229,12 +225,9 @@ class GpuEngine {
     if (f.count == 0) return Frontier{};
     if (!trace_) return edge_map_(f, op, options);
     // TG_GPU_TRACE=1: one line per step on stderr, to show where the time goes.
-    TG_CUDA(cudaDeviceSynchronize());
-    auto t0 = std::chrono::steady_clock::now();
     uint64_t edges0 = stats_.edges_traversed, pulls0 = stats_.pull_steps, bytes0 = stats_.bytes_moved;
-    Frontier out = edge_map_(f, op, options);
-    TG_CUDA(cudaDeviceSynchronize());
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    Frontier out;
+    const double ms = synced_ms([&] { out = edge_map_(f, op, options); });
     std::fprintf(stderr, "tg-gpu step %s in %-9llu -> out %-9llu edges %-11llu link %-11llu %.3f ms\n",
                  stats_.pull_steps > pulls0 ? "pull" : "push", (unsigned long long)f.count,
                  (unsigned long long)out.count, (unsigned long long)(stats_.edges_traversed - edges0),
@@ -272,6 +265,16 @@ class GpuEngine {
   static Source make_source(const DeviceGraph<V>& g, const EdgeReads& reads, Frontiers<V>& frontiers) {
     if (g.streamed.enabled) return Source(std::in_place_type<StreamedSource<V>>, g, reads, frontiers);
     return Source(std::in_place_type<ResidentSource<V>>, g, frontiers.pool());
+  }
+
+  // TG_GPU_TRACE: f() timed between device syncs, in ms.
+  template <typename F>
+  double synced_ms(F&& f) {
+    TG_CUDA(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    TG_CUDA(cudaDeviceSynchronize());
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
   template <typename F>
