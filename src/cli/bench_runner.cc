@@ -105,7 +105,7 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
       try {
         const RunRequest asked = make_request(*a, run, plan.algorithm_options);
         const RunRequest r = first ? prepare_request_like(graph, asked, *first) : prepare_request(graph, asked);
-        // The warm-ups lead the algorithm's requests (is_warmup).
+        // The warm-ups lead the algorithm's requests: the first `warmup` of them.
         const int runs = plan.trials + (first ? 0 : plan.warmup);
         if (!first) first = r;
         for (int t = 0; t < runs; ++t) requests.push_back(r);
@@ -125,14 +125,6 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
   return requests;
 }
 
-// Whether requests[i] is a warm-up: one of the first `warmup` requests of its
-// algorithm (requests_for puts them there).
-bool is_warmup(const std::vector<RunRequest>& requests, size_t i, int warmup) {
-  int before = 0;
-  for (size_t j = 0; j < i; ++j) before += requests[j].algorithm == requests[i].algorithm;
-  return before < warmup;
-}
-
 // The requests one algorithm at a time (its consecutive runs), each group
 // through run_group(group, done), which counts in `done` the runs it has
 // consumed: a refusal (an Error: a budget under what this algorithm needs)
@@ -149,8 +141,9 @@ void by_algorithm(const std::string& spec, const AnyGraph& graph, const BenchPla
     try {
       run_group(group, done);
     } catch (const Error& e) {
-      for (size_t k = done; k < group.size(); ++k)
-        if (!is_warmup(group, k, warmup)) rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
+      // A group is one algorithm's requests, its warm-ups first.
+      for (size_t k = std::max(done, size_t(warmup)); k < group.size(); ++k)
+        rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
       std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
                    placement.name.c_str(), e.what());
     }
@@ -317,9 +310,10 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress
         // failed row per request, in place of any rows of this placement.
         result.rows.resize(rows_before);
         std::fprintf(log, "bench: %s on %s: %s\n", spec.c_str(), placement->name.c_str(), e.what());
-        for (size_t i = 0; i < requests.size(); ++i)
-          if (!is_warmup(requests, i, plan.warmup))
-            result.rows.push_back(failed_row(spec, placement, requests[i], graph, e.what()));
+        std::map<const AlgorithmInfo*, int> seen;  // each algorithm's warm-ups lead its requests
+        for (const RunRequest& r : requests)
+          if (seen[r.algorithm]++ >= plan.warmup)
+            result.rows.push_back(failed_row(spec, placement, r, graph, e.what()));
       }
       if (progress) progress(result);
     }
