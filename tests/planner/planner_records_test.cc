@@ -371,5 +371,16 @@ TEST(PlanRecords, H100Kron26WholeGpu) { expect_records("h100-2026-12-06e", 8, 8,
 // and 18.2 ms, within 7% of stream's.
 TEST(PlanRecords, H100CcOnTheEngineOfSession53) { expect_records("h100-2026-12-06f", 19, 11, 19, "h100-2026-11-28", 9); }
 
+// The quarter-budget table again on the H100 with today's engine and
+// every placement warm (bench --warmup 1; session 54, docs/gpu-check/
+// 2026-12-06-h100-session54): kron:25 and urand:25, BFS from 16 sources, CC
+// four runs, PageRank and SSSP from 2 (urand's SSSP on subgraph and auto only:
+// zero-copy's runs outlasted the call). auto's own runs came within 10% of the
+// best fixed placement in all eight cells (urand:25's CC 17.5 ms against
+// stream's 16.3); the placement it chose, run fixed, in seven (zero-copy's
+// four CC runs on urand:25 averaged 18.8 ms, 1.15x stream's). Every
+// prediction within 25% (0.82-1.19).
+TEST(PlanRecords, H100QuarterBudgetWarm) { expect_records("h100-2026-12-06g", 21, 8, 21, "h100-2026-11-28", 7); }
+
 }  // namespace
 }  // namespace tg::planner
