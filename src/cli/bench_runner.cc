@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -88,12 +87,19 @@ BenchRow measured_row(const std::string& spec, const BenchPlacement* placement, 
   return row;
 }
 
+// What each placement runs: each algorithm's requests one after the other,
+// the first `warmup` of them marked as warm-ups (run and logged, but no row).
+struct BenchRuns {
+  std::vector<RunRequest> requests;
+  std::vector<bool> warmup;  // beside requests
+};
+
 // One run per source (bc too: each source is a run, as for bfs); one run for
 // the algorithms without a source. A request the graph cannot serve (no
 // weights) is one row for the algorithm, on no placement.
-std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
-                                     const Sources& sources, std::vector<BenchRow>& rows, std::FILE* log) {
-  std::vector<RunRequest> requests;
+BenchRuns runs_for(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph, const Sources& sources,
+                   std::vector<BenchRow>& rows, std::FILE* log) {
+  BenchRuns out;
   for (const AlgorithmInfo* a : plan.algorithms) {
     std::vector<Sources> runs;
     if (a->needs_source())
@@ -105,10 +111,12 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
       try {
         const RunRequest asked = make_request(*a, run, plan.algorithm_options);
         const RunRequest r = first ? prepare_request_like(graph, asked, *first) : prepare_request(graph, asked);
-        // The warm-ups lead the algorithm's requests: the first `warmup` of them.
-        const int runs = plan.trials + (first ? 0 : plan.warmup);
+        const int warmups = first ? 0 : plan.warmup;  // the first source's, before its trials
         if (!first) first = r;
-        for (int t = 0; t < runs; ++t) requests.push_back(r);
+        for (int t = 0; t < warmups + plan.trials; ++t) {
+          out.requests.push_back(r);
+          out.warmup.push_back(t < warmups);
+        }
       } catch (const Error& e) {
         // Options no run can take (--tolerance nan): the command's error, before any cell ran.
         if (e.kind() == ErrorKind::kUsage) throw;
@@ -122,28 +130,28 @@ std::vector<RunRequest> requests_for(const BenchPlan& plan, const std::string& s
       }
     }
   }
-  return requests;
+  return out;
 }
 
 // The requests one algorithm at a time (its consecutive runs), each group
-// through run_group(group, done), which counts in `done` the runs it has
-// consumed: a refusal (an Error: a budget under what this algorithm needs)
-// fails that group's timed runs not yet done, and the other algorithms go on.
+// through run_group(first, group, done): group is runs.requests from index
+// first on, and run_group counts in `done` the runs it has consumed. A refusal
+// (an Error: a budget under what this algorithm needs) fails that group's
+// timed runs not yet done, and the other algorithms go on.
 template <typename RunGroup>
 void by_algorithm(const std::string& spec, const AnyGraph& graph, const BenchPlacement& placement,
-                  const std::vector<RunRequest>& requests, int warmup, std::vector<BenchRow>& rows, std::FILE* log,
-                  RunGroup run_group) {
+                  const BenchRuns& runs, std::vector<BenchRow>& rows, std::FILE* log, RunGroup run_group) {
+  const std::vector<RunRequest>& requests = runs.requests;
   for (size_t i = 0; i < requests.size();) {
     size_t j = i;
     while (j < requests.size() && requests[j].algorithm == requests[i].algorithm) ++j;
     const std::vector<RunRequest> group(requests.begin() + i, requests.begin() + j);
     size_t done = 0;
     try {
-      run_group(group, done);
+      run_group(i, group, done);
     } catch (const Error& e) {
-      // A group is one algorithm's requests, its warm-ups first.
-      for (size_t k = std::max(done, size_t(warmup)); k < group.size(); ++k)
-        rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
+      for (size_t k = done; k < group.size(); ++k)
+        if (!runs.warmup[i + k]) rows.push_back(failed_row(spec, &placement, group[k], graph, e.what()));
       std::fprintf(log, "bench: %s %s on %s: %s\n", spec.c_str(), group[0].algorithm->name().c_str(),
                    placement.name.c_str(), e.what());
     }
@@ -151,27 +159,28 @@ void by_algorithm(const std::string& spec, const AnyGraph& graph, const BenchPla
   }
 }
 
-// The runs of one placement, in the order of `requests`; each output goes to
-// consume(request, output) as soon as it is there and is dropped after (a
+// The runs of one placement, in the order of runs.requests; each output goes
+// to consume(index, output) as soon as it is there and is dropped after (a
 // bench of many sources and trials holds one result at a time: on the CPU a
 // result kept per trial is fresh memory to fault in every trial, 1-2 ms of a
 // 25 ms BFS on urand:20). Requests refused become rows.
 template <typename Consume>
 void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyGraph& graph,
-                      const BenchPlacement& placement, const std::vector<RunRequest>& requests,
-                      std::vector<BenchRow>& rows, std::FILE* log, Consume consume) {
+                      const BenchPlacement& placement, const BenchRuns& runs, std::vector<BenchRow>& rows,
+                      std::FILE* log, Consume consume) {
+  const std::vector<RunRequest>& requests = runs.requests;
   if (placement.engine == EngineKind::kCpu) {
     // --host-mem: a budget one algorithm's arrays pass (weights beside the
     // edges) refused that algorithm only; it wiped the others' finished rows.
-    auto run_group = [&](const std::vector<RunRequest>& group, size_t& done) {
+    auto run_group = [&](size_t first, const std::vector<RunRequest>& group, size_t& done) {
       for (const RunRequest& r : group) {
         RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
                                       : run_on_cpu(graph, r);
-        consume(r, out);
+        consume(first + done, out);
         ++done;
       }
     };
-    by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, run_group);
+    by_algorithm(spec, graph, placement, runs, rows, log, run_group);
     return;
   }
   std::string reason;
@@ -182,7 +191,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
     options.host_mem_budget = *plan.host_mem;
   }
   if (plan.distributed) {
-    run_distributed_batch(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
+    run_distributed_batch(graph, requests, options, [&](size_t i, RunOutput&& out) { consume(i, out); });
     return;
   }
   const bool hybrid = placement.engine == EngineKind::kHybrid;
@@ -192,7 +201,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
     else run_batch_on_gpu(graph, batch, o, sink);
   };
   if (!placement.streamed() && !planned) {
-    run_batch(requests, options, [&](size_t i, RunOutput&& out) { consume(requests[i], out); });
+    run_batch(requests, options, [&](size_t i, RunOutput&& out) { consume(i, out); });
     return;
   }
   // subgraph / stream, the GPU engine's or the hybrid's GPU side: one
@@ -205,7 +214,7 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   const planner::MachineProfile profile = planned ? planner::find_profile(options.profile) : planner::MachineProfile{};
   const planner::GpuIdentity gpu = planned ? planner::gpu_identity(options.device) : planner::GpuIdentity{};
   bool noted_profile = false;  // once a graph
-  auto run_group = [&](const std::vector<RunRequest>& group, size_t& done) {
+  auto run_group = [&](size_t first, const std::vector<RunRequest>& group, size_t& done) {
     auto plan = std::make_shared<planner::Plan>();
     run_batch(group, planned ? planner::with_planner(graph, group[0], options, profile, gpu, plan) : options,
               [&](size_t k, RunOutput&& out) {
@@ -214,11 +223,11 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
                   noted_profile = true;
                 }
                 if (planned && !plan->candidates.empty()) out.stats.plan = planner::to_json(*plan);
-                consume(group[k], out);
+                consume(first + k, out);
                 done = k + 1;
               });
   };
-  by_algorithm(spec, graph, placement, requests, plan.warmup, rows, log, run_group);
+  by_algorithm(spec, graph, placement, runs, rows, log, run_group);
 }
 
 }  // namespace
@@ -255,29 +264,29 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress
     std::fprintf(log, "bench: %s: %llu vertices, %llu edges, loaded in %.2f s\n", spec.c_str(),
                  static_cast<unsigned long long>(num_vertices(graph)),
                  static_cast<unsigned long long>(num_edges(graph)), load_s);
-    const std::vector<RunRequest> requests = requests_for(plan, spec, graph, sources, result.rows, log);
+    const BenchRuns runs = runs_for(plan, spec, graph, sources, result.rows, log);
     // --vertex-order: every placement runs the renumbered copy; rows and
     // verifiers see the outputs back in the graph's ids (engines/vertex_order.h).
     std::optional<Renumbering> renumbered;
-    std::vector<RunRequest> renumbered_requests;
+    BenchRuns renumbered_runs;
     if (plan.vertex_order != VertexOrder::kAsLoaded) {
       renumbered = renumber(graph, plan.vertex_order);
-      for (const RunRequest& r : requests) renumbered_requests.push_back(to_new_ids(r, *renumbered));
+      for (const RunRequest& r : runs.requests) renumbered_runs.requests.push_back(to_new_ids(r, *renumbered));
+      renumbered_runs.warmup = runs.warmup;
       std::fprintf(log, "bench: %s: renumbered (%s) in %.2f s\n", spec.c_str(),
                    std::string(choice_name(vertex_order_choices(), plan.vertex_order)).c_str(), renumbered->seconds);
     }
 
     for (const BenchPlacement* placement : plan.placements) {
       std::set<const AlgorithmInfo*> checked;
-      std::map<const AlgorithmInfo*, int> warmed;  // warm-ups consumed: each algorithm's first outputs
-      auto consume = [&](const RunRequest& renumbered_request, RunOutput& out) {
-        if (warmed[renumbered_request.algorithm]++ < plan.warmup) {
+      auto consume = [&](size_t i, RunOutput& out) {
+        if (runs.warmup[i]) {
           std::fprintf(log, "bench: %s %s %s: warm-up, %.3f ms\n", spec.c_str(),
-                       renumbered_request.algorithm->name().c_str(), placement->name.c_str(),
+                       runs.requests[i].algorithm->name().c_str(), placement->name.c_str(),
                        out.stats.phase("compute") * 1e3);
           return;
         }
-        const RunRequest r = renumbered ? to_old_ids(renumbered_request, *renumbered) : renumbered_request;
+        const RunRequest& r = runs.requests[i];
         if (renumbered) to_old_ids(out, *r.algorithm, *renumbered);
         BenchRow row = measured_row(spec, placement, r, graph, out);
         if (result.gpu.empty() && out.stats.gpu) result.gpu = out.stats.gpu->gpu;
@@ -300,7 +309,7 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress
       const size_t rows_before = result.rows.size();
       try {
         run_on_placement(plan, spec, renumbered ? renumbered->graph : graph, *placement,
-                         renumbered ? renumbered_requests : requests, result.rows, log, consume);
+                         renumbered ? renumbered_runs : runs, result.rows, log, consume);
         // Rows of requests refused there name their sources in the renumbered ids.
         for (size_t i = rows_before; renumbered && i < result.rows.size(); ++i)
           if (BenchRow& row = result.rows[i]; row.failed() && row.source)
@@ -310,10 +319,8 @@ BenchResult run_bench(const BenchPlan& plan, std::FILE* log, const BenchProgress
         // failed row per request, in place of any rows of this placement.
         result.rows.resize(rows_before);
         std::fprintf(log, "bench: %s on %s: %s\n", spec.c_str(), placement->name.c_str(), e.what());
-        std::map<const AlgorithmInfo*, int> seen;  // each algorithm's warm-ups lead its requests
-        for (const RunRequest& r : requests)
-          if (seen[r.algorithm]++ >= plan.warmup)
-            result.rows.push_back(failed_row(spec, placement, r, graph, e.what()));
+        for (size_t i = 0; i < runs.requests.size(); ++i)
+          if (!runs.warmup[i]) result.rows.push_back(failed_row(spec, placement, runs.requests[i], graph, e.what()));
       }
       if (progress) progress(result);
     }
