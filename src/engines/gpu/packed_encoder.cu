@@ -17,6 +17,7 @@
 #include "core/block_cache.h"
 #include "core/env_switch.h"
 #include "engines/gpu/cuda_util.h"
+#include "engines/gpu/host_openmp.h"
 #include "graph/packed_lists.h"
 
 namespace tg::gpu {
@@ -217,6 +218,16 @@ std::optional<GpuPackedLists> gpu_pack_lists(uint64_t n, const eid_t* offsets_de
   TG_CUDA(cudaMemcpy(p.offsets.data(), starts.data(), (n + 1) * sizeof(eid_t), cudaMemcpyDeviceToHost));
   // At least BlockCache::kAlign bytes: pages of its own, which no other array's registration shares.
   p.words = Array<uint32_t>::allocate(std::max<uint64_t>(p.offsets[n], BlockCache::kAlign / sizeof(uint32_t)));
+  // Faulted in by the host's threads side by side first: cudaHostRegister
+  // faults a fresh array's pages in one thread, which made this encoder
+  // slower than the CPU's on the H200 (session 28, docs/PERF.md), whose
+  // threads fault the pages they write in parallel.
+  {
+    char* bytes = reinterpret_cast<char*>(p.words.data());
+    const int64_t pages = static_cast<int64_t>((p.words.bytes() + 4095) / 4096);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < pages; ++i) bytes[i * 4096] = 0;
+  }
   if (cudaHostRegister(p.words.data(), p.words.bytes(), cudaHostRegisterMapped) != cudaSuccess) {
     cudaGetLastError();
     return std::nullopt;

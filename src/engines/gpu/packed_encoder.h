@@ -4,7 +4,10 @@
 // host (16 threads), most of a streamed placement's transfer phase; the GPU
 // reads the plain lists it has mapped anyway, twice over the link, and writes
 // the packed words into host memory through a mapping (docs/SUBWAY.md,
-// "Packed lists"). Not yet run on a GPU: off unless TG_GPU_PACK=1.
+// "Packed lists"). Exact on the H200 (session 28: its words equal the CPU
+// encoder's) but slower there, 0.94-1.34 s against 0.55-0.90 (docs/PERF.md):
+// registering the fresh array faults its pages in one thread. Off unless
+// TG_GPU_PACK=1.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +33,7 @@ struct GpuPackedLists {
 std::optional<GpuPackedLists> gpu_pack_lists(uint64_t n, const eid_t* offsets_device, const uint32_t* ids_mapped,
                                              const weight_t* weights_mapped, bool with_weights);
 
-// TG_GPU_PACK=1: the placements pack on the GPU (measurement, until it has run on one).
+// TG_GPU_PACK=1: the placements pack on the GPU (slower where measured: above).
 bool gpu_packing_asked();
 
 }  // namespace tg::gpu

@@ -271,7 +271,7 @@ PackedListsStats PlacedGraph<V>::place_packed_lists(const Csr<V>& csr, PlacedCsr
     const auto t0 = std::chrono::steady_clock::now();
     auto& hold = *packed_.emplace_back(std::make_unique<PackedHold>());
     // TG_GPU_PACK=1: the encoder on the GPU over the mapped plain lists, the array
-    // registered as place_bytes would (packed_encoder.h; not yet run on a GPU).
+    // registered as place_bytes would (packed_encoder.h: exact, slower than the CPU's where measured).
     if (gpu_packing_asked() && out.view.neighbors != nullptr && (!with_weights || out.view.weights != nullptr)) {
       if (auto p = gpu_pack_lists(n, out.view.offsets, reinterpret_cast<const uint32_t*>(out.view.neighbors),
                                   out.view.weights, with_weights)) {
