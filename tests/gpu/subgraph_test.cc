@@ -595,5 +595,37 @@ TEST(SubwayHeadsCache, CcSampleReadsTheHeadsFromGpuMemory) {
   }
 }
 
+// TG_HEADS_GATHER=1 without a heads cache: CC's sample, a push over every
+// vertex (a null frontier), gathered into a SubCSR of each list's first two
+// entries by the CPU. The builder read the null frontier as a list to sort
+// and the run died of an illegal address (session 55, on the H100): no test
+// set the variable.
+TEST(SubwayHeadsCache, CcSampleGatheredByTheCpuWithoutTheCache) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const EnvSet gathered("TG_HEADS_GATHER", "1");
+  const AlgorithmInfo& cc = algorithm("cc");
+  for (bool ids64 : {false, true})
+    for (const std::string& shape : gpu_shapes()) {
+      const AnyGraph graph = gpu_graph(shape, cc, Orientation::kUndirected, ids64);
+      const RunRequest r = prepare_request(graph, make_request(cc, {}));
+      for (size_t variant : {size_t{0}, size_t{1}})  // subgraph, GPU and CPU way
+        for (uint64_t budget : {tiny_budget(graph), uint64_t{0}}) {
+          const Variant& v = variants()[variant];
+          SCOPED_TRACE(shape + (ids64 ? " v64, " : " v32, ") + v.name + ", budget " + std::to_string(budget));
+          GpuOptions o = options_of(v, budget);
+          o.edge_cache = EdgeCacheMode::kOff;
+          const RunOutput out = run_on_gpu(graph, r, o);
+          expect_as_on_cpu(graph, {r}, std::vector<RunOutput>{out}, shape);
+          int heads_steps = 0;
+          for (const subgraph::IterationRecord& rec : out.stats.stream->iterations) {
+            if (!pushes_heads(rec)) continue;
+            heads_steps++;
+            EXPECT_EQ(rec.choice.transfer, subgraph::Transfer::kSubgraphCpuGather) << rec.choice.reason;
+          }
+          if (num_edges(graph) > 0) EXPECT_EQ(heads_steps, 1);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace tg::test::gpu

@@ -224,7 +224,10 @@ SubcsrShape SubcsrBuilder<V>::build_from_list(const V* list, uint64_t count, boo
   count_ = count;
   if (count > 0) {
     V* out = active_.data();
-    if (sorted) {
+    if (list == nullptr) {
+      kernels::iota<V><<<blocks_for(count, device_sms()), kernels::kThreads>>>(out, count);
+      TG_CUDA_CHECK_LAUNCH();
+    } else if (sorted) {
       TG_CUDA(cudaMemcpy(out, list, count * sizeof(V), cudaMemcpyDeviceToDevice));
     } else {
       const int end_bit = key_bits(src_.n);

@@ -110,7 +110,8 @@ class SubcsrBuilder {
 
   // Steps 1-5 for the active set given as a bitmap of n bits...
   SubcsrShape build_from_bitmap(const uint32_t* bits);
-  // ...or as a list of distinct vertices (sorted: copied; else radix-sorted);
+  // ...or as a list of distinct vertices (sorted: copied; else radix-sorted;
+  // list == nullptr: the vertices 0..count-1, as PushInput gives every vertex);
   // `light`: the SubCSR of their light lists (set_light_lists) in place of
   // their lists. The pieces then load from the lists the last build read.
   // `limit`: each list's first `limit` entries only (CC's sample pushes two
