@@ -220,8 +220,8 @@ std::optional<GpuPackedLists> gpu_pack_lists(uint64_t n, const eid_t* offsets_de
   p.words = Array<uint32_t>::allocate(std::max<uint64_t>(p.offsets[n], BlockCache::kAlign / sizeof(uint32_t)));
   // Faulted in by the host's threads side by side first: cudaHostRegister
   // faults a fresh array's pages in one thread, which made this encoder
-  // slower than the CPU's on the H200 (session 28, docs/PERF.md), whose
-  // threads fault the pages they write in parallel.
+  // 1.5x slower than the CPU's on the H200 (session 28), whose threads fault
+  // the pages they write in parallel; with it, a tie on the H100 (session 55).
   {
     char* bytes = reinterpret_cast<char*>(p.words.data());
     const int64_t pages = static_cast<int64_t>((p.words.bytes() + 4095) / 4096);

@@ -4,10 +4,10 @@
 // host (16 threads), most of a streamed placement's transfer phase; the GPU
 // reads the plain lists it has mapped anyway, twice over the link, and writes
 // the packed words into host memory through a mapping (docs/SUBWAY.md,
-// "Packed lists"). Exact on the H200 (session 28: its words equal the CPU
-// encoder's) but slower there, 0.94-1.34 s against 0.55-0.90 (docs/PERF.md):
-// registering the fresh array faults its pages in one thread. Off unless
-// TG_GPU_PACK=1.
+// "Packed lists"). Exact (its words equal the CPU encoder's) but no faster:
+// 0.94-1.34 s against 0.55-0.90 on the H200 (session 28), and with the array
+// faulted in by the host's threads before it is registered 0.70 against
+// 0.62-0.69 on the H100 (session 55; docs/PERF.md). Off unless TG_GPU_PACK=1.
 #pragma once
 
 #include <cstdint>

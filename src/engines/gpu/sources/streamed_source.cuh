@@ -426,9 +426,9 @@ class StreamedSource {
   // sector or two a list (the H100: kron:25's 30 M heads in 56 ms, urand:25's
   // 67 M in 126, at 10-11 GB/s). With TG_HEADS_GATHER=1 the subgraph
   // placement's CPU threads gather them into a SubCSR instead, which crosses
-  // the link whole: not yet measured on a GPU (on the development VM a heads
-  // gather of 32-entry lists took 63% of a whole-list gather: each list
-  // still costs its line).
+  // the link whole: slower on the H100 (session 55: kron:25's CC at a quarter
+  // budget 372 ms against 123 in place; the CPU's gather of a few entries a
+  // list costs more than the lines it saves).
   static constexpr eid_t kHeadsOnly = 32;
   template <typename Op>
   bool pushes_heads(const Op& op) const {
