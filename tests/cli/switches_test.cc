@@ -4,8 +4,11 @@
 // tests/gpu/switches_gpu_test.cc.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
+#include "support/run_program.h"
+#include "support/scoped_env.h"
 #include "support/switch_runs.h"
 
 namespace tg::test {
@@ -25,6 +28,23 @@ TEST(Switches, EachRunsAndVerifiesOnTheCpu) {
       {"TG_CPU_TRACE", "1", "cc -e cpu", "tg-cpu step"},
   };
   for (const SwitchCase& c : cases) expect_run_with_switch(c);
+}
+
+// TG_PROFILE names the machine profile `plan` (and --placement auto) reads;
+// one that cannot be read is a one-line error of bad input.
+TEST(Switches, TheProfileVariableNamesThePlannersProfile) {
+  const std::string profile = std::string(TG_TESTS_DIR) + "/planner/data/h100-2026-11-28.profile.json";
+  {
+    const ScopedEnv set("TG_PROFILE", profile.c_str());
+    const ProgramResult r = run_tiergraph("plan bfs --graph kron:10");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("profile    " + profile), std::string::npos) << r.out;
+  }
+  const ScopedEnv missing("TG_PROFILE", "/nonexistent/profile.json");
+  const ProgramResult r = run_tiergraph("plan bfs --graph kron:10");
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/profile.json: cannot open the profile"), std::string::npos) << r.err;
+  EXPECT_EQ(count_lines(r.err), 1) << r.err;
 }
 
 }  // namespace
