@@ -165,6 +165,28 @@ TEST(Bench, WarmupRunsAreLoggedAndLeftOutOfTheRows) {
   EXPECT_NE(bad.err.find("--warmup"), std::string::npos) << bad.err;
 }
 
+// --random-sources N --source-seed S: the same seed picks the same sources,
+// another seed others (kron:12's 4096 vertices: three picks out of the ones
+// with out-edges).
+TEST(Bench, TheSourceSeedPicksTheSources) {
+  auto sources_of = [](uint64_t seed) {
+    const std::string out = prefix("bench_seed_" + std::to_string(seed));
+    auto r = run_tiergraph("bench kron:12 -a bfs -p cpu --random-sources 3 --source-seed " + std::to_string(seed) +
+                           " --no-chart -q -o " + out);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> picked;
+    for (const CsvRow& row : read_csv(out + ".csv")) {
+      EXPECT_EQ(row.at("verified"), "ok");
+      picked.push_back(row.at("source"));
+    }
+    return picked;
+  };
+  const std::vector<std::string> first = sources_of(9);
+  EXPECT_EQ(first.size(), 3u);
+  EXPECT_EQ(sources_of(9), first);
+  EXPECT_NE(sources_of(10), first);
+}
+
 TEST(Bench, FixedSourcesRunExactlyThose) {
   std::string out = prefix("bench_fixed");
   auto r = run_tiergraph("bench " + tiny_graph() + " -a bfs,cc -p cpu --sources 1,2 --no-chart -o " + out);

@@ -337,6 +337,42 @@ TEST(Cli, InfoDescribesTheGraph) {
   EXPECT_FALSE(j["directed"].get<bool>());
 }
 
+// --ids64 (64-bit vertex ids where 32 bits suffice) through every
+// subcommand that builds a graph: generate and convert write 8-byte ids, info
+// reports them, run computes and verifies over them, as bench does.
+TEST(Cli, Ids64ThroughEverySubcommand) {
+  const std::string generated = tg::test::temp_path("ids64_generated.tgb");
+  const std::string converted = tg::test::temp_path("ids64_converted.tgb");
+  const std::string edges = write_temp("ids64.el", "0 1\n1 2\n2 0\n2 3\n5 4\n");
+  for (const std::string& command :
+       {"generate kron:10 " + generated + " --ids64 -q", "convert " + edges + " " + converted + " --ids64 -q"}) {
+    const Result r = tiergraph(command);
+    ASSERT_EQ(r.exit_code, 0) << command << ": " << r.err;
+  }
+  for (const std::string& file : {generated, converted}) {
+    const Result info = tiergraph("info " + file + " --json");
+    ASSERT_EQ(info.exit_code, 0) << info.err;
+    EXPECT_EQ(nlohmann::json::parse(info.out)["vertex_id_bytes"], 8) << file;
+    for (const std::string algorithm : {"bfs", "cc", "pagerank"}) {
+      const Result run = tiergraph("run " + algorithm + " --graph " + file + " -e cpu --verify --json");
+      ASSERT_EQ(run.exit_code, 0) << run.err;
+      const auto j = nlohmann::json::parse(run.out);
+      EXPECT_EQ(j["graph"]["vertex_id_bytes"], 8) << algorithm;
+      EXPECT_TRUE(j["verification"]["ok"].get<bool>()) << run.out;
+    }
+  }
+  // From a generator or a text file, --ids64 widens what is built.
+  for (const std::string& graph : {std::string("kron:10"), edges}) {
+    const Result run = tiergraph("run bfs --graph " + graph + " --ids64 -e cpu --verify --json");
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(nlohmann::json::parse(run.out)["graph"]["vertex_id_bytes"], 8) << graph;
+  }
+  const std::string out = tg::test::temp_path("ids64_bench");
+  const Result bench = tiergraph("bench kron:10 -a bfs,sssp -p cpu -n 2 --ids64 --no-chart -q -o " + out);
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  for (const auto& run : nlohmann::json::parse(read_file(out + ".json"))["runs"]) EXPECT_EQ(run["verified"], "ok");
+}
+
 TEST(Cli, GpuMemNeedsASize) {
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --engine gpu --gpu-mem lots"), "--gpu-mem");
 }
