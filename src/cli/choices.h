@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -21,17 +22,26 @@ template <typename E>
 CLI::Option* add_choice(CLI::App& command, const std::string& flags, E& target,
                         const std::vector<NamedChoice<E>>& choices, const std::string& description) {
   std::map<std::string, E> by_name;
-  std::string help = description, names, initial;
+  std::string help = description, names, listed, initial;
   for (const auto& c : choices) {
     by_name.emplace(std::string(c.name), c.value);
     help += "\n  " + std::string(c.name) + ": " + std::string(c.help);
     names += (names.empty() ? "" : "|") + std::string(c.name);
+    listed += (listed.empty() ? "" : ", ") + std::string(c.name);
     if (c.value == target) initial = c.name;
   }
-  return command.add_option(flags, target, help)
-      ->transform(CLI::CheckedTransformer(by_name).description(""))
-      ->type_name(names)
-      ->default_str(initial);
+  // A name and nothing else, handed on as the enum's number (how CLI11 reads
+  // an enum). CLI11's CheckedTransformer took the numbers too ("--placement 7"
+  // ran stream) and listed them in its error.
+  CLI::Validator name_only(
+      [by_name, listed](std::string& text) -> std::string {
+        const auto it = by_name.find(text);
+        if (it == by_name.end()) return "'" + text + "' is not one of " + listed;
+        text = std::to_string(static_cast<std::underlying_type_t<E>>(it->second));
+        return std::string();
+      },
+      "");
+  return command.add_option(flags, target, help)->transform(name_only)->type_name(names)->default_str(initial);
 }
 
 // --edge-cache, for run and bench alike.

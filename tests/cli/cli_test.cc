@@ -186,6 +186,13 @@ TEST(Cli, BadFlagsGiveOneLineErrors) {
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --placement floppy"), "floppy");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --edge-cache on"), "--edge-cache");
   expect_one_line_error(tiergraph("run bfs --graph kron:8 --threads 0"), "threads");
+  // A choice is a name: the enum's number was taken too ("--placement 7" ran
+  // stream) until session 55; the message lists the names.
+  expect_exit(tiergraph("run bfs --graph kron:8 --placement 7"), 2,
+              "--placement: '7' is not one of auto, device, uvm, zerocopy-naive, zerocopy-merged, zerocopy-aligned, "
+              "subgraph, stream");
+  expect_exit(tiergraph("run bfs --graph kron:8 --engine 1"), 2, "--engine: '1' is not one of cpu, gpu, hybrid, auto");
+  expect_exit(tiergraph("bench kron:8 -a bfs -p cpu --verify 0"), 2, "--verify: '0' is not one of all, first, none");
 }
 
 TEST(Cli, BadGraphsGiveOneLineErrors) {
