@@ -10,10 +10,13 @@ build=${1:-build-gpu}
 shift || true
 mkdir -p .data/bin .data/datasets
 rm -f .data/bin/*
+# Stripped in a folder of its own: a program given as /tmp/NAME and staged as NAME was overwritten and deleted.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 stage() {  # program, name
-  strip -o "/tmp/$2" "$1"
-  xz -T2 -6 -c "/tmp/$2" >".data/bin/$2.xz"
-  rm -f "/tmp/$2"
+  strip -o "$work/$2" "$1"
+  xz -T2 -6 -c "$work/$2" >".data/bin/$2.xz"
+  rm -f "$work/$2"
 }
 # An object ninja holds no dependencies for is never rebuilt when a header changes: session 36's hybrid_run.cu.o
 # kept an old GpuOptions layout and every hybrid run threw std::bad_alloc on the GPU. Refuse to stage such a build.
