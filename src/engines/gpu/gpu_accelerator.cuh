@@ -18,6 +18,7 @@
 #include "core/array.h"
 #include "core/env_switch.h"
 #include "engines/gpu/gpu_engine.cuh"
+#include "engines/gpu/host_openmp.h"
 #include "graph/huge_pages.h"
 #include "engines/hybrid/hybrid_engine.h"
 
@@ -61,15 +62,12 @@ class GpuAccelerator : public GpuEngine<V> {
     auto array = std::make_shared<Array<unsigned char>>(allocate_huge<unsigned char>(bytes));
     unsigned char* p = array->data();
     const size_t size = array->size();
-    // Faulted in by all threads, a write a 4 KiB page: the kernel clears each
-    // page as it maps it, and the whole mirror is copied down before the CPU
-    // side reads it (refresh_mirrors), so a memset of every byte only wrote
-    // it a second time (134 MB on the 2-core VM: memset 23.6-24.7 ms, a write
-    // a page 15.7-23.7).
-    constexpr size_t kPage = 4096;
+    // Faulted in by all threads, a write a 4 KiB page: the whole mirror is
+    // copied down before the CPU side reads it (refresh_mirrors), so a memset
+    // of every byte only wrote it a second time (134 MB on the 2-core VM:
+    // memset 23.6-24.7 ms, a write a page 15.7-23.7).
     const auto t1 = Clock::now();
-#pragma omp parallel for schedule(static)
-    for (size_t at = 0; at < size; at += kPage) p[at] = 0;
+    fault_in_pages(p, size);
     const auto t2 = Clock::now();
     TG_CUDA(cudaHostRegister(p, size, cudaHostRegisterDefault));
     if (trace_) {
