@@ -137,8 +137,8 @@ void BM_ReadSyscall(benchmark::State& state, const std::string& (*file)(), bool 
   state.SetBytesProcessed(static_cast<int64_t>(bytes * state.iterations()));
 }
 
-void BM_ReadTextEdgeList(benchmark::State& state) {
-  const std::string& path = text_edge_list();
+// Reads `path` as an edge list every iteration; returns the edges read.
+uint64_t read_edge_lists(benchmark::State& state, const std::string& path) {
   uint64_t edges = 0;
   for (auto _ : state) {
     EdgeList el = read_edge_list(path, false);
@@ -148,6 +148,12 @@ void BM_ReadTextEdgeList(benchmark::State& state) {
     el = EdgeList{};
     state.ResumeTiming();
   }
+  return edges;
+}
+
+void BM_ReadTextEdgeList(benchmark::State& state) {
+  const std::string& path = text_edge_list();
+  const uint64_t edges = read_edge_lists(state, path);
   // Thrown, not skipped: the smoke test must fail on a wrong count.
   if (edges != perf_edges()) throw std::runtime_error(path + ": " + std::to_string(edges) + " edges read");
   set_rates(state, edges, std::filesystem::file_size(path));
@@ -159,14 +165,7 @@ void BM_ReadCompressedDataset(benchmark::State& state, const std::string& name) 
     state.SkipWithError(("no " + path + " (set TG_DATASETS_DIR)").c_str());
     return;
   }
-  uint64_t edges = 0;
-  for (auto _ : state) {
-    EdgeList el = read_edge_list(path, false);
-    edges = el.num_edges();
-    state.PauseTiming();
-    el = EdgeList{};
-    state.ResumeTiming();
-  }
+  const uint64_t edges = read_edge_lists(state, path);
   // Bytes of the compressed file: what comes off the disk.
   set_rates(state, edges, std::filesystem::file_size(path));
 }
