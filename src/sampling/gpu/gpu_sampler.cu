@@ -164,11 +164,14 @@ std::shared_ptr<T> device_memory(size_t count) {
 }
 
 // Memory from `allocate` that grows to the largest request and is kept.
+// Growing waits for `stream` first: work queued there may still read the old
+// memory (a hop's last steps run while the next hop's scratch is reserved).
 template <typename T, std::shared_ptr<T> (*allocate)(size_t)>
 class Grown {
  public:
-  T* reserve(uint64_t count) {
+  T* reserve(uint64_t count, cudaStream_t stream) {
     if (count > capacity_ || !data_) {
+      TG_CUDA(cudaStreamSynchronize(stream));
       data_.reset();
       capacity_ = 0;
       data_ = allocate(std::max<uint64_t>(count, 1));
@@ -233,7 +236,8 @@ struct GpuNeighborSampler::Impl {
   void exclusive_sum(const T* in, T* out, uint64_t count) {
     size_t bytes = 0;
     TG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int64_t>(count), stream));
-    TG_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.reserve(bytes), bytes, in, out, static_cast<int64_t>(count), stream));
+    TG_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.reserve(bytes, stream), bytes, in, out, static_cast<int64_t>(count),
+                                          stream));
   }
 
   // A hop's edge count (at edges_at) and, where the hop has new sources to
@@ -289,9 +293,9 @@ struct GpuNeighborSampler::Impl {
       if (n > 0) {
         destinations = sorted_destinations(dst, n);
         count_draws<<<blocks(n + 1), kBlock, 0, stream>>>(g, destinations, o.fanouts[hop], o.replace,
-                                                         counts.reserve(n + 1));
+                                                         counts.reserve(n + 1, stream));
         TG_CUDA_CHECK_LAUNCH();
-        exclusive_sum(counts.get(), first_edge.reserve(n + 1), n + 1);
+        exclusive_sum(counts.get(), first_edge.reserve(n + 1, stream), n + 1);
         edges_at = first_edge.get() + n;
         const uint64_t fanout = o.fanouts[hop] < 0 ? kRoomWithoutWait + 1 : static_cast<uint64_t>(o.fanouts[hop]);
         room = fanout <= kRoomWithoutWait / n && n + n * fanout < kUnclaimed ? n * fanout
@@ -300,15 +304,15 @@ struct GpuNeighborSampler::Impl {
       if (n + room >= kUnclaimed)
         throw Error("sample_neighbors on the GPU: hop " + std::to_string(hop) + " has " + std::to_string(n + room) +
                     " nodes and edges, more than 2^32 - 1: sample fewer seeds at a time");
-      uint64_t* nodes = edge_node.reserve(room);
+      uint64_t* nodes = edge_node.reserve(room, stream);
       uint64_t edges = 0, fresh = 0;
       if (n > 0) {
         if (o.fanouts[hop] < 0)
           copy_whole_lists<<<blocks(n * 32), kBlock, 0, stream>>>(g, destinations, first_edge.get(), nodes,
-                                                                   edge_dst.reserve(room));
+                                                                   edge_dst.reserve(room, stream));
         else
           draw_edges<<<blocks(n), kBlock, 0, stream>>>(g, destinations, first_edge.get(), o.fanouts[hop], o.replace,
-                                                       o.seed, hop, nodes, edge_dst.reserve(room));
+                                                       o.seed, hop, nodes, edge_dst.reserve(room, stream));
         TG_CUDA_CHECK_LAUNCH();
         claim_destinations<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
@@ -317,9 +321,9 @@ struct GpuNeighborSampler::Impl {
         claim_edges<<<blocks(room), kBlock, 0, stream>>>(nodes, edges_at, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
         flag_new_sources<<<blocks(room + 1), kBlock, 0, stream>>>(nodes, edges_at, room, n, first_seen.get(),
-                                                                  is_new.reserve(room + 1));
+                                                                  is_new.reserve(room + 1, stream));
         TG_CUDA_CHECK_LAUNCH();
-        exclusive_sum(is_new.get(), rank.reserve(room + 1), room + 1);
+        exclusive_sum(is_new.get(), rank.reserve(room + 1, stream), room + 1);
         std::tie(edges, fresh) = read_back(edges_at, rank.get() + room);
       }
       // Every vertex claimed above goes back to kUnclaimed before the next
@@ -361,12 +365,12 @@ struct GpuNeighborSampler::Impl {
   template <typename V>
   std::vector<SampledHop> sample(const std::vector<uint64_t>& seeds, const SampleOptions& o) {
     const uint64_t n = seeds.size();
-    uint64_t* dst = seeds_copy.reserve(n);
+    uint64_t* dst = seeds_copy.reserve(n, stream);
     if (n > 0) TG_CUDA(cudaMemcpyAsync(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
     struct {
       Impl& s;
-      uint64_t* edges(int, uint64_t count) { return s.edge_index.reserve(2 * count); }
-      uint64_t* sources(int hop, uint64_t count) { return s.sources[hop % 2].reserve(count); }
+      uint64_t* edges(int, uint64_t count) { return s.edge_index.reserve(2 * count, s.stream); }
+      uint64_t* sources(int hop, uint64_t count) { return s.sources[hop % 2].reserve(count, s.stream); }
     } memory{*this};
     std::vector<SampledHop> hops;
     std::vector<uint64_t> dst_host = seeds;
@@ -391,7 +395,7 @@ struct GpuNeighborSampler::Impl {
       const uint64_t words = d.num_src + 2 * d.num_edges;
       check_hop_fits_host("sample_neighbors on the GPU", hop, d.num_edges, 2 * words * sizeof(uint64_t));
       // The sources and both halves of the edge index in two copies.
-      uint64_t* at = staging.reserve(words);
+      uint64_t* at = staging.reserve(words, stream);
       if (d.num_src > 0)
         TG_CUDA(cudaMemcpyAsync(at, d.src_nodes, d.num_src * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
       if (d.num_edges > 0)
@@ -524,7 +528,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
                 std::make_unique<features::RegisteredHostRows>(in.neighbors.data(), in.num_edges(), sizeof(V), sizeof(V));
           s.pieces.push_back(s.neighbors_host ? s.neighbors_host->table().rows : nullptr);
         } else {
-          eid_t* offsets = s.offsets_copy.reserve(s.num_vertices + 1);
+          eid_t* offsets = s.offsets_copy.reserve(s.num_vertices + 1, s.stream);
           TG_CUDA(cudaMemcpy(offsets, in.offsets.data(), offsets_bytes, cudaMemcpyHostToDevice));
           s.offsets = offsets;
           for (size_t k = 0; k < holders.size(); ++k) {
@@ -537,7 +541,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
           }
           s.bytes_on_gpu = offsets_bytes + in.num_edges() * sizeof(V);
         }
-        uint32_t* first_seen = s.first_seen.reserve(s.num_vertices);
+        uint32_t* first_seen = s.first_seen.reserve(s.num_vertices, s.stream);
         TG_CUDA(cudaMemset(first_seen, 0xFF, std::max<uint64_t>(first_seen_bytes, 1)));
       },
       graph);
