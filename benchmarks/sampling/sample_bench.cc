@@ -14,12 +14,16 @@
 //
 //   TG_BENCH_GRAPH=kron:24 TG_BENCH_BATCH=1024 TG_BENCH_FANOUTS=25,10 build/benchmarks/tg_sample_bench
 #include <benchmark/benchmark.h>
+#if TG_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -79,7 +83,55 @@ Setup& setup() {
 
 enum class Where { kCpu, kGpuInMemory, kGpuZeroCopy, kGpuSplit };
 
-void Sample(benchmark::State& state, Where where) {
+#if TG_HAVE_CUDA
+// GPU memory handed out in order from one block and taken back whole after
+// each batch, as torch's caching allocator hands a training loop the same
+// blocks batch after batch; `stream` is the consumer the hops are ordered with.
+struct DeviceArena {
+  uint8_t* base = nullptr;
+  uint64_t capacity = 0, used = 0;
+  cudaStream_t stream = nullptr;
+  explicit DeviceArena(uint64_t bytes) : capacity(bytes) {
+    if (cudaMalloc(&base, bytes) != cudaSuccess || cudaStreamCreate(&stream) != cudaSuccess)
+      throw std::runtime_error("DeviceArena: no " + std::to_string(bytes) + " bytes of GPU memory or no stream");
+  }
+  ~DeviceArena() {
+    cudaStreamDestroy(stream);
+    cudaFree(base);
+  }
+  DeviceAllocator allocator() {
+    return [this](uint64_t bytes) -> void* {
+      const uint64_t at = (used + 255) / 256 * 256;
+      if (at + bytes > capacity) return nullptr;  // sample_into says the allocator gave no memory
+      used = at + bytes;
+      return base + at;
+    };
+  }
+};
+#endif
+
+// The hops of one batch: in host memory, or (into != null) left in GPU memory
+// from the arena and the consumer stream synchronized; the edges sampled.
+uint64_t sample_batch(Setup& s, GpuNeighborSampler* gpu, const std::vector<uint64_t>& seeds, const SampleOptions& o,
+                      void* into) {
+  uint64_t edges = 0;
+#if TG_HAVE_CUDA
+  if (into != nullptr) {
+    auto& arena = *static_cast<DeviceArena*>(into);
+    arena.used = 0;
+    for (const DeviceHop& h : gpu->sample_into(seeds, o, arena.allocator(), reinterpret_cast<uintptr_t>(arena.stream)))
+      edges += h.num_edges;
+    if (cudaStreamSynchronize(arena.stream) != cudaSuccess) throw std::runtime_error("sample_into: stream failed");
+    return edges;
+  }
+#endif
+  (void)into;
+  const std::vector<SampledHop> hops = gpu ? gpu->sample(seeds, o) : sample_neighbors(s.graph, seeds, o);
+  for (const SampledHop& h : hops) edges += h.edge_src.size();
+  return edges;
+}
+
+void Sample(benchmark::State& state, Where where, bool device_out = false) {
   Setup& s = setup();
   std::unique_ptr<GpuNeighborSampler> gpu;
   try {
@@ -91,14 +143,40 @@ void Sample(benchmark::State& state, Where where) {
     state.SkipWithError(e.what());
     return;
   }
+  void* arena = nullptr;
+#if TG_HAVE_CUDA
+  std::unique_ptr<DeviceArena> arena_owner;
+  if (device_out) {
+    // Room for the largest batch the fanouts allow: each hop's sources at
+    // most (fanout + 1) times its destinations, each edge two words.
+    uint64_t words = s.batch, n = s.batch;
+    for (int f : s.fanouts) {
+      const uint64_t edges = n * static_cast<uint64_t>(f < 0 ? 1 << 10 : f);
+      words += 2 * edges + n + edges + 96;
+      n += edges;
+    }
+    try {
+      arena_owner = std::make_unique<DeviceArena>(words * sizeof(uint64_t));
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+      return;
+    }
+    arena = arena_owner.get();
+  }
+#endif
+  (void)device_out;
   uint64_t edges = 0, round = 0;
   for (auto _ : state) {
     state.PauseTiming();
     const std::vector<uint64_t> seeds = s.seeds(++round);
     const SampleOptions o{s.fanouts, false, round};
     state.ResumeTiming();
-    const std::vector<SampledHop> hops = gpu ? gpu->sample(seeds, o) : sample_neighbors(s.graph, seeds, o);
-    for (const SampledHop& h : hops) edges += h.edge_src.size();
+    try {
+      edges += sample_batch(s, gpu.get(), seeds, o, arena);
+    } catch (const std::exception& e) {
+      state.SkipWithError(e.what());
+      break;
+    }
   }
   state.SetItemsProcessed(static_cast<int64_t>(edges));  // items_per_second: sampled edges per second
   state.counters["edges_per_batch"] = round > 0 ? static_cast<double>(edges) / static_cast<double>(round) : 0;
@@ -122,6 +200,12 @@ void bench::register_benchmarks() {
   if (const char* d = std::getenv("TG_BENCH_EDGE_DEVICES"); d != nullptr && *d != '\0')
     benchmark::RegisterBenchmark("gpu_split", [](benchmark::State& st) { Sample(st, Where::kGpuSplit); })
         ->UseRealTime();
+  benchmark::RegisterBenchmark("gpu_in_memory_device_out",
+                               [](benchmark::State& st) { Sample(st, Where::kGpuInMemory, true); })
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("gpu_zero_copy_device_out",
+                               [](benchmark::State& st) { Sample(st, Where::kGpuZeroCopy, true); })
+      ->UseRealTime();
 }
 
 }  // namespace tg

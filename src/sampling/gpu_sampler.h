@@ -69,8 +69,9 @@ class GpuNeighborSampler {
   // hop its edge index and its src_nodes (the next hop's dst_nodes). Ordered
   // with `consumer` (a cudaStream_t of the device as an integer, 0 for the
   // legacy default stream): the writes wait for the work queued there, the
-  // work queued there after the call sees the hops. The host still waits for
-  // two counts a hop (edges, new sources: the sizes to allocate).
+  // work queued there after the call sees the hops. The host waits once a
+  // hop, for its edge and new-source counts (the sizes to allocate); twice
+  // for a hop of fanout -1 or one of more than 4 M edges at most.
   std::vector<DeviceHop> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
                                      const DeviceAllocator& allocate, uintptr_t consumer);
 

@@ -163,30 +163,54 @@ TEST(GpuSampler, RefusesWhatTheCpuRefuses) {
   EXPECT_TRUE(sample_into_device(sampler, {}, {{2}, false, 1}, nullptr)[0].src_nodes.empty());
 }
 
-// An allocator that fails where the sources are asked for (its third call:
-// the seeds, hop 0's edges, hop 0's sources), after the hop has claimed its
-// vertices: the sampler gives them back, so the next samples equal the CPU's.
+// An allocator that fails where a hop's edges or sources are asked for (its
+// second or third call: the seeds, hop 0's edges, hop 0's sources), after
+// the hop has claimed its vertices: the sampler gives them back, so the next
+// samples equal the CPU's.
 TEST(GpuSampler, AFailedAllocationLeavesTheSamplerAsItWas) {
   if (!have_gpu()) GTEST_SKIP() << "no GPU";
   const AnyGraph graph = build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false);
   GpuNeighborSampler sampler(graph, {});
   const std::vector<uint64_t> seeds = random_seeds(num_vertices(graph), 32, 5);
   const SampleOptions o{{4, 3}, false, 77};
-  std::vector<void*> owned;
-  int calls = 0;
-  const DeviceAllocator failing = [&](uint64_t bytes) -> void* {
-    if (++calls == 3) throw Error("no memory for this test");
-    void* p = nullptr;
-    if (bytes > 0) EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
-    owned.push_back(p);
-    return p;
-  };
-  EXPECT_THROW(sampler.sample_into(seeds, o, failing, 0), Error);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  for (void* p : owned) cudaFree(p);
-  const std::vector<SampledHop> cpu = sample_neighbors(graph, seeds, o);
-  expect_same(cpu, sampler.sample(seeds, o), "after a failed allocation");
-  expect_same(cpu, sample_into_device(sampler, seeds, o, nullptr), "after a failed allocation, into the caller's memory");
+  for (int fail_at : {2, 3}) {
+    std::vector<void*> owned;
+    int calls = 0;
+    const DeviceAllocator failing = [&](uint64_t bytes) -> void* {
+      if (++calls == fail_at) throw Error("no memory for this test");
+      void* p = nullptr;
+      if (bytes > 0) EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
+      owned.push_back(p);
+      return p;
+    };
+    EXPECT_THROW(sampler.sample_into(seeds, o, failing, 0), Error);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    for (void* p : owned) cudaFree(p);
+    const std::string what = "after a failed allocation (call " + std::to_string(fail_at) + ")";
+    const std::vector<SampledHop> cpu = sample_neighbors(graph, seeds, o);
+    expect_same(cpu, sampler.sample(seeds, o), what);
+    expect_same(cpu, sample_into_device(sampler, seeds, o, nullptr), what + ", into the caller's memory");
+  }
+}
+
+// A hop whose fanout allows more than 4 M edges (64 seeds x 70000) reads its
+// edge count before the draws instead of drawing into scratch sized by the
+// bound (gpu_sampler.cu, kRoomWithoutWait); with replacement it draws 70000
+// for every seed with in-edges. Both ways the CPU's hops, and a small hop
+// after it (drawn into the bound's scratch).
+TEST(GpuSampler, AHopPastTheScratchBoundReadsItsCountFirst) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const AnyGraph graph = build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false);
+  GpuNeighborSampler sampler(graph, {});
+  const std::vector<uint64_t> seeds = random_seeds(num_vertices(graph), 64, 8);
+  for (bool replace : {false, true}) {
+    const SampleOptions o{{70000, 2}, replace, 91};
+    const std::vector<SampledHop> cpu = sample_neighbors(graph, seeds, o);
+    if (replace) EXPECT_EQ(cpu[0].edge_src.size() % 70000, 0u);
+    const std::string what = replace ? "fanout 70000 with replacement" : "fanout 70000";
+    expect_same(cpu, sampler.sample(seeds, o), what);
+    expect_same(cpu, sample_into_device(sampler, seeds, o, nullptr), what + ", into the caller's memory");
+  }
 }
 
 }  // namespace

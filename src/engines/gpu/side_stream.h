@@ -23,6 +23,7 @@ class SideStream {
     TG_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     TG_CUDA(cudaEventCreateWithFlags(&caller_ready_, cudaEventDisableTiming));
     TG_CUDA(cudaEventCreateWithFlags(&results_ready_, cudaEventDisableTiming));
+    TG_CUDA(cudaEventCreateWithFlags(&marked_, cudaEventDisableTiming));
   }
   ~SideStream() {
     int previous = 0;
@@ -32,6 +33,7 @@ class SideStream {
     cudaStreamDestroy(stream_);
     cudaEventDestroy(caller_ready_);
     cudaEventDestroy(results_ready_);
+    cudaEventDestroy(marked_);
     cudaSetDevice(previous);
   }
   SideStream(const SideStream&) = delete;
@@ -51,11 +53,15 @@ class SideStream {
     TG_CUDA(cudaEventRecord(results_ready_, stream_));
     TG_CUDA(cudaStreamWaitEvent(caller, results_ready_, 0));
   }
+  // A mark after the work queued so far, which the host waits for later
+  // (wait_for_mark) while more work is queued behind it.
+  void mark() { TG_CUDA(cudaEventRecord(marked_, stream_)); }
+  void wait_for_mark() { TG_CUDA(cudaEventSynchronize(marked_)); }
 
  private:
   int device_ = 0;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t caller_ready_ = nullptr, results_ready_ = nullptr;
+  cudaEvent_t caller_ready_ = nullptr, results_ready_ = nullptr, marked_ = nullptr;
 };
 
 // Pinned host memory for `count` values of T (counts read back without a

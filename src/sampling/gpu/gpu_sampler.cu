@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <variant>
 
 #include "core/error.h"
@@ -23,6 +26,12 @@ namespace {
 
 using gpu::kBlock;
 constexpr uint32_t kUnclaimed = std::numeric_limits<uint32_t>::max();
+// A hop's draws go into scratch sized by the fanout's bound, so the host
+// waits once a hop (for the edge and new-source counts together) rather
+// than also for the edge count before the draws; past this many edges the
+// bound's scratch (24 bytes an edge) is not worth the wait it saves, and the
+// count is read first.
+constexpr uint64_t kRoomWithoutWait = uint64_t{1} << 22;
 
 unsigned blocks(uint64_t items) {
   return static_cast<unsigned>(std::clamp<uint64_t>(gpu::div_up(items, kBlock), 1, 65535u * 16));
@@ -115,15 +124,20 @@ __global__ void claim_destinations(const uint64_t* frontier, uint64_t n, uint32_
   TG_GRID_STRIDE(i, n) first_seen[frontier[i]] = static_cast<uint32_t>(i);
 }
 
-__global__ void claim_edges(const uint64_t* edge_node, uint64_t edges, uint64_t n, uint32_t* first_seen) {
+// The hop's edge count is read in GPU memory (*edges_at: the draws' scan
+// total), so that the host need not wait for it before these run.
+__global__ void claim_edges(const uint64_t* edge_node, const uint64_t* edges_at, uint64_t n, uint32_t* first_seen) {
+  const uint64_t edges = *edges_at;
   TG_GRID_STRIDE(e, edges) atomicMin(&first_seen[edge_node[e]], static_cast<uint32_t>(n + e));
 }
 
 // is_new[e]: edge e is its source's first appearance and the source is no
-// destination; is_new[edges] = 0 for the scan's total.
-__global__ void flag_new_sources(const uint64_t* edge_node, uint64_t edges, uint64_t n, const uint32_t* first_seen,
-                                 uint32_t* is_new) {
-  TG_GRID_STRIDE(e, edges + 1) is_new[e] = e < edges && first_seen[edge_node[e]] == n + e ? 1 : 0;
+// destination; 0 from the hop's edge count up to `room`, so the scan's
+// entry `room` is the count of new sources.
+__global__ void flag_new_sources(const uint64_t* edge_node, const uint64_t* edges_at, uint64_t room, uint64_t n,
+                                 const uint32_t* first_seen, uint32_t* is_new) {
+  const uint64_t edges = *edges_at;
+  TG_GRID_STRIDE(e, room + 1) is_new[e] = e < edges && first_seen[edge_node[e]] == n + e ? 1 : 0;
 }
 
 // Local ids: a destination keeps its position, the k-th new source (in
@@ -150,11 +164,14 @@ std::shared_ptr<T> device_memory(size_t count) {
 }
 
 // Memory from `allocate` that grows to the largest request and is kept.
+// Growing waits for `stream` first: work queued there may still read the old
+// memory (a hop's last steps run while the next hop's scratch is reserved).
 template <typename T, std::shared_ptr<T> (*allocate)(size_t)>
 class Grown {
  public:
-  T* reserve(uint64_t count) {
+  T* reserve(uint64_t count, cudaStream_t stream) {
     if (count > capacity_ || !data_) {
+      TG_CUDA(cudaStreamSynchronize(stream));
       data_.reset();
       capacity_ = 0;
       data_ = allocate(std::max<uint64_t>(count, 1));
@@ -194,10 +211,10 @@ struct GpuNeighborSampler::Impl {
   uint64_t bytes_on_gpu = 0;
   bool zero_copy = false;
 
-  std::shared_ptr<uint64_t> pinned;  // a hop's counts, read back
+  std::shared_ptr<uint64_t> pinned;  // a hop's counts, read back (two words)
 
   Buffer<uint32_t> first_seen;  // per vertex; kUnclaimed between hops
-  Buffer<uint64_t> seeds_copy, counts, first_edge, edge_node;
+  Buffer<uint64_t> seeds_copy, counts, first_edge, edge_node, edge_dst;
   Buffer<uint64_t> edge_index, sources[2];  // sample()'s outputs before they go to host memory
   PinnedStaging<uint64_t> staging;             // ... and on their way there
   Buffer<uint32_t> is_new, rank;
@@ -219,17 +236,20 @@ struct GpuNeighborSampler::Impl {
   void exclusive_sum(const T* in, T* out, uint64_t count) {
     size_t bytes = 0;
     TG_CUDA(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, static_cast<int64_t>(count), stream));
-    TG_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.reserve(bytes), bytes, in, out, static_cast<int64_t>(count), stream));
+    TG_CUDA(cub::DeviceScan::ExclusiveSum(scan_temp.reserve(bytes, stream), bytes, in, out, static_cast<int64_t>(count),
+                                          stream));
   }
 
-  // One count the host needs to go on (a hop's edges, its new sources).
-  template <typename T>
-  uint64_t read_back(const T* at) {
-    TG_CUDA(cudaMemcpyAsync(pinned.get(), at, sizeof(T), cudaMemcpyDeviceToHost, stream));
+  // A hop's edge count (at edges_at) and, where the hop has new sources to
+  // count (fresh_at not null), their count, with one wait.
+  std::pair<uint64_t, uint64_t> read_back(const uint64_t* edges_at, const uint32_t* fresh_at) {
+    TG_CUDA(cudaMemcpyAsync(pinned.get(), edges_at, sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+    if (fresh_at != nullptr)
+      TG_CUDA(cudaMemcpyAsync(pinned.get() + 1, fresh_at, sizeof(uint32_t), cudaMemcpyDeviceToHost, stream));
     TG_CUDA(cudaStreamSynchronize(stream));
-    T value{};
-    std::memcpy(&value, pinned.get(), sizeof(T));
-    return static_cast<uint64_t>(value);
+    uint32_t fresh = 0;
+    if (fresh_at != nullptr) std::memcpy(&fresh, pinned.get() + 1, sizeof(uint32_t));
+    return {pinned.get()[0], fresh};
   }
 
   // The request checked, then run(a value of the graph's vertex type) on the
@@ -263,53 +283,60 @@ struct GpuNeighborSampler::Impl {
   void sample_hops(const uint64_t* dst, uint64_t n, const SampleOptions& o, Memory& memory, Done done) {
     const InEdges<V> g = in_edges<V>();
     for (int hop = 0; hop < static_cast<int>(o.fanouts.size()); ++hop) {
-      uint64_t edges = 0;
+      // The draws land in scratch with room for `room` edges: the most a
+      // fanout allows (no wait for the count), or the count itself, read
+      // back, for a fanout of -1 (every in-edge) and for hops so large that
+      // the bound's scratch would cost more than a wait.
+      uint64_t room = 0;
       Destinations destinations{};
+      const uint64_t* edges_at = nullptr;  // the hop's edge count, in GPU memory
       if (n > 0) {
         destinations = sorted_destinations(dst, n);
         count_draws<<<blocks(n + 1), kBlock, 0, stream>>>(g, destinations, o.fanouts[hop], o.replace,
-                                                         counts.reserve(n + 1));
+                                                         counts.reserve(n + 1, stream));
         TG_CUDA_CHECK_LAUNCH();
-        exclusive_sum(counts.get(), first_edge.reserve(n + 1), n + 1);
-        edges = read_back(first_edge.get() + n);
+        exclusive_sum(counts.get(), first_edge.reserve(n + 1, stream), n + 1);
+        edges_at = first_edge.get() + n;
+        const uint64_t fanout = o.fanouts[hop] < 0 ? kRoomWithoutWait + 1 : static_cast<uint64_t>(o.fanouts[hop]);
+        room = fanout <= kRoomWithoutWait / n && n + n * fanout < kUnclaimed ? n * fanout
+                                                                             : read_back(edges_at, nullptr).first;
       }
-      if (n + edges >= kUnclaimed)
-        throw Error("sample_neighbors on the GPU: hop " + std::to_string(hop) + " has " + std::to_string(n + edges) +
+      if (n + room >= kUnclaimed)
+        throw Error("sample_neighbors on the GPU: hop " + std::to_string(hop) + " has " + std::to_string(n + room) +
                     " nodes and edges, more than 2^32 - 1: sample fewer seeds at a time");
-      uint64_t* nodes = edge_node.reserve(edges);
-      uint64_t* index = memory.edges(hop, edges);
-      uint64_t* from = index;
-      uint64_t* into = index + edges;
-      uint64_t fresh = 0;
+      uint64_t* nodes = edge_node.reserve(room, stream);
+      uint64_t edges = 0, fresh = 0;
       if (n > 0) {
         if (o.fanouts[hop] < 0)
-          copy_whole_lists<<<blocks(n * 32), kBlock, 0, stream>>>(g, destinations, first_edge.get(), nodes, into);
+          copy_whole_lists<<<blocks(n * 32), kBlock, 0, stream>>>(g, destinations, first_edge.get(), nodes,
+                                                                   edge_dst.reserve(room, stream));
         else
           draw_edges<<<blocks(n), kBlock, 0, stream>>>(g, destinations, first_edge.get(), o.fanouts[hop], o.replace,
-                                                       o.seed, hop, nodes, into);
+                                                       o.seed, hop, nodes, edge_dst.reserve(room, stream));
         TG_CUDA_CHECK_LAUNCH();
         claim_destinations<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
       }
-      if (edges > 0) {
-        claim_edges<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get());
+      if (room > 0) {
+        claim_edges<<<blocks(room), kBlock, 0, stream>>>(nodes, edges_at, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
-        flag_new_sources<<<blocks(edges + 1), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get(),
-                                                                   is_new.reserve(edges + 1));
+        flag_new_sources<<<blocks(room + 1), kBlock, 0, stream>>>(nodes, edges_at, room, n, first_seen.get(),
+                                                                  is_new.reserve(room + 1, stream));
         TG_CUDA_CHECK_LAUNCH();
-        exclusive_sum(is_new.get(), rank.reserve(edges + 1), edges + 1);
-        fresh = read_back(rank.get() + edges);
+        exclusive_sum(is_new.get(), rank.reserve(room + 1, stream), room + 1);
+        std::tie(edges, fresh) = read_back(edges_at, rank.get() + room);
       }
       // Every vertex claimed above goes back to kUnclaimed before the next
-      // hop or sample, also when the sources' memory cannot be had.
+      // hop or sample, also when the outputs' memory cannot be had.
       const auto release = [&] {
         if (edges > 0) release_vertices<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
         if (n > 0) release_vertices<<<blocks(n), kBlock, 0, stream>>>(dst, n, first_seen.get());
         TG_CUDA_CHECK_LAUNCH();
       };
-      uint64_t* src = nullptr;
+      uint64_t *index = nullptr, *src = nullptr;
       try {
+        index = memory.edges(hop, edges);
         src = memory.sources(hop, n + fresh);
       } catch (...) {
         release();
@@ -317,7 +344,9 @@ struct GpuNeighborSampler::Impl {
       }
       if (n > 0) TG_CUDA(cudaMemcpyAsync(src, dst, n * sizeof(uint64_t), cudaMemcpyDeviceToDevice, stream));
       if (edges > 0) {
-        number_sources<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get(), rank.get(), from, src);
+        TG_CUDA(cudaMemcpyAsync(index + edges, edge_dst.get(), edges * sizeof(uint64_t), cudaMemcpyDeviceToDevice,
+                                stream));
+        number_sources<<<blocks(edges), kBlock, 0, stream>>>(nodes, edges, n, first_seen.get(), rank.get(), index, src);
         TG_CUDA_CHECK_LAUNCH();
       }
       release();
@@ -330,32 +359,26 @@ struct GpuNeighborSampler::Impl {
 
   // The hops into Impl's buffers, each copied to host memory before the next
   // hop reuses them (the sources alternate: they are the next destinations).
+  // A hop's copy is queued ahead of the next hop's steps and taken from the
+  // staging once the next hop's count has been waited for, so the host waits
+  // once a hop and once more for the last copy.
   template <typename V>
   std::vector<SampledHop> sample(const std::vector<uint64_t>& seeds, const SampleOptions& o) {
     const uint64_t n = seeds.size();
-    uint64_t* dst = seeds_copy.reserve(n);
+    uint64_t* dst = seeds_copy.reserve(n, stream);
     if (n > 0) TG_CUDA(cudaMemcpyAsync(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
     struct {
       Impl& s;
-      uint64_t* edges(int, uint64_t count) { return s.edge_index.reserve(2 * count); }
-      uint64_t* sources(int hop, uint64_t count) { return s.sources[hop % 2].reserve(count); }
+      uint64_t* edges(int, uint64_t count) { return s.edge_index.reserve(2 * count, s.stream); }
+      uint64_t* sources(int hop, uint64_t count) { return s.sources[hop % 2].reserve(count, s.stream); }
     } memory{*this};
     std::vector<SampledHop> hops;
     std::vector<uint64_t> dst_host = seeds;
-    sample_hops<V>(dst, n, o, memory, [&](int hop, const DeviceHop& d) {
-      // Its words twice over in host memory (the pinned staging, then the
-      // hop's arrays), refused before either is had past the host's memory.
-      const uint64_t words = d.num_src + 2 * d.num_edges;
-      check_hop_fits_host("sample_neighbors on the GPU", hop, d.num_edges, 2 * words * sizeof(uint64_t));
-      // The sources and both halves of the edge index in two copies and one
-      // wait (a wait per output was three a hop).
-      uint64_t* at = staging.reserve(words);
-      if (d.num_src > 0)
-        TG_CUDA(cudaMemcpyAsync(at, d.src_nodes, d.num_src * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
-      if (d.num_edges > 0)
-        TG_CUDA(cudaMemcpyAsync(at + d.num_src, d.edge_index, 2 * d.num_edges * sizeof(uint64_t), cudaMemcpyDeviceToHost,
-                                stream));
-      TG_CUDA(cudaStreamSynchronize(stream));
+    std::optional<DeviceHop> queued;  // the hop whose copy is on its way into the staging
+    const auto take_queued = [&] {
+      side->wait_for_mark();
+      const uint64_t* at = staging.get();
+      const DeviceHop& d = *queued;
       SampledHop h;
       h.dst_nodes = std::move(dst_host);
       h.src_nodes.assign(at, at + d.num_src);
@@ -363,7 +386,25 @@ struct GpuNeighborSampler::Impl {
       h.edge_dst.assign(at + d.num_src + d.num_edges, at + d.num_src + 2 * d.num_edges);
       dst_host = h.src_nodes;
       hops.push_back(std::move(h));
+      queued.reset();
+    };
+    sample_hops<V>(dst, n, o, memory, [&](int hop, const DeviceHop& d) {
+      if (queued) take_queued();
+      // Its words twice over in host memory (the pinned staging, then the
+      // hop's arrays), refused before either is had past the host's memory.
+      const uint64_t words = d.num_src + 2 * d.num_edges;
+      check_hop_fits_host("sample_neighbors on the GPU", hop, d.num_edges, 2 * words * sizeof(uint64_t));
+      // The sources and both halves of the edge index in two copies.
+      uint64_t* at = staging.reserve(words, stream);
+      if (d.num_src > 0)
+        TG_CUDA(cudaMemcpyAsync(at, d.src_nodes, d.num_src * sizeof(uint64_t), cudaMemcpyDeviceToHost, stream));
+      if (d.num_edges > 0)
+        TG_CUDA(cudaMemcpyAsync(at + d.num_src, d.edge_index, 2 * d.num_edges * sizeof(uint64_t), cudaMemcpyDeviceToHost,
+                                stream));
+      side->mark();
+      queued = d;
     });
+    if (queued) take_queued();
     return hops;
   }
 
@@ -439,7 +480,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
   gpu::DeviceScope scope(s.device);
   s.side = std::make_unique<gpu::SideStream>(s.device);
   s.stream = s.side->get();
-  s.pinned = gpu::pinned_array<uint64_t>(1);
+  s.pinned = gpu::pinned_array<uint64_t>(2);
   std::visit(
       [&](const auto& g) {
         using V = typename std::decay_t<decltype(g)>::vertex_t;
@@ -487,7 +528,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
                 std::make_unique<features::RegisteredHostRows>(in.neighbors.data(), in.num_edges(), sizeof(V), sizeof(V));
           s.pieces.push_back(s.neighbors_host ? s.neighbors_host->table().rows : nullptr);
         } else {
-          eid_t* offsets = s.offsets_copy.reserve(s.num_vertices + 1);
+          eid_t* offsets = s.offsets_copy.reserve(s.num_vertices + 1, s.stream);
           TG_CUDA(cudaMemcpy(offsets, in.offsets.data(), offsets_bytes, cudaMemcpyHostToDevice));
           s.offsets = offsets;
           for (size_t k = 0; k < holders.size(); ++k) {
@@ -500,7 +541,7 @@ GpuNeighborSampler::GpuNeighborSampler(const AnyGraph& graph, const GpuSamplerOp
           }
           s.bytes_on_gpu = offsets_bytes + in.num_edges() * sizeof(V);
         }
-        uint32_t* first_seen = s.first_seen.reserve(s.num_vertices);
+        uint32_t* first_seen = s.first_seen.reserve(s.num_vertices, s.stream);
         TG_CUDA(cudaMemset(first_seen, 0xFF, std::max<uint64_t>(first_seen_bytes, 1)));
       },
       graph);
