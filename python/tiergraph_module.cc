@@ -124,12 +124,11 @@ py::object as_int64(std::vector<uint64_t>&& ids) { return to_numpy(std::move(ids
 py::dict hop_dict(tiergraph::SampledHop&& hop) {
   py::dict d;
   const size_t edges = hop.edge_src.size();
+  // Rows of a C-ordered 2 x E array: two straight copies (ids are below 2^63).
   py::array_t<int64_t> edge_index({size_t{2}, edges});
-  auto e = edge_index.mutable_unchecked<2>();
-  for (size_t i = 0; i < edges; ++i) {
-    e(0, i) = static_cast<int64_t>(hop.edge_src[i]);
-    e(1, i) = static_cast<int64_t>(hop.edge_dst[i]);
-  }
+  int64_t* rows = edge_index.mutable_data();
+  std::copy(hop.edge_src.begin(), hop.edge_src.end(), rows);
+  std::copy(hop.edge_dst.begin(), hop.edge_dst.end(), rows + edges);
   d["dst_nodes"] = as_int64(std::move(hop.dst_nodes));
   d["src_nodes"] = as_int64(std::move(hop.src_nodes));
   d["edge_index"] = edge_index;
