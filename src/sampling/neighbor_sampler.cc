@@ -1,11 +1,12 @@
 #include "sampling/neighbor_sampler.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
-#include <unordered_map>
 
 #include <omp.h>
 
+#include "core/atomics.h"
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/host_memory.h"
@@ -14,62 +15,87 @@
 namespace tg {
 namespace {
 
-// Numbers a hop's sources as the GPU sampler does, in parallel: position p
-// is destination p (p < n) or drawn edge p - n; a vertex's local id comes
-// from its first position (a destination keeps its own; the k-th new vertex
-// by first draw gets n + k). Vertices are split over the threads by hash,
-// and each thread keeps, in its own map, the first position of the vertices
-// it owns, so no two threads touch one entry and the result does not depend
-// on the thread count. In two steps: each thread deals a slice of the
-// positions to their vertices' owners, then each owner takes its positions
-// slice by slice, in order. (Each thread scanning every position and
-// hashing every vertex cost a team of T threads T hashes a position.) The
-// edges then look their vertex up in the owner's map, in parallel.
+// Each vertex's first position among a hop's positions, in one table the
+// threads share: open addressing with linear probing over 1.5 to 3 slots a
+// position (at most two thirds full; less where vertices repeat), a slot
+// claimed by a compare-and-swap on its vertex and its position lowered by an
+// atomic minimum, so the result does not depend on the threads' count or
+// order. (A std::unordered_map per thread, each owning the vertices of its
+// hash, took half a batch's time in allocations and lookups.)
+class FirstPositions {
+ public:
+  explicit FirstPositions(uint64_t positions) {
+    uint64_t size = 2;
+    while (size < positions + positions / 2) size *= 2;
+    mask_ = size - 1;
+    slots_.reset(new Slot[size]);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < static_cast<int64_t>(size); ++i) slots_[i] = Slot{};
+  }
+
+  void add(uint64_t vertex, uint64_t position) { atomic_min(&slot(vertex, true).first, position); }
+  // The vertex's first position; the vertex was added.
+  uint64_t first(uint64_t vertex) { return atomic_load(&slot(vertex, false).first); }
+
+ private:
+  static constexpr uint64_t kEmpty = ~uint64_t{0};  // no vertex: ids are below the vertex count
+  struct Slot {
+    uint64_t vertex = kEmpty;
+    uint64_t first = ~uint64_t{0};
+  };
+
+  Slot& slot(uint64_t vertex, bool claim) {
+    for (uint64_t i = mix64(vertex) & mask_;; i = (i + 1) & mask_) {
+      uint64_t held = atomic_load(&slots_[i].vertex);
+      if (held == kEmpty && claim && !compare_and_swap(&slots_[i].vertex, kEmpty, vertex))
+        held = atomic_load(&slots_[i].vertex);  // another thread claimed it meanwhile
+      else if (held == kEmpty)
+        return slots_[i];  // claimed now (a lookup never gets here: every vertex looked up was added)
+      if (held == vertex) return slots_[i];
+    }
+  }
+
+  std::unique_ptr<Slot[]> slots_;
+  uint64_t mask_ = 0;
+};
+
+// Numbers a hop's sources as the GPU sampler does: position p is destination
+// p (p < n) or drawn edge p - n; a vertex's local id comes from its first
+// position (a destination keeps its own; the k-th new vertex by first draw
+// gets n + k).
 void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t>& edge_node, SampledHop& h) {
-  const uint64_t n = dst.size(), edges = edge_node.size(), positions = n + edges;
-  auto node_at = [&](uint64_t p) { return p < n ? dst[p] : edge_node[p - n]; };
-  const int most = std::max(1, omp_get_max_threads());
-  std::vector<std::unordered_map<uint64_t, uint64_t>> first(most);
-  // dealt[s * most + o]: the positions of slice s whose vertex thread o owns, in order.
-  std::vector<std::vector<uint64_t>> dealt(static_cast<size_t>(most) * most);
-  uint64_t owners = 1;  // the team that filled `first`: vertex u's map is first[mix64(u) % owners]
-  std::vector<uint64_t> rank(edges + 1, 0);  // first: 1 where edge e is its vertex's first appearance and new
-#pragma omp parallel num_threads(most)
-  {
-    const uint64_t part = static_cast<uint64_t>(omp_get_thread_num()), team = static_cast<uint64_t>(omp_get_num_threads());
-    if (part == 0) owners = team;
-    const uint64_t from = positions * part / team, to = positions * (part + 1) / team;
-    std::vector<uint64_t>* mine_dealt = &dealt[part * most];
-    for (uint64_t o = 0; o < team; ++o) mine_dealt[o].reserve((to - from) / team + 16);
-    for (uint64_t p = from; p < to; ++p) mine_dealt[mix64(node_at(p)) % team].push_back(p);
-#pragma omp barrier
-    auto& mine = first[part];
-    mine.reserve(positions / team + 16);
-    for (uint64_t slice = 0; slice < team; ++slice)
-      for (const uint64_t p : dealt[slice * most + part])
-        if (mine.emplace(node_at(p), p).second && p >= n) rank[p - n] = 1;
+  const int64_t n = static_cast<int64_t>(dst.size()), edges = static_cast<int64_t>(edge_node.size());
+  FirstPositions table(n + edges);
+#pragma omp parallel for schedule(static)
+  for (int64_t p = 0; p < n + edges; ++p) table.add(p < n ? dst[p] : edge_node[p - n], p);
+  // edge_src[e] holds the first position of edge e's vertex until it is
+  // turned into the local id below; rank[e] = new vertices before edge e.
+  h.edge_src.resize(edges);
+  std::vector<uint64_t> rank(edges + 1, 0);
+#pragma omp parallel for schedule(static)
+  for (int64_t e = 0; e < edges; ++e) {
+    h.edge_src[e] = table.first(edge_node[e]);
+    rank[e] = h.edge_src[e] == static_cast<uint64_t>(n + e) ? 1 : 0;
   }
   uint64_t fresh = 0;
-  for (uint64_t e = 0; e <= edges; ++e) {  // exclusive prefix sum: rank[e] = new vertices before edge e
+  for (int64_t e = 0; e <= edges; ++e) {  // exclusive prefix sum
     const uint64_t is_new = rank[e];
     rank[e] = fresh;
     fresh += is_new;
   }
   h.src_nodes.assign(dst.begin(), dst.end());
   h.src_nodes.resize(n + fresh);
-  h.edge_src.resize(edges);
 #pragma omp parallel for schedule(static)
-  for (int64_t e = 0; e < static_cast<int64_t>(edges); ++e) {
-    const uint64_t u = edge_node[e], p = first[mix64(u) % owners].at(u);
-    const uint64_t local = p < n ? p : n + rank[p - n];
+  for (int64_t e = 0; e < edges; ++e) {
+    const uint64_t p = h.edge_src[e], local = p < static_cast<uint64_t>(n) ? p : n + rank[p - n];
     h.edge_src[e] = local;
-    if (p == n + static_cast<uint64_t>(e)) h.src_nodes[local] = u;
+    if (p == static_cast<uint64_t>(n + e)) h.src_nodes[local] = edge_node[e];
   }
 }
 
 // A hop's arrays (the drawn ids, their destinations and local ids, the
-// numbering's scratch) take about this many bytes a drawn edge.
-constexpr uint64_t kHopBytesPerEdge = 48;
+// numbering's table and ranks) take at most this many bytes a drawn edge.
+constexpr uint64_t kHopBytesPerEdge = 80;
 
 template <typename V>
 std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t>& seeds, const SampleOptions& o) {
