@@ -114,19 +114,24 @@ TEST(Sampler, SameSeedSameSampleAtAnyThreadCount) {
   const std::vector<uint64_t> seeds = test_sources(graph, 40, 3);
   const SampleOptions o{{10, 5}, false, 99};
   const int threads = omp_get_max_threads();
-  omp_set_num_threads(1);
-  const std::vector<SampledHop> one = sample_neighbors(graph, seeds, o);
-  // Teams that split the positions unevenly too (the numbering deals slices of them to owners).
-  for (int team : {2, 3, 7, std::max(threads, 4)}) {
-    omp_set_num_threads(team);
-    const std::vector<SampledHop> many = sample_neighbors(graph, seeds, o);
-    ASSERT_EQ(one.size(), many.size());
-    for (size_t h = 0; h < one.size(); ++h) {
-      EXPECT_EQ(one[h].src_nodes, many[h].src_nodes) << team << " threads, hop " << h;
-      EXPECT_EQ(one[h].edge_src, many[h].edge_src) << team << " threads, hop " << h;
+  // Teams that split the positions unevenly too, racing for the same slots of
+  // the numbering's table (a hub is drawn by many destinations; with
+  // replacement and large fanouts, by most of them).
+  for (const SampleOptions& options : {o, SampleOptions{{60, 30}, true, 7}}) {
+    omp_set_num_threads(1);
+    const std::vector<SampledHop> one = sample_neighbors(graph, seeds, options);
+    for (int team : {2, 3, 7, std::max(threads, 4)}) {
+      omp_set_num_threads(team);
+      const std::vector<SampledHop> many = sample_neighbors(graph, seeds, options);
+      ASSERT_EQ(one.size(), many.size());
+      for (size_t h = 0; h < one.size(); ++h) {
+        EXPECT_EQ(one[h].src_nodes, many[h].src_nodes) << team << " threads, hop " << h;
+        EXPECT_EQ(one[h].edge_src, many[h].edge_src) << team << " threads, hop " << h;
+      }
     }
   }
   omp_set_num_threads(threads);
+  const std::vector<SampledHop> one = sample_neighbors(graph, seeds, o);
   const std::vector<SampledHop> other = sample_neighbors(graph, seeds, SampleOptions{{10, 5}, false, 100});
   EXPECT_NE(other[0].edge_src, one[0].edge_src) << "another seed, the same draws";
 }
