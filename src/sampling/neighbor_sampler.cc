@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/host_memory.h"
+#include "engines/cpu/parallel.h"
 #include "sampling/draws.h"
 
 namespace tg {
@@ -77,12 +78,7 @@ void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t
     h.edge_src[e] = table.first(edge_node[e]);
     rank[e] = h.edge_src[e] == static_cast<uint64_t>(n + e) ? 1 : 0;
   }
-  uint64_t fresh = 0;
-  for (int64_t e = 0; e <= edges; ++e) {  // exclusive prefix sum
-    const uint64_t is_new = rank[e];
-    rank[e] = fresh;
-    fresh += is_new;
-  }
+  const uint64_t fresh = parallel_exclusive_scan(rank.data(), edges, rank.data());
   h.src_nodes.assign(dst.begin(), dst.end());
   h.src_nodes.resize(n + fresh);
 #pragma omp parallel for schedule(static)
@@ -111,14 +107,13 @@ std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; ++i) {
       const uint64_t v = frontier[i];
-      first_edge[i + 1] = sampling::draws_for(in.offsets[v + 1] - in.offsets[v], o.fanouts[hop], o.replace);
+      first_edge[i] = sampling::draws_for(in.offsets[v + 1] - in.offsets[v], o.fanouts[hop], o.replace);
     }
-    for (int64_t i = 0; i < n; ++i) first_edge[i + 1] += first_edge[i];
-    const uint64_t edges = first_edge[n];
+    const uint64_t edges = parallel_exclusive_scan(first_edge.data(), n, first_edge.data());
     check_hop_fits_host("sample_neighbors", hop, edges,
                         edges > UINT64_MAX / kHopBytesPerEdge ? UINT64_MAX : edges * kHopBytesPerEdge);
-    std::vector<uint64_t> edge_node(first_edge[n]);
-    h.edge_dst.resize(first_edge[n]);
+    std::vector<uint64_t> edge_node(edges);
+    h.edge_dst.resize(edges);
 #pragma omp parallel for schedule(dynamic, 64)
     for (int64_t i = 0; i < n; ++i) {
       const uint64_t v = frontier[i];
