@@ -91,7 +91,8 @@ class TIERGRAPH_API NeighborSampler {
   // (the next hop's dst_nodes). Ordered on `stream` (a cudaStream_t of the
   // sampler's GPU as an integer, 0 for the legacy default stream) as a
   // kernel queued there would be; returns without waiting for the rows,
-  // having waited only for two counts a hop. No seed: the next of the
+  // having waited only for each hop's counts (once a hop; twice for a hop
+  // of fanout -1 or past 4 M edges). No seed: the next of the
   // sequence, as sample(). GPU samplers only (kUsage otherwise).
   std::vector<DeviceHop> sample_into(const uint64_t* seeds, size_t num_seeds, const DeviceAllocator& allocate,
                                      uintptr_t stream, std::optional<uint64_t> seed = std::nullopt);
