@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -135,11 +136,47 @@ py::dict hop_dict(tiergraph::SampledHop&& hop) {
   return d;
 }
 
+// The hops in arrays that make(words) creates (an object and its memory),
+// which sample(allocate) fills in sample_into's order: the seeds' copy, then
+// per hop its edge index and its sources, so arrays[2h + 1] and [2h + 2] are
+// hop h's and hop h + 1's dst_nodes are hop h's src_nodes. sample runs with
+// the GIL released; a Python error in make (out of memory) leaves as a
+// tiergraph::Error, its message taken while the GIL is held.
+template <typename Make, typename Sample>
+py::list hops_in_arrays(const char* who, const Make& make, const Sample& sample) {
+  std::vector<py::object> arrays;
+  const std::function<void*(uint64_t)> allocate = [&](uint64_t bytes) -> void* {
+    py::gil_scoped_acquire held;
+    try {
+      auto [array, data] = make(bytes / sizeof(int64_t));
+      arrays.push_back(std::move(array));
+      return data;
+    } catch (py::error_already_set& e) {
+      const bool memory =
+          e.matches(PyExc_MemoryError) || std::string(e.what()).find("out of memory") != std::string::npos;
+      throw tiergraph::Error(std::string(who) + ": could not allocate " + std::to_string(bytes) + " bytes: " + e.what(),
+                             memory ? tiergraph::ErrorKind::kOutOfMemory : tiergraph::ErrorKind::kOther);
+    }
+  };
+  std::vector<tiergraph::HopArrays> hops;
+  {
+    py::gil_scoped_release release;
+    hops = sample(allocate);
+  }
+  py::list out;
+  for (size_t h = 0; h < hops.size(); ++h) {
+    py::dict d;
+    d["dst_nodes"] = arrays[h == 0 ? 0 : 2 * h];
+    d["src_nodes"] = arrays[2 * h + 2];
+    d["edge_index"] = arrays[2 * h + 1].attr("reshape")(2, static_cast<int64_t>(hops[h].num_edges));
+    out.append(d);
+  }
+  return out;
+}
+
 // sampler.sample(seeds, cuda=True): the hops in CUDA tensors from torch's
 // caching allocator on the sampler's GPU, written in order on torch's current
-// stream there; allocated in sample_into's order (the seeds, then per hop
-// its edge index and its sources), so tensors[2h + 1] and [2h + 2] are hop
-// h's.
+// stream there.
 py::list cuda_hop_dicts(tiergraph::NeighborSampler& s, const py::array_t<uint64_t>& seeds,
                         std::optional<uint64_t> seed) {
   if (!s.on_gpu()) throw tiergraph::Error("cuda=True needs a sampler on a GPU; this one runs on the CPU",
@@ -154,34 +191,30 @@ py::list cuda_hop_dicts(tiergraph::NeighborSampler& s, const py::array_t<uint64_
   const py::object int64 = torch.attr("int64");
   const std::string where = "cuda:" + std::to_string(device);
   const uintptr_t stream = tiergraph_python::current_stream(torch, device);
-  std::vector<py::object> tensors;
-  // Called with the GIL released: a Python error (torch out of GPU memory)
-  // leaves as a tiergraph::Error, its message taken while the GIL is held.
-  const tiergraph::DeviceAllocator allocate = [&](uint64_t bytes) -> void* {
-    py::gil_scoped_acquire held;
-    try {
-      tensors.push_back(torch.attr("empty")(bytes / sizeof(int64_t), py::arg("dtype") = int64, py::arg("device") = where));
-      return tiergraph_python::data_of(tensors.back());
-    } catch (py::error_already_set& e) {
-      const bool memory = e.matches(PyExc_MemoryError) || std::string(e.what()).find("out of memory") != std::string::npos;
-      throw tiergraph::Error("sample(cuda=True): torch could not allocate " + std::to_string(bytes) + " bytes: " + e.what(),
-                             memory ? tiergraph::ErrorKind::kOutOfMemory : tiergraph::ErrorKind::kOther);
-    }
-  };
-  std::vector<tiergraph::DeviceHop> hops;
-  {
-    py::gil_scoped_release release;
-    hops = s.sample_into(seeds.data(), static_cast<size_t>(seeds.size()), allocate, stream, seed);
-  }
-  py::list out;
-  for (size_t h = 0; h < hops.size(); ++h) {
-    py::dict d;
-    d["dst_nodes"] = tensors[h == 0 ? 0 : 2 * h];
-    d["src_nodes"] = tensors[2 * h + 2];
-    d["edge_index"] = tensors[2 * h + 1].attr("view")(2, static_cast<int64_t>(hops[h].num_edges));
-    out.append(d);
-  }
-  return out;
+  return hops_in_arrays(
+      "sample(cuda=True)",
+      [&](uint64_t words) {
+        py::object t = torch.attr("empty")(words, py::arg("dtype") = int64, py::arg("device") = where);
+        return std::pair<py::object, void*>(t, tiergraph_python::data_of(t));
+      },
+      [&](const tiergraph::DeviceAllocator& allocate) {
+        return s.sample_into(seeds.data(), static_cast<size_t>(seeds.size()), allocate, stream, seed);
+      });
+}
+
+// sampler.sample(seeds): the hops in NumPy arrays, written there once (from
+// the GPU sampler's pinned staging, or from the CPU sampler's vectors).
+py::list numpy_hop_dicts(tiergraph::NeighborSampler& s, const py::array_t<uint64_t>& seeds,
+                         std::optional<uint64_t> seed) {
+  return hops_in_arrays(
+      "sample",
+      [](uint64_t words) {
+        py::array_t<int64_t> a(static_cast<py::ssize_t>(words));
+        return std::pair<py::object, void*>(a, a.mutable_data());
+      },
+      [&](const tiergraph::HostAllocator& allocate) {
+        return s.sample_to_host(seeds.data(), static_cast<size_t>(seeds.size()), allocate, seed);
+      });
 }
 
 // One dict per hop, from the seeds outwards.
@@ -416,17 +449,11 @@ PYBIND11_MODULE(tiergraph, m) {
           [](tiergraph::NeighborSampler& s, ArrayLike seeds_in, OptionalInt seed_in, Bool cuda) {
             const std::optional<uint64_t> seed = optional_whole<uint64_t>(seed_in, "seed");
             auto seeds = vertex_ids(seeds_in.value, "seeds");
-            if (flag(cuda, "cuda")) return cuda_hop_dicts(s, seeds, seed);
-            std::vector<tiergraph::SampledHop> hops;
-            {
-              py::gil_scoped_release release;
-              hops = seed ? s.sample(seeds.data(), static_cast<size_t>(seeds.size()), *seed)
-                          : s.sample(seeds.data(), static_cast<size_t>(seeds.size()));
-            }
-            return hop_dicts(std::move(hops));
+            return flag(cuda, "cuda") ? cuda_hop_dicts(s, seeds, seed) : numpy_hop_dicts(s, seeds, seed);
           },
           py::arg("seeds"), py::kw_only(), py::arg("seed") = py::none(), py::arg("cuda") = false,
-          "One dict per hop from the seeds outwards: dst_nodes, src_nodes (dst_nodes first), edge_index. "
+          "One dict per hop from the seeds outwards: dst_nodes, src_nodes (dst_nodes first), edge_index; "
+          "hop k + 1's dst_nodes are hop k's src_nodes, the same array. "
           "cuda=True (a GPU sampler, torch): CUDA int64 tensors from torch's allocator, written in order on "
           "torch's current stream (no copy to host, no wait for the edges).")
       .def_property_readonly("fanouts", [](const tiergraph::NeighborSampler& s) { return s.options().fanouts; })

@@ -8,6 +8,9 @@
 //   *_device_out     the same, the hops left in GPU memory (sample_into, as
 //                    sampler.sample(seeds, cuda=True) does) from an arena
 //                    reused every batch, as torch's caching allocator would
+//   *_host_out       the same, the hops written into host memory allocated
+//                    fresh each batch (sample_to_host, as sampler.sample(seeds)
+//                    does into NumPy arrays), where the plain form fills vectors
 // Wall time per batch, seeds in and hops out in host memory (what the API
 // hands back), or in GPU memory and the stream synchronized. Each batch has fresh seeds: TG_BENCH_BATCH distinct random
 // vertices with in-edges; TG_BENCH_FANOUTS per hop (default 25,10).
@@ -110,28 +113,40 @@ struct DeviceArena {
 };
 #endif
 
-// The hops of one batch: in host memory, or (into != null) left in GPU memory
-// from the arena and the consumer stream synchronized; the edges sampled.
+// Where a batch's hops go: SampledHop's vectors, the caller's host memory
+// (fresh each batch), or the caller's GPU memory.
+enum class Out { kVectors, kHostArrays, kDevice };
+
+// The hops of one batch, where `out` says (kDevice: from the arena `into`,
+// the consumer stream synchronized); the edges sampled.
 uint64_t sample_batch(Setup& s, GpuNeighborSampler* gpu, const std::vector<uint64_t>& seeds, const SampleOptions& o,
-                      void* into) {
+                      Out out, void* into) {
   uint64_t edges = 0;
 #if TG_HAVE_CUDA
-  if (into != nullptr) {
+  if (out == Out::kDevice) {
     auto& arena = *static_cast<DeviceArena*>(into);
     arena.used = 0;
-    for (const DeviceHop& h : gpu->sample_into(seeds, o, arena.allocator(), reinterpret_cast<uintptr_t>(arena.stream)))
+    for (const HopArrays& h : gpu->sample_into(seeds, o, arena.allocator(), reinterpret_cast<uintptr_t>(arena.stream)))
       edges += h.num_edges;
     if (cudaStreamSynchronize(arena.stream) != cudaSuccess) throw std::runtime_error("sample_into: stream failed");
     return edges;
   }
 #endif
   (void)into;
+  if (out == Out::kHostArrays) {
+    std::vector<std::unique_ptr<uint64_t[]>> arrays;  // uninitialised, as np.empty's
+    const HostAllocator allocate = [&](uint64_t bytes) -> void* {
+      return arrays.emplace_back(new uint64_t[bytes / sizeof(uint64_t)]).get();
+    };
+    for (const HopArrays& h : gpu->sample_to_host(seeds, o, allocate)) edges += h.num_edges;
+    return edges;
+  }
   const std::vector<SampledHop> hops = gpu ? gpu->sample(seeds, o) : sample_neighbors(s.graph, seeds, o);
   for (const SampledHop& h : hops) edges += h.edge_src.size();
   return edges;
 }
 
-void Sample(benchmark::State& state, Where where, bool device_out = false) {
+void Sample(benchmark::State& state, Where where, Out out = Out::kVectors) {
   Setup& s = setup();
   std::unique_ptr<GpuNeighborSampler> gpu;
   try {
@@ -146,7 +161,7 @@ void Sample(benchmark::State& state, Where where, bool device_out = false) {
   void* arena = nullptr;
 #if TG_HAVE_CUDA
   std::unique_ptr<DeviceArena> arena_owner;
-  if (device_out) {
+  if (out == Out::kDevice) {
     // Room for the largest batch the fanouts allow: each hop's sources at
     // most (fanout + 1) times its destinations, each edge two words.
     uint64_t words = s.batch, n = s.batch;
@@ -164,7 +179,6 @@ void Sample(benchmark::State& state, Where where, bool device_out = false) {
     arena = arena_owner.get();
   }
 #endif
-  (void)device_out;
   uint64_t edges = 0, round = 0;
   for (auto _ : state) {
     state.PauseTiming();
@@ -172,7 +186,7 @@ void Sample(benchmark::State& state, Where where, bool device_out = false) {
     const SampleOptions o{s.fanouts, false, round};
     state.ResumeTiming();
     try {
-      edges += sample_batch(s, gpu.get(), seeds, o, arena);
+      edges += sample_batch(s, gpu.get(), seeds, o, out, arena);
     } catch (const std::exception& e) {
       state.SkipWithError(e.what());
       break;
@@ -200,12 +214,15 @@ void bench::register_benchmarks() {
   if (const char* d = std::getenv("TG_BENCH_EDGE_DEVICES"); d != nullptr && *d != '\0')
     benchmark::RegisterBenchmark("gpu_split", [](benchmark::State& st) { Sample(st, Where::kGpuSplit); })
         ->UseRealTime();
-  benchmark::RegisterBenchmark("gpu_in_memory_device_out",
-                               [](benchmark::State& st) { Sample(st, Where::kGpuInMemory, true); })
-      ->UseRealTime();
-  benchmark::RegisterBenchmark("gpu_zero_copy_device_out",
-                               [](benchmark::State& st) { Sample(st, Where::kGpuZeroCopy, true); })
-      ->UseRealTime();
+  for (Out out : {Out::kDevice, Out::kHostArrays}) {
+    const std::string suffix = out == Out::kDevice ? "_device_out" : "_host_out";
+    benchmark::RegisterBenchmark(("gpu_in_memory" + suffix).c_str(),
+                                 [out](benchmark::State& st) { Sample(st, Where::kGpuInMemory, out); })
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(("gpu_zero_copy" + suffix).c_str(),
+                                 [out](benchmark::State& st) { Sample(st, Where::kGpuZeroCopy, out); })
+        ->UseRealTime();
+  }
 }
 
 }  // namespace tg

@@ -56,14 +56,11 @@ struct SamplerOptions {
   std::vector<int> edge_devices;
 };
 
-// The sampler a training loop keeps. Each sample() call draws anew: the k-th
-// call uses the k-th seed of a sequence derived from options.seed, so a run
-// is reproducible; or give the seed. Throws Error kUsage for bad fanouts or
-// `where` at construction, bad seeds per call, and any use of a moved-from
-// sampler; kOther where="gpu" finds no usable GPU or its memory is short.
-// A hop left in GPU memory (NeighborSampler::sample_into): as SampledHop, with
-// the edges as one 2 x num_edges array, edge_src's row then edge_dst's.
-struct DeviceHop {
+// A hop in the memory a caller's allocator gave (GPU memory for
+// NeighborSampler::sample_into, host memory for sample_to_host): as
+// SampledHop, with the edges as one 2 x num_edges array, edge_src's row then
+// edge_dst's.
+struct HopArrays {
   const uint64_t* dst_nodes = nullptr;
   uint64_t num_dst = 0;
   const uint64_t* src_nodes = nullptr;
@@ -75,7 +72,14 @@ struct DeviceHop {
 // `bytes` of GPU memory on the sampler's device, owned by the caller (bytes
 // may be 0: any pointer will do, null too).
 using DeviceAllocator = std::function<void*(uint64_t bytes)>;
+// `bytes` of host memory, owned by the caller (as above for 0).
+using HostAllocator = std::function<void*(uint64_t bytes)>;
 
+// The sampler a training loop keeps. Each sample() call draws anew: the k-th
+// call uses the k-th seed of a sequence derived from options.seed, so a run
+// is reproducible; or give the seed. Throws Error kUsage for bad fanouts or
+// `where` at construction, bad seeds per call, and any use of a moved-from
+// sampler; kOther where="gpu" finds no usable GPU or its memory is short.
 class TIERGRAPH_API NeighborSampler {
  public:
   NeighborSampler(const Graph& graph, const SamplerOptions& options);
@@ -94,8 +98,15 @@ class TIERGRAPH_API NeighborSampler {
   // having waited only for each hop's counts (once a hop; twice for a hop
   // of fanout -1 or past 4 M edges). No seed: the next of the
   // sequence, as sample(). GPU samplers only (kUsage otherwise).
-  std::vector<DeviceHop> sample_into(const uint64_t* seeds, size_t num_seeds, const DeviceAllocator& allocate,
+  std::vector<HopArrays> sample_into(const uint64_t* seeds, size_t num_seeds, const DeviceAllocator& allocate,
                                      uintptr_t stream, std::optional<uint64_t> seed = std::nullopt);
+  // The hops of sample() written into host memory from `allocate` (an array
+  // library's: NumPy's), called in sample_into's order, so hop h + 1's
+  // dst_nodes are hop h's src_nodes, the same memory. On a GPU sampler one
+  // copy out of the pinned staging, where sample() makes two; on the CPU a
+  // copy of sample()'s vectors. No seed: the next of the sequence.
+  std::vector<HopArrays> sample_to_host(const uint64_t* seeds, size_t num_seeds, const HostAllocator& allocate,
+                                        std::optional<uint64_t> seed = std::nullopt);
   bool on_gpu() const;
   const SamplerOptions& options() const;
 

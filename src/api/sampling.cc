@@ -2,6 +2,7 @@
 // NeighborSampler over it or the GPU sampler.
 #include "tiergraph/sampling.h"
 
+#include <algorithm>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -21,6 +22,33 @@ std::vector<SampledHop> to_api(std::vector<tg::SampledHop>&& hops) {
   std::vector<SampledHop> out;
   for (tg::SampledHop& h : hops)
     out.push_back({std::move(h.dst_nodes), std::move(h.src_nodes), std::move(h.edge_src), std::move(h.edge_dst)});
+  return out;
+}
+
+std::vector<HopArrays> to_api(const std::vector<tg::HopArrays>& hops) {
+  std::vector<HopArrays> out;
+  for (const tg::HopArrays& h : hops)
+    out.push_back({h.dst_nodes, h.num_dst, h.src_nodes, h.num_src, h.edge_index, h.num_edges});
+  return out;
+}
+
+// The CPU sampler's hops in the caller's host memory, in sample_into's order.
+std::vector<tg::HopArrays> copied_to(const std::vector<tg::SampledHop>& hops, const HostAllocator& allocate) {
+  const auto words = [&](uint64_t count) { return tg::allocated_words(allocate, count, "sample_to_host"); };
+  std::vector<tg::HopArrays> out;
+  if (hops.empty()) return out;
+  uint64_t* dst = words(hops[0].dst_nodes.size());
+  std::copy(hops[0].dst_nodes.begin(), hops[0].dst_nodes.end(), dst);
+  for (const tg::SampledHop& h : hops) {
+    const uint64_t edges = h.edge_src.size();
+    uint64_t* index = words(2 * edges);
+    std::copy(h.edge_src.begin(), h.edge_src.end(), index);
+    std::copy(h.edge_dst.begin(), h.edge_dst.end(), index + edges);
+    uint64_t* src = words(h.src_nodes.size());
+    std::copy(h.src_nodes.begin(), h.src_nodes.end(), src);
+    out.push_back({dst, h.dst_nodes.size(), src, h.src_nodes.size(), index, edges});
+    dst = src;
+  }
   return out;
 }
 
@@ -48,6 +76,19 @@ struct NeighborSampler::Impl {
   std::unique_ptr<tg::GpuNeighborSampler> gpu;
   std::mutex mutex;  // one sample at a time (the GPU sampler's buffers, the call count)
   uint64_t next_seed();
+  // sample(options with the call's seed, the seeds, the graph), the graph
+  // shared and the sampler held.
+  template <typename Sample>
+  auto locked(const char* who, const uint64_t* seeds, size_t num_seeds, std::optional<uint64_t> seed,
+              const Sample& sample) {
+    if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error(std::string(who) + ": seeds is null");
+    const tg::SampleOptions o{options.fanouts, options.replace, seed ? *seed : next_seed()};
+    const std::vector<uint64_t> given(seeds, seeds + num_seeds);
+    Graph::Impl* g = GraphAccess::impl(graph);
+    std::shared_lock graph_lock(g->mutex);
+    std::lock_guard<std::mutex> lock(mutex);
+    return sample(o, given, g->graph);
+  }
 };
 
 NeighborSampler::NeighborSampler(const Graph& graph, const SamplerOptions& options) {
@@ -89,38 +130,44 @@ std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t nu
   return sample(seeds, num_seeds, live(impl_, "NeighborSampler").next_seed());
 }
 
-std::vector<DeviceHop> NeighborSampler::sample_into(const uint64_t* seeds, size_t num_seeds,
-                                                    const DeviceAllocator& allocate, uintptr_t stream,
-                                                    std::optional<uint64_t> seed) {
+std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds, uint64_t seed) {
   try {
-    if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error("sample_into: seeds is null");
-    if (!allocate) throw tg::usage_error("sample_into: no allocator");
     Impl& s = live(impl_, "NeighborSampler");
-    if (!s.gpu) throw tg::usage_error("sample_into: this sampler runs on the CPU (its hops are in host memory)");
-    const tg::SampleOptions o{s.options.fanouts, s.options.replace, seed ? *seed : s.next_seed()};
-    const std::vector<uint64_t> given(seeds, seeds + num_seeds);
-    Graph::Impl* g = GraphAccess::impl(s.graph);
-    std::shared_lock graph_lock(g->mutex);
-    std::lock_guard<std::mutex> lock(s.mutex);
-    std::vector<DeviceHop> out;
-    for (const tg::DeviceHop& h : s.gpu->sample_into(given, o, allocate, stream))
-      out.push_back({h.dst_nodes, h.num_dst, h.src_nodes, h.num_src, h.edge_index, h.num_edges});
-    return out;
+    return s.locked("sample", seeds, num_seeds, seed,
+                    [&](const tg::SampleOptions& o, const auto& given, const auto& g) {
+                      return to_api(s.gpu ? s.gpu->sample(given, o) : tg::sample_neighbors(g, given, o));
+                    });
   } catch (...) {
     rethrow_as_api_error();
   }
 }
 
-std::vector<SampledHop> NeighborSampler::sample(const uint64_t* seeds, size_t num_seeds, uint64_t seed) {
+std::vector<HopArrays> NeighborSampler::sample_into(const uint64_t* seeds, size_t num_seeds,
+                                                    const DeviceAllocator& allocate, uintptr_t stream,
+                                                    std::optional<uint64_t> seed) {
   try {
-    if (num_seeds > 0 && seeds == nullptr) throw tg::usage_error("sample: seeds is null");
+    if (!allocate) throw tg::usage_error("sample_into: no allocator");
     Impl& s = live(impl_, "NeighborSampler");
-    const tg::SampleOptions o{s.options.fanouts, s.options.replace, seed};
-    std::vector<uint64_t> given(seeds, seeds + num_seeds);
-    Graph::Impl* g = GraphAccess::impl(s.graph);
-    std::shared_lock graph_lock(g->mutex);
-    std::lock_guard<std::mutex> lock(s.mutex);
-    return to_api(s.gpu ? s.gpu->sample(given, o) : tg::sample_neighbors(g->graph, given, o));
+    if (!s.gpu) throw tg::usage_error("sample_into: this sampler runs on the CPU (its hops are in host memory)");
+    return s.locked("sample_into", seeds, num_seeds, seed,
+                    [&](const tg::SampleOptions& o, const auto& given, const auto&) {
+                      return to_api(s.gpu->sample_into(given, o, allocate, stream));
+                    });
+  } catch (...) {
+    rethrow_as_api_error();
+  }
+}
+
+std::vector<HopArrays> NeighborSampler::sample_to_host(const uint64_t* seeds, size_t num_seeds,
+                                                       const HostAllocator& allocate, std::optional<uint64_t> seed) {
+  try {
+    if (!allocate) throw tg::usage_error("sample_to_host: no allocator");
+    Impl& s = live(impl_, "NeighborSampler");
+    return s.locked("sample_to_host", seeds, num_seeds, seed,
+                    [&](const tg::SampleOptions& o, const auto& given, const auto& g) {
+                      return to_api(s.gpu ? s.gpu->sample_to_host(given, o, allocate)
+                                          : copied_to(tg::sample_neighbors(g, given, o), allocate));
+                    });
   } catch (...) {
     rethrow_as_api_error();
   }

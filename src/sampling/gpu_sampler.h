@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "graph/graph.h"
 #include "sampling/neighbor_sampler.h"
 
@@ -35,10 +36,11 @@ struct GpuSamplerOptions {
   std::vector<int> edge_devices;
 };
 
-// A hop in GPU memory (GpuNeighborSampler::sample_into): the destinations,
-// the sources (destinations first) and the edges as 2 x num_edges words,
+// A hop in the memory a caller's allocator gave (GPU memory for
+// sample_into, host memory for sample_to_host): the destinations, the
+// sources (destinations first) and the edges as 2 x num_edges words,
 // edge_src then edge_dst, as SampledHop's.
-struct DeviceHop {
+struct HopArrays {
   uint64_t* dst_nodes = nullptr;
   uint64_t num_dst = 0;
   uint64_t* src_nodes = nullptr;
@@ -50,6 +52,16 @@ struct DeviceHop {
 // GPU memory of the sampler's device, `bytes` of it (may be 0: then any
 // pointer, null too), owned by the caller.
 using DeviceAllocator = std::function<void*(uint64_t bytes)>;
+// Host memory, `bytes` of it (may be 0), owned by the caller.
+using HostAllocator = std::function<void*(uint64_t bytes)>;
+
+// `count` words from either allocator; a null for words asked is refused.
+inline uint64_t* allocated_words(const std::function<void*(uint64_t bytes)>& allocate, uint64_t count,
+                                 const char* who) {
+  auto* p = static_cast<uint64_t*>(allocate(count * sizeof(uint64_t)));
+  if (count > 0 && p == nullptr) throw Error(std::string(who) + ": the allocator gave no memory");
+  return p;
+}
 
 class GpuNeighborSampler {
  public:
@@ -72,8 +84,17 @@ class GpuNeighborSampler {
   // work queued there after the call sees the hops. The host waits once a
   // hop, for its edge and new-source counts (the sizes to allocate); twice
   // for a hop of fanout -1 or one of more than 4 M edges at most.
-  std::vector<DeviceHop> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
+  std::vector<HopArrays> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
                                      const DeviceAllocator& allocate, uintptr_t consumer);
+
+  // The hops of sample() written into host memory that `allocate` gives,
+  // called in sample_into's order (the seeds' copy, then per hop its edge
+  // index and its src_nodes, which are the next hop's dst_nodes): one copy
+  // out of the pinned staging, where sample() makes two (its vectors, and the
+  // next hop's destinations from the sources), and the caller's array
+  // library (NumPy) none of its own.
+  std::vector<HopArrays> sample_to_host(const std::vector<uint64_t>& seeds, const SampleOptions& options,
+                                        const HostAllocator& allocate);
 
   // Bytes of GPU memory the placed graph takes, over every GPU that holds a
   // piece (0 for zero-copy).

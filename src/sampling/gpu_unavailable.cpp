@@ -16,8 +16,12 @@ GpuNeighborSampler::~GpuNeighborSampler() = default;
 std::vector<SampledHop> GpuNeighborSampler::sample(const std::vector<uint64_t>&, const SampleOptions&) {
   throw Error(kNoCuda);
 }
-std::vector<DeviceHop> GpuNeighborSampler::sample_into(const std::vector<uint64_t>&, const SampleOptions&,
+std::vector<HopArrays> GpuNeighborSampler::sample_into(const std::vector<uint64_t>&, const SampleOptions&,
                                                       const DeviceAllocator&, uintptr_t) {
+  throw Error(kNoCuda);
+}
+std::vector<HopArrays> GpuNeighborSampler::sample_to_host(const std::vector<uint64_t>&, const SampleOptions&,
+                                                         const HostAllocator&) {
   throw Error(kNoCuda);
 }
 uint64_t GpuNeighborSampler::graph_bytes_on_gpu() const { return 0; }

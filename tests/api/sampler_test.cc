@@ -96,8 +96,10 @@ TEST(ApiSampler, Refusals) {
   tiergraph::NeighborSampler kept = std::move(s);
   const uint64_t seed = 0;
   EXPECT_EQ(kept.sample(&seed, 1).size(), options().fanouts.size());
+  const tiergraph::HostAllocator nowhere = [](uint64_t) -> void* { return nullptr; };
   for (const std::function<void()>& use : std::vector<std::function<void()>>{
-           [&] { s.sample(&seed, 1); }, [&] { s.sample(&seed, 1, 7); }, [&] { s.on_gpu(); }, [&] { s.options(); }}) {
+           [&] { s.sample(&seed, 1); }, [&] { s.sample(&seed, 1, 7); }, [&] { s.sample_to_host(&seed, 1, nowhere); },
+           [&] { s.on_gpu(); }, [&] { s.options(); }}) {
     try {
       use();
       ADD_FAILURE() << "a moved-from sampler was used";
@@ -105,6 +107,62 @@ TEST(ApiSampler, Refusals) {
       EXPECT_EQ(e.kind(), tiergraph::ErrorKind::kUsage);
       EXPECT_NE(std::string(e.what()).find("moved from"), std::string::npos) << e.what();
     }
+  }
+}
+
+// sample_to_host: sample()'s hops in the caller's host memory, asked for in
+// sample_into's order (the seeds, then each hop's edges and sources), each
+// hop's destinations the previous hop's sources; on the GPU where there is
+// one and on the CPU. Refused: no allocator (kUsage), an allocator that gives
+// nothing for words asked (kOther), and whatever it throws passes through.
+TEST(ApiSampler, ToHostMemory) {
+  tiergraph::LoadOptions lo;
+  const tiergraph::Graph g = tiergraph::load("kron:10", lo);
+  const std::vector<uint64_t> seeds = {3, 99, 500, 1023};
+  for (const char* where : {"auto", "cpu"}) {
+    tiergraph::NeighborSampler s(g, options(where));
+    std::vector<std::vector<uint64_t>> owned;
+    const tiergraph::HostAllocator allocate = [&](uint64_t bytes) -> void* {
+      return owned.emplace_back(bytes / sizeof(uint64_t), ~uint64_t{0}).data();  // poisoned
+    };
+    const std::vector<tiergraph::HopArrays> arrays = s.sample_to_host(seeds.data(), seeds.size(), allocate, 7);
+    const std::vector<tiergraph::SampledHop> hops = s.sample(seeds.data(), seeds.size(), 7);
+    ASSERT_EQ(arrays.size(), hops.size()) << where;
+    ASSERT_EQ(owned.size(), 1 + 2 * hops.size()) << where;
+    for (size_t k = 0; k < hops.size(); ++k) {
+      const tiergraph::HopArrays& a = arrays[k];
+      const tiergraph::SampledHop& h = hops[k];
+      EXPECT_EQ(a.dst_nodes, owned[k == 0 ? 0 : 2 * k].data()) << where << " hop " << k;
+      EXPECT_EQ(a.edge_index, owned[2 * k + 1].data()) << where << " hop " << k;
+      EXPECT_EQ(a.src_nodes, owned[2 * k + 2].data()) << where << " hop " << k;
+      EXPECT_EQ(std::vector<uint64_t>(a.dst_nodes, a.dst_nodes + a.num_dst), h.dst_nodes) << where << " hop " << k;
+      EXPECT_EQ(std::vector<uint64_t>(a.src_nodes, a.src_nodes + a.num_src), h.src_nodes) << where << " hop " << k;
+      ASSERT_EQ(a.num_edges, h.edge_src.size()) << where << " hop " << k;
+      EXPECT_EQ(std::vector<uint64_t>(a.edge_index, a.edge_index + a.num_edges), h.edge_src) << where << " hop " << k;
+      EXPECT_EQ(std::vector<uint64_t>(a.edge_index + a.num_edges, a.edge_index + 2 * a.num_edges), h.edge_dst)
+          << where << " hop " << k;
+    }
+    // Without a seed: the next of the sequence, as sample().
+    tiergraph::NeighborSampler again(g, options(where));
+    owned.clear();
+    const std::vector<tiergraph::HopArrays> next = s.sample_to_host(seeds.data(), seeds.size(), allocate);
+    const std::vector<tiergraph::SampledHop> expected = again.sample(seeds.data(), seeds.size());
+    EXPECT_EQ(std::vector<uint64_t>(next[1].src_nodes, next[1].src_nodes + next[1].num_src), expected[1].src_nodes)
+        << where;
+    const auto kind = [&](const tiergraph::HostAllocator& a) {
+      try {
+        s.sample_to_host(seeds.data(), seeds.size(), a);
+      } catch (const tiergraph::Error& e) {
+        return e.kind();
+      }
+      ADD_FAILURE() << where << ": accepted";
+      return tiergraph::ErrorKind::kOther;
+    };
+    EXPECT_EQ(kind(nullptr), tiergraph::ErrorKind::kUsage) << where;
+    EXPECT_EQ(kind([](uint64_t) -> void* { return nullptr; }), tiergraph::ErrorKind::kOther) << where;
+    EXPECT_EQ(kind([](uint64_t) -> void* { throw tiergraph::Error("full", tiergraph::ErrorKind::kOutOfMemory); }),
+              tiergraph::ErrorKind::kOutOfMemory)
+        << where;
   }
 }
 

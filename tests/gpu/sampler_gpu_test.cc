@@ -49,11 +49,11 @@ std::vector<SampledHop> sample_into_device(GpuNeighborSampler& sampler, const st
     owned.push_back(p);
     return p;
   };
-  const std::vector<DeviceHop> hops = sampler.sample_into(seeds, o, allocate, reinterpret_cast<uintptr_t>(stream));
+  const std::vector<HopArrays> hops = sampler.sample_into(seeds, o, allocate, reinterpret_cast<uintptr_t>(stream));
   EXPECT_EQ(owned.size(), 1 + 2 * hops.size());  // the seeds, then each hop's edges and sources
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   std::vector<SampledHop> out;
-  for (const DeviceHop& d : hops) {
+  for (const HopArrays& d : hops) {
     SampledHop h;
     h.dst_nodes = copied_back(d.dst_nodes, d.num_dst);
     h.src_nodes = copied_back(d.src_nodes, d.num_src);
@@ -62,6 +62,32 @@ std::vector<SampledHop> sample_into_device(GpuNeighborSampler& sampler, const st
     out.push_back(std::move(h));
   }
   for (void* p : owned) cudaFree(p);
+  return out;
+}
+
+// sample_to_host into host vectors of the test's (called seeds, then each
+// hop's edges and sources), the hops as SampledHops; each hop's destinations
+// must be the memory of the previous hop's sources.
+std::vector<SampledHop> sample_to_host_arrays(GpuNeighborSampler& sampler, const std::vector<uint64_t>& seeds,
+                                              const SampleOptions& o) {
+  std::vector<std::vector<uint64_t>> owned;
+  const HostAllocator allocate = [&](uint64_t bytes) -> void* {
+    owned.emplace_back(bytes / sizeof(uint64_t), ~uint64_t{0});  // poisoned: every word must be written
+    return owned.back().data();
+  };
+  const std::vector<HopArrays> hops = sampler.sample_to_host(seeds, o, allocate);
+  EXPECT_EQ(owned.size(), 1 + 2 * hops.size());
+  std::vector<SampledHop> out;
+  for (size_t k = 0; k < hops.size(); ++k) {
+    const HopArrays& d = hops[k];
+    EXPECT_EQ(d.dst_nodes, k == 0 ? owned[0].data() : hops[k - 1].src_nodes) << "hop " << k;
+    SampledHop h;
+    h.dst_nodes.assign(d.dst_nodes, d.dst_nodes + d.num_dst);
+    h.src_nodes.assign(d.src_nodes, d.src_nodes + d.num_src);
+    h.edge_src.assign(d.edge_index, d.edge_index + d.num_edges);
+    h.edge_dst.assign(d.edge_index + d.num_edges, d.edge_index + 2 * d.num_edges);
+    out.push_back(std::move(h));
+  }
   return out;
 }
 
@@ -105,6 +131,7 @@ TEST(GpuSampler, SameHopsAsTheCpuOnEveryShape) {
               const std::vector<SampledHop> cpu = sample_neighbors(graph, seeds, o);
               expect_same(cpu, sampler.sample(seeds, o), what);
               expect_same(cpu, sample_into_device(sampler, seeds, o, theirs), what + ", into the caller's memory");
+              expect_same(cpu, sample_to_host_arrays(sampler, seeds, o), what + ", into the caller's host memory");
               ++checked;
             }
         }
@@ -161,6 +188,10 @@ TEST(GpuSampler, RefusesWhatTheCpuRefuses) {
   EXPECT_TRUE(sampler.sample({}, {{2}, false, 1})[0].src_nodes.empty());
   EXPECT_THROW(sample_into_device(sampler, {n}, {{2}, false, 1}, nullptr), Error);
   EXPECT_TRUE(sample_into_device(sampler, {}, {{2}, false, 1}, nullptr)[0].src_nodes.empty());
+  EXPECT_THROW(sample_to_host_arrays(sampler, {n}, {{2}, false, 1}), Error);
+  EXPECT_TRUE(sample_to_host_arrays(sampler, {}, {{2}, false, 1})[0].src_nodes.empty());
+  // An allocator that gives no memory for words asked: refused, not written through.
+  EXPECT_THROW(sampler.sample_to_host({1}, {{2}, false, 1}, [](uint64_t) -> void* { return nullptr; }), Error);
 }
 
 // An allocator that fails where a hop's edges or sources are asked for (its
@@ -191,6 +222,21 @@ TEST(GpuSampler, AFailedAllocationLeavesTheSamplerAsItWas) {
     expect_same(cpu, sampler.sample(seeds, o), what);
     expect_same(cpu, sample_into_device(sampler, seeds, o, nullptr), what + ", into the caller's memory");
   }
+  // In host memory: a failure at any output (the seeds', a hop's edges or
+  // sources, taken while the next hop runs), then the CPU's hops.
+  for (int fail_at : {1, 2, 3, 4, 5}) {
+    std::vector<std::vector<uint64_t>> owned;
+    int calls = 0;
+    const HostAllocator failing = [&](uint64_t bytes) -> void* {
+      if (++calls == fail_at) throw Error("no host memory for this test");
+      return owned.emplace_back(bytes / sizeof(uint64_t)).data();
+    };
+    EXPECT_THROW(sampler.sample_to_host(seeds, o, failing), Error);
+    const std::string what = "after a failed host allocation (call " + std::to_string(fail_at) + ")";
+    const std::vector<SampledHop> cpu = sample_neighbors(graph, seeds, o);
+    expect_same(cpu, sampler.sample(seeds, o), what);
+    expect_same(cpu, sample_to_host_arrays(sampler, seeds, o), what + ", into the caller's host memory");
+  }
 }
 
 // A hop whose fanout allows more than 4 M edges (64 seeds x 70000) reads its
@@ -210,6 +256,7 @@ TEST(GpuSampler, AHopPastTheScratchBoundReadsItsCountFirst) {
     const std::string what = replace ? "fanout 70000 with replacement" : "fanout 70000";
     expect_same(cpu, sampler.sample(seeds, o), what);
     expect_same(cpu, sample_into_device(sampler, seeds, o, nullptr), what + ", into the caller's memory");
+    expect_same(cpu, sample_to_host_arrays(sampler, seeds, o), what + ", into the caller's host memory");
   }
 }
 

@@ -76,6 +76,26 @@ class SamplingTest(unittest.TestCase):
             np.testing.assert_array_equal(hx["edge_index"], hy["edge_index"])
         self.assertEqual(first.fanouts, [4, 3])
 
+    def test_sampler_hops_chain_through_one_array(self):
+        # hop k + 1's dst_nodes are hop k's src_nodes, one array; each hop's
+        # arrays C-ordered int64 NumPy arrays of their own, equal to
+        # sample_neighbors' (on a GPU where there is one, and on the CPU).
+        for use_gpu in (None, False):
+            sampler = tiergraph.NeighborSampler(self.g, [4, 3, 2], use_gpu=use_gpu)
+            hops = sampler.sample([5, 17, 123], seed=8)
+            direct = tiergraph.sample_neighbors(self.g, [5, 17, 123], [4, 3, 2], seed=8)
+            for k, (hop, want) in enumerate(zip(hops, direct)):
+                if k > 0:
+                    self.assertIs(hop["dst_nodes"], hops[k - 1]["src_nodes"])
+                for key in ("dst_nodes", "src_nodes", "edge_index"):
+                    a = hop[key]
+                    self.assertIsInstance(a, np.ndarray)
+                    self.assertEqual(a.dtype, np.int64)
+                    self.assertTrue(a.flags.c_contiguous)
+                    np.testing.assert_array_equal(a, want[key], err_msg=f"{key}, hop {k}, use_gpu={use_gpu}")
+                self.assertEqual(hop["edge_index"].shape, (2, want["edge_index"].shape[1]))
+                self.assertFalse(np.shares_memory(hop["edge_index"], hop["src_nodes"]))
+
     def test_sampler_refuses_bad_fanouts_when_made(self):
         for fanouts in ([], [0], [-2]):
             with self.assertRaises(ValueError, msg=str(fanouts)):

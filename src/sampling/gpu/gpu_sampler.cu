@@ -278,7 +278,7 @@ struct GpuNeighborSampler::Impl {
   // `memory` says: memory.edges(hop, count) gives 2 x count words (edge_src,
   // then edge_dst), memory.sources(hop, count) the hop's src_nodes, which
   // must stay unchanged through the next hop (its destinations); then
-  // done(hop, DeviceHop) with the hop's pointers and counts.
+  // done(hop, HopArrays) with the hop's pointers and counts.
   template <typename V, typename Memory, typename Done>
   void sample_hops(const uint64_t* dst, uint64_t n, const SampleOptions& o, Memory& memory, Done done) {
     const InEdges<V> g = in_edges<V>();
@@ -350,20 +350,22 @@ struct GpuNeighborSampler::Impl {
         TG_CUDA_CHECK_LAUNCH();
       }
       release();
-      done(hop, DeviceHop{const_cast<uint64_t*>(dst), n, src, n + fresh, index, edges});
+      done(hop, HopArrays{const_cast<uint64_t*>(dst), n, src, n + fresh, index, edges});
       // The next hop's destinations are this hop's sources.
       dst = src;
       n += fresh;
     }
   }
 
-  // The hops into Impl's buffers, each copied to host memory before the next
-  // hop reuses them (the sources alternate: they are the next destinations).
-  // A hop's copy is queued ahead of the next hop's steps and taken from the
-  // staging once the next hop's count has been waited for, so the host waits
-  // once a hop and once more for the last copy.
-  template <typename V>
-  std::vector<SampledHop> sample(const std::vector<uint64_t>& seeds, const SampleOptions& o) {
+  // The hops into Impl's buffers, each copied into the pinned staging before
+  // the next hop reuses them (the sources alternate: they are the next
+  // destinations), then take(hop, staged): the hop's counts and its words in
+  // the staging (the sources, then the edge index's two rows). A hop's copy
+  // is queued ahead of the next hop's steps and taken once the next hop's
+  // count has been waited for, so the host waits once a hop and once more
+  // for the last copy.
+  template <typename V, typename Take>
+  void sample_through_staging(const std::vector<uint64_t>& seeds, const SampleOptions& o, const Take& take) {
     const uint64_t n = seeds.size();
     uint64_t* dst = seeds_copy.reserve(n, stream);
     if (n > 0) TG_CUDA(cudaMemcpyAsync(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
@@ -372,26 +374,17 @@ struct GpuNeighborSampler::Impl {
       uint64_t* edges(int, uint64_t count) { return s.edge_index.reserve(2 * count, s.stream); }
       uint64_t* sources(int hop, uint64_t count) { return s.sources[hop % 2].reserve(count, s.stream); }
     } memory{*this};
-    std::vector<SampledHop> hops;
-    std::vector<uint64_t> dst_host = seeds;
-    std::optional<DeviceHop> queued;  // the hop whose copy is on its way into the staging
+    std::optional<HopArrays> queued;  // the hop whose copy is on its way into the staging
     const auto take_queued = [&] {
       side->wait_for_mark();
-      const uint64_t* at = staging.get();
-      const DeviceHop& d = *queued;
-      SampledHop h;
-      h.dst_nodes = std::move(dst_host);
-      h.src_nodes.assign(at, at + d.num_src);
-      h.edge_src.assign(at + d.num_src, at + d.num_src + d.num_edges);
-      h.edge_dst.assign(at + d.num_src + d.num_edges, at + d.num_src + 2 * d.num_edges);
-      dst_host = h.src_nodes;
-      hops.push_back(std::move(h));
+      const HopArrays d = *queued;
       queued.reset();
+      take(d, static_cast<const uint64_t*>(staging.get()));
     };
-    sample_hops<V>(dst, n, o, memory, [&](int hop, const DeviceHop& d) {
+    sample_hops<V>(dst, n, o, memory, [&](int hop, const HopArrays& d) {
       if (queued) take_queued();
       // Its words twice over in host memory (the pinned staging, then the
-      // hop's arrays), refused before either is had past the host's memory.
+      // caller's), refused before either is had past the host's memory.
       const uint64_t words = d.num_src + 2 * d.num_edges;
       check_hop_fits_host("sample_neighbors on the GPU", hop, d.num_edges, 2 * words * sizeof(uint64_t));
       // The sources and both halves of the edge index in two copies.
@@ -405,19 +398,52 @@ struct GpuNeighborSampler::Impl {
       queued = d;
     });
     if (queued) take_queued();
+  }
+
+  template <typename V>
+  std::vector<SampledHop> sample(const std::vector<uint64_t>& seeds, const SampleOptions& o) {
+    std::vector<SampledHop> hops;
+    std::vector<uint64_t> dst_host = seeds;
+    sample_through_staging<V>(seeds, o, [&](const HopArrays& d, const uint64_t* at) {
+      SampledHop h;
+      h.dst_nodes = std::move(dst_host);
+      h.src_nodes.assign(at, at + d.num_src);
+      h.edge_src.assign(at + d.num_src, at + d.num_src + d.num_edges);
+      h.edge_dst.assign(at + d.num_src + d.num_edges, at + d.num_src + 2 * d.num_edges);
+      dst_host = h.src_nodes;
+      hops.push_back(std::move(h));
+    });
     return hops;
   }
 
   template <typename V>
-  std::vector<DeviceHop> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& o,
+  std::vector<HopArrays> sample_to_host(const std::vector<uint64_t>& seeds, const SampleOptions& o,
+                                        const HostAllocator& allocate) {
+    const auto words = [&](const uint64_t* from, uint64_t count) {
+      uint64_t* p = allocated_words(allocate, count, "sample_to_host");
+      if (count > 0) std::memcpy(p, from, count * sizeof(uint64_t));
+      return p;
+    };
+    std::vector<HopArrays> hops;
+    uint64_t* dst = words(seeds.data(), seeds.size());
+    sample_through_staging<V>(seeds, o, [&](const HopArrays& d, const uint64_t* at) {
+      uint64_t* index = words(at + d.num_src, 2 * d.num_edges);
+      uint64_t* src = words(at, d.num_src);
+      hops.push_back(HopArrays{dst, d.num_dst, src, d.num_src, index, d.num_edges});
+      dst = src;
+    });
+    return hops;
+  }
+
+  template <typename V>
+  std::vector<HopArrays> sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& o,
                                      const DeviceAllocator& allocate, cudaStream_t consumer) {
     struct {
       Impl& s;
       const DeviceAllocator& allocate;
       cudaStream_t consumer;
       uint64_t* words(uint64_t count) {
-        auto* p = static_cast<uint64_t*>(allocate(count * sizeof(uint64_t)));
-        if (count > 0 && p == nullptr) throw Error("sample_into: the allocator gave no memory");
+        uint64_t* p = allocated_words(allocate, count, "sample_into");
         s.side->wait_for(consumer);  // memory the caller's allocator may have handed out again
         return p;
       }
@@ -427,8 +453,8 @@ struct GpuNeighborSampler::Impl {
     const uint64_t n = seeds.size();
     uint64_t* dst = memory.words(n);
     if (n > 0) TG_CUDA(cudaMemcpyAsync(dst, seeds.data(), n * sizeof(uint64_t), cudaMemcpyHostToDevice, stream));
-    std::vector<DeviceHop> hops;
-    sample_hops<V>(dst, n, o, memory, [&](int, const DeviceHop& d) { hops.push_back(d); });
+    std::vector<HopArrays> hops;
+    sample_hops<V>(dst, n, o, memory, [&](int, const HopArrays& d) { hops.push_back(d); });
     side->release_to(consumer);
     return hops;
   }
@@ -553,11 +579,17 @@ std::vector<SampledHop> GpuNeighborSampler::sample(const std::vector<uint64_t>& 
   return impl_->checked(seeds, options, [&]<typename V>(V) { return impl_->template sample<V>(seeds, options); });
 }
 
-std::vector<DeviceHop> GpuNeighborSampler::sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
+std::vector<HopArrays> GpuNeighborSampler::sample_into(const std::vector<uint64_t>& seeds, const SampleOptions& options,
                                                       const DeviceAllocator& allocate, uintptr_t consumer) {
   return impl_->checked(seeds, options, [&]<typename V>(V) {
     return impl_->template sample_into<V>(seeds, options, allocate, reinterpret_cast<cudaStream_t>(consumer));
   });
+}
+
+std::vector<HopArrays> GpuNeighborSampler::sample_to_host(const std::vector<uint64_t>& seeds,
+                                                         const SampleOptions& options, const HostAllocator& allocate) {
+  return impl_->checked(seeds, options,
+                        [&]<typename V>(V) { return impl_->template sample_to_host<V>(seeds, options, allocate); });
 }
 
 uint64_t GpuNeighborSampler::graph_bytes_on_gpu() const { return impl_->bytes_on_gpu; }
