@@ -359,11 +359,11 @@ struct GpuNeighborSampler::Impl {
 
   // The hops into Impl's buffers, each copied into the pinned staging before
   // the next hop reuses them (the sources alternate: they are the next
-  // destinations), then take(hop, staged): the hop's counts and its words in
-  // the staging (the sources, then the edge index's two rows). A hop's copy
-  // is queued ahead of the next hop's steps and taken once the next hop's
-  // count has been waited for, so the host waits once a hop and once more
-  // for the last copy.
+  // destinations), then take(d, staged) with the hop's counts (d) and its
+  // words in the staging (the sources, then the edge index's two rows). A
+  // hop's copy is queued ahead of the next hop's steps and taken once the
+  // next hop's count has been waited for, so the host waits once a hop and
+  // once more for the last copy.
   template <typename V, typename Take>
   void sample_through_staging(const std::vector<uint64_t>& seeds, const SampleOptions& o, const Take& take) {
     const uint64_t n = seeds.size();
