@@ -4,8 +4,6 @@
 #include <memory>
 #include <string>
 
-#include <omp.h>
-
 #include "core/atomics.h"
 #include "core/error.h"
 #include "core/hash.h"

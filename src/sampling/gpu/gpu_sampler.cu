@@ -379,7 +379,7 @@ struct GpuNeighborSampler::Impl {
       side->wait_for_mark();
       const HopArrays d = *queued;
       queued.reset();
-      take(d, static_cast<const uint64_t*>(staging.get()));
+      take(d, staging.get());
     };
     sample_hops<V>(dst, n, o, memory, [&](int hop, const HopArrays& d) {
       if (queued) take_queued();
