@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/hash.h"
 #include "core/host_memory.h"
+#include "core/recycled_vector.h"
 #include "engines/cpu/parallel.h"
 #include "sampling/draws.h"
 
@@ -27,9 +28,9 @@ class FirstPositions {
     uint64_t size = 2;
     while (size < positions + positions / 2) size *= 2;
     mask_ = size - 1;
-    slots_.reset(new Slot[size]);
+    slots_.resize(size);  // uninitialised: cleared below by the threads, which fault its pages in side by side
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < static_cast<int64_t>(size); ++i) slots_[i] = Slot{};
+    for (int64_t i = 0; i < static_cast<int64_t>(size); ++i) slots_[i] = Slot{kEmpty, ~uint64_t{0}};
   }
 
   void add(uint64_t vertex, uint64_t position) { atomic_min(&slot(vertex, true).first, position); }
@@ -38,9 +39,9 @@ class FirstPositions {
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};  // no vertex: ids are below the vertex count
-  struct Slot {
-    uint64_t vertex = kEmpty;
-    uint64_t first = ~uint64_t{0};
+  struct Slot {  // plain, so that RecycledVector leaves it uninitialised
+    uint64_t vertex;
+    uint64_t first;
   };
 
   Slot& slot(uint64_t vertex, bool claim) {
@@ -54,7 +55,7 @@ class FirstPositions {
     }
   }
 
-  std::unique_ptr<Slot[]> slots_;
+  RecycledVector<Slot> slots_;
   uint64_t mask_ = 0;
 };
 
@@ -62,7 +63,7 @@ class FirstPositions {
 // p (p < n) or drawn edge p - n; a vertex's local id comes from its first
 // position (a destination keeps its own; the k-th new vertex by first draw
 // gets n + k).
-void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t>& edge_node, SampledHop& h) {
+void number_sources(const std::vector<uint64_t>& dst, const RecycledVector<uint64_t>& edge_node, SampledHop& h) {
   const int64_t n = static_cast<int64_t>(dst.size()), edges = static_cast<int64_t>(edge_node.size());
   FirstPositions table(n + edges);
 #pragma omp parallel for schedule(static)
@@ -70,7 +71,7 @@ void number_sources(const std::vector<uint64_t>& dst, const std::vector<uint64_t
   // edge_src[e] holds the first position of edge e's vertex until it is
   // turned into the local id below; rank[e] = new vertices before edge e.
   h.edge_src.resize(edges);
-  std::vector<uint64_t> rank(edges + 1, 0);
+  RecycledVector<uint64_t> rank(edges + 1);  // every entry written below
 #pragma omp parallel for schedule(static)
   for (int64_t e = 0; e < edges; ++e) {
     h.edge_src[e] = table.first(edge_node[e]);
@@ -101,7 +102,7 @@ std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t
     h.dst_nodes = frontier;
     const int64_t n = static_cast<int64_t>(frontier.size());
     // How many each destination draws, placed by a prefix sum, then drawn in parallel.
-    std::vector<uint64_t> first_edge(n + 1, 0);
+    RecycledVector<uint64_t> first_edge(n + 1);  // every entry written below
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < n; ++i) {
       const uint64_t v = frontier[i];
@@ -110,7 +111,7 @@ std::vector<SampledHop> sample(const Graph<V>& graph, const std::vector<uint64_t
     const uint64_t edges = parallel_exclusive_scan(first_edge.data(), n, first_edge.data());
     check_hop_fits_host("sample_neighbors", hop, edges,
                         edges > UINT64_MAX / kHopBytesPerEdge ? UINT64_MAX : edges * kHopBytesPerEdge);
-    std::vector<uint64_t> edge_node(edges);
+    RecycledVector<uint64_t> edge_node(edges);  // every entry drawn below
     h.edge_dst.resize(edges);
 #pragma omp parallel for schedule(dynamic, 64)
     for (int64_t i = 0; i < n; ++i) {
