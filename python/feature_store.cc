@@ -406,6 +406,15 @@ void bind_feature_store(py::module_& m) {
                py::gil_scoped_release release;
                s->store = std::make_unique<tiergraph::FeatureStore>(data, num_rows, row_bytes, g, o);
              }
+             // A copy takes the matrix's size again in host memory and misses
+             // later writes to it: say so where it happens, not only in repr(),
+             // for matrices large enough for the memory to matter (small arrays
+             // beside others on the heap are copied often and cheaply).
+             constexpr uint64_t kWarnOfCopiesFrom = uint64_t{64} << 20;
+             if (!s->store->host_rows_in_place() && num_rows * row_bytes >= kWarnOfCopiesFrom) {
+               const std::string message = "tiergraph.FeatureStore: " + s->store->description();
+               if (PyErr_WarnEx(PyExc_RuntimeWarning, message.c_str(), 1) != 0) throw py::error_already_set();
+             }
              return s;
            }),
            py::arg("features"), py::arg("graph") = py::none(), py::arg("gpu_fraction") = 0.0,
@@ -448,6 +457,12 @@ void bind_feature_store(py::module_& m) {
         return py::int_(s.store->device());
       })
       .def_property_readonly("peers", [](const PyFeatureStore& s) { return s.store->peers(); })
+      .def_property_readonly(
+          "host_rows_in_place", [](const PyFeatureStore& s) { return s.store->host_rows_in_place(); },
+          "False where a GPU store could not register the features in place (a read-only file mapping where "
+          "read-only registration is unsupported; memory sharing a page with memory registered elsewhere) and "
+          "copied them once into pinned memory: twice the host memory, later writes unseen (repr() says why; a "
+          "RuntimeWarning at construction from 64 MiB).")
       .def("__repr__", [](const PyFeatureStore& s) {
         return "<tiergraph.FeatureStore " + std::to_string(s.store->num_rows()) + " x " + std::to_string(s.cols) +
                (s.bfloat16 ? std::string(" bfloat16") : " " + name_of(s.rows.dtype())) + ": " +

@@ -57,8 +57,9 @@ struct FeatureStoreStats {
 class TIERGRAPH_API FeatureStore {
  public:
   // rows: num_rows rows of row_bytes bytes, row-major and packed, in host
-  // memory that must outlive the store (it is read in place, never copied
-  // whole). graph: one vertex per row, scoring the rows for the GPU tier;
+  // memory that must outlive the store (it is read in place; a GPU store
+  // copies it once into pinned memory only where CUDA cannot register it:
+  // host_rows_in_place() and description() tell). graph: one vertex per row, scoring the rows for the GPU tier;
   // without it the first rows are the hot ones (a matrix already ordered
   // hottest first). Throws Error kUsage for a fraction outside [0, 1] or
   // fractions above 1 together, an unknown score or `where`, a graph of
@@ -79,8 +80,14 @@ class TIERGRAPH_API FeatureStore {
   std::vector<int> peers() const;  // the peer tier's GPUs, in interleaving order (planned ones on a CPU store)
   // One line: the rows of each tier and where they are, and why a requested
   // peer tier is empty ("40 rows in GPU memory (device 0), 80 over peer GPUs
-  // 1, 280 in host memory").
+  // 1, 280 in host memory"), and whether the host rows are read in place.
   std::string description() const;
+  // False where a GPU store could not register the caller's matrix in place
+  // (it shares a page with memory registered elsewhere; a read-only file
+  // mapping where read-only registration is unsupported) and copied it once
+  // into pinned memory: twice the host memory, and later writes to the
+  // matrix are not seen. description() says why. True on a CPU store.
+  bool host_rows_in_place() const;
 
   // Rows ids[0..n) packed into out (host memory, n * row_bytes). Throws
   // Error kUsage for an id that is negative or not a row.

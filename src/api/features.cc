@@ -80,7 +80,8 @@ tg::features::PeerChoice peers_for(bool use_gpu, const FeatureStoreOptions& o) {
 }
 
 std::string describe(const tg::features::TierPlan& plan, const std::vector<int>& peers, const std::string& why_none,
-                     const FeatureStoreOptions& o, bool on_gpu) {
+                     const FeatureStoreOptions& o, const tg::features::GpuTiers* gpu) {
+  const bool on_gpu = gpu != nullptr;
   std::ostringstream d;
   d << plan.gpu_rows() << " rows in GPU memory";
   if (on_gpu) d << " (device " << o.device << ")";
@@ -92,6 +93,11 @@ std::string describe(const tg::features::TierPlan& plan, const std::vector<int>&
   if (peers.empty() && o.peer_fraction > 0.0)
     d << "; peer_fraction " << o.peer_fraction << " has no peer GPU (" << why_none << "): its rows are in host memory";
   if (!on_gpu) d << " (planned only: gathers run on the CPU)";
+  // A copy doubles the matrix's footprint and misses later writes to it: the
+  // user should see that it happened, and why.
+  else if (!gpu->host_rows_copied_because().empty())
+    d << "; host rows copied once into pinned memory (" << gpu->host_rows_copied_because() << ")";
+  else d << "; host rows read in place";
   return d.str();
 }
 
@@ -138,7 +144,7 @@ FeatureStore::FeatureStore(const void* rows, uint64_t num_rows, uint64_t row_byt
       impl->gpu = std::make_unique<tg::features::GpuTiers>(impl->matrix, impl->plan, gpu_options);
     }
     impl->peers = std::move(peers.peers);
-    impl->description = describe(impl->plan, impl->peers, peers.why_none, o, use_gpu);
+    impl->description = describe(impl->plan, impl->peers, peers.why_none, o, impl->gpu.get());
     impl->stats.on_gpu = use_gpu;
     impl->stats.gpu_rows = impl->plan.gpu_rows();
     impl->stats.peer_rows = impl->plan.peer_rows();
@@ -161,6 +167,9 @@ bool FeatureStore::on_gpu() const { return impl().gpu != nullptr; }
 int FeatureStore::device() const { return impl().gpu ? impl().gpu->device() : -1; }
 std::vector<int> FeatureStore::peers() const { return impl().peers; }
 std::string FeatureStore::description() const { return impl().description; }
+bool FeatureStore::host_rows_in_place() const {
+  return !impl().gpu || impl().gpu->host_rows_copied_because().empty();
+}
 
 namespace {
 

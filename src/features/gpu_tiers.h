@@ -73,6 +73,9 @@ class GpuTiers {
 
   int device() const;
   const std::vector<int>& peers() const;
+  // Empty where the host tier is the caller's matrix read in place; else why
+  // it is a copy in pinned memory (RegisteredHostRows).
+  const std::string& host_rows_copied_because() const;
   // The CPU threads' share of the next large gather (0 where they take none).
   double cpu_share() const;
 

@@ -21,6 +21,7 @@ TierCounts GpuTiers::gather_into_from_device(std::span<const int64_t>, void*, ui
 int GpuTiers::device() const { return -1; }
 double GpuTiers::cpu_share() const { return 0.0; }
 const std::vector<int>& GpuTiers::peers() const { throw Error(kNoCuda); }
+const std::string& GpuTiers::host_rows_copied_because() const { throw Error(kNoCuda); }
 
 PeerChoice choose_peers(int, const std::optional<std::vector<int>>&) { throw Error(kNoCuda); }
 void enable_peer_access(int, std::span<const int>) { throw Error(kNoCuda); }

@@ -1,7 +1,7 @@
 // tiergraph::FeatureStore as an embedding program meets it (only
 // <tiergraph/...> and libtiergraph.so): gathers equal a plain loop, the tiers
 // are counted, refusals are tiergraph::Error kUsage. On the CPU path here
-// (use_gpu "cpu"), wherever the tests run.
+// (use_gpu "cpu"), wherever the tests run, but where a test says otherwise.
 #include <tiergraph/tiergraph.h>
 
 #include <gtest/gtest.h>
@@ -91,6 +91,22 @@ TEST(ApiFeatureStore, CountsThePeerTierAgainstThePeersGiven) {
       << store.description();
   store.reset_stats();
   EXPECT_EQ(store.stats().peer_hits, 0u);
+}
+
+// The matrix is read in place (a GPU store registers it; a CPU store indexes
+// it), and the store says so: a write after construction is seen.
+TEST(ApiFeatureStore, ReadsTheMatrixInPlaceAndSaysSo) {
+  const uint64_t rows = 1 << 14, row_bytes = 64;  // 1 MiB, a mapping of its own
+  std::vector<uint8_t> table(rows * row_bytes, 1);
+  tiergraph::FeatureStoreOptions o;  // where "auto": on the GPU where there is one
+  tiergraph::FeatureStore store(table.data(), rows, row_bytes, nullptr, o);
+  EXPECT_TRUE(store.host_rows_in_place()) << store.description();
+  EXPECT_EQ(store.description().find("read in place") != std::string::npos, store.on_gpu()) << store.description();
+  table[7 * row_bytes] = 9;
+  const int64_t id = 7;
+  std::vector<uint8_t> out(row_bytes);
+  store.gather(&id, 1, out.data());
+  EXPECT_EQ(out[0], 9);
 }
 
 // Unset peers on a CPU store: none, and the description says where the

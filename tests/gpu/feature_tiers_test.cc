@@ -5,11 +5,18 @@
 // SM's worth of blocks. Device outputs are poisoned before each gather
 // (TG_GPU_POISON, set by have_gpu), host outputs here.
 #include <cuda_runtime.h>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <iostream>
 #include <memory>
 #include <random>
 #include <string>
@@ -93,6 +100,70 @@ TEST(FeatureTiers, StoresOverOneArrayShareItsRegistration) {
   features::gather_rows_cpu(m.rows + 100 * 40, 40, 40, ids, expected.data());
   tail.gather_to_host(ids, got.data());
   EXPECT_EQ(got, expected);
+}
+
+// Whether a host-tier row written after the tiers were built reads back new:
+// it must where the tiers read the matrix in place, and must not where they
+// copied it (host_rows_copied_because() says which).
+void expect_writes_seen_only_in_place(features::GpuTiers& tiers, uint64_t row_bytes,
+                                      const std::function<void(uint8_t)>& write_row0, const std::string& what) {
+  const bool in_place = tiers.host_rows_copied_because().empty();
+  std::vector<uint8_t> before(row_bytes), after(row_bytes);
+  tiers.gather_to_host(std::vector<int64_t>{0}, before.data());
+  const uint8_t fresh = static_cast<uint8_t>(before[0] + 1);
+  write_row0(fresh);
+  tiers.gather_to_host(std::vector<int64_t>{0}, after.data());
+  EXPECT_EQ(after[0] == fresh, in_place) << what << ": copied because '" << tiers.host_rows_copied_because() << "'";
+  EXPECT_EQ(after[0] == before[0], !in_place) << what;
+}
+
+// The host tier is the caller's matrix, read in place, where CUDA can
+// register it; else a copy, which the tiers own up to (the store's
+// description and host_rows_in_place() tell the user).
+TEST(FeatureTiers, HostRowsReadInPlaceSeeLaterWritesACopyDoesNot) {
+  if (!have_gpu()) GTEST_SKIP() << "no GPU";
+  const features::TierPlan none = features::plan_tiers({}, 16, {});
+  constexpr uint64_t kRowBytes = 64;
+  // A page-aligned buffer of its own: registered in place.
+  uint8_t* page = static_cast<uint8_t*>(std::aligned_alloc(4096, 2 * 4096));
+  ASSERT_NE(page, nullptr);
+  std::memset(page, 7, 2 * 4096);
+  {
+    features::GpuTiers tiers({page, 16, kRowBytes, kRowBytes}, none, {});
+    EXPECT_EQ(tiers.host_rows_copied_because(), "");
+    expect_writes_seen_only_in_place(tiers, kRowBytes, [&](uint8_t v) { page[0] = v; }, "a page of its own");
+    // Another matrix on the same page, outside the first's range: registered
+    // with it, read through that mapping, or copied; whichever, said truly.
+    uint8_t* beside = page + 2048;
+    features::GpuTiers second({beside, 16, kRowBytes, kRowBytes}, none, {});
+    expect_writes_seen_only_in_place(second, kRowBytes, [&](uint8_t v) { beside[0] = v; }, "beside another");
+  }
+  std::free(page);
+  // A read-only shared mapping of a file, written through the file: in place
+  // where read-only registration is supported, else copied.
+  const std::string path = ::testing::TempDir() + "tg_feature_rows_" + std::to_string(::getpid());
+  std::vector<uint8_t> bytes(16 * kRowBytes, 3);
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+    std::fclose(f);
+  }
+  const int fd = ::open(path.c_str(), O_RDWR);
+  ASSERT_GE(fd, 0);
+  void* mapped = ::mmap(nullptr, bytes.size(), PROT_READ, MAP_SHARED, fd, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  {
+    features::GpuTiers tiers({mapped, 16, kRowBytes, kRowBytes}, none, {});
+    expect_writes_seen_only_in_place(
+        tiers, kRowBytes, [&](uint8_t v) { ASSERT_EQ(::pwrite(fd, &v, 1, 0), 1); }, "a read-only file mapping");
+    std::cout << "[ note ] a read-only file mapping: "
+              << (tiers.host_rows_copied_because().empty() ? "read in place" : tiers.host_rows_copied_because())
+              << "\n";
+  }
+  ::munmap(mapped, bytes.size());
+  ::close(fd);
+  std::remove(path.c_str());
 }
 
 // 3000 fp32 rows of 37 at an unaligned address, 30% of them in GPU memory,

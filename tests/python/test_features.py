@@ -4,9 +4,11 @@ widths, the tiers' counts against NumPy, and every refusal a ValueError.
 Without a GPU (CI) the rows come from the CPU gather as NumPy arrays; with
 one, from the GPU tiers as CUDA tensors, and the same checks hold."""
 import gc
+import multiprocessing
 import os
 import tempfile
 import unittest
+import warnings
 
 import numpy as np
 
@@ -23,6 +25,15 @@ def as_numpy(rows):
     if torch is not None and isinstance(rows, torch.Tensor):
         return rows.cpu().numpy()
     return rows
+
+
+def gather_in_another_process(task):
+    """A training process's store over a shared file mapping: whether it reads the rows in place, and
+    the rows of ids (a worker of test_processes_share_one_matrix)."""
+    path, shape, ids = task
+    mapped = np.memmap(path, dtype=np.float32, mode="r+", shape=shape)
+    store = tiergraph.FeatureStore(mapped)
+    return store.host_rows_in_place, np.array(as_numpy(store[ids]))
 
 
 class FeatureStoreGatherTest(unittest.TestCase):
@@ -90,6 +101,54 @@ class FeatureStoreGatherTest(unittest.TestCase):
             np.testing.assert_array_equal(as_numpy(store[ids]), features[ids])
             del store, mapped
             gc.collect()
+
+    def test_rows_read_in_place_see_later_writes(self):
+        # 4 MiB of its own (malloc maps it apart): read in place on the CPU and on a GPU.
+        features = self.random_features(1 << 14, 64, np.float32)
+        store = tiergraph.FeatureStore(features)
+        self.assertTrue(store.host_rows_in_place, repr(store))
+        features[5, 0] = 1234.5
+        self.assertEqual(as_numpy(store[[5]])[0, 0], 1234.5)
+
+    def test_a_read_only_file_mapping_says_whether_it_was_copied(self):
+        # 64 MiB, a sparse file: on a GPU where read-only registration is unsupported the rows are
+        # copied, and then the store says so (repr, host_rows_in_place, a RuntimeWarning) and does
+        # not see the file's later writes; read in place it sees them.
+        rows, cols = 1 << 16, 256
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "features.bin")
+            with open(path, "wb") as f:
+                f.truncate(rows * cols * 4)
+            mapped = np.memmap(path, dtype=np.float32, mode="r", shape=(rows, cols))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                store = tiergraph.FeatureStore(mapped)
+            copied = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+            in_place = store.host_rows_in_place
+            self.assertEqual(len(copied), 0 if in_place else 1, repr(store))
+            self.assertEqual("copied once into pinned memory" in repr(store), not in_place, repr(store))
+            self.assertEqual(as_numpy(store[[3]])[0, 0], 0.0)
+            with open(path, "r+b") as f:
+                f.seek(3 * cols * 4)
+                f.write(np.float32(7.0).tobytes())
+            self.assertEqual(as_numpy(store[[3]])[0, 0], 7.0 if in_place else 0.0, repr(store))
+            del store, mapped
+            gc.collect()
+
+    def test_processes_share_one_matrix(self):
+        # Training processes (one a GPU) each make a store over one shared mapping: each reads it in
+        # place, so the host holds the matrix once.
+        features = self.random_features(4096, 40, np.float32)
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+        with tempfile.TemporaryDirectory(dir=shm) as d:
+            path = os.path.join(d, "features.bin")
+            features.tofile(path)
+            ids = self.ids(4096, 500)
+            with multiprocessing.get_context("spawn").Pool(2) as pool:
+                results = pool.map(gather_in_another_process, [(path, features.shape, ids)] * 2)
+        for in_place, rows in results:
+            self.assertTrue(in_place)
+            np.testing.assert_array_equal(rows, features[ids])
 
     @unittest.skipIf(torch is None, "no torch")
     def test_torch_cpu_tensors(self):

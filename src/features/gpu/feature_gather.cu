@@ -237,6 +237,7 @@ RegisteredHostRows::RegisteredHostRows(const void* data, uint64_t num_rows, uint
                 ") nor copied into pinned memory (" + cudaGetErrorString(a) + ")");
   }
   std::memcpy(pinned_copy_, host_, bytes_);
+  copied_because_ = "the range could not be registered in place: " + why;
   TG_CUDA(cudaHostGetDevicePointer(&device, pinned_copy_, 0));
   table_.rows = static_cast<const uint8_t*>(device);
 }

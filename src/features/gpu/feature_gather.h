@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "features/tier_place.h"
@@ -33,7 +34,8 @@ struct RowTable {
 // process registered share that registration, released with the last. A
 // range that cannot be registered in place (it shares a page with memory
 // registered elsewhere, which CUDA refuses; a read-only mapping where
-// read-only registration is unsupported) is copied once into pinned memory.
+// read-only registration is unsupported) is copied once into pinned memory,
+// and copied_because() says why.
 class RegisteredHostRows {
  public:
   RegisteredHostRows(const void* data, uint64_t num_rows, uint64_t row_bytes, uint64_t stride_bytes);
@@ -41,6 +43,8 @@ class RegisteredHostRows {
   RegisteredHostRows(const RegisteredHostRows&) = delete;
   RegisteredHostRows& operator=(const RegisteredHostRows&) = delete;
   const RowTable& table() const { return table_; }
+  // Empty where the rows are read in place; else why they were copied.
+  const std::string& copied_because() const { return copied_because_; }
 
  private:
   void* host_ = nullptr;
@@ -48,6 +52,7 @@ class RegisteredHostRows {
   bool registered_here_ = false;          // by this process, shared by the tables inside the range
   std::pair<void*, uint64_t> shared_range_;  // the registered range: start, bytes
   void* pinned_copy_ = nullptr;              // where the range could not be registered in place
+  std::string copied_because_;
   RowTable table_;
 };
 

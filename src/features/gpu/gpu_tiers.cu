@@ -327,5 +327,6 @@ void GpuTiers::gather_to_host(std::span<const int64_t> ids, void* out) {
 int GpuTiers::device() const { return impl_->device; }
 double GpuTiers::cpu_share() const { return impl_->cpu ? impl_->cpu->balance.share() : 0.0; }
 const std::vector<int>& GpuTiers::peers() const { return impl_->peers; }
+const std::string& GpuTiers::host_rows_copied_because() const { return impl_->host->copied_because(); }
 
 }  // namespace tg::features
