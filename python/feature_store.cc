@@ -460,7 +460,8 @@ void bind_feature_store(py::module_& m) {
       .def_property_readonly(
           "host_rows_in_place", [](const PyFeatureStore& s) { return s.store->host_rows_in_place(); },
           "False where a GPU store could not register the features in place (a read-only file mapping where "
-          "read-only registration is unsupported; memory sharing a page with memory registered elsewhere) and "
+          "read-only registration is unsupported; np.memmap(mode='c'), a private mapping that pins far too slowly; "
+          "memory sharing a page with memory registered elsewhere) and "
           "copied them once into pinned memory: twice the host memory, later writes unseen (repr() says why; a "
           "RuntimeWarning at construction from 64 MiB).")
       .def("__repr__", [](const PyFeatureStore& s) {

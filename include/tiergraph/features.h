@@ -84,7 +84,8 @@ class TIERGRAPH_API FeatureStore {
   std::string description() const;
   // False where a GPU store could not register the caller's matrix in place
   // (it shares a page with memory registered elsewhere; a read-only file
-  // mapping where read-only registration is unsupported) and copied it once
+  // mapping where read-only registration is unsupported; a private, copy-on-
+  // write file mapping, which pins far too slowly) and copied it once
   // into pinned memory: twice the host memory, and later writes to the
   // matrix are not seen. description() says why. True on a CPU store.
   bool host_rows_in_place() const;

@@ -110,30 +110,38 @@ class FeatureStoreGatherTest(unittest.TestCase):
         features[5, 0] = 1234.5
         self.assertEqual(as_numpy(store[[5]])[0, 0], 1234.5)
 
-    def test_a_read_only_file_mapping_says_whether_it_was_copied(self):
-        # 64 MiB, a sparse file: on a GPU where read-only registration is unsupported the rows are
-        # copied, and then the store says so (repr, host_rows_in_place, a RuntimeWarning) and does
-        # not see the file's later writes; read in place it sees them.
+    def test_file_mappings_say_whether_they_were_copied(self):
+        # 64 MiB, a sparse file, mapped read-only ("r": written through the file) and private ("c":
+        # written through the array). A GPU store reads "r" in place where read-only registration is
+        # supported and copies "c" (a private mapping pins far too slowly); a copy is said (repr,
+        # host_rows_in_place, a RuntimeWarning) and does not see later writes, in place they are seen.
         rows, cols = 1 << 16, 256
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "features.bin")
-            with open(path, "wb") as f:
-                f.truncate(rows * cols * 4)
-            mapped = np.memmap(path, dtype=np.float32, mode="r", shape=(rows, cols))
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                store = tiergraph.FeatureStore(mapped)
-            copied = [w for w in caught if issubclass(w.category, RuntimeWarning)]
-            in_place = store.host_rows_in_place
-            self.assertEqual(len(copied), 0 if in_place else 1, repr(store))
-            self.assertEqual("copied once into pinned memory" in repr(store), not in_place, repr(store))
-            self.assertEqual(as_numpy(store[[3]])[0, 0], 0.0)
-            with open(path, "r+b") as f:
-                f.seek(3 * cols * 4)
-                f.write(np.float32(7.0).tobytes())
-            self.assertEqual(as_numpy(store[[3]])[0, 0], 7.0 if in_place else 0.0, repr(store))
-            del store, mapped
-            gc.collect()
+        for mode in ("r", "c"):
+            with tempfile.TemporaryDirectory() as d:
+                path = os.path.join(d, "features.bin")
+                with open(path, "wb") as f:
+                    f.truncate(rows * cols * 4)
+                mapped = np.memmap(path, dtype=np.float32, mode=mode, shape=(rows, cols))
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    store = tiergraph.FeatureStore(mapped)
+                copied = [w for w in caught if issubclass(w.category, RuntimeWarning)]
+                in_place = store.host_rows_in_place
+                what = f"mode {mode}: {store!r}"
+                self.assertEqual(len(copied), 0 if in_place else 1, what)
+                self.assertEqual("copied once into pinned memory" in repr(store), not in_place, what)
+                if mode == "c" and store.on_gpu:
+                    self.assertFalse(in_place, what)
+                self.assertEqual(as_numpy(store[[3]])[0, 0], 0.0)
+                if mode == "r":
+                    with open(path, "r+b") as f:
+                        f.seek(3 * cols * 4)
+                        f.write(np.float32(7.0).tobytes())
+                else:
+                    mapped[3, 0] = 7.0
+                self.assertEqual(as_numpy(store[[3]])[0, 0], 7.0 if in_place else 0.0, what)
+                del store, mapped
+                gc.collect()
 
     def test_processes_share_one_matrix(self):
         # Training processes (one a GPU) each make a store over one shared mapping: each reads it in

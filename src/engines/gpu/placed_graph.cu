@@ -13,6 +13,7 @@
 #include "core/env_count.h"
 #include "core/env_switch.h"
 #include "core/error.h"
+#include "core/host_mapping.h"
 #include "engines/edge_cache_plan.h"
 #include "engines/edge_cache_request.h"
 #include "engines/gpu/cuda_util.h"
@@ -91,28 +92,6 @@ std::string gib(uint64_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(bytes) / double(uint64_t{1} << 30));
   return buf;
-}
-
-// Whether [p, p + bytes) lies in a file mapping (a memory-mapped .tgb graph).
-// Such pages are not pinned in place: a first run of BFS over a pinned
-// MAP_PRIVATE file mapping did not finish in minutes on the lent H100, while
-// the same arrays copied into pinned memory ran in milliseconds.
-bool file_backed(const void* p) {
-  FILE* maps = std::fopen("/proc/self/maps", "r");
-  if (maps == nullptr) return false;
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  char line[4096];
-  bool found = false;
-  while (std::fgets(line, sizeof line, maps)) {
-    unsigned long long lo = 0, hi = 0, inode = 0;
-    if (std::sscanf(line, "%llx-%llx %*s %*s %*s %llu", &lo, &hi, &inode) != 3) continue;
-    if (a >= lo && a < hi) {
-      found = inode != 0;
-      break;
-    }
-  }
-  std::fclose(maps);
-  return found;
 }
 
 }  // namespace
@@ -425,8 +404,9 @@ T* PlacedGraph<V>::place_bytes(const T* host, uint64_t n) {
       // pinned memory (memory-mapped files, for instance).
       void* h = const_cast<T*>(host);
       cudaError_t e = cudaErrorNotSupported;
+      // File mappings are copied (core/host_mapping.h; a .tgb graph is mapped private).
       static const bool pin_files = env_switch("TG_GPU_PIN_FILES");  // for measuring only
-      if (pin_files || !file_backed(host)) e = register_mapped_read_only(h, bytes);
+      if (pin_files || host_mapping_at(host) == HostMapping::kAnonymous) e = register_mapped_read_only(h, bytes);
       if (e == cudaSuccess) {
         registered_.push_back(h);
       } else {

@@ -10,6 +10,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include "core/host_mapping.h"
 #include "engines/gpu/cuda_util.h"
 
 namespace tg::features {
@@ -210,7 +211,10 @@ RegisteredHostRows::RegisteredHostRows(const void* data, uint64_t num_rows, uint
     return;
   }
   cudaGetLastError();  // older runtimes report plain pageable memory as an error
-  const cudaError_t e = gpu::register_mapped_read_only(host_, bytes_);
+  // A private file mapping (np.memmap(mode="c")) is not pinned in place: that
+  // took minutes on the lent H100 (core/host_mapping.h). Shared ones are.
+  const bool private_file = host_mapping_at(host_) == HostMapping::kPrivateFile;
+  const cudaError_t e = private_file ? cudaErrorNotSupported : gpu::register_mapped_read_only(host_, bytes_);
   void* device = nullptr;
   if (e == cudaSuccess) {
     if (const cudaError_t got = cudaHostGetDevicePointer(&device, host_, 0); got != cudaSuccess) {
@@ -226,9 +230,9 @@ RegisteredHostRows::RegisteredHostRows(const void* data, uint64_t num_rows, uint
   // The range shares a page with memory registered elsewhere (a small array
   // beside another on the heap), which CUDA refuses to register twice, or it
   // cannot be pinned in place (a read-only file mapping where read-only
-  // registration is unsupported): the rows are copied once into pinned
-  // memory of our own instead.
-  const std::string why = cudaGetErrorString(e);
+  // registration is unsupported), or should not be (a private file mapping):
+  // the rows are copied once into pinned memory of our own instead.
+  const std::string why = private_file ? "a private file mapping" : cudaGetErrorString(e);
   cudaGetLastError();
   if (const cudaError_t a = cudaHostAlloc(&pinned_copy_, bytes_, cudaHostAllocMapped); a != cudaSuccess) {
     cudaGetLastError();
@@ -237,7 +241,8 @@ RegisteredHostRows::RegisteredHostRows(const void* data, uint64_t num_rows, uint
                 ") nor copied into pinned memory (" + cudaGetErrorString(a) + ")");
   }
   std::memcpy(pinned_copy_, host_, bytes_);
-  copied_because_ = "the range could not be registered in place: " + why;
+  copied_because_ = private_file ? "a private (copy-on-write) file mapping, too slow to pin in place: map the file shared"
+                                 : "the range could not be registered in place: " + why;
   TG_CUDA(cudaHostGetDevicePointer(&device, pinned_copy_, 0));
   table_.rows = static_cast<const uint8_t*>(device);
 }

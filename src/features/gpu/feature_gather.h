@@ -34,8 +34,9 @@ struct RowTable {
 // process registered share that registration, released with the last. A
 // range that cannot be registered in place (it shares a page with memory
 // registered elsewhere, which CUDA refuses; a read-only mapping where
-// read-only registration is unsupported) is copied once into pinned memory,
-// and copied_because() says why.
+// read-only registration is unsupported), or that should not be (a private
+// file mapping: core/host_mapping.h), is copied once into pinned memory, and
+// copied_because() says why.
 class RegisteredHostRows {
  public:
   RegisteredHostRows(const void* data, uint64_t num_rows, uint64_t row_bytes, uint64_t stride_bytes);
