@@ -58,9 +58,9 @@ class TIERGRAPH_API FeatureStore {
  public:
   // rows: num_rows rows of row_bytes bytes, row-major and packed, in host
   // memory that must outlive the store (it is read in place; a GPU store
-  // copies it once into pinned memory only where CUDA cannot register it:
-  // host_rows_in_place() and description() tell). graph: one vertex per row, scoring the rows for the GPU tier;
-  // without it the first rows are the hot ones (a matrix already ordered
+  // copies it once into pinned memory only where it cannot or should not be
+  // pinned in place: host_rows_in_place() and description() tell). graph:
+  // one vertex per row, scoring the rows for the GPU tier; without it the first rows are the hot ones (a matrix already ordered
   // hottest first). Throws Error kUsage for a fraction outside [0, 1] or
   // fractions above 1 together, an unknown score or `where`, a graph of
   // another size, a device or peer that does not exist, a peer the device
