@@ -1,7 +1,6 @@
 #include "sampling/neighbor_sampler.h"
 
 #include <algorithm>
-#include <memory>
 #include <string>
 
 #include "core/atomics.h"
