@@ -160,9 +160,9 @@ struct WaitingAfter {
   }
 };
 
-// The loop above with checkpoints (checkpoint/vertex_state.h), of the
-// contract's operations on every engine (the CPU engine's own loop has no
-// point between buckets to save at); an iteration is a bucket settled. After
+// The loop above with checkpoints (checkpoint/vertex_state.h); an iteration
+// is a bucket settled. An engine with its own loop (the CPU engine's) runs it
+// up to each checkpoint (`stop_after`), else the contract's loop runs. After
 // bucket b the values are the whole state: a vertex waits exactly when it
 // changed at least once and its key is above b (it entered the waiting
 // frontier when it last changed, and none below b is left), so a resumed run
@@ -176,11 +176,15 @@ template <typename Engine, typename Key, typename Relax, typename T>
 void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier start, Key key, Relax relax, T* values,
                                   T unreached, const AlgorithmOptions& options, const char* algorithm) {
   std::optional<FrontierBuckets<Engine, Key>> buckets;
+  auto waiting_after = [&](double b) {
+    return engine.filter(engine.all(), WaitingAfter<Key, T>{key, b, values, unreached});
+  };
   auto wait_after = [&](double b) {
     buckets.emplace(engine, key);
-    buckets->insert(engine.filter(engine.all(), WaitingAfter<Key, T>{key, b, values, unreached}));
+    buckets->insert(waiting_after(b));
   };
   int settled = 0;
+  std::optional<double> resumed_after;  // the bucket the saved state ends after
   if (const std::optional<SavedState> saved = resume_vertex_data(engine, options, values, 3, algorithm)) {
     settled = saved->iteration;
     engine.stats().iterations = static_cast<uint64_t>(saved->scalars[1]);
@@ -188,7 +192,24 @@ void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier star
     // or placement that runs another width (sssp_width) resumes with every
     // reached vertex waiting; the settled ones are final and relax nothing new.
     const bool same_width = saved->scalars[2] == key.delta;
-    wait_after(same_width ? saved->scalars[0] : -std::numeric_limits<double>::infinity());
+    resumed_after = same_width ? saved->scalars[0] : -std::numeric_limits<double>::infinity();
+  }
+  auto save_after = [&](double b) {
+    save_vertex_data(engine, options, settled, {b, static_cast<double>(engine.stats().iterations), key.delta}, values);
+  };
+  if constexpr (requires { engine.settle_in_order(start, key, relax, uint64_t{1}); }) {
+    typename Engine::Frontier from = resumed_after ? waiting_after(*resumed_after) : start;
+    const auto every = static_cast<uint64_t>(options.checkpoint->every());
+    while (true) {
+      const OrderedStop stop = engine.settle_in_order(from, key, relax, every - static_cast<uint64_t>(settled) % every);
+      settled += static_cast<int>(stop.buckets);
+      if (!stop.stopped) return;
+      save_after(stop.last_bucket);
+      from = waiting_after(stop.last_bucket);
+    }
+  }
+  if (resumed_after) {
+    wait_after(*resumed_after);
   } else {
     buckets.emplace(engine, key);
     buckets->insert(start);
@@ -199,8 +220,7 @@ void settle_in_order_checkpointed(Engine& engine, typename Engine::Frontier star
     while (engine.size(near) > 0) near = relax_within(engine, near, relax, key, b, *buckets);
     if (checkpoint_due(options, ++settled)) {
       wait_after(b);
-      save_vertex_data(engine, options, settled, {b, static_cast<double>(engine.stats().iterations), key.delta},
-                       values);
+      save_after(b);
     }
   }
 }

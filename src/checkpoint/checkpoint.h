@@ -51,6 +51,7 @@ class Checkpointer {
   Checkpointer(std::string dir, int every, bool resume, CheckpointKey key);
 
   bool due(int iteration) const { return iteration > 0 && iteration % every_ == 0; }
+  int every() const { return every_; }
   // Writes the state atomically (tmp, fsync, rename, fsync of the folder).
   void save(int iteration, const std::vector<double>& scalars, std::span<const uint8_t> state) const;
   // With resume: the saved state, checked against the key and the expected

@@ -45,8 +45,11 @@
 //
 // An optional operation an engine may bring where its own beats the generic
 // form built from the ones above (with the generic form's results; the tests
-// run both): settle_in_order(start, key, relax) (algorithms/settle_in_order.h);
-// the CPU engine has it. split(f, first, second) (below; the GPU engine).
+// run both): settle_in_order(start, key, relax, stop_after) (algorithms/
+// settle_in_order.h; the CPU engine has it), which may stop once
+// `stop_after` buckets are settled (0: never) and says so in an OrderedStop
+// (below), for checkpoints between buckets. split(f, first, second) (below;
+// the GPU engine).
 #pragma once
 
 #include <concepts>
@@ -62,6 +65,15 @@
 #include "engines/run_stats.h"
 
 namespace tg {
+
+// Where an engine's own ordered loop (settle_in_order above) ended: the
+// buckets it settled, and whether it stopped at `stop_after` with buckets
+// still waiting, after settling bucket `last_bucket` (a key).
+struct OrderedStop {
+  uint64_t buckets = 0;
+  bool stopped = false;
+  double last_bucket = 0;
+};
 
 struct EdgeMapOptions {
   Direction direction = Direction::kAuto;

@@ -243,9 +243,9 @@ class CpuEngine {
   // ---- ordered relaxation (algorithms/settle_in_order.h) ----
   template <typename Key, typename Relax>
     requires EdgeOperator<Relax, V>
-  void settle_in_order(const Frontier& start, Key key, const Relax& relax) {
+  OrderedStop settle_in_order(const Frontier& start, Key key, const Relax& relax, uint64_t stop_after = 0) {
     const Frontier s = to_sparse(start);
-    cpu_settle_in_order(graph_.out, s.list.data(), s.list.size(), key, relax, stats_);
+    return cpu_settle_in_order(graph_.out, s.list.data(), s.list.size(), key, relax, stats_, stop_after);
   }
 
   // ---- edge traversal ----

@@ -39,8 +39,8 @@
 namespace tg {
 
 template <typename V, typename Key, typename Relax>
-void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count, Key key, Relax shared_relax,
-                         RunStats& stats) {
+OrderedStop cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count, Key key, Relax shared_relax,
+                                RunStats& stats, uint64_t stop_after = 0) {
   static_assert(!HasBegin<Relax, V>, "an ordered relaxation has no begin hook");
   constexpr uint64_t kWindow = uint64_t{1} << 14;
   constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
@@ -55,12 +55,13 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
   // closes the vote for the next.
   double base = kNoBucket;  // the key of bin 0 of the window
   for (uint64_t i = 0; i < start_count; ++i) base = std::min(base, key(start[i]));
-  if (!(base < kNoBucket)) return;
+  if (!(base < kNoBucket)) return {};
   const int threads = omp_get_max_threads();
   uint64_t vote[2] = {kNone, kNone};        // the lowest non-empty bin over all threads
   std::vector<std::vector<V>> taken(threads);  // each thread's entries of the bucket being settled
   double lowest_overflow = kNoBucket;
   uint64_t rounds = 0, edges = 0;
+  OrderedStop stop;
 
 #pragma omp parallel num_threads(threads) reduction(+ : edges)
   {
@@ -69,6 +70,7 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
     std::vector<std::vector<V>> bins;
     std::vector<V> overflow;
     std::vector<V> fusing;  // the bin being fused, its capacity kept between rounds
+    uint64_t settled_here = 0;  // buckets settled (the same count on every thread)
     // Drops v into the bin of its key (or the overflow); at or after `from`.
     auto place = [&](V v, uint64_t from) {
       const double k = key(v);
@@ -203,11 +205,21 @@ void cpu_settle_in_order(const Csr<V>& out, const V* start, uint64_t start_count
       cast_vote(next, bin);
 #pragma omp barrier
       taken[t].clear();
+      // A vote past this bin: bucket b is settled (every thread reads the
+      // same vote, so all stop together). What still waits, in the bins and
+      // the overflow lists, is dropped: the caller finds it again from the
+      // values (algorithms/settle_in_order.h, WaitingAfter).
+      if (next != bin && ++settled_here == stop_after) {
+        if (t == 0) stop = {settled_here, true, b};
+        break;
+      }
     }
+    if (t == 0 && !stop.stopped) stop.buckets = settled_here;
   }
   stats.edges_traversed += edges;
   stats.iterations += rounds;
   stats.push_steps += rounds;
+  return stop;
 }
 
 }  // namespace tg
