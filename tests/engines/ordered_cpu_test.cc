@@ -6,10 +6,12 @@
 // large that everything is one bucket. Both must equal the reference.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 #include <tuple>
 
 #include "algorithms/registry.h"
+#include "checkpoint/checkpoint.h"
 #include "engines/cpu/cpu_engine.h"
 #include "support/algorithm_checks.h"
 #include "support/shapes.h"
@@ -75,6 +77,45 @@ TEST_P(OrderedRelaxation, OwnLoopAndGenericLoopMatchReference) {
           EXPECT_TRUE(matches_reference(algo, graph, request.sources, own, request.options)) << "own loop";
           EXPECT_TRUE(matches_reference(algo, graph, request.sources, generic, request.options)) << "generic loop";
         }
+      }
+    }
+  }
+}
+
+// With a checkpointer the CPU engine's own loop stops each time the buckets
+// to the next checkpoint are settled, every thread together, and goes on
+// from the waiting vertices the values name; a run resumed from the last
+// checkpoint goes on the same way. Both end at the reference, on 1, 2 and 4
+// threads, a checkpoint every bucket or every third.
+TEST_P(OrderedRelaxation, CheckpointedOwnLoopStopsAndGoesOn) {
+  const Shape& shape = find_shape(std::get<0>(GetParam()));
+  const AlgorithmInfo& algo = algorithm(std::get<1>(GetParam()));
+  const AnyGraph graph =
+      build_variant(with_weights(shape.edges, WeightKind::kInteger, 11), Orientation::kDirected, false);
+  if (num_vertices(graph) == 0) return;
+  const CheckpointKey key = checkpoint_key(graph, algo.name(), "ordered test", true);
+  for (uint64_t source : test_sources(graph, 1, 13)) {
+    for (int every : {1, 3}) {
+      for (int threads : {1, 2, 4}) {
+        ThreadCount scope(threads);
+        const std::string dir = ::testing::TempDir() + "/tg_ordered_checkpoint_" + std::to_string(every);
+        std::filesystem::remove_all(dir);
+        const Checkpointer saving(dir, every, false, key), resuming(dir, every, true, key);
+        RunRequest request;
+        request.algorithm = &algo;
+        request.sources = {source};
+        request = prepare_request(graph, request);
+        SCOPED_TRACE("source " + std::to_string(source) + ", every " + std::to_string(every) + ", " +
+                     std::to_string(threads) + " threads");
+        RunRequest saved = request, resumed = request;
+        saved.options.checkpoint = &saving;
+        EXPECT_TRUE(matches_reference(algo, graph, request.sources, run_with<CpuEngine>(graph, saved), request.options))
+            << "saving";
+        if (!std::filesystem::exists(dir + "/checkpoint.tgc")) continue;  // fewer buckets than `every`
+        resumed.options.checkpoint = &resuming;
+        EXPECT_TRUE(
+            matches_reference(algo, graph, request.sources, run_with<CpuEngine>(graph, resumed), request.options))
+            << "resumed";
       }
     }
   }
