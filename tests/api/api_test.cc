@@ -17,13 +17,11 @@
 #include <thread>
 #include <vector>
 
+#include "../support/datasets.h"  // header-only, nothing of src/
+
 namespace {
 
-std::string dataset(const std::string& file) { return std::string(TG_DATASETS_DIR) + "/" + file; }
-// The real graphs are not in the repository: a test that reads one is
-// skipped, naming it, on a checkout without them (as tests/support/datasets.h).
-#define NEED_DATASET(file) \
-  if (!std::filesystem::exists(dataset(file))) GTEST_SKIP() << dataset(file) << " is missing"
+using tg::test::dataset;
 
 std::string write_temp(const std::string& name, const std::string& text) {
   std::string path = ::testing::TempDir() + "/tg_api_" + name;
@@ -65,7 +63,7 @@ TEST(Api, VersionAndAlgorithms) {
 }
 
 TEST(Api, LoadsAFileInItsOwnNumbering) {
-  NEED_DATASET("karate.mtx");
+  TG_NEED_DATASET("karate.mtx");
   tiergraph::Graph g = tiergraph::load(dataset("karate.mtx"));
   EXPECT_EQ(g.num_vertices(), 34u);
   EXPECT_EQ(g.num_edges(), 156u);  // 78 undirected edges, both directions
@@ -128,7 +126,7 @@ TEST(Api, EveryAlgorithmOnTheCpuEngine) {
 }
 
 TEST(Api, ResultsHoldEachAlgorithmsValues) {
-  NEED_DATASET("rome99.gr");
+  TG_NEED_DATASET("rome99.gr");
   tiergraph::Graph roads = tiergraph::load(dataset("rome99.gr"));
   EXPECT_TRUE(roads.directed());
   EXPECT_TRUE(roads.weighted());
@@ -173,7 +171,7 @@ TEST(Api, DefaultSourceIsTheFirstVertexWithOutEdges) {
 }
 
 TEST(Api, RunsShareAGraphAcrossThreads) {
-  NEED_DATASET("wiki-Vote.el.gz");
+  TG_NEED_DATASET("wiki-Vote.el.gz");
   tiergraph::Graph g = tiergraph::load(dataset("wiki-Vote.el.gz"));
   tiergraph::Graph copy = g;  // one graph, two handles
   std::vector<std::string> failures(4);

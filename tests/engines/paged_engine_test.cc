@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -203,6 +204,51 @@ TEST(PagedEngine, OrdinaryReadsWhereDirectIsRefusedGiveTheSameValues) {
     EXPECT_GT(paged.stats.paging->resident_read_bytes, 0u);
   }
   std::filesystem::remove(stored.path);
+}
+
+// ---- a file changed since it was loaded ----
+
+// An id past the graph's vertices written into the file after the load: in a
+// window read into a buffer (checked on the engine's thread, with the reader
+// thread or without one where a single window covers the edges) and in the
+// resident edges (checked by the reader): refused in one line naming the
+// file, never followed.
+TEST(PagedEngine, AnIdChangedInTheFileSinceTheLoadIsRefused) {
+  ThreadCount threads(2);
+  const AnyGraph built = build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false);
+  const uint64_t m = num_edges(built);
+  struct Case {
+    const char* what;
+    uint64_t window;
+    eid_t resident;
+    uint64_t edge;  // written past the vertices
+  };
+  for (const Case& c : {Case{"a buffered window, the last", 1000, 0, m - 1},
+                        Case{"a buffered window past the resident ones", 1000, eid_t(m / 2), m - 3},
+                        Case{"a window as large as the edges (no reader thread where it is the only one)", m, 0, m / 2},
+                        Case{"the resident edges", 1000, eid_t(m / 2), 7}}) {
+    const StoredGraph stored = store(built, "changed");
+    {
+      const paged::EdgeFile file(stored.path, num_vertices(stored.graph), m, 4);
+      const uint32_t bad = 0xFFFFFFFFu;
+      std::FILE* f = std::fopen(stored.path.c_str(), "r+b");
+      ASSERT_NE(f, nullptr);
+      std::fseek(f, static_cast<long>(file.section_offset(formats::kOutNeighbors) + c.edge * 4), SEEK_SET);
+      std::fwrite(&bad, 4, 1, f);
+      std::fclose(f);
+    }
+    const RunRequest r = prepare_request(stored.graph, make_request(algorithm("pagerank")));
+    try {
+      paged::run_paged(stored.graph, r, stored.path, small_windows(stored.graph, c.window, c.resident));
+      ADD_FAILURE() << c.what << ": the changed id was not refused";
+    } catch (const Error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(e.kind(), ErrorKind::kInput) << c.what << ": " << message;
+      EXPECT_NE(message.find(stored.path), std::string::npos) << c.what << ": " << message;
+      EXPECT_NE(message.find("outside the graph"), std::string::npos) << c.what << ": " << message;
+    }
+    std::filesystem::remove(stored.path);
+  }
 }
 
 // ---- the window plans ----

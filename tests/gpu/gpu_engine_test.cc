@@ -214,9 +214,7 @@ TEST(GpuDatasets, MatchCpuOnRealGraphs) {
                                          {"soc-Slashdot0902.el.gz", false}};
   int found = 0;
   for (const Dataset& d : datasets) {
-    // TG_DATASETS_DIR at run time wins (binaries built elsewhere and carried to the GPU machine).
-    const char* dir = std::getenv("TG_DATASETS_DIR");
-    std::string path = dir != nullptr && dir[0] != '\0' ? std::string(dir) + "/" + d.file : test::dataset(d.file);
+    const std::string path = test::dataset(d.file);
     if (!std::ifstream(path)) continue;
     ++found;
     LoadOptions lo;

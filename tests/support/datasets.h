@@ -9,7 +9,12 @@
 
 namespace tg::test {
 
-inline std::string dataset(const std::string& file) { return std::string(TG_DATASETS_DIR) + "/" + file; }
+// TG_DATASETS_DIR in the environment at run time wins over the one built in:
+// the GPU machines run binaries built elsewhere, with the graphs carried.
+inline std::string dataset(const std::string& file) {
+  const char* dir = std::getenv("TG_DATASETS_DIR");
+  return (dir != nullptr && *dir != '\0' ? std::string(dir) : std::string(TG_DATASETS_DIR)) + "/" + file;
+}
 
 // The real graphs are not in the repository (../shared/datasets beside the
 // checkout, or TG_DATASETS_DIR when configuring): a test that reads one is

@@ -80,10 +80,16 @@ uint64_t EdgeFile::read(void* buffer, uint64_t begin, uint64_t end) const {
 
 namespace {
 
-// Branch-free over the ids (one OR a read), so the loop vectorizes.
+constexpr uint64_t kParallelCheckFrom = uint64_t{1} << 20;
+
+// Branch-free over the ids (one OR a read), so the loop vectorizes; a large
+// read's ids by all threads: one thread scans a 64 MiB buffer, fresh from
+// the disk's DMA and so not in any cache, in about a fifth of the time the
+// disk took to fill it.
 template <typename V>
 bool any_not_below(const V* ids, uint64_t count, uint64_t n) {
   V bad = 0;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (count >= kParallelCheckFrom)
   for (uint64_t i = 0; i < count; ++i) bad |= static_cast<V>(ids[i] >= n);
   return bad != 0;
 }

@@ -40,6 +40,7 @@ class EdgeFile;
 // `id_bytes`-wide ids at `ids`, read from `file`, is not below n: a file
 // changed since it was loaded must not become a write out of bounds (the
 // paged CPU engine's buffers, the stream placement's copies to the GPU).
+// Large reads are scanned by all of the calling thread's OpenMP threads.
 void check_ids_read(const EdgeFile& file, const void* ids, uint32_t id_bytes, uint64_t count, uint64_t n);
 
 class EdgeFile {

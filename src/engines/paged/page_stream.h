@@ -78,7 +78,9 @@ inline eid_t resident_end(const ResidentEdges& resident, const StepSections& s) 
 class PageStream {
  public:
   // Checks the ids of a read run of `count` neighbours (bounds: a file
-  // changed since it was loaded must not send the engine out of its arrays).
+  // changed since it was loaded must not send the engine out of its arrays):
+  // a buffered window's when it is acquired, on the caller's thread; the
+  // resident edges' once, by the reader, as they are read.
   using IdCheck = std::function<void(const char* ids, uint64_t count)>;
 
   // Starts reading the plan's windows (a reader thread where there are
@@ -90,9 +92,9 @@ class PageStream {
   PageStream(const PageStream&) = delete;
   PageStream& operator=(const PageStream&) = delete;
 
-  // Window k's edges, once read; windows are acquired in order, each
-  // released before the one `depth` buffers later can be read. Rethrows the
-  // reader's error.
+  // Window k's edges, once read and their ids checked; windows are acquired
+  // in order, each released before the one `depth` buffers later can be
+  // read. Rethrows the reader's error and the check's.
   Slot acquire(uint64_t k);
   void release(uint64_t k);
 
@@ -101,6 +103,7 @@ class PageStream {
 
   void read_ahead();
   void read_window(uint64_t k);
+  void check_buffer(uint64_t k, const Slot& s);
   int buffer(uint64_t k) const;  // of a window not resident
   Slot slot(uint64_t k);
   template <typename F>
