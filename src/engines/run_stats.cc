@@ -172,7 +172,8 @@ nlohmann::json details_json(const RunStats& s) {
                      {"resident_windows", p.resident_windows},
                      {"prefetched", p.prefetched},
                      {"waited", p.waited},
-                     {"wait_s", p.wait_s}};
+                     {"wait_s", p.wait_s},
+                     {"partial_pulls", p.partial_pulls}};
   }
   return j;
 }

@@ -187,12 +187,13 @@ struct PagingStats {
   uint64_t window_edges = 0;         // edges a buffer holds
   uint64_t disk_bytes = 0;           // read from the file (into the buffers and the resident edges)
   uint64_t resident_read_bytes = 0;  // of disk_bytes, read into the resident edges (each page once)
-  uint64_t reads = 0;                // pread calls (adjacent pages of a window coalesced)
+  uint64_t reads = 0;                // pread calls (a window's pages coalesced across small gaps)
   uint64_t windows = 0;              // buffers filled
   uint64_t resident_windows = 0;     // windows served from the resident edges (no buffer)
   uint64_t prefetched = 0;           // windows already read when the engine came for them
   uint64_t waited = 0;               // windows the engine waited for
   double wait_s = 0;                 // time the engine spent waiting for the disk
+  uint64_t partial_pulls = 0;        // pulls that read only their vertices' lists, not the whole array
 };
 
 struct RunStats {

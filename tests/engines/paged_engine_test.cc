@@ -107,9 +107,13 @@ TEST_P(PagedShapes, MatchesTheInMemoryEngine) {
       const StoredGraph stored = store(build_variant(weighted, o, ids64),
                                        GetParam() + "_" + orientation_name(o) + (ids64 ? "_64" : "_32"));
       const AnyGraph& graph = stored.graph;
-      const Resident resident = static_cast<Resident>(variant++ % 3);
+      const Resident resident = static_cast<Resident>(variant % 3);
       const uint64_t window = window_for(graph);
-      const HostMemPlan plan = small_windows(graph, window, resident_edges(resident, num_edges(graph), window));
+      HostMemPlan plan = small_windows(graph, window, resident_edges(resident, num_edges(graph), window));
+      // Every other variant reads only the pages a step needs (no read's cost
+      // weighed: pulls over the lists they serve wherever that reads less),
+      // the others coalesce reads across gaps as a run does.
+      plan.read_cost_bytes = variant++ % 2 == 0 ? 0 : paged::kReadCostBytes;
       uint64_t disk_bytes = 0;
       for (const std::string& name : algorithm_names()) {
         const AlgorithmInfo& a = algorithm(name);
@@ -122,7 +126,8 @@ TEST_P(PagedShapes, MatchesTheInMemoryEngine) {
           runs.push_back({});
         for (const Sources& s : runs) {
           const std::string what = GetParam() + ", " + orientation_name(o) + (ids64 ? ", 64-bit ids, " : ", ") +
-                                   resident_name(resident) + ", " + name + ", " + describe_sources(s);
+                                   resident_name(resident) + ", read cost " + std::to_string(plan.read_cost_bytes) +
+                                   ", " + name + ", " + describe_sources(s);
           const RunRequest r = prepare_request(graph, make_request(a, s));
           const RunOutput memory = run_on_cpu(graph, r);
           const RunOutput paged = paged::run_paged(graph, r, stored.path, plan);
@@ -203,6 +208,30 @@ TEST(PagedEngine, OrdinaryReadsWhereDirectIsRefusedGiveTheSameValues) {
     EXPECT_GT(paged.stats.paging->disk_bytes, paged.stats.paging->resident_read_bytes);
     EXPECT_GT(paged.stats.paging->resident_read_bytes, 0u);
   }
+  std::filesystem::remove(stored.path);
+}
+
+// ---- pulls over only the lists they serve ----
+
+// Past a BFS's peak level few vertices are unreached: a pull then reads only
+// their lists, where that reads less than the whole array (here with no
+// read's cost weighed), and the depths are the in-memory engine's.
+TEST(PagedEngine, BfsPullsReadOnlyTheUnreachedListsPastThePeak) {
+  ThreadCount threads(2);
+  const StoredGraph stored = store(build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false), "partial");
+  const AnyGraph& graph = stored.graph;
+  HostMemPlan plan = small_windows(graph, window_for(graph));
+  plan.read_cost_bytes = 0;
+  uint64_t partial = 0, pulls = 0;
+  for (uint64_t s : test_sources(graph, 3, 11)) {
+    const RunRequest r = prepare_request(graph, make_request(algorithm("bfs"), Sources{s}));
+    const RunOutput paged = paged::run_paged(graph, r, stored.path, plan);
+    EXPECT_EQ(paged.values, run_on_cpu(graph, r).values) << "source " << s;
+    partial += paged.stats.paging->partial_pulls;
+    pulls += paged.stats.pull_steps;
+  }
+  EXPECT_GT(partial, 0u);
+  EXPECT_LT(partial, pulls);  // the pulls at the peak read the whole array
   std::filesystem::remove(stored.path);
 }
 

@@ -30,6 +30,7 @@ struct HostMemPlan {
   uint64_t window_edges = 0;  // edges a buffer holds
   eid_t resident_edges = 0;   // edge ids [0, this) of each array read stay in memory once read (resident_edges.h)
   bool try_direct = true;     // false: ordinary reads + fadvise even where O_DIRECT works (tests)
+  uint64_t read_cost_bytes = kReadCostBytes;  // a read's own cost in bytes of transfer (edge_file.h; tests: 0)
 };
 
 // The edge arrays `reads` reads of `graph`, as its file stores them: the

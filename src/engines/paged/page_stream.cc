@@ -137,30 +137,11 @@ void PageStream::read_window(uint64_t k) {
   if (sections_.weights >= 0) read_into_buffer(sections_.weights, sizeof(weight_t), w, buffers_.weights(b));
 }
 
-// f(begin, end) for the pages of the window's runs in one section, as byte
-// offsets from the section's start: adjacent or overlapping ones together.
-template <typename F>
-void PageStream::for_each_page_run(const Window& w, uint32_t bytes_per_edge, F f) const {
-  uint64_t from = 0, to = 0;  // the pending run of pages
-  for (uint64_t r = w.first_run; r < w.last_run; ++r) {
-    const uint64_t b = page_floor(plan_.runs[r].begin * bytes_per_edge);
-    const uint64_t e = page_ceil(plan_.runs[r].end * bytes_per_edge);
-    if (b <= to && to > from) {
-      to = std::max(to, e);
-      continue;
-    }
-    if (to > from) f(from, to);
-    from = b;
-    to = e;
-  }
-  if (to > from) f(from, to);
-}
-
 // The pages of the window's runs, each run of them in one read.
 void PageStream::read_into_buffer(int section, uint32_t bytes_per_edge, const Window& w, char* buffer) {
   const uint64_t origin = file_.section_offset(section), base = page_floor(w.begin * bytes_per_edge);
   uint64_t bytes = 0, reads = 0;
-  for_each_page_run(w, bytes_per_edge, [&](uint64_t from, uint64_t to) {
+  for_each_page_run(plan_, w, bytes_per_edge, file_.read_cost_bytes(), [&](uint64_t from, uint64_t to) {
     bytes += file_.read(buffer + (from - base), origin + from, origin + to);
     reads++;
   });
@@ -174,7 +155,7 @@ void PageStream::read_into_resident(int section, uint32_t bytes_per_edge, const 
   const uint64_t origin = file_.section_offset(section), held = resident_end_ * bytes_per_edge;
   char* memory = resident_.data(section);
   uint64_t bytes = 0, reads = 0;
-  for_each_page_run(w, bytes_per_edge, [&](uint64_t from, uint64_t to) {
+  for_each_page_run(plan_, w, bytes_per_edge, file_.read_cost_bytes(), [&](uint64_t from, uint64_t to) {
     resident_.read_missing(section, from, to, [&](uint64_t begin, uint64_t end) {
       bytes += file_.read(memory + begin, origin + begin, origin + end);
       reads++;

@@ -106,8 +106,6 @@ class PageStream {
   void check_buffer(uint64_t k, const Slot& s);
   int buffer(uint64_t k) const;  // of a window not resident
   Slot slot(uint64_t k);
-  template <typename F>
-  void for_each_page_run(const Window& w, uint32_t bytes_per_edge, F f) const;
   void read_into_buffer(int section, uint32_t bytes_per_edge, const Window& w, char* buffer);
   void read_into_resident(int section, uint32_t bytes_per_edge, const Window& w);
   void count(uint64_t bytes, uint64_t reads, bool resident);

@@ -27,7 +27,7 @@ class PagedSide {
   PagedSide(const Graph<V>& graph, const EdgeReads& reads, const std::string& algorithm, const std::string& tgb_path,
             const HostMemPlan& plan, PagingStats budget)
       : graph_(graph),
-        file_(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V), plan.try_direct),
+        file_(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V), plan.try_direct, plan.read_cost_bytes),
         buffers_(kBufferDepth, plan.neighbor_buffer_bytes, plan.weight_buffer_bytes),
         resident_(arrays_of(graph, reads), plan.resident_edges),
         window_edges_(plan.window_edges),

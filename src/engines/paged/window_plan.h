@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/types.h"
+#include "engines/paged/edge_file.h"  // page_floor, page_ceil, kReadCostBytes
 
 namespace tg::paged {
 
@@ -105,6 +106,37 @@ WindowPlan plan_list(const eid_t* offsets, const V* list, uint64_t count, uint64
     i = j;
   }
   return plan;
+}
+
+// f(begin, end) for the pages of a window's runs, `bytes_per_edge` a run's
+// edge, as byte offsets from the section's start: adjacent or overlapping
+// ones together, and those less than `read_cost` bytes apart.
+template <typename F>
+void for_each_page_run(const WindowPlan& plan, const Window& w, uint32_t bytes_per_edge, uint64_t read_cost, F f) {
+  uint64_t from = 0, to = 0;  // the pending run of pages
+  for (uint64_t r = w.first_run; r < w.last_run; ++r) {
+    const uint64_t b = page_floor(plan.runs[r].begin * bytes_per_edge);
+    const uint64_t e = page_ceil(plan.runs[r].end * bytes_per_edge);
+    if (b <= to + read_cost && to > from) {
+      to = std::max(to, e);
+      continue;
+    }
+    if (to > from) f(from, to);
+    from = b;
+    to = e;
+  }
+  if (to > from) f(from, to);
+}
+
+// What reading the plan's windows past edge id `resident` costs, in bytes
+// with `read_cost` a read (the resident windows are in memory once read).
+inline uint64_t read_cost_bytes(const WindowPlan& plan, uint32_t bytes_per_edge, eid_t resident, uint64_t read_cost) {
+  uint64_t cost = 0;
+  for (const Window& w : plan.windows)
+    if (w.begin >= resident || w.end > resident)
+      for_each_page_run(plan, w, bytes_per_edge, read_cost,
+                        [&](uint64_t from, uint64_t to) { cost += to - from + read_cost; });
+  return cost;
 }
 
 }  // namespace tg::paged
