@@ -83,13 +83,13 @@ namespace {
 
 constexpr uint64_t kParallelCheckFrom = uint64_t{1} << 20;
 
-// Branch-free over the ids (one OR a read), so the loop vectorizes; a large
-// read's ids by all threads: one thread scans a 64 MiB buffer, fresh from
-// the disk's DMA and so not in any cache, in about a fifth of the time the
-// disk took to fill it.
-// The serial loop stays outside any parallel construct: a region, even one
-// its `if` keeps to this thread, cost a list plan's thousands of small runs
-// two million futex calls (kron:22's BFS from disk).
+// Branch-free over the ids (one OR a read), so the loop vectorizes. A large
+// read's ids by all threads: a buffer the disk's DMA just filled is in no
+// cache, and one thread alone reads memory at a fraction of its rate.
+//
+// A small one's stay outside any parallel construct: a region, even one its
+// `if` keeps to this thread, cost a list plan's thousands of small runs two
+// million futex calls (kron:22's BFS from disk).
 template <typename V>
 bool any_not_below(const V* ids, uint64_t count, uint64_t n) {
   V bad = 0;
