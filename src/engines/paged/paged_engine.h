@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -265,7 +266,7 @@ class PagedCpuEngine {
       c.plan = plan_all((in ? graph_.in_edges() : graph_.out).offsets.data(), n_, capacity_, resident);
       c.resident = resident;
       c.made = true;
-      c.cost_known = false;
+      c.cost.reset();
     }
     return c.plan;
   }
@@ -341,10 +342,10 @@ class PagedCpuEngine {
     if (want_output) out.bits.assign(words, 0);
     uint64_t* out_bits = out.bits.data();
     uint64_t edges = 0;
-    std::vector<V> pulling;
+    Frontier pulling;
     WindowPlan pulling_plan;
     const bool few = few_pull(shared_op, off, pulling, pulling_plan);
-    const V* list = few ? pulling.data() : nullptr;
+    const V* list = few ? pulling.list.data() : nullptr;
     for_each_window<Op>(few ? pulling_plan : every_vertex<Op>(true), true, [&](const Window& w, const Slot& slot,
                                                                                  const V* nbr) {
       uint64_t window_edges = 0;
@@ -385,14 +386,14 @@ class PagedCpuEngine {
   }
 
   // Whether a pull reads only the lists of the vertices it serves (cond
-  // true, a list to read; into `out` in id order, and their plan), not the
+  // true, a list to read; into `out`, sorted, and their plan), not the
   // whole in-edge array: where their lists hold at most half of the edges
   // and their reads cost less (read_cost_bytes). Past a BFS's peak level
   // few vertices are unreached, and after CC's first pass few unlinked:
   // kron:22 from disk, a BFS read 1.01 GB where whole passes read 1.37, CC
   // 0.54 where 0.94 (docs/PERF.md "Pulls over only the lists they serve").
   template <typename Op>
-  bool few_pull(const Op& shared_op, const eid_t* off, std::vector<V>& out, WindowPlan& plan) {
+  bool few_pull(const Op& shared_op, const eid_t* off, Frontier& out, WindowPlan& plan) {
     uint64_t edges = 0;
 #pragma omp parallel reduction(+ : edges)
     {
@@ -402,28 +403,15 @@ class PagedCpuEngine {
         if (off[v + 1] > off[v] && op.cond(static_cast<V>(v))) edges += off[v + 1] - off[v];
     }
     if (2 * edges > off[n_]) return false;
-    // Each thread's block of ids in turn (static: one block a thread, in
-    // thread order), so the list comes out sorted.
-    std::vector<std::vector<V>> parts(omp_get_max_threads());
-#pragma omp parallel
-    {
-      const Op op = shared_op;
-      std::vector<V>& mine = parts[omp_get_thread_num()];
-#pragma omp for schedule(static)
-      for (uint64_t v = 0; v < n_; ++v)
-        if (off[v + 1] > off[v] && op.cond(static_cast<V>(v))) mine.push_back(static_cast<V>(v));
-    }
-    out.clear();
-    for (const std::vector<V>& part : parts) out.insert(out.end(), part.begin(), part.end());
+    // The members of every vertex's frontier come out in id order.
+    out = cpu_.filter(cpu_.all(), [&](V v) { return off[v + 1] > off[v] && shared_op.cond(v); });
     const eid_t resident = resident_end_of<Op>(true);
-    plan = plan_list(off, out.data(), out.size(), capacity_, resident);
+    plan = plan_list(off, out.list.data(), out.list.size(), capacity_, resident);
     const uint64_t read_cost = file_.read_cost_bytes();
     every_vertex<Op>(true);
-    if (!in_plan_.cost_known) {
+    if (!in_plan_.cost)
       in_plan_.cost = read_cost_bytes(in_plan_.plan, sizeof(V), resident, read_cost);
-      in_plan_.cost_known = true;
-    }
-    if (read_cost_bytes(plan, sizeof(V), resident, read_cost) >= in_plan_.cost) return false;
+    if (read_cost_bytes(plan, sizeof(V), resident, read_cost) >= *in_plan_.cost) return false;
     paging_.partial_pulls++;
     return true;
   }
@@ -439,8 +427,7 @@ class PagedCpuEngine {
     WindowPlan plan;
     eid_t resident = 0;  // the resident end it was made for
     bool made = false;
-    uint64_t cost = 0;  // read_cost_bytes, where known
-    bool cost_known = false;
+    std::optional<uint64_t> cost;  // read_cost_bytes, once asked
   };
   CachedPlan in_plan_, out_plan_;  // every vertex
   struct RangePlan : CachedPlan {
