@@ -79,11 +79,11 @@ TEST(GpuHostMem, StreamFromTheFileMatchesCpuOnEveryShape) {
 }
 
 // The hybrid engine with --host-mem: the GPU's stream placement from the file
-// and the paged CPU engine as its CPU side (half the budget each), PageRank's
-// gathers split between them. kron:14 (2 MB of edges): each half holds the
-// offsets and a megabyte, so the CPU side reads windows from the file, and
+// and the paged CPU engine as its CPU side, PageRank's gathers split between
+// them. kron:14 (1 MiB an edge array) with a budget of the offsets and 1 MiB:
 // the GPU's partitions are small (a 64 KiB device budget), so its page
-// buffers fit its half.
+// buffers are too, and the CPU side, planned in all the rest, reads windows
+// from the file; the two sides together hold no more than the budget.
 TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   const AlgorithmInfo& a = algorithm("pagerank");
@@ -95,7 +95,7 @@ TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
     SCOPED_TRACE(undirected ? "undirected" : "directed");
     const RunRequest r = prepare_request(s->graph, make_request(a, Sources{}, {}));
     const uint64_t offsets = (num_vertices(s->graph) + 1) * sizeof(eid_t) * 2;
-    GpuOptions g = from_file(s->path, s->graph, 2 * (offsets + (1u << 20)));
+    GpuOptions g = from_file(s->path, s->graph, offsets + (1u << 20));
     g.memory_budget = 64u << 10;
     HybridOptions h;
     h.cpu_share = 0.5;
@@ -105,47 +105,61 @@ TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
     ASSERT_TRUE(out.stats.hybrid);
     EXPECT_GT(out.stats.hybrid->edges_cpu, 0u);
     EXPECT_GT(out.stats.hybrid->edges_gpu, 0u);
-    ASSERT_TRUE(out.stats.paging) << "the CPU half holds less than the edges: paged";
+    ASSERT_TRUE(out.stats.paging) << "the CPU side holds less than the edges: paged";
     EXPECT_TRUE(out.stats.paging->paged);
     EXPECT_GT(out.stats.paging->disk_bytes, 0u);
     ASSERT_TRUE(out.stats.stream);
     EXPECT_GT(out.stats.stream->disk_bytes, 0u);
+    const uint64_t gpu_buffers = out.stats.stream->host_buffer_bytes;
+    EXPECT_GT(gpu_buffers, 0u);
+    EXPECT_EQ(out.stats.paging->budget_bytes, g.host_mem_budget - gpu_buffers) << "the CPU side was planned in the rest";
+    EXPECT_LE(out.stats.paging->resident_bytes + gpu_buffers, g.host_mem_budget);
+    EXPECT_GT(out.stats.paging->resident_edge_bytes, 0u) << "the GPU's unused share went to the CPU's resident edges";
   }
 }
 
-// The hybrid's GPU half too small for its partitions' page buffers: a 2 MiB
-// device budget (slots of 256 KiB, the 1.9 MB graph streamed through two of
-// them) against a half of the offsets and 256 KiB. The stream placement alone
-// refuses that half naming only it; the hybrid says the budget was halved.
-TEST(GpuHostMem, TheHybridNamesTheHalfItGaveTheGpu) {
+// The hybrid's budget: the GPU's stream placement checks its offsets and page
+// buffers against the whole of it, as alone, and the CPU side is planned in
+// what its buffers leave. kron:14 with a 2 MiB device budget (slots of 256
+// KiB): a budget a byte short of the offsets and the GPU's buffers is refused
+// by the placement; one that holds them with a page to spare leaves the CPU
+// side less than its smallest buffers, and the hybrid says what the GPU took.
+TEST(GpuHostMem, TheHybridNamesWhatItsGpuTookOfTheBudget) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   const AlgorithmInfo& a = algorithm("pagerank");
   LoadOptions lo;
   lo.build.undirected = true;
   lo.build.in_edges = true;
-  const std::unique_ptr<Stored> s = stored(load_graph("kron:14", lo), "hybrid_half");
+  const std::unique_ptr<Stored> s = stored(load_graph("kron:14", lo), "hybrid_budget");
   const RunRequest r = prepare_request(s->graph, make_request(a, Sources{}, {}));
-  const uint64_t half = (num_vertices(s->graph) + 1) * sizeof(eid_t) * 2 + (256u << 10);
-  GpuOptions alone = from_file(s->path, s->graph, half);
+  const uint64_t offsets = (num_vertices(s->graph) + 1) * sizeof(eid_t);  // undirected: one CSR's
+  GpuOptions alone = from_file(s->path, s->graph, 1ull << 30);
   alone.memory_budget = 2u << 20;
-  try {
-    run_batch_on_gpu(s->graph, {r}, alone);
-    FAIL() << "the stream placement's page buffers fit " << half << " bytes: the test's sizes are off";
-  } catch (const Error& e) {
-    ASSERT_NE(std::string(e.what()).find("too small for the stream placement"), std::string::npos) << e.what();
-  }
-  try {
-    GpuOptions g = from_file(s->path, s->graph, 2 * half);
-    g.memory_budget = 2u << 20;
-    run_on_hybrid(s->graph, r, g, HybridOptions{});
-    ADD_FAILURE() << "the GPU's half of " << 2 * half << " bytes held what the placement alone refused";
-  } catch (const Error& e) {
-    const std::string what = e.what();
-    EXPECT_EQ(e.kind(), ErrorKind::kUsage) << what;
-    EXPECT_NE(what.find("--engine hybrid gives half of --host-mem " + std::to_string(2 * half)), std::string::npos) << what;
-    EXPECT_NE(what.find("too small for the stream placement"), std::string::npos) << what;
-    EXPECT_EQ(what.find('\n'), std::string::npos);
-  }
+  const RunOutput measured = run_batch_on_gpu(s->graph, {r}, alone).front();
+  ASSERT_TRUE(measured.stats.stream);
+  const uint64_t gpu_buffers = measured.stats.stream->host_buffer_bytes;
+  ASSERT_GT(gpu_buffers, 0u);
+  auto refusal = [&](uint64_t budget) {
+    GpuOptions g = alone;
+    g.host_mem_budget = budget;
+    try {
+      run_on_hybrid(s->graph, r, g, HybridOptions{});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kUsage) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+      return std::string(e.what());
+    }
+    ADD_FAILURE() << "--host-mem " << budget << " was taken";
+    return std::string();
+  };
+  EXPECT_NE(refusal(offsets + gpu_buffers - 1).find("too small for the stream placement"), std::string::npos);
+  const uint64_t budget = offsets + gpu_buffers + 4096;
+  const std::string what = refusal(budget);
+  EXPECT_NE(what.find("--engine hybrid: the GPU's page buffers take " + std::to_string(gpu_buffers) +
+                      " bytes of --host-mem " + std::to_string(budget)),
+            std::string::npos)
+      << what;
+  EXPECT_NE(what.find("too small for this graph"), std::string::npos) << what;
 }
 
 TEST(GpuHostMem, TooSmallABudgetAndOtherPlacementsAreRefused) {

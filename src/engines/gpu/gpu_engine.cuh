@@ -110,6 +110,15 @@ class GpuEngine {
   bool can_pull() const {
     return std::visit([](const auto& s) { return s.can_pull(); }, source_);
   }
+  // --host-mem: the stream placement's pinned page buffers (0 elsewhere).
+  uint64_t host_buffer_bytes() const {
+    return std::visit(
+        [](const auto& s) -> uint64_t {
+          if constexpr (requires { s.host_buffer_bytes(); }) return s.host_buffer_bytes();
+          else return 0;
+        },
+        source_);
+  }
   // After the run: the source's own statistics into stats().
   void finish() {
     std::visit([&](const auto& s) { s.report(stats_); }, source_);

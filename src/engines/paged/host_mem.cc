@@ -73,48 +73,51 @@ std::vector<EdgeArray> edge_arrays(const AnyGraph& any, const EdgeReads& reads) 
   return std::visit([&](const auto& g) { return arrays_of(g, reads); }, any);
 }
 
+template <typename V>
+HostMemPlan plan_host_memory(const Graph<V>& g, const EdgeReads& reads, uint64_t budget) {
+  const uint64_t n = g.num_vertices, m = g.num_edges();
+  const std::vector<EdgeArray> arrays = arrays_of(g, reads);
+  const bool csc = std::any_of(arrays.begin(), arrays.end(),
+                               [](const EdgeArray& a) { return a.section == formats::kInNeighbors; });
+  const bool weights = std::any_of(arrays.begin(), arrays.end(), [](const EdgeArray& a) {
+    return a.section == formats::kOutWeights || a.section == formats::kInWeights;
+  });
+  uint64_t all_width = 0;  // bytes of an edge in all the arrays
+  for (const EdgeArray& a : arrays) all_width += a.bytes_per_edge;
+  HostMemPlan plan;
+  plan.budget_bytes = budget;
+  plan.offset_bytes = (n + 1) * sizeof(eid_t) * (csc ? 2 : 1);
+  plan.edge_bytes = m * all_width;
+  // A buffer of `edges` edges of one CSR: their ids (and weights) plus
+  // the two pages a window's span may start and end inside (whole pages
+  // only are read), plus one of rounding, per region.
+  const uint64_t regions = weights ? 2 : 1, width = sizeof(V) + (weights ? sizeof(weight_t) : 0);
+  auto buffer_bytes = [&](uint64_t edges) { return regions * 3 * kPageBytes + edges * width; };
+  const uint64_t page_edges = kPageBytes / sizeof(V);
+  const uint64_t smallest = plan.offset_bytes + kBufferDepth * buffer_bytes(page_edges);
+  if (plan.offset_bytes + plan.edge_bytes <= budget) return plan;
+  if (budget < smallest)
+    throw usage_error("--host-mem " + size_text(budget) + " is too small for this graph: its offsets (" +
+                      size_text(plan.offset_bytes) + ") and the smallest page buffers need at least " + size_text(smallest));
+  const uint64_t room = budget - plan.offset_bytes;
+  plan.paged = true;
+  plan.window_edges = std::min({(room / kBufferDepth - regions * 3 * kPageBytes) / width,
+                                kLargestBufferBytes / sizeof(V),
+                                std::max(page_edges, (m + kWindowsPerArray - 1) / kWindowsPerArray)});
+  plan.neighbor_buffer_bytes = page_ceil(plan.window_edges * sizeof(V)) + 2 * kPageBytes;
+  if (weights) plan.weight_buffer_bytes = page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * kPageBytes;
+  // The rest: edge ids [0, R) of every array, each in whole pages.
+  const uint64_t rest = room - kBufferDepth * (plan.neighbor_buffer_bytes + plan.weight_buffer_bytes);
+  const uint64_t rounding = arrays.size() * kPageBytes;
+  plan.resident_edges = rest > rounding ? std::min<uint64_t>(m, (rest - rounding) / all_width) : 0;
+  return plan;
+}
+
+template HostMemPlan plan_host_memory(const Graph<uint32_t>&, const EdgeReads&, uint64_t);
+template HostMemPlan plan_host_memory(const Graph<uint64_t>&, const EdgeReads&, uint64_t);
+
 HostMemPlan plan_host_memory(const AnyGraph& any, const EdgeReads& reads, uint64_t budget) {
-  return std::visit(
-      [&](const auto& g) {
-        using V = typename std::decay_t<decltype(g)>::vertex_t;
-        const uint64_t n = g.num_vertices, m = g.num_edges();
-        const std::vector<EdgeArray> arrays = arrays_of(g, reads);
-        const bool csc = std::any_of(arrays.begin(), arrays.end(),
-                                     [](const EdgeArray& a) { return a.section == formats::kInNeighbors; });
-        const bool weights = std::any_of(arrays.begin(), arrays.end(), [](const EdgeArray& a) {
-          return a.section == formats::kOutWeights || a.section == formats::kInWeights;
-        });
-        uint64_t all_width = 0;  // bytes of an edge in all the arrays
-        for (const EdgeArray& a : arrays) all_width += a.bytes_per_edge;
-        HostMemPlan plan;
-        plan.budget_bytes = budget;
-        plan.offset_bytes = (n + 1) * sizeof(eid_t) * (csc ? 2 : 1);
-        plan.edge_bytes = m * all_width;
-        // A buffer of `edges` edges of one CSR: their ids (and weights) plus
-        // the two pages a window's span may start and end inside (whole pages
-        // only are read), plus one of rounding, per region.
-        const uint64_t regions = weights ? 2 : 1, width = sizeof(V) + (weights ? sizeof(weight_t) : 0);
-        auto buffer_bytes = [&](uint64_t edges) { return regions * 3 * kPageBytes + edges * width; };
-        const uint64_t page_edges = kPageBytes / sizeof(V);
-        const uint64_t smallest = plan.offset_bytes + kBufferDepth * buffer_bytes(page_edges);
-        if (plan.offset_bytes + plan.edge_bytes <= budget) return plan;
-        if (budget < smallest)
-          throw usage_error("--host-mem " + size_text(budget) + " is too small for this graph: its offsets (" +
-                            size_text(plan.offset_bytes) + ") and the smallest page buffers need at least " + size_text(smallest));
-        const uint64_t room = budget - plan.offset_bytes;
-        plan.paged = true;
-        plan.window_edges = std::min({(room / kBufferDepth - regions * 3 * kPageBytes) / width,
-                                      kLargestBufferBytes / sizeof(V),
-                                      std::max(page_edges, (m + kWindowsPerArray - 1) / kWindowsPerArray)});
-        plan.neighbor_buffer_bytes = page_ceil(plan.window_edges * sizeof(V)) + 2 * kPageBytes;
-        if (weights) plan.weight_buffer_bytes = page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * kPageBytes;
-        // The rest: edge ids [0, R) of every array, each in whole pages.
-        const uint64_t rest = room - kBufferDepth * (plan.neighbor_buffer_bytes + plan.weight_buffer_bytes);
-        const uint64_t rounding = arrays.size() * kPageBytes;
-        plan.resident_edges = rest > rounding ? std::min<uint64_t>(m, (rest - rounding) / all_width) : 0;
-        return plan;
-      },
-      any);
+  return std::visit([&](const auto& g) { return plan_host_memory(g, reads, budget); }, any);
 }
 
 RunOutput run_on_cpu_with_host_mem(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,

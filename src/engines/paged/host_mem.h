@@ -50,6 +50,8 @@ void release_mapped_edges(const Graph<V>& graph);
 // (one line, with the bytes needed) where even the offsets and the smallest
 // buffers exceed it.
 HostMemPlan plan_host_memory(const AnyGraph& graph, const EdgeReads& reads, uint64_t budget);
+template <typename V>
+HostMemPlan plan_host_memory(const Graph<V>& graph, const EdgeReads& reads, uint64_t budget);
 
 // The paged CPU engine over `tgb_path` (the file `graph` was loaded from, as
 // it is stored) with `plan`'s buffers, whatever the budget; tests force small

@@ -147,6 +147,7 @@ class StreamedSource {
   }
 
   bool can_pull() const { return false; }
+  uint64_t host_buffer_bytes() const { return stats_.host_buffer_bytes; }
   weight_t light_lists_below() const { return light_below_; }
   const eid_t* out_offsets() const { return g_.out.view.offsets; }
 
