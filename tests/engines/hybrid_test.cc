@@ -24,6 +24,7 @@
 #include "engines/cpu/cpu_engine.h"
 #include "engines/engine_contract.h"
 #include "engines/hybrid/hybrid_engine.h"
+#include "engines/hybrid/host_mem_split.h"
 #include "engines/paged/paged_side.h"
 #include "formats/load_graph.h"
 #include "formats/readers.h"
@@ -35,6 +36,7 @@ namespace tg::test {
 namespace {
 
 using hybrid::CopyDirection;
+using hybrid::HostMemSplit;
 using hybrid::HybridEngine;
 using hybrid::MirrorMap;
 using hybrid::SplitModel;
@@ -277,6 +279,47 @@ TEST(HybridPaged, CpuSideReadsTheFile) {
           }
         }
   }
+}
+
+// The budget between the GPU's page buffers and the paged CPU side
+// (host_mem_split.h): the CPU side is planned in all the GPU's buffers leave,
+// kept while a later run's buffers are no larger and planned again beside
+// larger ones; a rest too small for it is refused naming what the GPU took;
+// there is no paged side where the edges fit the rest.
+TEST(HybridPaged, TheCpuSideIsPlannedInWhatTheGpuBuffersLeave) {
+  const auto s = stored_tgb(build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false), "split");
+  const auto& graph = std::get<Graph<vid32_t>>(s->graph);
+  const EdgeReads reads = edge_reads(prepare_request(s->graph, make_request(algorithm("pagerank"), Sources{})));
+  const paged::HostMemPlan whole = paged::plan_host_memory(graph, reads, UINT64_MAX);
+  ASSERT_FALSE(whole.paged);
+  const uint64_t budget = whole.offset_bytes + whole.edge_bytes / 2, gpu = 3 * paged::kPageBytes;
+  HostMemSplit<vid32_t> split(graph, reads, "pagerank", s->path, budget);
+  paged::PagedSide<vid32_t>* side = split.beside(gpu);
+  ASSERT_NE(side, nullptr);
+  EXPECT_TRUE(split.plan().paged);
+  EXPECT_EQ(split.plan().budget_bytes, budget - gpu);
+  EXPECT_GT(split.plan().resident_edges, 0u);
+  EXPECT_EQ(split.beside(gpu / 3), side);
+  EXPECT_EQ(split.plan().budget_bytes, budget - gpu) << "kept beside smaller buffers";
+  ASSERT_NE(split.beside(2 * gpu), nullptr);
+  EXPECT_EQ(split.plan().budget_bytes, budget - 2 * gpu) << "planned again beside larger ones";
+  const uint64_t greedy = budget - whole.offset_bytes;
+  try {
+    split.beside(greedy);
+    ADD_FAILURE() << "the CPU side was planned in the offsets alone";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage) << what;
+    EXPECT_NE(what.find("--engine hybrid: the GPU's page buffers take " + std::to_string(greedy) + " bytes of --host-mem " +
+                        std::to_string(budget)),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("too small for this graph"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  HostMemSplit<vid32_t> roomy(graph, reads, "pagerank", s->path, whole.offset_bytes + whole.edge_bytes + gpu);
+  EXPECT_EQ(roomy.beside(gpu), nullptr);
+  EXPECT_FALSE(roomy.plan().paged);
 }
 
 // ---- checkpoints: the accelerator's arrays copied across ----

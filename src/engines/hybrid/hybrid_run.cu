@@ -1,7 +1,6 @@
 // The hybrid engine's entry point (engines/run.h): the GPU engine over any
 // one-GPU placement of the graph as the accelerator, the CPU threads over
 // the host graph beside it (hybrid_engine.h).
-#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -12,8 +11,7 @@
 #include "engines/gpu/host_openmp.h"
 #include "engines/gpu/placed_graph.h"
 #include "engines/gpu/timed_run.cuh"
-#include "engines/paged/host_mem.h"
-#include "engines/paged/paged_side.h"
+#include "engines/hybrid/host_mem_split.h"
 #include "engines/run.h"
 
 namespace tg {
@@ -21,11 +19,11 @@ namespace tg {
 namespace {
 
 // One request on the placed graph: the hybrid engine over the GPU engine and
-// a CPU side, the in-memory CPU engine, or (--host-mem) the paged one that
-// `side_for` gives once it knows the GPU's page buffers.
-template <typename V, typename SideFor>
+// a CPU side, the in-memory CPU engine, or (--host-mem, `split`) the paged
+// one planned beside the GPU's page buffers.
+template <typename V>
 RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const RunRequest& request,
-                     const HybridOptions& hybrid, SideFor&& side_for, hybrid::BufferPool& mirrors,
+                     const HybridOptions& hybrid, hybrid::HostMemSplit<V>* split, hybrid::BufferPool& mirrors,
                      hybrid::SplitModels& models) {
   RunOutput out;
   out.engine = EngineKind::kHybrid;
@@ -40,7 +38,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
     out.stats = engine.stats();
     gpu::add_placed_run(out.stats, placed, t);
   };
-  if (paged::PagedSide<V>* side = side_for(acc.host_buffer_bytes())) {
+  if (paged::PagedSide<V>* side = split ? split->beside(acc.host_buffer_bytes()) : nullptr) {
     paged::PagedCpuEngine<V> cpu = side->make_engine();
     hybrid::HybridEngine<gpu::GpuAccelerator<V>, paged::PagedCpuEngine<V>> engine(acc, graph, cpu, hybrid);
     run(engine);
@@ -50,53 +48,6 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
   }
   return out;
 }
-
-// --host-mem's CPU side: planned in what the GPU's stream placement leaves of
-// the budget. Both sides read the graph's one copy of the offsets, which the
-// CPU side's plan counts; the GPU takes its page buffers (known once its
-// source is built, and checked by it against the whole budget), and the CPU
-// side the rest for its buffers and resident edges, kept for the batch's
-// later runs while their GPU buffers fit beside it (else planned again).
-template <typename V>
-class CpuSideBudget {
- public:
-  CpuSideBudget(const Graph<V>& graph, const EdgeReads& reads, const std::string& algorithm, const GpuOptions& options)
-      : graph_(graph), reads_(reads), algorithm_(algorithm), options_(options) {}
-
-  // The CPU side beside GPU page buffers of `gpu_buffers` bytes; null where
-  // the run has no --host-mem or the CPU side's edges fit in memory.
-  paged::PagedSide<V>* beside(uint64_t gpu_buffers) {
-    if (options_.edge_file.empty()) return nullptr;
-    if (!plan_ || gpu_buffers > planned_beside_) {
-      side_.reset();
-      const uint64_t budget = options_.host_mem_budget;
-      try {
-        plan_ = paged::plan_host_memory(graph_, reads_, budget - std::min(budget, gpu_buffers));
-      } catch (const Error& e) {
-        throw usage_error("--engine hybrid: the GPU's page buffers take " + std::to_string(gpu_buffers) +
-                          " bytes of --host-mem " + std::to_string(budget) + ", and the CPU side's rest: " + e.what());
-      }
-      planned_beside_ = gpu_buffers;
-      if (plan_->paged) {
-        PagingStats stats;
-        stats.budget_bytes = plan_->budget_bytes;
-        stats.edge_bytes = plan_->edge_bytes;
-        stats.resident_bytes = plan_->offset_bytes;
-        side_.emplace(graph_, reads_, algorithm_, options_.edge_file, *plan_, stats);
-      }
-    }
-    return side_ ? &*side_ : nullptr;
-  }
-
- private:
-  const Graph<V>& graph_;
-  EdgeReads reads_;
-  std::string algorithm_;
-  const GpuOptions& options_;
-  std::optional<paged::HostMemPlan> plan_;
-  uint64_t planned_beside_ = 0;
-  std::optional<paged::PagedSide<V>> side_;
-};
 
 // As the GPU engine's batches (gpu_run.cu): the edges placed once, for what
 // every request reads.
@@ -115,11 +66,12 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
   gpu::PlacedGraph<V> placed(graph, reads, options);
   hybrid::BufferPool mirrors;  // pinned once for the batch's runs, released before the placement
   std::map<std::string, hybrid::SplitModels> models;  // by algorithm: its later runs start from what the first measured
-  CpuSideBudget<V> cpu_side(graph, reads, requests.empty() ? "" : requests.front().algorithm->name(), options);
+  std::optional<hybrid::HostMemSplit<V>> split;
+  if (!options.edge_file.empty() && !requests.empty())
+    split.emplace(graph, reads, requests.front().algorithm->name(), options.edge_file, options.host_mem_budget);
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
-    sink(i, run_placed(placed, graph, requests[i], hybrid,
-                       [&](uint64_t gpu_buffers) { return cpu_side.beside(gpu_buffers); }, mirrors,
+    sink(i, run_placed(placed, graph, requests[i], hybrid, split ? &*split : nullptr, mirrors,
                        models[requests[i].algorithm->name()]));
   }
 }

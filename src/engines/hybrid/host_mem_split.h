@@ -1,0 +1,68 @@
+// --host-mem on the hybrid engine (docs/HOST-MEM.md): the budget between the
+// GPU's stream placement and the paged CPU side. Both read the graph's one
+// copy of the offsets, which the CPU side's plan counts; the GPU takes its
+// page buffers (known once its source is built, which checks them against
+// the whole budget), and the CPU side is planned in all the rest, for its
+// buffers and resident edges.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/error.h"
+#include "engines/paged/host_mem.h"
+#include "engines/paged/paged_side.h"
+
+namespace tg::hybrid {
+
+template <typename V>
+class HostMemSplit {
+ public:
+  // `graph` was loaded from `tgb_path`; `reads`: what the batch's runs read.
+  HostMemSplit(const Graph<V>& graph, const EdgeReads& reads, const std::string& algorithm, const std::string& tgb_path,
+               uint64_t budget)
+      : graph_(graph), reads_(reads), algorithm_(algorithm), tgb_path_(tgb_path), budget_(budget) {}
+
+  // The paged CPU side beside GPU page buffers of `gpu_buffers` bytes, or
+  // null where the CPU side's edges fit in the rest (it reads memory then).
+  // Kept for the batch's later runs while their buffers are no larger, else
+  // planned again. Throws a usage error (one line) where the rest is too
+  // small for the CPU side's offsets and smallest buffers.
+  paged::PagedSide<V>* beside(uint64_t gpu_buffers) {
+    if (!plan_ || gpu_buffers > planned_beside_) {
+      side_.reset();
+      try {
+        plan_ = paged::plan_host_memory(graph_, reads_, budget_ - std::min(budget_, gpu_buffers));
+      } catch (const Error& e) {
+        plan_.reset();
+        throw usage_error("--engine hybrid: the GPU's page buffers take " + std::to_string(gpu_buffers) +
+                          " bytes of --host-mem " + std::to_string(budget_) + ", and the CPU side's rest: " + e.what());
+      }
+      planned_beside_ = gpu_buffers;
+      if (plan_->paged) {
+        PagingStats stats;
+        stats.budget_bytes = plan_->budget_bytes;
+        stats.edge_bytes = plan_->edge_bytes;
+        stats.resident_bytes = plan_->offset_bytes;
+        side_.emplace(graph_, reads_, algorithm_, tgb_path_, *plan_, stats);
+      }
+    }
+    return side_ ? &*side_ : nullptr;
+  }
+
+  // The CPU side's plan (after beside()).
+  const paged::HostMemPlan& plan() const { return *plan_; }
+
+ private:
+  const Graph<V>& graph_;
+  EdgeReads reads_;
+  std::string algorithm_, tgb_path_;
+  uint64_t budget_;
+  std::optional<paged::HostMemPlan> plan_;
+  uint64_t planned_beside_ = 0;  // the GPU buffers plan_ was made beside
+  std::optional<paged::PagedSide<V>> side_;
+};
+
+}  // namespace tg::hybrid
