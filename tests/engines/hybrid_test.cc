@@ -221,8 +221,8 @@ std::unique_ptr<StoredTgb> stored_tgb(const AnyGraph& graph, const std::string& 
 }
 
 // The hybrid engine over the stand-in accelerator and the paged engine, its
-// buffers of about a fortieth of the edges (hubs read in pieces), nothing
-// resident.
+// buffers of about a fortieth of the edges (hubs read in pieces), the last
+// third of the edges resident (the CPU side's share is the last vertices).
 RunOutput run_hybrid_paged(const StoredTgb& s, const RunRequest& request, const HybridOptions& options) {
   return std::visit(
       [&](const auto& graph) {
@@ -232,6 +232,8 @@ RunOutput run_hybrid_paged(const StoredTgb& s, const RunRequest& request, const 
         plan.window_edges = std::max<uint64_t>(5, graph.num_edges() / 40);
         plan.neighbor_buffer_bytes = paged::page_ceil(plan.window_edges * sizeof(V)) + 2 * paged::kPageBytes;
         plan.weight_buffer_bytes = paged::page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * paged::kPageBytes;
+        plan.resident_edges = graph.num_edges() / 3;
+        plan.resident_suffix = true;
         paged::PagedSide<V> side(graph, edge_reads(request), request.algorithm->name(), s.path, plan, {});
         paged::PagedCpuEngine<V> cpu = side.make_engine();
         CpuAccelerator<V> acc(graph);
@@ -297,6 +299,7 @@ TEST(HybridPaged, TheCpuSideIsPlannedInWhatTheGpuBuffersLeave) {
   paged::PagedSide<vid32_t>* side = split.beside(gpu);
   ASSERT_NE(side, nullptr);
   EXPECT_TRUE(split.plan().paged);
+  EXPECT_TRUE(split.plan().resident_suffix) << "the CPU side's share of a gather is the last vertices";
   EXPECT_EQ(split.plan().budget_bytes, budget - gpu);
   EXPECT_GT(split.plan().resident_edges, 0u);
   EXPECT_EQ(split.beside(gpu / 3), side);

@@ -79,24 +79,33 @@ HostMemPlan small_windows(const AnyGraph& graph, uint64_t window_edges, eid_t re
 // edges is read in pieces.
 uint64_t window_for(const AnyGraph& graph) { return std::max<uint64_t>(5, num_edges(graph) / 40); }
 
-// The resident edges of the three kinds of run: none, some (an odd count, so
-// that the end falls inside lists and pages), and all but about a window.
-enum class Resident { kNone, kSome, kAllButAWindow };
+// The resident edges of the kinds of run: none, some (an odd count, so that
+// the end falls inside lists and pages), all but about a window, and some at
+// the end of the arrays (the hybrid's CPU side: their start inside lists and
+// pages).
+enum class Resident { kNone, kSome, kAllButAWindow, kSomeAtTheEnd };
+constexpr int kResidentKinds = 4;
 const char* resident_name(Resident r) {
-  return r == Resident::kNone ? "none resident" : r == Resident::kSome ? "some resident" : "all but a window resident";
+  switch (r) {
+    case Resident::kNone: return "none resident";
+    case Resident::kSome: return "some resident";
+    case Resident::kAllButAWindow: return "all but a window resident";
+    case Resident::kSomeAtTheEnd: return "some resident at the end";
+  }
+  return "";
 }
 eid_t resident_edges(Resident r, uint64_t edges, uint64_t window) {
   if (r == Resident::kNone) return 0;
-  if (r == Resident::kSome) return edges * 2 / 5 + 1;
-  return edges > window ? edges - window : 0;
+  if (r == Resident::kAllButAWindow) return edges > window ? edges - window : 0;
+  return edges * 2 / 5 + 1;
 }
 
 // ---- every algorithm on every shape ----
 
 class PagedShapes : public ::testing::TestWithParam<std::string> {};
 
-// Each variant of the shape (orientation, id width) with one of the three
-// resident parts, in turn: all three on every shape, at the cost of one.
+// Each variant of the shape (orientation, id width) with one of the kinds of
+// resident part, in turn: all of them on every shape, at the cost of one.
 TEST_P(PagedShapes, MatchesTheInMemoryEngine) {
   const Shape& shape = find_shape(GetParam());
   ThreadCount threads(2);
@@ -107,9 +116,10 @@ TEST_P(PagedShapes, MatchesTheInMemoryEngine) {
       const StoredGraph stored = store(build_variant(weighted, o, ids64),
                                        GetParam() + "_" + orientation_name(o) + (ids64 ? "_64" : "_32"));
       const AnyGraph& graph = stored.graph;
-      const Resident resident = static_cast<Resident>(variant % 3);
+      const Resident resident = static_cast<Resident>(variant % kResidentKinds);
       const uint64_t window = window_for(graph);
       HostMemPlan plan = small_windows(graph, window, resident_edges(resident, num_edges(graph), window));
+      plan.resident_suffix = resident == Resident::kSomeAtTheEnd;
       // Every other variant reads only the pages a step needs (no read's cost
       // weighed: pulls over the lists they serve wherever that reads less),
       // the others coalesce reads across gaps as a run does.
@@ -318,7 +328,7 @@ TEST(WindowPlan, AllVerticesInOrderWithLongListsInPieces) {
 TEST(WindowPlan, NoWindowCrossesTheResidentEnd) {
   // Degrees 3, 0, 10, 1, 0; edges [0, 5) resident: vertex 2's list is cut at 5.
   const eid_t off[] = {0, 3, 3, 13, 14, 14};
-  const paged::WindowPlan plan = paged::plan_all(off, 5, 4, 5);
+  const paged::WindowPlan plan = paged::plan_all(off, 5, 4, paged::ResidentRange{0, 5});
   std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t>> got;
   for (const paged::Window& w : plan.windows) got.emplace_back(w.first, w.last, w.begin, w.end);
   const std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t>> want = {
@@ -327,12 +337,28 @@ TEST(WindowPlan, NoWindowCrossesTheResidentEnd) {
   // Members 0, 2, 3 with edges [0, 4) resident, windows of 8: 0 whole, 2's
   // list to 4, on in a piece of 8, then its end with 3's list.
   const vid32_t members[] = {0, 2, 3};
-  const paged::WindowPlan list = paged::plan_list(off, members, 3, 8, 4);
+  const paged::WindowPlan list = paged::plan_list(off, members, 3, 8, paged::ResidentRange{0, 4});
   got.clear();
   for (const paged::Window& w : list.windows) got.emplace_back(w.first, w.last, w.begin, w.end);
   const std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t>> want_list = {
       {0, 1, 0, 3}, {1, 2, 3, 4}, {1, 2, 4, 12}, {1, 3, 12, 14}};
   EXPECT_EQ(got, want_list);
+}
+
+TEST(WindowPlan, NoWindowCrossesEitherEdgeOfAResidentSpan) {
+  // Degrees 3, 0, 10, 1, 0; edges [5, 11) resident: vertex 2's list is cut at
+  // 5 and at 11, and only the pieces between are served from memory.
+  const eid_t off[] = {0, 3, 3, 13, 14, 14};
+  const paged::ResidentRange resident{5, 11};
+  const paged::WindowPlan plan = paged::plan_all(off, 5, 4, resident);
+  std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t, bool>> got;
+  for (const paged::Window& w : plan.windows) got.emplace_back(w.first, w.last, w.begin, w.end, resident.holds(w));
+  const std::vector<std::tuple<uint64_t, uint64_t, eid_t, eid_t, bool>> want = {
+      {0, 2, 0, 3, false}, {2, 3, 3, 5, false}, {2, 3, 5, 9, true}, {2, 3, 9, 11, true}, {2, 5, 11, 14, false}};
+  EXPECT_EQ(got, want);
+  // Only the windows outside it cost a read: edges [0, 5) and [11, 14) of
+  // 4-byte ids, each run in its page, at no cost a read.
+  EXPECT_EQ(paged::read_cost_bytes(plan, 4, resident, 0), 3 * paged::kPageBytes);
 }
 
 TEST(WindowPlan, ListReadsOnlyTheMembersLists) {
@@ -373,9 +399,11 @@ struct PagedFactory {
       // Windows of 3 edges: every list of more than 3 in pieces.
       file_ = std::make_unique<paged::EdgeFile>(path_, stored_.num_vertices, stored_.num_edges(), sizeof(V));
       buffers_ = std::make_unique<paged::PageBuffers>(2, 3 * paged::kPageBytes, 3 * paged::kPageBytes);
-      // The first half of the edges resident: a list across its end too.
-      resident_ = std::make_unique<paged::ResidentEdges>(paged::edge_arrays(AnyGraph(stored_), reads),
-                                                         std::min(stored_.num_edges(), stored_.num_edges() / 2 + 1));
+      // Half of the edges resident, from a quarter on: lists across both of
+      // its edges too.
+      const eid_t m = stored_.num_edges();
+      resident_ = std::make_unique<paged::ResidentEdges>(paged::edge_arrays(AnyGraph(stored_), reads), m / 4,
+                                                         std::min(m - m / 4, m / 2 + 1));
       engine_ = std::make_unique<engine_t>(stored_, *file_, *buffers_, *resident_, 3);
     }
     ~Instance() { std::filesystem::remove(path_); }

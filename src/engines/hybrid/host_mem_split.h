@@ -41,6 +41,9 @@ class HostMemSplit {
                           " bytes of --host-mem " + std::to_string(budget_) + ", and the CPU side's rest: " + e.what());
       }
       planned_beside_ = gpu_buffers;
+      // The hybrid gives the CPU side the last vertices of a gather (their
+      // lists end the arrays): its resident edges are the arrays' last.
+      plan_->resident_suffix = true;
       if (plan_->paged) {
         PagingStats stats;
         stats.budget_bytes = plan_->budget_bytes;

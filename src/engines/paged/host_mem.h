@@ -29,6 +29,7 @@ struct HostMemPlan {
   uint64_t neighbor_buffer_bytes = 0, weight_buffer_bytes = 0;  // each of kBufferDepth
   uint64_t window_edges = 0;  // edges a buffer holds
   eid_t resident_edges = 0;   // edge ids [0, this) of each array read stay in memory once read (resident_edges.h)
+  bool resident_suffix = false;  // the last resident_edges instead: the hybrid's CPU side, whose pages are the last
   bool try_direct = true;     // false: ordinary reads + fadvise even where O_DIRECT works (tests)
   uint64_t read_cost_bytes = kReadCostBytes;  // a read's own cost in bytes of transfer (edge_file.h; tests: 0)
 };

@@ -15,12 +15,12 @@ PageBuffers::PageBuffers(int depth, uint64_t neighbor_bytes, uint64_t weight_byt
 PageStream::PageStream(const EdgeFile& file, PageBuffers& buffers, ResidentEdges& resident, StepSections sections,
                        const WindowPlan& plan, PagingStats& stats, IdCheck check)
     : file_(file), buffers_(buffers), resident_(resident), sections_(sections), plan_(plan), stats_(stats),
-      check_(std::move(check)), resident_end_(resident_end(resident, sections)), turn_(plan.windows.size()) {
+      check_(std::move(check)), held_(resident_range(resident, sections)), turn_(plan.windows.size()) {
   uint64_t turns = 0;
   for (uint64_t k = 0; k < plan_.windows.size(); ++k) {
     const Window& w = plan_.windows[k];
-    // The plan ends no window across resident_end_ (a window of no edges may sit on it).
-    turn_[k] = w.begin < resident_end_ && w.end <= resident_end_ ? kResident : turns++;
+    // The plan ends no window across held_'s edges (a window of no edges may sit on one).
+    turn_[k] = held_.holds(w) ? kResident : turns++;
   }
   // One window: read on the caller's thread when it asks (no thread to start).
   if (plan_.windows.size() > 1) reader_ = std::thread([this] { read_ahead(); });
@@ -109,18 +109,18 @@ int PageStream::buffer(uint64_t k) const {
   return static_cast<int>(turn_[k] % static_cast<uint64_t>(buffers_.depth()));
 }
 
-// Where window k's edges are: the resident edges (from edge 0), or its buffer
-// (from the page of its first edge).
+// Where window k's edges are: the resident edges (from the page of their
+// first edge), or its buffer (from the page of the window's first edge).
 Slot PageStream::slot(uint64_t k) {
   const Window& w = plan_.windows[k];
   Slot s;
   const bool resident = turn_[k] == kResident;
   const int b = resident ? 0 : buffer(k);
   s.neighbors = resident ? resident_.data(sections_.neighbors) : buffers_.neighbors(b);
-  s.neighbors_first = resident ? 0 : page_floor(w.begin * sections_.id_bytes) / sections_.id_bytes;
+  s.neighbors_first = page_floor((resident ? held_.begin : w.begin) * sections_.id_bytes) / sections_.id_bytes;
   if (sections_.weights >= 0) {
     s.weights = resident ? resident_.data(sections_.weights) : buffers_.weights(b);
-    s.weights_first = resident ? 0 : page_floor(w.begin * sizeof(weight_t)) / sizeof(weight_t);
+    s.weights_first = page_floor((resident ? held_.begin : w.begin) * sizeof(weight_t)) / sizeof(weight_t);
   }
   return s;
 }
@@ -150,17 +150,18 @@ void PageStream::read_into_buffer(int section, uint32_t bytes_per_edge, const Wi
 
 // The pages of the window's runs not in memory yet, each run of them in one
 // read, into the resident edges; the neighbour ids read are checked as a
-// buffer's are (up to the resident end: the last page may hold more).
+// buffer's are (those held: the first and last pages may hold others).
 void PageStream::read_into_resident(int section, uint32_t bytes_per_edge, const Window& w) {
-  const uint64_t origin = file_.section_offset(section), held = resident_end_ * bytes_per_edge;
+  const uint64_t origin = file_.section_offset(section), base = resident_.base(section);
+  const uint64_t held_from = held_.begin * bytes_per_edge, held_to = held_.end * bytes_per_edge;
   char* memory = resident_.data(section);
   uint64_t bytes = 0, reads = 0;
   for_each_page_run(plan_, w, bytes_per_edge, file_.read_cost_bytes(), [&](uint64_t from, uint64_t to) {
     resident_.read_missing(section, from, to, [&](uint64_t begin, uint64_t end) {
-      bytes += file_.read(memory + begin, origin + begin, origin + end);
+      bytes += file_.read(memory + (begin - base), origin + begin, origin + end);
       reads++;
-      if (section == sections_.neighbors && begin < held)
-        check_(memory + begin, (std::min(end, held) - begin) / bytes_per_edge);
+      const uint64_t a = std::max(begin, held_from), b = std::min(end, held_to);
+      if (section == sections_.neighbors && a < b) check_(memory + (a - base), (b - a) / bytes_per_edge);
     });
   });
   count(bytes, reads, true);

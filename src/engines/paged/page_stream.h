@@ -68,11 +68,11 @@ struct StepSections {
   uint32_t id_bytes;
 };
 
-// The step's resident edge ids [0, R): R where every section it reads is
-// held, 0 otherwise. The step's plan ends no window across it.
-inline eid_t resident_end(const ResidentEdges& resident, const StepSections& s) {
-  const eid_t r = resident.held(s.neighbors);
-  return s.weights >= 0 ? std::min(r, resident.held(s.weights)) : r;
+// The step's resident edge ids: those held where every section it reads is
+// held, none otherwise. The step's plan ends no window across their edges.
+inline ResidentRange resident_range(const ResidentEdges& resident, const StepSections& s) {
+  const ResidentRange r = resident.held(s.neighbors);
+  return s.weights >= 0 && !(resident.held(s.weights) == r) ? ResidentRange{} : r;
 }
 
 class PageStream {
@@ -117,7 +117,7 @@ class PageStream {
   const WindowPlan& plan_;
   PagingStats& stats_;
   IdCheck check_;
-  eid_t resident_end_;
+  ResidentRange held_;  // resident_range of the sections
   std::vector<uint64_t> turn_;  // by window: its turn among those read into buffers (buffer turn % depth), or kResident
 
   std::mutex mutex_;

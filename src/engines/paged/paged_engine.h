@@ -1,6 +1,6 @@
 // The CPU engine over a graph whose edges stay in its .tgb file (--host-mem,
 // docs/HOST-MEM.md): the offsets are in memory, the neighbours and weights
-// are read in pages (page_stream.h) as each step needs them, except a prefix
+// are read in pages (page_stream.h) as each step needs them, except a span
 // of them kept in memory once read (resident_edges.h).
 //
 // Everything that reads no edges (arrays, frontiers, vertex_map, filter,
@@ -13,7 +13,7 @@
 //  - edge_map push: from every vertex (plan_all) or from the sorted members
 //    of a sparse frontier (plan_list: only their lists are read);
 //  - edge_map pull and gather_apply: every vertex of the in-CSR (plan_all);
-//  - a list longer than a buffer, or across the end of the resident edges,
+//  - a list longer than a buffer, or across an edge of the resident span,
 //    is processed in consecutive windows, each a piece: a pull goes on where
 //    cond(v) is still true, a gather carries its running sums from piece to
 //    piece.
@@ -63,7 +63,7 @@ class PagedCpuEngine {
 
   // `graph`'s offsets are read here; its edge arrays never are (they are
   // `file`'s sections). A buffer holds `window_edges` edges; `resident`
-  // keeps a prefix of the arrays once read (or nothing). `budget`: what the
+  // keeps a span of the arrays once read (or nothing). `budget`: what the
   // stats report of the budget (host_mem.h).
   PagedCpuEngine(const Graph<V>& graph, const EdgeFile& file, PageBuffers& buffers, ResidentEdges& resident,
                  uint64_t window_edges, PagingStats budget = {})
@@ -149,7 +149,7 @@ class PagedCpuEngine {
     requires GatherOperator<G, V>
   double gather_apply_range(const G& op, uint64_t begin, uint64_t end, int threads) {
     check_can_gather();
-    const eid_t resident = resident_end_of<G>(true);
+    const ResidentRange resident = resident_range_of<G>(true);
     RangePlan& r = range_plan_;
     if (!r.made || r.first != begin || r.last != end || r.resident != resident)
       r = {{plan_range(graph_.in_edges().offsets.data(), begin, end, capacity_, resident), resident, true}, begin, end};
@@ -250,10 +250,10 @@ class PagedCpuEngine {
     };
   }
 
-  // Where the step's resident edges end: its windows end there, not across.
+  // The step's resident edges: its windows end at their edges, not across.
   template <typename Op>
-  eid_t resident_end_of(bool in) const {
-    return resident_end(resident_, sections<Op>(in));
+  ResidentRange resident_range_of(bool in) const {
+    return resident_range(resident_, sections<Op>(in));
   }
 
   // Every vertex of the in-CSR (`in`) or the out-CSR: the same plan each
@@ -261,7 +261,7 @@ class PagedCpuEngine {
   template <typename Op>
   const WindowPlan& every_vertex(bool in) {
     CachedPlan& c = in ? in_plan_ : out_plan_;
-    const eid_t resident = resident_end_of<Op>(in);
+    const ResidentRange resident = resident_range_of<Op>(in);
     if (!c.made || c.resident != resident) {
       c.plan = plan_all((in ? graph_.in_edges() : graph_.out).offsets.data(), n_, capacity_, resident);
       c.resident = resident;
@@ -286,7 +286,7 @@ class PagedCpuEngine {
     const eid_t* off = graph_.out.offsets.data();
     WindowPlan list_plan;
     if (members != nullptr)
-      list_plan = plan_list(off, members->list.data(), members->list.size(), capacity_, resident_end_of<Op>(false));
+      list_plan = plan_list(off, members->list.data(), members->list.size(), capacity_, resident_range_of<Op>(false));
     const WindowPlan& plan = members != nullptr ? list_plan : every_vertex<Op>(false);
     const V* list = members != nullptr ? members->list.data() : nullptr;
     const bool once = claims_once(shared_op);  // no repeats to remove
@@ -405,7 +405,7 @@ class PagedCpuEngine {
     if (2 * edges > off[n_]) return false;
     // The members of every vertex's frontier come out in id order.
     out = cpu_.filter(cpu_.all(), [&](V v) { return off[v + 1] > off[v] && shared_op.cond(v); });
-    const eid_t resident = resident_end_of<Op>(true);
+    const ResidentRange resident = resident_range_of<Op>(true);
     plan = plan_list(off, out.list.data(), out.list.size(), capacity_, resident);
     const uint64_t read_cost = file_.read_cost_bytes();
     every_vertex<Op>(true);
@@ -425,7 +425,7 @@ class PagedCpuEngine {
   uint64_t capacity_;
   struct CachedPlan {
     WindowPlan plan;
-    eid_t resident = 0;  // the resident end it was made for
+    ResidentRange resident;  // the resident edges it was made for
     bool made = false;
     std::optional<uint64_t> cost;  // read_cost_bytes, once asked
   };

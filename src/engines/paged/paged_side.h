@@ -29,7 +29,8 @@ class PagedSide {
       : graph_(graph),
         file_(tgb_path, graph.num_vertices, graph.num_edges(), sizeof(V), plan.try_direct, plan.read_cost_bytes),
         buffers_(kBufferDepth, plan.neighbor_buffer_bytes, plan.weight_buffer_bytes),
-        resident_(arrays_of(graph, reads), plan.resident_edges),
+        resident_(arrays_of(graph, reads), plan.resident_suffix ? graph.num_edges() - plan.resident_edges : 0,
+                  plan.resident_edges),
         window_edges_(plan.window_edges),
         budget_(budget) {
     if (graph.directed && graph.in.built() && !file_.has_section(formats::kInOffsets))

@@ -2,11 +2,13 @@
 
 namespace tg::paged {
 
-ResidentEdges::ResidentEdges(const std::vector<EdgeArray>& arrays, eid_t edges) : edges_(edges) {
+ResidentEdges::ResidentEdges(const std::vector<EdgeArray>& arrays, eid_t first, eid_t edges)
+    : first_(first), edges_(edges) {
   if (edges == 0) return;
   for (const EdgeArray& a : arrays) {
-    const uint64_t bytes = page_ceil(edges * a.bytes_per_edge);
-    regions_.push_back({a, page_memory(bytes), std::vector<bool>(bytes / kPageBytes, false)});
+    const uint64_t base = page_floor(first * a.bytes_per_edge);
+    const uint64_t bytes = page_ceil((first + edges) * a.bytes_per_edge) - base;
+    regions_.push_back({a, base, page_memory(bytes), std::vector<bool>(bytes / kPageBytes, false)});
   }
 }
 
@@ -31,6 +33,11 @@ const ResidentEdges::Region* ResidentEdges::find(int section) const {
 char* ResidentEdges::data(int section) {
   Region* r = find(section);
   return r != nullptr ? r->bytes.get() : nullptr;
+}
+
+uint64_t ResidentEdges::base(int section) const {
+  const Region* r = find(section);
+  return r != nullptr ? r->base : 0;
 }
 
 }  // namespace tg::paged

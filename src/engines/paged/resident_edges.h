@@ -1,10 +1,12 @@
 // The resident edges of --host-mem (docs/HOST-MEM.md): where the budget
-// leaves room beyond the offsets and the page buffers, edge ids [0, R) of
+// leaves room beyond the offsets and the page buffers, edge ids [F, F + R) of
 // every edge array the run reads stay in host memory once read, and only the
 // rest is read from the file on each pass.
 //
-// What is resident: a prefix of each array, the same R for all of them.
-//  - A prefix is one boundary per array: the window plans cut there
+// What is resident: one span of each array, the same for all of them; a
+// prefix (F = 0) for the CPU engine, a suffix for the hybrid engine's CPU
+// side, whose share of a gather is the last vertices.
+//  - A span is two boundaries per array: the window plans cut there
 //    (window_plan.h), so a window is served either from here or from a
 //    buffer, and the resident part costs no lookup in the loops.
 //  - Which edges matter more is not known ahead: PageRank and CC read every
@@ -29,6 +31,7 @@
 
 #include "core/types.h"
 #include "engines/paged/edge_file.h"
+#include "engines/paged/window_plan.h"
 
 namespace tg::paged {
 
@@ -42,42 +45,49 @@ struct EdgeArray {
 class ResidentEdges {
  public:
   ResidentEdges() = default;  // holds nothing
-  // Room for edge ids [0, edges) of each of `arrays`, none read yet.
-  ResidentEdges(const std::vector<EdgeArray>& arrays, eid_t edges);
+  // Room for edge ids [first, first + edges) of each of `arrays`, none read yet.
+  ResidentEdges(const std::vector<EdgeArray>& arrays, eid_t first, eid_t edges);
 
   uint64_t edge_bytes() const;    // the edges held, in the file's bytes
   uint64_t memory_bytes() const;  // whole pages of them
 
-  // R where `section` is held, 0 where it is not (or -1).
-  eid_t held(int section) const { return find(section) != nullptr ? edges_ : 0; }
-  // The held prefix of `section`: edge e at byte e * bytes_per_edge, from the
-  // file's bytes of the section, in whole pages. Null where not held.
+  // The edge ids held of `section`: empty where it is not held (or -1).
+  ResidentRange held(int section) const {
+    return find(section) != nullptr ? ResidentRange{first_, first_ + edges_} : ResidentRange{};
+  }
+  // The held span of `section`, in whole pages of the file's bytes of the
+  // section, from byte base(section): edge e at byte e * bytes_per_edge -
+  // base(section). Null where not held.
   char* data(int section);
+  uint64_t base(int section) const;
 
   // Calls read(begin, end) for each run of pages of the section's bytes
-  // [begin, end) (page-aligned, within the prefix) not read yet, and counts
-  // them read: read() fills data(section)'s bytes [begin, end) from the file.
+  // [begin, end) (page-aligned, within the held pages) not read yet, and
+  // counts them read: read() fills the section's bytes [begin, end) from the
+  // file, at data(section) + begin - base(section).
   template <typename Read>
   void read_missing(int section, uint64_t begin, uint64_t end, Read read);
 
  private:
   struct Region {
     EdgeArray array;
+    uint64_t base = 0;  // the section's byte at bytes[0]
     PageMemory bytes{nullptr, nullptr};
     std::vector<bool> read;  // by page
   };
   const Region* find(int section) const;
   Region* find(int section) { return const_cast<Region*>(std::as_const(*this).find(section)); }
 
-  eid_t edges_ = 0;
+  eid_t first_ = 0, edges_ = 0;
   std::vector<Region> regions_;
 };
 
 template <typename Read>
 void ResidentEdges::read_missing(int section, uint64_t begin, uint64_t end, Read read) {
-  std::vector<bool>& done = find(section)->read;
-  uint64_t p = begin / kPageBytes;
-  const uint64_t last = end / kPageBytes;
+  Region& region = *find(section);
+  std::vector<bool>& done = region.read;
+  uint64_t p = (begin - region.base) / kPageBytes;
+  const uint64_t last = (end - region.base) / kPageBytes;
   while (p < last) {
     for (; p < last && done[p]; ++p) {
     }
@@ -85,7 +95,7 @@ void ResidentEdges::read_missing(int section, uint64_t begin, uint64_t end, Read
     for (; p < last && !done[p]; ++p) {
     }
     if (p == first) continue;
-    read(first * kPageBytes, p * kPageBytes);
+    read(region.base + first * kPageBytes, region.base + p * kPageBytes);
     std::fill(done.begin() + first, done.begin() + p, true);
   }
 }

@@ -6,9 +6,9 @@
 // own, each a piece of it, in order, so a vertex's list is processed in
 // consecutive windows.
 //
-// `resident`: edge ids [0, resident) are kept in memory (resident_edges.h).
-// No window spans that boundary, so that each is served either from memory or
-// from a buffer, never both: a list across it is cut there in two pieces,
+// `resident`: edge ids [begin, end) are kept in memory (resident_edges.h).
+// No window spans either boundary, so that each is served either from memory
+// or from a buffer, never both: a list across one is cut there in two pieces,
 // as a long list is cut.
 #pragma once
 
@@ -38,15 +38,25 @@ struct WindowPlan {
   std::vector<EdgeRun> runs;
 };
 
+// The edge ids kept in memory, [begin, end); none where empty.
+struct ResidentRange {
+  eid_t begin = 0, end = 0;
+  // A window served from them (one of no edges on `end` is not).
+  bool holds(const Window& w) const { return w.begin >= begin && w.begin < end && w.end <= end; }
+  bool operator==(const ResidentRange&) const = default;
+};
+
 // Where a window starting at edge id `e` must end at the latest.
-inline eid_t window_limit(eid_t e, uint64_t capacity, eid_t resident) {
-  return e < resident ? std::min<eid_t>(e + capacity, resident) : e + capacity;
+inline eid_t window_limit(eid_t e, uint64_t capacity, ResidentRange resident) {
+  if (e < resident.begin) return std::min<eid_t>(e + capacity, resident.begin);
+  if (e < resident.end) return std::min<eid_t>(e + capacity, resident.end);
+  return e + capacity;
 }
 
 // Vertices [first, last) of a CSR (the hybrid engine's CPU share of a
 // gather): windows of consecutive vertices, each read whole.
 inline WindowPlan plan_range(const eid_t* offsets, uint64_t first, uint64_t last, uint64_t capacity,
-                             eid_t resident = 0) {
+                             ResidentRange resident = {}) {
   WindowPlan plan;
   uint64_t v = first;
   const uint64_t n = last;
@@ -58,7 +68,7 @@ inline WindowPlan plan_range(const eid_t* offsets, uint64_t first, uint64_t last
   };
   while (v < n) {
     const eid_t limit = window_limit(e, capacity, resident);
-    if (offsets[v + 1] > limit) {  // the rest of v's list overflows a buffer (or crosses `resident`): a piece of it
+    if (offsets[v + 1] > limit) {  // the rest of v's list overflows a buffer (or crosses `resident`'s edge): a piece of it
       add(v, v + 1, e, limit);
       e = limit;
       continue;
@@ -73,7 +83,7 @@ inline WindowPlan plan_range(const eid_t* offsets, uint64_t first, uint64_t last
 }
 
 // Every vertex of a CSR (pulls, gathers, pushes from all vertices).
-inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity, eid_t resident = 0) {
+inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity, ResidentRange resident = {}) {
   return plan_range(offsets, 0, n, capacity, resident);
 }
 
@@ -81,7 +91,8 @@ inline WindowPlan plan_all(const eid_t* offsets, uint64_t n, uint64_t capacity, 
 // of consecutive members whose lists span at most `capacity` edge ids; only
 // their lists are read.
 template <typename V>
-WindowPlan plan_list(const eid_t* offsets, const V* list, uint64_t count, uint64_t capacity, eid_t resident = 0) {
+WindowPlan plan_list(const eid_t* offsets, const V* list, uint64_t count, uint64_t capacity,
+                     ResidentRange resident = {}) {
   WindowPlan plan;
   uint64_t i = 0;
   eid_t e = 0;  // where the next window starts reading the list of list[i]
@@ -128,12 +139,13 @@ void for_each_page_run(const WindowPlan& plan, const Window& w, uint32_t bytes_p
   if (to > from) f(from, to);
 }
 
-// What reading the plan's windows past edge id `resident` costs, in bytes
-// with `read_cost` a read (the resident windows are in memory once read).
-inline uint64_t read_cost_bytes(const WindowPlan& plan, uint32_t bytes_per_edge, eid_t resident, uint64_t read_cost) {
+// What reading the plan's windows outside `resident` costs, in bytes with
+// `read_cost` a read (the resident windows are in memory once read).
+inline uint64_t read_cost_bytes(const WindowPlan& plan, uint32_t bytes_per_edge, ResidentRange resident,
+                                uint64_t read_cost) {
   uint64_t cost = 0;
   for (const Window& w : plan.windows)
-    if (w.begin >= resident || w.end > resident)
+    if (!resident.holds(w))
       for_each_page_run(plan, w, bytes_per_edge, read_cost,
                         [&](uint64_t from, uint64_t to) { cost += to - from + read_cost; });
   return cost;
