@@ -112,7 +112,7 @@ TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
     EXPECT_GT(out.stats.stream->disk_bytes, 0u);
     const uint64_t gpu_buffers = out.stats.stream->host_buffer_bytes;
     EXPECT_GT(gpu_buffers, 0u);
-    EXPECT_EQ(out.stats.paging->budget_bytes, g.host_mem_budget - gpu_buffers) << "the CPU side was planned in the rest";
+    EXPECT_EQ(out.stats.paging->budget_bytes, g.host_mem_budget - gpu_buffers) << "the CPU side planned in the rest";
     EXPECT_LE(out.stats.paging->resident_bytes + gpu_buffers, g.host_mem_budget);
     EXPECT_GT(out.stats.paging->resident_edge_bytes, 0u) << "the GPU's unused share went to the CPU's resident edges";
   }

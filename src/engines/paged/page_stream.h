@@ -72,7 +72,7 @@ struct StepSections {
 // held, none otherwise. The step's plan ends no window across their edges.
 inline ResidentRange resident_range(const ResidentEdges& resident, const StepSections& s) {
   const ResidentRange r = resident.held(s.neighbors);
-  return s.weights >= 0 && !(resident.held(s.weights) == r) ? ResidentRange{} : r;
+  return s.weights >= 0 && resident.held(s.weights) != r ? ResidentRange{} : r;
 }
 
 class PageStream {

@@ -68,7 +68,7 @@ inline WindowPlan plan_range(const eid_t* offsets, uint64_t first, uint64_t last
   };
   while (v < n) {
     const eid_t limit = window_limit(e, capacity, resident);
-    if (offsets[v + 1] > limit) {  // the rest of v's list overflows a buffer (or crosses `resident`'s edge): a piece of it
+    if (offsets[v + 1] > limit) {  // the rest of v's list overflows a buffer (or crosses an edge of `resident`)
       add(v, v + 1, e, limit);
       e = limit;
       continue;
