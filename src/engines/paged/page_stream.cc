@@ -117,10 +117,12 @@ Slot PageStream::slot(uint64_t k) {
   const bool resident = turn_[k] == kResident;
   const int b = resident ? 0 : buffer(k);
   s.neighbors = resident ? resident_.data(sections_.neighbors) : buffers_.neighbors(b);
-  s.neighbors_first = page_floor((resident ? held_.begin : w.begin) * sections_.id_bytes) / sections_.id_bytes;
+  s.neighbors_first = (resident ? resident_.base(sections_.neighbors) : page_floor(w.begin * sections_.id_bytes)) /
+                      sections_.id_bytes;
   if (sections_.weights >= 0) {
     s.weights = resident ? resident_.data(sections_.weights) : buffers_.weights(b);
-    s.weights_first = page_floor((resident ? held_.begin : w.begin) * sizeof(weight_t)) / sizeof(weight_t);
+    s.weights_first =
+        (resident ? resident_.base(sections_.weights) : page_floor(w.begin * sizeof(weight_t))) / sizeof(weight_t);
   }
   return s;
 }
