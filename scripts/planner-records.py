@@ -65,10 +65,15 @@ def cells_of(bench_path, tg, profile_path):
         auto_plan = next((r["details"]["plan"] for r in runs if r["algorithm"] == algorithm
                           and r["placement"] == "auto" and "plan" in r["details"]), {})
         # The streamed placements' heads cache as their runs held it (bench places them once for all its
-        # algorithms: CC's heads beside the others' reads).
+        # algorithms: CC's heads beside the others' reads), auto's runs too where it took one of them (a bench
+        # of device and auto alone: kron:25 hubs first on the H200, session 62).
+        def streamed(placement):
+            return placement.startswith("subgraph") or placement == "stream"
         streamed_heads = max((r["details"].get("edge_cache", {}).get("heads", 0) for r in runs
                               if r["algorithm"] == algorithm
-                              and (r["placement"].startswith("subgraph") or r["placement"] == "stream")), default=0)
+                              and (streamed(r["placement"]) or (r["placement"] == "auto"
+                                                                 and streamed(auto_plan.get("choice", ""))))),
+                             default=0)
         cell = {"bench": bench_path.rsplit("/", 1)[-1], "algorithm": algorithm, "budget_bytes": budget,
                 "room_bytes": room, "graph": plan["graph"], "zero_copy_cache": plan["zero_copy_cache"],
                 "streamed_heads": streamed_heads,

@@ -382,5 +382,17 @@ TEST(PlanRecords, H100CcOnTheEngineOfSession53) { expect_records("h100-2026-12-0
 // prediction within 25% (0.82-1.19).
 TEST(PlanRecords, H100QuarterBudgetWarm) { expect_records("h100-2026-12-06g", 21, 8, 21, "h100-2026-11-28", 7); }
 
+// CC on today's engine on the H200 (session 62, docs/gpu-check/2026-12-07-
+// h200-session62; session 54's script for the H200, never run until then): a
+// quarter budget on kron and urand at scales 24-25 (zerocopy-aligned,
+// subgraph, stream, auto) and the whole GPU on kron:24-25 in both numberings
+// and urand:24-25, the profile of 2026-12-02. The model refitted on the H100
+// (session 53) reads 0.67-1.09 here, low as on the H200's older CC records:
+// urand:24's subgraph 0.75 (its runs 8.8-12.0 ms) and kron:25 hubs first at
+// the whole GPU, where auto took subgraph (predicted 1.98 ms, 2.96 measured)
+// over device (2.09, 2.36): the choice's one real miss, 1.25x. urand:24 at a
+// quarter budget took zero-copy (11.1 ms) over stream (10.0): 1.11x.
+TEST(PlanRecords, H200CcOnTodaysEngine) { expect_records("h200-2026-12-07", 17, 10, 19, "h200-2026-12-02", 8); }
+
 }  // namespace
 }  // namespace tg::planner
