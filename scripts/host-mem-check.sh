@@ -78,6 +78,7 @@ for f in sorted(glob.glob(f"{out}/gpu_*.json") + glob.glob(f"{out}/hybrid_*.json
     v = r.get("verification") or {}
     print(f"{os.path.basename(f)[:-5]:>14}: compute {comp:.2f} s, {r.get('iterations')} iterations, disk {disk / 1e9:.1f} GB, "
           f"{rate:.2f} GB/s ({rate / dd_rate if dd_rate else 0:.2f} of dd), buffers {d.get('host_mem_buffer_bytes')}, "
+          f"host cache {d.get('host_mem_cache_bytes')}, "
           f"verified {v.get('ok')}")
 EOF
 exit $failed  # a run that failed fails the check, after the table

@@ -153,6 +153,10 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                  h.cpu_idle_s, human_bytes(h.exchange_bytes).c_str(), human_bytes(h.refresh_bytes).c_str(), h.exchange_s);
   }
   if (s.distributed) print_distributed(out, *s.distributed);
+  if (s.stream && s.stream->host_buffer_bytes > 0)
+    std::fprintf(out, "  host-mem   GPU stream from the file: %s of page buffers, %s of edges kept in host memory, %s read\n",
+                 human_bytes(s.stream->host_buffer_bytes).c_str(), human_bytes(s.stream->host_cache_bytes).c_str(),
+                 human_bytes(s.stream->disk_bytes).c_str());
   if (s.paging) {
     const PagingStats& p = *s.paging;
     if (!p.paged)

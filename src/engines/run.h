@@ -84,6 +84,10 @@ struct GpuOptions {
   // buffers may take. Empty: the edges are read from the graph's arrays.
   std::string edge_file;
   uint64_t host_mem_budget = 0;
+  // What the offsets and page buffers leave of host_mem_budget keeps edges
+  // read from the file in host memory (the stream placement's host cache).
+  // The hybrid engine turns it off: its CPU side is planned in that rest.
+  bool host_edge_cache = true;
 };
 
 // Fills in defaults that depend on the graph (sssp's delta), checks the

@@ -91,6 +91,7 @@ nlohmann::json to_json(const StreamStats& s) {
   if (!s.gather_lists.empty()) j["gather_lists"] = s.gather_lists;
   if (s.host_buffer_bytes > 0) {
     j["host_mem_buffer_bytes"] = s.host_buffer_bytes;
+    j["host_mem_cache_bytes"] = s.host_cache_bytes;
     j["disk_bytes"] = s.disk_bytes;
   }
   if (s.subcsr_max_pieces > 0) {

@@ -99,8 +99,10 @@ struct StreamStats {
   uint64_t subcsr_bytes = 0;   // SubCSR bytes moved to the device
   uint64_t d2h_bytes = 0;      // active lists and offsets moved to the host (CPU gather)
   // stream with --host-mem (docs/HOST-MEM.md): the pinned page buffers the
-  // partitions are read into, and the bytes read from the file.
+  // partitions are read into, the host cache of edges kept once read (the
+  // rest of the budget), and the bytes read from the file.
   uint64_t host_buffer_bytes = 0;
+  uint64_t host_cache_bytes = 0;
   uint64_t disk_bytes = 0;
   // Gathers: how the in-lists travel, "packed" (graph/packed_lists.h) or
   // "plain", with the reason where packed lists were placed but not used.

@@ -10,11 +10,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "engines/paged/edge_file.h"
 #include "formats/load_graph.h"
 #include "formats/readers.h"
 #include "gpu/gpu_checks.h"
@@ -60,22 +62,75 @@ TEST(GpuHostMem, StreamFromTheFileMatchesCpuOnEveryShape) {
           if (num_edges(s->graph) == 0) continue;
           const std::vector<RunRequest> requests = gpu_requests(s->graph, a, seed++);
           if (requests.empty()) continue;
-          const std::vector<RunOutput> gpu = run_batch_on_gpu(s->graph, requests, from_file(s->path, s->graph, 1ull << 30));
-          expect_as_on_cpu(s->graph, requests, gpu, what);
-          for (const RunOutput& out : gpu) {
-            ASSERT_TRUE(out.stats.stream.has_value());
-            EXPECT_GT(out.stats.stream->host_buffer_bytes, 0u);
+          // Without the host cache, then with all of the edges it can take.
+          uint64_t disk_read[2] = {0, 0};
+          for (bool cache : {false, true}) {
+            GpuOptions options = from_file(s->path, s->graph, 1ull << 30);
+            options.host_edge_cache = cache;
+            const std::vector<RunOutput> gpu = run_batch_on_gpu(s->graph, requests, options);
+            expect_as_on_cpu(s->graph, requests, gpu, what + (cache ? ", host cache" : ""));
+            uint64_t disk = 0, moved = 0;
+            for (const RunOutput& out : gpu) {
+              ASSERT_TRUE(out.stats.stream.has_value());
+              EXPECT_GT(out.stats.stream->host_buffer_bytes, 0u);
+              EXPECT_EQ(out.stats.stream->host_cache_bytes > 0, cache);
+              // Counted over the placement's life.
+              disk = std::max(disk, out.stats.stream->disk_bytes);
+              moved = std::max(moved, out.stats.bytes_moved);
+            }
+            // Without the cache every partition a run copied came from the
+            // file: at least its bytes were read (whole pages). With it, each
+            // page once: no more than the file holds, and no more than
+            // without.
+            if (!cache) EXPECT_GE(disk, moved) << what;
+            if (cache) EXPECT_LE(disk, std::filesystem::file_size(s->path)) << what;
+            disk_read[cache] = disk;
           }
-          // Every partition a run copied came from the file: at least its
-          // bytes were read (whole pages; counted over the placement's life).
-          uint64_t disk = 0, moved = 0;
-          for (const RunOutput& out : gpu) {
-            disk = std::max(disk, out.stats.stream->disk_bytes);
-            moved = std::max(moved, out.stats.bytes_moved);
-          }
-          EXPECT_GE(disk, moved) << what;
+          EXPECT_LE(disk_read[1], disk_read[0]) << what;
         }
   }
+}
+
+// The host cache (file_partitions.h): what the offsets and page buffers
+// leave of --host-mem keeps the edges past those resident in GPU memory in
+// host memory once read. PageRank on kron:14 cut in many partitions, with no
+// room for a cache, room for part of the streamed edges, and room for all:
+// the same values each time, the cache within the rest of the budget, and
+// the disk read less as it grows, down to each page once.
+TEST(GpuHostMem, TheRestOfTheBudgetKeepsEdgesInHostMemory) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  const AlgorithmInfo& a = algorithm("pagerank");
+  LoadOptions lo;
+  lo.build.undirected = true;
+  const std::unique_ptr<Stored> s = stored(load_graph("kron:14", lo), "host_cache");
+  const RunRequest r = prepare_request(s->graph, make_request(a, Sources{}, {}));
+  const VertexValues reference = run_on_cpu(s->graph, r).values;
+  const uint64_t offsets = (num_vertices(s->graph) + 1) * sizeof(eid_t);
+  const uint64_t edge_bytes = num_edges(s->graph) * sizeof(uint32_t);
+  auto run_with = [&](uint64_t host_budget) {
+    GpuOptions g = from_file(s->path, s->graph, host_budget);
+    g.memory_budget = 256u << 10;  // slots of 32 KiB: most partitions stream
+    return run_batch_on_gpu(s->graph, {r}, g).front();
+  };
+  const RunOutput first = run_with(1ull << 30);
+  ASSERT_TRUE(first.stats.stream);
+  const uint64_t buffers = first.stats.stream->host_buffer_bytes;
+  uint64_t last_disk = UINT64_MAX;
+  for (uint64_t room : {uint64_t{0}, edge_bytes / 3, uint64_t{1} << 30}) {
+    SCOPED_TRACE("room " + std::to_string(room));
+    const RunOutput out = room == (uint64_t{1} << 30) ? first : run_with(offsets + buffers + room);
+    EXPECT_TRUE(agrees(a, out.values, reference));
+    ASSERT_TRUE(out.stats.stream);
+    const uint64_t cache = out.stats.stream->host_cache_bytes;
+    EXPECT_LE(cache, room);
+    if (room == 0) EXPECT_EQ(cache, 0u);
+    if (room > 0) EXPECT_GT(cache, 0u);
+    EXPECT_LT(out.stats.stream->disk_bytes, last_disk) << "a larger cache, fewer bytes from the disk";
+    last_disk = out.stats.stream->disk_bytes;
+    EXPECT_GT(out.stats.iterations, 2u);
+  }
+  EXPECT_LE(last_disk, edge_bytes + 2 * paged::kPageBytes * first.stats.stream->partitions)
+      << "every edge cached: each page read once (a partition's first and last pages perhaps twice)";
 }
 
 // The hybrid engine with --host-mem: the GPU's stream placement from the file

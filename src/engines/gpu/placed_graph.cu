@@ -171,6 +171,7 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     view_.edge_file = std::make_shared<const paged::EdgeFile>(options.edge_file, n, graph.num_edges(),
                                                               static_cast<uint32_t>(sizeof(V)));
     view_.host_mem_budget = options.host_mem_budget;
+    view_.host_edge_cache = options.host_edge_cache;
   }
 
   auto start = std::chrono::steady_clock::now();

@@ -102,7 +102,8 @@ struct DeviceGraph {
   // --host-mem (GpuOptions::edge_file): the graph's .tgb file, the stream
   // placement's partitions read from it; null otherwise.
   std::shared_ptr<const paged::EdgeFile> edge_file;
-  uint64_t host_mem_budget = 0;  // its bytes for the offsets and the page buffers
+  uint64_t host_mem_budget = 0;  // its bytes for the offsets, the page buffers and the host cache
+  bool host_edge_cache = true;    // GpuOptions::host_edge_cache
   // The device placement: its in-edges blocked by source for dense gathers
   // (source_blocks.h), built at the first gather; null for the others.
   std::shared_ptr<SourceBlocks<V>> source_blocks;

@@ -63,7 +63,11 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
       throw Error(r.algorithm->name() + " needs the in-edges (CSC) of this directed graph, and they were not built");
   }
   const EdgeReads reads = batch_reads(each);
-  gpu::PlacedGraph<V> placed(graph, reads, options);
+  // --host-mem: what the GPU's page buffers leave is the CPU side's
+  // (HostMemSplit), not a host cache of the GPU's.
+  GpuOptions on_gpu = options;
+  on_gpu.host_edge_cache = false;
+  gpu::PlacedGraph<V> placed(graph, reads, on_gpu);
   hybrid::BufferPool mirrors;  // pinned once for the batch's runs, released before the placement
   std::map<std::string, hybrid::SplitModels> models;  // by algorithm: its later runs start from what the first measured
   std::optional<hybrid::HostMemSplit<V>> split;

@@ -649,7 +649,11 @@ class StreamedSource {
   }
 
   // --host-mem: what stays in host memory, the offsets (of each CSR placed)
-  // and the streamers' page buffers, within the budget; refused in one line.
+  // and the streamers' chunk buffers, within the budget; refused in one line.
+  // The rest keeps edges the iterations copy again in host memory (each
+  // streamer's share by its bytes), where the engine may
+  // (DeviceGraph::host_edge_cache: the GPU engine alone; the hybrid leaves
+  // the rest to its CPU side).
   void check_host_mem(bool gather) {
     const bool in_offsets = gather && g_.in.host_offsets != nullptr && g_.in.host_offsets != g_.out.host_offsets;
     const uint64_t offsets = (n_ + 1) * sizeof(eid_t) * (in_offsets ? 2 : 1);
@@ -659,8 +663,16 @@ class StreamedSource {
     if (offsets + buffers > g_.host_mem_budget)
       throw usage_error("--host-mem " + std::to_string(g_.host_mem_budget) + " bytes is too small for the stream placement: " +
                         "its offsets (" + std::to_string(offsets) + " bytes) and page buffers (" + std::to_string(buffers) +
-                        " bytes, a partition's pages for each staging buffer; --gpu-mem sets the partitions' size) need " +
-                        std::to_string(offsets + buffers));
+                        " bytes: two chunks of up to 64 MiB of ids for each streamed array, no larger than a partition; " +
+                        "--gpu-mem sets the partitions' size) need " + std::to_string(offsets + buffers));
+    if (!g_.host_edge_cache) return;
+    const uint64_t rest = g_.host_mem_budget - offsets - buffers;
+    const uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
+    const uint64_t pull = gather_streamer_ ? gather_streamer_->streamed_file_bytes() : 0;
+    if (push + pull == 0) return;
+    const uint64_t to_push = static_cast<uint64_t>(static_cast<long double>(rest) * push / (push + pull));
+    if (streamer_) stats_.host_cache_bytes += streamer_->keep_in_host(std::min(to_push, push));
+    if (gather_streamer_) stats_.host_cache_bytes += gather_streamer_->keep_in_host(std::min(rest - to_push, pull));
   }
 
   void add_traffic(const subgraph::StreamTraffic& t) {

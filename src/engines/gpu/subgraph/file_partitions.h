@@ -1,14 +1,23 @@
 // --host-mem on the stream placement (docs/HOST-MEM.md): a streamed edge
-// array's partitions read from the graph's .tgb file, page by page, into
+// array's partitions read from the graph's .tgb file, in chunks, into
 // page-aligned host buffers that the partition streamer registers with CUDA
 // and copies to the GPU from. So the edges need not be in host memory: only
-// the offsets and these buffers are.
+// the offsets and these buffers are, and whatever of the budget is left
+// keeps a span of the edges in host memory once read (the host cache), so
+// that later iterations copy it from there instead of reading the disk.
+//
+// Chunks, not whole partitions: a partition's pages read into one buffer
+// took a partition's bytes of --host-mem per staging buffer (kron:25 at
+// --gpu-mem 4G: 1.07 GB of a 1.49 GB budget), and its copy to the GPU
+// waited for its last page. Chunks of kChunkBytes leave the rest of the
+// budget to the cache, and the copy of one chunk runs while the next is read.
 //
 // The ids read are checked against the vertex count, as the paged CPU
 // engine's are: a file changed since the load must not become a GPU write
 // out of bounds.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -29,33 +38,86 @@ struct FileArrays {
 
 class FilePartitions {
  public:
-  // `buffers` buffers, each for up to `partition_edges` edges of
-  // `id_bytes`-wide ids (and their 4-byte weights where the arrays name them).
-  FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t partition_edges, int buffers);
+  // A chunk's ids: 64 MiB reads reach the lent machines' disks' whole rate
+  // (2.3 GB/s on the H100 machine's, 1.2 at 64 KiB; docs/PERF.md).
+  static constexpr uint64_t kChunkBytes = uint64_t{64} << 20;
+  // Chunk buffers in turn: one is read while the last one's copy runs.
+  static constexpr int kChunkBuffers = 2;
 
-  struct Edges {
-    const void* neighbors = nullptr;   // the first edge's id, in buffer b
-    const weight_t* weights = nullptr;  // its weight; null without weights
+  // For an array of `edges` edges of `id_bytes`-wide ids (and 4-byte weights
+  // where the arrays name them), read in ranges of up to `partition_edges`:
+  // chunk buffers of the smaller of kChunkBytes of ids and a partition.
+  FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t edges, uint64_t partition_edges);
+
+  // Keeps edges [first, first + count) (first rounded down to a whole
+  // granule, the span cut at the array's end) in host memory once read.
+  // Once, before any read; 0 keeps none.
+  void keep(eid_t first, uint64_t count);
+
+  // Edges of a range, in host memory: in chunk buffer `buffer`, or in the
+  // kept span (buffer -1), which no later read overwrites.
+  struct Piece {
+    int buffer = -1;
+    const void* neighbors = nullptr;
+    const weight_t* weights = nullptr;  // null without weights
+    eid_t first = 0;                    // the piece's first edge
+    uint64_t count = 0;
   };
-  // Edges [begin, end) of the array into buffer b (whole pages), checked.
-  // Throws tg::Error (input) for a read error or an id out of range.
-  Edges read(int b, eid_t begin, eid_t end);
+  // Edges [begin, end) of the array, in order, as pieces of at most a chunk:
+  // before_fill(b) is called before chunk buffer b is read into (the caller
+  // waits there for its last copy from it), take(piece) once a piece is in
+  // host memory, checked. Throws tg::Error (input) for a read error or an id
+  // out of range.
+  template <typename BeforeFill, typename Take>
+  void read(eid_t begin, eid_t end, BeforeFill&& before_fill, Take&& take) {
+    for (eid_t at = begin; at < end;) {
+      // No piece crosses a chunk's window (whole pages of ids and weights
+      // alike) or an edge of the kept span.
+      eid_t stop = std::min<eid_t>(end, (at / chunk_edges_ + 1) * chunk_edges_);
+      if (at >= kept_begin_ && at < kept_end_) {
+        stop = std::min(stop, kept_end_);
+        take(kept_piece(at, stop));
+      } else {
+        if (at < kept_begin_) stop = std::min(stop, kept_begin_);
+        const int b = next_buffer_;
+        next_buffer_ = (next_buffer_ + 1) % kChunkBuffers;
+        before_fill(b);
+        take(chunk_piece(b, at, stop));
+      }
+      at = stop;
+    }
+  }
 
-  // Each buffer's memory (page-aligned, whole pages): for cudaHostRegister.
+  // Each buffer's memory and the kept span's (page-aligned, whole pages):
+  // for cudaHostRegister.
   std::vector<std::pair<void*, uint64_t>> memory() const;
-  uint64_t host_bytes() const;                   // all buffers
+  uint64_t host_bytes() const;  // the chunk buffers
+  uint64_t kept_bytes() const;  // the kept span
+  std::pair<eid_t, eid_t> kept() const { return {kept_begin_, kept_end_}; }
+  uint64_t chunk_edges() const { return chunk_edges_; }
   uint64_t bytes_read() const { return bytes_read_; }  // from the file, since construction
   bool weighted() const { return arrays_.weights_section >= 0; }
 
+  // A granule of the kept span: whole pages of ids and of weights alike.
+  static constexpr uint64_t kGranuleEdges = paged::kPageBytes / sizeof(weight_t);
+
  private:
-  // Reads `bytes` of `section` from byte `first` into `region`; the data's
-  // address in it.
-  const char* read_section(paged::PageMemory& region, int section, uint64_t first, uint64_t bytes);
+  Piece chunk_piece(int b, eid_t begin, eid_t end);
+  Piece kept_piece(eid_t begin, eid_t end);
+  // Reads `bytes` of `section` from byte `first` of it into `region` (of
+  // `region_bytes`, page-aligned); the data's address in it.
+  const char* read_section(char* region, uint64_t region_bytes, int section, uint64_t first, uint64_t bytes);
+  void check(const void* ids, uint64_t count) const;
 
   FileArrays arrays_;
   uint32_t id_bytes_;
-  uint64_t region_bytes_[2] = {0, 0};  // a neighbours' region, a weights' region
-  std::vector<paged::PageMemory> neighbors_, weights_;
+  uint64_t edges_;
+  uint64_t chunk_edges_;  // a multiple of kGranuleEdges
+  std::vector<paged::PageMemory> neighbors_, weights_;  // the chunk buffers
+  int next_buffer_ = 0;
+  eid_t kept_begin_ = 0, kept_end_ = 0;
+  paged::PageMemory kept_neighbors_{nullptr, nullptr}, kept_weights_{nullptr, nullptr};
+  std::vector<bool> kept_read_;  // a granule's edges read into the span
   uint64_t bytes_read_ = 0;
 };
 

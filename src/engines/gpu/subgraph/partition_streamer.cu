@@ -72,15 +72,10 @@ PartitionStreamer<V>::PartitionStreamer(const StreamSource<V>& source, const Str
   if (src_.file) {
     FileArrays arrays = *src_.file;
     if (!cfg_.entry.weights) arrays.weights_section = -1;
-    files_ = std::make_unique<FilePartitions>(arrays, static_cast<uint32_t>(sizeof(V)), cfg_.partition_edges,
-                                              static_cast<int>(cfg_.staging_buffers));
-    // Registered, so that each copy from them is a DMA the copy stream
-    // overlaps with the kernels (a copy from pageable memory is staged).
-    for (const auto& [p, bytes] : files_->memory()) {
-      TG_CUDA(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
-      files_registered_.push_back(p);
-    }
-    for (uint64_t b = 0; b < cfg_.staging_buffers; ++b) {
+    const uint64_t edges = src_.n > 0 ? src_.offsets_host[src_.n] : 0;
+    files_ = std::make_unique<FilePartitions>(arrays, static_cast<uint32_t>(sizeof(V)), edges, cfg_.partition_edges);
+    register_file_memory();
+    for (int b = 0; b < FilePartitions::kChunkBuffers; ++b) {
       cudaEvent_t e;
       TG_CUDA(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
       file_free_.push_back(e);
@@ -103,6 +98,36 @@ PartitionStreamer<V>::PartitionStreamer(const StreamSource<V>& source, const Str
     TG_CUDA(cudaMemcpy(split_.data(), split.data(), split.size() * sizeof(eid_t), cudaMemcpyHostToDevice));
     TG_CUDA(cudaMemcpy(keys_.data(), keys.data(), keys.size() * sizeof(uint64_t), cudaMemcpyHostToDevice));
   }
+}
+
+// Registered, so that each copy from them is a DMA the copy stream overlaps
+// with the kernels (a copy from pageable memory is staged).
+template <typename V>
+void PartitionStreamer<V>::register_file_memory() {
+  for (const auto& [p, bytes] : files_->memory()) {
+    if (std::find(files_registered_.begin(), files_registered_.end(), p) != files_registered_.end()) continue;
+    TG_CUDA(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+    files_registered_.push_back(p);
+  }
+}
+
+template <typename V>
+uint64_t PartitionStreamer<V>::streamed_file_bytes() const {
+  if (!files_) return 0;
+  const uint64_t edges = src_.n > 0 ? src_.offsets_host[src_.n] : 0;
+  return (edges - std::min<uint64_t>(edges, schedule_.resident_edges_used())) * cfg_.entry.bytes();
+}
+
+template <typename V>
+uint64_t PartitionStreamer<V>::keep_in_host(uint64_t bytes) {
+  if (!files_ || bytes == 0) return 0;
+  // The partitions past those resident in GPU memory (PT-Opt's first ones;
+  // PT keeps none there), which every iteration over them copies again.
+  // Whole granules, so that the span's memory stays within `bytes`.
+  const uint64_t granule = FilePartitions::kGranuleEdges;
+  files_->keep(schedule_.resident_edges_used(), bytes / cfg_.entry.bytes() / granule * granule);
+  register_file_memory();
+  return files_->kept_bytes();
 }
 
 template <typename V>
@@ -195,16 +220,20 @@ void PartitionStreamer<V>::issue_copy(const StreamStep& step, cudaStream_t strea
   // Resident partitions land at their own positions; staging ones at 0.
   const eid_t at = step.load == StreamStep::Load::kResident ? p.edge_begin : 0;
   if (files_) {
-    // From the file: page buffer b (a staging step's own, the first for
-    // resident loads) once its last copy is done, read on this thread while
-    // the GPU works on the steps before, then copied on `stream`.
-    const size_t b = step.load == StreamStep::Load::kStaging ? step.staging_buffer : 0;
-    TG_CUDA(cudaEventSynchronize(file_free_[b]));
-    const FilePartitions::Edges e = files_->read(static_cast<int>(b), p.edge_begin, p.edge_begin + edges);
-    TG_CUDA(cudaMemcpyAsync(dst_n + at, e.neighbors, edges * sizeof(V), cudaMemcpyHostToDevice, stream));
-    if (cfg_.entry.weights)
-      TG_CUDA(cudaMemcpyAsync(dst_w + at, e.weights, edges * sizeof(weight_t), cudaMemcpyHostToDevice, stream));
-    TG_CUDA(cudaEventRecord(file_free_[b], stream));
+    // From the file, chunk by chunk, read on this thread while the GPU works
+    // on the steps before: a chunk buffer once its last copy is done, each
+    // piece copied on `stream` as it comes (the kept span's, read once, from
+    // where it stays).
+    files_->read(
+        p.edge_begin, p.edge_begin + edges, [&](int b) { TG_CUDA(cudaEventSynchronize(file_free_[b])); },
+        [&](const FilePartitions::Piece& piece) {
+          const eid_t to = at + (piece.first - p.edge_begin);
+          TG_CUDA(cudaMemcpyAsync(dst_n + to, piece.neighbors, piece.count * sizeof(V), cudaMemcpyHostToDevice, stream));
+          if (cfg_.entry.weights)
+            TG_CUDA(cudaMemcpyAsync(dst_w + to, piece.weights, piece.count * sizeof(weight_t), cudaMemcpyHostToDevice,
+                                    stream));
+          if (piece.buffer >= 0) TG_CUDA(cudaEventRecord(file_free_[piece.buffer], stream));
+        });
     return;
   }
   TG_CUDA(cudaMemcpyAsync(dst_n + at, src_.neighbors_host + p.edge_begin, edges * sizeof(V), cudaMemcpyHostToDevice,

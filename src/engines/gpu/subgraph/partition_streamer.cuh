@@ -97,6 +97,13 @@ class PartitionStreamer {
   // file so far (0 where the edges are in host memory).
   uint64_t file_buffer_bytes() const { return files_ ? files_->host_bytes() : 0; }
   uint64_t file_bytes_read() const { return files_ ? files_->bytes_read() : 0; }
+  // --host-mem: the bytes of the edges this streamer copies from the file
+  // every iteration (those not resident in GPU memory), and a host cache of
+  // up to `bytes` of them, kept once read (file_partitions.h); returns the
+  // cache's bytes. Before any run; 0 without a file.
+  uint64_t streamed_file_bytes() const;
+  uint64_t keep_in_host(uint64_t bytes);
+  uint64_t host_cache_bytes() const { return files_ ? files_->kept_bytes() : 0; }
   // A frontier queue (distinct vertices, any order) radix-sorted into the
   // streamer's own array, for run(): push steps append their output in
   // whatever order the atomics give, and run() needs vertex order.
@@ -120,6 +127,7 @@ class PartitionStreamer {
   // later iterations read them all).
   void clip_staging(StreamIteration& it, eid_t end) const;
   StreamUnit<V> unit_of(const StreamStep& step, const V* active) const;
+  void register_file_memory();
 
   StreamSource<V> src_;
   StreamConfig cfg_;
@@ -135,8 +143,8 @@ class PartitionStreamer {
   cudaStream_t resident_stream_ = nullptr;
   std::vector<cudaEvent_t> loaded_, free_;  // per staging buffer
   cudaEvent_t residents_loaded_ = nullptr;
-  // --host-mem: the page buffers (one per staging buffer; resident loads
-  // take the first) and, per buffer, an event after the last copy from it.
+  // --host-mem: the file's chunk buffers and host cache, registered, and per
+  // chunk buffer an event after the last copy from it.
   std::unique_ptr<FilePartitions> files_;
   std::vector<void*> files_registered_;
   std::vector<cudaEvent_t> file_free_;
