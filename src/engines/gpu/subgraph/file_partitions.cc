@@ -1,5 +1,6 @@
 #include "engines/gpu/subgraph/file_partitions.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.h"
@@ -80,7 +81,7 @@ FilePartitions::Piece FilePartitions::kept_piece(eid_t begin, eid_t end) {
       continue;
     }
     uint64_t h = g;
-    while (h < last && !kept_read_[h]) kept_read_[h++] = true;
+    while (h < last && !kept_read_[h]) ++h;
     const eid_t first = kept_begin_ + g * kGranuleEdges;
     const uint64_t count = std::min<eid_t>(kept_begin_ + h * kGranuleEdges, kept_end_) - first;
     const uint64_t into = g * kGranuleEdges;
@@ -90,6 +91,7 @@ FilePartitions::Piece FilePartitions::kept_piece(eid_t begin, eid_t end) {
     if (weighted())
       read_section(kept_weights_.get() + into * sizeof(weight_t), paged::page_ceil(count * sizeof(weight_t)),
                    arrays_.weights_section, first * sizeof(weight_t), count * sizeof(weight_t));
+    std::fill(kept_read_.begin() + g, kept_read_.begin() + h, true);  // once read and checked
     g = h;
   }
   Piece p;
