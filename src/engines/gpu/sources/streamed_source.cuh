@@ -651,7 +651,7 @@ class StreamedSource {
   // --host-mem: what stays in host memory, the offsets (of each CSR placed)
   // and the streamers' chunk buffers, within the budget; refused in one line.
   // The rest keeps edges the iterations copy again in host memory (each
-  // streamer's share by its bytes), where the engine may
+  // streamer's share by the bytes it streams), where the engine may
   // (DeviceGraph::host_edge_cache: the GPU engine alone; the hybrid leaves
   // the rest to its CPU side).
   void check_host_mem(bool gather) {
@@ -667,12 +667,18 @@ class StreamedSource {
                         "--gpu-mem sets the partitions' size) need " + std::to_string(offsets + buffers));
     if (!g_.host_edge_cache) return;
     const uint64_t rest = g_.host_mem_budget - offsets - buffers;
-    const uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
-    const uint64_t pull = gather_streamer_ ? gather_streamer_->streamed_file_bytes() : 0;
+    // Where both are resident in GPU memory, runs after the first still load
+    // them again: halves.
+    uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
+    uint64_t pull = gather_streamer_ ? gather_streamer_->streamed_file_bytes() : 0;
+    if (push + pull == 0) {
+      push = streamer_ ? 1 : 0;
+      pull = gather_streamer_ ? 1 : 0;
+    }
     if (push + pull == 0) return;
     const uint64_t to_push = static_cast<uint64_t>(static_cast<long double>(rest) * push / (push + pull));
-    if (streamer_) stats_.host_cache_bytes += streamer_->keep_in_host(std::min(to_push, push));
-    if (gather_streamer_) stats_.host_cache_bytes += gather_streamer_->keep_in_host(std::min(rest - to_push, pull));
+    if (streamer_) stats_.host_cache_bytes += streamer_->keep_in_host(to_push);
+    if (gather_streamer_) stats_.host_cache_bytes += gather_streamer_->keep_in_host(rest - to_push);
   }
 
   void add_traffic(const subgraph::StreamTraffic& t) {
