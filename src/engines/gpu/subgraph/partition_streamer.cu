@@ -18,6 +18,11 @@ unsigned blocks_for(uint64_t threads, int sms) {
   return static_cast<unsigned>(std::max<uint64_t>(1, std::min(b, cap)));
 }
 
+template <typename V>
+uint64_t edges_of(const StreamSource<V>& source) {
+  return source.n > 0 ? source.offsets_host[source.n] : 0;
+}
+
 std::vector<EdgeRange> plan_for(const eid_t* offsets_host, uint64_t n, const StreamConfig& config) {
   if (offsets_host == nullptr) throw Error("partition streamer: no host offsets");
   return plan_partitions(std::span<const eid_t>(offsets_host, n + 1), config.partition_edges);
@@ -72,7 +77,7 @@ PartitionStreamer<V>::PartitionStreamer(const StreamSource<V>& source, const Str
   if (src_.file) {
     FileArrays arrays = *src_.file;
     if (!cfg_.entry.weights) arrays.weights_section = -1;
-    const uint64_t edges = src_.n > 0 ? src_.offsets_host[src_.n] : 0;
+    const uint64_t edges = edges_of(src_);
     files_ = std::make_unique<FilePartitions>(arrays, static_cast<uint32_t>(sizeof(V)), edges, cfg_.partition_edges);
     register_file_memory();
     for (int b = 0; b < FilePartitions::kChunkBuffers; ++b) {
@@ -114,7 +119,7 @@ void PartitionStreamer<V>::register_file_memory() {
 template <typename V>
 uint64_t PartitionStreamer<V>::streamed_file_bytes() const {
   if (!files_) return 0;
-  const uint64_t edges = src_.n > 0 ? src_.offsets_host[src_.n] : 0;
+  const uint64_t edges = edges_of(src_);
   return (edges - std::min<uint64_t>(edges, schedule_.resident_edges_used())) * cfg_.entry.bytes();
 }
 
@@ -127,7 +132,7 @@ uint64_t PartitionStreamer<V>::keep_in_host(uint64_t bytes) {
   // a batch (bench's trials, a run per source) loads again. Whole granules,
   // so that the span's memory stays within `bytes`.
   const uint64_t granule = FilePartitions::kGranuleEdges;
-  const uint64_t edges = src_.n > 0 ? src_.offsets_host[src_.n] : 0;
+  const uint64_t edges = edges_of(src_);
   const uint64_t count = bytes / cfg_.entry.bytes() / granule * granule;
   const eid_t resident = std::min<eid_t>(schedule_.resident_edges_used(), edges);
   eid_t first = resident;
