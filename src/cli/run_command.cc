@@ -50,9 +50,11 @@ std::optional<uint64_t> host_mem_budget(const RunCommandOptions& o, const Chosen
   const EngineChoice asked = o.engine.engine;
   const bool on_gpu = choice.gpu || o.distributed || asked == EngineChoice::kGpu || asked == EngineChoice::kHybrid;
   // One GPU's stream placement reads its partitions from the file too (on
-  // the GPU engine, or as the hybrid engine's accelerator beside a paged CPU side).
+  // the GPU engine, or as the hybrid engine's accelerator beside a paged CPU
+  // side); --placement auto takes it there (run()).
+  const Placement placement = o.engine.gpu.placement;
   const bool gpu_stream = asked != EngineChoice::kCpu && !o.distributed && o.engine.gpu.gpus == 0 &&
-                          o.engine.gpu.placement == Placement::kStream;
+                          (placement == Placement::kStream || placement == Placement::kAuto);
   return host_mem_budget(o.host_mem, o.graph.graph, o.graph, on_gpu, gpu_stream);
 }
 
@@ -149,6 +151,8 @@ void run(const RunCommandOptions& o, const std::string& command_line) {
   } else {
     EngineOptions engine = o.engine;
     if (host_mem) {  // the stream placement's partitions from the file (docs/HOST-MEM.md)
+      // The one GPU placement that reads the file: what auto means here.
+      if (engine.gpu.placement == Placement::kAuto) engine.gpu.placement = Placement::kStream;
       engine.gpu.edge_file = o.graph.graph;
       engine.gpu.host_mem_budget = *host_mem;
     }
@@ -206,8 +210,9 @@ void add_run_command(CLI::App& app) {
                   "Continue a killed run from FOLDER's last checkpoint (and go on saving there); the results equal "
                   "an uninterrupted run's");
   cmd->add_option("--host-mem", o->host_mem,
-                  "CPU engine, or one GPU with --placement stream; .tgb input: keep at most SIZE bytes of the graph "
-                  "in host memory (e.g. 512M); edges that do not fit are read from the file in pages (docs/HOST-MEM.md)")
+                  "CPU engine, or one GPU's --placement stream (auto takes it); .tgb input: keep at most SIZE bytes "
+                  "of the graph in host memory (e.g. 512M); edges that do not fit are read from the file in pages "
+                  "(docs/HOST-MEM.md)")
       ->check(SizeValidator());
   add_vertex_order(*cmd, o->vertex_order);
   cmd->add_option("-o,--output", o->output, "Write per-vertex results to FILE, one '<id> <value>' line per vertex");

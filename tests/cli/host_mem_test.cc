@@ -249,9 +249,9 @@ TEST(HostMem, BenchRunsTheCpuPlacementPaged) {
 // A GPU engine's run with --host-mem (args: the engine and placement): on a
 // GPU it runs, its partitions read from the file, and verifies; without one
 // the refusal is the GPU's, not --host-mem's. The record, or null without a GPU.
-nlohmann::json run_on_gpu_from_file(const std::string& engine) {
-  const ProgramResult r =
-      run_tiergraph("run pagerank " + engine + " --placement stream --graph " + kron_file() + " --host-mem 1G --verify --json");
+nlohmann::json run_on_gpu_from_file(const std::string& engine, const std::string& placement = "stream") {
+  const ProgramResult r = run_tiergraph("run pagerank " + engine + " --placement " + placement + " --graph " + kron_file() +
+                                        " --host-mem 1G --verify --json");
   std::string why;
   if (!tg::gpu_available(&why)) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
@@ -269,6 +269,26 @@ nlohmann::json run_on_gpu_from_file(const std::string& engine) {
 
 // --engine gpu --placement stream takes --host-mem.
 TEST(HostMem, OneGpusStreamPlacementReadsTheFile) { run_on_gpu_from_file("--engine gpu"); }
+
+// With --host-mem, --placement auto is the stream placement, the one GPU
+// placement that reads the file: `--engine gpu` alone runs it on a GPU (and
+// without one is refused for want of a GPU, as above), and the default
+// engine runs it where there is a GPU and the paged CPU engine where not.
+TEST(HostMem, AutoPlacementIsTheStreamPlacement) {
+  run_on_gpu_from_file("--engine gpu", "auto");
+  const ProgramResult r = run_tiergraph("run pagerank --graph " + kron_file() + " --host-mem 80K --verify --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["verification"]["ok"].get<bool>());
+  std::string why;
+  if (tg::gpu_available(&why)) {
+    EXPECT_EQ(j["engine"].get<std::string>(), "gpu") << r.out;
+    EXPECT_GT(j["details"]["disk_bytes"].get<uint64_t>(), 0u) << r.out;  // the GPU's partitions, from the file
+  } else {
+    EXPECT_EQ(j["engine"].get<std::string>(), "cpu") << r.out;
+    EXPECT_TRUE(j["details"]["host_mem"]["paged"].get<bool>()) << r.out;
+  }
+}
 
 // --engine hybrid --placement stream too: the GPU's stream placement from the
 // file and a CPU side within the other half of the budget (paged where the
@@ -310,8 +330,10 @@ TEST(HostMem, RefusedInOneLine) {
   std::ofstream(el) << "0 1\n1 2\n";
   expect_refused(run + el + " --host-mem 1M", "from a .tgb file");
   // On the GPU only one GPU's stream placement reads the file (docs/HOST-MEM.md).
-  expect_refused("run pagerank --engine gpu --graph " + kron_file() + " --host-mem 1M", "--placement stream read edges");
-  expect_refused("run pagerank --engine hybrid --graph " + kron_file() + " --host-mem 1M", "--placement stream read edges");
+  expect_refused("run pagerank --engine gpu --placement device --graph " + kron_file() + " --host-mem 1M",
+                 "--placement stream read edges");
+  expect_refused("run pagerank --engine hybrid --placement subgraph --graph " + kron_file() + " --host-mem 1M",
+                 "--placement stream read edges");
   expect_refused("run pagerank --engine gpu --placement zerocopy-aligned --graph " + kron_file() + " --host-mem 1M",
                  "--placement stream read edges");
   expect_refused(run + kron_file() + " --host-mem 1M --undirected", "as the .tgb file stores them");
