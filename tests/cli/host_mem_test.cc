@@ -276,7 +276,9 @@ TEST(HostMem, OneGpusStreamPlacementReadsTheFile) { run_on_gpu_from_file("--engi
 // engine runs it where there is a GPU and the paged CPU engine where not.
 TEST(HostMem, AutoPlacementIsTheStreamPlacement) {
   run_on_gpu_from_file("--engine gpu", "auto");
-  const ProgramResult r = run_tiergraph("run pagerank --graph " + kron_file() + " --host-mem 80K --verify --json");
+  // 300K: below the CPU engine's offsets and edges (paged), above the GPU's
+  // offsets and chunk buffers.
+  const ProgramResult r = run_tiergraph("run pagerank --graph " + kron_file() + " --host-mem 300K --verify --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(j["verification"]["ok"].get<bool>());

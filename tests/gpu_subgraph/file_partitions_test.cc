@@ -101,9 +101,14 @@ TEST(FilePartitions, ReadsWhatTheFileHoldsInChunks) {
             EXPECT_EQ(bytes % paged::kPageBytes, 0u);
           }
           EXPECT_EQ(parts.host_bytes(), 2 * parts.chunk_edges() * (sizeof(V) + sizeof(weight_t)));
-          // A large partition's chunks stop at kChunkBytes of ids.
-          FilePartitions large({file, formats::kOutNeighbors, -1, g.num_vertices}, sizeof(V), m, uint64_t{1} << 40);
+          // A large partition's chunks stop at kChunkBytes of ids, and at the
+          // array (in whole granules).
+          FilePartitions large({file, formats::kOutNeighbors, -1, g.num_vertices}, sizeof(V), uint64_t{1} << 40,
+                               uint64_t{1} << 40);
           EXPECT_EQ(large.chunk_edges(), FilePartitions::kChunkBytes / sizeof(V));
+          FilePartitions whole({file, formats::kOutNeighbors, -1, g.num_vertices}, sizeof(V), m, uint64_t{1} << 40);
+          EXPECT_EQ(whole.chunk_edges(), (m + 1023) / 1024 * 1024);
+          read_checked(whole, g, 0, m);
           // Without weights, none are read or held.
           FilePartitions bare({file, formats::kOutNeighbors, -1, g.num_vertices}, sizeof(V), m, kPartition);
           EXPECT_FALSE(bare.weighted());

@@ -17,7 +17,8 @@ FilePartitions::FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t ed
     : arrays_(std::move(arrays)),
       id_bytes_(id_bytes),
       edges_(edges),
-      chunk_edges_(round_up(std::min(kChunkBytes / std::max<uint32_t>(id_bytes, 1), std::max<uint64_t>(partition_edges, 1)),
+      chunk_edges_(round_up(std::max<uint64_t>(
+                                std::min({kChunkBytes / std::max<uint32_t>(id_bytes, 1), partition_edges, edges}), 1),
                             kGranuleEdges)),
       kept_neighbors_(paged::page_memory(0)),
       kept_weights_(paged::page_memory(0)) {

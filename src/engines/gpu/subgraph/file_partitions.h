@@ -46,7 +46,8 @@ class FilePartitions {
 
   // For an array of `edges` edges of `id_bytes`-wide ids (and 4-byte weights
   // where the arrays name them), read in ranges of up to `partition_edges`:
-  // chunk buffers of the smaller of kChunkBytes of ids and a partition.
+  // chunk buffers of the least of kChunkBytes of ids, a partition and the
+  // array (in whole granules).
   FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t edges, uint64_t partition_edges);
 
   // Keeps edges [first, first + count) (first rounded down to a whole
