@@ -19,9 +19,7 @@ FilePartitions::FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t ed
       edges_(edges),
       chunk_edges_(round_up(std::max<uint64_t>(
                                 std::min({kChunkBytes / std::max<uint32_t>(id_bytes, 1), partition_edges, edges}), 1),
-                            kGranuleEdges)),
-      kept_neighbors_(paged::page_memory(0)),
-      kept_weights_(paged::page_memory(0)) {
+                            kGranuleEdges)) {
   if (!arrays_.file) throw Error("stream placement: no edge file to read the partitions from");
   if (id_bytes_ != 4 && id_bytes_ != 8) throw Error("stream placement: " + std::to_string(id_bytes_) + "-byte ids");
   for (int b = 0; b < kChunkBuffers; ++b) {
@@ -31,17 +29,12 @@ FilePartitions::FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t ed
 }
 
 void FilePartitions::keep(eid_t first, uint64_t count) {
-  if (kept_end_ > kept_begin_ || bytes_read_ > 0) throw Error("stream placement: the host cache is set once, before any read");
-  kept_begin_ = std::min<eid_t>(first / kGranuleEdges * kGranuleEdges, edges_);
-  kept_end_ = kept_begin_ + std::min<uint64_t>(count, edges_ - kept_begin_);
-  if (kept_end_ == kept_begin_) {
-    kept_begin_ = kept_end_ = 0;
-    return;
-  }
-  const uint64_t span = kept_end_ - kept_begin_;
-  kept_neighbors_ = paged::page_memory(round_up(span, kGranuleEdges) * id_bytes_);
-  if (weighted()) kept_weights_ = paged::page_memory(round_up(span, kGranuleEdges) * sizeof(weight_t));
-  kept_read_.assign((span + kGranuleEdges - 1) / kGranuleEdges, false);
+  if (kept_.held(arrays_.neighbors_section) != paged::ResidentRange{} || bytes_read_ > 0)
+    throw Error("stream placement: the host cache is set once, before any read");
+  first = std::min<eid_t>(first / kGranuleEdges * kGranuleEdges, edges_);
+  std::vector<paged::EdgeArray> arrays = {{arrays_.neighbors_section, id_bytes_}};
+  if (weighted()) arrays.push_back({arrays_.weights_section, static_cast<uint32_t>(sizeof(weight_t))});
+  kept_ = paged::ResidentEdges(arrays, first, std::min<uint64_t>(count, edges_ - first));
 }
 
 const char* FilePartitions::read_section(char* region, uint64_t region_bytes, int section, uint64_t first,
@@ -72,54 +65,49 @@ FilePartitions::Piece FilePartitions::chunk_piece(int b, eid_t begin, eid_t end)
   return p;
 }
 
+const char* FilePartitions::kept_section(int section, uint32_t bytes_per_edge, eid_t begin, eid_t end, bool ids) {
+  const paged::ResidentRange held = kept_.held(section);
+  const uint64_t origin = arrays_.file->section_offset(section), base = kept_.base(section);
+  const uint64_t held_from = held.begin * bytes_per_edge, held_to = held.end * bytes_per_edge;
+  char* memory = kept_.data(section);
+  kept_.read_missing(section, paged::page_floor(begin * bytes_per_edge), paged::page_ceil(end * bytes_per_edge),
+                     [&](uint64_t from, uint64_t to) {
+                       bytes_read_ += arrays_.file->read(memory + (from - base), origin + from, origin + to);
+                       const uint64_t a = std::max(from, held_from), b = std::min(to, held_to);
+                       if (ids && a < b) check(memory + (a - base), (b - a) / bytes_per_edge);
+                     });
+  return memory + (begin * bytes_per_edge - base);
+}
+
 FilePartitions::Piece FilePartitions::kept_piece(eid_t begin, eid_t end) {
-  // The granules not read yet, in runs, straight into their places in the
-  // span (whose first edge starts a granule, so its pages are the file's).
-  const uint64_t last = (end - kept_begin_ + kGranuleEdges - 1) / kGranuleEdges;
-  for (uint64_t g = (begin - kept_begin_) / kGranuleEdges; g < last;) {
-    if (kept_read_[g]) {
-      ++g;
-      continue;
-    }
-    uint64_t h = g;
-    while (h < last && !kept_read_[h]) ++h;
-    const eid_t first = kept_begin_ + g * kGranuleEdges;
-    const uint64_t count = std::min<eid_t>(kept_begin_ + h * kGranuleEdges, kept_end_) - first;
-    const uint64_t into = g * kGranuleEdges;
-    const char* ids = read_section(kept_neighbors_.get() + into * id_bytes_, paged::page_ceil(count * id_bytes_),
-                                   arrays_.neighbors_section, first * id_bytes_, count * id_bytes_);
-    check(ids, count);
-    if (weighted())
-      read_section(kept_weights_.get() + into * sizeof(weight_t), paged::page_ceil(count * sizeof(weight_t)),
-                   arrays_.weights_section, first * sizeof(weight_t), count * sizeof(weight_t));
-    std::fill(kept_read_.begin() + g, kept_read_.begin() + h, true);  // once read and checked
-    g = h;
-  }
   Piece p;
   p.first = begin;
   p.count = end - begin;
-  p.neighbors = kept_neighbors_.get() + (begin - kept_begin_) * id_bytes_;
-  if (weighted()) p.weights = reinterpret_cast<const weight_t*>(kept_weights_.get()) + (begin - kept_begin_);
+  p.neighbors = kept_section(arrays_.neighbors_section, id_bytes_, begin, end, true);
+  if (weighted())
+    p.weights = reinterpret_cast<const weight_t*>(
+        kept_section(arrays_.weights_section, sizeof(weight_t), begin, end, false));
   return p;
 }
 
-std::vector<std::pair<void*, uint64_t>> FilePartitions::memory() const {
+std::vector<std::pair<void*, uint64_t>> FilePartitions::memory() {
   std::vector<std::pair<void*, uint64_t>> out;
   for (const paged::PageMemory& m : neighbors_) out.emplace_back(m.get(), chunk_edges_ * id_bytes_);
   if (weighted())
     for (const paged::PageMemory& m : weights_) out.emplace_back(m.get(), chunk_edges_ * sizeof(weight_t));
-  const uint64_t span = round_up(kept_end_ - kept_begin_, kGranuleEdges);
-  if (kept_neighbors_) out.emplace_back(kept_neighbors_.get(), span * id_bytes_);
-  if (kept_weights_) out.emplace_back(kept_weights_.get(), span * sizeof(weight_t));
+  // The kept span's pages, of each section held.
+  const paged::ResidentRange span = kept_.held(arrays_.neighbors_section);
+  auto add_kept = [&](int section, uint64_t bytes_per_edge) {
+    if (char* memory = kept_.data(section))
+      out.emplace_back(memory, paged::page_ceil(span.end * bytes_per_edge) - kept_.base(section));
+  };
+  add_kept(arrays_.neighbors_section, id_bytes_);
+  if (weighted()) add_kept(arrays_.weights_section, sizeof(weight_t));
   return out;
 }
 
 uint64_t FilePartitions::host_bytes() const {
   return kChunkBuffers * chunk_edges_ * (id_bytes_ + (weighted() ? sizeof(weight_t) : 0));
-}
-
-uint64_t FilePartitions::kept_bytes() const {
-  return round_up(kept_end_ - kept_begin_, kGranuleEdges) * (id_bytes_ + (weighted() ? sizeof(weight_t) : 0));
 }
 
 }  // namespace tg::subgraph

@@ -25,6 +25,7 @@
 
 #include "core/types.h"
 #include "engines/paged/edge_file.h"
+#include "engines/paged/resident_edges.h"
 
 namespace tg::subgraph {
 
@@ -71,15 +72,16 @@ class FilePartitions {
   // out of range.
   template <typename BeforeFill, typename Take>
   void read(eid_t begin, eid_t end, BeforeFill&& before_fill, Take&& take) {
+    const paged::ResidentRange span = kept_.held(arrays_.neighbors_section);
     for (eid_t at = begin; at < end;) {
       // No piece crosses a chunk's window (whole pages of ids and weights
       // alike) or an edge of the kept span.
       eid_t stop = std::min<eid_t>(end, (at / chunk_edges_ + 1) * chunk_edges_);
-      if (at >= kept_begin_ && at < kept_end_) {
-        stop = std::min(stop, kept_end_);
+      if (at >= span.begin && at < span.end) {
+        stop = std::min(stop, span.end);
         take(kept_piece(at, stop));
       } else {
-        if (at < kept_begin_) stop = std::min(stop, kept_begin_);
+        if (at < span.begin) stop = std::min(stop, span.begin);
         const int b = next_buffer_;
         next_buffer_ = (next_buffer_ + 1) % kChunkBuffers;
         before_fill(b);
@@ -91,20 +93,27 @@ class FilePartitions {
 
   // Each buffer's memory and the kept span's (page-aligned, whole pages):
   // for cudaHostRegister.
-  std::vector<std::pair<void*, uint64_t>> memory() const;
+  std::vector<std::pair<void*, uint64_t>> memory();
   uint64_t host_bytes() const;  // the chunk buffers
-  uint64_t kept_bytes() const;  // the kept span
-  std::pair<eid_t, eid_t> kept() const { return {kept_begin_, kept_end_}; }
+  uint64_t kept_bytes() const { return kept_.memory_bytes(); }  // the kept span, whole pages
+  std::pair<eid_t, eid_t> kept() const {
+    const paged::ResidentRange span = kept_.held(arrays_.neighbors_section);
+    return {span.begin, span.end};
+  }
   uint64_t chunk_edges() const { return chunk_edges_; }
   uint64_t bytes_read() const { return bytes_read_; }  // from the file, since construction
   bool weighted() const { return arrays_.weights_section >= 0; }
 
-  // A granule of the kept span: whole pages of ids and of weights alike.
+  // A granule: whole pages of ids and of weights alike (a chunk's window, the
+  // kept span's first edge).
   static constexpr uint64_t kGranuleEdges = paged::kPageBytes / sizeof(weight_t);
 
  private:
   Piece chunk_piece(int b, eid_t begin, eid_t end);
   Piece kept_piece(eid_t begin, eid_t end);
+  // The section's bytes of kept edges [begin, end), its pages not read yet
+  // read from the file first (the ids among them checked where `ids`).
+  const char* kept_section(int section, uint32_t bytes_per_edge, eid_t begin, eid_t end, bool ids);
   // Reads `bytes` of `section` from byte `first` of it into `region` (of
   // `region_bytes`, page-aligned); the data's address in it.
   const char* read_section(char* region, uint64_t region_bytes, int section, uint64_t first, uint64_t bytes);
@@ -116,9 +125,7 @@ class FilePartitions {
   uint64_t chunk_edges_;  // a multiple of kGranuleEdges
   std::vector<paged::PageMemory> neighbors_, weights_;  // the chunk buffers
   int next_buffer_ = 0;
-  eid_t kept_begin_ = 0, kept_end_ = 0;
-  paged::PageMemory kept_neighbors_{nullptr, nullptr}, kept_weights_{nullptr, nullptr};
-  std::vector<bool> kept_read_;  // a granule's edges read into the span
+  paged::ResidentEdges kept_;  // the paged CPU engine's span of edges kept once read, page by page
   uint64_t bytes_read_ = 0;
 };
 
