@@ -104,7 +104,6 @@ class PartitionStreamer {
   // Before any run; 0 without a file.
   uint64_t streamed_file_bytes() const;
   uint64_t keep_in_host(uint64_t bytes);
-  uint64_t host_cache_bytes() const { return files_ ? files_->kept_bytes() : 0; }
   // A frontier queue (distinct vertices, any order) radix-sorted into the
   // streamer's own array, for run(): push steps append their output in
   // whatever order the atomics give, and run() needs vertex order.
