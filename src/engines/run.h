@@ -85,9 +85,11 @@ struct GpuOptions {
   std::string edge_file;
   uint64_t host_mem_budget = 0;
   // What the offsets and page buffers leave of host_mem_budget keeps edges
-  // read from the file in host memory (the stream placement's host cache).
-  // The hybrid engine turns it off: its CPU side is planned in that rest.
+  // read from the file in host memory (the stream placement's host cache),
+  // but for host_cache_leaves bytes: the hybrid engine's CPU side is planned
+  // in those (its page buffers; hybrid/host_mem_split.h).
   bool host_edge_cache = true;
+  uint64_t host_cache_leaves = 0;
 };
 
 // Fills in defaults that depend on the graph (sssp's delta), checks the

@@ -222,8 +222,11 @@ std::unique_ptr<StoredTgb> stored_tgb(const AnyGraph& graph, const std::string& 
 
 // The hybrid engine over the stand-in accelerator and the paged engine, its
 // buffers of about a fortieth of the edges (hubs read in pieces), the last
-// third of the edges resident (the CPU side's share is the last vertices).
-RunOutput run_hybrid_paged(const StoredTgb& s, const RunRequest& request, const HybridOptions& options) {
+// third of the edges resident (the CPU side's share is the last vertices),
+// or none (`resident` false: with --host-mem on a GPU, its host cache leaves
+// the CPU side only its buffers).
+RunOutput run_hybrid_paged(const StoredTgb& s, const RunRequest& request, const HybridOptions& options,
+                           bool resident) {
   return std::visit(
       [&](const auto& graph) {
         using V = typename std::decay_t<decltype(graph)>::vertex_t;
@@ -232,7 +235,7 @@ RunOutput run_hybrid_paged(const StoredTgb& s, const RunRequest& request, const 
         plan.window_edges = std::max<uint64_t>(5, graph.num_edges() / 40);
         plan.neighbor_buffer_bytes = paged::page_ceil(plan.window_edges * sizeof(V)) + 2 * paged::kPageBytes;
         plan.weight_buffer_bytes = paged::page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * paged::kPageBytes;
-        plan.resident_edges = graph.num_edges() / 3;
+        plan.resident_edges = resident ? graph.num_edges() / 3 : 0;
         plan.resident_suffix = true;
         paged::PagedSide<V> side(graph, edge_reads(request), request.algorithm->name(), s.path, plan, {});
         paged::PagedCpuEngine<V> cpu = side.make_engine();
@@ -253,7 +256,8 @@ RunOutput run_hybrid_paged(const StoredTgb& s, const RunRequest& request, const 
 // PageRank's gathers split between the accelerator and the paged CPU side
 // (which reads its pages of the in-CSR from the file), and CC, whose forest
 // steps the paged side does not split (the accelerator runs them), on the
-// shapes with hubs longer than a window, against the reference.
+// shapes with hubs longer than a window, with and without resident edges,
+// against the reference.
 TEST(HybridPaged, CpuSideReadsTheFile) {
   ThreadCount threads(2);
   for (const char* name : {"pagerank", "cc"}) {
@@ -263,22 +267,24 @@ TEST(HybridPaged, CpuSideReadsTheFile) {
         for (bool ids64 : {false, true}) {
           const auto s = stored_tgb(build_variant(find_shape(shape).edges, o, ids64), shape);
           for (std::optional<double> cpu_share : {std::optional<double>(0.5), std::optional<double>(1.0),
-                                                   std::optional<double>()}) {
-            const std::string what = std::string(name) + ", " + shape + ", " + orientation_name(o) +
-                                     (ids64 ? ", 64-bit ids" : "") + ", cpu share " +
-                                     (cpu_share ? std::to_string(*cpu_share) : std::string("model"));
-            RunOutput last;
-            EngineRunner runner = [&](const AnyGraph&, const RunRequest& r) {
-              last = run_hybrid_paged(*s, r, share(cpu_share));
-              return last;
-            };
-            EXPECT_TRUE(runs_correctly(runner, a, s->graph, Sources{})) << what;
-            ASSERT_TRUE(last.stats.paging) << what;
-            EXPECT_TRUE(last.stats.paging->paged) << what;
-            // A gather's CPU pages came from the file.
-            if (std::string(name) == "pagerank" && cpu_share && *cpu_share > 0 && num_edges(s->graph) > 0)
-              EXPECT_GT(last.stats.paging->disk_bytes, 0u) << what;
-          }
+                                                   std::optional<double>()})
+            for (bool resident : {true, false}) {
+              const std::string what = std::string(name) + ", " + shape + ", " + orientation_name(o) +
+                                       (ids64 ? ", 64-bit ids" : "") + ", cpu share " +
+                                       (cpu_share ? std::to_string(*cpu_share) : std::string("model")) +
+                                       (resident ? ", a third resident" : ", none resident");
+              RunOutput last;
+              EngineRunner runner = [&](const AnyGraph&, const RunRequest& r) {
+                last = run_hybrid_paged(*s, r, share(cpu_share), resident);
+                return last;
+              };
+              EXPECT_TRUE(runs_correctly(runner, a, s->graph, Sources{})) << what;
+              ASSERT_TRUE(last.stats.paging) << what;
+              EXPECT_TRUE(last.stats.paging->paged) << what;
+              // A gather's CPU pages came from the file.
+              if (std::string(name) == "pagerank" && cpu_share && *cpu_share > 0 && num_edges(s->graph) > 0)
+                EXPECT_GT(last.stats.paging->disk_bytes, 0u) << what;
+            }
         }
   }
 }
@@ -313,7 +319,7 @@ TEST(HybridPaged, TheCpuSideIsPlannedInWhatTheGpuBuffersLeave) {
   } catch (const Error& e) {
     const std::string what = e.what();
     EXPECT_EQ(e.kind(), ErrorKind::kUsage) << what;
-    const std::string named = "--engine hybrid: the GPU's page buffers take " + std::to_string(greedy) +
+    const std::string named = "--engine hybrid: the GPU's page buffers and host cache take " + std::to_string(greedy) +
                               " bytes of --host-mem " + std::to_string(budget);
     EXPECT_NE(what.find(named), std::string::npos) << what;
     EXPECT_NE(what.find("too small for this graph"), std::string::npos) << what;
@@ -322,6 +328,30 @@ TEST(HybridPaged, TheCpuSideIsPlannedInWhatTheGpuBuffersLeave) {
   HostMemSplit<vid32_t> roomy(graph, reads, "pagerank", s->path, whole.offset_bytes + whole.edge_bytes + gpu);
   EXPECT_EQ(roomy.beside(gpu), nullptr);
   EXPECT_FALSE(roomy.plan().paged);
+}
+
+// What the GPU's host cache leaves the CPU side (largest_buffers_bytes, with
+// the offsets): its windows at their largest and, past the buffers' rounding,
+// no edges resident; more keeps edges resident and the windows no larger, a
+// page less shrinks them. kron:14's in-edges, a window a sixteenth of them.
+TEST(HybridPaged, WhatTheGpusCacheLeavesGivesTheLargestWindows) {
+  LoadOptions lo;
+  lo.build.in_edges = true;
+  const AnyGraph any = load_graph("kron:14", lo);
+  const auto& graph = std::get<Graph<vid32_t>>(any);
+  const EdgeReads reads = edge_reads(prepare_request(any, make_request(algorithm("pagerank"), Sources{})));
+  const paged::HostMemPlan whole = paged::plan_host_memory(graph, reads, UINT64_MAX);
+  const uint64_t largest = paged::largest_buffers_bytes(graph, reads);
+  ASSERT_LT(largest, whole.edge_bytes / 2);
+  const paged::HostMemPlan left = paged::plan_host_memory(graph, reads, whole.offset_bytes + largest);
+  EXPECT_TRUE(left.paged);
+  EXPECT_EQ(left.window_edges, (graph.num_edges() + paged::kWindowsPerArray - 1) / paged::kWindowsPerArray);
+  EXPECT_LE(left.resident_edges * sizeof(vid32_t), paged::kBufferDepth * 3 * paged::kPageBytes) << "the rounding's";
+  const paged::HostMemPlan more = paged::plan_host_memory(graph, reads, whole.offset_bytes + largest + whole.edge_bytes / 4);
+  EXPECT_EQ(more.window_edges, left.window_edges) << "the windows grow no larger";
+  EXPECT_GT(more.resident_edges, whole.edge_bytes / 4 / sizeof(vid32_t) / 2);
+  EXPECT_LT(paged::plan_host_memory(graph, reads, whole.offset_bytes + largest - 2 * paged::kPageBytes).window_edges,
+            left.window_edges);
 }
 
 // ---- checkpoints: the accelerator's arrays copied across ----

@@ -13,10 +13,12 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/error.h"
 #include "engines/paged/edge_file.h"
+#include "engines/paged/host_mem.h"
 #include "formats/load_graph.h"
 #include "formats/readers.h"
 #include "gpu/gpu_checks.h"
@@ -138,8 +140,10 @@ TEST(GpuHostMem, TheRestOfTheBudgetKeepsEdgesInHostMemory) {
 // and the paged CPU engine as its CPU side, PageRank's gathers split between
 // them. kron:14 (1 MiB an edge array) with a budget of the offsets and 1 MiB:
 // the GPU's partitions are small (a 64 KiB device budget), so its page
-// buffers are too, and the CPU side, planned in all the rest, reads windows
-// from the file; the two sides together hold no more than the budget.
+// buffers are too; its host cache takes the rest but the CPU side's largest
+// page buffers, and the CPU side, planned in what the GPU left, reads windows
+// of the largest size from the file; the two sides together hold no more than
+// the budget.
 TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   const AlgorithmInfo& a = algorithm("pagerank");
@@ -166,11 +170,20 @@ TEST(GpuHostMem, HybridGathersFromTheFileOnBothSides) {
     EXPECT_GT(out.stats.paging->disk_bytes, 0u);
     ASSERT_TRUE(out.stats.stream);
     EXPECT_GT(out.stats.stream->disk_bytes, 0u);
-    const uint64_t gpu_buffers = out.stats.stream->host_buffer_bytes;
-    EXPECT_GT(gpu_buffers, 0u);
-    EXPECT_EQ(out.stats.paging->budget_bytes, g.host_mem_budget - gpu_buffers) << "the CPU side planned in the rest";
-    EXPECT_LE(out.stats.paging->resident_bytes + gpu_buffers, g.host_mem_budget);
-    EXPECT_GT(out.stats.paging->resident_edge_bytes, 0u) << "the GPU's unused share went to the CPU's resident edges";
+    const uint64_t gpu_bytes = out.stats.stream->host_buffer_bytes + out.stats.stream->host_cache_bytes;
+    EXPECT_GT(out.stats.stream->host_buffer_bytes, 0u);
+    EXPECT_GT(out.stats.stream->host_cache_bytes, 0u) << "the GPU keeps streamed edges in the rest";
+    EXPECT_EQ(out.stats.paging->budget_bytes, g.host_mem_budget - gpu_bytes) << "the CPU side planned in what is left";
+    EXPECT_LE(out.stats.paging->resident_bytes + gpu_bytes, g.host_mem_budget);
+    const uint64_t cpu_offsets = (num_vertices(s->graph) + 1) * sizeof(eid_t) * (undirected ? 1 : 2);
+    const uint64_t largest_window = std::visit(
+        [&](const auto& graph) {
+          const EdgeReads reads = edge_reads(r);
+          return paged::plan_host_memory(graph, reads, cpu_offsets + paged::largest_buffers_bytes(graph, reads))
+              .window_edges;
+        },
+        s->graph);
+    EXPECT_EQ(out.stats.paging->window_edges, largest_window) << "the cache left the CPU side its largest windows";
   }
 }
 
@@ -211,7 +224,7 @@ TEST(GpuHostMem, TheHybridNamesWhatItsGpuTookOfTheBudget) {
   EXPECT_NE(refusal(offsets + gpu_buffers - 1).find("too small for the stream placement"), std::string::npos);
   const uint64_t budget = offsets + gpu_buffers + 4096;
   const std::string what = refusal(budget);
-  EXPECT_NE(what.find("--engine hybrid: the GPU's page buffers take " + std::to_string(gpu_buffers) +
+  EXPECT_NE(what.find("--engine hybrid: the GPU's page buffers and host cache take " + std::to_string(gpu_buffers) +
                       " bytes of --host-mem " + std::to_string(budget)),
             std::string::npos)
       << what;

@@ -110,11 +110,12 @@ class GpuEngine {
   bool can_pull() const {
     return std::visit([](const auto& s) { return s.can_pull(); }, source_);
   }
-  // --host-mem: the stream placement's pinned page buffers (0 elsewhere).
-  uint64_t host_buffer_bytes() const {
+  // --host-mem: what the stream placement holds of it, its pinned page
+  // buffers and host cache (0 elsewhere).
+  uint64_t host_mem_bytes() const {
     return std::visit(
         [](const auto& s) -> uint64_t {
-          if constexpr (requires { s.host_buffer_bytes(); }) return s.host_buffer_bytes();
+          if constexpr (requires { s.host_mem_bytes(); }) return s.host_mem_bytes();
           else return 0;
         },
         source_);

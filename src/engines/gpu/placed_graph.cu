@@ -172,6 +172,7 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
                                                               static_cast<uint32_t>(sizeof(V)));
     view_.host_mem_budget = options.host_mem_budget;
     view_.host_edge_cache = options.host_edge_cache;
+    view_.host_cache_leaves = options.host_cache_leaves;
   }
 
   auto start = std::chrono::steady_clock::now();

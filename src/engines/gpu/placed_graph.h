@@ -104,6 +104,7 @@ struct DeviceGraph {
   std::shared_ptr<const paged::EdgeFile> edge_file;
   uint64_t host_mem_budget = 0;  // its bytes for the offsets, the page buffers and the host cache
   bool host_edge_cache = true;    // GpuOptions::host_edge_cache
+  uint64_t host_cache_leaves = 0; // GpuOptions::host_cache_leaves
   // The device placement: its in-edges blocked by source for dense gathers
   // (source_blocks.h), built at the first gather; null for the others.
   std::shared_ptr<SourceBlocks<V>> source_blocks;

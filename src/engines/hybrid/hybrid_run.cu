@@ -20,7 +20,7 @@ namespace {
 
 // One request on the placed graph: the hybrid engine over the GPU engine and
 // a CPU side, the in-memory CPU engine, or (--host-mem, `split`) the paged
-// one planned beside the GPU's page buffers.
+// one planned beside the GPU's page buffers and host cache.
 template <typename V>
 RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const RunRequest& request,
                      const HybridOptions& hybrid, hybrid::HostMemSplit<V>* split, hybrid::BufferPool& mirrors,
@@ -38,7 +38,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
     out.stats = engine.stats();
     gpu::add_placed_run(out.stats, placed, t);
   };
-  if (paged::PagedSide<V>* side = split ? split->beside(acc.host_buffer_bytes()) : nullptr) {
+  if (paged::PagedSide<V>* side = split ? split->beside(acc.host_mem_bytes()) : nullptr) {
     paged::PagedCpuEngine<V> cpu = side->make_engine();
     hybrid::HybridEngine<gpu::GpuAccelerator<V>, paged::PagedCpuEngine<V>> engine(acc, graph, cpu, hybrid);
     run(engine);
@@ -63,10 +63,10 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
       throw Error(r.algorithm->name() + " needs the in-edges (CSC) of this directed graph, and they were not built");
   }
   const EdgeReads reads = batch_reads(each);
-  // --host-mem: what the GPU's page buffers leave is the CPU side's
-  // (HostMemSplit), not a host cache of the GPU's.
+  // --host-mem: the GPU's host cache leaves the CPU side's page buffers
+  // (HostMemSplit).
   GpuOptions on_gpu = options;
-  on_gpu.host_edge_cache = false;
+  if (!options.edge_file.empty()) on_gpu.host_cache_leaves = paged::largest_buffers_bytes(graph, reads);
   gpu::PlacedGraph<V> placed(graph, reads, on_gpu);
   hybrid::BufferPool mirrors;  // pinned once for the batch's runs, released before the placement
   std::map<std::string, hybrid::SplitModels> models;  // by algorithm: its later runs start from what the first measured

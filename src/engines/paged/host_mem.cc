@@ -73,39 +73,60 @@ std::vector<EdgeArray> edge_arrays(const AnyGraph& any, const EdgeReads& reads) 
   return std::visit([&](const auto& g) { return arrays_of(g, reads); }, any);
 }
 
+namespace {
+
+// The page buffers' shape for a graph and what a run reads of it.
+struct BufferShape {
+  uint64_t regions = 1;  // 2 where weights are read beside the ids
+  uint64_t width = 0;    // bytes of an edge's id (and weight) in a buffer
+  uint64_t page_edges = 0;      // ids in a page: the smallest window
+  uint64_t largest_window = 0;  // edges: kLargestBufferBytes of ids, or a kWindowsPerArray-th of an array
+  // kBufferDepth buffers of `edges` edges each: their ids (and weights) plus
+  // the two pages a window's span may start and end inside (whole pages
+  // only are read), plus one of rounding, per region.
+  uint64_t bytes(uint64_t edges) const { return kBufferDepth * (regions * 3 * kPageBytes + edges * width); }
+};
+
+template <typename V>
+BufferShape buffer_shape(const Graph<V>& g, const std::vector<EdgeArray>& arrays) {
+  const bool weights = std::any_of(arrays.begin(), arrays.end(), [](const EdgeArray& a) {
+    return a.section == formats::kOutWeights || a.section == formats::kInWeights;
+  });
+  BufferShape shape;
+  shape.regions = weights ? 2 : 1;
+  shape.width = sizeof(V) + (weights ? sizeof(weight_t) : 0);
+  shape.page_edges = kPageBytes / sizeof(V);
+  shape.largest_window = std::min<uint64_t>(
+      kLargestBufferBytes / sizeof(V), std::max(shape.page_edges, (g.num_edges() + kWindowsPerArray - 1) / kWindowsPerArray));
+  return shape;
+}
+
+}  // namespace
+
 template <typename V>
 HostMemPlan plan_host_memory(const Graph<V>& g, const EdgeReads& reads, uint64_t budget) {
   const uint64_t n = g.num_vertices, m = g.num_edges();
   const std::vector<EdgeArray> arrays = arrays_of(g, reads);
   const bool csc = std::any_of(arrays.begin(), arrays.end(),
                                [](const EdgeArray& a) { return a.section == formats::kInNeighbors; });
-  const bool weights = std::any_of(arrays.begin(), arrays.end(), [](const EdgeArray& a) {
-    return a.section == formats::kOutWeights || a.section == formats::kInWeights;
-  });
+  const BufferShape shape = buffer_shape(g, arrays);
   uint64_t all_width = 0;  // bytes of an edge in all the arrays
   for (const EdgeArray& a : arrays) all_width += a.bytes_per_edge;
   HostMemPlan plan;
   plan.budget_bytes = budget;
   plan.offset_bytes = (n + 1) * sizeof(eid_t) * (csc ? 2 : 1);
   plan.edge_bytes = m * all_width;
-  // A buffer of `edges` edges of one CSR: their ids (and weights) plus
-  // the two pages a window's span may start and end inside (whole pages
-  // only are read), plus one of rounding, per region.
-  const uint64_t regions = weights ? 2 : 1, width = sizeof(V) + (weights ? sizeof(weight_t) : 0);
-  auto buffer_bytes = [&](uint64_t edges) { return regions * 3 * kPageBytes + edges * width; };
-  const uint64_t page_edges = kPageBytes / sizeof(V);
-  const uint64_t smallest = plan.offset_bytes + kBufferDepth * buffer_bytes(page_edges);
+  const uint64_t smallest = plan.offset_bytes + shape.bytes(shape.page_edges);
   if (plan.offset_bytes + plan.edge_bytes <= budget) return plan;
   if (budget < smallest)
     throw usage_error("--host-mem " + size_text(budget) + " is too small for this graph: its offsets (" +
                       size_text(plan.offset_bytes) + ") and the smallest page buffers need at least " + size_text(smallest));
   const uint64_t room = budget - plan.offset_bytes;
   plan.paged = true;
-  plan.window_edges = std::min({(room / kBufferDepth - regions * 3 * kPageBytes) / width,
-                                kLargestBufferBytes / sizeof(V),
-                                std::max(page_edges, (m + kWindowsPerArray - 1) / kWindowsPerArray)});
+  plan.window_edges =
+      std::min((room / kBufferDepth - shape.regions * 3 * kPageBytes) / shape.width, shape.largest_window);
   plan.neighbor_buffer_bytes = page_ceil(plan.window_edges * sizeof(V)) + 2 * kPageBytes;
-  if (weights) plan.weight_buffer_bytes = page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * kPageBytes;
+  if (shape.regions == 2) plan.weight_buffer_bytes = page_ceil(plan.window_edges * sizeof(weight_t)) + 2 * kPageBytes;
   // The rest: edge ids [0, R) of every array, each in whole pages.
   const uint64_t rest = room - kBufferDepth * (plan.neighbor_buffer_bytes + plan.weight_buffer_bytes);
   const uint64_t rounding = arrays.size() * kPageBytes;
@@ -113,6 +134,14 @@ HostMemPlan plan_host_memory(const Graph<V>& g, const EdgeReads& reads, uint64_t
   return plan;
 }
 
+template <typename V>
+uint64_t largest_buffers_bytes(const Graph<V>& g, const EdgeReads& reads) {
+  const BufferShape shape = buffer_shape(g, arrays_of(g, reads));
+  return shape.bytes(shape.largest_window);
+}
+
+template uint64_t largest_buffers_bytes(const Graph<uint32_t>&, const EdgeReads&);
+template uint64_t largest_buffers_bytes(const Graph<uint64_t>&, const EdgeReads&);
 template HostMemPlan plan_host_memory(const Graph<uint32_t>&, const EdgeReads&, uint64_t);
 template HostMemPlan plan_host_memory(const Graph<uint64_t>&, const EdgeReads&, uint64_t);
 

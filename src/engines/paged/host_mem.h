@@ -54,6 +54,12 @@ HostMemPlan plan_host_memory(const AnyGraph& graph, const EdgeReads& reads, uint
 template <typename V>
 HostMemPlan plan_host_memory(const Graph<V>& graph, const EdgeReads& reads, uint64_t budget);
 
+// The bytes beyond the offsets at which plan_host_memory gives `graph`'s page
+// buffers their largest windows (and keeps no edges resident): what the
+// hybrid's GPU side leaves its paged CPU side of --host-mem.
+template <typename V>
+uint64_t largest_buffers_bytes(const Graph<V>& graph, const EdgeReads& reads);
+
 // The paged CPU engine over `tgb_path` (the file `graph` was loaded from, as
 // it is stored) with `plan`'s buffers, whatever the budget; tests force small
 // windows through it.

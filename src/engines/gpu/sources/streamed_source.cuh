@@ -147,7 +147,7 @@ class StreamedSource {
   }
 
   bool can_pull() const { return false; }
-  uint64_t host_buffer_bytes() const { return stats_.host_buffer_bytes; }
+  uint64_t host_mem_bytes() const { return stats_.host_buffer_bytes + stats_.host_cache_bytes; }
   weight_t light_lists_below() const { return light_below_; }
   const eid_t* out_offsets() const { return g_.out.view.offsets; }
 
@@ -650,10 +650,10 @@ class StreamedSource {
 
   // --host-mem: what stays in host memory, the offsets (of each CSR placed)
   // and the streamers' chunk buffers, within the budget; refused in one line.
-  // The rest keeps edges the iterations copy again in host memory (each
-  // streamer's share by the bytes it streams), where the engine may
-  // (DeviceGraph::host_edge_cache: the GPU engine alone; the hybrid leaves
-  // the rest to its CPU side).
+  // The rest, but for what the engine leaves others (DeviceGraph::
+  // host_cache_leaves: the hybrid's CPU side's page buffers), keeps edges the
+  // iterations copy again in host memory (each streamer's share by the bytes
+  // it streams).
   void check_host_mem(bool gather) {
     const bool in_offsets = gather && g_.in.host_offsets != nullptr && g_.in.host_offsets != g_.out.host_offsets;
     const uint64_t offsets = (n_ + 1) * sizeof(eid_t) * (in_offsets ? 2 : 1);
@@ -665,8 +665,9 @@ class StreamedSource {
                         "its offsets (" + std::to_string(offsets) + " bytes) and page buffers (" + std::to_string(buffers) +
                         " bytes: two chunks of up to 64 MiB of ids for each streamed array, no larger than a partition; " +
                         "--gpu-mem sets the partitions' size) need " + std::to_string(offsets + buffers));
-    if (!g_.host_edge_cache) return;
-    const uint64_t rest = g_.host_mem_budget - offsets - buffers;
+    const uint64_t unused = g_.host_mem_budget - offsets - buffers;
+    if (!g_.host_edge_cache || unused <= g_.host_cache_leaves) return;
+    const uint64_t rest = unused - g_.host_cache_leaves;
     // Where both are resident in GPU memory, runs after the first still load
     // them again: halves.
     uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
