@@ -668,15 +668,9 @@ class StreamedSource {
     const uint64_t unused = g_.host_mem_budget - offsets - buffers;
     if (!g_.host_edge_cache || unused <= g_.host_cache_leaves) return;
     const uint64_t rest = unused - g_.host_cache_leaves;
-    // Where both are resident in GPU memory, runs after the first still load
-    // them again: halves.
-    uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
-    uint64_t pull = gather_streamer_ ? gather_streamer_->streamed_file_bytes() : 0;
-    if (push + pull == 0) {
-      push = streamer_ ? 1 : 0;
-      pull = gather_streamer_ ? 1 : 0;
-    }
-    if (push + pull == 0) return;
+    const uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
+    const uint64_t pull = gather_streamer_ ? gather_streamer_->streamed_file_bytes() : 0;
+    if (push + pull == 0) return;  // all resident in GPU memory: read once
     const uint64_t to_push = static_cast<uint64_t>(static_cast<long double>(rest) * push / (push + pull));
     if (streamer_) stats_.host_cache_bytes += streamer_->keep_in_host(to_push);
     if (gather_streamer_) stats_.host_cache_bytes += gather_streamer_->keep_in_host(rest - to_push);

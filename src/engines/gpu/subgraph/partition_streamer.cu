@@ -127,16 +127,15 @@ template <typename V>
 uint64_t PartitionStreamer<V>::keep_in_host(uint64_t bytes) {
   if (!files_ || bytes == 0) return 0;
   // The partitions past those resident in GPU memory (PT-Opt's first ones;
-  // PT keeps none there), which every iteration copies again; with room for
-  // all of them, the resident partitions' last edges too, which every run of
-  // a batch (bench's trials, a run per source) loads again. Whole granules,
-  // so that the span's memory stays within `bytes`.
+  // PT keeps none there), which every iteration copies again; not the
+  // resident ones, which a run reads from the file once (the cache is the
+  // run's: the next run of a batch builds its own). Whole granules, so that
+  // the span's memory stays within `bytes`.
   const uint64_t granule = FilePartitions::kGranuleEdges;
   const uint64_t edges = edges_of(src_);
-  const uint64_t count = bytes / cfg_.entry.bytes() / granule * granule;
-  const eid_t resident = std::min<eid_t>(schedule_.resident_edges_used(), edges);
-  eid_t first = resident;
-  if (count > edges - resident) first = edges > count ? (edges - count + granule - 1) / granule * granule : 0;
+  const eid_t first = std::min<eid_t>(schedule_.resident_edges_used(), edges) / granule * granule;
+  const uint64_t count = std::min<uint64_t>(bytes / cfg_.entry.bytes() / granule * granule, edges - first);
+  if (count == 0) return 0;
   files_->keep(first, count);
   register_file_memory();
   return files_->kept_bytes();

@@ -99,8 +99,8 @@ class PartitionStreamer {
   uint64_t file_bytes_read() const { return files_ ? files_->bytes_read() : 0; }
   // --host-mem: the bytes of the edges this streamer copies from the file
   // every iteration (those not resident in GPU memory), and a host cache of
-  // up to `bytes` of them, kept once read (file_partitions.h), and past them
-  // of the GPU-resident partitions' last edges; returns the cache's bytes.
+  // up to `bytes` of them, kept once read (file_partitions.h); returns the
+  // cache's bytes.
   // Before any run; 0 without a file.
   uint64_t streamed_file_bytes() const;
   uint64_t keep_in_host(uint64_t bytes);
