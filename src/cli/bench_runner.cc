@@ -172,13 +172,16 @@ void run_on_placement(const BenchPlan& plan, const std::string& spec, const AnyG
   if (placement.engine == EngineKind::kCpu) {
     // --host-mem: a budget one algorithm's arrays pass (weights beside the
     // edges) refused that algorithm only; it wiped the others' finished rows.
+    // An algorithm's runs are one paged batch: its resident edges are read
+    // from the file once, as an in-memory graph is loaded once.
     auto run_group = [&](size_t first, const std::vector<RunRequest>& group, size_t& done) {
-      for (const RunRequest& r : group) {
-        RunOutput out = plan.host_mem ? paged::run_on_cpu_with_host_mem(graph, r, spec, *plan.host_mem)
-                                      : run_on_cpu(graph, r);
+      auto take = [&](size_t, RunOutput&& out) {
         consume(first + done, out);
         ++done;
-      }
+      };
+      if (plan.host_mem) paged::run_batch_on_cpu_with_host_mem(graph, group, spec, *plan.host_mem, take);
+      else
+        for (const RunRequest& r : group) take(0, run_on_cpu(graph, r));
     };
     by_algorithm(spec, graph, placement, runs, rows, log, run_group);
     return;

@@ -246,6 +246,36 @@ TEST(HostMem, BenchRunsTheCpuPlacementPaged) {
   expect_refused("bench kron:10 -a pagerank -p cpu --no-chart --host-mem 80K -o " + prefix, "from a .tgb file");
 }
 
+// An algorithm's trials are one paged batch: the first reads the resident
+// edges from the file and the later ones read only the rest, with the same
+// values (each run verified). 200K holds kron_file's offsets, the page
+// buffers and about a quarter of its neighbour ids.
+TEST(HostMem, BenchTrialsReadTheResidentEdgesOnce) {
+  const std::string prefix = temp("bench_trials");
+  const ProgramResult r = run_tiergraph("bench " + kron_file() + " -a pagerank --trials 3 -p cpu --threads 2 --no-chart " +
+                                        "--host-mem 200K --verify all -o " + prefix);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(tg::test::read_text_file(prefix + ".json"));
+  ASSERT_EQ(j["runs"].size(), 3u);
+  uint64_t first_disk = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    const nlohmann::json& run = j["runs"][i];
+    SCOPED_TRACE("trial " + std::to_string(i));
+    EXPECT_EQ(run["verified"].get<std::string>(), "ok");
+    const nlohmann::json& h = run["details"]["host_mem"];
+    ASSERT_TRUE(h["paged"].get<bool>()) << h;
+    ASSERT_GT(h["resident_edge_bytes"].get<uint64_t>(), 0u) << h;
+    const uint64_t disk = h["disk_bytes"].get<uint64_t>(), into_resident = h["resident_read_bytes"].get<uint64_t>();
+    if (i == 0) {
+      EXPECT_GT(into_resident, 0u) << h;
+      first_disk = disk;
+    } else {
+      EXPECT_EQ(into_resident, 0u) << "read by the first trial: " << h;
+      EXPECT_EQ(disk + j["runs"][0]["details"]["host_mem"]["resident_read_bytes"].get<uint64_t>(), first_disk) << h;
+    }
+  }
+}
+
 // A GPU engine's run with --host-mem (args: the engine and placement): on a
 // GPU it runs, its partitions read from the file, and verifies; without one
 // the refusal is the GPU's, not --host-mem's. The record, or null without a GPU.

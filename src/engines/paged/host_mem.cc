@@ -149,35 +149,62 @@ HostMemPlan plan_host_memory(const AnyGraph& any, const EdgeReads& reads, uint64
   return std::visit([&](const auto& g) { return plan_host_memory(g, reads, budget); }, any);
 }
 
-RunOutput run_on_cpu_with_host_mem(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
-                                   uint64_t budget) {
-  const HostMemPlan plan = plan_host_memory(any, edge_reads(request), budget);
-  if (!plan.paged) {
-    RunOutput out = run_on_cpu(any, request);
+namespace {
+
+EdgeReads reads_of(const std::vector<RunRequest>& requests) {
+  std::vector<EdgeReads> each;
+  for (const RunRequest& r : requests) each.push_back(edge_reads(r));
+  return batch_reads(each);
+}
+
+}  // namespace
+
+void run_batch_on_cpu_with_host_mem(const AnyGraph& any, const std::vector<RunRequest>& requests,
+                                    const std::string& tgb_path, uint64_t budget, const OutputSink& sink) {
+  if (requests.empty()) return;
+  const HostMemPlan plan = plan_host_memory(any, reads_of(requests), budget);
+  if (plan.paged) return run_paged_batch(any, requests, tgb_path, plan, sink);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    RunOutput out = run_on_cpu(any, requests[i]);
     PagingStats budget_stats;
     budget_stats.budget_bytes = budget;
     budget_stats.edge_bytes = plan.edge_bytes;
     budget_stats.resident_bytes = plan.offset_bytes + plan.edge_bytes;
     budget_stats.resident_edge_bytes = plan.edge_bytes;
     out.stats.paging = budget_stats;
-    return out;
+    sink(i, std::move(out));
   }
-  return run_paged(any, request, tgb_path, plan);
 }
 
-RunOutput run_paged(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
-                    const HostMemPlan& plan) {
+void run_paged_batch(const AnyGraph& any, const std::vector<RunRequest>& requests, const std::string& tgb_path,
+                     const HostMemPlan& plan, const OutputSink& sink) {
+  if (requests.empty()) return;
   PagingStats budget_stats;
   budget_stats.budget_bytes = plan.budget_bytes;
   budget_stats.edge_bytes = plan.edge_bytes;
   budget_stats.resident_bytes = plan.offset_bytes;
-  return std::visit(
+  std::visit(
       [&](const auto& graph) {
         using V = typename std::decay_t<decltype(graph)>::vertex_t;
-        PagedSide<V> side(graph, edge_reads(request), request.algorithm->name(), tgb_path, plan, budget_stats);
-        return timed_cpu_run(request, [&] { return side.make_engine(); });
+        PagedSide<V> side(graph, reads_of(requests), requests.front().algorithm->name(), tgb_path, plan, budget_stats);
+        for (size_t i = 0; i < requests.size(); ++i)
+          sink(i, timed_cpu_run(requests[i], [&] { return side.make_engine(); }));
       },
       any);
+}
+
+RunOutput run_on_cpu_with_host_mem(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
+                                   uint64_t budget) {
+  RunOutput out;
+  run_batch_on_cpu_with_host_mem(any, {request}, tgb_path, budget, [&](size_t, RunOutput&& o) { out = std::move(o); });
+  return out;
+}
+
+RunOutput run_paged(const AnyGraph& any, const RunRequest& request, const std::string& tgb_path,
+                    const HostMemPlan& plan) {
+  RunOutput out;
+  run_paged_batch(any, {request}, tgb_path, plan, [&](size_t, RunOutput&& o) { out = std::move(o); });
+  return out;
 }
 
 }  // namespace tg::paged

@@ -65,11 +65,21 @@ uint64_t largest_buffers_bytes(const Graph<V>& graph, const EdgeReads& reads);
 // windows through it.
 RunOutput run_paged(const AnyGraph& graph, const RunRequest& request, const std::string& tgb_path,
                     const HostMemPlan& plan);
+// The same for a batch, each output to sink(index, output) as it is there:
+// one file, one set of buffers and one span of resident edges for all its
+// runs (for what any of them reads), so the resident edges are read from the
+// file once for the batch, as an in-memory graph is loaded once (bench's
+// trials and warm-ups, a run per source).
+void run_paged_batch(const AnyGraph& graph, const std::vector<RunRequest>& requests, const std::string& tgb_path,
+                     const HostMemPlan& plan, const OutputSink& sink);
 
 // run_on_cpu where the graph fits the budget; otherwise the paged CPU engine
 // over `tgb_path`, the file `graph` was loaded from as it is stored. The
 // stats carry the plan and the paging (RunStats::paging).
 RunOutput run_on_cpu_with_host_mem(const AnyGraph& graph, const RunRequest& request, const std::string& tgb_path,
                                    uint64_t budget);
+// The same for a batch, planned for what any of its runs reads (run_paged_batch).
+void run_batch_on_cpu_with_host_mem(const AnyGraph& graph, const std::vector<RunRequest>& requests,
+                                    const std::string& tgb_path, uint64_t budget, const OutputSink& sink);
 
 }  // namespace tg::paged
