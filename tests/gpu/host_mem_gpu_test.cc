@@ -136,6 +136,37 @@ TEST(GpuHostMem, TheRestOfTheBudgetKeepsEdgesInHostMemory) {
       << "every edge cached: each page read once (a partition's first and last pages perhaps twice)";
 }
 
+// A batch's runs share the host cache (subgraph::KeptSpan): a later PageRank
+// copies the streamed edges from host memory and reads from the file only
+// the GPU-resident partitions, which each run loads again; a run between
+// them that also pushes (BFS: its own spans) releases the gatherer's span,
+// and the PageRank after it reads everything again. Each run equals the
+// CPU's, and the cache stays within the budget's rest.
+TEST(GpuHostMem, ABatchsLaterRunsCopyTheCacheFromMemory) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  LoadOptions lo;
+  lo.build.undirected = true;
+  const std::unique_ptr<Stored> s = stored(load_graph("kron:14", lo), "batch_cache");
+  const RunRequest pr = prepare_request(s->graph, make_request(algorithm("pagerank"), Sources{}, {}));
+  const RunRequest bfs = prepare_request(s->graph, make_request(algorithm("bfs"), Sources{0}, {}));
+  GpuOptions g = from_file(s->path, s->graph, 1ull << 30);
+  g.memory_budget = 256u << 10;  // slots of 32 KiB: most partitions stream
+  const std::vector<RunOutput> out = run_batch_on_gpu(s->graph, {pr, pr, bfs, pr}, g);
+  ASSERT_EQ(out.size(), 4u);
+  const VertexValues pr_reference = run_on_cpu(s->graph, pr).values;
+  for (size_t i : {0, 1, 3}) {
+    SCOPED_TRACE("run " + std::to_string(i));
+    EXPECT_TRUE(agrees(algorithm("pagerank"), out[i].values, pr_reference));
+    ASSERT_TRUE(out[i].stats.stream);
+    EXPECT_GT(out[i].stats.stream->host_cache_bytes, 0u);
+  }
+  EXPECT_TRUE(agrees(algorithm("bfs"), out[2].values, run_on_cpu(s->graph, bfs).values));
+  const uint64_t first = out[0].stats.stream->disk_bytes, later = out[1].stats.stream->disk_bytes;
+  EXPECT_LT(later, first) << "the streamed edges copied from the first run's cache";
+  EXPECT_GE(later + out[0].stats.stream->host_cache_bytes, first) << "only the cache's pages were not read again";
+  EXPECT_EQ(out[3].stats.stream->disk_bytes, first) << "the BFS between released the gatherer's span";
+}
+
 // The hybrid engine with --host-mem: the GPU's stream placement from the file
 // and the paged CPU engine as its CPU side, PageRank's gathers split between
 // them. kron:14 (1 MiB an edge array) with a budget of the offsets and 1 MiB:

@@ -174,6 +174,61 @@ TEST(FilePartitions, AKeptSpanIsReadOnce) {
   }
 }
 
+// A span carried from reader to reader (FileArrays::kept, a batch's runs):
+// the next reader that keeps the same span takes it over with its pages, and
+// reads nothing from the file for them; one that keeps another span, or
+// releases it first (release_carried_unless), frees the old one before
+// making its own; without weights read, a span with them is another span.
+TEST(FilePartitions, ACarriedSpanIsReadOnceForTheBatch) {
+  const AnyGraph any = weighted_kron(false);
+  const std::string path = stored(any, "carried");
+  const auto& g = std::get<Graph<vid32_t>>(any);
+  const uint64_t m = g.num_edges();
+  auto file = std::make_shared<const paged::EdgeFile>(path, g.num_vertices, m, 4, false);
+  auto carried = std::make_shared<KeptSpan>();
+  const FileArrays arrays{file, formats::kOutNeighbors, formats::kOutWeights, g.num_vertices, carried};
+  uint64_t rest_bytes = 0;  // what the first reader read outside the span
+  {
+    FilePartitions first(arrays, 4, m, 3000);
+    first.release_carried_unless(1024, 3000);  // nothing carried yet
+    first.keep(1024, 3000);
+    ASSERT_TRUE(carried->edges);
+    read_checked(first, g, 1024, 4024);
+    EXPECT_GT(first.bytes_read(), 0u);
+    const uint64_t span = first.bytes_read();
+    read_checked(first, g, 0, 1024);
+    read_checked(first, g, 4024, m);
+    rest_bytes = first.bytes_read() - span;
+  }
+  ASSERT_TRUE(carried->edges) << "outlives its reader";
+  const std::weak_ptr<paged::ResidentEdges> old = carried->edges;
+  {
+    FilePartitions again(arrays, 4, m, 3000);
+    again.release_carried_unless(1024, 3000);
+    again.keep(1024, 3000);
+    EXPECT_EQ(carried->edges.get(), old.lock().get()) << "taken over";
+    read_checked(again, g, 1024, 4024);
+    EXPECT_EQ(again.bytes_read(), 0u) << "its pages read by the first reader";
+    read_checked(again, g, 0, 1024);
+    read_checked(again, g, 4024, m);
+    EXPECT_EQ(again.bytes_read(), rest_bytes) << "the rest from the file, as the first reader read it";
+  }
+  {
+    FilePartitions other(arrays, 4, m, 3000);
+    other.release_carried_unless(0, 2048);
+    EXPECT_TRUE(old.expired()) << "released before another is made";
+    other.keep(0, 2048);
+    EXPECT_EQ(other.kept(), (std::pair<eid_t, eid_t>{0, 2048}));
+    ASSERT_TRUE(carried->edges);
+    FileArrays bare = arrays;
+    bare.weights_section = -1;
+    FilePartitions ids_only(bare, 4, m, 3000);
+    ids_only.keep(0, 2048);
+    EXPECT_EQ(ids_only.kept_bytes(), 2048 * 4u) << "its own span: the carried one holds weights too";
+  }
+  std::remove(path.c_str());
+}
+
 TEST(FilePartitions, RefusesIdsOutOfRange) {
   const AnyGraph any = weighted_kron(false);
   const std::string path = stored(any, "refusals");

@@ -19,6 +19,7 @@
 #include "engines/gpu/cuda_util.h"
 #include "engines/gpu/edge_cache.h"
 #include "engines/gpu/packed_encoder.h"
+#include "engines/gpu/subgraph/file_partitions.h"
 #include "engines/gpu_footprint.h"
 #include "graph/packed_lists.h"
 #include "graph/weight_order.h"
@@ -173,6 +174,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     view_.host_mem_budget = options.host_mem_budget;
     view_.host_edge_cache = options.host_edge_cache;
     view_.host_cache_leaves = options.host_cache_leaves;
+    view_.push_kept = std::make_shared<subgraph::KeptSpan>();
+    view_.gather_kept = std::make_shared<subgraph::KeptSpan>();
   }
 
   auto start = std::chrono::steady_clock::now();

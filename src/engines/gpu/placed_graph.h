@@ -29,6 +29,10 @@
 #include "graph/degree_bands.h"
 #include "graph/graph.h"
 
+namespace tg::subgraph {
+struct KeptSpan;  // subgraph/file_partitions.h
+}  // namespace tg::subgraph
+
 namespace tg::gpu {
 
 // How the kernels of a placement (engines/placement.h) reach the edges.
@@ -105,6 +109,9 @@ struct DeviceGraph {
   uint64_t host_mem_budget = 0;  // its bytes for the offsets, the page buffers and the host cache
   bool host_edge_cache = true;    // GpuOptions::host_edge_cache
   uint64_t host_cache_leaves = 0; // GpuOptions::host_cache_leaves
+  // The host caches' spans, the pusher's and the gatherer's, carried from run
+  // to run of the placement's batch (subgraph::KeptSpan); null without a file.
+  std::shared_ptr<subgraph::KeptSpan> push_kept, gather_kept;
   // The device placement: its in-edges blocked by source for dense gathers
   // (source_blocks.h), built at the first gather; null for the others.
   std::shared_ptr<SourceBlocks<V>> source_blocks;

@@ -12,6 +12,14 @@ ResidentEdges::ResidentEdges(const std::vector<EdgeArray>& arrays, eid_t first, 
   }
 }
 
+bool ResidentEdges::holds(const std::vector<EdgeArray>& arrays, eid_t first, eid_t edges) const {
+  if (edges == 0 || edges != edges_ || first != first_ || arrays.size() != regions_.size()) return false;
+  for (size_t i = 0; i < arrays.size(); ++i)
+    if (arrays[i].section != regions_[i].array.section || arrays[i].bytes_per_edge != regions_[i].array.bytes_per_edge)
+      return false;
+  return true;
+}
+
 uint64_t ResidentEdges::edge_bytes() const {
   uint64_t bytes = 0;
   for (const Region& r : regions_) bytes += edges_ * r.array.bytes_per_edge;

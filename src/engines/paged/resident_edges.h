@@ -48,6 +48,9 @@ class ResidentEdges {
   // Room for edge ids [first, first + edges) of each of `arrays`, none read yet.
   ResidentEdges(const std::vector<EdgeArray>& arrays, eid_t first, eid_t edges);
 
+  // Whether this holds exactly edge ids [first, first + edges) of exactly `arrays`.
+  bool holds(const std::vector<EdgeArray>& arrays, eid_t first, eid_t edges) const;
+
   uint64_t edge_bytes() const;    // the edges held, in the file's bytes
   uint64_t memory_bytes() const;  // whole pages of them
 

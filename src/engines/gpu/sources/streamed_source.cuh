@@ -55,9 +55,10 @@ class StreamedSource {
     if (gather && (!g_.in.placed || (g_.in.host_offsets == nullptr && n_ > 0)))
       throw Error(where + ": gathering needs the graph's in-edges, which were not placed");
     // --host-mem: a CSR's arrays from the file, where placed so.
-    auto file_of = [&](const PlacedCsr<V>& csr, bool with_weights) -> std::optional<subgraph::FileArrays> {
+    auto file_of = [&](const PlacedCsr<V>& csr, bool with_weights,
+                       const std::shared_ptr<subgraph::KeptSpan>& kept) -> std::optional<subgraph::FileArrays> {
       if (!g_.edge_file || csr.file_neighbors < 0) return std::nullopt;
-      return subgraph::FileArrays{g_.edge_file, csr.file_neighbors, with_weights ? csr.file_weights : -1, n_};
+      return subgraph::FileArrays{g_.edge_file, csr.file_neighbors, with_weights ? csr.file_weights : -1, n_, kept};
     };
     weights_ = reads.weights && (g_.out.host_weights != nullptr || g_.out.file_weights >= 0);
     const bool in_weights = reads.weights && (g_.in.host_weights != nullptr || g_.in.file_weights >= 0);
@@ -98,7 +99,7 @@ class StreamedSource {
         gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.view.offsets, g_.in.host_offsets,
                                                                    g_.in.host_neighbors,
                                                                    in_weights ? g_.in.host_weights : nullptr,
-                                                                   file_of(g_.in, in_weights)},
+                                                                   file_of(g_.in, in_weights, g_.gather_kept)},
                                          entry, bytes);
         if (stats_.gather_lists.empty()) stats_.gather_lists = "plain";
       } else {
@@ -111,7 +112,7 @@ class StreamedSource {
       const uint64_t bytes = std::min(budget, opt_.stream ? stream_cap(entry) : 2 * round64(m) * entry.bytes());
       stats_.budget_bytes += bytes;
       subgraph::StreamSource<V> out{n_, g_.out.view.offsets, g_.out.host_offsets, g_.out.host_neighbors,
-                                    weights_ ? g_.out.host_weights : nullptr, file_of(g_.out, weights_)};
+                                    weights_ ? g_.out.host_weights : nullptr, file_of(g_.out, weights_, g_.push_kept)};
       if (opt_.stream) {
         streamer_ = make_streamer(out, entry, bytes);
         stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
@@ -653,7 +654,7 @@ class StreamedSource {
   // The rest, but for what the engine leaves others (DeviceGraph::
   // host_cache_leaves: the hybrid's CPU side's page buffers), keeps edges the
   // iterations copy again in host memory (each streamer's share by the bytes
-  // it streams).
+  // it streams), for the batch's later runs too.
   void check_host_mem(bool gather) {
     const bool in_offsets = gather && g_.in.host_offsets != nullptr && g_.in.host_offsets != g_.out.host_offsets;
     const uint64_t offsets = (n_ + 1) * sizeof(eid_t) * (in_offsets ? 2 : 1);
@@ -666,14 +667,25 @@ class StreamedSource {
                         " bytes: two chunks of up to 64 MiB of ids for each streamed array, no larger than a partition; " +
                         "--gpu-mem sets the partitions' size) need " + std::to_string(offsets + buffers));
     const uint64_t unused = g_.host_mem_budget - offsets - buffers;
-    if (!g_.host_edge_cache || unused <= g_.host_cache_leaves) return;
-    const uint64_t rest = unused - g_.host_cache_leaves;
-    const uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
-    const uint64_t pull = gather_streamer_ ? gather_streamer_->streamed_file_bytes() : 0;
-    if (push + pull == 0) return;  // all resident in GPU memory: read once
-    const uint64_t to_push = static_cast<uint64_t>(static_cast<long double>(rest) * push / (push + pull));
+    uint64_t to_push = 0, to_pull = 0;  // each streamer's cache
+    if (g_.host_edge_cache && unused > g_.host_cache_leaves) {
+      const uint64_t rest = unused - g_.host_cache_leaves;
+      const uint64_t push = streamer_ ? streamer_->streamed_file_bytes() : 0;
+      const uint64_t pull = gather_streamer_ ? gather_streamer_->streamed_file_bytes() : 0;
+      if (push + pull > 0) {  // else all resident in GPU memory: read once
+        to_push = static_cast<uint64_t>(static_cast<long double>(rest) * push / (push + pull));
+        to_pull = rest - to_push;
+      }
+    }
+    // The batch's earlier runs' spans (DeviceGraph::push_kept, gather_kept):
+    // each one this run does not take over is released before any is kept,
+    // so that the budget holds.
+    if (streamer_) streamer_->release_stale_host_cache(to_push);
+    else if (g_.push_kept) g_.push_kept->edges.reset();
+    if (gather_streamer_) gather_streamer_->release_stale_host_cache(to_pull);
+    else if (g_.gather_kept) g_.gather_kept->edges.reset();
     if (streamer_) stats_.host_cache_bytes += streamer_->keep_in_host(to_push);
-    if (gather_streamer_) stats_.host_cache_bytes += gather_streamer_->keep_in_host(rest - to_push);
+    if (gather_streamer_) stats_.host_cache_bytes += gather_streamer_->keep_in_host(to_pull);
   }
 
   void add_traffic(const subgraph::StreamTraffic& t) {

@@ -28,13 +28,36 @@ FilePartitions::FilePartitions(FileArrays arrays, uint32_t id_bytes, uint64_t ed
   }
 }
 
-void FilePartitions::keep(eid_t first, uint64_t count) {
-  if (kept_.held(arrays_.neighbors_section) != paged::ResidentRange{} || bytes_read_ > 0)
-    throw Error("stream placement: the host cache is set once, before any read");
-  first = std::min<eid_t>(first / kGranuleEdges * kGranuleEdges, edges_);
+std::vector<paged::EdgeArray> FilePartitions::kept_arrays() const {
   std::vector<paged::EdgeArray> arrays = {{arrays_.neighbors_section, id_bytes_}};
   if (weighted()) arrays.push_back({arrays_.weights_section, static_cast<uint32_t>(sizeof(weight_t))});
-  kept_ = paged::ResidentEdges(arrays, first, std::min<uint64_t>(count, edges_ - first));
+  return arrays;
+}
+
+paged::ResidentRange FilePartitions::kept_span(eid_t first, uint64_t count) const {
+  first = std::min<eid_t>(first / kGranuleEdges * kGranuleEdges, edges_);
+  return {first, first + std::min<uint64_t>(count, edges_ - first)};
+}
+
+void FilePartitions::keep(eid_t first, uint64_t count) {
+  if (kept_->held(arrays_.neighbors_section) != paged::ResidentRange{} || bytes_read_ > 0)
+    throw Error("stream placement: the host cache is set once, before any read");
+  const paged::ResidentRange span = kept_span(first, count);
+  KeptSpan* carried = arrays_.kept.get();
+  if (carried != nullptr && carried->edges && carried->edges->holds(kept_arrays(), span.begin, span.end - span.begin)) {
+    kept_ = carried->edges;  // its pages read by an earlier run, their ids checked then
+    return;
+  }
+  if (carried != nullptr) carried->edges.reset();  // its memory before the new span's
+  kept_ = std::make_shared<paged::ResidentEdges>(kept_arrays(), span.begin, span.end - span.begin);
+  if (carried != nullptr && span.end > span.begin) carried->edges = kept_;
+}
+
+void FilePartitions::release_carried_unless(eid_t first, uint64_t count) {
+  KeptSpan* carried = arrays_.kept.get();
+  if (carried == nullptr || !carried->edges) return;
+  const paged::ResidentRange span = kept_span(first, count);
+  if (!carried->edges->holds(kept_arrays(), span.begin, span.end - span.begin)) carried->edges.reset();
 }
 
 const char* FilePartitions::read_section(char* region, uint64_t region_bytes, int section, uint64_t first,
@@ -66,11 +89,11 @@ FilePartitions::Piece FilePartitions::chunk_piece(int b, eid_t begin, eid_t end)
 }
 
 const char* FilePartitions::kept_section(int section, uint32_t bytes_per_edge, eid_t begin, eid_t end, bool ids) {
-  const paged::ResidentRange held = kept_.held(section);
-  const uint64_t origin = arrays_.file->section_offset(section), base = kept_.base(section);
+  const paged::ResidentRange held = kept_->held(section);
+  const uint64_t origin = arrays_.file->section_offset(section), base = kept_->base(section);
   const uint64_t held_from = held.begin * bytes_per_edge, held_to = held.end * bytes_per_edge;
-  char* memory = kept_.data(section);
-  kept_.read_missing(section, paged::page_floor(begin * bytes_per_edge), paged::page_ceil(end * bytes_per_edge),
+  char* memory = kept_->data(section);
+  kept_->read_missing(section, paged::page_floor(begin * bytes_per_edge), paged::page_ceil(end * bytes_per_edge),
                      [&](uint64_t from, uint64_t to) {
                        bytes_read_ += arrays_.file->read(memory + (from - base), origin + from, origin + to);
                        const uint64_t a = std::max(from, held_from), b = std::min(to, held_to);
@@ -96,10 +119,10 @@ std::vector<std::pair<void*, uint64_t>> FilePartitions::memory() {
   if (weighted())
     for (const paged::PageMemory& m : weights_) out.emplace_back(m.get(), chunk_edges_ * sizeof(weight_t));
   // The kept span's pages, of each section held.
-  const paged::ResidentRange span = kept_.held(arrays_.neighbors_section);
+  const paged::ResidentRange span = kept_->held(arrays_.neighbors_section);
   auto add_kept = [&](int section, uint64_t bytes_per_edge) {
-    if (char* memory = kept_.data(section))
-      out.emplace_back(memory, paged::page_ceil(span.end * bytes_per_edge) - kept_.base(section));
+    if (char* memory = kept_->data(section))
+      out.emplace_back(memory, paged::page_ceil(span.end * bytes_per_edge) - kept_->base(section));
   };
   add_kept(arrays_.neighbors_section, id_bytes_);
   if (weighted()) add_kept(arrays_.weights_section, sizeof(weight_t));

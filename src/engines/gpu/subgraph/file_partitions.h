@@ -29,12 +29,21 @@
 
 namespace tg::subgraph {
 
+// A kept span that outlives its reader (FileArrays::kept): the placed graph
+// holds one for each streamer's array, so that a batch's later runs (bench's
+// trials, a run per source) copy the pages an earlier run read from memory,
+// as an in-memory graph is placed once for them. Null: none carried.
+struct KeptSpan {
+  std::shared_ptr<paged::ResidentEdges> edges;
+};
+
 // Where a streamed array's edges are in the file.
 struct FileArrays {
   std::shared_ptr<const paged::EdgeFile> file;
   int neighbors_section = -1;  // formats::TgbSection of the neighbours
   int weights_section = -1;    // of the weights, where the steps read them; -1: none
   uint64_t num_vertices = 0;   // every id read must be below it
+  std::shared_ptr<KeptSpan> kept;  // null: the reader's kept span is its own
 };
 
 class FilePartitions {
@@ -53,8 +62,14 @@ class FilePartitions {
 
   // Keeps edges [first, first + count) (first rounded down to a whole
   // granule, the span cut at the array's end) in host memory once read.
-  // Once, before any read; 0 keeps none.
+  // Once, before any read; 0 keeps none. Where the arrays carry a span
+  // (FileArrays::kept), the same span is taken over with the pages read into
+  // it before, and the span kept is carried on; another is released first.
   void keep(eid_t first, uint64_t count);
+  // Releases the carried span unless it is the one keep(first, count) would
+  // keep: a run's readers call it before any keeps, so that an earlier run's
+  // span holds no memory beside theirs.
+  void release_carried_unless(eid_t first, uint64_t count);
 
   // Edges of a range, in host memory: in chunk buffer `buffer`, or in the
   // kept span (buffer -1), which no later read overwrites.
@@ -72,7 +87,7 @@ class FilePartitions {
   // out of range.
   template <typename BeforeFill, typename Take>
   void read(eid_t begin, eid_t end, BeforeFill&& before_fill, Take&& take) {
-    const paged::ResidentRange span = kept_.held(arrays_.neighbors_section);
+    const paged::ResidentRange span = kept_->held(arrays_.neighbors_section);
     for (eid_t at = begin; at < end;) {
       // No piece crosses a chunk's window (whole pages of ids and weights
       // alike) or an edge of the kept span.
@@ -95,9 +110,9 @@ class FilePartitions {
   // for cudaHostRegister.
   std::vector<std::pair<void*, uint64_t>> memory();
   uint64_t host_bytes() const;  // the chunk buffers
-  uint64_t kept_bytes() const { return kept_.memory_bytes(); }  // the kept span, whole pages
+  uint64_t kept_bytes() const { return kept_->memory_bytes(); }  // the kept span, whole pages
   std::pair<eid_t, eid_t> kept() const {
-    const paged::ResidentRange span = kept_.held(arrays_.neighbors_section);
+    const paged::ResidentRange span = kept_->held(arrays_.neighbors_section);
     return {span.begin, span.end};
   }
   uint64_t chunk_edges() const { return chunk_edges_; }
@@ -109,6 +124,8 @@ class FilePartitions {
   static constexpr uint64_t kGranuleEdges = paged::kPageBytes / sizeof(weight_t);
 
  private:
+  std::vector<paged::EdgeArray> kept_arrays() const;  // the ids' section, and the weights' where read
+  paged::ResidentRange kept_span(eid_t first, uint64_t count) const;  // keep()'s, rounded and cut
   Piece chunk_piece(int b, eid_t begin, eid_t end);
   Piece kept_piece(eid_t begin, eid_t end);
   // The section's bytes of kept edges [begin, end), its pages not read yet
@@ -125,7 +142,9 @@ class FilePartitions {
   uint64_t chunk_edges_;  // a multiple of kGranuleEdges
   std::vector<paged::PageMemory> neighbors_, weights_;  // the chunk buffers
   int next_buffer_ = 0;
-  paged::ResidentEdges kept_;  // the paged CPU engine's span of edges kept once read, page by page
+  // The paged CPU engine's span of edges kept once read, page by page; never
+  // null (it holds nothing until keep()).
+  std::shared_ptr<paged::ResidentEdges> kept_ = std::make_shared<paged::ResidentEdges>();
   uint64_t bytes_read_ = 0;
 };
 

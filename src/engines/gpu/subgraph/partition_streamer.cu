@@ -123,18 +123,29 @@ uint64_t PartitionStreamer<V>::streamed_file_bytes() const {
   return (edges - std::min<uint64_t>(edges, schedule_.resident_edges_used())) * cfg_.entry.bytes();
 }
 
+// The partitions past those resident in GPU memory (PT-Opt's first ones; PT
+// keeps none there), which every iteration copies again; not the resident
+// ones, which a run reads from the file once. Whole granules, so that the
+// span's memory stays within `bytes`.
 template <typename V>
-uint64_t PartitionStreamer<V>::keep_in_host(uint64_t bytes) {
-  if (!files_ || bytes == 0) return 0;
-  // The partitions past those resident in GPU memory (PT-Opt's first ones;
-  // PT keeps none there), which every iteration copies again; not the
-  // resident ones, which a run reads from the file once (the cache is the
-  // run's: the next run of a batch builds its own). Whole granules, so that
-  // the span's memory stays within `bytes`.
+std::pair<eid_t, uint64_t> PartitionStreamer<V>::host_cache_span(uint64_t bytes) const {
   const uint64_t granule = FilePartitions::kGranuleEdges;
   const uint64_t edges = edges_of(src_);
   const eid_t first = std::min<eid_t>(schedule_.resident_edges_used(), edges) / granule * granule;
-  const uint64_t count = std::min<uint64_t>(bytes / cfg_.entry.bytes() / granule * granule, edges - first);
+  return {first, std::min<uint64_t>(bytes / cfg_.entry.bytes() / granule * granule, edges - first)};
+}
+
+template <typename V>
+void PartitionStreamer<V>::release_stale_host_cache(uint64_t bytes) {
+  if (!files_) return;
+  const auto [first, count] = host_cache_span(bytes);
+  files_->release_carried_unless(first, count);
+}
+
+template <typename V>
+uint64_t PartitionStreamer<V>::keep_in_host(uint64_t bytes) {
+  if (!files_) return 0;
+  const auto [first, count] = host_cache_span(bytes);
   if (count == 0) return 0;
   files_->keep(first, count);
   register_file_memory();

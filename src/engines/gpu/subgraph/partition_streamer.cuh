@@ -99,11 +99,14 @@ class PartitionStreamer {
   uint64_t file_bytes_read() const { return files_ ? files_->bytes_read() : 0; }
   // --host-mem: the bytes of the edges this streamer copies from the file
   // every iteration (those not resident in GPU memory), and a host cache of
-  // up to `bytes` of them, kept once read (file_partitions.h); returns the
-  // cache's bytes.
+  // up to `bytes` of them, kept once read (file_partitions.h; a batch's
+  // earlier run's, where the source carries the same span); returns the
+  // cache's bytes. release_stale_host_cache(bytes), called first, releases a
+  // carried span that keep_in_host(bytes) would not take over.
   // Before any run; 0 without a file.
   uint64_t streamed_file_bytes() const;
   uint64_t keep_in_host(uint64_t bytes);
+  void release_stale_host_cache(uint64_t bytes);
   // A frontier queue (distinct vertices, any order) radix-sorted into the
   // streamer's own array, for run(): push steps append their output in
   // whatever order the atomics give, and run() needs vertex order.
@@ -121,6 +124,7 @@ class PartitionStreamer {
   StreamTraffic run(const V* sorted_active, uint64_t count, F&& compute, uint64_t below = UINT64_MAX);
 
  private:
+  std::pair<eid_t, uint64_t> host_cache_span(uint64_t bytes) const;  // keep_in_host's first edge and count
   std::vector<std::pair<uint64_t, uint64_t>> ranges_of(const V* active, uint64_t count);
   void issue_copy(const StreamStep& step, cudaStream_t stream, V* dst_n, weight_t* dst_w);
   // Staging copies end at edge position `end` (resident loads stay whole:
