@@ -292,7 +292,7 @@ TEST(HybridPaged, CpuSideReadsTheFile) {
 // The budget between the GPU's page buffers and the paged CPU side
 // (host_mem_split.h): the CPU side is planned in all the GPU's buffers leave,
 // kept while a later run's buffers are no larger and planned again beside
-// larger ones; a rest too small for it is refused naming what the GPU took;
+// larger ones or once released; a rest too small for it is refused naming what the GPU took;
 // there is no paged side where the edges fit the rest.
 TEST(HybridPaged, TheCpuSideIsPlannedInWhatTheGpuBuffersLeave) {
   const auto s = stored_tgb(build_variant(find_shape("kron_large").edges, Orientation::kUndirected, false), "split");
@@ -312,6 +312,9 @@ TEST(HybridPaged, TheCpuSideIsPlannedInWhatTheGpuBuffersLeave) {
   EXPECT_EQ(split.plan().budget_bytes, budget - gpu) << "kept beside smaller buffers";
   ASSERT_NE(split.beside(2 * gpu), nullptr);
   EXPECT_EQ(split.plan().budget_bytes, budget - 2 * gpu) << "planned again beside larger ones";
+  split.release();
+  ASSERT_NE(split.beside(gpu), nullptr);
+  EXPECT_EQ(split.plan().budget_bytes, budget - gpu) << "released: planned again, beside smaller ones too";
   const uint64_t greedy = budget - whole.offset_bytes;
   try {
     split.beside(greedy);

@@ -63,6 +63,15 @@ class HostMemSplit {
   // The CPU side's plan (after beside()).
   const paged::HostMemPlan& plan() const { return *plan_; }
 
+  // Frees the CPU side (the next beside() plans it again): before a run
+  // whose GPU may take more of the budget than the last one's (another
+  // algorithm: other streamers, other buffers and cache), so that the GPU's
+  // are made while the CPU side holds nothing.
+  void release() {
+    side_.reset();
+    plan_.reset();
+  }
+
  private:
   const Graph<V>& graph_;
   EdgeReads reads_;

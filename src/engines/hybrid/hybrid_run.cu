@@ -75,6 +75,7 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
     split.emplace(graph, reads, requests.front().algorithm->name(), options.edge_file, options.host_mem_budget);
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
+    if (i > 0 && split && requests[i].algorithm != requests[i - 1].algorithm) split->release();
     sink(i, run_placed(placed, graph, requests[i], hybrid, split ? &*split : nullptr, mirrors,
                        models[requests[i].algorithm->name()]));
   }
