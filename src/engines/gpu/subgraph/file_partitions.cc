@@ -39,25 +39,26 @@ paged::ResidentRange FilePartitions::kept_span(eid_t first, uint64_t count) cons
   return {first, first + std::min<uint64_t>(count, edges_ - first)};
 }
 
+bool FilePartitions::carries(const paged::ResidentRange& span) const {
+  return arrays_.kept && arrays_.kept->edges &&
+         arrays_.kept->edges->holds(kept_arrays(), span.begin, span.end - span.begin);
+}
+
 void FilePartitions::keep(eid_t first, uint64_t count) {
   if (kept_->held(arrays_.neighbors_section) != paged::ResidentRange{} || bytes_read_ > 0)
     throw Error("stream placement: the host cache is set once, before any read");
   const paged::ResidentRange span = kept_span(first, count);
-  KeptSpan* carried = arrays_.kept.get();
-  if (carried != nullptr && carried->edges && carried->edges->holds(kept_arrays(), span.begin, span.end - span.begin)) {
-    kept_ = carried->edges;  // its pages read by an earlier run, their ids checked then
+  if (carries(span)) {
+    kept_ = arrays_.kept->edges;  // its pages read by an earlier run, their ids checked then
     return;
   }
-  if (carried != nullptr) carried->edges.reset();  // its memory before the new span's
+  if (arrays_.kept) arrays_.kept->edges.reset();  // its memory before the new span's
   kept_ = std::make_shared<paged::ResidentEdges>(kept_arrays(), span.begin, span.end - span.begin);
-  if (carried != nullptr && span.end > span.begin) carried->edges = kept_;
+  if (arrays_.kept && span.end > span.begin) arrays_.kept->edges = kept_;
 }
 
 void FilePartitions::release_carried_unless(eid_t first, uint64_t count) {
-  KeptSpan* carried = arrays_.kept.get();
-  if (carried == nullptr || !carried->edges) return;
-  const paged::ResidentRange span = kept_span(first, count);
-  if (!carried->edges->holds(kept_arrays(), span.begin, span.end - span.begin)) carried->edges.reset();
+  if (arrays_.kept && !carries(kept_span(first, count))) arrays_.kept->edges.reset();
 }
 
 const char* FilePartitions::read_section(char* region, uint64_t region_bytes, int section, uint64_t first,

@@ -126,6 +126,7 @@ class FilePartitions {
  private:
   std::vector<paged::EdgeArray> kept_arrays() const;  // the ids' section, and the weights' where read
   paged::ResidentRange kept_span(eid_t first, uint64_t count) const;  // keep()'s, rounded and cut
+  bool carries(const paged::ResidentRange& span) const;  // the arrays carry exactly this span
   Piece chunk_piece(int b, eid_t begin, eid_t end);
   Piece kept_piece(eid_t begin, eid_t end);
   // The section's bytes of kept edges [begin, end), its pages not read yet
