@@ -159,15 +159,19 @@ void print_summary(std::FILE* out, const AnyGraph& graph, const RunReport& r) {
                  human_bytes(s.stream->disk_bytes).c_str());
   if (s.paging) {
     const PagingStats& p = *s.paging;
+    // The hybrid's paging record is its CPU side's, planned in what the GPU
+    // left of --host-mem (the line above says what the GPU took).
+    const std::string budget = s.hybrid ? "CPU side: " + human_bytes(p.budget_bytes) + " of the budget"
+                                        : human_bytes(p.budget_bytes) + " budget";
     if (!p.paged)
-      std::fprintf(out, "  host-mem   %s budget: the graph (%s of edges) fits, read from memory\n",
-                   human_bytes(p.budget_bytes).c_str(), human_bytes(p.edge_bytes).c_str());
+      std::fprintf(out, "  host-mem   %s: the graph (%s of edges) fits, read from memory\n", budget.c_str(),
+                   human_bytes(p.edge_bytes).c_str());
     else
       std::fprintf(out,
-                   "  host-mem   %s budget, %s of edges paged from the file (%s), %s of them resident: %s read "
+                   "  host-mem   %s, %s of edges paged from the file (%s), %s of them resident: %s read "
                    "(%s into the resident edges) in %llu windows of %llu edges and %llu resident windows, "
                    "%llu prefetched, %llu waited for (%.4f s)\n",
-                   human_bytes(p.budget_bytes).c_str(), human_bytes(p.edge_bytes).c_str(),
+                   budget.c_str(), human_bytes(p.edge_bytes).c_str(),
                    p.direct_io ? "O_DIRECT" : "no O_DIRECT here: reads + fadvise DONTNEED",
                    human_bytes(p.resident_edge_bytes).c_str(), human_bytes(p.disk_bytes).c_str(),
                    human_bytes(p.resident_read_bytes).c_str(), static_cast<unsigned long long>(p.windows),

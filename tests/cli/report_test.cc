@@ -83,6 +83,24 @@ TEST(RunSummary, StagedValuesHaveALine) {
   EXPECT_EQ(details_json(r.output.stats)["staged_values"], 65536);
 }
 
+// --host-mem's paging line: the CPU engine's budget, or the hybrid's CPU
+// side's share of it (what the GPU's stream placement left).
+TEST(RunSummary, PagingSaysWhoseBudget) {
+  const AnyGraph graph = build_variant(find_shape("grid").edges, Orientation::kUndirected, false);
+  RunReport r = bfs_report(graph);
+  PagingStats p;
+  p.paged = true;
+  p.budget_bytes = 3u << 20;
+  p.edge_bytes = 8u << 20;
+  r.output.stats.paging = p;
+  std::string s = summary_of(graph, r);
+  EXPECT_NE(s.find("  host-mem   3.15 MB budget, 8.39 MB of edges paged from the file"), std::string::npos) << s;
+  r.output.stats.hybrid.emplace();
+  s = summary_of(graph, r);
+  EXPECT_NE(s.find("  host-mem   CPU side: 3.15 MB of the budget, 8.39 MB of edges paged from the file"), std::string::npos)
+      << s;
+}
+
 TEST(RunSummary, ManyLevelsAreCut) {
   DistributedStats d;
   d.gpus = 2;
