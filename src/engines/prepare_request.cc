@@ -76,6 +76,12 @@ const char* engine_name(EngineKind e) {
 
 EdgeReads edge_reads(const RunRequest& request) { return request.algorithm->reads(request.options); }
 
+std::string in_edge_reader(const std::vector<RunRequest>& requests) {
+  for (const RunRequest& r : requests)
+    if (edge_reads(r).in_edges == Need::kYes) return r.algorithm->name();
+  return requests.empty() ? std::string() : requests.front().algorithm->name();
+}
+
 RunRequest prepare_request(const AnyGraph& any, RunRequest request) {
   if (request.algorithm == nullptr) throw Error("no algorithm was named");
   std::visit(

@@ -106,6 +106,9 @@ RunRequest prepare_request_like(const AnyGraph& graph, RunRequest request, const
 
 // What the request's algorithm reads, in the form the request runs.
 EdgeReads edge_reads(const RunRequest& request);
+// The algorithm of a batch's first request that must read in-edges (the
+// first request's where none must): the one an error about missing in-edges names.
+std::string in_edge_reader(const std::vector<RunRequest>& requests);
 
 RunOutput run_on_cpu(const AnyGraph& graph, const RunRequest& request);
 

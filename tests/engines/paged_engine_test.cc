@@ -26,6 +26,7 @@
 #include "engines/paged/resident_edges.h"
 #include "engines/paged/window_plan.h"
 #include "formats/load_graph.h"
+#include "graph/builder.h"
 #include "formats/readers.h"
 #include "support/algorithm_checks.h"
 #include "support/shapes.h"
@@ -288,6 +289,28 @@ TEST(PagedEngine, AnIdChangedInTheFileSinceTheLoadIsRefused) {
     }
     std::filesystem::remove(stored.path);
   }
+}
+
+// A batch whose graph has in-edges built in memory, from a file that stores
+// none: the refusal names the batch's run that reads them, not its first.
+TEST(PagedEngine, AFileWithoutInEdgesIsRefusedNamingTheRunThatReadsThem) {
+  const StoredGraph stored =
+      store(build_variant(find_shape("kron_large").edges, Orientation::kDirectedNoCsc, false), "no_in_edges");
+  AnyGraph graph = read_binary_graph(stored.path);
+  ensure_in_edges(graph);
+  const std::vector<RunRequest> batch = {
+      prepare_request(graph, make_request(algorithm("bfs"), Sources{0})),
+      prepare_request(graph, make_request(algorithm("pagerank")))};
+  try {
+    paged::run_paged_batch(graph, batch, stored.path, small_windows(graph, window_for(graph)),
+                           [](size_t, RunOutput&&) {});
+    ADD_FAILURE() << "a file without in-edges was not refused";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage) << message;
+    EXPECT_NE(message.find("stores no in-edges, which pagerank reads"), std::string::npos) << message;
+  }
+  std::filesystem::remove(stored.path);
 }
 
 // ---- the window plans ----

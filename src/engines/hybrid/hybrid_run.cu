@@ -72,7 +72,7 @@ void run_batch(const Graph<V>& graph, const std::vector<RunRequest>& requests, c
   std::map<std::string, hybrid::SplitModels> models;  // by algorithm: its later runs start from what the first measured
   std::optional<hybrid::HostMemSplit<V>> split;
   if (!options.edge_file.empty() && !requests.empty())
-    split.emplace(graph, reads, requests.front().algorithm->name(), options.edge_file, options.host_mem_budget);
+    split.emplace(graph, reads, in_edge_reader(requests), options.edge_file, options.host_mem_budget);
   for (size_t i = 0; i < requests.size(); ++i) {
     if (i > 0) placed.reset_between_runs();
     if (i > 0 && split && requests[i].algorithm != requests[i - 1].algorithm) split->release();

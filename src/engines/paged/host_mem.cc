@@ -186,7 +186,7 @@ void run_paged_batch(const AnyGraph& any, const std::vector<RunRequest>& request
   std::visit(
       [&](const auto& graph) {
         using V = typename std::decay_t<decltype(graph)>::vertex_t;
-        PagedSide<V> side(graph, reads_of(requests), requests.front().algorithm->name(), tgb_path, plan, budget_stats);
+        PagedSide<V> side(graph, reads_of(requests), in_edge_reader(requests), tgb_path, plan, budget_stats);
         for (size_t i = 0; i < requests.size(); ++i)
           sink(i, timed_cpu_run(requests[i], [&] { return side.make_engine(); }));
       },

@@ -32,6 +32,12 @@ uint64_t ResidentEdges::memory_bytes() const {
   return bytes;
 }
 
+std::vector<std::pair<void*, uint64_t>> ResidentEdges::memory() {
+  std::vector<std::pair<void*, uint64_t>> out;
+  for (Region& r : regions_) out.emplace_back(r.bytes.get(), r.read.size() * kPageBytes);
+  return out;
+}
+
 const ResidentEdges::Region* ResidentEdges::find(int section) const {
   for (const Region& r : regions_)
     if (r.array.section == section) return &r;

@@ -53,6 +53,8 @@ class ResidentEdges {
 
   uint64_t edge_bytes() const;    // the edges held, in the file's bytes
   uint64_t memory_bytes() const;  // whole pages of them
+  // Each held section's pages: where they start and how many bytes.
+  std::vector<std::pair<void*, uint64_t>> memory();
 
   // The edge ids held of `section`: empty where it is not held (or -1).
   ResidentRange held(int section) const {

@@ -120,13 +120,7 @@ std::vector<std::pair<void*, uint64_t>> FilePartitions::memory() {
   if (weighted())
     for (const paged::PageMemory& m : weights_) out.emplace_back(m.get(), chunk_edges_ * sizeof(weight_t));
   // The kept span's pages, of each section held.
-  const paged::ResidentRange span = kept_->held(arrays_.neighbors_section);
-  auto add_kept = [&](int section, uint64_t bytes_per_edge) {
-    if (char* memory = kept_->data(section))
-      out.emplace_back(memory, paged::page_ceil(span.end * bytes_per_edge) - kept_->base(section));
-  };
-  add_kept(arrays_.neighbors_section, id_bytes_);
-  if (weighted()) add_kept(arrays_.weights_section, sizeof(weight_t));
+  for (const auto& region : kept_->memory()) out.push_back(region);
   return out;
 }
 
