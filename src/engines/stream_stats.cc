@@ -90,6 +90,7 @@ nlohmann::json to_json(const StreamStats& s) {
   if (s.mode) j["stream_mode"] = std::string(name_of(*s.mode));
   if (!s.gather_lists.empty()) j["gather_lists"] = s.gather_lists;
   if (s.host_buffer_bytes > 0) {
+    j["stream_resident_carried"] = s.resident_carried;
     j["host_mem_buffer_bytes"] = s.host_buffer_bytes;
     j["host_mem_cache_bytes"] = s.host_cache_bytes;
     j["disk_bytes"] = s.disk_bytes;

@@ -89,6 +89,9 @@ struct StreamStats {
   uint64_t buffer_edges = 0;   // entries a buffer (SubCSR piece or partition) holds
   uint64_t partitions = 0;
   uint64_t resident_partitions = 0;
+  // --host-mem: those a batch's earlier run left loaded in GPU memory
+  // (subgraph::ResidentPartitions), not read from the file again.
+  uint64_t resident_carried = 0;
   std::optional<StreamMode> mode;  // where partitions are streamed
   bool async = false;
   uint64_t copies = 0;         // partitions copied

@@ -136,11 +136,12 @@ TEST(GpuHostMem, TheRestOfTheBudgetKeepsEdgesInHostMemory) {
       << "every edge cached: each page read once (a partition's first and last pages perhaps twice)";
 }
 
-// A batch's runs share the host cache (subgraph::KeptSpan): a later PageRank
-// copies the cached part of the streamed edges from host memory and reads
-// from the file the rest and the GPU-resident partitions, which each run
-// loads again. A BFS between them (its own streamers, budget and spans)
-// releases the gatherer's span, and the PageRank after it reads as much as
+// A batch's runs share the host cache (subgraph::KeptSpan) and the GPU's
+// resident partitions (subgraph::ResidentPartitions): a later PageRank finds
+// every resident partition loaded, copies the cached part of the streamed
+// edges from host memory, and reads from the file only the rest. A BFS
+// between them (its own streamer, budget and spans) releases the gatherer's
+// span and partitions, and the PageRank after it reads and copies as much as
 // the first. kron:14 cut in many partitions, room for a third of its edges
 // past the offsets and PageRank's buffers; each run equals the CPU's.
 TEST(GpuHostMem, ABatchsLaterRunsCopyTheCacheFromMemory) {
@@ -166,10 +167,18 @@ TEST(GpuHostMem, ABatchsLaterRunsCopyTheCacheFromMemory) {
     EXPECT_GT(out[i].stats.stream->host_cache_bytes, 0u);
   }
   EXPECT_TRUE(agrees(algorithm("bfs"), out[2].values, run_on_cpu(s->graph, bfs).values));
-  const uint64_t first = out[0].stats.stream->disk_bytes, later = out[1].stats.stream->disk_bytes;
-  EXPECT_LT(later, first) << "the streamed edges copied from the first run's cache";
-  EXPECT_GE(later + out[0].stats.stream->host_cache_bytes, first) << "only the cache's pages were not read again";
-  EXPECT_EQ(out[3].stats.stream->disk_bytes, first) << "the BFS between released the gatherer's span";
+  const StreamStats &s0 = *out[0].stats.stream, &s1 = *out[1].stats.stream, &s3 = *out[3].stats.stream;
+  ASSERT_GT(s0.resident_partitions, 0u);
+  EXPECT_EQ(s0.resident_carried, 0u);
+  EXPECT_EQ(s1.resident_carried, s1.resident_partitions) << "a PageRank loads every resident partition";
+  EXPECT_EQ(s1.copies + s0.resident_partitions, s0.copies) << "the resident partitions not copied again";
+  EXPECT_EQ(s1.resident_hits, s0.resident_hits + s0.resident_partitions);
+  EXPECT_LT(s1.disk_bytes + s0.host_cache_bytes, s0.disk_bytes)
+      << "neither the cache's pages nor the resident partitions read again";
+  EXPECT_EQ(out[2].stats.stream->resident_carried, 0u) << "the BFS pushes: nothing of its array was carried";
+  EXPECT_EQ(s3.resident_carried, 0u) << "the BFS between released the gatherer's partitions";
+  EXPECT_EQ(s3.copies, s0.copies);
+  EXPECT_EQ(s3.disk_bytes, s0.disk_bytes) << "the BFS between released the gatherer's span";
 }
 
 // The hybrid engine with --host-mem: the GPU's stream placement from the file

@@ -317,6 +317,64 @@ TEST(PartitionStreamerDevice, PtAndPtOpt) {
   }
 }
 
+// A batch's later run (--host-mem: DeviceGraph::push_resident, gather_resident):
+// a streamer of the same config over the same array takes over the resident
+// partitions an earlier one loaded and copies only the others; one of
+// another config frees them and loads its own. Each reads the right lists.
+TEST(PartitionStreamerDevice, ALaterStreamerTakesOverTheCarriedResidentPartitions) {
+  TG_SKIP_WITHOUT_GPU();
+  auto g = csr_with_degrees<uint32_t>(skewed_degrees(900, 4, 700, 10));
+  Placed<uint32_t> placed(g);
+  StreamSource<uint32_t> source = placed.stream();
+  source.carried = std::make_shared<ResidentPartitions<uint32_t>>();
+  StreamConfig cfg;
+  cfg.mode = StreamMode::kPtOpt;
+  cfg.entry = EdgeEntry{4, true};
+  cfg.staging_buffers = 2;
+  cfg.partition_edges = 128;
+  cfg.resident_edges = 300;
+  std::vector<uint32_t> every(g.n);
+  for (uint64_t v = 0; v < g.n; ++v) every[v] = static_cast<uint32_t>(v);
+  Reader reader(g.edges());
+  auto run_all = [&](PartitionStreamer<uint32_t>& streamer) {
+    const StreamTraffic t = streamer.run(nullptr, 0, [&](const StreamUnit<uint32_t>& unit) {
+      reader.read(unit.csr, unit.frontier, unit.count);
+    });
+    EXPECT_EQ(reader.take(true), expected(g, every, true));
+    return t;
+  };
+  uint64_t resident = 0, resident_edges = 0;
+  {
+    PartitionStreamer<uint32_t> first(source, cfg);
+    resident = first.schedule().resident_count();
+    resident_edges = first.schedule().resident_edges_used();
+    ASSERT_GT(resident, 0u);
+    EXPECT_EQ(first.resident_carried(), 0u);
+    const StreamTraffic t = run_all(first);
+    EXPECT_EQ(t.bytes_to_device, g.edges() * cfg.entry.bytes()) << "the first run copies every partition";
+  }
+  ASSERT_EQ(source.carried->loaded, std::vector<bool>(resident, true));
+  {
+    PartitionStreamer<uint32_t> later(source, cfg);
+    EXPECT_EQ(later.resident_carried(), resident);
+    const StreamTraffic t = run_all(later);
+    EXPECT_EQ(t.resident_hits, resident);
+    EXPECT_EQ(t.bytes_to_device, (g.edges() - resident_edges) * cfg.entry.bytes()) << "only the streamed partitions";
+  }
+  StreamConfig other = cfg;
+  other.resident_edges = 150;
+  {
+    PartitionStreamer<uint32_t> another(source, other);
+    EXPECT_EQ(another.resident_carried(), 0u);
+    EXPECT_TRUE(source.carried->loaded.empty()) << "freed before its own were made";
+    const StreamTraffic t = run_all(another);
+    EXPECT_EQ(t.bytes_to_device, g.edges() * cfg.entry.bytes());
+    EXPECT_EQ(t.resident_hits, 0u);
+  }
+  EXPECT_TRUE(source.carried->serves(other));
+  EXPECT_FALSE(source.carried->serves(cfg));
+}
+
 TEST(PartitionStreamerDevice, StreamsThroughTheBuildersSlots) {
   // The subgraph placement's fallback above the threshold: PT-Opt without
   // residents, through the two slots of the SubCSR builder (one budget).

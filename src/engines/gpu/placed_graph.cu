@@ -20,6 +20,7 @@
 #include "engines/gpu/edge_cache.h"
 #include "engines/gpu/packed_encoder.h"
 #include "engines/gpu/subgraph/file_partitions.h"
+#include "engines/gpu/subgraph/partition_streamer.cuh"
 #include "engines/gpu_footprint.h"
 #include "graph/packed_lists.h"
 #include "graph/weight_order.h"
@@ -176,6 +177,8 @@ PlacedGraph<V>::PlacedGraph(const Graph<V>& graph, const EdgeReads& reads, const
     view_.host_cache_leaves = options.host_cache_leaves;
     view_.push_kept = std::make_shared<subgraph::KeptSpan>();
     view_.gather_kept = std::make_shared<subgraph::KeptSpan>();
+    view_.push_resident = std::make_shared<subgraph::ResidentPartitions<V>>();
+    view_.gather_resident = std::make_shared<subgraph::ResidentPartitions<V>>();
   }
 
   auto start = std::chrono::steady_clock::now();

@@ -31,6 +31,8 @@
 
 namespace tg::subgraph {
 struct KeptSpan;  // subgraph/file_partitions.h
+template <typename V>
+struct ResidentPartitions;  // subgraph/partition_streamer.cuh
 }  // namespace tg::subgraph
 
 namespace tg::gpu {
@@ -112,6 +114,9 @@ struct DeviceGraph {
   // The host caches' spans, the pusher's and the gatherer's, carried from run
   // to run of the placement's batch (subgraph::KeptSpan); null without a file.
   std::shared_ptr<subgraph::KeptSpan> push_kept, gather_kept;
+  // Their partitions resident in GPU memory, carried the same way
+  // (subgraph::ResidentPartitions); null without a file.
+  std::shared_ptr<subgraph::ResidentPartitions<V>> push_resident, gather_resident;
   // The device placement: its in-edges blocked by source for dense gathers
   // (source_blocks.h), built at the first gather; null for the others.
   std::shared_ptr<SourceBlocks<V>> source_blocks;

@@ -71,17 +71,32 @@ class StreamedSource {
       return pt ? round64(m) * e.bytes() : subgraph::kDefaultStreamSlots * round64((m + 5) / 6) * e.bytes();
     };
     const uint64_t budget = push && gather ? opt_.budget / 2 : opt_.budget;
-    auto make_streamer = [&](const subgraph::StreamSource<V>& source, const subgraph::EdgeEntry& e, uint64_t bytes) {
-      return std::make_unique<subgraph::PartitionStreamer<V>>(
-          source, subgraph::stream_config(bytes, e, pt ? StreamMode::kPt : StreamMode::kPtOpt, "--gpu-mem"));
+    auto config_for = [&](const subgraph::EdgeEntry& e, uint64_t bytes) {
+      return subgraph::stream_config(bytes, e, pt ? StreamMode::kPt : StreamMode::kPtOpt, "--gpu-mem");
     };
+    auto make_streamer = [&](const subgraph::StreamSource<V>& source, const subgraph::EdgeEntry& e, uint64_t bytes) {
+      return std::make_unique<subgraph::PartitionStreamer<V>>(source, config_for(e, bytes));
+    };
+    const subgraph::EdgeEntry gather_entry{static_cast<uint32_t>(sizeof(V)), in_weights};
+    const subgraph::EdgeEntry push_entry{static_cast<uint32_t>(sizeof(V)), weights_};
+    const uint64_t gather_bytes = std::min(budget, stream_cap(gather_entry));
+    const uint64_t push_bytes = std::min(budget, opt_.stream ? stream_cap(push_entry) : 2 * round64(m) * push_entry.bytes());
+    // --host-mem: the batch's earlier runs' resident partitions that this
+    // run's streamers will not take over are freed before either allocates,
+    // so that GPU memory holds the budget.
+    auto free_unless = [&](const std::shared_ptr<subgraph::ResidentPartitions<V>>& carried, bool streams,
+                           const subgraph::EdgeEntry& e, uint64_t bytes) {
+      if (carried && !(streams && carried->serves(config_for(e, bytes)))) carried->release();
+    };
+    free_unless(g_.gather_resident, gather, gather_entry, gather_bytes);
+    free_unless(g_.push_resident, push && opt_.stream, push_entry, push_bytes);
     if (gather) {
       // A gather reads every in-list every iteration: both placements stream
       // the in-edges, PT or PT-Opt (subgraph: PT-Opt, since a SubCSR of every
       // vertex is the whole CSR); packed where the placement packed them
       // (4-byte words for 4-byte entries, so the same buffers hold them).
-      const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), in_weights};
-      const uint64_t bytes = std::min(budget, stream_cap(entry));
+      const subgraph::EdgeEntry& entry = gather_entry;
+      const uint64_t bytes = gather_bytes;
       stats_.budget_bytes += bytes;
       packed_ = sizeof(V) == sizeof(uint32_t) && g_.in.packed_words != nullptr && !reads.weights;
       if (packed_) {
@@ -99,7 +114,8 @@ class StreamedSource {
         gather_streamer_ = make_streamer(subgraph::StreamSource<V>{n_, g_.in.view.offsets, g_.in.host_offsets,
                                                                    g_.in.host_neighbors,
                                                                    in_weights ? g_.in.host_weights : nullptr,
-                                                                   file_of(g_.in, in_weights, g_.gather_kept)},
+                                                                   file_of(g_.in, in_weights, g_.gather_kept),
+                                                                   g_.gather_resident},
                                          entry, bytes);
         if (stats_.gather_lists.empty()) stats_.gather_lists = "plain";
       } else {
@@ -108,11 +124,16 @@ class StreamedSource {
       stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
     }
     if (push) {
-      const subgraph::EdgeEntry entry{static_cast<uint32_t>(sizeof(V)), weights_};
-      const uint64_t bytes = std::min(budget, opt_.stream ? stream_cap(entry) : 2 * round64(m) * entry.bytes());
+      const subgraph::EdgeEntry& entry = push_entry;
+      const uint64_t bytes = push_bytes;
       stats_.budget_bytes += bytes;
-      subgraph::StreamSource<V> out{n_, g_.out.view.offsets, g_.out.host_offsets, g_.out.host_neighbors,
-                                    weights_ ? g_.out.host_weights : nullptr, file_of(g_.out, weights_, g_.push_kept)};
+      subgraph::StreamSource<V> out{n_,
+                                    g_.out.view.offsets,
+                                    g_.out.host_offsets,
+                                    g_.out.host_neighbors,
+                                    weights_ ? g_.out.host_weights : nullptr,
+                                    file_of(g_.out, weights_, g_.push_kept),
+                                    g_.push_resident};
       if (opt_.stream) {
         streamer_ = make_streamer(out, entry, bytes);
         stats_.mode = pt ? StreamMode::kPt : StreamMode::kPtOpt;
@@ -139,6 +160,7 @@ class StreamedSource {
     if (shown != nullptr) {
       stats_.partitions = shown->schedule().partitions().size();
       stats_.resident_partitions = shown->schedule().resident_count();
+      stats_.resident_carried = shown->resident_carried();
     }
     stats_.buffer_edges = builder_ ? builder_->sizing().capacity_edges
                           : shown  ? shown->schedule().config().partition_edges

@@ -51,8 +51,17 @@ PartitionStreamer<V>::PartitionStreamer(const StreamSource<V>& source, const Str
   TG_CUDA(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
 
   const uint64_t resident = schedule_.resident_edges_used();
-  resident_n_ = gpu::DeviceArray<V>::allocate(resident);
-  if (cfg_.entry.weights) resident_w_ = gpu::DeviceArray<weight_t>::allocate(resident);
+  carried_ = src_.carried;
+  if (carried_ && carried_->serves(cfg_) && carried_->loaded.size() == schedule_.resident_count()) {
+    resident_n_ = carried_->neighbors;
+    resident_w_ = carried_->weights;
+    schedule_.take_loaded(carried_->loaded);
+    resident_carried_ = std::count(carried_->loaded.begin(), carried_->loaded.end(), true);
+  } else {
+    if (carried_) carried_->release();  // its GPU memory before ours
+    resident_n_ = gpu::DeviceArray<V>::allocate(resident);
+    if (cfg_.entry.weights) resident_w_ = gpu::DeviceArray<weight_t>::allocate(resident);
+  }
   for (uint64_t b = 0; b < cfg_.staging_buffers; ++b) {
     if (borrowed.empty()) {
       owned_n_.push_back(gpu::DeviceArray<V>::allocate(cfg_.partition_edges));

@@ -52,6 +52,13 @@ StreamSchedule::StreamSchedule(std::vector<EdgeRange> partitions, const StreamCo
 
 void StreamSchedule::reset() { loaded_.assign(resident_count_, false); }
 
+void StreamSchedule::take_loaded(const std::vector<bool>& loaded) {
+  if (loaded.size() != resident_count_)
+    throw Error("stream schedule: " + std::to_string(loaded.size()) + " loaded flags for " +
+                std::to_string(resident_count_) + " resident partitions");
+  loaded_ = loaded;
+}
+
 StreamIteration StreamSchedule::plan_iteration(std::span<const std::pair<uint64_t, uint64_t>> active) {
   if (active.size() != partitions_.size())
     throw Error("stream schedule: " + std::to_string(active.size()) + " active ranges for " +

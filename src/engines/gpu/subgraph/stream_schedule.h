@@ -35,6 +35,7 @@ struct StreamConfig {
   uint64_t staging_buffers = 2;  // rotating buffers, one partition each (PT: 1)
   uint64_t partition_edges = 0;  // capacity of a partition and of each buffer
   uint64_t resident_edges = 0;   // PT-Opt: edges of budget for partitions that stay
+  bool operator==(const StreamConfig&) const = default;
 };
 
 // Default number of equal slots the PT-Opt budget is cut into: 2 rotate, 6
@@ -97,6 +98,12 @@ class StreamSchedule {
 
   // Forgets what is loaded (a new run, or the device buffers were reused).
   void reset();
+  // Which resident partitions are loaded; and the same flags taken over from
+  // a schedule of the same partitions and config (a batch's earlier run left
+  // them in GPU memory: ResidentPartitions, partition_streamer.cuh). Throws
+  // where their count differs.
+  const std::vector<bool>& loaded() const { return loaded_; }
+  void take_loaded(const std::vector<bool>& loaded);
 
  private:
   std::vector<EdgeRange> partitions_;

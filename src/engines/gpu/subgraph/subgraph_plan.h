@@ -25,6 +25,7 @@ struct EdgeEntry {
   uint32_t id_bytes = 4;  // sizeof(V)
   bool weights = false;
   uint64_t bytes() const { return id_bytes + (weights ? sizeof(weight_t) : 0); }
+  bool operator==(const EdgeEntry&) const = default;
 };
 
 // Buffers hold a multiple of this many edges, so that the weights region,
