@@ -179,6 +179,7 @@ TEST(GpuHostMem, ABatchsLaterRunsCopyTheCacheFromMemory) {
   EXPECT_EQ(s3.resident_carried, 0u) << "the BFS between released the gatherer's partitions";
   EXPECT_EQ(s3.copies, s0.copies);
   EXPECT_EQ(s3.disk_bytes, s0.disk_bytes) << "the BFS between released the gatherer's span";
+  for (const RunOutput& o : out) EXPECT_GT(o.stats.phase("setup"), 0.0) << "each run's engine setup is timed";
 }
 
 // The hybrid engine with --host-mem: the GPU's stream placement from the file

@@ -28,12 +28,15 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
   RunOutput out;
   out.engine = EngineKind::kHybrid;
   out.placement = placed.placement();
+  const auto setup = std::chrono::steady_clock::now();  // the GPU's engine, then the CPU side's
   gpu::GpuAccelerator<V> acc(placed.view(), edge_reads(request));
   auto run = [&](auto& engine) {
     static_assert(Engine<std::decay_t<decltype(engine)>>);
     engine.use_buffer_pool(&mirrors);
     engine.keep_split_models(&models);
-    const gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
+    const double setup_s = gpu::seconds_since(setup);
+    gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
+    t.setup_s = setup_s;
     acc.finish();
     out.stats = engine.stats();
     gpu::add_placed_run(out.stats, placed, t);
