@@ -375,6 +375,41 @@ TEST(PartitionStreamerDevice, ALaterStreamerTakesOverTheCarriedResidentPartition
   EXPECT_FALSE(source.carried->serves(cfg));
 }
 
+// The hybrid engine's GPU share of a gather, [from, below): the staging
+// copies of the partitions across either cut carry only the edges inside,
+// each at its place in the buffer, so each list reads right and the bytes
+// over the link are exactly the range's (a probe's later bite copies no edge
+// an earlier one did). PT-Opt with no resident partitions, and PT.
+TEST(PartitionStreamerDevice, ARangeCopiesOnlyItsListsEdges) {
+  TG_SKIP_WITHOUT_GPU();
+  auto g = csr_with_degrees<uint32_t>(skewed_degrees(900, 4, 700, 10));
+  Placed<uint32_t> placed(g);
+  for (StreamMode mode : {StreamMode::kPtOpt, StreamMode::kPt}) {
+    StreamConfig cfg;
+    cfg.mode = mode;
+    cfg.entry = EdgeEntry{4, true};
+    cfg.staging_buffers = mode == StreamMode::kPt ? 1 : 2;
+    cfg.partition_edges = 128;
+    PartitionStreamer<uint32_t> streamer(placed.stream(), cfg);
+    Reader reader(g.edges());
+    for (auto [from, below] : {std::pair<uint64_t, uint64_t>{0, g.n / 3}, {g.n / 3, 2 * g.n / 3}, {2 * g.n / 3, g.n},
+                               {g.n / 2 + 1, g.n / 2 + 2}}) {
+      SCOPED_TRACE(std::string(mode == StreamMode::kPt ? "PT" : "PT-Opt") + ", vertices " + std::to_string(from) +
+                   " to " + std::to_string(below));
+      std::vector<uint32_t> range;
+      for (uint64_t v = from; v < below; ++v) range.push_back(static_cast<uint32_t>(v));
+      uint32_t* d = to_device(range);
+      const StreamTraffic t = streamer.run(d, range.size(), [&](const StreamUnit<uint32_t>& unit) {
+        reader.read(unit.csr, unit.frontier, unit.count);
+      }, below, from);
+      cudaFree(d);
+      EXPECT_EQ(reader.take(true), expected(g, range, true));
+      // PT steps through every partition, those outside the range clipped to nothing.
+      EXPECT_EQ(t.bytes_to_device, (g.offsets[below] - g.offsets[from]) * cfg.entry.bytes());
+    }
+  }
+}
+
 TEST(PartitionStreamerDevice, StreamsThroughTheBuildersSlots) {
   // The subgraph placement's fallback above the threshold: PT-Opt without
   // residents, through the two slots of the SubCSR builder (one budget).

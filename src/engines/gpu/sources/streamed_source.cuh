@@ -331,7 +331,7 @@ class StreamedSource {
       double unused = 0;
       edges += packed_ ? gather_packed_unit(a, u, op) : gather_step<Access::kDevice>(a, op, &unused).edges;
       rec.units++;
-    }, end);
+    }, end, begin);
     TG_CUDA(cudaMemset(residual_.data(), 0, sizeof(double)));
     if (end > begin) {
       vertex_kernels::apply_partials<V, G>

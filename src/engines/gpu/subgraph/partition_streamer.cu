@@ -233,32 +233,35 @@ std::vector<std::pair<uint64_t, uint64_t>> PartitionStreamer<V>::ranges_of(const
 }
 
 template <typename V>
-void PartitionStreamer<V>::clip_staging(StreamIteration& it, eid_t end) const {
+void PartitionStreamer<V>::clip_staging(StreamIteration& it, eid_t begin, eid_t end) const {
   for (StreamStep& s : it.steps) {
     const EdgeRange& p = schedule_.partitions()[s.partition];
-    if (s.load != StreamStep::Load::kStaging || p.edge_end <= end) continue;
-    const eid_t kept = end > p.edge_begin ? end - p.edge_begin : 0;
-    it.copied_edges -= s.copy_edges - kept;
-    s.copy_edges = kept;
+    if (s.load != StreamStep::Load::kStaging) continue;
+    const eid_t first = std::clamp(begin, p.edge_begin, p.edge_end), last = std::clamp(end, first, p.edge_end);
+    it.copied_edges -= s.copy_edges - (last - first);
+    s.copy_from = first - p.edge_begin;
+    s.copy_edges = last - first;
   }
 }
 
 template <typename V>
 void PartitionStreamer<V>::issue_copy(const StreamStep& step, cudaStream_t stream, V* dst_n, weight_t* dst_w) {
   const EdgeRange& p = schedule_.partitions()[step.partition];
-  const eid_t edges = step.copy_edges;  // the partition's, or up to a clip (run's `below`)
+  // The partition's edges, or those inside a clip (run's [from, below)),
+  // each at its place in the buffer: resident partitions at their own
+  // positions, staging ones from 0 at the partition's first edge.
+  const eid_t edges = step.copy_edges, first = p.edge_begin + step.copy_from;
   if (edges == 0) return;
-  // Resident partitions land at their own positions; staging ones at 0.
-  const eid_t at = step.load == StreamStep::Load::kResident ? p.edge_begin : 0;
+  const eid_t at = (step.load == StreamStep::Load::kResident ? p.edge_begin : 0) + step.copy_from;
   if (files_) {
     // From the file, chunk by chunk, read on this thread while the GPU works
     // on the steps before: a chunk buffer once its last copy is done, each
     // piece copied on `stream` as it comes (the kept span's, read once, from
     // where it stays).
     files_->read(
-        p.edge_begin, p.edge_begin + edges, [&](int b) { TG_CUDA(cudaEventSynchronize(file_free_[b])); },
+        first, first + edges, [&](int b) { TG_CUDA(cudaEventSynchronize(file_free_[b])); },
         [&](const FilePartitions::Piece& piece) {
-          const eid_t to = at + (piece.first - p.edge_begin);
+          const eid_t to = at + (piece.first - first);
           TG_CUDA(cudaMemcpyAsync(dst_n + to, piece.neighbors, piece.count * sizeof(V), cudaMemcpyHostToDevice, stream));
           if (cfg_.entry.weights)
             TG_CUDA(cudaMemcpyAsync(dst_w + to, piece.weights, piece.count * sizeof(weight_t), cudaMemcpyHostToDevice,
@@ -267,11 +270,10 @@ void PartitionStreamer<V>::issue_copy(const StreamStep& step, cudaStream_t strea
         });
     return;
   }
-  TG_CUDA(cudaMemcpyAsync(dst_n + at, src_.neighbors_host + p.edge_begin, edges * sizeof(V), cudaMemcpyHostToDevice,
-                          stream));
+  TG_CUDA(cudaMemcpyAsync(dst_n + at, src_.neighbors_host + first, edges * sizeof(V), cudaMemcpyHostToDevice, stream));
   if (cfg_.entry.weights)
-    TG_CUDA(cudaMemcpyAsync(dst_w + at, src_.weights_host + p.edge_begin, edges * sizeof(weight_t),
-                            cudaMemcpyHostToDevice, stream));
+    TG_CUDA(cudaMemcpyAsync(dst_w + at, src_.weights_host + first, edges * sizeof(weight_t), cudaMemcpyHostToDevice,
+                            stream));
 }
 
 template <typename V>

@@ -141,21 +141,24 @@ class PartitionStreamer {
   // One iteration over the sorted, distinct active vertices (device memory;
   // null for every vertex). compute(const StreamUnit<V>&) runs the step on
   // the default stream; it is not called for partitions without active
-  // vertices (which PT still copies). `below`: no list of a vertex at or past
-  // it is read this iteration (the hybrid engine's GPU share of a gather,
-  // vertices [0, k)), so a staging copy stops at its first edge: the
-  // partition across the cut crosses the link only up to it, and the GPU's
-  // time follows its share of the pages rather than whole partitions.
+  // vertices (which PT still copies). [from, below): no list of a vertex
+  // outside it is read this iteration (the hybrid engine's GPU share of a
+  // gather: vertices [0, k), or a later bite [k, k') of its probe), so a
+  // staging copy starts at the first one's first edge and stops at the
+  // last one's last: a partition across a cut crosses the link only inside
+  // the range, and the GPU's time follows its share of the pages rather
+  // than whole partitions (and a probe's bites copy no edge twice).
   template <typename F>
-  StreamTraffic run(const V* sorted_active, uint64_t count, F&& compute, uint64_t below = UINT64_MAX);
+  StreamTraffic run(const V* sorted_active, uint64_t count, F&& compute, uint64_t below = UINT64_MAX,
+                    uint64_t from = 0);
 
  private:
   std::pair<eid_t, uint64_t> host_cache_span(uint64_t bytes) const;  // keep_in_host's first edge and count
   std::vector<std::pair<uint64_t, uint64_t>> ranges_of(const V* active, uint64_t count);
   void issue_copy(const StreamStep& step, cudaStream_t stream, V* dst_n, weight_t* dst_w);
-  // Staging copies end at edge position `end` (resident loads stay whole:
-  // later iterations read them all).
-  void clip_staging(StreamIteration& it, eid_t end) const;
+  // Staging copies start at edge position `begin` and end at `end`
+  // (resident loads stay whole: later iterations read them all).
+  void clip_staging(StreamIteration& it, eid_t begin, eid_t end) const;
   StreamUnit<V> unit_of(const StreamStep& step, const V* active) const;
   void register_file_memory();
 
@@ -190,7 +193,7 @@ class PartitionStreamer {
 
 template <typename V>
 template <typename F>
-StreamTraffic PartitionStreamer<V>::run(const V* active, uint64_t count, F&& compute, uint64_t below) {
+StreamTraffic PartitionStreamer<V>::run(const V* active, uint64_t count, F&& compute, uint64_t below, uint64_t from) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::pair<uint64_t, uint64_t>> ranges;
   if (active == nullptr) {
@@ -204,7 +207,8 @@ StreamTraffic PartitionStreamer<V>::run(const V* active, uint64_t count, F&& com
   // short by an error leaves none for the next.
   if (carried_) carried_->loaded.clear();
   StreamIteration it = schedule_.plan_iteration(ranges);
-  if (below < src_.n && src_.offsets_host != nullptr) clip_staging(it, src_.offsets_host[below]);
+  if ((below < src_.n || (from > 0 && from < src_.n)) && src_.offsets_host != nullptr)
+    clip_staging(it, src_.offsets_host[std::min<uint64_t>(from, src_.n)], src_.offsets_host[std::min<uint64_t>(below, src_.n)]);
   const std::vector<StreamStep>& steps = it.steps;
   const uint64_t B = cfg_.staging_buffers;
 

@@ -64,6 +64,7 @@ struct StreamStep {
   Load load = Load::kStaging;
   uint64_t staging_buffer = 0;  // kStaging only; the j-th staging step uses j % staging_buffers
   eid_t copy_edges = 0;         // edges copied before this step runs (0 for kNone)
+  eid_t copy_from = 0;          // from this edge of the partition (staging: lists before it are not read)
 };
 
 struct StreamIteration {
