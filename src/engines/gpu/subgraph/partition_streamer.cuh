@@ -176,10 +176,10 @@ class PartitionStreamer {
   cudaStream_t resident_stream_ = nullptr;
   std::vector<cudaEvent_t> loaded_, free_;  // per staging buffer
   cudaEvent_t residents_loaded_ = nullptr;
-  // --host-mem: the file's chunk buffers and host cache, registered, and per
-  // chunk buffer an event after the last copy from it.
   std::shared_ptr<ResidentPartitions<V>> carried_;  // src_.carried
   uint64_t resident_carried_ = 0;
+  // --host-mem: the file's chunk buffers and host cache, registered, and per
+  // chunk buffer an event after the last copy from it.
   std::unique_ptr<FilePartitions> files_;
   std::vector<void*> files_registered_;
   std::vector<cudaEvent_t> file_free_;
@@ -208,7 +208,8 @@ StreamTraffic PartitionStreamer<V>::run(const V* active, uint64_t count, F&& com
   if (carried_) carried_->loaded.clear();
   StreamIteration it = schedule_.plan_iteration(ranges);
   if ((below < src_.n || (from > 0 && from < src_.n)) && src_.offsets_host != nullptr)
-    clip_staging(it, src_.offsets_host[std::min<uint64_t>(from, src_.n)], src_.offsets_host[std::min<uint64_t>(below, src_.n)]);
+    clip_staging(it, src_.offsets_host[std::min<uint64_t>(from, src_.n)],
+                 src_.offsets_host[std::min<uint64_t>(below, src_.n)]);
   const std::vector<StreamStep>& steps = it.steps;
   const uint64_t B = cfg_.staging_buffers;
 
