@@ -56,11 +56,10 @@ GpuTimes run_timed(Engine& engine, Gpu& gpu, const RunRequest& request, VertexVa
 }
 
 // The phases of a run on a placed graph after the engine's own statistics:
-// the placement's transfer, the engine's setup (untimed by the events: a
-// stream placement's host buffers are registered there, each run), the
-// run's compute and copy back, and, with the
-// edges in GPU memory, the one copy of the edge array made before the run as
-// what crossed the link.
+// the placement's transfer, the engine's setup (outside the events: a stream
+// placement registers its host buffers there, each run), the run's compute
+// and copy back, and, with the edges in GPU memory, the one copy of the edge
+// array made before the run as what crossed the link.
 template <typename Placed>
 void add_placed_run(RunStats& stats, const Placed& placed, const GpuTimes& t) {
   stats.add_phase("transfer", placed.transfer_seconds());
