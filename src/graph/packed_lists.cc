@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/seconds_since.h"
 
 namespace tg {
 
@@ -140,10 +141,6 @@ void for_vertex_ranges(const Csr<uint32_t>& csr, uint64_t n, Body&& body) {
 #pragma omp for schedule(dynamic, 1)
     for (int64_t p = 0; p < static_cast<int64_t>(parts); ++p) body(cuts[p], cuts[p + 1], scratch);
   }
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

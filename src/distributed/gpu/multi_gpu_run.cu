@@ -26,7 +26,6 @@ namespace {
 using dist::gpu::RankPart;
 using dist::gpu::RankResult;
 using dist::gpu::RankRunRecord;
-using dist::gpu::seconds_since;
 
 // Every rank's values into one array indexed by global id (the delegates'
 // from rank 0: every rank holds the same).

@@ -24,7 +24,6 @@
 namespace tg::dist {
 namespace {
 
-using gpu::seconds_since;
 
 // The ranks agree on whether every one of them got here without an error, so
 // that none enters an NCCL exchange that a failed rank will never join.

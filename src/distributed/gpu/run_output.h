@@ -6,13 +6,10 @@
 #include <chrono>
 #include <cstdint>
 
+#include "core/seconds_since.h"
 #include "engines/run.h"
 
 namespace tg::dist::gpu {
-
-inline double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
 
 struct RunTimes {
   double partition_s = 0;

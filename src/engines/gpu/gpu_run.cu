@@ -36,7 +36,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const RunRequest& request) {
   out.placement = placed.placement();
   const auto setup = std::chrono::steady_clock::now();
   gpu::GpuEngine<V> engine(placed.view(), edge_reads(request));
-  const double setup_s = gpu::seconds_since(setup);
+  const double setup_s = seconds_since(setup);
   gpu::GpuTimes t = gpu::run_timed(engine, engine, request, out.values);
   t.setup_s = setup_s;
   engine.finish();

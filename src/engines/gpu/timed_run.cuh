@@ -8,9 +8,8 @@
 
 #include <cuda_runtime.h>
 
-#include <chrono>
-
 #include "algorithms/registry.h"
+#include "core/seconds_since.h"
 #include "engines/gpu/cuda_util.h"
 #include "engines/run.h"
 
@@ -21,11 +20,6 @@ struct GpuTimes {
   double compute_s = 0;
   double copy_back_s = 0;
 };
-
-// Seconds since `start`, for a run's setup.
-inline double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 // `gpu` is the GpuEngine that records results_ready (engine itself, or the
 // one the hybrid engine wraps).

@@ -34,7 +34,7 @@ RunOutput run_placed(gpu::PlacedGraph<V>& placed, const Graph<V>& graph, const R
     static_assert(Engine<std::decay_t<decltype(engine)>>);
     engine.use_buffer_pool(&mirrors);
     engine.keep_split_models(&models);
-    const double setup_s = gpu::seconds_since(setup);
+    const double setup_s = seconds_since(setup);
     gpu::GpuTimes t = gpu::run_timed(engine, acc, request, out.values);
     t.setup_s = setup_s;
     acc.finish();
