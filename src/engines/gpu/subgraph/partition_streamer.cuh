@@ -114,8 +114,6 @@ class PartitionStreamer {
   // 0, 1, ..., n - 1 in device memory (made on first use): the frontier of
   // an iteration over every vertex.
   const V* identity();
-  // Forgets resident partitions (for a new run on the same graph).
-  void reset() { schedule_.reset(); }
   // The resident partitions an earlier run of the batch left loaded (the
   // source's `carried`), found so at the start.
   uint64_t resident_carried() const { return resident_carried_; }
